@@ -1,0 +1,54 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import * as schema from "@/db/schema";
+
+export type RedlineDb = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+/** The database or a transaction on it: what query and write functions take. */
+export type RedlineExecutor = BaseSQLiteDatabase<"sync", Database.RunResult, typeof schema>;
+
+/** Where the generated migrations live, from the project root (works under tsx, vitest and next). */
+export const MIGRATIONS_DIR = path.join(process.cwd(), "db", "migrations");
+
+/** Long enough to ride out a concurrent writer's transaction, short enough to surface a stuck one. */
+const BUSY_TIMEOUT_MS = 5_000;
+
+export class DatabaseError extends Error {
+  readonly kind = "database";
+}
+
+/**
+ * Open (creating if needed) a Redline database: WAL, a busy timeout, foreign keys on,
+ * and all migrations applied unless `migrate: false`.
+ */
+export function openDatabase(file: string, options: { migrate?: boolean; readonly?: boolean } = {}): RedlineDb {
+  if (file !== ":memory:" && !options.readonly) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  let sqlite: Database.Database;
+  try {
+    sqlite = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  } catch (error) {
+    throw new DatabaseError(`store: unable to open database ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  if (!options.readonly) sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("synchronous = NORMAL");
+  const db = drizzle(sqlite, { schema });
+  if (options.migrate !== false && !options.readonly) migrateDatabase(db);
+  return db;
+}
+
+export function migrateDatabase(db: RedlineDb): void {
+  try {
+    migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  } catch (error) {
+    throw new DatabaseError(`store: unable to apply migrations from ${MIGRATIONS_DIR}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+export function closeDatabase(db: RedlineDb): void {
+  db.$client.close();
+}

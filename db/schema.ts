@@ -1,0 +1,122 @@
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const vendors = sqliteTable("vendors", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  slug: text("slug").notNull().unique(),
+  name: text("name").notNull(),
+  platform: text("platform").notNull(),
+  /** "<platform>@<parserVersion>" that derived the stored versions; a mismatch triggers re-derivation. */
+  derivedWith: text("derived_with"),
+  /** Set when a capture arrived out of order: history is rebuilt from the captures. */
+  needsRederive: integer("needs_rederive", { mode: "boolean" }).notNull().default(false),
+  createdAt: text("created_at").notNull(),
+});
+
+/** Raw bodies, content-addressed: an unchanged snapshot is stored once however often it is fetched. */
+export const captureBodies = sqliteTable("capture_bodies", {
+  hash: text("hash").primaryKey(),
+  encoding: text("encoding", { enum: ["gzip"] }).notNull(),
+  size: integer("size").notNull(),
+  body: blob("body", { mode: "buffer" }).notNull(),
+});
+
+export const CAPTURE_OUTCOMES = ["ok", "not-modified", "failed", "invalid"] as const;
+export type CaptureOutcome = (typeof CAPTURE_OUTCOMES)[number];
+
+export const captures = sqliteTable(
+  "captures",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    vendorId: integer("vendor_id").notNull().references(() => vendors.id, { onDelete: "cascade" }),
+    source: text("source").notNull(),
+    platform: text("platform").notNull(),
+    observedAt: text("observed_at").notNull(),
+    outcome: text("outcome", { enum: CAPTURE_OUTCOMES }).notNull(),
+    error: text("error"),
+    size: integer("size"),
+    /** sha256 of the raw body (of the empty body when there was none). */
+    hash: text("hash").notNull(),
+    /** Set when the raw body is kept (ok and invalid captures). */
+    bodyHash: text("body_hash").references(() => captureBodies.hash),
+    incidentCount: integer("incident_count"),
+    versionCount: integer("version_count").notNull().default(0),
+    recordedAt: text("recorded_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("captures_identity").on(t.vendorId, t.source, t.observedAt, t.hash),
+    index("captures_vendor_observed").on(t.vendorId, t.observedAt),
+  ],
+);
+
+export const PRESENCE_VALUES = ["listed", "left-feed", "deleted"] as const;
+
+export const incidents = sqliteTable(
+  "incidents",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    vendorId: integer("vendor_id").notNull().references(() => vendors.id, { onDelete: "cascade" }),
+    providerId: text("provider_id").notNull(),
+    kind: text("kind", { enum: ["incident", "maintenance"] }).notNull(),
+    title: text("title").notNull(),
+    status: text("status"),
+    impact: text("impact"),
+    startedAt: text("started_at"),
+    resolvedAt: text("resolved_at"),
+    presence: text("presence", { enum: PRESENCE_VALUES }).notNull(),
+    /** The source that last listed the incident: presence is judged against that source's snapshots. */
+    source: text("source").notNull(),
+    firstSeenAt: text("first_seen_at").notNull(),
+    lastSeenAt: text("last_seen_at").notNull(),
+    /** Hash of the incident as last observed (may differ from the last version's by storage precision only). */
+    observedHash: text("observed_hash").notNull(),
+    versionCount: integer("version_count").notNull(),
+    lastChangedAt: text("last_changed_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("incidents_identity").on(t.vendorId, t.providerId),
+    index("incidents_vendor_source_presence").on(t.vendorId, t.source, t.presence),
+    index("incidents_vendor_changed").on(t.vendorId, t.lastChangedAt),
+    index("incidents_started").on(t.startedAt),
+  ],
+);
+
+export const incidentVersions = sqliteTable(
+  "incident_versions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    incidentId: integer("incident_id").notNull().references(() => incidents.id, { onDelete: "cascade" }),
+    vendorId: integer("vendor_id").notNull().references(() => vendors.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    observedAt: text("observed_at").notNull(),
+    hash: text("hash").notNull(),
+    /** The full IncidentState (normalized incident + presence) as JSON. */
+    snapshot: text("snapshot", { mode: "json" }).notNull(),
+    changes: text("changes", { mode: "json" }).notNull(),
+    kinds: text("kinds", { mode: "json" }).notNull().$type<string[]>(),
+    summary: text("summary").notNull(),
+    captureId: integer("capture_id").notNull().references(() => captures.id),
+  },
+  (t) => [
+    uniqueIndex("versions_identity").on(t.incidentId, t.seq),
+    index("versions_vendor_observed").on(t.vendorId, t.observedAt),
+    index("versions_observed").on(t.observedAt),
+    index("versions_capture").on(t.captureId),
+  ],
+);
+
+/** One row per (version, kind): lets "only impact downgrades" be an indexed query. */
+export const versionKinds = sqliteTable(
+  "version_kinds",
+  {
+    versionId: integer("version_id").notNull().references(() => incidentVersions.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    vendorId: integer("vendor_id").notNull(),
+    observedAt: text("observed_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.versionId, t.kind] }),
+    index("version_kinds_kind_observed").on(t.kind, t.observedAt),
+    index("version_kinds_vendor_kind_observed").on(t.vendorId, t.kind, t.observedAt),
+  ],
+);
+

@@ -1,0 +1,18 @@
+import js from "@eslint/js";
+import nextVitals from "eslint-config-next/core-web-vitals";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["node_modules/", ".next/", "data/", "test-results/", "db/migrations/", "next-env.d.ts"] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  ...nextVitals,
+  {
+    rules: {
+      "@typescript-eslint/no-explicit-any": "error",
+      "@typescript-eslint/no-non-null-assertion": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "no-console": "off",
+    },
+  },
+);

@@ -1,0 +1,40 @@
+import { z } from "zod";
+
+/**
+ * What a version did, in the order a reader cares about. A version can have several kinds.
+ * The descriptions are the reference the README, the pages and the API repeat.
+ */
+export const CHANGE_KIND_INFO = {
+  "incident-deleted": { label: "Incident deleted", description: "The incident vanished from a feed that should still list it (older incidents are still there): the vendor deleted it." },
+  "impact-downgraded": { label: "Impact downgraded", description: "The stated impact was lowered, for example major to minor." },
+  "update-edited": { label: "Update edited", description: "The text or status of an update already posted was changed." },
+  "update-removed": { label: "Update removed", description: "An update that had been posted is gone." },
+  "update-backdated": { label: "Update backdated", description: "The time shown on an update already posted was moved." },
+  "timing-changed": { label: "Timing changed", description: "The incident's start or end time was moved after it had been stated." },
+  "postmortem-published": { label: "Postmortem published", description: "A postmortem (root-cause write-up) appeared." },
+  "postmortem-edited": { label: "Postmortem edited", description: "The postmortem's text or date changed after publication, or it was taken down." },
+  "title-changed": { label: "Title changed", description: "The incident was renamed." },
+  "impact-escalated": { label: "Impact escalated", description: "The stated impact was raised, for example minor to major." },
+  "incident-resolved": { label: "Incident resolved", description: "The status moved to resolved (or completed, for maintenance)." },
+  "rescheduled": { label: "Rescheduled", description: "A maintenance window's scheduled start or end moved." },
+  "components-changed": { label: "Components changed", description: "The set of affected components or services changed (a reorder is not a change)." },
+  "status-changed": { label: "Status changed", description: "The incident's status changed (investigating, identified, monitoring, resolved …)." },
+  "update-posted": { label: "Update posted", description: "A new update was posted." },
+  "incident-reappeared": { label: "Incident reappeared", description: "An incident that had left the feed, or been deleted, is listed again." },
+  "incident-left-feed": { label: "Left the feed", description: "The incident is no longer listed where that is expected (resolved incidents leave an active-only feed; old ones age out of a most-recent list)." },
+  "incident-new": { label: "New incident", description: "The first version Redline archived of this incident." },
+} as const;
+
+export type ChangeKindName = keyof typeof CHANGE_KIND_INFO;
+export const CHANGE_KIND_NAMES = Object.keys(CHANGE_KIND_INFO) as ChangeKindName[];
+export const changeKindNameSchema = z.enum(CHANGE_KIND_NAMES as [ChangeKindName, ...ChangeKindName[]]);
+
+/** Kinds sorted by how much a reader would want to know them: the first one heads the page. */
+export function sortKinds(kinds: Iterable<ChangeKindName>): ChangeKindName[] {
+  const set = new Set(kinds);
+  return CHANGE_KIND_NAMES.filter((k) => set.has(k));
+}
+
+export function changeKindLabel(kind: ChangeKindName): string {
+  return CHANGE_KIND_INFO[kind].label;
+}

@@ -1,0 +1,52 @@
+import type { Change } from "@/lib/change";
+import type { ChangeKindName } from "@/lib/change-kinds";
+import type { Incident, IncidentState, Presence } from "@/lib/incident";
+
+export interface ExportVersion {
+  seq: number;
+  observedAt: string;
+  hash: string;
+  kinds: ChangeKindName[];
+  changes: Change[];
+  summary: string;
+}
+
+export type ExportIncident = Incident & {
+  presence: Presence;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  versions: ExportVersion[];
+};
+
+/** What `export`, the web exports and the API serve: the same document everywhere. */
+export interface ExportDocument {
+  vendor: { slug: string; name: string };
+  incidents: ExportIncident[];
+}
+
+export interface StoredVersion extends ExportVersion {
+  snapshot: IncidentState;
+}
+
+export interface StoredIncidentHistory {
+  firstSeenAt: string;
+  lastSeenAt: string;
+  versions: StoredVersion[];
+}
+
+/** An incident's current state (its last version) with its whole history. */
+export function toExportIncident(history: StoredIncidentHistory): ExportIncident {
+  const last = history.versions[history.versions.length - 1];
+  if (!last) throw new Error("export: an incident without versions");
+  return {
+    ...last.snapshot.incident,
+    presence: last.snapshot.presence,
+    firstSeenAt: history.firstSeenAt,
+    lastSeenAt: history.lastSeenAt,
+    versions: history.versions.map(({ seq, observedAt, hash, kinds, changes, summary }) => ({ seq, observedAt, hash, kinds, changes, summary })),
+  };
+}
+
+export function renderExportJson(doc: ExportDocument): string {
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}

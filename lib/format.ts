@@ -1,0 +1,59 @@
+/** Human formats shared by the summary, the exports and the pages. UTC only, never locale-dependent. */
+
+/** "2026-09-22 20:07 UTC" */
+export function formatUtcMinute(iso: string | null): string {
+  if (iso === null) return "not present";
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+/** "42 min", "3 h 5 min", "2 days 4 h" */
+export function formatDuration(ms: number): string {
+  const minutes = Math.round(Math.abs(ms) / 60_000);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (hours < 48) return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+  const days = Math.floor(hours / 24);
+  const restHours = hours % 24;
+  return restHours === 0 ? `${days} days` : `${days} days ${restHours} h`;
+}
+
+/** "13 days", "2 h" : a coarse span for "… later" phrases. */
+export function formatSpan(ms: number): string {
+  const minutes = Math.round(Math.abs(ms) / 60_000);
+  if (minutes < 1) return "moments";
+  if (minutes < 90) return minutes === 1 ? "1 minute" : `${minutes} minutes`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} hours`;
+  const days = Math.round(hours / 24);
+  return `${days} days`;
+}
+
+export function msBetween(fromIso: string, toIso: string): number {
+  return Date.parse(toIso) - Date.parse(fromIso);
+}
+
+/** "A, B and C", or "A, B, C and 4 more" past the limit. */
+export function formatList(items: readonly string[], limit = 4): string {
+  if (items.length === 0) return "";
+  const shown = items.length > limit ? items.slice(0, limit - 1) : [...items];
+  const extra = items.length - shown.length;
+  if (extra > 0) return `${shown.join(", ")} and ${extra} more`;
+  if (shown.length === 1) return shown[0] ?? "";
+  return `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}`;
+}
+
+/** First line of a text, cut at a word boundary. */
+export function excerpt(text: string, max = 80): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  if (line.length <= max) return line;
+  const cut = line.slice(0, max);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** "2025-04-01 08:31:47 UTC": second precision, for Before/After where seconds can be the change. */
+export function formatUtcSecond(iso: string | null): string {
+  if (iso === null) return "not present";
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+}

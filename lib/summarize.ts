@@ -1,0 +1,165 @@
+import type { Change, UpdateChange } from "@/lib/change";
+import type { ChangeKindName } from "@/lib/change-kinds";
+import { excerpt, formatDuration, formatList, formatSpan, formatUtcMinute, msBetween } from "@/lib/format";
+import { sameInstant } from "@/lib/diff-incidents";
+import type { Incident, IncidentState, IncidentUpdate } from "@/lib/incident";
+
+export const MACHINE_SUMMARY_NOTICE = "Machine-written from the diff below; check the diff before relying on it.";
+
+interface SummaryInput {
+  vendorName: string;
+  state: IncidentState;
+  previous: IncidentState | null;
+  changes: readonly Change[];
+  kinds: readonly ChangeKindName[];
+  observedAt: string;
+}
+
+/** One deterministic paragraph: what the incident is, then what this version changed. */
+export function summarizeVersion(input: SummaryInput): string {
+  return [describeIncident(input.vendorName, input.state.incident), ...describeChanges(input)].join(" ");
+}
+
+function article(word: string): string {
+  return /^[aeiou]/i.test(word) ? "an" : "a";
+}
+
+/** "GitHub reported a major incident affecting Actions and Pages, starting at … (42 min)." */
+export function describeIncident(vendorName: string, incident: Incident): string {
+  const noun = incident.kind === "maintenance" ? "maintenance" : "incident";
+  const impact = incident.impact && incident.impact !== "maintenance" && incident.impact !== "none" ? `${incident.impact} ` : "";
+  const what = incident.kind === "maintenance" ? `${vendorName} scheduled maintenance` : `${vendorName} reported ${article(impact || noun)} ${impact}${noun}`;
+  const components = incident.components.map((c) => c.name);
+  const affecting = components.length > 0 ? ` affecting ${formatList(components)}` : "";
+  let when = "";
+  if (incident.kind === "maintenance" && incident.scheduledFor) {
+    when = `, scheduled for ${formatUtcMinute(incident.scheduledFor)}`;
+    if (incident.scheduledUntil) when += ` to ${formatUtcMinute(incident.scheduledUntil)}`;
+  } else if (incident.startedAt) {
+    when = `, starting at ${formatUtcMinute(incident.startedAt)}`;
+  }
+  if (incident.resolvedAt) {
+    when += ` and resolved at ${formatUtcMinute(incident.resolvedAt)}`;
+    if (incident.startedAt) when += ` (${formatDuration(msBetween(incident.startedAt, incident.resolvedAt))})`;
+  } else if (incident.status) {
+    when += `; status ${incident.status.replace(/_/g, " ")}`;
+  }
+  return `${what}${affecting}${when}.`;
+}
+
+function afterResolution(previous: Incident | null, observedAt: string): string {
+  const resolvedAt = previous?.resolvedAt;
+  if (!resolvedAt || Date.parse(observedAt) <= Date.parse(resolvedAt)) return "";
+  return ` ${formatSpan(msBetween(resolvedAt, observedAt))} after resolution`;
+}
+
+function updateLabel(u: IncidentUpdate): string {
+  const status = u.status ? `${u.status.replace(/_/g, " ")} ` : "";
+  const at = u.displayAt ?? u.createdAt;
+  return `the ${status}update${at ? ` of ${formatUtcMinute(at)}` : ""}`;
+}
+
+function describeUpdateChanges(changes: readonly UpdateChange[], observedAt: string): string[] {
+  const out: string[] = [];
+  const added = changes.filter((c) => c.kind === "added");
+  if (added.length === 1 && added[0]?.after) out.push(`A new update was posted: "${excerpt(added[0].after.body)}"`);
+  else if (added.length > 1) out.push(`${added.length} new updates were posted.`);
+  for (const c of changes) {
+    if (c.kind === "removed" && c.before) out.push(`${capitalize(updateLabel(c.before))} was removed.`);
+    if (c.kind !== "changed" || !c.before || !c.after) continue;
+    const posted = c.before.displayAt ?? c.before.createdAt;
+    const later = posted ? `, ${formatSpan(msBetween(posted, observedAt))} after it was posted` : "";
+    if (c.before.body !== c.after.body) out.push(`${capitalize(updateLabel(c.before))} was rewritten${later}.`);
+    else if (c.before.status !== c.after.status) {
+      out.push(`${capitalize(updateLabel(c.before))} was relabelled ${c.after.status ?? "without a status"}.`);
+    }
+    if (!sameInstant(c.before.displayAt, c.after.displayAt)) {
+      out.push(`An update's time was moved from ${formatUtcMinute(c.before.displayAt)} to ${formatUtcMinute(c.after.displayAt)}.`);
+    }
+  }
+  return out;
+}
+
+function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function describeMove(label: string, before: string | null, after: string | null): string {
+  if (before === null) return `${label} set to ${formatUtcMinute(after)}.`;
+  if (after === null) return `${label} (${formatUtcMinute(before)}) removed.`;
+  const ms = msBetween(before, after);
+  return `${label} moved from ${formatUtcMinute(before)} to ${formatUtcMinute(after)} (${formatSpan(ms)} ${ms < 0 ? "earlier" : "later"}).`;
+}
+
+function describeChanges({ state, previous, changes, kinds, observedAt }: SummaryInput): string[] {
+  if (kinds.includes("incident-new")) {
+    const start = state.incident.startedAt ?? state.incident.scheduledFor;
+    if (!start) return ["First archived version."];
+    const ms = msBetween(start, observedAt);
+    return [ms >= 0 ? `First archived ${formatSpan(ms)} after it started.` : `First archived ${formatSpan(ms)} before its start.`];
+  }
+  const prev = previous?.incident ?? null;
+  const out: string[] = [];
+  const updateChanges: UpdateChange[] = [];
+  for (const c of changes) {
+    switch (c.field) {
+      case "title":
+        out.push(`Renamed from "${c.before ?? ""}" to "${c.after ?? ""}".`);
+        break;
+      case "status":
+        out.push(`Status changed from ${c.before ?? "none"} to ${c.after ?? "none"}.`);
+        break;
+      case "impact": {
+        const verb = kinds.includes("impact-downgraded") ? "lowered" : kinds.includes("impact-escalated") ? "raised" : "changed";
+        out.push(`Impact ${verb} from ${c.before ?? "none"} to ${c.after ?? "none"}${afterResolution(prev, observedAt)}.`);
+        break;
+      }
+      case "url":
+        out.push("The incident's link changed.");
+        break;
+      case "startedAt":
+        out.push(describeMove("Start", c.before, c.after));
+        break;
+      case "resolvedAt":
+        if (c.kind !== "added") out.push(describeMove("End", c.before, c.after));
+        break;
+      case "scheduledFor":
+        out.push(describeMove("Scheduled start", c.before, c.after));
+        break;
+      case "scheduledUntil":
+        out.push(describeMove("Scheduled end", c.before, c.after));
+        break;
+      case "components": {
+        const before = new Set((c.before ?? []).map((x) => x.name));
+        const after = new Set((c.after ?? []).map((x) => x.name));
+        const added = [...after].filter((n) => !before.has(n));
+        const removed = [...before].filter((n) => !after.has(n));
+        const parts = [added.length ? `added ${formatList(added)}` : "", removed.length ? `removed ${formatList(removed)}` : ""];
+        out.push(`Components ${parts.filter(Boolean).join("; ") || "renamed"}.`);
+        break;
+      }
+      case "update":
+        updateChanges.push(c);
+        break;
+      case "postmortem": {
+        if (c.kind === "added") {
+          const from = prev?.resolvedAt ?? state.incident.resolvedAt;
+          const at = c.after?.publishedAt ?? observedAt;
+          out.push(from ? `Postmortem published ${formatSpan(msBetween(from, at))} after resolution.` : "Postmortem published.");
+        } else if (c.kind === "removed") out.push("The postmortem was taken down.");
+        else {
+          const since = c.before?.publishedAt;
+          out.push(since ? `Postmortem edited ${formatSpan(msBetween(since, observedAt))} after publication.` : "Postmortem edited.");
+        }
+        break;
+      }
+      case "presence":
+        if (c.after === "deleted") out.push("Removed from the feed while older incidents are still listed: deleted by the vendor.");
+        else if (c.after === "left-feed") out.push("No longer listed in the feed.");
+        else out.push("Listed again after it had left the feed.");
+        break;
+    }
+  }
+  out.push(...describeUpdateChanges(updateChanges, observedAt));
+  return out.length > 0 ? out : ["No visible change."];
+}

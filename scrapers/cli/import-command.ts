@@ -1,0 +1,69 @@
+import { SingleBar } from "cli-progress";
+import { ensureVendor, VENDOR_SLUG_PATTERN } from "@/db/vendors";
+import { listFileVersions, readFileVersions } from "@/scrapers/ingest/git-snapshots";
+import { type ImportSummary, importSnapshots, listSnapshotFolder, type SnapshotSource } from "@/scrapers/ingest/import-snapshots";
+import { CliError, requirePlatform, withDatabase } from "@/scrapers/cli/cli-context";
+
+interface ImportOptions {
+  vendor: string;
+  platform: string;
+  name?: string;
+  db?: string;
+}
+
+function requireSlug(slug: string): void {
+  if (!VENDOR_SLUG_PATTERN.test(slug)) {
+    throw new CliError(`invalid vendor slug ${JSON.stringify(slug)}: use lowercase letters, digits and dashes`);
+  }
+}
+
+function progressBar(total: number): { update(done: number): void; stop(): void } {
+  if (!process.stderr.isTTY) return { update() {}, stop() {} };
+  const bar = new SingleBar(
+    { stream: process.stderr, format: "importing [{bar}] {value}/{total} snapshots | {eta_formatted} left", hideCursor: true },
+  );
+  bar.start(total, 0);
+  return { update: (done) => bar.update(done), stop: () => bar.stop() };
+}
+
+function printSummary(what: string, s: ImportSummary, skipped: readonly string[]): void {
+  const seconds = (s.elapsedMs / 1000).toFixed(1);
+  const rebuilt = s.rederived ? " (history rebuilt: captures arrived out of order)" : "";
+  process.stdout.write(
+    `imported ${what}: ${s.captures} captures (${s.duplicates} already recorded), ${s.versions} new versions${rebuilt}, ` +
+      `${s.failed} failed, ${s.invalid} invalid captures in ${seconds} s\n`,
+  );
+  if (skipped.length > 0) {
+    process.stdout.write(`skipped ${skipped.length} files not named <YYYYMMDDTHHMMSSZ>__<name>: ${skipped.slice(0, 5).join(", ")}${skipped.length > 5 ? ", …" : ""}\n`);
+  }
+}
+
+async function runSnapshots(opts: ImportOptions, what: string, total: number, snapshots: Iterable<SnapshotSource> | AsyncIterable<SnapshotSource>, skipped: string[]): Promise<void> {
+  const platform = requirePlatform(opts.platform);
+  await withDatabase(opts, async (db) => {
+    const vendor = ensureVendor(db, { slug: opts.vendor, name: opts.name, platform: platform.name });
+    const bar = progressBar(total);
+    try {
+      const summary = await importSnapshots(db, vendor, platform, snapshots, (done) => bar.update(done));
+      bar.stop();
+      printSummary(what, summary, skipped);
+    } finally {
+      bar.stop();
+    }
+  });
+}
+
+export async function runImport(dir: string, opts: ImportOptions): Promise<void> {
+  requireSlug(opts.vendor);
+  requirePlatform(opts.platform);
+  const folder = listSnapshotFolder(dir);
+  if (folder.snapshots.length === 0) throw new CliError(`no snapshot files in ${dir} (expected names like 20250401T085520Z__summary.json)`);
+  await runSnapshots(opts, dir, folder.snapshots.length, folder.snapshots, folder.skipped);
+}
+
+export async function runImportGit(repoDir: string, pathInRepo: string, opts: ImportOptions): Promise<void> {
+  requireSlug(opts.vendor);
+  requirePlatform(opts.platform);
+  const versions = listFileVersions(repoDir, pathInRepo);
+  await runSnapshots(opts, `${repoDir}:${pathInRepo}`, versions.length, readFileVersions(repoDir, pathInRepo, versions), []);
+}

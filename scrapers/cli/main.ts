@@ -1,0 +1,74 @@
+import { Command, CommanderError } from "commander";
+import { runExport } from "@/scrapers/cli/export-command";
+import { runImport, runImportGit } from "@/scrapers/cli/import-command";
+import { runMigrate, runRederive } from "@/scrapers/cli/maintenance-commands";
+import { PLATFORM_NAMES } from "@/scrapers/platforms";
+
+const program = new Command()
+  .name("redline")
+  .description("Redline: an archive of vendor status-page incidents, every version of each.")
+  .showHelpAfterError("(run with --help for usage)")
+  .exitOverride();
+
+const dbOption = ["--db <path>", "database file (default: $REDLINE_DB or data/redline.db)"] as const;
+
+program
+  .command("migrate")
+  .description("create the database if needed and apply all migrations")
+  .option(...dbOption)
+  .action((opts: { db?: string }) => runMigrate(opts));
+
+program
+  .command("import")
+  .description("import a folder of snapshots named <YYYYMMDDTHHMMSSZ>__<name>, in name order")
+  .argument("<dir>", "folder of snapshot files")
+  .requiredOption("--vendor <slug>", "vendor slug, e.g. github")
+  .requiredOption("--platform <platform>", `one of: ${PLATFORM_NAMES.join(", ")}`)
+  .option("--name <name>", "vendor display name (first import only; default: the slug)")
+  .option(...dbOption)
+  .action((dir: string, opts) => runImport(dir, opts));
+
+program
+  .command("import-git")
+  .description("import every committed version of one file of a git-scraping repository (commit time = observation time)")
+  .argument("<repo-dir>", "the repository's working copy")
+  .argument("<path-in-repo>", "the scraped file, e.g. github_summary_v1.json")
+  .requiredOption("--vendor <slug>", "vendor slug")
+  .requiredOption("--platform <platform>", `one of: ${PLATFORM_NAMES.join(", ")}`)
+  .option("--name <name>", "vendor display name (first import only)")
+  .option(...dbOption)
+  .action((repo: string, file: string, opts) => runImportGit(repo, file, opts));
+
+program
+  .command("export")
+  .description("print a vendor's incident history (or one incident's) as JSON or Markdown")
+  .requiredOption("--vendor <slug>", "vendor slug")
+  .option("--incident <id>", "only this incident (the vendor's incident id)")
+  .requiredOption("--format <format>", "json or md")
+  .option(...dbOption)
+  .action((opts) => runExport(opts));
+
+program
+  .command("rederive")
+  .description("rebuild a vendor's history from its stored raw captures with the current parsers")
+  .requiredOption("--vendor <slug>", "vendor slug")
+  .option(...dbOption)
+  .action((opts) => runRederive(opts));
+
+async function main(argv: string[]): Promise<number> {
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`redline: ${message.split("\n")[0]}\n`);
+    return 1;
+  }
+}
+
+main(process.argv).then((code) => {
+  process.exitCode = code;
+});

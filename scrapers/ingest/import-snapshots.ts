@@ -1,0 +1,113 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { RedlineDb } from "@/db/client";
+import { getVendorBySlug, type VendorRow } from "@/db/vendors";
+import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
+import { rederiveVendor } from "@/scrapers/ingest/rederive";
+import type { Platform } from "@/scrapers/platforms/platform";
+
+export class ImportError extends Error {
+  readonly kind = "import";
+}
+
+/** `<YYYYMMDDTHHMMSSZ>__<name>`: capture time, then the endpoint's file name. */
+const SNAPSHOT_NAME = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z__(.+)$/;
+
+export interface SnapshotSource {
+  /** Where the body is read from, for error messages. */
+  label: string;
+  observedAt: string;
+  /** The endpoint's name: what the snapshot is a version of. */
+  source: string;
+  read(): Uint8Array;
+}
+
+export interface SnapshotFolder {
+  snapshots: SnapshotSource[];
+  /** Files whose names do not follow the snapshot convention (manifests, notes). */
+  skipped: string[];
+}
+
+/** The snapshot files of a folder in capture order; fails before anything is written if any is unreadable. */
+export function listSnapshotFolder(dir: string): SnapshotFolder {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === "ENOENT" ? "no such folder" : code === "ENOTDIR" ? "not a folder" : (error as Error).message;
+    throw new ImportError(`import: cannot read ${dir}: ${why}`, { cause: error });
+  }
+  const snapshots: SnapshotSource[] = [];
+  const skipped: string[] = [];
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const m = SNAPSHOT_NAME.exec(entry.name);
+    if (!m || !entry.isFile()) {
+      skipped.push(entry.name);
+      continue;
+    }
+    const file = path.join(dir, entry.name);
+    try {
+      fs.accessSync(file, fs.constants.R_OK);
+    } catch (error) {
+      throw new ImportError(`import: cannot read ${file}: ${(error as Error).message}`, { cause: error });
+    }
+    const observedAt = `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.000Z`;
+    if (Number.isNaN(Date.parse(observedAt))) throw new ImportError(`import: impossible capture time in ${entry.name}`);
+    snapshots.push({ label: file, observedAt, source: m[7] ?? entry.name, read: () => fs.readFileSync(file) });
+  }
+  return { snapshots, skipped };
+}
+
+export interface ImportSummary {
+  captures: number;
+  duplicates: number;
+  versions: number;
+  failed: number;
+  invalid: number;
+  rederived: boolean;
+  elapsedMs: number;
+}
+
+/**
+ * Ingest snapshots in order, one transaction each. Snapshots older than the recorded history
+ * are kept and the vendor's history is rebuilt once at the end, so the order of imports never matters.
+ */
+export async function importSnapshots(
+  db: RedlineDb,
+  vendor: VendorRow,
+  platform: Platform,
+  snapshots: Iterable<SnapshotSource> | AsyncIterable<SnapshotSource>,
+  onProgress: (done: number) => void = () => {},
+): Promise<ImportSummary> {
+  const started = performance.now();
+  const summary: ImportSummary = { captures: 0, duplicates: 0, versions: 0, failed: 0, invalid: 0, rederived: false, elapsedMs: 0 };
+  let done = 0;
+  for await (const snapshot of snapshots) {
+    let body: Uint8Array;
+    try {
+      body = snapshot.read();
+    } catch (error) {
+      throw new ImportError(`import: cannot read ${snapshot.label}: ${(error as Error).message}`, { cause: error });
+    }
+    const current = getVendorBySlug(db, vendor.slug) ?? vendor;
+    const result = await ingestSnapshot(db, { vendor: current, platform, source: snapshot.source, observedAt: snapshot.observedAt, body });
+    if (result.duplicate) summary.duplicates += 1;
+    else {
+      summary.captures += 1;
+      summary.versions += result.versionsAdded;
+      if (result.outcome === "failed") summary.failed += 1;
+      if (result.outcome === "invalid") summary.invalid += 1;
+    }
+    done += 1;
+    onProgress(done);
+  }
+  const after = getVendorBySlug(db, vendor.slug);
+  if (after?.needsRederive) {
+    const rebuilt = await rederiveVendor(db, after);
+    summary.versions = rebuilt.versions;
+    summary.rederived = true;
+  }
+  summary.elapsedMs = performance.now() - started;
+  return summary;
+}

@@ -1,0 +1,47 @@
+import type { RedlineDb } from "@/db/client";
+import { captureExists, type CaptureResult, recordCapture, setDerivedWith } from "@/db/record-capture";
+import { getVendorBySlug, type VendorRow } from "@/db/vendors";
+import { sha256Hex } from "@/lib/canonicalize";
+import { parseSnapshot } from "@/scrapers/ingest/parse-snapshot";
+import type { Platform } from "@/scrapers/platforms/platform";
+import { derivedWithOf, rederiveVendor } from "@/scrapers/ingest/rederive";
+
+export interface SnapshotInput {
+  vendor: VendorRow;
+  platform: Platform;
+  source: string;
+  observedAt: string;
+  body: Uint8Array;
+}
+
+/**
+ * Record one fetched or imported snapshot: skip it if already recorded, re-derive the vendor's
+ * history first if the platform's parser changed since, then parse and record in one transaction.
+ */
+export async function ingestSnapshot(db: RedlineDb, input: SnapshotInput): Promise<CaptureResult> {
+  const { vendor, platform } = input;
+  const hash = sha256Hex(input.body);
+  if (captureExists(db, vendor.id, input.source, input.observedAt, hash)) {
+    return { captureId: null, duplicate: true, outcome: "ok", versionsAdded: 0, outOfOrder: false };
+  }
+  const known = derivedWithOf(vendor)[platform.name];
+  if (known !== undefined && known !== platform.parserVersion) await rederiveVendor(db, vendor);
+  const parsed = await parseSnapshot(platform, input.body, { vendor: vendor.slug, source: input.source, observedAt: input.observedAt });
+  const result = recordCapture(db, {
+    vendor,
+    source: input.source,
+    platform: platform.name,
+    presence: platform.presence,
+    observedAt: input.observedAt,
+    hash,
+    body: input.body,
+    outcome: parsed.outcome,
+    error: parsed.error,
+    incidents: parsed.incidents,
+  });
+  if (known === undefined) {
+    const fresh = getVendorBySlug(db, vendor.slug) ?? vendor;
+    setDerivedWith(db, vendor.id, { ...derivedWithOf(fresh), [platform.name]: platform.parserVersion });
+  }
+  return result;
+}
