@@ -5,7 +5,7 @@ import { canonicalizeIncident, hashIncident } from "@/lib/canonicalize";
 import type { Change } from "@/lib/change";
 import { classifyChanges } from "@/lib/classify-changes";
 import { diffStates } from "@/lib/diff-incidents";
-import type { Incident, IncidentState, Presence } from "@/lib/incident";
+import { type Incident, type IncidentState, keepFirstById, type Presence } from "@/lib/incident";
 import { judgeAbsences, recencyOf, type PresenceRule } from "@/lib/presence";
 import { summarizeVersion } from "@/lib/summarize";
 
@@ -114,8 +114,7 @@ function appendVersion(
  */
 export function applySnapshot(db: RedlineExecutor, ctx: SnapshotContext, parsed: readonly Incident[]): number {
   const seen = new Map<string, { incident: Incident; hash: string }>();
-  for (const raw of parsed) {
-    if (seen.has(raw.id)) continue;
+  for (const raw of keepFirstById(parsed)) {
     const incident = canonicalizeIncident(raw);
     seen.set(incident.id, { incident, hash: hashIncident(incident) });
   }

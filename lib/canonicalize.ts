@@ -5,7 +5,7 @@ import type { Component, Incident, IncidentUpdate, Postmortem } from "@/lib/inci
 export function normalizeText(text: string): string {
   return text
     .replace(/\r\n?/g, "\n")
-    .replace(/\u0000/g, "")
+    .replaceAll("\u0000", "")
     .replace(/[ \t\u00a0]+$/gm, "")
     .replace(/\n{3,}/g, "\n\n")
     .trim();

@@ -6,6 +6,7 @@ import { z } from "zod";
  */
 export const CHANGE_KIND_INFO = {
   "incident-deleted": { label: "Incident deleted", description: "The incident vanished from a feed that should still list it (older incidents are still there): the vendor deleted it." },
+  "incident-reappeared": { label: "Incident reappeared", description: "An incident that had left the feed, or been deleted, is listed again." },
   "impact-downgraded": { label: "Impact downgraded", description: "The stated impact was lowered, for example major to minor." },
   "update-edited": { label: "Update edited", description: "The text or status of an update already posted was changed." },
   "update-removed": { label: "Update removed", description: "An update that had been posted is gone." },
@@ -20,7 +21,6 @@ export const CHANGE_KIND_INFO = {
   "components-changed": { label: "Components changed", description: "The set of affected components or services changed (a reorder is not a change)." },
   "status-changed": { label: "Status changed", description: "The incident's status changed (investigating, identified, monitoring, resolved …)." },
   "update-posted": { label: "Update posted", description: "A new update was posted." },
-  "incident-reappeared": { label: "Incident reappeared", description: "An incident that had left the feed, or been deleted, is listed again." },
   "incident-left-feed": { label: "Left the feed", description: "The incident is no longer listed where that is expected (resolved incidents leave an active-only feed; old ones age out of a most-recent list)." },
   "incident-new": { label: "New incident", description: "The first version Redline archived of this incident." },
 } as const;

@@ -70,3 +70,10 @@ const IMPACT_RANK: Record<Impact, number> = { none: 0, maintenance: 0, minor: 1,
 export function rankImpact(impact: Impact | null): number {
   return impact === null ? 0 : IMPACT_RANK[impact];
 }
+
+/** One entry per id, the first listing winning: feeds sometimes list an incident twice. */
+export function keepFirstById<T extends { id: string }>(items: Iterable<T>): T[] {
+  const byId = new Map<string, T>();
+  for (const item of items) if (!byId.has(item.id)) byId.set(item.id, item);
+  return [...byId.values()];
+}

@@ -13,7 +13,7 @@ export function isDerivedUpdateId(id: string): boolean {
 export function deriveUpdateIds(keys: readonly string[]): string[] {
   const seen = new Map<string, number>();
   return keys.map((key) => {
-    const compact = key.replace(/[-:]/g, "").replace(/\.000Z$/, "Z");
+    const compact = key.replace(/[-:]/g, "").replace(/\.000Z/, "Z").replace(/[^A-Za-z0-9._~]+/g, "-");
     const count = (seen.get(compact) ?? 0) + 1;
     seen.set(compact, count);
     return `${DERIVED_ID_PREFIX}${compact}${count > 1 ? `-${count}` : ""}`;

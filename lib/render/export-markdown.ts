@@ -29,9 +29,12 @@ function block(label: string, text: string | null): string[] {
   return text === null ? [`${label}: ${NOT_PRESENT}`, ""] : [`${label}:`, "", fenceMarkdownBlock(text), ""];
 }
 
-function renderUpdateSide(label: string, u: IncidentUpdate | null): string[] {
+/** One side of an update change; its status and time are repeated only where they differ from the heading's. */
+function renderUpdateSide(label: string, u: IncidentUpdate | null, heading: string): string[] {
   if (u === null) return [`${label}: ${NOT_PRESENT}`, ""];
-  return [`${label} (${describeUpdate(u) || "no time given"}):`, "", fenceMarkdownBlock(u.body), ""];
+  const described = describeUpdate(u);
+  const detail = described === heading ? "" : ` (${described || "no time given"})`;
+  return [`${label}${detail}:`, "", fenceMarkdownBlock(u.body), ""];
 }
 
 function renderPostmortemSide(label: string, p: Postmortem | null): string[] {
@@ -44,8 +47,9 @@ export function renderChangeMarkdown(change: Change): string[] {
   switch (change.field) {
     case "update": {
       const u = change.after ?? change.before;
-      const heading = `**${FIELD_LABELS.update}${u ? ` (${describeUpdate(u)})` : ""}**`;
-      return [heading, "", ...renderUpdateSide("Before", change.before), ...renderUpdateSide("After", change.after)];
+      const described = u ? describeUpdate(u) : "";
+      const heading = `**${FIELD_LABELS.update}${described ? ` (${described})` : ""}**`;
+      return [heading, "", ...renderUpdateSide("Before", change.before, described), ...renderUpdateSide("After", change.after, described)];
     }
     case "postmortem":
       return [`**${FIELD_LABELS.postmortem}**`, "", ...renderPostmortemSide("Before", change.before), ...renderPostmortemSide("After", change.after)];

@@ -79,6 +79,7 @@ export async function importSnapshots(
   platform: Platform,
   snapshots: Iterable<SnapshotSource> | AsyncIterable<SnapshotSource>,
   onProgress: (done: number) => void = () => {},
+  resolvePlatform?: (name: string) => Platform | undefined,
 ): Promise<ImportSummary> {
   const started = performance.now();
   const summary: ImportSummary = { captures: 0, duplicates: 0, versions: 0, failed: 0, invalid: 0, rederived: false, elapsedMs: 0 };
@@ -90,8 +91,11 @@ export async function importSnapshots(
     } catch (error) {
       throw new ImportError(`import: cannot read ${snapshot.label}: ${(error as Error).message}`, { cause: error });
     }
-    const current = getVendorBySlug(db, vendor.slug) ?? vendor;
-    const result = await ingestSnapshot(db, { vendor: current, platform, source: snapshot.source, observedAt: snapshot.observedAt, body });
+    const result = await ingestSnapshot(
+      db,
+      { vendor, platform, source: snapshot.source, observedAt: snapshot.observedAt, body },
+      resolvePlatform,
+    );
     if (result.duplicate) summary.duplicates += 1;
     else {
       summary.captures += 1;
@@ -104,7 +108,7 @@ export async function importSnapshots(
   }
   const after = getVendorBySlug(db, vendor.slug);
   if (after?.needsRederive) {
-    const rebuilt = await rederiveVendor(db, after);
+    const rebuilt = await rederiveVendor(db, after, resolvePlatform);
     summary.versions = rebuilt.versions;
     summary.rederived = true;
   }

@@ -18,14 +18,20 @@ export interface SnapshotInput {
  * Record one fetched or imported snapshot: skip it if already recorded, re-derive the vendor's
  * history first if the platform's parser changed since, then parse and record in one transaction.
  */
-export async function ingestSnapshot(db: RedlineDb, input: SnapshotInput): Promise<CaptureResult> {
-  const { vendor, platform } = input;
+export async function ingestSnapshot(
+  db: RedlineDb,
+  input: SnapshotInput,
+  resolvePlatform?: (name: string) => Platform | undefined,
+): Promise<CaptureResult> {
+  const { platform } = input;
+  // The caller's row may predate a re-derivation: the parser marker must be read fresh.
+  const vendor = getVendorBySlug(db, input.vendor.slug) ?? input.vendor;
   const hash = sha256Hex(input.body);
   if (captureExists(db, vendor.id, input.source, input.observedAt, hash)) {
     return { captureId: null, duplicate: true, outcome: "ok", versionsAdded: 0, outOfOrder: false };
   }
   const known = derivedWithOf(vendor)[platform.name];
-  if (known !== undefined && known !== platform.parserVersion) await rederiveVendor(db, vendor);
+  if (known !== undefined && known !== platform.parserVersion) await rederiveVendor(db, vendor, resolvePlatform);
   const parsed = await parseSnapshot(platform, input.body, { vendor: vendor.slug, source: input.source, observedAt: input.observedAt });
   const result = recordCapture(db, {
     vendor,
@@ -40,8 +46,7 @@ export async function ingestSnapshot(db: RedlineDb, input: SnapshotInput): Promi
     incidents: parsed.incidents,
   });
   if (known === undefined) {
-    const fresh = getVendorBySlug(db, vendor.slug) ?? vendor;
-    setDerivedWith(db, vendor.id, { ...derivedWithOf(fresh), [platform.name]: platform.parserVersion });
+    setDerivedWith(db, vendor.id, { ...derivedWithOf(getVendorBySlug(db, vendor.slug) ?? vendor), [platform.name]: platform.parserVersion });
   }
   return result;
 }

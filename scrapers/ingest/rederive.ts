@@ -3,6 +3,7 @@ import { listCapturesForReplay, readCaptureBody, type ReplayedCapture, replaceHi
 import type { VendorRow } from "@/db/vendors";
 import { parseSnapshot } from "@/scrapers/ingest/parse-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
+import type { Platform } from "@/scrapers/platforms/platform";
 
 /** Which parser version derived each platform's captures of this vendor. */
 export function derivedWithOf(vendor: VendorRow): Record<string, number> {
@@ -27,12 +28,16 @@ export interface RederiveResult {
  * Rebuild a vendor's history from its stored raw captures with the current parsers: after a
  * parser fix, and after captures arrived out of order. Derived versions are replaced, never appended.
  */
-export async function rederiveVendor(db: RedlineDb, vendor: VendorRow): Promise<RederiveResult> {
+export async function rederiveVendor(
+  db: RedlineDb,
+  vendor: VendorRow,
+  resolvePlatform: (name: string) => Platform | undefined = getPlatform,
+): Promise<RederiveResult> {
   const stored = listCapturesForReplay(db, vendor.id);
   const replayed: ReplayedCapture[] = [];
   const derivedWith: Record<string, number> = {};
   for (const capture of stored) {
-    const platform = getPlatform(capture.platform);
+    const platform = resolvePlatform(capture.platform);
     if (!platform) throw new Error(`rederive: vendor ${vendor.slug} has captures of unknown platform ${capture.platform}`);
     derivedWith[platform.name] = platform.parserVersion;
     if (capture.bodyHash === null) {

@@ -1,6 +1,7 @@
-import type { z } from "zod";
+import { z } from "zod";
 import type { Incident } from "@/lib/incident";
 import type { PresenceRule } from "@/lib/presence";
+import { TimestampError, toUtcIso } from "@/lib/time";
 
 export type { PresenceRule } from "@/lib/presence";
 
@@ -81,3 +82,17 @@ export function decodeText(body: Uint8Array, context: ParseContext): string {
   }
   return text;
 }
+
+/** A vendor timestamp with any UTC offset, as ISO UTC; anything else fails at its path in the payload. */
+export const utcTimestampField = z.string().transform((value, ctx) => {
+  try {
+    return toUtcIso(value);
+  } catch (error) {
+    if (!(error instanceof TimestampError)) throw error;
+    ctx.addIssue({ code: "custom", message: error.message });
+    return z.NEVER;
+  }
+});
+
+/** Like utcTimestampField; absent or null becomes null. */
+export const optionalUtcTimestampField = utcTimestampField.nullish().transform((value) => value ?? null);

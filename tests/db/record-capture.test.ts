@@ -1,0 +1,207 @@
+import { describe, expect, it } from "vitest";
+import { recordCapture } from "@/db/record-capture";
+import { ensureVendor } from "@/db/vendors";
+import { sha256Hex } from "@/lib/canonicalize";
+import type { Incident } from "@/lib/incident";
+import type { PresenceRule } from "@/lib/presence";
+import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
+import type { Platform } from "@/scrapers/platforms/platform";
+import { countRows, freshDatabase } from "@/tests/support/database";
+import { makeIncident, makeUpdate } from "@/tests/support/incidents";
+import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
+
+function setup(presence: PresenceRule = { kind: "active" }) {
+  const db = freshDatabase();
+  const platform = makeTestPlatform(presence);
+  const vendor = ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
+  let minute = 0;
+  const capture = (incidents: Incident[] | string, platformOverride: Platform = platform) => {
+    minute += 10;
+    const body = typeof incidents === "string" ? Buffer.from(incidents) : snapshotBody(incidents);
+    const observedAt = new Date(Date.UTC(2026, 2, 1, 10, minute)).toISOString();
+    return ingestSnapshot(db, { vendor, platform: platformOverride, source: "feed.json", observedAt, body }, () => platformOverride);
+  };
+  const versions = (providerId = "inc1") =>
+    db.$client
+      .prepare(
+        `SELECT v.seq, v.kinds, v.changes FROM incident_versions v JOIN incidents i ON i.id = v.incident_id
+         WHERE i.provider_id = ? ORDER BY v.seq`,
+      )
+      .all(providerId)
+      .map((r) => {
+        const row = r as { seq: number; kinds: string; changes: string };
+        return { seq: row.seq, kinds: JSON.parse(row.kinds) as string[], changes: JSON.parse(row.changes) as Array<{ field: string }> };
+      });
+  return { db, vendor, platform, capture, versions };
+}
+
+describe("recording captures", () => {
+  it("stores one version for the same payload fetched twice", async () => {
+    const { capture, versions } = setup();
+    await capture([makeIncident()]);
+    const second = await capture([makeIncident()]);
+    expect(second.versionsAdded).toBe(0);
+    expect(versions()).toHaveLength(1);
+  });
+
+  it("adds no version when only the order of components and updates changed", async () => {
+    const { capture, versions } = setup();
+    const updates = [makeUpdate(), makeUpdate({ id: "u2", body: "Identified.", displayAt: "2026-03-01T10:20:00.000Z" })];
+    const components = [{ id: "api", name: "API" }, { id: "web", name: "Web" }];
+    await capture([makeIncident({ updates, components })]);
+    await capture([makeIncident({ updates: [...updates].reverse(), components: [...components].reverse() })]);
+    expect(versions()).toHaveLength(1);
+  });
+
+  it("records an empty or unparseable fetch as a failed capture that changes nothing and loses no incident", async () => {
+    const { db, capture, versions } = setup();
+    await capture([makeIncident()]);
+    const empty = await capture("");
+    const broken = await capture('{"incidents": [');
+    expect(empty.outcome).toBe("failed");
+    expect(broken.outcome).toBe("failed");
+    await capture([makeIncident()]);
+    expect(versions()).toHaveLength(1);
+    const presence = db.$client.prepare("SELECT presence FROM incidents").get() as { presence: string };
+    expect(presence.presence).toBe("listed");
+    expect(countRows(db, "captures")).toBe(4);
+  });
+
+  it("records a payload that breaks the schema as an invalid capture with the failing path", async () => {
+    const { capture, versions } = setup();
+    await capture([makeIncident()]);
+    const result = await capture(JSON.stringify({ incidents: [{ ...makeIncident(), startedAt: "yesterday" }] }));
+    expect(result.outcome).toBe("invalid");
+    expect(versions()).toHaveLength(1);
+  });
+
+  it("names exactly the changed field in the new version", async () => {
+    const { capture, versions } = setup();
+    await capture([makeIncident()]);
+    await capture([makeIncident({ impact: "major" })]);
+    const [, second] = versions();
+    expect(second?.changes.map((c) => c.field)).toEqual(["impact"]);
+    expect(second?.kinds).toEqual(["impact-escalated"]);
+  });
+
+  it("adds nothing when the same capture is recorded twice", async () => {
+    const { db, vendor, platform } = setup();
+    const body = snapshotBody([makeIncident()]);
+    const input = { vendor, platform, source: "feed.json", observedAt: "2026-03-01T10:00:00.000Z", body };
+    await ingestSnapshot(db, input);
+    const again = await ingestSnapshot(db, input);
+    expect(again.duplicate).toBe(true);
+    expect(countRows(db, "captures")).toBe(1);
+    expect(countRows(db, "incident_versions")).toBe(1);
+  });
+
+  it("keeps one compressed copy of a body fetched many times", async () => {
+    const { db, capture } = setup();
+    for (let i = 0; i < 5; i += 1) await capture([makeIncident()]);
+    expect(countRows(db, "captures")).toBe(5);
+    expect(countRows(db, "capture_bodies")).toBe(1);
+  });
+
+  it("writes nothing of a capture whose recording fails midway", async () => {
+    const { db, vendor, platform } = setup();
+    db.$client.exec(`CREATE TEMP TRIGGER crash AFTER INSERT ON incident_versions WHEN NEW.seq = 1 AND NEW.id > 1
+      BEGIN SELECT RAISE(ABORT, 'simulated crash'); END`);
+    const body = snapshotBody([makeIncident({ id: "a" }), makeIncident({ id: "b" })]);
+    expect(() =>
+      recordCapture(db, {
+        vendor, source: "feed.json", platform: platform.name, presence: platform.presence,
+        observedAt: "2026-03-01T10:00:00.000Z", hash: sha256Hex(body), body, outcome: "ok", error: null,
+        incidents: [makeIncident({ id: "a" }), makeIncident({ id: "b" })],
+      }),
+    ).toThrow(/simulated crash/);
+    for (const table of ["captures", "capture_bodies", "incidents", "incident_versions", "version_kinds"]) {
+      expect(countRows(db, table)).toBe(0);
+    }
+  });
+});
+
+describe("presence", () => {
+  it("marks an incident missing from an active-only feed as having left it, never deleted", async () => {
+    const { capture, versions } = setup({ kind: "active" });
+    await capture([makeIncident(), makeIncident({ id: "old", startedAt: "2026-01-01T00:00:00.000Z" }), makeIncident({ id: "older", startedAt: "2025-12-01T00:00:00.000Z" })]);
+    await capture([makeIncident({ id: "old", startedAt: "2026-01-01T00:00:00.000Z" }), makeIncident({ id: "older", startedAt: "2025-12-01T00:00:00.000Z" })]);
+    expect(versions().map((v) => v.kinds)).toEqual([["incident-new"], ["incident-left-feed"]]);
+  });
+
+  it("calls an incident deleted when a most-recent feed drops it while older ones stay", async () => {
+    const { capture, versions } = setup({ kind: "recent", limit: 25 });
+    const older = [
+      makeIncident({ id: "old", startedAt: "2026-01-01T00:00:00.000Z" }),
+      makeIncident({ id: "older", startedAt: "2025-12-01T00:00:00.000Z" }),
+    ];
+    await capture([makeIncident(), ...older]);
+    await capture(older);
+    expect(versions().at(-1)?.kinds).toEqual(["incident-deleted"]);
+  });
+
+  it("lets the oldest incident of a most-recent feed age out without calling it deleted", async () => {
+    const { capture, versions } = setup({ kind: "recent", limit: 2 });
+    const newer = makeIncident({ id: "newer", startedAt: "2026-04-01T00:00:00.000Z" });
+    await capture([makeIncident(), makeIncident({ id: "newest", startedAt: "2026-05-01T00:00:00.000Z" })]);
+    await capture([newer, makeIncident({ id: "newest", startedAt: "2026-05-01T00:00:00.000Z" })]);
+    expect(versions().at(-1)?.kinds).toEqual(["incident-left-feed"]);
+  });
+
+  it("reports an incident listed again after it left the feed, with what changed meanwhile", async () => {
+    const { capture, versions } = setup({ kind: "active" });
+    await capture([makeIncident()]);
+    await capture([]);
+    await capture([makeIncident({ status: "identified" })]);
+    expect(versions().map((v) => v.kinds)).toEqual([["incident-new"], ["incident-left-feed"], ["incident-reappeared", "status-changed"]]);
+  });
+
+  it("leaves other incidents alone when a single-incident snapshot lists only its own", async () => {
+    const { capture, versions } = setup({ kind: "single" });
+    await capture([makeIncident({ id: "a" })]);
+    await capture([makeIncident({ id: "b" })]);
+    expect(versions("a")).toHaveLength(1);
+    expect(versions("b")).toHaveLength(1);
+  });
+});
+
+describe("re-deriving history", () => {
+  it("replaces derived versions when the parser changes instead of appending fake edits", async () => {
+    const { db, vendor, capture, versions } = setup();
+    await capture([makeIncident()]);
+    await capture([makeIncident({ impact: "major" })]);
+    expect(versions()).toHaveLength(2);
+    // The fixed parser reads a title the old one got wrong: history is rebuilt, not appended to.
+    const fixed: Platform = {
+      ...makeTestPlatform({ kind: "active" }, 2),
+      async parse(body, context) {
+        const incidents = await makeTestPlatform({ kind: "active" }).parse(body, context);
+        return incidents.map((i) => ({ ...i, title: `${i.title} (fixed)` }));
+      },
+    };
+    await capture([makeIncident({ impact: "major" })], fixed);
+    const after = versions();
+    expect(after.map((v) => v.kinds)).toEqual([["incident-new"], ["impact-escalated"]]);
+    expect(countRows(db, "captures")).toBe(3);
+    const title = db.$client.prepare("SELECT title FROM incidents WHERE vendor_id = ?").get(vendor.id) as { title: string };
+    expect(title.title).toBe("Elevated API errors (fixed)");
+  });
+
+  it("builds the same history whatever order captures arrive in", async () => {
+    const states = [makeIncident(), makeIncident({ impact: "major" }), makeIncident({ impact: "major", status: "resolved" })];
+    const inOrder = setup();
+    for (const s of states) await inOrder.capture([s]);
+
+    const shuffled = setup();
+    const at = (i: number) => new Date(Date.UTC(2026, 2, 1, 10, (i + 1) * 10)).toISOString();
+    for (const i of [0, 2, 1]) {
+      await ingestSnapshot(
+        shuffled.db,
+        { vendor: shuffled.vendor, platform: shuffled.platform, source: "feed.json", observedAt: at(i), body: snapshotBody([states[i] ?? makeIncident()]) },
+        () => shuffled.platform,
+      );
+    }
+    const { importSnapshots } = await import("@/scrapers/ingest/import-snapshots");
+    await importSnapshots(shuffled.db, shuffled.vendor, shuffled.platform, [], () => {}, () => shuffled.platform);
+    expect(shuffled.versions().map((v) => v.kinds)).toEqual(inOrder.versions().map((v) => v.kinds));
+  });
+});

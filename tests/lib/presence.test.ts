@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { judgeAbsences } from "@/lib/presence";
+
+const listed = ["2026-01-01T00:00:00.000Z", "2026-01-02T00:00:00.000Z", "2026-01-03T00:00:00.000Z"];
+
+describe("judgeAbsences", () => {
+  it("never calls anything deleted in an active-only feed", () => {
+    const verdicts = judgeAbsences({ kind: "active" }, [{ key: "x", recency: "2026-01-05T00:00:00.000Z" }], listed, 4);
+    expect(verdicts.get("x")).toBe("left-feed");
+  });
+
+  it("calls an incident deleted from a recent feed only when two or more older ones remain", () => {
+    const rule = { kind: "recent", limit: 25 } as const;
+    expect(judgeAbsences(rule, [{ key: "x", recency: "2026-01-05T00:00:00.000Z" }], listed, 4).get("x")).toBe("deleted");
+    expect(judgeAbsences(rule, [{ key: "x", recency: "2026-01-01T12:00:00.000Z" }], listed, 4).get("x")).toBe("left-feed");
+    expect(judgeAbsences(rule, [{ key: "x", recency: null }], listed, 4).get("x")).toBe("left-feed");
+  });
+
+  it("says nothing about absences from a single-incident snapshot", () => {
+    expect(judgeAbsences({ kind: "single" }, [{ key: "x", recency: null }], [], 1).size).toBe(0);
+  });
+
+  it("treats many incidents vanishing at once as a feed change, not deletions", () => {
+    const missing = Array.from({ length: 6 }, (_, i) => ({ key: `m${i}`, recency: `2026-02-0${i + 1}T00:00:00.000Z` }));
+    const verdicts = judgeAbsences({ kind: "full" }, missing, listed, 9);
+    expect([...verdicts.values()].every((v) => v === "left-feed")).toBe(true);
+    const few = judgeAbsences({ kind: "full" }, missing.slice(0, 2), listed, 9);
+    expect([...few.values()]).toEqual(["deleted", "deleted"]);
+  });
+});

@@ -1,0 +1,226 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { incidentSchema, type Incident } from "@/lib/incident";
+import { awsLegacyPlatform, splitResolvedMark } from "@/scrapers/platforms/aws-legacy";
+import { SnapshotError } from "@/scrapers/platforms/platform";
+import { corpusSnapshots, describeCorpus, observedAtOf } from "@/tests/support/corpus";
+
+const FIXTURE = path.join(__dirname, "..", "..", "fixtures", "aws", "data-handwritten.json");
+const context = { vendor: "aws", source: "fixture.json", observedAt: "2021-06-10T00:00:00.000Z" };
+
+function parseText(text: string): Promise<Incident[]> {
+  return awsLegacyPlatform.parse(new TextEncoder().encode(text), context);
+}
+
+function parseFixture(): Promise<Incident[]> {
+  return awsLegacyPlatform.parse(fs.readFileSync(FIXTURE), context);
+}
+
+function parseSnapshot(file: string): Promise<Incident[]> {
+  return awsLegacyPlatform.parse(fs.readFileSync(file), { vendor: "aws", source: path.basename(file), observedAt: observedAtOf(file) });
+}
+
+function find(incidents: Incident[], id: string): Incident {
+  const incident = incidents.find((i) => i.id === id);
+  if (!incident) throw new Error(`incident ${id} not parsed`);
+  return incident;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<SnapshotError> {
+  const error = await promise.then(() => null, (e: unknown) => e);
+  if (!(error instanceof SnapshotError)) throw new Error(`expected a SnapshotError, got ${String(error)}`);
+  return error;
+}
+
+function event(overrides: Record<string, unknown>): Record<string, unknown> {
+  return { service_name: "S", service: "s", summary: "x", date: "1622566800", status: "1", description: "", ...overrides };
+}
+
+describe("aws-legacy platform: events", () => {
+  it("identifies an event by its start epoch and service key and maps it without impact", async () => {
+    const ec2 = find(await parseFixture(), "1615707600-hw-ec2-us-east-1");
+    expect(ec2).toMatchObject({
+      kind: "incident",
+      title: "Hand-written: instance launch errors",
+      status: "degraded",
+      impact: null,
+      url: "https://status.aws.amazon.com/",
+      startedAt: "2021-03-14T07:40:00.000Z",
+      resolvedAt: null,
+      components: [{ id: "hw-ec2-us-east-1", name: "Hand-written EC2 (N. Virginia)" }],
+    });
+  });
+
+  it("keeps the current listing when the archive repeats an event", async () => {
+    const incidents = await parseFixture();
+    expect(incidents.filter((i) => i.id === "1615707600-hw-ec2-us-east-1")).toHaveLength(1);
+    expect(incidents.map((i) => i.id)[0]).toBe("1615707600-hw-ec2-us-east-1");
+    expect(find(incidents, "1615707600-hw-ec2-us-east-1").updates).toHaveLength(5);
+  });
+
+  it("dates bare times from the event's local day, rolling over at midnight and across a DST change", async () => {
+    const ec2 = find(await parseFixture(), "1615707600-hw-ec2-us-east-1");
+    expect(ec2.updates.map((u) => u.createdAt)).toEqual([
+      "2021-03-14T07:45:00.000Z",
+      "2021-03-14T08:30:00.000Z",
+      "2021-03-14T10:10:00.000Z",
+      "2021-03-15T16:00:00.000Z",
+      "2021-03-16T15:00:00.000Z",
+    ]);
+    expect(ec2.updates.map((u) => u.id)[0]).toBe("~20210314T074500Z");
+    expect(ec2.updates.every((u) => u.displayAt === u.createdAt && u.status === null)).toBe(true);
+  });
+
+  it("strips scripts, handlers and javascript links from update text", async () => {
+    const ec2 = find(await parseFixture(), "1615707600-hw-ec2-us-east-1");
+    expect(ec2.updates[1]?.body).toBe("Still investigating. status");
+    expect(ec2.updates[3]?.body).toBe("Recovered.\nDetails follow.");
+    expect(ec2.updates.map((u) => u.body).join("\n")).not.toMatch(/alert|<|javascript:|&nbsp;/);
+  });
+
+  it("reads a dated time across new year and a numeric status and epoch", async () => {
+    const s3 = find(await parseFixture(), "1609486200-hw-s3");
+    expect(s3.updates.map((u) => u.createdAt)).toEqual(["2021-01-01T07:30:00.000Z", "2021-01-01T08:15:00.000Z"]);
+  });
+
+  it("treats the [RESOLVED] prefix as status, not title, and resolves at the last update", async () => {
+    const s3 = find(await parseFixture(), "1609486200-hw-s3");
+    expect(s3).toMatchObject({ title: "Hand-written: slow listings", status: "resolved", resolvedAt: "2021-01-01T08:15:00.000Z" });
+  });
+
+  it("strips the resolved mark from every translation of a multilingual summary", () => {
+    expect(splitResolvedMark("[已解决] 实例不可用 ｜[已解決] 實例不可用 ｜[RESOLVED] Instance Unavailability")).toEqual({
+      title: "实例不可用 ｜實例不可用 ｜Instance Unavailability",
+      resolved: true,
+    });
+    expect(splitResolvedMark("Errors after [RESOLVED] tickets")).toEqual({ title: "Errors after [RESOLVED] tickets", resolved: false });
+  });
+
+  it("makes a description without timestamps one update at the start, keyed by a slug of the service name", async () => {
+    const dns = find(await parseFixture(), "1622566800-hand-written-route-53");
+    expect(dns.title).toBe("DNS delays");
+    expect(dns.components).toEqual([{ id: "hand-written-route-53", name: "Hand-written Route 53" }]);
+    expect(dns.updates).toEqual([
+      {
+        id: "~20210601T170000Z",
+        status: null,
+        body: "Plain description without times & more.",
+        createdAt: "2021-06-01T17:00:00.000Z",
+        displayAt: "2021-06-01T17:00:00.000Z",
+      },
+    ]);
+  });
+
+  it("folds undated text into the timed update it follows and numbers two updates in one minute", async () => {
+    const lambda = find(await parseFixture(), "1622649600-hw-lambda-us-east-1");
+    expect(lambda.updates.map((u) => [u.id, u.body])).toEqual([
+      ["~20210602T160500Z", "Lead-in outside any div.\n\nFirst.\n\nAn undated continuation."],
+      ["~20210602T160500Z-2", "Same minute."],
+    ]);
+    expect(lambda.status).toBe("informational");
+  });
+});
+
+describe("aws-legacy platform: broken snapshots", () => {
+  it("reports an empty body as a failed fetch and non-JSON as unparseable", async () => {
+    expect((await rejection(parseText(""))).kind).toBe("empty");
+    expect((await rejection(parseText("{\"current\": ["))).kind).toBe("unparseable");
+  });
+
+  it("rejects a top level that is not an object, naming vendor and source", async () => {
+    const error = await rejection(parseText("[]"));
+    expect(error.kind).toBe("schema");
+    expect(error.message).toContain("aws: snapshot from fixture.json is invalid at (root)");
+  });
+
+  it("rejects a status code outside 0-3, naming the path", async () => {
+    const error = await rejection(parseText(JSON.stringify({ current: [event({ status: "7" })], archive: [] })));
+    expect(error.message).toContain("invalid at current[0].status");
+  });
+
+  it("rejects a start that is not epoch seconds, naming the path", async () => {
+    const error = await rejection(parseText(JSON.stringify({ current: [], archive: [event({}), event({ date: "yesterday" })] })));
+    expect(error.message).toContain("invalid at archive[1].date");
+  });
+
+  it("rejects a timeline time in an unknown zone, naming the description", async () => {
+    const description = '<div><span class="yellowfg"> 9:26 AM XYZ</span>&nbsp;text</div>';
+    const error = await rejection(parseText(JSON.stringify({ current: [event({ description })] })));
+    expect(error.message).toMatch(/invalid at current\[0\]\.description: unknown time zone "XYZ"/);
+  });
+});
+
+describeCorpus("aws-legacy platform on the December 2021 data.json snapshots", () => {
+  const files = corpusSnapshots("aws-data-json-2021-12");
+
+  function pairAt(stamp: string): [string, string] {
+    const index = files.findIndex((f) => path.basename(f).startsWith(stamp));
+    const before = files.slice(0, index).findLast((f) => fs.statSync(f).size > 0);
+    const current = files[index];
+    if (!before || !current) throw new Error(`no snapshot pair at ${stamp}`);
+    return [before, current];
+  }
+
+  function snapshotAt(stamp: string): string {
+    const file = files.find((f) => path.basename(f).startsWith(stamp));
+    if (!file) throw new Error(`no snapshot at ${stamp}`);
+    return file;
+  }
+
+  it("parses every snapshot into valid incidents, and the 0-byte file as a failed fetch", async () => {
+    let empty = 0;
+    for (const file of files) {
+      if (fs.statSync(file).size === 0) {
+        expect((await rejection(parseSnapshot(file))).kind).toBe("empty");
+        empty += 1;
+        continue;
+      }
+      const incidents = await parseSnapshot(file);
+      for (const incident of incidents) expect(incidentSchema.safeParse(incident).error).toBeUndefined();
+    }
+    expect(empty).toBe(1);
+  });
+
+  it("dates the 7 Dec 2021 console update at 4:25 PM PST on 8 Dec UTC", async () => {
+    // Raw: date 1638894176 (08:22:56 PST, 7 Dec); divs " 8:22 AM PST", " 8:26 AM PST", " 4:25 PM PST".
+    const console = find(await parseSnapshot(snapshotAt("20211208T003251Z")), "1638894176-management-console");
+    expect(console.updates.map((u) => u.createdAt)).toEqual([
+      "2021-12-07T16:22:00.000Z",
+      "2021-12-07T16:26:00.000Z",
+      "2021-12-08T00:25:00.000Z",
+    ]);
+  });
+
+  it("places every update of the 7 Dec us-east-1 events in order within two days of their start", async () => {
+    const incidents = await parseSnapshot(snapshotAt("20211210T234752Z"));
+    const outage = incidents.filter((i) => i.startedAt?.startsWith("2021-12-07") && /N\. Virginia|management-console|support/i.test(`${i.components[0]?.name} ${i.id}`));
+    expect(outage.length).toBeGreaterThanOrEqual(8);
+    for (const incident of outage) {
+      const times = incident.updates.map((u) => Date.parse(u.createdAt ?? ""));
+      const start = Date.parse(incident.startedAt ?? "");
+      expect(times, incident.id).toEqual([...times].sort((a, b) => a - b));
+      expect(Math.min(...times) - start, incident.id).toBeGreaterThan(-3_600_000);
+      expect(Math.max(...times) - start, incident.id).toBeLessThan(2 * 86_400_000);
+    }
+  });
+
+  it("keeps the EventBridge update id when its typo was fixed at 20211208T025208Z", async () => {
+    const [before, after] = pairAt("20211208T025208Z");
+    const old = find(await parseSnapshot(before), "1638917670-events-us-east-1").updates;
+    const now = find(await parseSnapshot(after), "1638917670-events-us-east-1").updates;
+    expect(now.map((u) => u.id)).toEqual(old.map((u) => u.id));
+    const fixed = now.find((u) => u.id === "~20211208T020000Z");
+    expect(old.find((u) => u.id === fixed?.id)?.body).toContain("latency for new events is in the US-EAST-1");
+    expect(fixed?.body).toContain("latency for new events in the US-EAST-1");
+  });
+
+  it("turns the [RESOLVED] prefix added at 20211222T112536Z into status resolved with an unchanged title", async () => {
+    const [before, after] = pairAt("20211222T112536Z");
+    const old = find(await parseSnapshot(before), "1640158400-elasticbeanstalk-us-east-1");
+    const now = find(await parseSnapshot(after), "1640158400-elasticbeanstalk-us-east-1");
+    expect(old).toMatchObject({ title: "Console Application Upload Errors", status: "informational", resolvedAt: null });
+    expect(now).toMatchObject({ title: "Console Application Upload Errors", status: "resolved" });
+    expect(now.resolvedAt).toBe(now.updates.at(-1)?.createdAt);
+  });
+});
