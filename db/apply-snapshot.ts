@@ -1,6 +1,5 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import type { RedlineExecutor } from "@/db/client";
-import { incidents, incidentVersions, versionKinds } from "@/db/schema";
+import type { RedlineDb } from "@/db/client";
+import { type IncidentRow, writeStatements, type WriteStatements } from "@/db/write-statements";
 import { canonicalizeIncident, hashIncident } from "@/lib/canonicalize";
 import type { Change } from "@/lib/change";
 import { classifyChanges } from "@/lib/classify-changes";
@@ -8,8 +7,6 @@ import { diffStates } from "@/lib/diff-incidents";
 import { type Incident, type IncidentState, keepFirstById, type Presence } from "@/lib/incident";
 import { judgeAbsences, recencyOf, type PresenceRule } from "@/lib/presence";
 import { summarizeVersion } from "@/lib/summarize";
-
-type IncidentRow = typeof incidents.$inferSelect;
 
 export interface SnapshotContext {
   vendor: { id: number; name: string };
@@ -19,25 +16,14 @@ export interface SnapshotContext {
   presence: PresenceRule;
 }
 
-/** SQLite caps bound parameters; json_each takes any number of ids as one. */
-function jsonIds(ids: readonly string[]): string {
-  return JSON.stringify(ids);
-}
-
-function lastState(db: RedlineExecutor, incidentId: number): IncidentState {
-  const row = db
-    .select({ snapshot: incidentVersions.snapshot })
-    .from(incidentVersions)
-    .where(eq(incidentVersions.incidentId, incidentId))
-    .orderBy(desc(incidentVersions.seq))
-    .limit(1)
-    .get();
+function lastState(st: WriteStatements, incidentId: number): IncidentState {
+  const row = st.lastSnapshot.get(incidentId);
   if (!row) throw new Error(`store: incident ${incidentId} has no version`);
-  return row.snapshot as IncidentState;
+  return JSON.parse(row.snapshot) as IncidentState;
 }
 
 function appendVersion(
-  db: RedlineExecutor,
+  st: WriteStatements,
   ctx: SnapshotContext,
   row: IncidentRow | null,
   previous: IncidentState | null,
@@ -48,7 +34,7 @@ function appendVersion(
   const kinds = classifyChanges(changes, { isFirst: previous === null });
   const summary = summarizeVersion({ vendorName: ctx.vendor.name, state, previous, changes, kinds, observedAt: ctx.observedAt });
   const { incident, presence } = state;
-  const current = {
+  const values = {
     kind: incident.kind,
     title: incident.title,
     status: incident.status,
@@ -58,53 +44,33 @@ function appendVersion(
     presence,
     source: ctx.source,
     observedHash: hash,
-    lastChangedAt: ctx.observedAt,
   };
   let incidentId: number;
   let seq: number;
   if (row === null) {
-    incidentId = db
-      .insert(incidents)
-      .values({
-        ...current,
-        vendorId: ctx.vendor.id,
-        providerId: incident.id,
-        firstSeenAt: ctx.observedAt,
-        lastSeenAt: ctx.observedAt,
-        versionCount: 1,
-      })
-      .returning({ id: incidents.id })
-      .get().id;
+    const inserted = st.insertIncident.get({ ...values, vendorId: ctx.vendor.id, providerId: incident.id, observedAt: ctx.observedAt });
+    if (!inserted) throw new Error(`store: unable to insert incident ${incident.id}`);
+    incidentId = inserted.id;
     seq = 1;
   } else {
     incidentId = row.id;
     seq = row.versionCount + 1;
-    db.update(incidents)
-      .set({ ...current, versionCount: seq, ...(presence === "listed" ? { lastSeenAt: ctx.observedAt } : {}) })
-      .where(eq(incidents.id, row.id))
-      .run();
+    st.updateIncident.run({ ...values, id: row.id, versionCount: seq, observedAt: ctx.observedAt, seenAt: presence === "listed" ? ctx.observedAt : null });
   }
-  const versionId = db
-    .insert(incidentVersions)
-    .values({
-      incidentId,
-      vendorId: ctx.vendor.id,
-      seq,
-      observedAt: ctx.observedAt,
-      hash,
-      snapshot: state,
-      changes,
-      kinds,
-      summary,
-      captureId: ctx.captureId,
-    })
-    .returning({ id: incidentVersions.id })
-    .get().id;
-  if (kinds.length > 0) {
-    db.insert(versionKinds)
-      .values(kinds.map((kind) => ({ versionId, kind, vendorId: ctx.vendor.id, observedAt: ctx.observedAt })))
-      .run();
-  }
+  const version = st.insertVersion.get({
+    incidentId,
+    vendorId: ctx.vendor.id,
+    seq,
+    observedAt: ctx.observedAt,
+    hash,
+    snapshot: JSON.stringify(state),
+    changes: JSON.stringify(changes),
+    kinds: JSON.stringify(kinds),
+    summary,
+    captureId: ctx.captureId,
+  });
+  if (!version) throw new Error(`store: unable to insert version ${seq} of incident ${incident.id}`);
+  for (const kind of kinds) st.insertKind.run(version.id, kind, ctx.vendor.id, ctx.observedAt);
 }
 
 /**
@@ -112,7 +78,8 @@ function appendVersion(
  * presence changed, nothing for the rest. Runs inside the caller's transaction.
  * Returns the number of versions appended.
  */
-export function applySnapshot(db: RedlineExecutor, ctx: SnapshotContext, parsed: readonly Incident[]): number {
+export function applySnapshot(db: RedlineDb, ctx: SnapshotContext, parsed: readonly Incident[]): number {
+  const st = writeStatements(db.$client);
   const seen = new Map<string, { incident: Incident; hash: string }>();
   for (const raw of keepFirstById(parsed)) {
     const incident = canonicalizeIncident(raw);
@@ -120,26 +87,16 @@ export function applySnapshot(db: RedlineExecutor, ctx: SnapshotContext, parsed:
   }
   const rows = new Map<string, IncidentRow>();
   if (seen.size > 0) {
-    const found = db
-      .select()
-      .from(incidents)
-      .where(
-        and(
-          eq(incidents.vendorId, ctx.vendor.id),
-          inArray(incidents.providerId, sql`(select value from json_each(${jsonIds([...seen.keys()])}))`),
-        ),
-      )
-      .all();
-    for (const r of found) rows.set(r.providerId, r);
+    for (const r of st.incidentsByProviderIds.all(ctx.vendor.id, JSON.stringify([...seen.keys()]))) rows.set(r.providerId, r);
   }
 
   let added = 0;
   const untouched: number[] = [];
   for (const { incident, hash } of seen.values()) {
     const row = rows.get(incident.id) ?? null;
+    const state: IncidentState = { incident, presence: "listed" };
     if (row === null) {
-      const state: IncidentState = { incident, presence: "listed" };
-      appendVersion(db, ctx, null, null, state, hash, diffStates(null, state));
+      appendVersion(st, ctx, null, null, state, hash, diffStates(null, state));
       added += 1;
       continue;
     }
@@ -147,53 +104,39 @@ export function applySnapshot(db: RedlineExecutor, ctx: SnapshotContext, parsed:
       untouched.push(row.id);
       continue;
     }
-    const previous = lastState(db, row.id);
-    const state: IncidentState = { incident, presence: "listed" };
+    const previous = lastState(st, row.id);
     const changes = diffStates(previous, state);
     if (changes.length === 0) {
-      db.update(incidents)
-        .set({ observedHash: hash, source: ctx.source, presence: "listed", lastSeenAt: ctx.observedAt })
-        .where(eq(incidents.id, row.id))
-        .run();
+      st.touchObserved.run(hash, ctx.source, ctx.observedAt, row.id);
       continue;
     }
-    appendVersion(db, ctx, row, previous, state, hash, changes);
+    appendVersion(st, ctx, row, previous, state, hash, changes);
     added += 1;
   }
-  if (untouched.length > 0) {
-    db.update(incidents)
-      .set({ lastSeenAt: ctx.observedAt })
-      .where(inArray(incidents.id, sql`(select value from json_each(${JSON.stringify(untouched)}))`))
-      .run();
-  }
-  if (ctx.presence.kind !== "single") added += recordAbsences(db, ctx, seen);
+  if (untouched.length > 0) st.touchSeen.run(ctx.observedAt, JSON.stringify(untouched));
+  if (ctx.presence.kind !== "single") added += recordAbsences(st, ctx, seen);
   return added;
 }
 
 /** Versions for incidents this source listed before and does not list now. */
 function recordAbsences(
-  db: RedlineExecutor,
+  st: WriteStatements,
   ctx: SnapshotContext,
   seen: ReadonlyMap<string, { incident: Incident; hash: string }>,
 ): number {
-  const listed = db
-    .select()
-    .from(incidents)
-    .where(and(eq(incidents.vendorId, ctx.vendor.id), eq(incidents.source, ctx.source), eq(incidents.presence, "listed")))
-    .all();
-  const missing = listed.filter((r) => !seen.has(r.providerId));
-  if (missing.length === 0) return 0;
-  const absent = missing.map((row) => ({ row, before: lastState(db, row.id) }));
+  const listed = st.incidentsListedBy.all(ctx.vendor.id, ctx.source);
+  const absent = listed.filter((r) => !seen.has(r.providerId)).map((row) => ({ row, before: lastState(st, row.id) }));
+  if (absent.length === 0) return 0;
   const verdicts = judgeAbsences(
     ctx.presence,
-    absent.map(({ row, before }) => ({ key: row.providerId, recency: recencyOf(before.incident) })),
-    [...seen.values()].map((s) => recencyOf(s.incident)),
+    absent.map(({ row, before }) => ({ key: row.providerId, recency: recencyOf(before.incident, ctx.presence) })),
+    [...seen.values()].map((s) => recencyOf(s.incident, ctx.presence)),
     listed.length,
   );
   for (const { row, before } of absent) {
     const verdict: Presence = verdicts.get(row.providerId) ?? "left-feed";
     const state: IncidentState = { incident: before.incident, presence: verdict };
-    appendVersion(db, ctx, row, before, state, hashIncident(before.incident), diffStates(before, state));
+    appendVersion(st, ctx, row, before, state, hashIncident(before.incident), diffStates(before, state));
   }
-  return missing.length;
+  return absent.length;
 }

@@ -1,6 +1,7 @@
 import { gunzipSync, gzipSync } from "node:zlib";
-import { and, eq, gt, inArray, max } from "drizzle-orm";
+import { and, eq, gt, inArray } from "drizzle-orm";
 import type { RedlineDb, RedlineExecutor } from "@/db/client";
+import { writeStatements, type WriteStatements } from "@/db/write-statements";
 import { applySnapshot } from "@/db/apply-snapshot";
 import { captureBodies, captures, incidents, incidentVersions, type CaptureOutcome, vendors, versionKinds } from "@/db/schema";
 import type { VendorRow } from "@/db/vendors";
@@ -34,82 +35,62 @@ export interface CaptureResult {
 }
 
 /** Whether exactly this capture was already recorded (same vendor, source, time and body). */
-export function captureExists(db: RedlineExecutor, vendorId: number, source: string, observedAt: string, hash: string): boolean {
-  return (
-    db
-      .select({ id: captures.id })
-      .from(captures)
-      .where(
-        and(eq(captures.vendorId, vendorId), eq(captures.source, source), eq(captures.observedAt, observedAt), eq(captures.hash, hash)),
-      )
-      .get() !== undefined
-  );
+export function captureExists(db: RedlineDb, vendorId: number, source: string, observedAt: string, hash: string): boolean {
+  return writeStatements(db.$client).captureExists.get(vendorId, source, observedAt, hash) !== undefined;
 }
 
-function storeBody(db: RedlineExecutor, hash: string, body: Uint8Array): void {
-  const exists = db.select({ hash: captureBodies.hash }).from(captureBodies).where(eq(captureBodies.hash, hash)).get();
-  if (exists) return;
+function storeBody(st: WriteStatements, hash: string, body: Uint8Array): void {
+  if (st.bodyExists.get(hash)) return;
   // Level 1: history bodies are written once and rarely read; speed matters more than ratio.
-  const packed = gzipSync(body, { level: 1 });
-  db.insert(captureBodies).values({ hash, encoding: "gzip", size: body.byteLength, body: packed }).run();
-}
-
-export function latestAppliedAt(db: RedlineExecutor, vendorId: number): string | null {
-  return (
-    db
-      .select({ at: max(captures.observedAt) })
-      .from(captures)
-      .where(and(eq(captures.vendorId, vendorId), eq(captures.outcome, "ok")))
-      .get()?.at ?? null
-  );
+  st.insertBody.run(hash, body.byteLength, gzipSync(body, { level: 1 }));
 }
 
 /**
  * Record one capture and every version it implies, in one transaction: a crash leaves
  * either all of it or none. Recording the same capture again adds nothing.
  */
-export function recordCapture(db: RedlineExecutor, input: CaptureInput): CaptureResult {
-  return db.transaction((tx) => {
+export function recordCapture(db: RedlineDb, input: CaptureInput): CaptureResult {
+  const st = writeStatements(db.$client);
+  const record = db.$client.transaction((): CaptureResult => {
     const { vendor } = input;
-    if (captureExists(tx, vendor.id, input.source, input.observedAt, input.hash)) {
+    if (st.captureExists.get(vendor.id, input.source, input.observedAt, input.hash)) {
       return { captureId: null, duplicate: true, outcome: input.outcome, versionsAdded: 0, outOfOrder: false };
     }
     const keepBody = input.body !== null && input.body.byteLength > 0 && (input.outcome === "ok" || input.outcome === "invalid");
-    if (keepBody && input.body) storeBody(tx, input.hash, input.body);
-    const latest = input.outcome === "ok" ? latestAppliedAt(tx, vendor.id) : null;
+    if (keepBody && input.body) storeBody(st, input.hash, input.body);
+    const latest = input.outcome === "ok" ? (st.latestApplied.get(vendor.id)?.at ?? null) : null;
     const outOfOrder = latest !== null && input.observedAt < latest;
-    const captureId = tx
-      .insert(captures)
-      .values({
-        vendorId: vendor.id,
-        source: input.source,
-        platform: input.platform,
-        observedAt: input.observedAt,
-        outcome: input.outcome,
-        error: input.error,
-        size: input.body?.byteLength ?? null,
-        hash: input.hash,
-        bodyHash: keepBody ? input.hash : null,
-        incidentCount: input.incidents?.length ?? null,
-        recordedAt: new Date().toISOString(),
-      })
-      .returning({ id: captures.id })
-      .get().id;
+    const inserted = st.insertCapture.get({
+      vendorId: vendor.id,
+      source: input.source,
+      platform: input.platform,
+      observedAt: input.observedAt,
+      outcome: input.outcome,
+      error: input.error,
+      size: input.body?.byteLength ?? null,
+      hash: input.hash,
+      bodyHash: keepBody ? input.hash : null,
+      incidentCount: input.incidents?.length ?? null,
+      recordedAt: new Date().toISOString(),
+    });
+    if (!inserted) throw new Error(`store: unable to insert capture of ${vendor.slug}`);
+    const captureId = inserted.id;
     if (input.outcome !== "ok" || input.incidents === null) {
       return { captureId, duplicate: false, outcome: input.outcome, versionsAdded: 0, outOfOrder: false };
     }
     if (outOfOrder) {
-      tx.update(vendors).set({ needsRederive: true }).where(eq(vendors.id, vendor.id)).run();
+      st.markNeedsRederive.run(vendor.id);
       return { captureId, duplicate: false, outcome: input.outcome, versionsAdded: 0, outOfOrder: true };
     }
     const versionsAdded = applySnapshot(
-      tx,
+      db,
       { vendor, captureId, source: input.source, observedAt: input.observedAt, presence: input.presence },
       input.incidents,
     );
-    if (versionsAdded > 0) tx.update(captures).set({ versionCount: versionsAdded }).where(eq(captures.id, captureId)).run();
+    if (versionsAdded > 0) st.setCaptureVersions.run(versionsAdded, captureId);
     return { captureId, duplicate: false, outcome: input.outcome, versionsAdded, outOfOrder: false };
   });
+  return record.immediate();
 }
 
 export interface StoredCapture {
@@ -162,33 +143,33 @@ export function replaceHistory(
   replayed: readonly ReplayedCapture[],
   derivedWith: Record<string, number>,
 ): number {
-  return db.transaction((tx) => {
+  return db.$client.transaction(() => {
     const lastId = replayed.reduce((m, r) => Math.max(m, r.capture.id), 0);
-    const newer = tx.select({ id: captures.id }).from(captures).where(and(eq(captures.vendorId, vendor.id), gt(captures.id, lastId))).get();
+    const newer = db.select({ id: captures.id }).from(captures).where(and(eq(captures.vendorId, vendor.id), gt(captures.id, lastId))).get();
     if (newer) throw new ReplayRaceError(`store: vendor ${vendor.slug} received a capture during re-derivation; retry`);
-    const versionIds = tx.select({ id: incidentVersions.id }).from(incidentVersions).where(eq(incidentVersions.vendorId, vendor.id));
-    tx.delete(versionKinds).where(inArray(versionKinds.versionId, versionIds)).run();
-    tx.delete(incidentVersions).where(eq(incidentVersions.vendorId, vendor.id)).run();
-    tx.delete(incidents).where(eq(incidents.vendorId, vendor.id)).run();
+    const versionIds = db.select({ id: incidentVersions.id }).from(incidentVersions).where(eq(incidentVersions.vendorId, vendor.id));
+    db.delete(versionKinds).where(inArray(versionKinds.versionId, versionIds)).run();
+    db.delete(incidentVersions).where(eq(incidentVersions.vendorId, vendor.id)).run();
+    db.delete(incidents).where(eq(incidents.vendorId, vendor.id)).run();
     let total = 0;
     for (const r of replayed) {
       let versionsAdded = 0;
       if (r.outcome === "ok" && r.incidents !== null) {
         versionsAdded = applySnapshot(
-          tx,
+          db,
           { vendor, captureId: r.capture.id, source: r.capture.source, observedAt: r.capture.observedAt, presence: r.presence },
           r.incidents,
         );
       }
       total += versionsAdded;
-      tx.update(captures)
+      db.update(captures)
         .set({ outcome: r.outcome, error: r.error, incidentCount: r.incidents?.length ?? null, versionCount: versionsAdded })
         .where(eq(captures.id, r.capture.id))
         .run();
     }
-    tx.update(vendors).set({ needsRederive: false, derivedWith: JSON.stringify(derivedWith) }).where(eq(vendors.id, vendor.id)).run();
+    db.update(vendors).set({ needsRederive: false, derivedWith: JSON.stringify(derivedWith) }).where(eq(vendors.id, vendor.id)).run();
     return total;
-  });
+  }).immediate();
 }
 
 /** The raw body of a kept capture, decompressed. */

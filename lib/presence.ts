@@ -4,13 +4,14 @@ import type { Incident } from "@/lib/incident";
  * What a feed lists, which decides what an incident missing from a later snapshot means.
  * - active: only unresolved incidents (Statuspage summary.json, Slack current): missing = left the feed.
  * - recent: the most recent incidents (incidents.json: 50, history.atom: 25, or an age window):
- *   missing while older incidents are still listed = deleted; otherwise it aged out.
+ *   missing while older incidents are still listed = deleted; otherwise it aged out. `by` names
+ *   what the feed ages incidents by: their start (default) or their end (Google Cloud keeps a year by end).
  * - full: the whole history: missing = deleted.
  * - single: one incident per snapshot: absence of the others means nothing.
  */
 export type PresenceRule =
   | { kind: "active" }
-  | { kind: "recent"; limit: number | null }
+  | { kind: "recent"; limit: number | null; by?: "start" | "end" }
   | { kind: "full" }
   | { kind: "single" };
 
@@ -28,8 +29,9 @@ const MASS_VANISH_SHARE = 0.5;
  */
 const OLDER_STILL_LISTED = 2;
 
-/** The time a feed orders an incident by, as far as the normalized fields tell. */
-export function recencyOf(incident: Incident): string | null {
+/** The time a feed ages an incident by, as far as the normalized fields tell; null when unknown. */
+export function recencyOf(incident: Incident, rule: PresenceRule = { kind: "active" }): string | null {
+  if (rule.kind === "recent" && rule.by === "end") return incident.resolvedAt;
   if (incident.startedAt) return incident.startedAt;
   if (incident.scheduledFor) return incident.scheduledFor;
   let earliest: string | null = null;

@@ -188,7 +188,9 @@ export function reshapeAwsEvent(event: AwsEvent, vendor: string): Incident {
     impact: null,
     url: DASHBOARD_URL,
     startedAt: event.startedAt,
-    resolvedAt: status === "resolved" ? (updates.at(-1)?.createdAt ?? null) : null,
+    // No end time is published: the last update's time would move whenever AWS appends a
+    // post-event note, and Redline would report a timing change the vendor never made.
+    resolvedAt: null,
     scheduledFor: null,
     scheduledUntil: null,
     components: [{ id: service, name: event.service_name }],

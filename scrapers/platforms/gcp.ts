@@ -145,8 +145,8 @@ export function parseGcpIncidents(body: Uint8Array, context: ParseContext): Inci
 export const gcpPlatform: Platform = {
   name: "gcp",
   description: "Google Cloud status incidents.json (current and pre-2021 incident shapes)",
-  // The feed drops incidents by age, not by count.
-  presence: { kind: "recent", limit: null },
+  // The feed keeps about a year of incidents by their end time, not a fixed count.
+  presence: { kind: "recent", limit: null, by: "end" },
   parserVersion: 1,
   async parse(body, context) {
     return parseGcpIncidents(body, context);

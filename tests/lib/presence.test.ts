@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { judgeAbsences } from "@/lib/presence";
+import { judgeAbsences, recencyOf } from "@/lib/presence";
+import { makeIncident } from "@/tests/support/incidents";
 
 const listed = ["2026-01-01T00:00:00.000Z", "2026-01-02T00:00:00.000Z", "2026-01-03T00:00:00.000Z"];
 
@@ -26,5 +27,14 @@ describe("judgeAbsences", () => {
     expect([...verdicts.values()].every((v) => v === "left-feed")).toBe(true);
     const few = judgeAbsences({ kind: "full" }, missing.slice(0, 2), listed, 9);
     expect([...few.values()]).toEqual(["deleted", "deleted"]);
+  });
+});
+
+describe("recencyOf", () => {
+  it("ages incidents of an end-ordered feed by their end, and open ones not at all", () => {
+    const rule = { kind: "recent", limit: null, by: "end" } as const;
+    expect(recencyOf(makeIncident({ resolvedAt: "2026-03-02T00:00:00.000Z" }), rule)).toBe("2026-03-02T00:00:00.000Z");
+    expect(recencyOf(makeIncident({ resolvedAt: null }), rule)).toBeNull();
+    expect(recencyOf(makeIncident(), { kind: "recent", limit: 25 })).toBe("2026-03-01T10:00:00.000Z");
   });
 });

@@ -1,0 +1,22 @@
+/** `npm run bench -- <name>`: run one benchmark (or all) and print its figures. */
+import { runImportBenchmark } from "@/bench/import-corpus";
+
+const BENCHMARKS: Record<string, () => void | Promise<void>> = {
+  import: runImportBenchmark,
+};
+
+async function main(): Promise<void> {
+  const asked = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+  const names = asked.length > 0 ? asked : Object.keys(BENCHMARKS);
+  for (const name of names) {
+    const run = BENCHMARKS[name];
+    if (!run) throw new Error(`unknown benchmark ${JSON.stringify(name)} (known: ${Object.keys(BENCHMARKS).join(", ")})`);
+    console.log(`== ${name}`);
+    await run();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});
