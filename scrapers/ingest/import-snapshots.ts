@@ -42,12 +42,13 @@ export function listSnapshotFolder(dir: string): SnapshotFolder {
   const skipped: string[] = [];
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const m = SNAPSHOT_NAME.exec(entry.name);
-    if (!m || !entry.isFile()) {
+    if (!m) {
       skipped.push(entry.name);
       continue;
     }
     const file = path.join(dir, entry.name);
     try {
+      if (!fs.statSync(file).isFile()) throw new Error("not a regular file");
       fs.accessSync(file, fs.constants.R_OK);
     } catch (error) {
       throw new ImportError(`import: cannot read ${file}: ${(error as Error).message}`, { cause: error });
