@@ -5,6 +5,7 @@ import { formatDuration, formatUtcMinute, formatUtcSecond, msBetween } from "@/l
 import type { Component, IncidentUpdate, Postmortem } from "@/lib/incident";
 import { escapeMarkdownInline, fenceMarkdownBlock } from "@/lib/render/markdown-text";
 import { MACHINE_SUMMARY_NOTICE } from "@/lib/summarize";
+import { diffText, formatWordDiffPlain } from "@/lib/word-diff";
 
 const NOT_PRESENT = "not present";
 
@@ -37,6 +38,12 @@ function renderUpdateSide(label: string, u: IncidentUpdate | null, heading: stri
   return [`${label}${detail}:`, "", fenceMarkdownBlock(u.body), ""];
 }
 
+/** For an edited text: the edit word by word, [-removed-]{+added+}. */
+function wordChanges(before: string | null | undefined, after: string | null | undefined): string[] {
+  if (!before || !after || before === after) return [];
+  return ["Word changes:", "", fenceMarkdownBlock(formatWordDiffPlain(diffText(before, after))), ""];
+}
+
 function renderPostmortemSide(label: string, p: Postmortem | null): string[] {
   if (p === null) return [`${label}: ${NOT_PRESENT}`, ""];
   return [`${label} (published ${time(p.publishedAt)}):`, "", fenceMarkdownBlock(p.body), ""];
@@ -49,10 +56,22 @@ export function renderChangeMarkdown(change: Change): string[] {
       const u = change.after ?? change.before;
       const described = u ? describeUpdate(u) : "";
       const heading = `**${FIELD_LABELS.update}${described ? ` (${described})` : ""}**`;
-      return [heading, "", ...renderUpdateSide("Before", change.before, described), ...renderUpdateSide("After", change.after, described)];
+      return [
+        heading,
+        "",
+        ...renderUpdateSide("Before", change.before, described),
+        ...renderUpdateSide("After", change.after, described),
+        ...wordChanges(change.before?.body, change.after?.body),
+      ];
     }
     case "postmortem":
-      return [`**${FIELD_LABELS.postmortem}**`, "", ...renderPostmortemSide("Before", change.before), ...renderPostmortemSide("After", change.after)];
+      return [
+        `**${FIELD_LABELS.postmortem}**`,
+        "",
+        ...renderPostmortemSide("Before", change.before),
+        ...renderPostmortemSide("After", change.after),
+        ...wordChanges(change.before?.body, change.after?.body),
+      ];
     case "components":
       return [`**${FIELD_LABELS.components}**`, "", `- Before: ${components(change.before)}`, `- After: ${components(change.after)}`, ""];
     case "presence":
@@ -66,7 +85,14 @@ export function renderChangeMarkdown(change: Change): string[] {
       if ((change.before ?? "").length > 120 || (change.after ?? "").length > 120) {
         return [`**${FIELD_LABELS.title}**`, "", ...block("Before", change.before), ...block("After", change.after)];
       }
-      return [`**${FIELD_LABELS.title}**`, "", `- Before: ${inline(change.before)}`, `- After: ${inline(change.after)}`, ""];
+      return [
+        `**${FIELD_LABELS.title}**`,
+        "",
+        `- Before: ${inline(change.before)}`,
+        `- After: ${inline(change.after)}`,
+        "",
+        ...wordChanges(change.before, change.after),
+      ];
     default:
       return [`**${FIELD_LABELS[change.field]}**`, "", `- Before: ${inline(change.before)}`, `- After: ${inline(change.after)}`, ""];
   }

@@ -1,0 +1,65 @@
+import { diffWordsWithSpace } from "diff";
+
+export interface TextSegment {
+  kind: "same" | "added" | "removed";
+  text: string;
+}
+
+/** Vendor texts can be long; past this the edit is shown as a whole replacement. */
+const WORD_DIFF_TIMEOUT_MS = 100;
+
+/**
+ * Word-level segments turning `before` into `after` (jsdiff), for highlighting an edit.
+ * A diff that takes too long degrades to "all removed, all added" instead of stalling a page.
+ */
+export function diffText(before: string, after: string): TextSegment[] {
+  const parts = diffWordsWithSpace(before, after, { timeout: WORD_DIFF_TIMEOUT_MS });
+  if (!parts) {
+    return [
+      ...(before ? [{ kind: "removed" as const, text: before }] : []),
+      ...(after ? [{ kind: "added" as const, text: after }] : []),
+    ];
+  }
+  const segments: TextSegment[] = parts.map((p) => ({ kind: p.added ? "added" : p.removed ? "removed" : "same", text: p.value }));
+  return coalesce(segments);
+}
+
+/**
+ * Join runs of changes separated only by whitespace into one removal and one addition, so a
+ * rewritten sentence reads as [-old sentence-]{+new sentence+}, not word against word.
+ */
+function coalesce(segments: readonly TextSegment[]): TextSegment[] {
+  const out: TextSegment[] = [];
+  let i = 0;
+  while (i < segments.length) {
+    const first = segments[i];
+    if (!first || first.kind === "same") {
+      if (first) out.push(first);
+      i += 1;
+      continue;
+    }
+    let end = i;
+    for (let j = i + 1; j < segments.length; j += 1) {
+      const s = segments[j];
+      if (!s) break;
+      if (s.kind !== "same") end = j;
+      else if (!/^\s+$/.test(s.text) || segments[j + 1]?.kind === "same" || j + 1 >= segments.length) break;
+    }
+    const run = segments.slice(i, end + 1);
+    const hasRemoved = run.some((s) => s.kind === "removed");
+    const hasAdded = run.some((s) => s.kind === "added");
+    if (hasRemoved && hasAdded) {
+      out.push({ kind: "removed", text: run.filter((s) => s.kind !== "added").map((s) => s.text).join("") });
+      out.push({ kind: "added", text: run.filter((s) => s.kind !== "removed").map((s) => s.text).join("") });
+    } else out.push(...run);
+    i = end + 1;
+  }
+  return out;
+}
+
+/** Segments as plain text in `git diff --word-diff=plain` notation: [-removed-]{+added+}. */
+export function formatWordDiffPlain(segments: readonly TextSegment[]): string {
+  return segments
+    .map((s) => (s.kind === "same" ? s.text : s.kind === "removed" ? `[-${s.text}-]` : `{+${s.text}+}`))
+    .join("");
+}

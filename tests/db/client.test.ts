@@ -1,0 +1,47 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { closeDatabase, openDatabase } from "@/db/client";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-db-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe("openDatabase", () => {
+  it("creates the file with WAL, a busy timeout, foreign keys on and every migration applied", () => {
+    const file = path.join(dir, "nested", "redline.db");
+    const db = openDatabase(file);
+    try {
+      expect(db.$client.pragma("journal_mode", { simple: true })).toBe("wal");
+      expect(db.$client.pragma("foreign_keys", { simple: true })).toBe(1);
+      expect(db.$client.pragma("busy_timeout", { simple: true })).toBeGreaterThanOrEqual(1000);
+      const tables = (db.$client.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((t) => t.name);
+      expect(tables).toEqual(expect.arrayContaining(["vendors", "captures", "capture_bodies", "incidents", "incident_versions", "version_kinds"]));
+    } finally {
+      closeDatabase(db);
+    }
+    expect(fs.existsSync(file)).toBe(true);
+  });
+
+  it("applies migrations once: reopening an existing database changes nothing", () => {
+    const file = path.join(dir, "twice.db");
+    closeDatabase(openDatabase(file));
+    const db = openDatabase(file);
+    const applied = db.$client.prepare("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number };
+    closeDatabase(db);
+    expect(applied.n).toBe(fs.readdirSync(path.join(process.cwd(), "db", "migrations")).filter((f) => f.endsWith(".sql")).length);
+  });
+
+  it("uses REDLINE_DB when no --db is given", () => {
+    const file = path.join(dir, "from-env.db");
+    const result = spawnSync(process.execPath, ["--import", "tsx", "scrapers/cli/main.ts", "migrate"], {
+      cwd: process.cwd(),
+      encoding: "utf8",
+      env: { ...process.env, REDLINE_DB: file },
+    });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(`migrated ${file}`);
+    expect(fs.existsSync(file)).toBe(true);
+  });
+});

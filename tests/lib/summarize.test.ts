@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { canonicalizeIncident } from "@/lib/canonicalize";
+import { classifyChanges } from "@/lib/classify-changes";
+import { diffStates } from "@/lib/diff-incidents";
+import type { Incident, IncidentState } from "@/lib/incident";
+import { describeIncident, summarizeVersion } from "@/lib/summarize";
+import { makeIncident, makeUpdate } from "@/tests/support/incidents";
+
+function summarize(before: Incident | null, after: Incident, observedAt: string): string {
+  const prev: IncidentState | null = before ? { incident: canonicalizeIncident(before), presence: "listed" } : null;
+  const state: IncidentState = { incident: canonicalizeIncident(after), presence: "listed" };
+  const changes = diffStates(prev, state);
+  const kinds = classifyChanges(changes, { isFirst: prev === null });
+  return summarizeVersion({ vendorName: "Buildkite", state, previous: prev, changes, kinds, observedAt });
+}
+
+const resolved = makeIncident({ impact: "major", status: "resolved", resolvedAt: "2026-03-01T10:42:00.000Z", components: [{ id: "hooks", name: "Webhooks" }, { id: "gql", name: "GraphQL" }] });
+
+describe("summarizeVersion", () => {
+  it("says who reported what impact on which components, when it started and ended and for how long", () => {
+    expect(describeIncident("Buildkite", canonicalizeIncident(resolved))).toBe(
+      "Buildkite reported a major incident affecting GraphQL and Webhooks, starting at 2026-03-01 10:00 UTC and resolved at 2026-03-01 10:42 UTC (42 min).",
+    );
+  });
+
+  it("dates an impact downgrade relative to the resolution", () => {
+    const text = summarize(resolved, { ...resolved, impact: "minor" }, "2026-03-03T10:42:00.000Z");
+    expect(text).toContain("Impact lowered from major to minor 2 days after resolution.");
+  });
+
+  it("names a rewritten update and how long after posting it was rewritten", () => {
+    const before = makeIncident();
+    const after = makeIncident({ updates: [makeUpdate({ body: "Something else entirely." })] });
+    expect(summarize(before, after, "2026-03-01T12:02:00.000Z")).toContain(
+      "The investigating update of 2026-03-01 10:02 UTC was rewritten, 2 hours after it was posted.",
+    );
+  });
+
+  it("says how long after resolution a postmortem appeared", () => {
+    const text = summarize(resolved, { ...resolved, postmortem: { body: "Root cause.", publishedAt: "2026-03-14T10:42:00.000Z" } }, "2026-03-14T11:00:00.000Z");
+    expect(text).toContain("Postmortem published 13 days after resolution.");
+  });
+
+  it("is the same text for the same input, every time", () => {
+    const a = summarize(makeIncident(), makeIncident({ title: "Renamed" }), "2026-03-01T11:00:00.000Z");
+    const b = summarize(makeIncident(), makeIncident({ title: "Renamed" }), "2026-03-01T11:00:00.000Z");
+    expect(a).toBe(b);
+    expect(a).toContain('Renamed from "Elevated API errors" to "Renamed".');
+  });
+});
