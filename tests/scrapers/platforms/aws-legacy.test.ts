@@ -3,8 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { incidentSchema, type Incident } from "@/lib/incident";
 import { awsLegacyPlatform, splitResolvedMark } from "@/scrapers/platforms/aws-legacy";
-import { SnapshotError } from "@/scrapers/platforms/platform";
-import { corpusSnapshots, describeCorpus, observedAtOf } from "@/tests/support/corpus";
+import { corpusSnapshots, describeCorpus } from "@/tests/support/corpus";
+import { findIncident, parseCorpusFile, snapshotRejection } from "@/tests/support/parsing";
 
 const FIXTURE = path.join(__dirname, "..", "..", "fixtures", "aws", "data-handwritten.json");
 const context = { vendor: "aws", source: "fixture.json", observedAt: "2021-06-10T00:00:00.000Z" };
@@ -18,20 +18,10 @@ function parseFixture(): Promise<Incident[]> {
 }
 
 function parseSnapshot(file: string): Promise<Incident[]> {
-  return awsLegacyPlatform.parse(fs.readFileSync(file), { vendor: "aws", source: path.basename(file), observedAt: observedAtOf(file) });
+  return parseCorpusFile(awsLegacyPlatform, file, "aws");
 }
 
-function find(incidents: Incident[], id: string): Incident {
-  const incident = incidents.find((i) => i.id === id);
-  if (!incident) throw new Error(`incident ${id} not parsed`);
-  return incident;
-}
 
-async function rejection(promise: Promise<unknown>): Promise<SnapshotError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
-  if (!(error instanceof SnapshotError)) throw new Error(`expected a SnapshotError, got ${String(error)}`);
-  return error;
-}
 
 function event(overrides: Record<string, unknown>): Record<string, unknown> {
   return { service_name: "S", service: "s", summary: "x", date: "1622566800", status: "1", description: "", ...overrides };
@@ -39,7 +29,7 @@ function event(overrides: Record<string, unknown>): Record<string, unknown> {
 
 describe("aws-legacy platform: events", () => {
   it("identifies an event by its start epoch and service key and maps it without impact", async () => {
-    const ec2 = find(await parseFixture(), "1615707600-hw-ec2-us-east-1");
+    const ec2 = findIncident(await parseFixture(), "1615707600-hw-ec2-us-east-1");
     expect(ec2).toMatchObject({
       kind: "incident",
       title: "Hand-written: instance launch errors",
@@ -56,11 +46,11 @@ describe("aws-legacy platform: events", () => {
     const incidents = await parseFixture();
     expect(incidents.filter((i) => i.id === "1615707600-hw-ec2-us-east-1")).toHaveLength(1);
     expect(incidents.map((i) => i.id)[0]).toBe("1615707600-hw-ec2-us-east-1");
-    expect(find(incidents, "1615707600-hw-ec2-us-east-1").updates).toHaveLength(5);
+    expect(findIncident(incidents, "1615707600-hw-ec2-us-east-1").updates).toHaveLength(5);
   });
 
   it("dates bare times from the event's local day, rolling over at midnight and across a DST change", async () => {
-    const ec2 = find(await parseFixture(), "1615707600-hw-ec2-us-east-1");
+    const ec2 = findIncident(await parseFixture(), "1615707600-hw-ec2-us-east-1");
     expect(ec2.updates.map((u) => u.createdAt)).toEqual([
       "2021-03-14T07:45:00.000Z",
       "2021-03-14T08:30:00.000Z",
@@ -73,19 +63,19 @@ describe("aws-legacy platform: events", () => {
   });
 
   it("strips scripts, handlers and javascript links from update text", async () => {
-    const ec2 = find(await parseFixture(), "1615707600-hw-ec2-us-east-1");
+    const ec2 = findIncident(await parseFixture(), "1615707600-hw-ec2-us-east-1");
     expect(ec2.updates[1]?.body).toBe("Still investigating. status");
     expect(ec2.updates[3]?.body).toBe("Recovered.\nDetails follow.");
     expect(ec2.updates.map((u) => u.body).join("\n")).not.toMatch(/alert|<|javascript:|&nbsp;/);
   });
 
   it("reads a dated time across new year and a numeric status and epoch", async () => {
-    const s3 = find(await parseFixture(), "1609486200-hw-s3");
+    const s3 = findIncident(await parseFixture(), "1609486200-hw-s3");
     expect(s3.updates.map((u) => u.createdAt)).toEqual(["2021-01-01T07:30:00.000Z", "2021-01-01T08:15:00.000Z"]);
   });
 
   it("treats the [RESOLVED] prefix as status, not title, and claims no end time the feed does not state", async () => {
-    const s3 = find(await parseFixture(), "1609486200-hw-s3");
+    const s3 = findIncident(await parseFixture(), "1609486200-hw-s3");
     expect(s3).toMatchObject({ title: "Hand-written: slow listings", status: "resolved", resolvedAt: null });
   });
 
@@ -98,7 +88,7 @@ describe("aws-legacy platform: events", () => {
   });
 
   it("makes a description without timestamps one update at the start, keyed by a slug of the service name", async () => {
-    const dns = find(await parseFixture(), "1622566800-hand-written-route-53");
+    const dns = findIncident(await parseFixture(), "1622566800-hand-written-route-53");
     expect(dns.title).toBe("DNS delays");
     expect(dns.components).toEqual([{ id: "hand-written-route-53", name: "Hand-written Route 53" }]);
     expect(dns.updates).toEqual([
@@ -113,7 +103,7 @@ describe("aws-legacy platform: events", () => {
   });
 
   it("folds undated text into the timed update it follows and numbers two updates in one minute", async () => {
-    const lambda = find(await parseFixture(), "1622649600-hw-lambda-us-east-1");
+    const lambda = findIncident(await parseFixture(), "1622649600-hw-lambda-us-east-1");
     expect(lambda.updates.map((u) => [u.id, u.body])).toEqual([
       ["~20210602T160500Z", "Lead-in outside any div.\n\nFirst.\n\nAn undated continuation."],
       ["~20210602T160500Z-2", "Same minute."],
@@ -124,29 +114,29 @@ describe("aws-legacy platform: events", () => {
 
 describe("aws-legacy platform: broken snapshots", () => {
   it("reports an empty body as a failed fetch and non-JSON as unparseable", async () => {
-    expect((await rejection(parseText(""))).kind).toBe("empty");
-    expect((await rejection(parseText("{\"current\": ["))).kind).toBe("unparseable");
+    expect((await snapshotRejection(parseText(""))).kind).toBe("empty");
+    expect((await snapshotRejection(parseText("{\"current\": ["))).kind).toBe("unparseable");
   });
 
   it("rejects a top level that is not an object, naming vendor and source", async () => {
-    const error = await rejection(parseText("[]"));
+    const error = await snapshotRejection(parseText("[]"));
     expect(error.kind).toBe("schema");
     expect(error.message).toContain("aws: snapshot from fixture.json is invalid at (root)");
   });
 
   it("rejects a status code outside 0-3, naming the path", async () => {
-    const error = await rejection(parseText(JSON.stringify({ current: [event({ status: "7" })], archive: [] })));
+    const error = await snapshotRejection(parseText(JSON.stringify({ current: [event({ status: "7" })], archive: [] })));
     expect(error.message).toContain("invalid at current[0].status");
   });
 
   it("rejects a start that is not epoch seconds, naming the path", async () => {
-    const error = await rejection(parseText(JSON.stringify({ current: [], archive: [event({}), event({ date: "yesterday" })] })));
+    const error = await snapshotRejection(parseText(JSON.stringify({ current: [], archive: [event({}), event({ date: "yesterday" })] })));
     expect(error.message).toContain("invalid at archive[1].date");
   });
 
   it("rejects a timeline time in an unknown zone, naming the description", async () => {
     const description = '<div><span class="yellowfg"> 9:26 AM XYZ</span>&nbsp;text</div>';
-    const error = await rejection(parseText(JSON.stringify({ current: [event({ description })] })));
+    const error = await snapshotRejection(parseText(JSON.stringify({ current: [event({ description })] })));
     expect(error.message).toMatch(/invalid at current\[0\]\.description: unknown time zone "XYZ"/);
   });
 });
@@ -172,7 +162,7 @@ describeCorpus("aws-legacy platform on the December 2021 data.json snapshots", (
     let empty = 0;
     for (const file of files) {
       if (fs.statSync(file).size === 0) {
-        expect((await rejection(parseSnapshot(file))).kind).toBe("empty");
+        expect((await snapshotRejection(parseSnapshot(file))).kind).toBe("empty");
         empty += 1;
         continue;
       }
@@ -184,7 +174,7 @@ describeCorpus("aws-legacy platform on the December 2021 data.json snapshots", (
 
   it("dates the 7 Dec 2021 console update at 4:25 PM PST on 8 Dec UTC", async () => {
     // Raw: date 1638894176 (08:22:56 PST, 7 Dec); divs " 8:22 AM PST", " 8:26 AM PST", " 4:25 PM PST".
-    const console = find(await parseSnapshot(snapshotAt("20211208T003251Z")), "1638894176-management-console");
+    const console = findIncident(await parseSnapshot(snapshotAt("20211208T003251Z")), "1638894176-management-console");
     expect(console.updates.map((u) => u.createdAt)).toEqual([
       "2021-12-07T16:22:00.000Z",
       "2021-12-07T16:26:00.000Z",
@@ -207,8 +197,8 @@ describeCorpus("aws-legacy platform on the December 2021 data.json snapshots", (
 
   it("keeps the EventBridge update id when its typo was fixed at 20211208T025208Z", async () => {
     const [before, after] = pairAt("20211208T025208Z");
-    const old = find(await parseSnapshot(before), "1638917670-events-us-east-1").updates;
-    const now = find(await parseSnapshot(after), "1638917670-events-us-east-1").updates;
+    const old = findIncident(await parseSnapshot(before), "1638917670-events-us-east-1").updates;
+    const now = findIncident(await parseSnapshot(after), "1638917670-events-us-east-1").updates;
     expect(now.map((u) => u.id)).toEqual(old.map((u) => u.id));
     const fixed = now.find((u) => u.id === "~20211208T020000Z");
     expect(old.find((u) => u.id === fixed?.id)?.body).toContain("latency for new events is in the US-EAST-1");
@@ -217,8 +207,8 @@ describeCorpus("aws-legacy platform on the December 2021 data.json snapshots", (
 
   it("turns the [RESOLVED] prefix added at 20211222T112536Z into status resolved with an unchanged title", async () => {
     const [before, after] = pairAt("20211222T112536Z");
-    const old = find(await parseSnapshot(before), "1640158400-elasticbeanstalk-us-east-1");
-    const now = find(await parseSnapshot(after), "1640158400-elasticbeanstalk-us-east-1");
+    const old = findIncident(await parseSnapshot(before), "1640158400-elasticbeanstalk-us-east-1");
+    const now = findIncident(await parseSnapshot(after), "1640158400-elasticbeanstalk-us-east-1");
     expect(old).toMatchObject({ title: "Console Application Upload Errors", status: "informational", resolvedAt: null });
     expect(now).toMatchObject({ title: "Console Application Upload Errors", status: "resolved", resolvedAt: null });
   });

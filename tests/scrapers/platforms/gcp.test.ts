@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { incidentSchema, type Incident } from "@/lib/incident";
 import { isDerivedUpdateId } from "@/lib/update-identity";
 import { gcpPlatform, isIncidentReport } from "@/scrapers/platforms/gcp";
-import { SnapshotError } from "@/scrapers/platforms/platform";
-import { corpusPath, corpusSnapshots, describeCorpus, observedAtOf } from "@/tests/support/corpus";
+import { corpusPath, corpusSnapshots, describeCorpus } from "@/tests/support/corpus";
+import { findIncident, parseCorpusFile, snapshotRejection } from "@/tests/support/parsing";
 
 const FIXTURES = path.join(__dirname, "..", "..", "fixtures", "gcp");
 const context = { vendor: "google-cloud", source: "fixture.json", observedAt: "2026-02-01T00:00:00.000Z" };
@@ -18,25 +18,11 @@ function parseFixture(name: string): Promise<Incident[]> {
   return gcpPlatform.parse(fs.readFileSync(path.join(FIXTURES, name)), context);
 }
 
-async function parseSnapshot(file: string): Promise<Incident[]> {
-  return gcpPlatform.parse(fs.readFileSync(file), {
-    vendor: "google-cloud",
-    source: path.basename(file),
-    observedAt: observedAtOf(file),
-  });
+function parseSnapshot(file: string): Promise<Incident[]> {
+  return parseCorpusFile(gcpPlatform, file, "google-cloud");
 }
 
-function find(incidents: Incident[], id: string): Incident {
-  const incident = incidents.find((i) => i.id === id);
-  if (!incident) throw new Error(`incident ${id} not parsed`);
-  return incident;
-}
 
-async function rejection(promise: Promise<unknown>): Promise<SnapshotError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
-  if (!(error instanceof SnapshotError)) throw new Error(`expected a SnapshotError, got ${String(error)}`);
-  return error;
-}
 
 describe("gcp platform: pre-2021 incident shape", () => {
   it("identifies a legacy incident by service key and number and maps its single service", async () => {
@@ -82,18 +68,18 @@ describe("gcp platform: current incident shape", () => {
   it("keeps the first listing of an id that appears twice", async () => {
     const incidents = await parseFixture("current-schema-handwritten.json");
     expect(incidents.map((i) => i.id)).toEqual(["HandWrittenAAAAAAAAA1", "HandWrittenAAAAAAAAA2"]);
-    expect(find(incidents, "HandWrittenAAAAAAAAA1").title).toMatch(/^Hand-written: /);
+    expect(findIncident(incidents, "HandWrittenAAAAAAAAA1").title).toMatch(/^Hand-written: /);
   });
 
   it("takes an open incident's status from its most recent update, lowercased", async () => {
-    const open = find(await parseFixture("current-schema-handwritten.json"), "HandWrittenAAAAAAAAA1");
+    const open = findIncident(await parseFixture("current-schema-handwritten.json"), "HandWrittenAAAAAAAAA1");
     expect(open.status).toBe("service_disruption");
     expect(open.resolvedAt).toBeNull();
     expect(open.updates.map((u) => u.status)).toEqual(["service_information", "service_disruption"]);
   });
 
   it("maps affected products by their title at incident time, not their renamed current title", async () => {
-    const open = find(await parseFixture("current-schema-handwritten.json"), "HandWrittenAAAAAAAAA1");
+    const open = findIncident(await parseFixture("current-schema-handwritten.json"), "HandWrittenAAAAAAAAA1");
     expect(open.components).toEqual([
       { id: "WidgetProductId00001", name: "Cloud Widgets" },
       { id: "GadgetProductId00002", name: "Cloud Gadgets" },
@@ -101,13 +87,13 @@ describe("gcp platform: current incident shape", () => {
   });
 
   it("gives no impact for a severity it does not know, even one named like an object property", async () => {
-    const open = find(await parseFixture("current-schema-handwritten.json"), "HandWrittenAAAAAAAAA1");
+    const open = findIncident(await parseFixture("current-schema-handwritten.json"), "HandWrittenAAAAAAAAA1");
     expect(open.impact).toBeNull();
     expect(incidentSchema.safeParse(open).success).toBe(true);
   });
 
   it("keeps hostile markup in Markdown texts verbatim for the renderer to escape", async () => {
-    const open = find(await parseFixture("current-schema-handwritten.json"), "HandWrittenAAAAAAAAA1");
+    const open = findIncident(await parseFixture("current-schema-handwritten.json"), "HandWrittenAAAAAAAAA1");
     expect(open.title).toContain("<script>alert(1)</script>");
     expect(open.updates.at(-1)?.body).toBe(
       '**Summary**\nStill degraded. [details](javascript:alert(3)) <iframe src="https://evil.example"></iframe>',
@@ -123,7 +109,7 @@ describe("gcp platform: current incident shape", () => {
   });
 
   it("chooses the newest incident report as postmortem and ignores updates that only mention one", async () => {
-    const closed = find(await parseFixture("current-schema-handwritten.json"), "HandWrittenAAAAAAAAA2");
+    const closed = findIncident(await parseFixture("current-schema-handwritten.json"), "HandWrittenAAAAAAAAA2");
     expect(closed.postmortem).toEqual({
       body: "## **Incident Report**\n\nThe full hand-written report.",
       publishedAt: "2026-01-20T12:00:00.000Z",
@@ -142,33 +128,33 @@ describe("gcp platform: current incident shape", () => {
 
 describe("gcp platform: broken snapshots", () => {
   it("reports an empty body as a failed fetch", async () => {
-    expect((await rejection(parseText(""))).kind).toBe("empty");
+    expect((await snapshotRejection(parseText(""))).kind).toBe("empty");
   });
 
   it("reports a body that is not JSON as unparseable", async () => {
-    expect((await rejection(parseText("<html>502 Bad Gateway</html>"))).kind).toBe("unparseable");
+    expect((await snapshotRejection(parseText("<html>502 Bad Gateway</html>"))).kind).toBe("unparseable");
   });
 
   it("rejects a top level that is not an array, naming vendor and source", async () => {
-    const error = await rejection(parseText('{"incidents": []}'));
+    const error = await snapshotRejection(parseText('{"incidents": []}'));
     expect(error.kind).toBe("schema");
     expect(error.message).toContain("google-cloud: snapshot from fixture.json is invalid at (root)");
   });
 
   it("rejects a current-shape incident without an id, naming its index", async () => {
-    const error = await rejection(parseText(JSON.stringify([{ number: "1", external_desc: "x", updates: [] }])));
+    const error = await snapshotRejection(parseText(JSON.stringify([{ number: "1", external_desc: "x", updates: [] }])));
     expect(error.kind).toBe("schema");
     expect(error.message).toContain("invalid at [0].id");
   });
 
   it("rejects an update time that is not a timestamp, naming its path", async () => {
     const bad = { id: "a", external_desc: "x", updates: [{ created: "2026-01-01T00:00:00Z", text: "" }, { created: "yesterday", text: "" }] };
-    const error = await rejection(parseText(JSON.stringify([bad])));
+    const error = await snapshotRejection(parseText(JSON.stringify([bad])));
     expect(error.message).toMatch(/invalid at \[0\]\.updates\[1\]\.created: not an ISO-8601 timestamp/);
   });
 
   it("rejects a legacy incident without a service key, naming the field", async () => {
-    const error = await rejection(parseText(JSON.stringify([{ number: 19001, external_desc: "x", updates: [] }])));
+    const error = await snapshotRejection(parseText(JSON.stringify([{ number: 19001, external_desc: "x", updates: [] }])));
     expect(error.message).toContain("invalid at [0].service_key");
   });
 });
@@ -189,7 +175,7 @@ describeCorpus("gcp platform on real incidents.json snapshots", () => {
     let incidents = 0;
     for (const file of files) {
       if (fs.statSync(file).size === 0) {
-        expect((await rejection(parseSnapshot(file))).kind).toBe("empty");
+        expect((await snapshotRejection(parseSnapshot(file))).kind).toBe("empty");
         continue;
       }
       for (const incident of await parseSnapshot(file)) {
@@ -202,16 +188,16 @@ describeCorpus("gcp platform on real incidents.json snapshots", () => {
 
   it("sees 41E5S3mkTGDfkZuJZH5k's end move 14:45 → 14:35 and begin 12:36 → 12:37 at 20260305T011055Z", async () => {
     const [before, after] = previousOf("20260305T011055Z");
-    const old = find(await parseSnapshot(before), "41E5S3mkTGDfkZuJZH5k");
-    const now = find(await parseSnapshot(after), "41E5S3mkTGDfkZuJZH5k");
+    const old = findIncident(await parseSnapshot(before), "41E5S3mkTGDfkZuJZH5k");
+    const now = findIncident(await parseSnapshot(after), "41E5S3mkTGDfkZuJZH5k");
     expect([old.startedAt, old.resolvedAt]).toEqual(["2026-02-27T12:36:00.000Z", "2026-02-27T14:45:00.000Z"]);
     expect([now.startedAt, now.resolvedAt]).toEqual(["2026-02-27T12:37:00.000Z", "2026-02-27T14:35:00.000Z"]);
   });
 
   it("keeps the derived ids of three 3BvH3LVGcupoYqV6F4Nw updates whose text was corrected at 20260716T070801Z", async () => {
     const [before, after] = previousOf("20260716T070801Z");
-    const old = find(await parseSnapshot(before), "3BvH3LVGcupoYqV6F4Nw");
-    const now = find(await parseSnapshot(after), "3BvH3LVGcupoYqV6F4Nw");
+    const old = findIncident(await parseSnapshot(before), "3BvH3LVGcupoYqV6F4Nw");
+    const now = findIncident(await parseSnapshot(after), "3BvH3LVGcupoYqV6F4Nw");
     const edited = old.updates.filter((u) => u.body.includes("Bare Metal Solutions"));
     expect(edited).toHaveLength(3);
     const renamedOnly = edited.filter((update) => {

@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import { canonicalizeIncident, hashIncident } from "@/lib/canonicalize";
 import { incidentSchema, type Incident } from "@/lib/incident";
 import type { Platform } from "@/scrapers/platforms/platform";
-import { SnapshotError } from "@/scrapers/platforms/platform";
 import { slackHistoryPlatform, slackPlatform } from "@/scrapers/platforms/slack";
-import { corpusPath, corpusSnapshots, describeCorpus, observedAtOf } from "@/tests/support/corpus";
+import { corpusPath, corpusSnapshots, describeCorpus } from "@/tests/support/corpus";
+import { findIncident, parseCorpusFile, snapshotRejection } from "@/tests/support/parsing";
 
 const FIXTURES = path.join(__dirname, "..", "..", "fixtures", "slack");
 const context = { vendor: "slack", source: "fixture.json", observedAt: "2021-12-01T00:00:00.000Z" };
@@ -20,24 +20,14 @@ function parseFixture(platform: Platform, name: string): Promise<Incident[]> {
 }
 
 function parseSnapshot(file: string): Promise<Incident[]> {
-  return slackPlatform.parse(fs.readFileSync(file), { vendor: "slack", source: path.basename(file), observedAt: observedAtOf(file) });
+  return parseCorpusFile(slackPlatform, file, "slack");
 }
 
-function find(incidents: Incident[], id: string): Incident {
-  const incident = incidents.find((i) => i.id === id);
-  if (!incident) throw new Error(`incident ${id} not parsed`);
-  return incident;
-}
 
-async function rejection(promise: Promise<unknown>): Promise<SnapshotError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
-  if (!(error instanceof SnapshotError)) throw new Error(`expected a SnapshotError, got ${String(error)}`);
-  return error;
-}
 
 describe("slack platform: current", () => {
   it("maps an active outage with its services, UTC start and no resolution", async () => {
-    const outage = find(await parseFixture(slackPlatform, "current-handwritten.json"), "5001");
+    const outage = findIncident(await parseFixture(slackPlatform, "current-handwritten.json"), "5001");
     expect(outage).toMatchObject({
       vendor: "slack",
       kind: "incident",
@@ -55,7 +45,7 @@ describe("slack platform: current", () => {
   });
 
   it("lists notes oldest first with ids from their UTC creation time and no status", async () => {
-    const outage = find(await parseFixture(slackPlatform, "current-handwritten.json"), "5001");
+    const outage = findIncident(await parseFixture(slackPlatform, "current-handwritten.json"), "5001");
     expect(outage.updates.map((u) => [u.id, u.status, u.createdAt, u.displayAt])).toEqual([
       ["~20210314T091000Z", null, "2021-03-14T09:10:00.000Z", "2021-03-14T09:10:00.000Z"],
       ["~20210314T110500Z", null, "2021-03-14T11:05:00.000Z", "2021-03-14T11:05:00.000Z"],
@@ -63,19 +53,19 @@ describe("slack platform: current", () => {
   });
 
   it("keeps a plain-text note as given, comparison signs included", async () => {
-    const outage = find(await parseFixture(slackPlatform, "current-handwritten.json"), "5001");
+    const outage = findIncident(await parseFixture(slackPlatform, "current-handwritten.json"), "5001");
     expect(outage.updates[0]?.body).toBe("Some users can't send messages.\r\n\r\nWe're on it, and 3 < 4 > 2 still holds.");
   });
 
   it("turns an HTML note into text without scripts, handlers or javascript links", async () => {
-    const outage = find(await parseFixture(slackPlatform, "current-handwritten.json"), "5001");
+    const outage = findIncident(await parseFixture(slackPlatform, "current-handwritten.json"), "5001");
     const body = outage.updates[1]?.body ?? "";
     expect(body).toBe("Most messages send again.\n\nSee this page or [help](https://slack.com/help).");
     expect(body).not.toMatch(/alert|<|javascript:/);
   });
 
   it("maps a completed maintenance and resolves it at its newest note", async () => {
-    const maintenance = find(await parseFixture(slackPlatform, "current-handwritten.json"), "5002");
+    const maintenance = findIncident(await parseFixture(slackPlatform, "current-handwritten.json"), "5002");
     expect(maintenance).toMatchObject({
       kind: "maintenance",
       impact: "maintenance",
@@ -88,19 +78,19 @@ describe("slack platform: current", () => {
   it("keeps the first listing of an id that appears twice", async () => {
     const incidents = await parseFixture(slackPlatform, "current-handwritten.json");
     expect(incidents.map((i) => i.id)).toEqual(["5001", "5002"]);
-    expect(find(incidents, "5001").impact).toBe("major");
+    expect(findIncident(incidents, "5001").impact).toBe("major");
   });
 });
 
 describe("slack platform: history", () => {
   it("resolves a notice at its newest note across a DST change", async () => {
-    const notice = find(await parseFixture(slackHistoryPlatform, "history-handwritten.json"), "6001");
+    const notice = findIncident(await parseFixture(slackHistoryPlatform, "history-handwritten.json"), "6001");
     expect(notice).toMatchObject({ kind: "incident", impact: "none", status: "resolved", startedAt: "2021-11-07T06:30:00.000Z" });
     expect(notice.resolvedAt).toBe("2021-11-07T09:15:00.000Z");
   });
 
   it("gives an unknown type no impact and keeps a missing url null", async () => {
-    const other = find(await parseFixture(slackHistoryPlatform, "history-handwritten.json"), "6002");
+    const other = findIncident(await parseFixture(slackHistoryPlatform, "history-handwritten.json"), "6002");
     expect(other).toMatchObject({ kind: "incident", impact: null, url: null, updates: [] });
   });
 
@@ -112,23 +102,23 @@ describe("slack platform: history", () => {
 
 describe("slack platform: broken snapshots", () => {
   it("reports empty and whitespace bodies as failed fetches", async () => {
-    expect((await rejection(parseText(slackPlatform, ""))).kind).toBe("empty");
-    expect((await rejection(parseText(slackHistoryPlatform, " \n"))).kind).toBe("empty");
+    expect((await snapshotRejection(parseText(slackPlatform, ""))).kind).toBe("empty");
+    expect((await snapshotRejection(parseText(slackHistoryPlatform, " \n"))).kind).toBe("empty");
   });
 
   it("reports a body that is not JSON as unparseable", async () => {
-    expect((await rejection(parseText(slackPlatform, "upstream timeout"))).kind).toBe("unparseable");
+    expect((await snapshotRejection(parseText(slackPlatform, "upstream timeout"))).kind).toBe("unparseable");
   });
 
   it("rejects a history that is not an array, naming vendor and source", async () => {
-    const error = await rejection(parseText(slackHistoryPlatform, '{"active_incidents": []}'));
+    const error = await snapshotRejection(parseText(slackHistoryPlatform, '{"active_incidents": []}'));
     expect(error.kind).toBe("schema");
     expect(error.message).toContain("slack: snapshot from fixture.json is invalid at (root)");
   });
 
   it("rejects an incident without an id, naming the path", async () => {
     const incident = { title: "t", type: "incident", status: "active", date_created: "2021-01-01T00:00:00-08:00" };
-    const error = await rejection(parseText(slackPlatform, JSON.stringify({ active_incidents: [incident] })));
+    const error = await snapshotRejection(parseText(slackPlatform, JSON.stringify({ active_incidents: [incident] })));
     expect(error.message).toContain("invalid at active_incidents[0].id");
   });
 
@@ -137,7 +127,7 @@ describe("slack platform: broken snapshots", () => {
       id: 1, title: "t", type: "incident", status: "active", date_created: "2021-01-01T00:00:00-08:00",
       notes: [{ date_created: "2021-01-01T00:00:00-08:00", body: "a" }, { date_created: "2021-01-01 10:00", body: "b" }],
     };
-    const error = await rejection(parseText(slackPlatform, JSON.stringify({ active_incidents: [incident] })));
+    const error = await snapshotRejection(parseText(slackPlatform, JSON.stringify({ active_incidents: [incident] })));
     expect(error.message).toMatch(/invalid at active_incidents\[0\]\.notes\[1\]\.date_created: timestamp has no UTC offset/);
   });
 });
@@ -163,7 +153,7 @@ describeCorpus("slack platform on real snapshots", () => {
     let empty = 0;
     for (const file of files) {
       if (fs.statSync(file).size === 0) {
-        expect((await rejection(parseSnapshot(file))).kind).toBe("empty");
+        expect((await snapshotRejection(parseSnapshot(file))).kind).toBe("empty");
         empty += 1;
         continue;
       }
@@ -174,8 +164,8 @@ describeCorpus("slack platform on real snapshots", () => {
 
   it("keeps the note id when its text was edited at 20201102T211707Z", async () => {
     const [before, after] = pairAt("20201102T211707Z");
-    const old = find(await parseSnapshot(before), "918").updates.find((u) => u.body.includes("All affected users should be able to search"));
-    const now = find(await parseSnapshot(after), "918").updates.find((u) => u.id === old?.id);
+    const old = findIncident(await parseSnapshot(before), "918").updates.find((u) => u.body.includes("All affected users should be able to search"));
+    const now = findIncident(await parseSnapshot(after), "918").updates.find((u) => u.id === old?.id);
     expect(old?.id).toBe("~20201102T201602Z");
     expect(now?.body).toMatch(/^The majority of affected users should be able to search/);
   });
@@ -187,8 +177,8 @@ describeCorpus("slack platform on real snapshots", () => {
   ])("treats the services reordered at %s (incident %i) as the same set", async (stamp, id) => {
     const [before, after] = pairAt(stamp);
     expect(rawServices(after, id)).not.toEqual(rawServices(before, id));
-    const old = canonicalizeIncident(find(await parseSnapshot(before), String(id)));
-    const now = canonicalizeIncident(find(await parseSnapshot(after), String(id)));
+    const old = canonicalizeIncident(findIncident(await parseSnapshot(before), String(id)));
+    const now = canonicalizeIncident(findIncident(await parseSnapshot(after), String(id)));
     expect(now.components).toEqual(old.components);
     // The same snapshots also add or reword notes, which are real changes; everything else is identical.
     expect(hashIncident({ ...now, updates: [] })).toBe(hashIncident({ ...old, updates: [] }));
@@ -204,6 +194,6 @@ describeCorpus("slack platform on real snapshots", () => {
       expect(incident.resolvedAt).toBe(incident.status === "resolved" ? newest : null);
       for (const update of incident.updates) expect(update.body).not.toMatch(/<\/?p>|&nbsp;/);
     }
-    expect(find(incidents, "1576").resolvedAt).toBeNull();
+    expect(findIncident(incidents, "1576").resolvedAt).toBeNull();
   });
 });

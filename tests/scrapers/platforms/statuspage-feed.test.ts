@@ -5,6 +5,7 @@ import { incidentSchema, type Incident } from "@/lib/incident";
 import { SnapshotError, type ParseContext, type Platform } from "@/scrapers/platforms/platform";
 import { statuspageAtomPlatform, statuspageRssPlatform } from "@/scrapers/platforms/statuspage-feed";
 import { corpusPath, corpusSnapshots, describeCorpus, observedAtOf } from "@/tests/support/corpus";
+import { snapshotRejection } from "@/tests/support/parsing";
 
 const FIXTURES = path.join(__dirname, "..", "..", "fixtures", "statuspage");
 const ctx: ParseContext = { vendor: "example", source: "history.atom", observedAt: "2024-03-13T00:00:00.000Z" };
@@ -45,13 +46,8 @@ async function parseFixtureEntry(id: string): Promise<Incident> {
   return only(await statuspageAtomPlatform.parse(fixture("history-postmortem-maintenance.atom"), ctx), id);
 }
 
-async function parseError(platform: Platform, body: Uint8Array): Promise<SnapshotError> {
-  const error: unknown = await platform.parse(body, ctx).then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof SnapshotError)) throw new Error(`expected a SnapshotError, got ${String(error)}`);
-  return error;
+function parseError(platform: Platform, body: Uint8Array): Promise<SnapshotError> {
+  return snapshotRejection(platform.parse(body, ctx));
 }
 
 describe("statuspage history feeds", () => {

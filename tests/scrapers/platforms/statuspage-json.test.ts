@@ -8,6 +8,7 @@ import { statuspageIncidentPlatform } from "@/scrapers/platforms/statuspage-inci
 import { statuspageIncidentsPlatform } from "@/scrapers/platforms/statuspage-incidents";
 import { statuspageSummaryPlatform } from "@/scrapers/platforms/statuspage-summary";
 import { corpusPath, corpusSnapshots, describeCorpus, observedAtOf } from "@/tests/support/corpus";
+import { snapshotRejection } from "@/tests/support/parsing";
 
 const FIXTURES = path.join(__dirname, "..", "..", "fixtures", "statuspage");
 const ctx: ParseContext = { vendor: "example", source: "fixture.json", observedAt: "2024-07-01T12:00:00.000Z" };
@@ -20,13 +21,8 @@ function json(value: unknown): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(value));
 }
 
-async function parseError(platform: Platform, body: Uint8Array): Promise<SnapshotError> {
-  const error: unknown = await platform.parse(body, ctx).then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof SnapshotError)) throw new Error(`expected a SnapshotError, got ${String(error)}`);
-  return error;
+function parseError(platform: Platform, body: Uint8Array): Promise<SnapshotError> {
+  return snapshotRejection(platform.parse(body, ctx));
 }
 
 function only(incidents: Incident[], id: string): Incident {
