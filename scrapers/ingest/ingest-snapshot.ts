@@ -3,6 +3,7 @@ import { captureExists, type CaptureResult, recordCapture, setDerivedWith } from
 import { getVendorBySlug, type VendorRow } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
 import { parseSnapshot } from "@/scrapers/ingest/parse-snapshot";
+import { getPlatform } from "@/scrapers/platforms";
 import type { Platform } from "@/scrapers/platforms/platform";
 import { derivedWithOf, rederiveVendor } from "@/scrapers/ingest/rederive";
 
@@ -16,7 +17,8 @@ export interface SnapshotInput {
 
 /**
  * Record one fetched or imported snapshot: skip it if already recorded, re-derive the vendor's
- * history first if the platform's parser changed since, then parse and record in one transaction.
+ * history first if any of its platforms' parsers changed since, then parse and record in one
+ * transaction.
  */
 export async function ingestSnapshot(
   db: RedlineDb,
@@ -30,8 +32,11 @@ export async function ingestSnapshot(
   if (captureExists(db, vendor.id, input.source, input.observedAt, hash)) {
     return { captureId: null, duplicate: true, outcome: "ok", versionsAdded: 0, outOfOrder: false };
   }
-  const known = derivedWithOf(vendor)[platform.name];
-  if (known !== undefined && known !== platform.parserVersion) await rederiveVendor(db, vendor, resolvePlatform);
+  const derived = derivedWithOf(vendor);
+  const known = derived[platform.name];
+  const resolve = (name: string) => (name === platform.name ? platform : (resolvePlatform ?? getPlatform)(name));
+  const stale = Object.entries(derived).some(([name, version]) => resolve(name)?.parserVersion !== version);
+  if (stale) await rederiveVendor(db, vendor, resolve);
   const parsed = await parseSnapshot(platform, input.body, { vendor: vendor.slug, source: input.source, observedAt: input.observedAt });
   const result = recordCapture(db, {
     vendor,
