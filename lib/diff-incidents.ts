@@ -114,7 +114,10 @@ function diffUpdates(before: readonly IncidentUpdate[], after: readonly Incident
   }
   for (const old of removed) changes.push({ field: "update", kind: "removed", updateId: old.id, before: old, after: null });
   for (const next of added) changes.push({ field: "update", kind: "added", updateId: next.id, before: null, after: next });
-  const timeOf = (c: (typeof changes)[number]) => updateTime(c.after ?? c.before ?? ({} as IncidentUpdate));
+  const timeOf = (c: (typeof changes)[number]) => {
+    const u = c.after ?? c.before;
+    return u ? updateTime(u) : "";
+  };
   return changes.sort((a, b) => (timeOf(a) < timeOf(b) ? -1 : timeOf(a) > timeOf(b) ? 1 : 0));
 }
 
