@@ -5,6 +5,7 @@ import type { Change } from "@/lib/change";
 import { classifyChanges } from "@/lib/classify-changes";
 import { diffStates } from "@/lib/diff-incidents";
 import { type Incident, type IncidentState, keepFirstById, type Presence } from "@/lib/incident";
+import { type CarryRule, mergeCarried } from "@/lib/carried-fields";
 import { judgeAbsences, recencyOf, type PresenceRule } from "@/lib/presence";
 import { summarizeVersion } from "@/lib/summarize";
 
@@ -14,6 +15,7 @@ export interface SnapshotContext {
   source: string;
   observedAt: string;
   presence: PresenceRule;
+  carry?: CarryRule;
 }
 
 function lastState(st: WriteStatements, incidentId: number): IncidentState {
@@ -28,12 +30,16 @@ function appendVersion(
   row: IncidentRow | null,
   previous: IncidentState | null,
   state: IncidentState,
-  hash: string,
+  observedHash: string,
   changes: Change[],
 ): void {
   const kinds = classifyChanges(changes, { isFirst: previous === null });
   const summary = summarizeVersion({ vendorName: ctx.vendor.name, state, previous, changes, kinds, observedAt: ctx.observedAt });
   const { incident, presence } = state;
+  const hash = hashIncident(incident);
+  // A single-incident source (an incident page) adds to an incident without taking over its listing.
+  const takesOver = row === null || ctx.presence.kind !== "single";
+  const listing = takesOver || row === null ? { source: ctx.source, observedHash } : { source: row.source, observedHash: row.observedHash };
   const values = {
     kind: incident.kind,
     title: incident.title,
@@ -42,8 +48,7 @@ function appendVersion(
     startedAt: incident.startedAt,
     resolvedAt: incident.resolvedAt,
     presence,
-    source: ctx.source,
-    observedHash: hash,
+    ...listing,
   };
   let incidentId: number;
   let seq: number;
@@ -55,7 +60,7 @@ function appendVersion(
   } else {
     incidentId = row.id;
     seq = row.versionCount + 1;
-    st.updateIncident.run({ ...values, id: row.id, versionCount: seq, observedAt: ctx.observedAt, seenAt: presence === "listed" ? ctx.observedAt : null });
+    st.updateIncident.run({ ...values, id: row.id, versionCount: seq, observedAt: ctx.observedAt, seenAt: takesOver && presence === "listed" ? ctx.observedAt : null });
   }
   const version = st.insertVersion.get({
     incidentId,
@@ -92,10 +97,13 @@ export function applySnapshot(db: RedlineDb, ctx: SnapshotContext, parsed: reado
 
   let added = 0;
   const untouched: number[] = [];
-  for (const { incident, hash } of seen.values()) {
-    const row = rows.get(incident.id) ?? null;
-    const state: IncidentState = { incident, presence: "listed" };
+  const carries = ctx.carry?.carries;
+  const lists = ctx.presence.kind !== "single";
+  for (const { incident: observed, hash } of seen.values()) {
+    const row = rows.get(observed.id) ?? null;
     if (row === null) {
+      if (ctx.carry?.createsIncidents === false) continue;
+      const state: IncidentState = { incident: observed, presence: "listed" };
       appendVersion(st, ctx, null, null, state, hash, diffStates(null, state));
       added += 1;
       continue;
@@ -105,16 +113,18 @@ export function applySnapshot(db: RedlineDb, ctx: SnapshotContext, parsed: reado
       continue;
     }
     const previous = lastState(st, row.id);
+    const incident = carries ? canonicalizeIncident(mergeCarried(previous.incident, observed, carries)) : observed;
+    const state: IncidentState = { incident, presence: lists ? "listed" : previous.presence };
     const changes = diffStates(previous, state);
     if (changes.length === 0) {
-      st.touchObserved.run(hash, ctx.source, ctx.observedAt, row.id);
+      if (lists) st.touchObserved.run(hash, ctx.source, ctx.observedAt, row.id);
       continue;
     }
     appendVersion(st, ctx, row, previous, state, hash, changes);
     added += 1;
   }
   if (untouched.length > 0) st.touchSeen.run(ctx.observedAt, JSON.stringify(untouched));
-  if (ctx.presence.kind !== "single") added += recordAbsences(st, ctx, seen);
+  if (lists) added += recordAbsences(st, ctx, seen);
   return added;
 }
 
@@ -136,7 +146,7 @@ function recordAbsences(
   for (const { row, before } of absent) {
     const verdict: Presence = verdicts.get(row.providerId) ?? "left-feed";
     const state: IncidentState = { incident: before.incident, presence: verdict };
-    appendVersion(st, ctx, row, before, state, hashIncident(before.incident), diffStates(before, state));
+    appendVersion(st, ctx, row, before, state, row.observedHash, diffStates(before, state));
   }
   return absent.length;
 }

@@ -5,6 +5,7 @@ import { writeStatements, type WriteStatements } from "@/db/write-statements";
 import { applySnapshot } from "@/db/apply-snapshot";
 import { captureBodies, captures, incidents, incidentVersions, type CaptureOutcome, vendors, versionKinds } from "@/db/schema";
 import type { VendorRow } from "@/db/vendors";
+import type { CarryRule } from "@/lib/carried-fields";
 import type { Incident } from "@/lib/incident";
 import type { PresenceRule } from "@/lib/presence";
 
@@ -14,6 +15,7 @@ export interface CaptureInput {
   source: string;
   platform: string;
   presence: PresenceRule;
+  carry?: CarryRule;
   observedAt: string;
   /** sha256 of the raw body (of the empty body when there is none). */
   hash: string;
@@ -84,7 +86,7 @@ export function recordCapture(db: RedlineDb, input: CaptureInput): CaptureResult
     }
     const versionsAdded = applySnapshot(
       db,
-      { vendor, captureId, source: input.source, observedAt: input.observedAt, presence: input.presence },
+      { vendor, captureId, source: input.source, observedAt: input.observedAt, presence: input.presence, carry: input.carry },
       input.incidents,
     );
     if (versionsAdded > 0) st.setCaptureVersions.run(versionsAdded, captureId);
@@ -124,6 +126,7 @@ export function listCapturesForReplay(db: RedlineExecutor, vendorId: number): St
 export interface ReplayedCapture {
   capture: StoredCapture;
   presence: PresenceRule;
+  carry?: CarryRule;
   outcome: CaptureOutcome;
   error: string | null;
   incidents: readonly Incident[] | null;
@@ -157,7 +160,7 @@ export function replaceHistory(
       if (r.outcome === "ok" && r.incidents !== null) {
         versionsAdded = applySnapshot(
           db,
-          { vendor, captureId: r.capture.id, source: r.capture.source, observedAt: r.capture.observedAt, presence: r.presence },
+          { vendor, captureId: r.capture.id, source: r.capture.source, observedAt: r.capture.observedAt, presence: r.presence, carry: r.carry },
           r.incidents,
         );
       }

@@ -4,7 +4,7 @@ import { getVendorBySlug, type VendorRow } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
 import { parseSnapshot } from "@/scrapers/ingest/parse-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
-import type { Platform } from "@/scrapers/platforms/platform";
+import { carryOf, type Platform } from "@/scrapers/platforms/platform";
 import { derivedWithOf, rederiveVendor } from "@/scrapers/ingest/rederive";
 
 export interface SnapshotInput {
@@ -43,6 +43,7 @@ export async function ingestSnapshot(
     source: input.source,
     platform: platform.name,
     presence: platform.presence,
+    carry: carryOf(platform),
     observedAt: input.observedAt,
     hash,
     body: input.body,

@@ -3,7 +3,7 @@ import { listCapturesForReplay, readCaptureBody, type ReplayedCapture, replaceHi
 import type { VendorRow } from "@/db/vendors";
 import { parseSnapshot } from "@/scrapers/ingest/parse-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
-import type { Platform } from "@/scrapers/platforms/platform";
+import { carryOf, type Platform } from "@/scrapers/platforms/platform";
 
 /** Which parser version derived each platform's captures of this vendor. */
 export function derivedWithOf(vendor: VendorRow): Record<string, number> {
@@ -41,12 +41,12 @@ export async function rederiveVendor(
     if (!platform) throw new Error(`rederive: vendor ${vendor.slug} has captures of unknown platform ${capture.platform}`);
     derivedWith[platform.name] = platform.parserVersion;
     if (capture.bodyHash === null) {
-      replayed.push({ capture, presence: platform.presence, outcome: capture.outcome, error: capture.error, incidents: null });
+      replayed.push({ capture, presence: platform.presence, carry: carryOf(platform), outcome: capture.outcome, error: capture.error, incidents: null });
       continue;
     }
     const body = readCaptureBody(db, capture.bodyHash);
     const parsed = await parseSnapshot(platform, body, { vendor: vendor.slug, source: capture.source, observedAt: capture.observedAt });
-    replayed.push({ capture, presence: platform.presence, ...parsed });
+    replayed.push({ capture, presence: platform.presence, carry: carryOf(platform), ...parsed });
   }
   const versions = replaceHistory(db, vendor, replayed, derivedWith);
   return { captures: stored.length, versions };

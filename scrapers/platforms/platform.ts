@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Incident } from "@/lib/incident";
+import type { CarryRule } from "@/lib/carried-fields";
 import type { PresenceRule } from "@/lib/presence";
 import { TimestampError, toUtcIso } from "@/lib/time";
 
@@ -14,7 +15,7 @@ export interface ParseContext {
   observedAt: string;
 }
 
-export interface Platform {
+export interface Platform extends CarryRule {
   name: string;
   /** One line for `--help` and the README. */
   description: string;
@@ -22,6 +23,11 @@ export interface Platform {
   /** Bump when the mapping changes: stored history is then re-derived from the raw captures. */
   parserVersion: number;
   parse(body: Uint8Array, context: ParseContext): Promise<Incident[]>;
+}
+
+/** The platform's carry rule, as the store takes it. */
+export function carryOf(platform: Platform): CarryRule {
+  return { carries: platform.carries, createsIncidents: platform.createsIncidents };
 }
 
 export type SnapshotErrorKind = "empty" | "unparseable" | "schema";

@@ -205,3 +205,34 @@ describe("re-deriving history", () => {
     expect(shuffled.versions().map((v) => v.kinds)).toEqual(inOrder.versions().map((v) => v.kinds));
   });
 });
+
+describe("partial sources", () => {
+  const pagePlatform: Platform = { ...makeTestPlatform({ kind: "single" }, 1, "test-page"), carries: ["postmortem"], createsIncidents: false };
+
+  it("adds an incident page's postmortem without erasing what the listing source said, and without taking over the listing", async () => {
+    const { capture, versions } = setup({ kind: "active" });
+    await capture([makeIncident({ status: "resolved" })]);
+    const postmortem = { body: "Root cause: a bad deploy.", publishedAt: "2026-03-10T00:00:00.000Z" };
+    await capture([makeIncident({ title: "page title ignored", impact: null, components: [], updates: [], postmortem })], pagePlatform);
+    await capture([makeIncident({ status: "resolved" })]);
+    await capture([]);
+    const all = versions();
+    expect(all.map((v) => v.kinds)).toEqual([["incident-new"], ["postmortem-published"], ["incident-left-feed"]]);
+    expect(all[1]?.changes.map((c) => c.field)).toEqual(["postmortem"]);
+  });
+
+  it("never creates an incident from a source that only adds to incidents", async () => {
+    const { db, capture } = setup({ kind: "active" });
+    await capture([makeIncident({ id: "unknown" })], pagePlatform);
+    expect(countRows(db, "incidents")).toBe(0);
+  });
+
+  it("keeps fields a listing feed does not carry when it takes over", async () => {
+    const { capture, versions } = setup({ kind: "active" });
+    await capture([makeIncident({ impact: "major" })]);
+    const feed: Platform = { ...makeTestPlatform({ kind: "active" }, 1, "test-feed"), carries: ["title", "status"] };
+    await capture([makeIncident({ impact: null, components: [], status: "identified" })], feed);
+    const last = versions().at(-1);
+    expect(last?.kinds).toEqual(["status-changed"]);
+  });
+});
