@@ -10,6 +10,44 @@ export const vendors = sqliteTable("vendors", {
   /** Set when a capture arrived out of order: history is rebuilt from the captures. */
   needsRederive: integer("needs_rederive", { mode: "boolean" }).notNull().default(false),
   createdAt: text("created_at").notNull(),
+  /** The status page's base URL or an exact endpoint; null for import-only vendors. */
+  url: text("url"),
+  /** Seconds between polls; null: the default. */
+  intervalSeconds: integer("interval_seconds"),
+  /** Whether the poller polls it. */
+  enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+  /** Where the vendor came from: the built-in catalog, a user's `vendors add`, or an import. */
+  origin: text("origin", { enum: ["catalog", "user", "import"] }).notNull().default("import"),
+  homepage: text("homepage"),
+  statusPageUrl: text("status_page_url"),
+});
+
+/** One polled endpoint of a vendor: its validators for conditional GET and the last body seen. */
+export const sources = sqliteTable(
+  "sources",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    vendorId: integer("vendor_id").notNull().references(() => vendors.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    platform: text("platform").notNull(),
+    etag: text("etag"),
+    lastModified: text("last_modified"),
+    lastBodyHash: text("last_body_hash"),
+    lastFetchedAt: text("last_fetched_at"),
+    lastStatus: integer("last_status"),
+  },
+  (t) => [uniqueIndex("sources_identity").on(t.vendorId, t.url)],
+);
+
+/** The poller's view of each vendor: when it polls next, and how the last poll went. */
+export const pollState = sqliteTable("poll_state", {
+  vendorId: integer("vendor_id").primaryKey().references(() => vendors.id, { onDelete: "cascade" }),
+  nextPollAt: text("next_poll_at").notNull(),
+  lastPollAt: text("last_poll_at"),
+  lastOutcome: text("last_outcome"),
+  lastError: text("last_error"),
+  consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+  backoffSeconds: integer("backoff_seconds").notNull().default(0),
 });
 
 /** Raw bodies, content-addressed: an unchanged snapshot is stored once however often it is fetched. */

@@ -1,0 +1,42 @@
+import type { Incident } from "@/lib/incident";
+
+/** One URL to poll, and the parser (an import platform name) its bodies are read with. */
+export interface Endpoint {
+  url: string;
+  platform: string;
+}
+
+export interface PollPlan {
+  /** Polled on every round; their captures list the vendor's incidents. */
+  endpoints: Endpoint[];
+  /** Polled instead when the endpoints fail permanently (an API switched off: 404, 403, 410, HTML). */
+  fallback?: Endpoint[];
+}
+
+/**
+ * A status-page product Redline can poll live. Given the vendor's URL (the status page's base
+ * URL, or an exact endpoint), it says what to fetch; parsing is the import platforms' job.
+ */
+export interface LivePlatform {
+  name: string;
+  description: string;
+  /** Where the format is documented (vendor documentation URL). */
+  docs: string;
+  plan(url: URL): PollPlan;
+  /** Pages to fetch after a round, from the incidents just parsed (Statuspage postmortems). */
+  followUps?(incidents: readonly Incident[], url: URL): Endpoint[];
+}
+
+export class PlanError extends Error {
+  readonly kind = "plan";
+}
+
+/** The status page's origin plus a path, whatever path the vendor's URL had. */
+export function atOrigin(url: URL, pathname: string): string {
+  return new URL(pathname, url.origin).toString();
+}
+
+/** True when the URL already names an endpoint (a path ending in one of the given suffixes). */
+export function pointsAt(url: URL, ...suffixes: string[]): boolean {
+  return suffixes.some((s) => url.pathname.endsWith(s));
+}
