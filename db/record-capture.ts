@@ -21,6 +21,8 @@ export interface CaptureInput {
   hash: string;
   /** The raw body, kept for ok and invalid captures so history can be re-derived. */
   body: Uint8Array | null;
+  /** The body's size when it is not passed (an unchanged body is not stored again). */
+  size?: number | null;
   outcome: CaptureOutcome;
   error: string | null;
   /** Parsed incidents, for ok captures. */
@@ -69,7 +71,7 @@ export function recordCapture(db: RedlineDb, input: CaptureInput): CaptureResult
       observedAt: input.observedAt,
       outcome: input.outcome,
       error: input.error,
-      size: input.body?.byteLength ?? null,
+      size: input.body?.byteLength ?? input.size ?? null,
       hash: input.hash,
       bodyHash: keepBody ? input.hash : null,
       incidentCount: input.incidents?.length ?? null,

@@ -57,3 +57,74 @@ export function listVendorSummaries(db: RedlineDb): VendorSummary[] {
     .orderBy(asc(vendors.name))
     .all();
 }
+
+export interface VendorSettings {
+  slug: string;
+  name: string;
+  platform: string;
+  url: string;
+  intervalSeconds?: number | null;
+  homepage?: string | null;
+  statusPageUrl?: string | null;
+}
+
+/**
+ * Add a vendor to poll. A vendor known only from imports gets the URL and is polled from now on;
+ * any other existing slug is refused.
+ */
+export function addVendor(db: RedlineDb, settings: VendorSettings, origin: "user" | "catalog", now = new Date().toISOString()): VendorRow {
+  const existing = getVendorBySlug(db, settings.slug);
+  const values = {
+    name: settings.name,
+    platform: settings.platform,
+    url: settings.url,
+    intervalSeconds: settings.intervalSeconds ?? null,
+    homepage: settings.homepage ?? null,
+    statusPageUrl: settings.statusPageUrl ?? null,
+    enabled: true,
+    origin,
+  };
+  if (existing) {
+    if (existing.url !== null && existing.enabled) {
+      throw new VendorError(`vendor ${settings.slug} already exists (${existing.origin}, ${existing.url}); remove it first`);
+    }
+    return db.update(vendors).set(values).where(eq(vendors.id, existing.id)).returning().get();
+  }
+  return db.insert(vendors).values({ ...values, slug: settings.slug, createdAt: now }).returning().get();
+}
+
+/** Stop polling a vendor and keep its history; with `purge`, delete the vendor and everything archived of it. */
+export function removeVendor(db: RedlineDb, slug: string, purge: boolean): { incidents: number } {
+  const vendor = getVendorBySlug(db, slug);
+  if (!vendor) throw new VendorError(`unknown vendor ${JSON.stringify(slug)}`);
+  const count = db.select({ n: sql<number>`count(*)` }).from(incidents).where(eq(incidents.vendorId, vendor.id)).get()?.n ?? 0;
+  if (purge) db.delete(vendors).where(eq(vendors.id, vendor.id)).run();
+  else db.update(vendors).set({ enabled: false }).where(eq(vendors.id, vendor.id)).run();
+  return { incidents: count };
+}
+
+/**
+ * Bring the built-in catalog into the database: new entries are added, catalog vendors follow
+ * their entry's changes, and vendors an operator removed or added by hand are left alone.
+ */
+export function syncCatalogVendors(db: RedlineDb, entries: readonly VendorSettings[]): { added: number; updated: number } {
+  let added = 0;
+  let updated = 0;
+  db.transaction((tx) => {
+    for (const entry of entries) {
+      const existing = tx.select().from(vendors).where(eq(vendors.slug, entry.slug)).get();
+      const values = {
+        name: entry.name, platform: entry.platform, url: entry.url, intervalSeconds: entry.intervalSeconds ?? null,
+        homepage: entry.homepage ?? null, statusPageUrl: entry.statusPageUrl ?? null,
+      };
+      if (!existing) {
+        tx.insert(vendors).values({ ...values, slug: entry.slug, origin: "catalog", enabled: true, createdAt: new Date().toISOString() }).run();
+        added += 1;
+      } else if (existing.origin === "catalog" && (existing.url !== entry.url || existing.platform !== entry.platform || existing.name !== entry.name)) {
+        tx.update(vendors).set(values).where(eq(vendors.id, existing.id)).run();
+        updated += 1;
+      }
+    }
+  });
+  return { added, updated };
+}

@@ -1,8 +1,28 @@
 import { z } from "zod";
 
+const flag = z
+  .enum(["0", "1", "true", "false", ""])
+  .default("0")
+  .transform((v) => v === "1" || v === "true");
+
 const envSchema = z.object({
   REDLINE_DB: z.string().min(1).default("data/redline.db"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Where a vendor's operator can reach whoever runs this Redline; sent in the User-Agent. */
+  REDLINE_CONTACT_URL: z.string().default(""),
+  /** Lets vendor URLs point at loopback and private addresses: the simulator and tests need it. */
+  REDLINE_ALLOW_PRIVATE_URLS: flag,
+  REDLINE_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(300),
+  REDLINE_POLL_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(16),
+  /** Minimum time between two requests to one host. */
+  REDLINE_HOST_INTERVAL_MS: z.coerce.number().int().min(0).default(2_000),
+  REDLINE_MAX_BACKOFF_SECONDS: z.coerce.number().int().min(1).default(3_600),
+  REDLINE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  REDLINE_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Google Cloud's incidents.json is several MB; anything far beyond is refused. */
+  REDLINE_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(32 * 1024 * 1024),
+  /** How often an incident page is re-read for its postmortem. */
+  REDLINE_POSTMORTEM_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(6 * 3_600),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,16 +1,21 @@
 /**
- * `npm start`: migrate the database, build the web app when the build is missing or older than
- * the sources, then serve it. Honours PORT, HOST and REDLINE_DB.
+ * `npm start`: migrate the database, add the vendor catalog, build the web app when the build is
+ * missing or older than the sources, then run the web app and the poller together, supervised.
+ * Honours PORT, HOST and REDLINE_DB; `npm start -- --no-catalog` polls only vendors added by hand.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { closeDatabase, openDatabase } from "@/db/client";
+import { syncCatalogVendors } from "@/db/vendors";
 import { readEnv } from "@/lib/env";
+import { CATALOG, catalogVendorSettings } from "@/scrapers/catalog/catalog";
+import { supervise } from "@/scripts/supervise";
 
 const ROOT = path.resolve(__dirname, "..");
 const SOURCE_DIRS = ["app", "lib", "db", "public"];
 const SOURCE_FILES = ["next.config.ts", "package.json", "tsconfig.json"];
+const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
 
 function newestMtime(entry: string): number {
   const stat = fs.statSync(entry);
@@ -28,28 +33,45 @@ function buildIsStale(): boolean {
   return sources.some((p) => newestMtime(p) > built);
 }
 
-function main(): void {
-  const env = readEnv();
-  const db = openDatabase(env.REDLINE_DB);
-  closeDatabase(db);
-  console.log(`redline: database ${env.REDLINE_DB} is migrated`);
-  const nextBin = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
-  const childEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
-  if (buildIsStale()) {
-    console.log("redline: building the web app (first start or sources changed)");
-    const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: ROOT, stdio: "inherit", env: childEnv });
-    if (build.status !== 0) {
-      process.exitCode = build.status ?? 1;
-      return;
-    }
-  }
-  const host = process.env.HOST ?? "127.0.0.1";
-  console.log(`redline: serving on http://${host}:${env.PORT}`);
-  const server = spawn(process.execPath, [nextBin, "start", "-H", host, "-p", String(env.PORT)], { cwd: ROOT, stdio: "inherit", env: childEnv });
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
-  server.on("exit", (code, signal) => {
-    process.exitCode = code ?? (signal ? 1 : 0);
-  });
+/** Build the web app if needed; false when the build failed. */
+export function ensureBuilt(): boolean {
+  if (!buildIsStale()) return true;
+  console.log("redline: building the web app (first start or sources changed)");
+  const build = spawnSync(process.execPath, [NEXT_BIN, "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  return build.status === 0;
 }
 
-main();
+/** The web app and the poller, supervised, against the environment's database. */
+export async function runWebAndPoller(env: Record<string, string> = {}): Promise<number> {
+  const { PORT } = readEnv({ ...process.env, ...env });
+  const host = env.HOST ?? process.env.HOST ?? "127.0.0.1";
+  console.log(`redline: serving on http://${host}:${PORT}`);
+  return supervise(
+    [
+      { name: "web", command: process.execPath, args: [NEXT_BIN, "start", "-H", host, "-p", String(PORT)], env: { NEXT_TELEMETRY_DISABLED: "1", ...env } },
+      { name: "poller", command: process.execPath, args: ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), "poll"], env },
+    ],
+    ROOT,
+  );
+}
+
+async function main(): Promise<void> {
+  const env = readEnv();
+  const db = openDatabase(env.REDLINE_DB);
+  try {
+    if (!process.argv.includes("--no-catalog")) {
+      const { added } = syncCatalogVendors(db, catalogVendorSettings());
+      console.log(`redline: catalog of ${CATALOG.length} vendors (${added} new)`);
+    }
+  } finally {
+    closeDatabase(db);
+  }
+  console.log(`redline: database ${env.REDLINE_DB} is migrated`);
+  if (!ensureBuilt()) {
+    process.exitCode = 1;
+    return;
+  }
+  process.exitCode = await runWebAndPoller();
+}
+
+if (require.main === module) void main();

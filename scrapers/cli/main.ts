@@ -2,6 +2,9 @@ import { Command, CommanderError } from "commander";
 import { runExport } from "@/scrapers/cli/export-command";
 import { runImport, runImportGit } from "@/scrapers/cli/import-command";
 import { runMigrate, runRederive } from "@/scrapers/cli/maintenance-commands";
+import { runPoll } from "@/scrapers/cli/poll-command";
+import { runVendorsAdd, runVendorsList, runVendorsRemove, runVendorsSyncCatalog } from "@/scrapers/cli/vendors-command";
+import { LIVE_PLATFORMS } from "@/scrapers/live";
 import { PLATFORM_NAMES } from "@/scrapers/platforms";
 
 const program = new Command()
@@ -54,6 +57,55 @@ program
   .requiredOption("--vendor <slug>", "vendor slug")
   .option(...dbOption)
   .action((opts) => runRederive(opts));
+
+const vendorsCommand = program.command("vendors").description("the vendors Redline polls");
+
+vendorsCommand
+  .command("add")
+  .description("poll a vendor: its status page's base URL, or an exact endpoint")
+  .requiredOption("--slug <slug>", "short id, e.g. acme")
+  .requiredOption("--name <name>", "display name")
+  .requiredOption("--platform <platform>", "live platform, e.g. statuspage (see `vendors platforms`)")
+  .requiredOption("--url <url>", "status page base URL or endpoint URL")
+  .option("--interval <seconds>", "seconds between polls (default: REDLINE_POLL_INTERVAL_SECONDS)")
+  .option(...dbOption)
+  .action((opts) => runVendorsAdd(opts));
+
+vendorsCommand
+  .command("remove")
+  .description("stop polling a vendor (its history stays unless --purge)")
+  .argument("<slug>", "vendor slug")
+  .option("--purge", "also delete everything archived of it")
+  .option(...dbOption)
+  .action((slug: string, opts) => runVendorsRemove(slug, opts));
+
+vendorsCommand
+  .command("list")
+  .description("every vendor: platform, whether it is polled, the last poll, incidents")
+  .option(...dbOption)
+  .action((opts) => runVendorsList(opts));
+
+vendorsCommand
+  .command("sync-catalog")
+  .description("add the built-in catalog of vendors (vendors you removed stay removed)")
+  .option(...dbOption)
+  .action((opts) => runVendorsSyncCatalog(opts));
+
+vendorsCommand
+  .command("platforms")
+  .description("the live platforms a vendor can be polled with")
+  .action(() => {
+    for (const p of LIVE_PLATFORMS) process.stdout.write(`${p.name.padEnd(22)} ${p.description}\n`);
+  });
+
+program
+  .command("poll")
+  .description("poll vendors: one round with --once, else the polling loop until SIGINT/SIGTERM")
+  .option("--vendor <slug>", "only this vendor (with --once)")
+  .option("--once", "one round, then exit")
+  .option("--quiet", "no line per poll")
+  .option(...dbOption)
+  .action((opts) => runPoll(opts));
 
 async function main(argv: string[]): Promise<number> {
   try {

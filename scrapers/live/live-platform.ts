@@ -1,5 +1,3 @@
-import type { Incident } from "@/lib/incident";
-
 /** One URL to poll, and the parser (an import platform name) its bodies are read with. */
 export interface Endpoint {
   url: string;
@@ -23,8 +21,10 @@ export interface LivePlatform {
   /** Where the format is documented (vendor documentation URL). */
   docs: string;
   plan(url: URL): PollPlan;
-  /** Pages to fetch after a round, from the incidents just parsed (Statuspage postmortems). */
-  followUps?(incidents: readonly Incident[], url: URL): Endpoint[];
+  /** Statuses whose incidents have pages worth following (Statuspage: "postmortem"). */
+  followUpStatuses?: readonly string[];
+  /** The pages to fetch for the vendor's incidents in those statuses (Statuspage postmortems). */
+  followUps?(incidents: ReadonlyArray<{ id: string; status: string | null }>, url: URL): Endpoint[];
 }
 
 export class PlanError extends Error {

@@ -3,11 +3,8 @@
  * (https://developer.statuspage.io/, public API at <page>/api/v2/), each postmortem from its
  * incident page, and history.atom when the JSON API is switched off.
  */
-import type { Incident } from "@/lib/incident";
 import { atOrigin, type Endpoint, type LivePlatform, pointsAt } from "@/scrapers/live/live-platform";
 
-/** Postmortems are fetched while the incident is among the most recent ones and says so. */
-const POSTMORTEM_STATUSES = new Set(["postmortem"]);
 
 export const statuspageLive: LivePlatform = {
   name: "statuspage",
@@ -26,9 +23,10 @@ export const statuspageLive: LivePlatform = {
       fallback: [{ url: atOrigin(url, "/history.atom"), platform: "statuspage-atom-fallback" }],
     };
   },
-  followUps(incidents: readonly Incident[], url: URL): Endpoint[] {
+  followUpStatuses: ["postmortem"],
+  followUps(incidents, url): Endpoint[] {
     return incidents
-      .filter((i) => i.status !== null && POSTMORTEM_STATUSES.has(i.status))
+      .filter((i) => i.status === "postmortem")
       .map((i) => ({ url: atOrigin(url, `/incidents/${encodeURIComponent(i.id)}`), platform: "statuspage-incident-page" }));
   },
 };

@@ -1,0 +1,38 @@
+import { getVendorBySlug } from "@/db/vendors";
+import { readEnv } from "@/lib/env";
+import type { VendorPollResult } from "@/scrapers/poller/poll-vendor";
+import { createPollDeps, createScheduler } from "@/scrapers/poller/create-poller";
+import { CliError, withDatabase } from "@/scrapers/cli/cli-context";
+
+function logPoll(slug: string, result: VendorPollResult): void {
+  const when = new Date().toISOString().slice(0, 19).replace("T", " ");
+  const detail = result.ok
+    ? `ok (${result.endpoints.map((e) => e.outcome).join(", ") || "nothing to fetch"})${result.versionsAdded ? `, ${result.versionsAdded} new versions` : ""}`
+    : `FAILED: ${result.error ?? "unknown error"}`;
+  process.stdout.write(`${when} ${slug}: ${detail}\n`);
+}
+
+/** One round (`--once`) or the polling loop until SIGINT/SIGTERM, which let in-flight polls finish. */
+export async function runPoll(opts: { vendor?: string; once?: boolean; db?: string; quiet?: boolean }): Promise<void> {
+  const env = readEnv();
+  await withDatabase(opts, async (db) => {
+    if (opts.vendor !== undefined && !getVendorBySlug(db, opts.vendor)) throw new CliError(`unknown vendor ${JSON.stringify(opts.vendor)}`);
+    const scheduler = createScheduler(createPollDeps(db, env), env, { onPolled: opts.quiet ? undefined : (v, r) => logPoll(v.slug, r) });
+    if (opts.once) {
+      const round = await scheduler.runOnce(opts.vendor);
+      process.stdout.write(`polled ${round.vendors} vendors: ${round.ok} ok, ${round.failed} failed, ${round.versionsAdded} new versions\n`);
+      if (round.vendors > 0 && round.ok === 0) process.exitCode = 3;
+      return;
+    }
+    if (opts.vendor !== undefined) throw new CliError("--vendor goes with --once; the loop polls every enabled vendor");
+    const stop = (signal: string) => {
+      process.stdout.write(`poller: ${signal}: finishing the polls in flight\n`);
+      scheduler.stop();
+    };
+    process.once("SIGINT", () => stop("SIGINT"));
+    process.once("SIGTERM", () => stop("SIGTERM"));
+    process.stdout.write(`poller: polling every ${env.REDLINE_POLL_INTERVAL_SECONDS} s, ${env.REDLINE_POLL_CONCURRENCY} at a time\n`);
+    await scheduler.run();
+    process.stdout.write("poller: stopped\n");
+  });
+}

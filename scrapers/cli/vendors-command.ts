@@ -1,0 +1,94 @@
+import { getPollState } from "@/db/poll-state";
+import { addVendor, getVendorBySlug, listVendorSummaries, removeVendor, syncCatalogVendors, VENDOR_SLUG_PATTERN } from "@/db/vendors";
+import { readEnv } from "@/lib/env";
+import { CATALOG, catalogVendorSettings } from "@/scrapers/catalog/catalog";
+import { checkUrlTarget } from "@/scrapers/http/address-policy";
+import { getLivePlatform, LIVE_PLATFORMS } from "@/scrapers/live";
+import { CliError, withDatabase } from "@/scrapers/cli/cli-context";
+
+interface AddOptions {
+  slug: string;
+  name: string;
+  platform: string;
+  url: string;
+  interval?: string;
+  db?: string;
+}
+
+/** Everything about a new vendor is checked before the database is opened. */
+export function validateVendor(opts: AddOptions, allowPrivate: boolean): { url: string; intervalSeconds: number | null } {
+  if (!VENDOR_SLUG_PATTERN.test(opts.slug)) throw new CliError(`invalid vendor slug ${JSON.stringify(opts.slug)}: use lowercase letters, digits and dashes`);
+  if (opts.name.trim() === "") throw new CliError("the vendor name is empty");
+  const live = getLivePlatform(opts.platform);
+  if (!live) throw new CliError(`unknown platform ${JSON.stringify(opts.platform)} (known: ${LIVE_PLATFORMS.map((p) => p.name).join(", ")})`);
+  let url: URL;
+  try {
+    url = new URL(opts.url);
+  } catch {
+    throw new CliError(`not a URL: ${JSON.stringify(opts.url)}`);
+  }
+  try {
+    checkUrlTarget(url, allowPrivate);
+    live.plan(url);
+  } catch (error) {
+    throw new CliError(`refused ${url.toString()}: ${(error as Error).message}`);
+  }
+  let intervalSeconds: number | null = null;
+  if (opts.interval !== undefined) {
+    intervalSeconds = Number(opts.interval);
+    if (!Number.isInteger(intervalSeconds) || intervalSeconds < 10 || intervalSeconds > 86_400) {
+      throw new CliError(`--interval must be whole seconds from 10 to 86400, not ${JSON.stringify(opts.interval)}`);
+    }
+  }
+  return { url: url.toString(), intervalSeconds };
+}
+
+export async function runVendorsAdd(opts: AddOptions): Promise<void> {
+  const { url, intervalSeconds } = validateVendor(opts, readEnv().REDLINE_ALLOW_PRIVATE_URLS);
+  await withDatabase(opts, (db) => {
+    try {
+      const vendor = addVendor(db, { slug: opts.slug, name: opts.name.trim(), platform: opts.platform, url, intervalSeconds }, "user");
+      process.stdout.write(`added ${vendor.slug} (${vendor.platform}) at ${url}${intervalSeconds ? `, every ${intervalSeconds} s` : ""}\n`);
+    } catch (error) {
+      throw new CliError((error as Error).message);
+    }
+  });
+}
+
+export async function runVendorsRemove(slug: string, opts: { purge?: boolean; db?: string }): Promise<void> {
+  await withDatabase(opts, (db) => {
+    if (!getVendorBySlug(db, slug)) throw new CliError(`unknown vendor ${JSON.stringify(slug)}`);
+    const { incidents } = removeVendor(db, slug, opts.purge ?? false);
+    process.stdout.write(
+      opts.purge
+        ? `deleted ${slug} and its ${incidents} archived incidents\n`
+        : `${slug} will no longer be polled; its ${incidents} archived incidents stay (use --purge to delete them)\n`,
+    );
+  }, { mustExist: true });
+}
+
+export async function runVendorsList(opts: { db?: string }): Promise<void> {
+  await withDatabase(opts, (db) => {
+    const rows = listVendorSummaries(db);
+    if (rows.length === 0) {
+      process.stdout.write("no vendors yet: add one with `vendors add`, or `vendors sync-catalog`\n");
+      return;
+    }
+    const lines = [["slug", "platform", "polled", "last poll", "incidents", "url"]];
+    for (const v of rows) {
+      const vendor = getVendorBySlug(db, v.slug);
+      const state = vendor ? getPollState(db, vendor.id) : undefined;
+      const last = state?.lastPollAt ? `${state.lastOutcome ?? "?"} ${state.lastPollAt.slice(0, 16).replace("T", " ")}` : "never";
+      lines.push([v.slug, v.platform, vendor?.enabled && vendor.url ? "yes" : "no", last, String(v.incidentCount), vendor?.url ?? "(import only)"]);
+    }
+    const widths = lines[0]?.map((_, i) => Math.max(...lines.map((l) => (l[i] ?? "").length))) ?? [];
+    for (const line of lines) process.stdout.write(`${line.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join("  ").trimEnd()}\n`);
+  }, { mustExist: true });
+}
+
+export async function runVendorsSyncCatalog(opts: { db?: string }): Promise<void> {
+  await withDatabase(opts, (db) => {
+    const { added, updated } = syncCatalogVendors(db, catalogVendorSettings());
+    process.stdout.write(`catalog: ${CATALOG.length} vendors, ${added} added, ${updated} updated\n`);
+  });
+}

@@ -1,0 +1,158 @@
+import type { RedlineDb } from "@/db/client";
+import { getSource, listIncidentsInStatus, saveSource, type SourceRow } from "@/db/poll-state";
+import { recordCapture } from "@/db/record-capture";
+import type { CaptureOutcome } from "@/db/schema";
+import type { VendorRow } from "@/db/vendors";
+import { sha256Hex } from "@/lib/canonicalize";
+import { HttpError } from "@/scrapers/http/http-client";
+import { type PoliteFetchDeps, politeGet } from "@/scrapers/http/polite-fetch";
+import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
+import { getLivePlatform } from "@/scrapers/live";
+import type { Endpoint } from "@/scrapers/live/live-platform";
+import { getPlatform } from "@/scrapers/platforms";
+import { carryOf } from "@/scrapers/platforms/platform";
+
+export interface PollDeps extends PoliteFetchDeps {
+  db: RedlineDb;
+  /** How long before an incident page is read again for its postmortem. */
+  followUpIntervalMs: number;
+  now?: () => Date;
+}
+
+export interface EndpointResult {
+  url: string;
+  outcome: CaptureOutcome;
+  error: string | null;
+  /** The endpoint itself is gone or is not the format expected: trying the fallback may help. */
+  permanent: boolean;
+  retryAfterMs: number | null;
+  versionsAdded: number;
+}
+
+export interface VendorPollResult {
+  ok: boolean;
+  error: string | null;
+  retryAfterMs: number | null;
+  endpoints: EndpointResult[];
+  versionsAdded: number;
+}
+
+const EMPTY_HASH = sha256Hex(new Uint8Array());
+
+function recordWithoutBody(deps: PollDeps, vendor: VendorRow, endpoint: Endpoint, observedAt: string, outcome: CaptureOutcome, error: string | null, hash: string, size: number | null): void {
+  const platform = getPlatform(endpoint.platform);
+  recordCapture(deps.db, {
+    vendor,
+    source: endpoint.url,
+    platform: endpoint.platform,
+    presence: platform?.presence ?? { kind: "single" },
+    carry: platform ? carryOf(platform) : undefined,
+    observedAt,
+    hash,
+    body: null,
+    size,
+    outcome,
+    error,
+    incidents: null,
+  });
+}
+
+/**
+ * Fetch one endpoint with conditional GET and record what happened as a capture: a 304, or a
+ * body identical to the last one, is "not-modified" and costs no parsing.
+ */
+export async function pollEndpoint(deps: PollDeps, vendor: VendorRow, endpoint: Endpoint, signal?: AbortSignal): Promise<EndpointResult> {
+  const now = deps.now ?? (() => new Date());
+  const platform = getPlatform(endpoint.platform);
+  if (!platform) throw new Error(`poll: vendor ${vendor.slug} plans unknown parser ${endpoint.platform}`);
+  const source: Omit<SourceRow, "id"> = getSource(deps.db, vendor.id, endpoint.url) ?? {
+    vendorId: vendor.id, url: endpoint.url, platform: endpoint.platform,
+    etag: null, lastModified: null, lastBodyHash: null, lastFetchedAt: null, lastStatus: null,
+  };
+  const base = { url: endpoint.url, permanent: false, retryAfterMs: null, versionsAdded: 0 };
+  let response;
+  try {
+    response = await politeGet(deps, endpoint.url, { etag: source.etag, lastModified: source.lastModified }, signal);
+  } catch (error) {
+    const http = error instanceof HttpError ? error : null;
+    const message = `${vendor.slug}: ${endpoint.url}: ${error instanceof Error ? error.message : String(error)}`;
+    const observedAt = now().toISOString();
+    recordWithoutBody(deps, vendor, endpoint, observedAt, "failed", message, EMPTY_HASH, null);
+    saveSource(deps.db, { ...source, platform: endpoint.platform, lastFetchedAt: observedAt, lastStatus: http?.status ?? null });
+    return { ...base, outcome: "failed", error: message, permanent: http !== null && !http.transient, retryAfterMs: http?.retryAfterMs ?? null };
+  }
+  const observedAt = now().toISOString();
+  const validators = {
+    etag: response.etag ?? source.etag,
+    lastModified: response.lastModified ?? source.lastModified,
+  };
+  if (response.notModified) {
+    recordWithoutBody(deps, vendor, endpoint, observedAt, "not-modified", null, EMPTY_HASH, null);
+    saveSource(deps.db, { ...source, ...validators, platform: endpoint.platform, lastFetchedAt: observedAt, lastStatus: 304 });
+    return { ...base, outcome: "not-modified", error: null };
+  }
+  const hash = sha256Hex(response.body);
+  if (hash === source.lastBodyHash) {
+    recordWithoutBody(deps, vendor, endpoint, observedAt, "not-modified", null, hash, response.body.length);
+    saveSource(deps.db, { ...source, ...validators, platform: endpoint.platform, lastFetchedAt: observedAt, lastStatus: response.status });
+    return { ...base, outcome: "not-modified", error: null };
+  }
+  const result = await ingestSnapshot(deps.db, { vendor, platform, source: endpoint.url, observedAt, body: response.body });
+  const ok = result.outcome === "ok";
+  saveSource(deps.db, {
+    ...source,
+    ...(ok ? validators : { etag: null, lastModified: null }),
+    platform: endpoint.platform,
+    lastBodyHash: ok ? hash : source.lastBodyHash,
+    lastFetchedAt: observedAt,
+    lastStatus: response.status,
+  });
+  const error = ok ? null : `${vendor.slug}: ${endpoint.url}: ${result.outcome} snapshot`;
+  return { ...base, outcome: result.outcome, error, permanent: !ok, versionsAdded: result.versionsAdded };
+}
+
+function firstError(results: readonly EndpointResult[]): EndpointResult | undefined {
+  return results.find((r) => r.outcome === "failed" || r.outcome === "invalid");
+}
+
+/**
+ * One polling round of a vendor: its planned endpoints one after another, the fallback when
+ * they all fail for good (an API switched off), then the incident pages worth following.
+ */
+export async function pollVendor(deps: PollDeps, vendor: VendorRow, signal?: AbortSignal): Promise<VendorPollResult> {
+  const live = vendor.url ? getLivePlatform(vendor.platform) : undefined;
+  if (!live || !vendor.url) {
+    return { ok: false, error: `${vendor.slug}: no live platform ${vendor.platform} or no URL`, retryAfterMs: null, endpoints: [], versionsAdded: 0 };
+  }
+  const url = new URL(vendor.url);
+  const plan = live.plan(url);
+  const primary: EndpointResult[] = [];
+  for (const endpoint of plan.endpoints) {
+    if (signal?.aborted) break;
+    primary.push(await pollEndpoint(deps, vendor, endpoint, signal));
+  }
+  let listing = primary;
+  if (plan.fallback && primary.length > 0 && primary.every((r) => r.permanent)) {
+    listing = [];
+    for (const endpoint of plan.fallback) listing.push(await pollEndpoint(deps, vendor, endpoint, signal));
+  }
+  const followUps: EndpointResult[] = [];
+  if (live.followUps && live.followUpStatuses && !signal?.aborted) {
+    const due = Date.now() - deps.followUpIntervalMs;
+    const candidates = listIncidentsInStatus(deps.db, vendor.id, live.followUpStatuses).map((i) => ({ id: i.providerId, status: i.status }));
+    for (const endpoint of live.followUps(candidates, url)) {
+      const fetched = getSource(deps.db, vendor.id, endpoint.url)?.lastFetchedAt;
+      if (fetched && Date.parse(fetched) > due) continue;
+      followUps.push(await pollEndpoint(deps, vendor, endpoint, signal));
+    }
+  }
+  const failed = firstError(listing);
+  const endpoints = [...primary, ...(listing === primary ? [] : listing), ...followUps];
+  return {
+    ok: failed === undefined,
+    error: failed?.error ?? null,
+    retryAfterMs: listing.reduce<number | null>((m, r) => (r.retryAfterMs !== null && (m === null || r.retryAfterMs > m) ? r.retryAfterMs : m), null),
+    endpoints,
+    versionsAdded: endpoints.reduce((n, r) => n + r.versionsAdded, 0),
+  };
+}

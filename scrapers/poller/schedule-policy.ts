@@ -1,0 +1,39 @@
+/** When a vendor is polled next, after a good or a failed round. Pure, so it is tested alone. */
+
+export interface SchedulePolicy {
+  intervalMs: number;
+  maxBackoffMs: number;
+  /** Fraction of the delay added or removed at random, so vendors do not poll in lockstep. */
+  jitter: number;
+}
+
+export interface PollHistory {
+  consecutiveFailures: number;
+}
+
+export interface NextPoll {
+  delayMs: number;
+  consecutiveFailures: number;
+  backoffMs: number;
+}
+
+function jittered(ms: number, jitter: number, random: () => number): number {
+  return Math.max(0, Math.round(ms * (1 + jitter * (2 * random() - 1))));
+}
+
+/**
+ * A good round waits one interval. A failed one doubles the wait per consecutive failure, up to
+ * the cap, and never comes back sooner than the server's Retry-After.
+ */
+export function nextPoll(
+  policy: SchedulePolicy,
+  previous: PollHistory,
+  outcome: { ok: boolean; retryAfterMs: number | null },
+  random: () => number = Math.random,
+): NextPoll {
+  if (outcome.ok) return { delayMs: jittered(policy.intervalMs, policy.jitter, random), consecutiveFailures: 0, backoffMs: 0 };
+  const failures = previous.consecutiveFailures + 1;
+  const backoff = Math.min(policy.maxBackoffMs, policy.intervalMs * 2 ** (failures - 1));
+  const delay = Math.max(jittered(backoff, policy.jitter, random), outcome.retryAfterMs ?? 0);
+  return { delayMs: Math.min(delay, Math.max(policy.maxBackoffMs, outcome.retryAfterMs ?? 0)), consecutiveFailures: failures, backoffMs: backoff };
+}
