@@ -1,0 +1,61 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(__dirname, "..", "..", "..");
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-vendors-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function redline(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, REDLINE_ALLOW_PRIVATE_URLS: "0", ...env },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("redline vendors", () => {
+  it.each([
+    ["a loopback URL", ["--platform", "statuspage", "--url", "http://127.0.0.1:8080"], /private, loopback or link-local/],
+    ["a link-local URL", ["--platform", "statuspage", "--url", "http://169.254.169.254/latest"], /private, loopback or link-local/],
+    ["a local host name", ["--platform", "statuspage", "--url", "http://localhost:3000"], /local host name/],
+    ["an unknown platform", ["--platform", "statuspages", "--url", "https://www.githubstatus.com"], /unknown platform "statuspages"/],
+    ["something that is not a URL", ["--platform", "statuspage", "--url", "githubstatus"], /not a URL/],
+    ["a non-HTTP URL", ["--platform", "statuspage", "--url", "ftp://example.com/x"], /only http and https/],
+    ["a silly interval", ["--platform", "statuspage", "--url", "https://www.githubstatus.com", "--interval", "1"], /--interval must be/],
+  ])("refuses %s with a clear message, writing nothing", (_what, extra, message) => {
+    const db = path.join(dir, `refused-${Math.random().toString(36).slice(2)}.db`);
+    const result = redline(["vendors", "add", "--slug", "acme", "--name", "Acme", ...extra, "--db", db]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toMatch(message);
+    expect(fs.existsSync(db)).toBe(false);
+  });
+
+  it("adds loopback vendors when the operator allows private URLs, lists and removes them, keeping history unless purged", () => {
+    const db = path.join(dir, "manage.db");
+    const added = redline(["vendors", "add", "--slug", "sim", "--name", "Simulated", "--platform", "statuspage", "--url", "http://127.0.0.1:9/", "--interval", "30", "--db", db], { REDLINE_ALLOW_PRIVATE_URLS: "1" });
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain("added sim (statuspage)");
+    expect(redline(["vendors", "add", "--slug", "sim", "--name", "Again", "--platform", "statuspage", "--url", "https://example.com", "--db", db]).stderr).toMatch(/already exists/);
+    const list = redline(["vendors", "list", "--db", db]);
+    expect(list.stdout).toMatch(/sim\s+statuspage\s+yes\s+never\s+0\s+http:\/\/127\.0\.0\.1:9\//);
+    const removed = redline(["vendors", "remove", "sim", "--db", db]);
+    expect(removed.stdout).toContain("will no longer be polled");
+    expect(redline(["vendors", "list", "--db", db]).stdout).toMatch(/sim\s+statuspage\s+no/);
+    expect(redline(["vendors", "remove", "sim", "--purge", "--db", db]).stdout).toContain("deleted sim");
+    expect(redline(["vendors", "list", "--db", db]).stdout).toContain("no vendors yet");
+  });
+
+  it("adds the built-in catalog once, and a catalog vendor the operator removed stays removed", () => {
+    const db = path.join(dir, "catalog.db");
+    const first = redline(["vendors", "sync-catalog", "--db", db]);
+    expect(first.stdout).toMatch(/catalog: (\d+) vendors, \1 added/);
+    redline(["vendors", "remove", "github", "--db", db]);
+    expect(redline(["vendors", "sync-catalog", "--db", db]).stdout).toMatch(/0 added, 0 updated/);
+    expect(redline(["vendors", "list", "--db", db]).stdout).toMatch(/github\s+statuspage\s+no/);
+  });
+});
