@@ -254,3 +254,15 @@ export const statuspageRssPlatform: Platform = {
   parserVersion: 1,
   parse: parseStatuspageFeed,
 };
+
+/**
+ * history.atom read when a page's JSON API is switched off. For incidents the JSON API already
+ * described it states only what the two formats share reliably: update ids, impact and
+ * components differ in kind, and replacing them would look like vendor edits.
+ */
+export const statuspageAtomFallbackPlatform: Platform = {
+  ...statuspageAtomPlatform,
+  name: "statuspage-atom-fallback",
+  description: "Atlassian Statuspage /history.atom polled while the JSON API is unavailable (title, status, end only for known incidents)",
+  carries: ["title", "status", "resolvedAt"],
+};

@@ -3,7 +3,7 @@
  * (https://developer.statuspage.io/, https://metastatuspage.com/api/v2/) and the history feeds.
  */
 import type { Platform } from "@/scrapers/platforms/platform";
-import { statuspageAtomPlatform, statuspageRssPlatform } from "@/scrapers/platforms/statuspage-feed";
+import { statuspageAtomFallbackPlatform, statuspageAtomPlatform, statuspageRssPlatform } from "@/scrapers/platforms/statuspage-feed";
 import { statuspageIncidentPlatform } from "@/scrapers/platforms/statuspage-incident";
 import { statuspageIncidentsPlatform } from "@/scrapers/platforms/statuspage-incidents";
 import { statuspageSummaryPlatform } from "@/scrapers/platforms/statuspage-summary";
@@ -14,4 +14,5 @@ export const statuspagePlatforms: Platform[] = [
   statuspageIncidentPlatform,
   statuspageAtomPlatform,
   statuspageRssPlatform,
+  statuspageAtomFallbackPlatform,
 ];

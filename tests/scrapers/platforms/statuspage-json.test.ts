@@ -32,13 +32,14 @@ function only(incidents: Incident[], id: string): Incident {
 }
 
 describe("statuspage JSON platforms", () => {
-  it("registers five platforms with the presence each endpoint implies", () => {
+  it("registers the Statuspage platforms with the presence each endpoint implies", () => {
     expect(statuspagePlatforms.map((p) => [p.name, p.presence])).toEqual([
       ["statuspage-summary", { kind: "active" }],
       ["statuspage-incidents", { kind: "recent", limit: 50 }],
       ["statuspage-incident", { kind: "single" }],
       ["statuspage-atom", { kind: "recent", limit: 25 }],
       ["statuspage-rss", { kind: "recent", limit: 25 }],
+      ["statuspage-atom-fallback", { kind: "recent", limit: 25 }],
     ]);
   });
 

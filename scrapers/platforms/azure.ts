@@ -1,0 +1,79 @@
+/**
+ * Azure status RSS (https://azure.status.microsoft/en-us/status/feed/, linked from
+ * https://learn.microsoft.com/en-us/azure/service-health/azure-status-overview): the current
+ * incidents and advisories only, an empty channel when all is well. Each item is one event: a
+ * "Service - Region - Status" title, the service areas and regions as <category>, one HTML narrative
+ * that Azure rewrites as the event goes on, and its last update time as pubDate (often with a bare
+ * "Z" zone). The narrative is one message, not a list of updates: the first one seen is kept.
+ */
+import { htmlToText } from "@/lib/html-to-text";
+import { type Incident, keepFirstById } from "@/lib/incident";
+import { deriveUpdateIds } from "@/lib/update-identity";
+import type { ParseContext, Platform } from "@/scrapers/platforms/platform";
+import { type FeedItem, invalidFeedItem, readFeedItems } from "@/scrapers/platforms/rss-feed";
+
+const RESOLVED_TAG = /^\s*[[(]\s*resolved\s*[\])]\s*/i;
+const TRACKING_ID = /\bTracking ID:?\s*([A-Z0-9]{3,5}-[A-Z0-9]{2,5})\b/i;
+const CLAUSE_SPLIT = /\s+[-–—:;]\s+/;
+
+/** Azure puts the current state last in the title ("… - Mitigated"); a leading [RESOLVED] wins. */
+function statusOf(title: string): string {
+  if (RESOLVED_TAG.test(title)) return "resolved";
+  const last = (title.split(CLAUSE_SPLIT).at(-1) ?? "").trim().toLowerCase();
+  if (/^(?:resolved|mitigated)$/.test(last)) return last;
+  return "active";
+}
+
+function keyOf(item: FeedItem): { key: string | null; fromLink: boolean } {
+  const tracking = TRACKING_ID.exec(`${item.title ?? ""} ${htmlToText(item.html)}`)?.[1]?.toUpperCase();
+  const key = item.guid ?? item.id ?? tracking ?? null;
+  return key !== null ? { key, fromLink: false } : { key: item.link, fromLink: true };
+}
+
+function reshapeItem(item: FeedItem, key: string, vendor: string): Incident {
+  const title = (item.title ?? "").replace(RESOLVED_TAG, "").trim();
+  const at = item.published ?? item.updated;
+  const body = htmlToText(item.html);
+  const [updateId = "~undated"] = deriveUpdateIds([at ?? "undated"]);
+  return {
+    vendor,
+    id: key,
+    kind: "incident",
+    title,
+    status: statusOf(item.title ?? ""),
+    impact: null,
+    url: item.link,
+    startedAt: null,
+    resolvedAt: null,
+    scheduledFor: null,
+    scheduledUntil: null,
+    components: item.categories.map((name) => ({ id: name, name })),
+    updates: body === "" ? [] : [{ id: updateId, status: null, body, createdAt: at, displayAt: at }],
+    postmortem: null,
+  };
+}
+
+export async function parseAzureFeed(body: Uint8Array, ctx: ParseContext): Promise<Incident[]> {
+  const items = await readFeedItems(body, ctx);
+  const keys = items.map(keyOf);
+  const links = keys.filter((k) => k.fromLink).map((k) => k.key);
+  return keepFirstById(
+    items.map((item, i) => {
+      const { key, fromLink } = keys[i] ?? { key: null, fromLink: false };
+      // The link is often the status page itself, shared by every item: it identifies nothing then.
+      if (key === null || (fromLink && links.filter((l) => l === key).length > 1)) {
+        throw invalidFeedItem(ctx, `items[${i}]`, "item has no guid, tracking ID or link of its own");
+      }
+      return reshapeItem(item, key, ctx.vendor);
+    }),
+  );
+}
+
+export const azurePlatform: Platform = {
+  name: "azure-rss",
+  description: "Azure status RSS: current incidents and advisories, one narrative each",
+  presence: { kind: "active" },
+  carries: ["title", "status", "url", "components"],
+  parserVersion: 1,
+  parse: parseAzureFeed,
+};

@@ -1,0 +1,80 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { incidentSchema, type Incident } from "@/lib/incident";
+import { azurePlatform } from "@/scrapers/platforms/azure";
+import type { ParseContext } from "@/scrapers/platforms/platform";
+import { findIncident, snapshotRejection } from "@/tests/support/parsing";
+
+const FIXTURE = path.join(__dirname, "..", "..", "fixtures", "azure", "feed-handwritten.rss");
+const ctx: ParseContext = { vendor: "azure", source: "feed", observedAt: "2026-03-02T12:00:00.000Z" };
+
+function parseText(text: string): Promise<Incident[]> {
+  return azurePlatform.parse(new TextEncoder().encode(text), ctx);
+}
+
+function channel(items: string): string {
+  return `<?xml version="1.0"?><rss version="2.0"><channel><title>Azure Status</title>${items}</channel></rss>`;
+}
+
+describe("azure status RSS", () => {
+  it("maps an event keyed by its guid, with categories as components and the title's last clause as status", async () => {
+    const vm = findIncident(await azurePlatform.parse(fs.readFileSync(FIXTURE), ctx), "HANDWRITTEN-VM-WEU");
+    expect(vm).toMatchObject({
+      kind: "incident",
+      title: "Virtual Machines - West Europe - Investigating",
+      status: "active",
+      url: "https://azure.status.microsoft/en-us/status",
+      components: [
+        { id: "Virtual Machines", name: "Virtual Machines" },
+        { id: "West Europe", name: "West Europe" },
+      ],
+    });
+    expect(incidentSchema.safeParse(vm).success).toBe(true);
+  });
+
+  it("keeps the narrative as text, script dropped, at its bare-Z pubDate", async () => {
+    const vm = findIncident(await azurePlatform.parse(fs.readFileSync(FIXTURE), ctx), "HANDWRITTEN-VM-WEU");
+    expect(vm.updates).toEqual([
+      {
+        id: "~20260302T102909Z",
+        status: null,
+        body: "Impact Statement: Starting at 09:40 UTC on 02 Mar 2026, some customers cannot start VMs.\n\nThis message was last updated at 10:29 UTC.",
+        createdAt: "2026-03-02T10:29:09.000Z",
+        displayAt: "2026-03-02T10:29:09.000Z",
+      },
+    ]);
+  });
+
+  it("keys an event without a guid by its tracking ID and reads [RESOLVED] and +0100", async () => {
+    const storage = findIncident(await azurePlatform.parse(fs.readFileSync(FIXTURE), ctx), "2TWN-VT0");
+    expect(storage).toMatchObject({ title: "Storage - East US - Mitigated", status: "resolved" });
+    expect(storage.updates[0]?.createdAt).toBe("2026-03-02T08:15:00.000Z");
+  });
+
+  it("lists current events only and states no update list", () => {
+    expect(azurePlatform.presence).toEqual({ kind: "active" });
+    expect(azurePlatform.carries).toEqual(["title", "status", "url", "components"]);
+  });
+
+  it("reads an empty channel as no events, not as a failure", async () => {
+    expect(await parseText(channel(""))).toEqual([]);
+  });
+
+  it("rejects items that share the page link and have no guid or tracking ID, naming the path", async () => {
+    const item = "<item><title>x</title><link>https://azure.status.microsoft/en-us/status</link></item>";
+    const error = await snapshotRejection(parseText(channel(item + item)));
+    expect(error.kind).toBe("schema");
+    expect(error.message).toContain("invalid at items[0]: item has no guid, tracking ID or link of its own");
+  });
+
+  it("rejects an unreadable pubDate, naming the path", async () => {
+    const error = await snapshotRejection(parseText(channel("<item><guid>g</guid><pubDate>soon</pubDate></item>")));
+    expect(error.message).toContain("invalid at items[0].pubDate");
+  });
+
+  it("treats an empty body as a failed fetch and an error page as unparseable", async () => {
+    expect((await snapshotRejection(parseText(" "))).kind).toBe("empty");
+    expect((await snapshotRejection(parseText("<Error><Code>AccessDenied</Code></Error>"))).kind).toBe("unparseable");
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { PLATFORMS } from "@/scrapers/platforms";
+import { morePlatforms } from "@/scrapers/platforms/more-platforms";
+
+describe("morePlatforms", () => {
+  it("lists every new parser once, named by its product, at parser version 1", () => {
+    expect(morePlatforms.map((p) => p.name)).toEqual([
+      "incidentio-feed",
+      "incidentio-widget",
+      "incidentio-incidents",
+      "instatus-summary",
+      "betterstack-index",
+      "betterstack-rss",
+      "cachet-v2",
+      "cachet-v3",
+      "azure-rss",
+      "rss",
+      "statuspage-incident-page",
+    ]);
+    for (const platform of morePlatforms) expect(platform.parserVersion, platform.name).toBe(1);
+  });
+
+  it("shares no name with the platforms already registered", () => {
+    const existing = new Set(PLATFORMS.map((p) => p.name));
+    expect(morePlatforms.filter((p) => existing.has(p.name) && !PLATFORMS.includes(p))).toEqual([]);
+  });
+
+  it("lets only full-update formats state the update list", () => {
+    const stating = morePlatforms.filter((p) => p.carries === undefined || p.carries.includes("updates")).map((p) => p.name);
+    expect(stating).toEqual(["incidentio-incidents", "betterstack-index", "cachet-v2", "cachet-v3", "rss"]);
+  });
+});

@@ -1,0 +1,95 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { incidentSchema, type Incident } from "@/lib/incident";
+import type { ParseContext } from "@/scrapers/platforms/platform";
+import { statuspageIncidentPagePlatform } from "@/scrapers/platforms/statuspage-incident-page";
+import { corpusPath, describeCorpus } from "@/tests/support/corpus";
+import { snapshotRejection } from "@/tests/support/parsing";
+
+const FIXTURES = path.join(__dirname, "..", "..", "fixtures", "statuspage-incident-page");
+const ctx: ParseContext = { vendor: "example", source: "https://status.example-sp.test/incidents/pm0modern001", observedAt: "2025-05-10T00:00:00.000Z" };
+
+function parse(file: string, context: ParseContext = ctx): Promise<Incident[]> {
+  return statuspageIncidentPagePlatform.parse(fs.readFileSync(file), context);
+}
+
+function parseText(html: string, context: ParseContext = ctx): Promise<Incident[]> {
+  return statuspageIncidentPagePlatform.parse(new TextEncoder().encode(html), context);
+}
+
+const MODERN = path.join(FIXTURES, "incident-page-postmortem-handwritten.html");
+const OLD = path.join(FIXTURES, "incident-page-postmortem-old-layout-handwritten.html");
+
+describe("statuspage incident page", () => {
+  it("reads the postmortem row as Markdown with its publication time from data-datetime-unix", async () => {
+    const [incident] = await parse(MODERN);
+    expect(incident).toMatchObject({ id: "pm0modern001", title: "Checkout errors", url: "https://status.example-sp.test/incidents/pm0modern001" });
+    expect(incident?.postmortem).toEqual({
+      body: [
+        "##### Issue",
+        "At 12:02 **UTC** a *bad* deploy of `checkout-api` broke payments. See [our write-up](https://example-sp.test/blog/checkout) and not this.",
+        "##### Follow-up",
+        "- Canary deploys\n- Alert on `5xx` rate",
+        "```\nrollback --to v41\n```",
+        "Text that mentions \\<script\\> stays text.",
+      ].join("\n\n"),
+      publishedAt: "2025-05-09T13:07:00.000Z",
+    });
+    expect(incidentSchema.safeParse(incident).success).toBe(true);
+  });
+
+  it("lets no markup of the postmortem survive", async () => {
+    const [incident] = await parse(MODERN);
+    expect(incident?.postmortem?.body).not.toMatch(/(?<!\\)<[a-z/!]|document\.cookie|evil\.test|javascript:/i);
+  });
+
+  it("reads the older layout: og:url over http, a plain-text body and a Posted time in EST", async () => {
+    const [incident] = await parse(OLD, { ...ctx, source: "incident.html" });
+    expect(incident).toMatchObject({ id: "pm0oldlayout1", title: "Spaces issue", url: "http://status.example-old.test/incidents/pm0oldlayout1" });
+    expect(incident?.postmortem).toEqual({
+      body: "Root cause: a full disk on one storage node.\n\\- We added disk alerts.\n\nWe apologise.",
+      publishedAt: "2020-01-03T14:15:00.000Z",
+    });
+  });
+
+  it("adds only the postmortem, to incidents another source lists, one page at a time", () => {
+    expect(statuspageIncidentPagePlatform).toMatchObject({ carries: ["postmortem"], createsIncidents: false, presence: { kind: "single" } });
+  });
+
+  it("rejects a page that is not an incident page, naming what is missing", async () => {
+    const error = await snapshotRejection(parseText("<html><body><h1>All Systems Operational</h1></body></html>"));
+    expect(error.kind).toBe("schema");
+    expect(error.message).toContain("invalid at incidentPage: not a Statuspage incident page");
+  });
+
+  it("rejects another incident's page served for the requested one", async () => {
+    const error = await snapshotRejection(parse(MODERN, { ...ctx, source: "https://status.example-sp.test/incidents/other0000001" }));
+    expect(error.message).toContain("invalid at canonical: the page is incident pm0modern001, not other0000001");
+  });
+
+  it("rejects a postmortem time that is not epoch milliseconds, naming the path", async () => {
+    const html = fs.readFileSync(MODERN, "utf8").replace('data-datetime-unix="1746796020000"', 'data-datetime-unix="soon"');
+    const error = await snapshotRejection(parseText(html));
+    expect(error.message).toContain("invalid at postmortem.unix");
+  });
+
+  it("treats an empty body as a failed fetch", async () => {
+    expect((await snapshotRejection(parseText(""))).kind).toBe("empty");
+  });
+});
+
+describeCorpus("statuspage incident pages without a postmortem", () => {
+  it("reads GOV.UK Notify's page as its incident with the postmortem absent", async () => {
+    const file = corpusPath("samples", "statuspage-incident-html", "govuk-notify-alphagov-statuspage-customisations.html");
+    const [incident] = await parse(file, { ...ctx, source: path.basename(file) });
+    expect(incident).toMatchObject({ id: "2wryjrq3v9mt", title: "Errors when attempting csv uploads", postmortem: null });
+  });
+
+  it("reads DigitalOcean's 2020 page by its og:url with the postmortem absent", async () => {
+    const file = corpusPath("samples", "statuspage-incident-html", "digitalocean-d0glfj89j57y-2020-01-ruzyysmartt.DERIVED-decoded-from-mhtml.html");
+    const [incident] = await parse(file, { ...ctx, source: "https://status.digitalocean.com/incidents/d0glfj89j57y" });
+    expect(incident).toMatchObject({ id: "d0glfj89j57y", title: "Spaces issue in SGP1 region", postmortem: null });
+    expect(incidentSchema.safeParse(incident).success).toBe(true);
+  });
+});
