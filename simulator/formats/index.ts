@@ -1,0 +1,34 @@
+/**
+ * Every wire format the simulator can serve, keyed by the name of the Redline parser that reads
+ * it. A new format is one file exporting a WireFormat (see wire-format.ts) plus one line here.
+ */
+import { awsLegacyFormat } from "@/simulator/formats/aws-legacy";
+import { gcpFormat } from "@/simulator/formats/gcp";
+import { slackFormat, slackHistoryFormat } from "@/simulator/formats/slack";
+import { statuspageAtomFormat, statuspageRssFormat } from "@/simulator/formats/statuspage-feed";
+import { statuspageIncidentPageFormat } from "@/simulator/formats/statuspage-incident-page";
+import {
+  statuspageIncidentFormat,
+  statuspageIncidentsFormat,
+  statuspageSummaryFormat,
+} from "@/simulator/formats/statuspage-json";
+import type { WireFormat } from "@/simulator/formats/wire-format";
+
+export const WIRE_FORMATS: readonly WireFormat[] = [
+  statuspageIncidentsFormat,
+  statuspageSummaryFormat,
+  statuspageIncidentFormat,
+  statuspageAtomFormat,
+  // The same history.atom, read by the parser Statuspage's live plan falls back to.
+  { ...statuspageAtomFormat, parser: "statuspage-atom-fallback" },
+  statuspageRssFormat,
+  statuspageIncidentPageFormat,
+  gcpFormat,
+  slackFormat,
+  slackHistoryFormat,
+  awsLegacyFormat,
+];
+
+export function getWireFormat(parser: string): WireFormat | undefined {
+  return WIRE_FORMATS.find((f) => f.parser === parser);
+}

@@ -1,0 +1,77 @@
+/**
+ * A serializer: normalized incidents to one vendor wire format, the one a Redline parser (import
+ * platform) of the same name reads. The registry in formats/index.ts lists one per parser name.
+ */
+import type { Component, Incident } from "@/lib/incident";
+
+/** What a simulated vendor shows at one moment, as every one of its endpoints sees it. */
+export interface VendorView {
+  vendor: string;
+  /** The vendor's display name (Statuspage page name, feed title). */
+  name: string;
+  /** Origin of the vendor's status page, without a trailing slash. */
+  baseUrl: string;
+  /** When the state in force began (ISO); bodies depend on the state only, never on "now". */
+  at: string;
+  /** Every incident the vendor shows, newest first, in canonical form. */
+  incidents: readonly Incident[];
+  components: readonly Component[];
+}
+
+export interface WireFormat {
+  /** The Redline parser (import platform) that reads this format. */
+  parser: string;
+  contentType: string;
+  /** Where a vendor serves this format when it is polled at that exact endpoint (a bare-parser family). */
+  defaultPath?(view: VendorView): string;
+  /** The incidents the endpoint at `path` lists; null when the path names nothing (404). */
+  select(view: VendorView, path: string): Incident[] | null;
+  /**
+   * The body: a function of `listed`, `path` and the view's constant fields (vendor, name, baseUrl,
+   * components) only, so an endpoint whose listed incidents did not change did not change.
+   */
+  render(listed: readonly Incident[], view: VendorView, path: string): string;
+  /** One listed incident as Redline's parser of this format reads it back (what the format carries). */
+  readBack(incident: Incident, view: VendorView): Incident;
+}
+
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** A time cut to the minute, as formats that print HH:MM carry it. */
+export function toMinute(time: string): string {
+  return iso(Math.floor(Date.parse(time) / 60_000) * 60_000);
+}
+
+export function toSecond(time: string): string {
+  return iso(Math.floor(Date.parse(time) / 1000) * 1000);
+}
+
+/** The latest time the incident states: its last update, resolution or postmortem. */
+export function lastChangeOf(incident: Incident): string {
+  const times = [incident.startedAt, incident.resolvedAt, incident.postmortem?.publishedAt ?? null];
+  for (const u of incident.updates) times.push(u.createdAt, u.displayAt);
+  return times.filter((t): t is string => t !== null).sort().at(-1) ?? "1970-01-01T00:00:00.000Z";
+}
+
+export function isOver(incident: Incident): boolean {
+  return incident.status === "resolved" || incident.status === "postmortem" || incident.status === "completed";
+}
+
+export function escapeXml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+}
+
+/** Plain text as vendor HTML: escaped, line breaks as <br />. */
+export function textToHtml(text: string): string {
+  return escapeXml(text).replace(/\n/g, "<br />");
+}
+
+/** "In progress" for "in_progress", as status labels are printed. */
+export function statusLabel(status: string): string {
+  const words = status.replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+export function jsonBody(value: unknown): string {
+  return JSON.stringify(value);
+}
