@@ -10,6 +10,7 @@ export class HostGate {
   constructor(private readonly minIntervalMs: number, private readonly now: () => number = Date.now) {}
 
   async run<T>(origin: string, work: () => Promise<T>): Promise<T> {
+    if (this.hosts.size > 1_000) this.forgetIdleHosts();
     const host = this.hosts.get(origin) ?? { tail: Promise.resolve(), lastStart: -Infinity, pending: 0 };
     this.hosts.set(origin, host);
     host.pending += 1;
@@ -27,7 +28,14 @@ export class HostGate {
     } finally {
       release();
       host.pending -= 1;
-      if (host.pending === 0) this.hosts.delete(origin);
+    }
+  }
+
+  /** Hosts with nothing queued whose interval has passed need no memory of their last request. */
+  private forgetIdleHosts(): void {
+    const now = this.now();
+    for (const [origin, host] of this.hosts) {
+      if (host.pending === 0 && host.lastStart + this.minIntervalMs <= now) this.hosts.delete(origin);
     }
   }
 }

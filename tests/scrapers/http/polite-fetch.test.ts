@@ -72,3 +72,13 @@ describe("politeGet retries", () => {
     expect(long.starts).toHaveLength(1);
   });
 });
+
+describe("HostGate memory", () => {
+  it("keeps the interval after the host has gone idle", async () => {
+    const { client, starts } = scripted([], 5);
+    const gate = new HostGate(80);
+    await politeGet({ client, gate, retry }, "https://a.example/1");
+    await politeGet({ client, gate, retry }, "https://a.example/2");
+    expect((starts[1] ?? 0) - (starts[0] ?? 0)).toBeGreaterThanOrEqual(79);
+  });
+});

@@ -1,0 +1,129 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { RedlineDb } from "@/db/client";
+import { addVendor } from "@/db/vendors";
+import { createHttpClient } from "@/scrapers/http/http-client";
+import { HostGate } from "@/scrapers/http/polite-fetch";
+import type { PollDeps } from "@/scrapers/poller/poll-vendor";
+import { Scheduler, type SchedulerOptions } from "@/scrapers/poller/scheduler";
+import { lifecycleEvents } from "@/simulator/scenario";
+import { type Simulator, startSimulator } from "@/simulator/server";
+import { freshDatabase } from "@/tests/support/database";
+
+const START = "2026-03-02T00:00:00.000Z";
+let sim: Simulator | null = null;
+afterEach(async () => {
+  await sim?.stop();
+  sim = null;
+});
+
+function pollDeps(db: RedlineDb, simulator: Simulator, overrides: Partial<PollDeps> = {}): PollDeps {
+  return {
+    db,
+    client: createHttpClient({ userAgent: "Redline/test", connectTimeoutMs: 1_000, responseTimeoutMs: 1_500, maxBodyBytes: 8 * 1024 * 1024, maxRedirects: 3, allowPrivate: true }),
+    gate: new HostGate(0),
+    retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10, maxRetryAfterMs: 0 },
+    followUpIntervalMs: 0,
+    now: () => new Date(simulator.now()),
+    ...overrides,
+  };
+}
+
+function schedulerFor(deps: PollDeps, options: Partial<SchedulerOptions> = {}): Scheduler {
+  return new Scheduler(deps, { concurrency: 4, policy: { intervalMs: 60_000, maxBackoffMs: 3_600_000, jitter: 0 }, ...options });
+}
+
+function register(db: RedlineDb, simulator: Simulator): void {
+  for (const v of simulator.vendors) addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
+}
+
+function kindsOf(db: RedlineDb, providerId: string): string[] {
+  const rows = db.$client
+    .prepare("SELECT v.kinds FROM incident_versions v JOIN incidents i ON i.id = v.incident_id WHERE i.provider_id = ? ORDER BY v.seq")
+    .all(providerId) as Array<{ kinds: string }>;
+  return rows.flatMap((r) => JSON.parse(r.kinds) as string[]);
+}
+
+describe("polling the simulator", () => {
+  it("archives a whole Statuspage lifecycle with the right change kinds, following the postmortem page", async () => {
+    sim = await startSimulator({ vendors: [{ slug: "acme", family: "statuspage" }], acceleration: 0, start: START, seed: 3 });
+    const db = freshDatabase();
+    register(db, sim);
+    const vendor = sim.vendor("acme");
+    const scheduler = schedulerFor(pollDeps(db, sim));
+    const events = lifecycleEvents(vendor.scenario, START, new Date(Date.parse(START) + 12 * 86_400_000).toISOString());
+    const firstCycle = events.find((e) => e.kind !== "cycle-started")?.cycle;
+    await scheduler.runOnce();
+    for (const at of [...new Set(events.map((e) => e.at))]) {
+      sim.setClock(new Date(Date.parse(at) + 1_000).toISOString());
+      const round = await scheduler.runOnce();
+      expect(round.failed).toBe(0);
+    }
+    const ids = (kind: string) => events.filter((e) => e.kind === kind && e.cycle === firstCycle).map((e) => e.incidentId ?? "");
+    const [main] = ids("incident-created");
+    expect(kindsOf(db, main ?? "")).toEqual(expect.arrayContaining([
+      "incident-new", "update-posted", "impact-escalated", "update-edited", "incident-resolved", "postmortem-published", "postmortem-edited",
+    ]));
+    const deleted = events.find((e) => e.kind === "incident-deleted" && e.cycle === firstCycle)?.incidentId ?? "";
+    expect(kindsOf(db, deleted)).toContain("incident-deleted");
+    const backdated = events.find((e) => e.kind === "update-backdated" && e.cycle === firstCycle)?.incidentId ?? "";
+    expect(kindsOf(db, backdated)).toContain("update-backdated");
+    const maintenance = events.find((e) => e.kind === "maintenance-rescheduled" && e.cycle === firstCycle)?.incidentId ?? "";
+    expect(kindsOf(db, maintenance)).toEqual(expect.arrayContaining(["incident-new", "rescheduled"]));
+  });
+
+  it("records a second poll of unchanged endpoints as not-modified captures and no version", async () => {
+    sim = await startSimulator({ count: 3, families: ["statuspage", "gcp", "slack"], acceleration: 0, start: START, seed: 5 });
+    const db = freshDatabase();
+    register(db, sim);
+    const scheduler = schedulerFor(pollDeps(db, sim));
+    const first = await scheduler.runOnce();
+    expect(first.versionsAdded).toBeGreaterThan(0);
+    const before = db.$client.prepare("SELECT count(*) AS n FROM incident_versions").get() as { n: number };
+    const second = await scheduler.runOnce();
+    expect(second).toMatchObject({ ok: 3, failed: 0, versionsAdded: 0 });
+    const after = db.$client.prepare("SELECT count(*) AS n FROM incident_versions").get() as { n: number };
+    expect(after.n).toBe(before.n);
+    const outcomes = db.$client.prepare("SELECT outcome, count(*) AS n FROM captures WHERE id > (SELECT max(id) FROM captures) - 4 GROUP BY outcome").all();
+    expect(outcomes).toEqual([{ outcome: "not-modified", n: 4 }]);
+  });
+
+  it("does not let a hanging or failing vendor hold up the healthy ones beyond its own timeout", async () => {
+    sim = await startSimulator({ count: 8, families: ["statuspage-summary"], acceleration: 0, start: START, seed: 9, faults: { "sim-0001": { kind: "hang" }, "sim-0002": { kind: "status", status: 500 } } });
+    const db = freshDatabase();
+    register(db, sim);
+    const done = new Map<string, number>();
+    const scheduler = schedulerFor(pollDeps(db, sim), { concurrency: 2, onPolled: (v) => done.set(v.slug, Date.now()) });
+    const started = Date.now();
+    const round = await scheduler.runOnce();
+    expect(round).toMatchObject({ vendors: 8, ok: 6, failed: 2 });
+    const hungAt = done.get("sim-0001") ?? 0;
+    expect(hungAt - started).toBeGreaterThanOrEqual(1_400);
+    for (const v of sim.vendors.slice(2)) expect(done.get(v.slug) ?? Infinity).toBeLessThan(hungAt);
+    const errors = db.$client.prepare("SELECT v.slug, p.last_outcome AS outcome, p.last_error AS error FROM poll_state p JOIN vendors v ON v.id = p.vendor_id WHERE p.last_outcome = 'failed' ORDER BY v.slug").all() as Array<{ slug: string; error: string }>;
+    expect(errors.map((e) => e.slug)).toEqual(["sim-0001", "sim-0002"]);
+    expect(errors[0]?.error).toMatch(/within 1500 ms/);
+    expect(errors[1]?.error).toMatch(/HTTP 500/);
+  });
+
+  it("never polls a vendor faster than its politeness interval, and backs off a failing one", async () => {
+    sim = await startSimulator({ count: 3, families: ["statuspage"], acceleration: 0, start: START, seed: 11, faults: { "sim-0003": { kind: "status", status: 503, retryAfterSeconds: 1 } } });
+    const db = freshDatabase();
+    register(db, sim);
+    const gapMs = 300;
+    const scheduler = schedulerFor(pollDeps(db, sim, { gate: new HostGate(gapMs) }), { policy: { intervalMs: 200, maxBackoffMs: 2_000, jitter: 0 }, tickMs: 50 });
+    const running = scheduler.run();
+    await new Promise((r) => setTimeout(r, 3_000));
+    scheduler.stop();
+    await running;
+    for (const v of sim.vendors) {
+      const arrivals = sim.requests(v.slug).map((r) => r.receivedAtMs);
+      expect(arrivals.length).toBeGreaterThan(1);
+      for (let i = 1; i < arrivals.length; i += 1) {
+        expect((arrivals[i] ?? 0) - (arrivals[i - 1] ?? 0)).toBeGreaterThanOrEqual(gapMs - 15);
+      }
+    }
+    const healthy = sim.requests("sim-0001").length;
+    const failing = sim.requests("sim-0003").length;
+    expect(failing).toBeLessThan(healthy);
+  });
+});
