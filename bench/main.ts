@@ -1,8 +1,10 @@
 /** `npm run bench -- <name>`: run one benchmark (or all) and print its figures. */
 import { runImportBenchmark } from "@/bench/import-corpus";
+import { runPollBenchmark } from "@/bench/poll-round";
 
 const BENCHMARKS: Record<string, () => void | Promise<void>> = {
   import: runImportBenchmark,
+  poll: runPollBenchmark,
 };
 
 async function main(): Promise<void> {

@@ -1,3 +1,4 @@
+import type Database from "better-sqlite3";
 import { and, asc, eq, inArray, isNotNull, isNull, lte, notInArray, or, sql } from "drizzle-orm";
 import type { RedlineDb } from "@/db/client";
 import { incidents, pollState, sources, vendors } from "@/db/schema";
@@ -47,26 +48,60 @@ export function nextDueAt(db: RedlineDb, excludeIds: readonly number[] = []): st
   return row?.at ?? null;
 }
 
+const SOURCE_COLUMNS = `vendor_id AS vendorId, url, platform, etag, last_modified AS lastModified,
+  last_body_hash AS lastBodyHash, last_fetched_at AS lastFetchedAt, last_status AS lastStatus`;
+
+/** Polling reads and writes these for every endpoint of every vendor: prepared once per connection. */
+function prepare(sqlite: Database.Database) {
+  return {
+    getPollState: sqlite.prepare<[number], PollStateRow>(
+      `SELECT vendor_id AS vendorId, next_poll_at AS nextPollAt, last_poll_at AS lastPollAt, last_outcome AS lastOutcome,
+         last_error AS lastError, consecutive_failures AS consecutiveFailures, backoff_seconds AS backoffSeconds
+       FROM poll_state WHERE vendor_id = ?`,
+    ),
+    savePollState: sqlite.prepare<PollStateRow>(
+      `INSERT INTO poll_state (vendor_id, next_poll_at, last_poll_at, last_outcome, last_error, consecutive_failures, backoff_seconds)
+       VALUES (@vendorId, @nextPollAt, @lastPollAt, @lastOutcome, @lastError, @consecutiveFailures, @backoffSeconds)
+       ON CONFLICT (vendor_id) DO UPDATE SET next_poll_at = excluded.next_poll_at, last_poll_at = excluded.last_poll_at,
+         last_outcome = excluded.last_outcome, last_error = excluded.last_error,
+         consecutive_failures = excluded.consecutive_failures, backoff_seconds = excluded.backoff_seconds`,
+    ),
+    getSource: sqlite.prepare<[number, string], Omit<SourceRow, "id">>(`SELECT ${SOURCE_COLUMNS} FROM sources WHERE vendor_id = ? AND url = ?`),
+    saveSource: sqlite.prepare<Omit<SourceRow, "id">>(
+      `INSERT INTO sources (vendor_id, url, platform, etag, last_modified, last_body_hash, last_fetched_at, last_status)
+       VALUES (@vendorId, @url, @platform, @etag, @lastModified, @lastBodyHash, @lastFetchedAt, @lastStatus)
+       ON CONFLICT (vendor_id, url) DO UPDATE SET platform = excluded.platform, etag = excluded.etag,
+         last_modified = excluded.last_modified, last_body_hash = excluded.last_body_hash,
+         last_fetched_at = excluded.last_fetched_at, last_status = excluded.last_status`,
+    ),
+  };
+}
+
+const cache = new WeakMap<Database.Database, ReturnType<typeof prepare>>();
+
+function statements(db: RedlineDb): ReturnType<typeof prepare> {
+  let prepared = cache.get(db.$client);
+  if (!prepared) {
+    prepared = prepare(db.$client);
+    cache.set(db.$client, prepared);
+  }
+  return prepared;
+}
+
 export function getPollState(db: RedlineDb, vendorId: number): PollStateRow | undefined {
-  return db.select().from(pollState).where(eq(pollState.vendorId, vendorId)).get();
+  return statements(db).getPollState.get(vendorId);
 }
 
 export function savePollState(db: RedlineDb, state: PollStateRow): void {
-  db.insert(pollState)
-    .values(state)
-    .onConflictDoUpdate({ target: pollState.vendorId, set: { ...state } })
-    .run();
+  statements(db).savePollState.run(state);
 }
 
-export function getSource(db: RedlineDb, vendorId: number, url: string): SourceRow | undefined {
-  return db.select().from(sources).where(and(eq(sources.vendorId, vendorId), eq(sources.url, url))).get();
+export function getSource(db: RedlineDb, vendorId: number, url: string): Omit<SourceRow, "id"> | undefined {
+  return statements(db).getSource.get(vendorId, url);
 }
 
 export function saveSource(db: RedlineDb, source: Omit<SourceRow, "id">): void {
-  db.insert(sources)
-    .values(source)
-    .onConflictDoUpdate({ target: [sources.vendorId, sources.url], set: { ...source } })
-    .run();
+  statements(db).saveSource.run(source);
 }
 
 /** The vendor's incidents in these statuses, whose pages may hold a postmortem to follow. */
