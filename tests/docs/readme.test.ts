@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CHANGE_KIND_INFO } from "@/lib/change-kinds";
+import { LIVE_PLATFORMS } from "@/scrapers/live";
 import { PLATFORMS } from "@/scrapers/platforms";
 
 const readme = fs.readFileSync(path.join(__dirname, "..", "..", "README.md"), "utf8");
@@ -21,5 +22,10 @@ describe("the README", () => {
 
   it("lists every platform the import command accepts", () => {
     for (const platform of PLATFORMS) expect(readme).toContain(`| \`${platform.name}\` |`);
+  });
+
+  it("names every live platform a vendor can be polled with", () => {
+    const livePart = readme.slice(readme.indexOf("## Polling vendors live"), readme.indexOf("## Data model"));
+    for (const platform of LIVE_PLATFORMS) expect(livePart + readme).toContain(`\`${platform.name}\``);
   });
 });

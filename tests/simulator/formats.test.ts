@@ -41,7 +41,10 @@ const parsable = WIRE_FORMATS.filter((f) => getPlatform(f.parser) !== undefined)
 describe("wire formats", () => {
   it("cover every parser the simulated families poll", () => {
     const names = WIRE_FORMATS.map((f) => f.parser);
-    for (const parser of ["statuspage-incidents", "statuspage-summary", "statuspage-incident", "statuspage-atom", "statuspage-rss", "gcp", "slack", "slack-history", "aws-legacy"]) {
+    for (const parser of [
+      "statuspage-incidents", "statuspage-summary", "statuspage-incident", "statuspage-atom", "statuspage-rss", "gcp", "slack", "slack-history", "aws-legacy",
+      "incidentio-incidents", "incidentio-feed", "instatus-summary", "betterstack-index", "betterstack-rss", "cachet-v2", "cachet-v3", "azure-rss", "rss",
+    ]) {
       expect(names).toContain(parser);
       expect(getPlatform(parser)).toBeDefined();
     }
