@@ -3,7 +3,13 @@
  * it. A new format is one file exporting a WireFormat (see wire-format.ts) plus one line here.
  */
 import { awsLegacyFormat } from "@/simulator/formats/aws-legacy";
+import { azureRssFormat } from "@/simulator/formats/azure";
+import { betterstackIndexFormat, betterstackRssFormat } from "@/simulator/formats/betterstack";
+import { cachetV2Format, cachetV3Format } from "@/simulator/formats/cachet";
 import { gcpFormat } from "@/simulator/formats/gcp";
+import { incidentioFeedFormat, incidentioIncidentsFormat } from "@/simulator/formats/incidentio";
+import { instatusSummaryFormat } from "@/simulator/formats/instatus";
+import { rssFormat } from "@/simulator/formats/rss";
 import { slackFormat, slackHistoryFormat } from "@/simulator/formats/slack";
 import { statuspageAtomFormat, statuspageRssFormat } from "@/simulator/formats/statuspage-feed";
 import { statuspageIncidentPageFormat } from "@/simulator/formats/statuspage-incident-page";
@@ -27,6 +33,15 @@ export const WIRE_FORMATS: readonly WireFormat[] = [
   slackFormat,
   slackHistoryFormat,
   awsLegacyFormat,
+  incidentioIncidentsFormat,
+  incidentioFeedFormat,
+  instatusSummaryFormat,
+  betterstackIndexFormat,
+  betterstackRssFormat,
+  cachetV2Format,
+  cachetV3Format,
+  azureRssFormat,
+  rssFormat,
 ];
 
 export function getWireFormat(parser: string): WireFormat | undefined {

@@ -9,6 +9,7 @@ import { integerBelow } from "@/simulator/seeded";
 import {
   escapeXml,
   lastChangeOf,
+  rfc822,
   statusLabel,
   textToHtml,
   toMinute,
@@ -55,10 +56,6 @@ function feedTime(time: string): string {
 
 function createdOf(incident: Incident): string {
   return incident.updates[0]?.createdAt ?? incident.startedAt ?? lastChangeOf(incident);
-}
-
-function rfc822(time: string): string {
-  return new Date(time).toUTCString().replace("GMT", "+0000");
 }
 
 function renderAtom(listed: readonly Incident[], view: VendorView): string {

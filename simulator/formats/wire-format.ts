@@ -72,6 +72,11 @@ export function statusLabel(status: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** "Mon, 02 Mar 2026 10:29:09 +0000", as RSS prints dates; `zone` replaces the offset (Azure prints "Z"). */
+export function rfc822(time: string, zone = "+0000"): string {
+  return new Date(time).toUTCString().replace("GMT", zone);
+}
+
 export function jsonBody(value: unknown): string {
   return JSON.stringify(value);
 }
