@@ -33,6 +33,8 @@ export interface CaptureResult {
   captureId: number | null;
   duplicate: boolean;
   outcome: CaptureOutcome;
+  /** Why the capture failed or is invalid. */
+  error: string | null;
   versionsAdded: number;
   /** The capture is older than recorded history: the vendor is marked for re-derivation. */
   outOfOrder: boolean;
@@ -58,7 +60,7 @@ export function recordCapture(db: RedlineDb, input: CaptureInput): CaptureResult
   const record = db.$client.transaction((): CaptureResult => {
     const { vendor } = input;
     if (st.captureExists.get(vendor.id, input.source, input.observedAt, input.hash)) {
-      return { captureId: null, duplicate: true, outcome: input.outcome, versionsAdded: 0, outOfOrder: false };
+      return { captureId: null, duplicate: true, outcome: input.outcome, error: input.error, versionsAdded: 0, outOfOrder: false };
     }
     const keepBody = input.body !== null && input.body.byteLength > 0 && (input.outcome === "ok" || input.outcome === "invalid");
     if (keepBody && input.body) storeBody(st, input.hash, input.body);
@@ -80,11 +82,11 @@ export function recordCapture(db: RedlineDb, input: CaptureInput): CaptureResult
     if (!inserted) throw new Error(`store: unable to insert capture of ${vendor.slug}`);
     const captureId = inserted.id;
     if (input.outcome !== "ok" || input.incidents === null) {
-      return { captureId, duplicate: false, outcome: input.outcome, versionsAdded: 0, outOfOrder: false };
+      return { captureId, duplicate: false, outcome: input.outcome, error: input.error, versionsAdded: 0, outOfOrder: false };
     }
     if (outOfOrder) {
       st.markNeedsRederive.run(vendor.id);
-      return { captureId, duplicate: false, outcome: input.outcome, versionsAdded: 0, outOfOrder: true };
+      return { captureId, duplicate: false, outcome: input.outcome, error: input.error, versionsAdded: 0, outOfOrder: true };
     }
     const versionsAdded = applySnapshot(
       db,
@@ -92,7 +94,7 @@ export function recordCapture(db: RedlineDb, input: CaptureInput): CaptureResult
       input.incidents,
     );
     if (versionsAdded > 0) st.setCaptureVersions.run(versionsAdded, captureId);
-    return { captureId, duplicate: false, outcome: input.outcome, versionsAdded, outOfOrder: false };
+    return { captureId, duplicate: false, outcome: input.outcome, error: input.error, versionsAdded, outOfOrder: false };
   });
   return record.immediate();
 }

@@ -30,7 +30,7 @@ export async function ingestSnapshot(
   const vendor = getVendorBySlug(db, input.vendor.slug) ?? input.vendor;
   const hash = sha256Hex(input.body);
   if (captureExists(db, vendor.id, input.source, input.observedAt, hash)) {
-    return { captureId: null, duplicate: true, outcome: "ok", versionsAdded: 0, outOfOrder: false };
+    return { captureId: null, duplicate: true, outcome: "ok", error: null, versionsAdded: 0, outOfOrder: false };
   }
   const derived = derivedWithOf(vendor);
   const known = derived[platform.name];

@@ -107,7 +107,7 @@ export async function pollEndpoint(deps: PollDeps, vendor: VendorRow, endpoint: 
     lastFetchedAt: observedAt,
     lastStatus: response.status,
   });
-  const error = ok ? null : `${vendor.slug}: ${endpoint.url}: ${result.outcome} snapshot`;
+  const error = ok ? null : `${endpoint.url}: ${result.error ?? `${result.outcome} snapshot`}`;
   return { ...base, outcome: result.outcome, error, permanent: !ok, versionsAdded: result.versionsAdded };
 }
 

@@ -1,13 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { canonicalizeIncident } from "@/lib/canonicalize";
-import type { IncidentField } from "@/lib/carried-fields";
-import type { Incident } from "@/lib/incident";
 import { getPlatform } from "@/scrapers/platforms";
 import { WIRE_FORMATS } from "@/simulator/formats";
 import type { VendorView, WireFormat } from "@/simulator/formats/wire-format";
 import { createScenario, cycleOf, lifecycleEvents } from "@/simulator/scenario";
 import { CYCLE_MS } from "@/simulator/scenario-script";
 import { viewAt } from "@/simulator/world";
+import { byId, carried } from "@/tests/simulator/carried";
 
 const BASE_URL = "http://127.0.0.1:40000";
 const scenario = createScenario("acme", 3, BASE_URL);
@@ -23,15 +21,6 @@ function pathsOf(format: WireFormat, view: VendorView): string[] {
   if (format.parser === "statuspage-incidents") return ["/api/v2/incidents.json", "/api/v2/scheduled-maintenances.json"];
   return [format.defaultPath?.(view) ?? "/"];
 }
-
-/** The incident reduced to its id and the fields a format states. */
-function carried(incident: Incident, fields: readonly IncidentField[] | undefined): Partial<Incident> {
-  const canonical = canonicalizeIncident(incident);
-  if (!fields) return canonical;
-  return Object.fromEntries([["id", canonical.id], ...fields.map((f) => [f, canonical[f]])]);
-}
-
-const byId = (a: Partial<Incident>, b: Partial<Incident>) => ((a.id ?? "") < (b.id ?? "") ? -1 : 1);
 
 /** Formats that publish postmortems: the round trip must have carried some. */
 const CARRY_POSTMORTEMS = new Set(["statuspage-incidents", "statuspage-incident", "statuspage-atom", "statuspage-rss", "statuspage-incident-page", "gcp"]);
