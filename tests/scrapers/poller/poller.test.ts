@@ -109,7 +109,7 @@ describe("polling the simulator", () => {
     sim = await startSimulator({ count: 3, families: ["statuspage"], acceleration: 0, start: START, seed: 11, faults: { "sim-0003": { kind: "status", status: 503, retryAfterSeconds: 1 } } });
     const db = freshDatabase();
     register(db, sim);
-    const gapMs = 300;
+    const gapMs = 500;
     const scheduler = schedulerFor(pollDeps(db, sim, { gate: new HostGate(gapMs) }), { policy: { intervalMs: 200, maxBackoffMs: 2_000, jitter: 0 }, tickMs: 50 });
     const running = scheduler.run();
     await new Promise((r) => setTimeout(r, 3_000));
@@ -119,7 +119,9 @@ describe("polling the simulator", () => {
       const arrivals = sim.requests(v.slug).map((r) => r.receivedAtMs);
       expect(arrivals.length).toBeGreaterThan(1);
       for (let i = 1; i < arrivals.length; i += 1) {
-        expect((arrivals[i] ?? 0) - (arrivals[i - 1] ?? 0)).toBeGreaterThanOrEqual(gapMs - 15);
+        // Arrival is stamped by the simulator in this same process, late by however long the
+        // event loop was busy with the poller: a missing gate shows as gaps of a few ms, not 450.
+        expect((arrivals[i] ?? 0) - (arrivals[i - 1] ?? 0)).toBeGreaterThanOrEqual(gapMs - 50);
       }
     }
     const healthy = sim.requests("sim-0001").length;
