@@ -23,7 +23,7 @@ import {
 type State = "resolved" | "degraded" | "downtime" | "maintenance";
 const STATE_RANK: Record<State, number> = { resolved: 0, maintenance: 1, degraded: 2, downtime: 3 };
 const CLOSING_STATUSES = new Set(["resolved", "completed"]);
-/** The last this many status updates, newest first. */
+/** The feed holds this many of the latest status updates. */
 const FEED_LIMIT = 50;
 
 const worse = (a: State, b: State): State => (STATE_RANK[b] > STATE_RANK[a] ? b : a);
@@ -50,6 +50,11 @@ function aggregateState(incident: Incident): string {
   return isOver(incident) ? "operational" : openState(incident);
 }
 
+/** The aggregate as a resource state, as the parser ranks it ("operational" reads as "resolved"). */
+function aggregateAsState(incident: Incident): State {
+  return aggregateState(incident) === "operational" ? "resolved" : openState(incident);
+}
+
 const publishedAt = (u: IncidentUpdate): string => u.displayAt ?? u.createdAt ?? "1970-01-01T00:00:00.000Z";
 
 function reportUrl(view: VendorView, incident: Incident): string {
@@ -66,7 +71,7 @@ function resourcesOf(listed: readonly Incident[], view: VendorView): Component[]
 function renderIndex(listed: readonly Incident[], view: VendorView): string {
   const resources = resourcesOf(listed, view);
   const affected = (incident: Incident, state: State) => incident.components.map((c) => ({ status_page_resource_id: c.id, status: state }));
-  const pageState = listed.map((i) => (aggregateState(i) === "operational" ? "resolved" : openState(i))).reduce(worse, "resolved");
+  const pageState = listed.map(aggregateAsState).reduce(worse, "resolved");
   const included: unknown[] = resources.map((c) => ({ id: c.id, type: "status_page_resource", attributes: { public_name: c.name, resource_type: "Monitor" } }));
   for (const incident of listed) {
     const maintenance = incident.kind === "maintenance";
@@ -129,17 +134,17 @@ function readBackIndex(incident: Incident, view: VendorView): Incident {
     const at = publishedAt(u);
     return { id: u.id, status: listsResources ? updateState(incident, u) : null, body: u.body, createdAt: at, displayAt: at };
   });
-  const aggregate = aggregateState(incident);
-  const listed: State[] = listsResources ? [reportState(incident), ...incident.updates.map((u) => updateState(incident, u))] : [];
-  const worst = listed.reduce(worse, aggregate === "operational" ? "resolved" : openState(incident));
+  const stated: State[] = listsResources ? [reportState(incident), ...incident.updates.map((u) => updateState(incident, u))] : [];
+  const worst = stated.reduce(worse, aggregateAsState(incident));
   const base = { ...incident, url: reportUrl(view, incident), components: incident.components, updates, postmortem: null };
   if (incident.kind === "maintenance") {
     const starts = incident.scheduledFor;
+    // The parser tells scheduled from completed by when it reads the page: here, when this state began.
     const status = incident.status === "in_progress" ? "in_progress" : starts !== null && starts > view.at ? "scheduled" : "completed";
     const startedAt = starts ?? updates[0]?.createdAt ?? null;
     return { ...base, status, impact: "maintenance", startedAt, resolvedAt: null };
   }
-  const status = aggregate === "operational" ? "resolved" : aggregate;
+  const status = aggregateAsState(incident);
   return {
     ...base,
     status,

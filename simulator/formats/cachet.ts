@@ -28,7 +28,7 @@ function serialOf(time: string | null): number {
   return Math.floor(Date.parse(time ?? "1970-01-01T00:00:00.000Z") / 60_000);
 }
 
-export function cachetIdOf(incident: Incident): number {
+function cachetIdOf(incident: Incident): number {
   return serialOf(incident.startedAt ?? incident.updates[0]?.createdAt ?? null);
 }
 
