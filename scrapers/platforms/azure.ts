@@ -10,7 +10,7 @@ import { htmlToText } from "@/lib/html-to-text";
 import { type Incident, keepFirstById } from "@/lib/incident";
 import { deriveUpdateIds } from "@/lib/update-identity";
 import type { ParseContext, Platform } from "@/scrapers/platforms/platform";
-import { type FeedItem, invalidFeedItem, readFeedItems } from "@/scrapers/platforms/rss-feed";
+import { type FeedItem, invalidFeedItem, readFeedItems } from "@/scrapers/platforms/feed-document";
 
 const RESOLVED_TAG = /^\s*[[(]\s*resolved\s*[\])]\s*/i;
 const TRACKING_ID = /\bTracking ID:?\s*([A-Z0-9]{3,5}-[A-Z0-9]{2,5})\b/i;

@@ -21,7 +21,7 @@ import {
   type Platform,
   utcTimestampField,
 } from "@/scrapers/platforms/platform";
-import { type FeedItem, feedItemTime, invalidFeedItem, readFeedItems } from "@/scrapers/platforms/rss-feed";
+import { type FeedItem, feedItemTime, invalidFeedItem, readFeedItems } from "@/scrapers/platforms/feed-document";
 
 const idField = z.union([z.string().min(1), z.number().int()]).transform(String);
 const affectedSchema = z.array(z.object({ status_page_resource_id: idField, status: z.string().nullish() })).nullish();

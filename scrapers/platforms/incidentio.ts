@@ -23,7 +23,7 @@ import {
   type ParseContext,
   type Platform,
 } from "@/scrapers/platforms/platform";
-import { type FeedItem, invalidFeedItem, readFeedItems } from "@/scrapers/platforms/rss-feed";
+import { type FeedItem, invalidFeedItem, readFeedItems } from "@/scrapers/platforms/feed-document";
 import { statuspageIncidentsPlatform } from "@/scrapers/platforms/statuspage-incidents";
 
 const STATUSES = new Map<string, string>([

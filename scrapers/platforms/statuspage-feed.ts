@@ -3,22 +3,19 @@
  * and maintenances, every update inside the entry's escaped HTML, dates printed without a year
  * (https://developer.statuspage.io/, https://support.atlassian.com/statuspage/).
  */
-import Parser from "rss-parser";
 import { z } from "zod";
 import { htmlToText } from "@/lib/html-to-text";
 import type { Incident, IncidentUpdate, Postmortem } from "@/lib/incident";
 import { TimestampError, toUtcIso, zoneAbbreviationOffset } from "@/lib/time";
 import { deriveUpdateIds } from "@/lib/update-identity";
+import { MONTHS, pad, parseFeedDocument, rfc822Field } from "@/scrapers/platforms/feed-document";
 import {
-  decodeText,
   parseWithSchema,
-  SnapshotError,
   type ParseContext,
   type Platform,
   utcTimestampField,
 } from "@/scrapers/platforms/platform";
 
-const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const MAINTENANCE_STATUSES = new Set(["scheduled", "in_progress", "verifying", "completed"]);
 const CLOSING_STATUSES = new Set(["resolved", "completed"]);
 const OVER_STATUSES = new Set(["resolved", "completed", "postmortem"]);
@@ -30,8 +27,6 @@ const YEAR_SLACK_MS = 2 * 86_400_000;
 const UPDATE_MARKER =
   /<p>\s*<small>([\s\S]*?)<\/small>\s*(?:<br\s*\/?>\s*)?<strong>([\s\S]*?)<\/strong>\s*(?:-|–|—)?\s*/gi;
 const STAMP_PATTERN = /^([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:,?\s+(\d{4}))?,?\s+(\d{1,2}):(\d{2})\s*(.*)$/i;
-const RFC822_PATTERN =
-  /^(?:[a-z]{3},\s*)?(\d{1,2})\s+([a-z]{3})[a-z]*\s+(\d{4})\s+(\d{2}):(\d{2})(?::(\d{2}))?\s*(\S+)$/i;
 
 interface FeedStamp {
   month: number;
@@ -46,10 +41,6 @@ interface FeedUpdate {
   stamp: FeedStamp;
   status: string;
   body: string;
-}
-
-function pad(n: number): string {
-  return String(n).padStart(2, "0");
 }
 
 function formatOffset(minutes: number): string {
@@ -113,28 +104,6 @@ const updatesSchema = z.string().transform((html, ctx): FeedUpdate[] => {
   return updates;
 });
 
-function rfc822ToIso(value: string): string | null {
-  const m = RFC822_PATTERN.exec(value.trim());
-  const month = m ? MONTHS.indexOf((m[2] ?? "").toLowerCase()) + 1 : 0;
-  if (!m || month === 0) return null;
-  const zone = m[7] ?? "";
-  const minutes = zoneAbbreviationOffset(zone);
-  const offset = /^[+-]\d{4}$/.test(zone) ? zone : minutes === null ? null : formatOffset(minutes);
-  if (offset === null) return null;
-  try {
-    return toUtcIso(`${m[3]}-${pad(month)}-${pad(Number(m[1]))}T${m[4]}:${m[5]}:${m[6] ?? "00"}${offset}`);
-  } catch {
-    return null;
-  }
-}
-
-const rfc822Schema = z.string().transform((value, ctx) => {
-  const iso = rfc822ToIso(value);
-  if (iso !== null) return iso;
-  ctx.addIssue({ code: "custom", message: `not an RFC 822 date: ${JSON.stringify(value.slice(0, 64))}` });
-  return z.NEVER;
-});
-
 function incidentCode(url: string | undefined): string | null {
   return url ? (/\/incidents\/([A-Za-z0-9]+)/.exec(url)?.[1] ?? null) : null;
 }
@@ -147,7 +116,7 @@ const entrySchema = z
     id: z.string().optional(),
     published: utcTimestampField.optional(),
     updated: utcTimestampField.optional(),
-    pubDate: rfc822Schema.optional(),
+    pubDate: rfc822Field.optional(),
     content: updatesSchema,
   })
   .transform((entry, ctx) => {
@@ -216,26 +185,9 @@ function reshapeFeedEntry(entry: FeedEntry, ctx: ParseContext, observedMs: numbe
   };
 }
 
-// rss-parser runs Atom dates through `new Date(x).toISOString()`, which throws on garbage;
-// renamed, they reach the schema raw and a bad one fails at its path.
-const RAW_DATE_TAGS: Record<string, string> = { published: "redline-published", updated: "redline-updated" };
-
 async function parseStatuspageFeed(body: Uint8Array, ctx: ParseContext): Promise<Incident[]> {
-  const text = decodeText(body, ctx);
   const observedMs = Date.parse(toUtcIso(ctx.observedAt));
-  const parser = new Parser({
-    xml2js: { tagNameProcessors: [(name: string) => RAW_DATE_TAGS[name] ?? name] },
-    customFields: { item: [["redline-published", "published"], ["redline-updated", "updated"]] },
-  });
-  let feed: unknown;
-  try {
-    feed = await parser.parseString(text);
-  } catch (error) {
-    const why = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    const message = `${ctx.vendor}: snapshot from ${ctx.source} is not an RSS or Atom feed: ${why}`;
-    throw new SnapshotError("unparseable", message, { cause: error });
-  }
-  const parsed = parseWithSchema(feedSchema, feed, ctx);
+  const parsed = parseWithSchema(feedSchema, await parseFeedDocument(body, ctx), ctx);
   return parsed.items.map((entry) => reshapeFeedEntry(entry, ctx, observedMs));
 }
 

@@ -3,7 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { incidentSchema, type Incident } from "@/lib/incident";
 import type { ParseContext } from "@/scrapers/platforms/platform";
-import { rfc822ToIso, rssFeedPlatform } from "@/scrapers/platforms/rss-feed";
+import { rfc822ToIso } from "@/scrapers/platforms/feed-document";
+import { rssFeedPlatform } from "@/scrapers/platforms/rss-feed";
 import { corpusPath, describeCorpus } from "@/tests/support/corpus";
 import { findIncident, snapshotRejection } from "@/tests/support/parsing";
 
