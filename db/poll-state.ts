@@ -8,7 +8,7 @@ export type SourceRow = typeof sources.$inferSelect;
 export type PollStateRow = typeof pollState.$inferSelect;
 
 /** Enabled vendors with a URL whose next poll is due (or never scheduled), soonest first. */
-export function listDueVendors(db: RedlineDb, now: string, limit: number, excludeIds: readonly number[] = []): VendorRow[] {
+export function listDueVendors(db: RedlineDb, now: string, limit: number, excludeIds: readonly number[] = [], slug?: string): VendorRow[] {
   return db
     .select({ vendor: vendors })
     .from(vendors)
@@ -19,6 +19,7 @@ export function listDueVendors(db: RedlineDb, now: string, limit: number, exclud
         isNotNull(vendors.url),
         or(isNull(pollState.nextPollAt), lte(pollState.nextPollAt, now)),
         excludeIds.length > 0 ? notInArray(vendors.id, [...excludeIds]) : undefined,
+        slug === undefined ? undefined : eq(vendors.slug, slug),
       ),
     )
     .orderBy(asc(sql`coalesce(${pollState.nextPollAt}, '')`), asc(vendors.id))
@@ -38,12 +39,19 @@ export function listPollableVendors(db: RedlineDb, slug?: string): VendorRow[] {
 }
 
 /** When the next vendor not already being polled falls due, or null when none is scheduled. */
-export function nextDueAt(db: RedlineDb, excludeIds: readonly number[] = []): string | null {
+export function nextDueAt(db: RedlineDb, excludeIds: readonly number[] = [], slug?: string): string | null {
   const row = db
     .select({ at: sql<string | null>`min(${pollState.nextPollAt})` })
     .from(pollState)
     .innerJoin(vendors, eq(vendors.id, pollState.vendorId))
-    .where(and(eq(vendors.enabled, true), isNotNull(vendors.url), excludeIds.length > 0 ? notInArray(vendors.id, [...excludeIds]) : undefined))
+    .where(
+      and(
+        eq(vendors.enabled, true),
+        isNotNull(vendors.url),
+        excludeIds.length > 0 ? notInArray(vendors.id, [...excludeIds]) : undefined,
+        slug === undefined ? undefined : eq(vendors.slug, slug),
+      ),
+    )
     .get();
   return row?.at ?? null;
 }

@@ -101,7 +101,7 @@ vendorsCommand
 program
   .command("poll")
   .description("poll vendors: one round with --once, else the polling loop until SIGINT/SIGTERM")
-  .option("--vendor <slug>", "only this vendor (with --once)")
+  .option("--vendor <slug>", "only this vendor")
   .option("--once", "one round, then exit")
   .option("--quiet", "no line per poll")
   .option(...dbOption)

@@ -17,21 +17,24 @@ export async function runPoll(opts: { vendor?: string; once?: boolean; db?: stri
   const env = readEnv();
   await withDatabase(opts, async (db) => {
     if (opts.vendor !== undefined && !getVendorBySlug(db, opts.vendor)) throw new CliError(`unknown vendor ${JSON.stringify(opts.vendor)}`);
-    const scheduler = createScheduler(createPollDeps(db, env), env, { onPolled: opts.quiet ? undefined : (v, r) => logPoll(v.slug, r) });
+    const scheduler = createScheduler(createPollDeps(db, env), env, {
+      onPolled: opts.quiet ? undefined : (v, r) => logPoll(v.slug, r),
+      onlySlug: opts.vendor,
+    });
     if (opts.once) {
       const round = await scheduler.runOnce(opts.vendor);
       process.stdout.write(`polled ${round.vendors} vendors: ${round.ok} ok, ${round.failed} failed, ${round.versionsAdded} new versions\n`);
       if (round.vendors > 0 && round.ok === 0) process.exitCode = 3;
       return;
     }
-    if (opts.vendor !== undefined) throw new CliError("--vendor goes with --once; the loop polls every enabled vendor");
     const stop = (signal: string) => {
       process.stdout.write(`poller: ${signal}: finishing the polls in flight\n`);
       scheduler.stop();
     };
     process.once("SIGINT", () => stop("SIGINT"));
     process.once("SIGTERM", () => stop("SIGTERM"));
-    process.stdout.write(`poller: polling every ${env.REDLINE_POLL_INTERVAL_SECONDS} s, ${env.REDLINE_POLL_CONCURRENCY} at a time\n`);
+    const which = opts.vendor === undefined ? "every enabled vendor" : opts.vendor;
+    process.stdout.write(`poller: polling ${which} every ${env.REDLINE_POLL_INTERVAL_SECONDS} s, ${env.REDLINE_POLL_CONCURRENCY} at a time\n`);
     await scheduler.run();
     process.stdout.write("poller: stopped\n");
   });

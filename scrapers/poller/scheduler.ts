@@ -9,6 +9,8 @@ export interface SchedulerOptions {
   policy: SchedulePolicy;
   /** Longest sleep between looks at the schedule (vendors added meanwhile are seen this soon). */
   tickMs?: number;
+  /** Poll only this vendor. */
+  onlySlug?: string;
   onPolled?: (vendor: VendorRow, result: VendorPollResult) => void;
   random?: () => number;
 }
@@ -88,7 +90,8 @@ export class Scheduler {
     while (!this.stopping) {
       const free = this.options.concurrency - this.inFlight.size;
       if (free > 0) {
-        for (const vendor of listDueVendors(this.db, new Date().toISOString(), free, [...this.inFlight.keys()])) {
+        const due = listDueVendors(this.db, new Date().toISOString(), free, [...this.inFlight.keys()], this.options.onlySlug);
+        for (const vendor of due) {
           const task = this.pollOne(vendor).then(
             () => undefined,
             () => undefined,
@@ -101,8 +104,8 @@ export class Scheduler {
         }
       }
       const full = this.inFlight.size >= this.options.concurrency;
-      const due = full ? null : nextDueAt(this.db, [...this.inFlight.keys()]);
-      const untilDue = due === null ? tickMs : Math.max(10, Date.parse(due) - Date.now());
+      const next = full ? null : nextDueAt(this.db, [...this.inFlight.keys()], this.options.onlySlug);
+      const untilDue = next === null ? tickMs : Math.max(10, Date.parse(next) - Date.now());
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(tickMs, untilDue));
         this.wake = () => {

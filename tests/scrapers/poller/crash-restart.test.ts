@@ -104,3 +104,21 @@ describe("a poller killed mid-round", () => {
     expect(count(file, "SELECT count(*) AS n FROM captures WHERE outcome = 'ok' OR outcome = 'not-modified'")).toBeGreaterThanOrEqual(5);
   });
 });
+
+describe("the polling loop for one vendor", () => {
+  it("polls only the vendor asked for", async () => {
+    const file = path.join(dir, "one.db");
+    prepare(file);
+    const only = sim.vendors[0]?.slug ?? "";
+    const child = poller(file, ["--vendor", only]);
+    const exit = finished(child);
+    while (count(file, "SELECT count(*) AS n FROM poll_state") < 1) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 1_500));
+    child.kill("SIGTERM");
+    expect((await exit).code).toBe(0);
+    const polled = new Database(file, { readonly: true });
+    const slugs = (polled.prepare("SELECT DISTINCT v.slug FROM captures c JOIN vendors v ON v.id = c.vendor_id").all() as Array<{ slug: string }>).map((r) => r.slug);
+    polled.close();
+    expect(slugs).toEqual([only]);
+  });
+});
