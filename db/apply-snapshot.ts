@@ -4,7 +4,8 @@ import { canonicalizeIncident, hashIncident } from "@/lib/canonicalize";
 import type { Change } from "@/lib/change";
 import { classifyChanges } from "@/lib/classify-changes";
 import { diffStates } from "@/lib/diff-incidents";
-import { type Incident, type IncidentState, keepFirstById, type Presence } from "@/lib/incident";
+import { type ChangeKindName, EDIT_KINDS } from "@/lib/change-kinds";
+import { type Incident, type IncidentState, isResolvedStatus, keepFirstById, type Presence } from "@/lib/incident";
 import { type CarryRule, mergeCarried } from "@/lib/carried-fields";
 import { judgeAbsences, recencyOf, type PresenceRule } from "@/lib/presence";
 import { summarizeVersion } from "@/lib/summarize";
@@ -76,6 +77,33 @@ function appendVersion(
   });
   if (!version) throw new Error(`store: unable to insert version ${seq} of incident ${incident.id}`);
   for (const kind of kinds) st.insertKind.run(version.id, kind, ctx.vendor.id, ctx.observedAt);
+  indexIncident(st, ctx, incidentId, previous, state, changes, kinds);
+}
+
+/** Keep the search index, the component filter and the profile figures in step with the new version. */
+function indexIncident(
+  st: WriteStatements,
+  ctx: SnapshotContext,
+  incidentId: number,
+  previous: IncidentState | null,
+  state: IncidentState,
+  changes: readonly Change[],
+  kinds: readonly ChangeKindName[],
+): void {
+  const { incident } = state;
+  const before = previous?.incident;
+  const changed = new Set(changes.map((c) => c.field));
+  if (!before || changed.has("title") || changed.has("update") || changed.has("postmortem")) {
+    st.deleteSearch.run(incidentId);
+    st.insertSearch.run(incidentId, incident.title, incident.updates.map((u) => u.body).join("\n"), incident.postmortem?.body ?? "");
+  }
+  if (!before || changed.has("components")) {
+    st.deleteComponents.run(incidentId);
+    for (const c of incident.components) st.insertComponent.run(incidentId, ctx.vendor.id, c.id, c.name);
+  }
+  if (incident.postmortem && (!before || !before.postmortem)) st.markPostmortem.run(ctx.observedAt, incidentId);
+  const wasOver = before !== undefined && (before.resolvedAt !== null || isResolvedStatus(before.status));
+  if (wasOver && kinds.some((k) => EDIT_KINDS.has(k))) st.countEditAfterResolution.run(incidentId);
 }
 
 /**

@@ -109,12 +109,32 @@ export const incidents = sqliteTable(
     observedHash: text("observed_hash").notNull(),
     versionCount: integer("version_count").notNull(),
     lastChangedAt: text("last_changed_at").notNull(),
+    /** When Redline first saw a postmortem on it. */
+    postmortemAt: text("postmortem_at"),
+    /** Versions that edited it (impact, title, timing, updates, postmortem) after it was resolved. */
+    editsAfterResolution: integer("edits_after_resolution").notNull().default(0),
   },
   (t) => [
     uniqueIndex("incidents_identity").on(t.vendorId, t.providerId),
     index("incidents_vendor_source_presence").on(t.vendorId, t.source, t.presence),
     index("incidents_vendor_changed").on(t.vendorId, t.lastChangedAt),
     index("incidents_started").on(t.startedAt),
+    index("incidents_vendor_started").on(t.vendorId, t.startedAt),
+  ],
+);
+
+/** The components of each incident's current version, for filtering a vendor's incidents. */
+export const incidentComponents = sqliteTable(
+  "incident_components",
+  {
+    incidentId: integer("incident_id").notNull().references(() => incidents.id, { onDelete: "cascade" }),
+    vendorId: integer("vendor_id").notNull(),
+    componentId: text("component_id").notNull(),
+    name: text("name").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.incidentId, t.componentId] }),
+    index("incident_components_vendor_name").on(t.vendorId, t.name),
   ],
 );
 
@@ -153,8 +173,8 @@ export const versionKinds = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.versionId, t.kind] }),
-    index("version_kinds_kind_observed").on(t.kind, t.observedAt),
-    index("version_kinds_vendor_kind_observed").on(t.vendorId, t.kind, t.observedAt),
+    index("version_kinds_kind_observed").on(t.kind, t.observedAt, t.versionId),
+    index("version_kinds_vendor_kind_observed").on(t.vendorId, t.kind, t.observedAt, t.versionId),
   ],
 );
 

@@ -78,6 +78,16 @@ function prepareWriteStatements(sqlite: Database.Database) {
     insertKind: sqlite.prepare<[number, string, number, string]>(
       "INSERT INTO version_kinds (version_id, kind, vendor_id, observed_at) VALUES (?, ?, ?, ?)",
     ),
+    deleteSearch: sqlite.prepare<[number]>("DELETE FROM incident_search WHERE rowid = ?"),
+    insertSearch: sqlite.prepare<[number, string, string, string]>(
+      "INSERT INTO incident_search (rowid, title, updates, postmortem) VALUES (?, ?, ?, ?)",
+    ),
+    deleteComponents: sqlite.prepare<[number]>("DELETE FROM incident_components WHERE incident_id = ?"),
+    insertComponent: sqlite.prepare<[number, number, string, string]>(
+      "INSERT OR IGNORE INTO incident_components (incident_id, vendor_id, component_id, name) VALUES (?, ?, ?, ?)",
+    ),
+    markPostmortem: sqlite.prepare<[string, number]>("UPDATE incidents SET postmortem_at = coalesce(postmortem_at, ?) WHERE id = ?"),
+    countEditAfterResolution: sqlite.prepare<[number]>("UPDATE incidents SET edits_after_resolution = edits_after_resolution + 1 WHERE id = ?"),
   };
 }
 

@@ -38,3 +38,9 @@ export function sortKinds(kinds: Iterable<ChangeKindName>): ChangeKindName[] {
 export function changeKindLabel(kind: ChangeKindName): string {
   return CHANGE_KIND_INFO[kind].label;
 }
+
+/** Kinds that rewrite what a vendor had already said: counted as edits when made after resolution. */
+export const EDIT_KINDS: ReadonlySet<ChangeKindName> = new Set<ChangeKindName>([
+  "impact-downgraded", "impact-escalated", "update-edited", "update-removed", "update-backdated",
+  "timing-changed", "title-changed", "postmortem-edited",
+]);

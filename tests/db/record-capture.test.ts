@@ -236,3 +236,29 @@ describe("partial sources", () => {
     expect(last?.kinds).toEqual(["status-changed"]);
   });
 });
+
+describe("what the pages query", () => {
+  it("keeps the search index, components and profile figures in step with each version", async () => {
+    const { db, capture } = setup();
+    await capture([makeIncident({ components: [{ id: "api", name: "API" }] })]);
+    await capture([makeIncident({ status: "resolved", resolvedAt: "2026-03-01T11:00:00.000Z", components: [{ id: "web", name: "Web" }] })]);
+    await capture([makeIncident({ status: "resolved", resolvedAt: "2026-03-01T11:00:00.000Z", impact: "none", title: "Quietly renamed", components: [{ id: "web", name: "Web" }] })]);
+    await capture([makeIncident({ status: "resolved", resolvedAt: "2026-03-01T11:00:00.000Z", impact: "none", title: "Quietly renamed", components: [{ id: "web", name: "Web" }], postmortem: { body: "A cache stampede.", publishedAt: null } })]);
+    const found = db.$client.prepare("SELECT rowid FROM incident_search WHERE incident_search MATCH 'quietly AND stampede'").all();
+    expect(found).toHaveLength(1);
+    expect(db.$client.prepare("SELECT count(*) AS n FROM incident_search WHERE incident_search MATCH 'title : elevated'").get()).toEqual({ n: 0 });
+    expect(db.$client.prepare("SELECT name FROM incident_components").all()).toEqual([{ name: "Web" }]);
+    const row = db.$client.prepare("SELECT postmortem_at AS pm, edits_after_resolution AS edits FROM incidents").get() as { pm: string | null; edits: number };
+    expect(row.edits).toBe(1);
+    expect(row.pm).not.toBeNull();
+  });
+
+  it("drops an incident from the search index when its vendor's history is rebuilt", async () => {
+    const { db, vendor, capture } = setup();
+    await capture([makeIncident()]);
+    const { rederiveVendor } = await import("@/scrapers/ingest/rederive");
+    await rederiveVendor(db, vendor, () => makeTestPlatform({ kind: "active" }));
+    expect(db.$client.prepare("SELECT count(*) AS n FROM incident_search").get()).toEqual({ n: 1 });
+    expect(db.$client.prepare("SELECT count(*) AS n FROM incident_search s LEFT JOIN incidents i ON i.id = s.rowid WHERE i.id IS NULL").get()).toEqual({ n: 0 });
+  });
+});
