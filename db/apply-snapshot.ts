@@ -8,7 +8,7 @@ import { type ChangeKindName, EDIT_KINDS } from "@/lib/change-kinds";
 import { type Incident, type IncidentState, isResolvedStatus, keepFirstById, type Presence } from "@/lib/incident";
 import { type CarryRule, mergeCarried } from "@/lib/carried-fields";
 import { judgeAbsences, recencyOf, type PresenceRule } from "@/lib/presence";
-import { summarizeVersion } from "@/lib/summarize";
+import { headlineVersion, summarizeVersion } from "@/lib/summarize";
 
 export interface SnapshotContext {
   vendor: { id: number; name: string };
@@ -35,7 +35,9 @@ function appendVersion(
   changes: Change[],
 ): void {
   const kinds = classifyChanges(changes, { isFirst: previous === null });
-  const summary = summarizeVersion({ vendorName: ctx.vendor.name, state, previous, changes, kinds, observedAt: ctx.observedAt });
+  const summaryInput = { vendorName: ctx.vendor.name, state, previous, changes, kinds, observedAt: ctx.observedAt };
+  const summary = summarizeVersion(summaryInput);
+  const headline = headlineVersion(summaryInput);
   const { incident, presence } = state;
   const hash = hashIncident(incident);
   // A single-incident source (an incident page) adds to an incident without taking over its listing.
@@ -73,6 +75,7 @@ function appendVersion(
     changes: JSON.stringify(changes),
     kinds: JSON.stringify(kinds),
     summary,
+    headline,
     captureId: ctx.captureId,
   });
   if (!version) throw new Error(`store: unable to insert version ${seq} of incident ${incident.id}`);

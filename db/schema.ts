@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const vendors = sqliteTable("vendors", {
@@ -120,6 +121,7 @@ export const incidents = sqliteTable(
     index("incidents_vendor_changed").on(t.vendorId, t.lastChangedAt),
     index("incidents_started").on(t.startedAt),
     index("incidents_vendor_started").on(t.vendorId, t.startedAt),
+    index("incidents_open").on(t.vendorId).where(sql`${t.presence} = 'listed' AND ${t.resolvedAt} IS NULL`),
   ],
 );
 
@@ -152,6 +154,8 @@ export const incidentVersions = sqliteTable(
     changes: text("changes", { mode: "json" }).notNull(),
     kinds: text("kinds", { mode: "json" }).notNull().$type<string[]>(),
     summary: text("summary").notNull(),
+    /** The summary's sentences about this version's changes alone. */
+    headline: text("headline").notNull().default(""),
     captureId: integer("capture_id").notNull().references(() => captures.id),
   },
   (t) => [

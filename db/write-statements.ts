@@ -69,10 +69,10 @@ function prepareWriteStatements(sqlite: Database.Database) {
     ),
     insertVersion: sqlite.prepare<{
       incidentId: number; vendorId: number; seq: number; observedAt: string; hash: string; snapshot: string;
-      changes: string; kinds: string; summary: string; captureId: number;
+      changes: string; kinds: string; summary: string; headline: string; captureId: number;
     }, { id: number }>(
-      `INSERT INTO incident_versions (incident_id, vendor_id, seq, observed_at, hash, snapshot, changes, kinds, summary, capture_id)
-       VALUES (@incidentId, @vendorId, @seq, @observedAt, @hash, @snapshot, @changes, @kinds, @summary, @captureId)
+      `INSERT INTO incident_versions (incident_id, vendor_id, seq, observed_at, hash, snapshot, changes, kinds, summary, headline, capture_id)
+       VALUES (@incidentId, @vendorId, @seq, @observedAt, @hash, @snapshot, @changes, @kinds, @summary, @headline, @captureId)
        RETURNING id`,
     ),
     insertKind: sqlite.prepare<[number, string, number, string]>(

@@ -57,3 +57,11 @@ export function formatUtcSecond(iso: string | null): string {
   if (iso === null) return "not present";
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 }
+
+/** "3 days ago", "in 2 hours": coarse, for a reader's bearings next to the exact UTC time. */
+export function formatRelative(iso: string, now: Date): string {
+  const ms = now.getTime() - Date.parse(iso);
+  const span = formatSpan(ms);
+  if (span === "moments") return "just now";
+  return ms >= 0 ? `${span} ago` : `in ${span}`;
+}

@@ -20,6 +20,11 @@ export function summarizeVersion(input: SummaryInput): string {
   return [describeIncident(input.vendorName, input.state.incident), ...describeChanges(input)].join(" ");
 }
 
+/** Only what this version changed, for one line in a list of changes. */
+export function headlineVersion(input: SummaryInput): string {
+  return describeChanges(input).join(" ");
+}
+
 function article(word: string): string {
   return /^[aeiou]/i.test(word) ? "an" : "a";
 }

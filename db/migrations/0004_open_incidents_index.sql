@@ -1,0 +1,1 @@
+CREATE INDEX `incidents_open` ON `incidents` (`vendor_id`) WHERE "incidents"."presence" = 'listed' AND "incidents"."resolved_at" IS NULL;

@@ -1,0 +1,108 @@
+import type { RedlineDb } from "@/db/client";
+import { type Cursor, encodeCursor, preparedFor } from "@/db/queries/prepared";
+import type { VendorRow } from "@/db/vendors";
+import type { IncidentFacts } from "@/lib/vendor-figures";
+
+export interface IncidentListRow {
+  id: number;
+  providerId: string;
+  kind: string;
+  title: string;
+  status: string | null;
+  impact: string | null;
+  startedAt: string | null;
+  resolvedAt: string | null;
+  presence: string;
+  versionCount: number;
+  lastChangedAt: string;
+  firstSeenAt: string;
+  postmortemAt: string | null;
+}
+
+export interface IncidentFilter {
+  impact?: string;
+  status?: string;
+  component?: string;
+  from?: string;
+  to?: string;
+  before?: Cursor | null;
+}
+
+const LIST_COLUMNS = `i.id, i.provider_id AS providerId, i.kind, i.title, i.status, i.impact, i.started_at AS startedAt,
+  i.resolved_at AS resolvedAt, i.presence, i.version_count AS versionCount, i.last_changed_at AS lastChangedAt, i.first_seen_at AS firstSeenAt, i.postmortem_at AS postmortemAt`;
+
+const statements = preparedFor((sqlite) => ({
+  vendor: sqlite.prepare<[string], VendorRow>(
+    `SELECT id, slug, name, platform, derived_with AS derivedWith, needs_rederive AS needsRederive, created_at AS createdAt, url,
+       interval_seconds AS intervalSeconds, enabled, origin, homepage, status_page_url AS statusPageUrl FROM vendors WHERE slug = ?`,
+  ),
+  facts: sqlite.prepare<[number, string, string], IncidentFacts>(
+    `SELECT started_at AS startedAt, resolved_at AS resolvedAt, impact, postmortem_at AS postmortemAt, edits_after_resolution AS editsAfterResolution
+     FROM incidents WHERE vendor_id = ? AND kind = 'incident' AND started_at >= ? AND started_at < ?`,
+  ),
+  open: sqlite.prepare<[number], IncidentListRow>(
+    `SELECT ${LIST_COLUMNS} FROM incidents i WHERE i.vendor_id = ? AND i.presence = 'listed' AND i.resolved_at IS NULL
+       AND coalesce(i.status, '') NOT IN ('resolved', 'completed', 'postmortem', 'closed') ORDER BY i.started_at DESC LIMIT 50`,
+  ),
+  components: sqlite.prepare<[number], { name: string; n: number }>(
+    `SELECT name, count(*) AS n FROM incident_components WHERE vendor_id = ? GROUP BY name ORDER BY name LIMIT 500`,
+  ),
+  list: sqlite.prepare<
+    { vendorId: number; impact: string | null; status: string | null; component: string | null; from: string | null; to: string | null; beforeAt: string; beforeId: number; limit: number },
+    IncidentListRow
+  >(
+    `SELECT ${LIST_COLUMNS} FROM incidents i
+     WHERE i.vendor_id = @vendorId
+       AND (@impact IS NULL OR coalesce(i.impact, 'unknown') = @impact)
+       AND (@status IS NULL OR i.status = @status)
+       AND (@from IS NULL OR coalesce(i.started_at, i.first_seen_at) >= @from)
+       AND (@to IS NULL OR coalesce(i.started_at, i.first_seen_at) < @to)
+       AND (@component IS NULL OR EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = i.id AND c.name = @component))
+       AND (coalesce(i.started_at, i.first_seen_at), i.id) < (@beforeAt, @beforeId)
+     ORDER BY coalesce(i.started_at, i.first_seen_at) DESC, i.id DESC LIMIT @limit`,
+  ),
+  statuses: sqlite.prepare<[number], { status: string }>(
+    `SELECT DISTINCT status FROM incidents WHERE vendor_id = ? AND status IS NOT NULL ORDER BY status LIMIT 50`,
+  ),
+}));
+
+export function getVendor(db: RedlineDb, slug: string): VendorRow | undefined {
+  const row = statements(db).vendor.get(slug);
+  return row ? { ...row, enabled: Boolean(row.enabled), needsRederive: Boolean(row.needsRederive) } : undefined;
+}
+
+export function listIncidentFacts(db: RedlineDb, vendorId: number, from: string, to: string): IncidentFacts[] {
+  return statements(db).facts.all(vendorId, from, to);
+}
+
+export function listOpenIncidents(db: RedlineDb, vendorId: number): IncidentListRow[] {
+  return statements(db).open.all(vendorId);
+}
+
+export function listComponentNames(db: RedlineDb, vendorId: number): string[] {
+  return statements(db).components.all(vendorId).map((r) => r.name);
+}
+
+export function listStatuses(db: RedlineDb, vendorId: number): string[] {
+  return statements(db).statuses.all(vendorId).map((r) => r.status);
+}
+
+/** A vendor's incidents, newest first, filtered, a page at a time. */
+export function listVendorIncidents(db: RedlineDb, vendorId: number, filter: IncidentFilter, limit: number): { rows: IncidentListRow[]; next: string | null } {
+  const before = filter.before ?? { at: "9999-12-31T23:59:59.999Z", id: Number.MAX_SAFE_INTEGER };
+  const rows = statements(db).list.all({
+    vendorId,
+    impact: filter.impact ?? null,
+    status: filter.status ?? null,
+    component: filter.component ?? null,
+    from: filter.from ?? null,
+    to: filter.to ?? null,
+    beforeAt: before.at,
+    beforeId: before.id,
+    limit: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const lastAt = last ? (last.startedAt ?? last.firstSeenAt) : null;
+  return { rows: page, next: rows.length > limit && last && lastAt ? encodeCursor({ at: lastAt, id: last.id }) : null };
+}

@@ -1,0 +1,67 @@
+import type { RedlineDb } from "@/db/client";
+import { preparedFor } from "@/db/queries/prepared";
+import type { VendorRow } from "@/db/vendors";
+
+export interface VendorOverview {
+  slug: string;
+  name: string;
+  platform: string;
+  polled: boolean;
+  /** Incidents the vendor lists as not resolved, and the worst impact among them. */
+  openIncidents: number;
+  worstOpenImpact: string | null;
+  lastIncident: { providerId: string; title: string; startedAt: string | null; impact: string | null } | null;
+  incidentsLast90Days: number;
+  poll: { lastPollAt: string | null; lastOutcome: string | null; lastError: string | null; failures: number; nextPollAt: string | null } | null;
+}
+
+const OPEN = `i.presence = 'listed' AND i.resolved_at IS NULL AND coalesce(i.status, '') NOT IN ('resolved', 'completed', 'postmortem', 'closed')`;
+
+const statements = preparedFor((sqlite) => ({
+  vendors: sqlite.prepare<[], VendorRow & { enabledFlag: number }>(
+    `SELECT id, slug, name, platform, url, enabled AS enabledFlag FROM vendors ORDER BY lower(name), slug`,
+  ),
+  open: sqlite.prepare<[], { vendorId: number; n: number; worst: string | null }>(
+    `SELECT i.vendor_id AS vendorId, count(*) AS n,
+       CASE max(CASE i.impact WHEN 'critical' THEN 4 WHEN 'major' THEN 3 WHEN 'minor' THEN 2 WHEN 'none' THEN 1 ELSE 0 END)
+         WHEN 4 THEN 'critical' WHEN 3 THEN 'major' WHEN 2 THEN 'minor' WHEN 1 THEN 'none' ELSE NULL END AS worst
+     FROM incidents i WHERE ${OPEN} AND i.kind = 'incident' GROUP BY i.vendor_id`,
+  ),
+  last: sqlite.prepare<[number], { providerId: string; title: string; startedAt: string | null; impact: string | null }>(
+    `SELECT provider_id AS providerId, title, started_at AS startedAt, impact FROM incidents
+     WHERE vendor_id = ? AND kind = 'incident' AND started_at IS NOT NULL ORDER BY started_at DESC LIMIT 1`,
+  ),
+  recent: sqlite.prepare<[number, string], { n: number }>(
+    `SELECT count(*) AS n FROM incidents WHERE vendor_id = ? AND started_at >= ? AND kind = 'incident'`,
+  ),
+  polls: sqlite.prepare<[], { vendorId: number; lastPollAt: string | null; lastOutcome: string | null; lastError: string | null; failures: number; nextPollAt: string | null }>(
+    `SELECT vendor_id AS vendorId, last_poll_at AS lastPollAt, last_outcome AS lastOutcome, last_error AS lastError,
+       consecutive_failures AS failures, next_poll_at AS nextPollAt FROM poll_state`,
+  ),
+}));
+
+/** Every vendor with its current state, last incident, recent count and polling health. */
+export function listVendorOverviews(db: RedlineDb, now: Date, nameFilter?: string): VendorOverview[] {
+  const st = statements(db);
+  const open = new Map(st.open.all().map((r) => [r.vendorId, r]));
+  const polls = new Map(st.polls.all().map((r) => [r.vendorId, r]));
+  const since = new Date(now.getTime() - 90 * 86_400_000).toISOString();
+  const needle = nameFilter?.trim().toLowerCase() ?? "";
+  return st.vendors
+    .all()
+    .filter((v) => needle === "" || v.name.toLowerCase().includes(needle) || v.slug.includes(needle))
+    .map((v) => {
+      const poll = polls.get(v.id);
+      return {
+        slug: v.slug,
+        name: v.name,
+        platform: v.platform,
+        polled: v.enabledFlag === 1 && v.url !== null,
+        openIncidents: open.get(v.id)?.n ?? 0,
+        worstOpenImpact: open.get(v.id)?.worst ?? null,
+        lastIncident: st.last.get(v.id) ?? null,
+        incidentsLast90Days: st.recent.get(v.id, since)?.n ?? 0,
+        poll: poll ? { lastPollAt: poll.lastPollAt, lastOutcome: poll.lastOutcome, lastError: poll.lastError, failures: poll.failures, nextPollAt: poll.nextPollAt } : null,
+      };
+    });
+}

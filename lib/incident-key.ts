@@ -1,0 +1,30 @@
+/**
+ * The path segment an incident is addressed by. Most provider ids are URL-safe and are used as
+ * they are; any other (a feed item's URL, "service/number") is hex-encoded behind a "~", so every
+ * id has one stable, reversible segment.
+ */
+const SAFE = /^[A-Za-z0-9._-][A-Za-z0-9._~-]*$/;
+
+export function incidentKey(providerId: string): string {
+  return SAFE.test(providerId) ? providerId : `~${Buffer.from(providerId, "utf8").toString("hex")}`;
+}
+
+/** The provider id a key stands for, or null when the key is not one incidentKey makes. */
+export function providerIdFromKey(key: string): string | null {
+  if (!key.startsWith("~")) return SAFE.test(key) ? key : null;
+  const hex = key.slice(1);
+  if (hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9a-f]+$/.test(hex)) return null;
+  const id = Buffer.from(hex, "hex").toString("utf8");
+  return incidentKey(id) === key ? id : null;
+}
+
+/** Paths of the archive's pages, in one place so links and routes agree. */
+export const paths = {
+  vendor: (slug: string) => `/vendors/${encodeURIComponent(slug)}`,
+  vendorChanges: (slug: string) => `/vendors/${encodeURIComponent(slug)}/changes`,
+  incident: (slug: string, providerId: string) => `/vendors/${encodeURIComponent(slug)}/incidents/${incidentKey(providerId)}`,
+  version: (slug: string, providerId: string, seq: number) => `${paths.incident(slug, providerId)}/versions/${seq}`,
+  compare: (slug: string, providerId: string, from: number, to: number) => `${paths.incident(slug, providerId)}/compare?from=${from}&to=${to}`,
+  incidentExport: (slug: string, providerId: string, format: "md" | "json") => `${paths.incident(slug, providerId)}/export.${format}`,
+  versionExport: (slug: string, providerId: string, seq: number, format: "md" | "json") => `${paths.version(slug, providerId, seq)}/export.${format}`,
+};

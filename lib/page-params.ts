@@ -1,0 +1,87 @@
+import { z } from "zod";
+import { changeKindNameSchema } from "@/lib/change-kinds";
+import { impactSchema } from "@/lib/incident";
+
+/**
+ * Query parameters of the archive's pages, validated the same way by the proxy (which answers a
+ * bad one with a 400 page saying what was wrong) and by the page itself.
+ */
+const cursor = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z_\d+$/, "not a page cursor from this site");
+const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "not a vendor slug");
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date as YYYY-MM-DD")
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), "not a real date");
+const oneOrMany = <T extends z.ZodType>(item: T) => z.union([item, z.array(item).max(20)]).transform((v) => (Array.isArray(v) ? v : [v]));
+const blankAsMissing = (value: unknown) => (value === "" ? undefined : value);
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsMissing, schema.optional());
+
+export const changesParamsSchema = z.strictObject({
+  kind: optional(oneOrMany(changeKindNameSchema)),
+  vendor: optional(slug),
+  before: optional(cursor),
+});
+
+export const vendorsParamsSchema = z.strictObject({
+  q: optional(z.string().max(100, "at most 100 characters")),
+});
+
+export const vendorProfileParamsSchema = z.strictObject({
+  from: optional(day),
+  to: optional(day),
+  impact: optional(z.union([impactSchema, z.literal("unknown")])),
+  status: optional(z.string().max(40).regex(/^[a-z_ -]+$/, "not a status")),
+  component: optional(z.string().max(200)),
+  before: optional(cursor),
+});
+
+export const vendorChangesParamsSchema = z.strictObject({
+  kind: optional(oneOrMany(changeKindNameSchema)),
+  before: optional(cursor),
+});
+
+export const compareParamsSchema = z.strictObject({
+  from: z.coerce.number({ error: "expected a version number" }).int().min(1),
+  to: z.coerce.number({ error: "expected a version number" }).int().min(1),
+});
+
+export const searchParamsSchema = z.strictObject({
+  q: optional(z.string().max(200, "at most 200 characters")),
+  vendor: optional(slug),
+  from: optional(day),
+  to: optional(day),
+  page: optional(z.coerce.number().int().min(1).max(20, "at most 20 pages of results")),
+});
+
+export const noParamsSchema = z.strictObject({});
+
+/** Next passes repeated parameters as arrays; URLSearchParams gives the same shape here. */
+export function searchParamsToObject(params: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    const all = params.getAll(key);
+    out[key] = all.length === 1 ? (all[0] ?? "") : all;
+  }
+  return out;
+}
+
+/** "kind: Invalid option …" for the first problem, naming the parameter. */
+export function describeParamError(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return "invalid query parameters";
+  if (issue.code === "unrecognized_keys") return `unknown parameter ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
+  const name = issue.path[0] === undefined ? "query" : String(issue.path[0]);
+  return `${name}: ${issue.message}`;
+}
+
+/** Which schema checks which route's query string. */
+export function paramsSchemaFor(pathname: string): z.ZodType | null {
+  if (pathname === "/") return changesParamsSchema;
+  if (pathname === "/vendors") return vendorsParamsSchema;
+  if (pathname === "/search") return searchParamsSchema;
+  if (/^\/vendors\/[^/]+$/.test(pathname)) return vendorProfileParamsSchema;
+  if (/^\/vendors\/[^/]+\/changes$/.test(pathname)) return vendorChangesParamsSchema;
+  if (/^\/vendors\/[^/]+\/incidents\/[^/]+\/compare$/.test(pathname)) return compareParamsSchema;
+  if (/^\/vendors\/[^/]+\/incidents\/[^/]+(\/versions\/[^/]+)?$/.test(pathname)) return noParamsSchema;
+  return null;
+}

@@ -1,0 +1,87 @@
+/** A vendor's track record over a period, from its incidents: pure, so it is tested alone. */
+
+export interface IncidentFacts {
+  startedAt: string;
+  resolvedAt: string | null;
+  impact: string | null;
+  postmortemAt: string | null;
+  editsAfterResolution: number;
+}
+
+export interface VendorFigures {
+  incidents: number;
+  /** "2026-03" → incidents that started that month, every month of the period listed. */
+  perMonth: Array<{ month: string; count: number }>;
+  medianResolveMs: number | null;
+  p90ResolveMs: number | null;
+  resolved: number;
+  postmortemShare: number | null;
+  medianPostmortemDelayMs: number | null;
+  editsAfterResolution: number;
+  impactMix: Array<{ impact: string; count: number }>;
+}
+
+/** The q-th quantile (0..1) by the nearest-rank method; null for no values. */
+export function quantile(values: readonly number[], q: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil(q * sorted.length));
+  return sorted[rank - 1] ?? null;
+}
+
+function monthsBetween(from: string, to: string): string[] {
+  const months: string[] = [];
+  let y = Number(from.slice(0, 4));
+  let m = Number(from.slice(5, 7));
+  const end = to.slice(0, 7);
+  for (let guard = 0; guard < 1200; guard += 1) {
+    const key = `${y}-${String(m).padStart(2, "0")}`;
+    if (key > end) break;
+    months.push(key);
+    m += 1;
+    if (m > 12) {
+      m = 1;
+      y += 1;
+    }
+  }
+  return months;
+}
+
+const IMPACT_ORDER = ["critical", "major", "minor", "none", "unknown"];
+
+export function computeVendorFigures(incidents: readonly IncidentFacts[], period: { from: string; to: string }): VendorFigures {
+  const perMonth = new Map(monthsBetween(period.from, period.to).map((m) => [m, 0]));
+  const resolveTimes: number[] = [];
+  const postmortemDelays: number[] = [];
+  const impacts = new Map<string, number>();
+  let withPostmortem = 0;
+  let edits = 0;
+  for (const i of incidents) {
+    const month = i.startedAt.slice(0, 7);
+    if (perMonth.has(month)) perMonth.set(month, (perMonth.get(month) ?? 0) + 1);
+    if (i.resolvedAt) {
+      const ms = Date.parse(i.resolvedAt) - Date.parse(i.startedAt);
+      if (ms >= 0) resolveTimes.push(ms);
+    }
+    if (i.postmortemAt) {
+      withPostmortem += 1;
+      if (i.resolvedAt) postmortemDelays.push(Math.max(0, Date.parse(i.postmortemAt) - Date.parse(i.resolvedAt)));
+    }
+    edits += i.editsAfterResolution;
+    const impact = i.impact ?? "unknown";
+    impacts.set(impact, (impacts.get(impact) ?? 0) + 1);
+  }
+  return {
+    incidents: incidents.length,
+    perMonth: [...perMonth.entries()].map(([month, count]) => ({ month, count })),
+    medianResolveMs: quantile(resolveTimes, 0.5),
+    p90ResolveMs: quantile(resolveTimes, 0.9),
+    resolved: resolveTimes.length,
+    postmortemShare: incidents.length === 0 ? null : withPostmortem / incidents.length,
+    medianPostmortemDelayMs: quantile(postmortemDelays, 0.5),
+    editsAfterResolution: edits,
+    impactMix: [...impacts.entries()]
+      .map(([impact, count]) => ({ impact, count }))
+      .sort((a, b) => IMPACT_ORDER.indexOf(a.impact) - IMPACT_ORDER.indexOf(b.impact)),
+  };
+}
