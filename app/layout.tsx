@@ -1,4 +1,4 @@
-import type { Metadata } from "next";
+import type { Metadata, Viewport } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import "./globals.css";
@@ -8,16 +8,27 @@ export const metadata: Metadata = {
   description: "Every version of every vendor status-page incident, and exactly what changed.",
 };
 
+export const viewport: Viewport = { width: "device-width", initialScale: 1 };
+
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
+        <a className="skip-link" href="#main">Skip to content</a>
         <header className="site-header">
           <Link href="/" className="brand">Redline</Link>
-          <span className="tagline">Vendor incidents, every version, every edit.</span>
+          <nav aria-label="Main">
+            <ul>
+              <li><Link href="/">Changes</Link></li>
+              <li><Link href="/vendors">Vendors</Link></li>
+              <li><Link href="/search">Search</Link></li>
+            </ul>
+          </nav>
         </header>
-        <main id="main">{children}</main>
-        <footer className="site-footer">Redline archives public status pages. Summaries are machine-written from the diff.</footer>
+        <main id="main" tabIndex={-1}>{children}</main>
+        <footer className="site-footer">
+          Redline archives public status pages and keeps every version. Summaries are machine-written from the diff; the diff is the record.
+        </footer>
       </body>
     </html>
   );

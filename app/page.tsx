@@ -1,41 +1,38 @@
+import type { Metadata } from "next";
+import { ChangeList } from "@/components/change-list";
+import { KindFilter } from "@/components/kind-filter";
+import { Pager } from "@/components/pager";
+import { listChanges } from "@/db/queries/changes";
+import { decodeCursor } from "@/db/queries/prepared";
+import { getVendor } from "@/db/queries/vendor-profile";
 import { getServerDb } from "@/db/server-db";
 import { listVendorSummaries } from "@/db/vendors";
-import { formatUtcMinute } from "@/lib/format";
+import { changesParamsSchema } from "@/lib/page-params";
+import { notFound } from "next/navigation";
 
 export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Latest changes" };
 
-export default function HomePage() {
-  const vendors = listVendorSummaries(getServerDb());
+const PAGE_SIZE = 50;
+
+export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const raw = await searchParams;
+  const params = changesParamsSchema.safeParse(raw);
+  if (!params.success) notFound();
+  const db = getServerDb();
+  const vendor = params.data.vendor ? getVendor(db, params.data.vendor) : undefined;
+  if (params.data.vendor && !vendor) notFound();
+  const before = params.data.before ? decodeCursor(params.data.before) : null;
+  const page = listChanges(db, { kinds: params.data.kind, vendorId: vendor?.id, before }, PAGE_SIZE);
+  const vendors = listVendorSummaries(db);
+  const now = new Date();
   return (
     <>
-      <h1>Vendors</h1>
-      {vendors.length === 0 ? (
-        <p>
-          Nothing archived yet. Import snapshots with{" "}
-          <code>npm run redline -- import &lt;dir&gt; --vendor &lt;slug&gt; --platform &lt;platform&gt;</code>.
-        </p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Vendor</th>
-              <th scope="col">Platform</th>
-              <th scope="col" className="number">Incidents</th>
-              <th scope="col">Last change (UTC)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {vendors.map((v) => (
-              <tr key={v.slug}>
-                <td>{v.name}</td>
-                <td><code>{v.platform}</code></td>
-                <td className="number">{v.incidentCount}</td>
-                <td>{v.lastChangedAt ? formatUtcMinute(v.lastChangedAt) : "never"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <h1>Latest changes</h1>
+      <p className="lede">Every version Redline archived, newest first: new incidents, and the edits vendors make to them after the fact.</p>
+      <KindFilter action="/" selected={params.data.kind ?? []} vendors={vendors.map((v) => ({ slug: v.slug, name: v.name }))} vendor={params.data.vendor} />
+      <ChangeList rows={page.rows} now={now} />
+      <Pager basePath="/" params={raw} next={page.next} isFirst={!before} />
     </>
   );
 }

@@ -44,3 +44,12 @@ export const EDIT_KINDS: ReadonlySet<ChangeKindName> = new Set<ChangeKindName>([
   "impact-downgraded", "impact-escalated", "update-edited", "update-removed", "update-backdated",
   "timing-changed", "title-changed", "postmortem-edited",
 ]);
+
+/** The kind a change page is headed with: "New major incident", "Impact downgraded" … */
+export function headingKindLabel(kinds: readonly ChangeKindName[], incident: { impact: string | null; kind: string }): string {
+  const first = kinds[0];
+  if (first === undefined) return "Other change";
+  if (first !== "incident-new") return changeKindLabel(first);
+  const impact = incident.impact && incident.impact !== "none" && incident.impact !== "maintenance" ? `${incident.impact} ` : "";
+  return incident.kind === "maintenance" ? "New maintenance" : `New ${impact}incident`;
+}

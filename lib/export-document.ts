@@ -50,3 +50,23 @@ export function toExportIncident(history: StoredIncidentHistory): ExportIncident
 export function renderExportJson(doc: ExportDocument): string {
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
+
+/** One change of one incident: what a change page's Markdown and JSON exports serve. */
+export interface VersionExportDocument {
+  vendor: { slug: string; name: string };
+  incident: Omit<ExportIncident, "versions">;
+  version: ExportVersion;
+}
+
+/** The export of one version, from a one-incident export document; undefined when it has no such version. */
+export function toVersionExport(doc: ExportDocument, seq: number): VersionExportDocument | undefined {
+  const incident = doc.incidents[0];
+  const version = incident?.versions.find((v) => v.seq === seq);
+  if (!incident || !version) return undefined;
+  const { versions: _versions, ...rest } = incident;
+  return { vendor: doc.vendor, incident: rest, version };
+}
+
+export function renderVersionExportJson(doc: VersionExportDocument): string {
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { changeKindNameSchema } from "@/lib/change-kinds";
+import { CHANGE_KIND_NAMES, type ChangeKindName } from "@/lib/change-kinds";
 import { impactSchema } from "@/lib/incident";
 
 /**
@@ -16,8 +16,12 @@ const oneOrMany = <T extends z.ZodType>(item: T) => z.union([item, z.array(item)
 const blankAsMissing = (value: unknown) => (value === "" ? undefined : value);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsMissing, schema.optional());
 
+const kindName = z.enum(CHANGE_KIND_NAMES as [ChangeKindName, ...ChangeKindName[]], {
+  error: (issue) => `unknown change kind ${JSON.stringify(String(issue.input).slice(0, 40))} (see the README for the list)`,
+});
+
 export const changesParamsSchema = z.strictObject({
-  kind: optional(oneOrMany(changeKindNameSchema)),
+  kind: optional(oneOrMany(kindName)),
   vendor: optional(slug),
   before: optional(cursor),
 });
@@ -36,7 +40,7 @@ export const vendorProfileParamsSchema = z.strictObject({
 });
 
 export const vendorChangesParamsSchema = z.strictObject({
-  kind: optional(oneOrMany(changeKindNameSchema)),
+  kind: optional(oneOrMany(kindName)),
   before: optional(cursor),
 });
 
@@ -71,7 +75,9 @@ export function describeParamError(error: z.ZodError): string {
   if (!issue) return "invalid query parameters";
   if (issue.code === "unrecognized_keys") return `unknown parameter ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
   const name = issue.path[0] === undefined ? "query" : String(issue.path[0]);
-  return `${name}: ${issue.message}`;
+  // One value or a list of them: the single-value branch says best what is wrong.
+  const inner = issue.code === "invalid_union" ? issue.errors[0]?.[0] : undefined;
+  return `${name}: ${inner?.message ?? issue.message}`;
 }
 
 /** Which schema checks which route's query string. */

@@ -25,7 +25,7 @@ export function toFtsQuery(input: string): string | null {
   const terms = input
     .normalize("NFKC")
     .split(/\s+/)
-    .map((t) => t.replace(/["\u0000-\u001f]/g, ""))
+    .map((t) => [...t].filter((c) => c !== '"' && c.charCodeAt(0) >= 32).join(""))
     .filter((t) => /[\p{L}\p{N}]/u.test(t))
     .slice(0, MAX_TERMS)
     .map((t) => (t.endsWith("*") && t.length > 1 ? `"${t.replace(/\*+$/, "")}"*` : `"${t.replace(/\*/g, "")}"`));

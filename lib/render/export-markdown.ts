@@ -1,6 +1,6 @@
 import { type Change, FIELD_LABELS } from "@/lib/change";
-import { changeKindLabel } from "@/lib/change-kinds";
-import type { ExportDocument, ExportIncident, ExportVersion } from "@/lib/export-document";
+import { changeKindLabel, headingKindLabel } from "@/lib/change-kinds";
+import type { ExportDocument, ExportIncident, ExportVersion, VersionExportDocument } from "@/lib/export-document";
 import { formatDuration, formatUtcMinute, formatUtcSecond, msBetween } from "@/lib/format";
 import type { Component, IncidentUpdate, Postmortem } from "@/lib/incident";
 import { escapeMarkdownInline, fenceMarkdownBlock } from "@/lib/render/markdown-text";
@@ -152,5 +152,18 @@ export function renderExportMarkdown(doc: ExportDocument): string {
     "",
   ];
   for (const incident of doc.incidents) lines.push(...renderIncidentMarkdown(incident));
+  return `${lines.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
+}
+
+/** One change: "<Vendor>: <Kind>: <title>", its summary and its Before / After. */
+export function renderVersionExportMarkdown(doc: VersionExportDocument): string {
+  const { incident, version } = doc;
+  const lines = [
+    `# ${inline(doc.vendor.name)}: ${headingKindLabel(version.kinds, incident)}: ${inline(incident.title)}`,
+    "",
+    `Incident ${inline(incident.id)}, version ${version.seq}, observed ${formatUtcMinute(version.observedAt)}. Live incident: ${inline(incident.url)}.`,
+    "",
+    ...renderVersionMarkdown(version),
+  ];
   return `${lines.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
 }

@@ -47,6 +47,7 @@ program
   .description("print a vendor's incident history (or one incident's) as JSON or Markdown")
   .requiredOption("--vendor <slug>", "vendor slug")
   .option("--incident <id>", "only this incident (the vendor's incident id)")
+  .option("--version <seq>", "only this version of the incident (a change)")
   .requiredOption("--format <format>", "json or md")
   .option(...dbOption)
   .action((opts) => runExport(opts));

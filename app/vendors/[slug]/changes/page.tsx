@@ -1,0 +1,43 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ChangeList } from "@/components/change-list";
+import { KindFilter } from "@/components/kind-filter";
+import { Pager } from "@/components/pager";
+import { listChanges } from "@/db/queries/changes";
+import { decodeCursor } from "@/db/queries/prepared";
+import { getVendor } from "@/db/queries/vendor-profile";
+import { getServerDb } from "@/db/server-db";
+import { paths } from "@/lib/incident-key";
+import { vendorChangesParamsSchema } from "@/lib/page-params";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const vendor = getVendor(getServerDb(), (await params).slug);
+  return { title: vendor ? `${vendor.name} changes` : "Not found" };
+}
+
+export default async function VendorChangesPage({ params, searchParams }: Props) {
+  const { slug } = await params;
+  const raw = await searchParams;
+  const query = vendorChangesParamsSchema.safeParse(raw);
+  const db = getServerDb();
+  const vendor = getVendor(db, slug);
+  if (!vendor || !query.success) notFound();
+  const before = query.data.before ? decodeCursor(query.data.before) : null;
+  const page = listChanges(db, { kinds: query.data.kind, vendorId: vendor.id, before }, 50);
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link href="/">Changes</Link> / <Link href={paths.vendor(vendor.slug)}>{vendor.name}</Link>
+      </nav>
+      <h1>All {vendor.name} changes</h1>
+      <KindFilter action={paths.vendorChanges(vendor.slug)} selected={query.data.kind ?? []} />
+      <ChangeList rows={page.rows} now={new Date()} showVendor={false} />
+      <Pager basePath={paths.vendorChanges(vendor.slug)} params={raw} next={page.next} isFirst={!before} />
+    </>
+  );
+}

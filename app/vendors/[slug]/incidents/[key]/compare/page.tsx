@@ -1,0 +1,52 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { WhatChanged } from "@/components/change-diff";
+import { CompareForm } from "@/components/compare-form";
+import { IncidentLinks } from "@/components/incident-links";
+import { getVersionDetail } from "@/db/queries/incident-page";
+import { resolveIncidentRoute } from "@/db/queries/incident-route";
+import { getServerDb } from "@/db/server-db";
+import { diffStates } from "@/lib/diff-incidents";
+import { formatUtcMinute } from "@/lib/format";
+import { paths } from "@/lib/incident-key";
+import { compareParamsSchema } from "@/lib/page-params";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Compare versions" };
+
+type Props = { params: Promise<{ slug: string; key: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function ComparePage({ params, searchParams }: Props) {
+  const { slug, key } = await params;
+  const query = compareParamsSchema.safeParse(await searchParams);
+  const db = getServerDb();
+  const route = resolveIncidentRoute(db, slug, key);
+  if (!route || !query.success) notFound();
+  const { vendor, incident } = route;
+  const from = getVersionDetail(db, incident.id, query.data.from);
+  const to = getVersionDetail(db, incident.id, query.data.to);
+  if (!from || !to) notFound();
+  const changes = diffStates(from.snapshot, to.snapshot);
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link href="/">Changes</Link> / <Link href={paths.vendor(vendor.slug)}>{vendor.name}</Link> /{" "}
+        <Link href={paths.incident(vendor.slug, incident.providerId)}>{incident.current.incident.title || "(untitled)"}</Link>
+      </nav>
+      <h1>
+        {vendor.name}: compare versions {from.seq} and {to.seq}: {to.snapshot.incident.title || "(untitled)"}
+      </h1>
+      <p className="muted">
+        Version {from.seq} observed <time dateTime={from.observedAt}>{formatUtcMinute(from.observedAt)}</time>; version {to.seq} observed{" "}
+        <time dateTime={to.observedAt}>{formatUtcMinute(to.observedAt)}</time>.
+      </p>
+      <CompareForm action={`${paths.incident(vendor.slug, incident.providerId)}/compare`} versions={incident.versions} from={from.seq} to={to.seq} />
+      <section aria-labelledby="changed-heading">
+        <h2 id="changed-heading">What changed</h2>
+        <WhatChanged changes={changes} />
+      </section>
+      <IncidentLinks vendor={vendor} providerId={incident.providerId} />
+    </>
+  );
+}

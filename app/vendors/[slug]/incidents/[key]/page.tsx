@@ -1,0 +1,87 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ImpactBadge } from "@/components/badges";
+import { HistoryTable } from "@/components/history-table";
+import { FirstArchived, IncidentLinks } from "@/components/incident-links";
+import { PostmortemBody } from "@/components/postmortem-body";
+import { UpdateTimeline } from "@/components/update-timeline";
+import { UtcTime } from "@/components/utc-time";
+import { resolveIncidentRoute } from "@/db/queries/incident-route";
+import { getServerDb } from "@/db/server-db";
+import { formatDuration } from "@/lib/format";
+import { paths } from "@/lib/incident-key";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ slug: string; key: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { slug, key } = await params;
+  const route = resolveIncidentRoute(getServerDb(), slug, key);
+  return { title: route ? `${route.vendor.name}: ${route.incident.current.incident.title}` : "Not found" };
+}
+
+export default async function IncidentPage({ params }: Props) {
+  const { slug, key } = await params;
+  const route = resolveIncidentRoute(getServerDb(), slug, key);
+  if (!route) notFound();
+  const { vendor, incident } = route;
+  const { incident: current, presence } = incident.current;
+  const now = new Date();
+  const last = incident.versions.at(-1);
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link href="/">Changes</Link> / <Link href={paths.vendor(vendor.slug)}>{vendor.name}</Link> / {current.title || "(untitled)"}
+      </nav>
+      <h1>{current.title || "(untitled)"}</h1>
+      <dl className="facts">
+        <div><dt>Impact</dt><dd><ImpactBadge impact={current.impact} /></dd></div>
+        <div><dt>Status</dt><dd>{current.status?.replace(/_/g, " ") ?? "unknown"}{presence !== "listed" ? <span className="muted"> ({presence === "deleted" ? "deleted by the vendor" : "no longer listed"})</span> : null}</dd></div>
+        {current.kind === "maintenance" ? (
+          <div><dt>Window</dt><dd><UtcTime iso={current.scheduledFor} relative={false} /> to <UtcTime iso={current.scheduledUntil} relative={false} /></dd></div>
+        ) : null}
+        <div><dt>Started</dt><dd><UtcTime iso={current.startedAt} now={now} /></dd></div>
+        <div>
+          <dt>Resolved</dt>
+          <dd>
+            <UtcTime iso={current.resolvedAt} now={now} />
+            {current.startedAt && current.resolvedAt ? <> ({formatDuration(Date.parse(current.resolvedAt) - Date.parse(current.startedAt))})</> : null}
+          </dd>
+        </div>
+        <div><dt>Components</dt><dd>{current.components.length > 0 ? current.components.map((c) => c.name).join(", ") : <span className="muted">not stated</span>}</dd></div>
+      </dl>
+      <FirstArchived firstSeenAt={incident.firstSeenAt} url={current.url} />
+      {last ? (
+        <p>
+          <Link href={paths.version(vendor.slug, incident.providerId, last.seq)}>Latest change</Link> of {incident.versions.length}
+          {incident.versions.length > 1 ? (
+            <>
+              {" · "}
+              <Link href={paths.compare(vendor.slug, incident.providerId, 1, last.seq)}>Compare the first and latest versions</Link>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+
+      {current.postmortem ? (
+        <section aria-labelledby="postmortem-heading">
+          <h2 id="postmortem-heading">Postmortem</h2>
+          <PostmortemBody postmortem={current.postmortem} />
+        </section>
+      ) : null}
+
+      <section aria-labelledby="timeline-heading">
+        <h2 id="timeline-heading">Update timeline</h2>
+        <UpdateTimeline updates={current.updates} />
+      </section>
+
+      <section aria-labelledby="history-heading">
+        <h2 id="history-heading">History of this incident</h2>
+        <HistoryTable vendorSlug={vendor.slug} providerId={incident.providerId} versions={incident.versions} />
+      </section>
+      <IncidentLinks vendor={vendor} providerId={incident.providerId} />
+    </>
+  );
+}

@@ -1,0 +1,181 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { BarChart } from "@/components/bar-chart";
+import { ImpactBadge } from "@/components/badges";
+import { Pager } from "@/components/pager";
+import { UtcTime } from "@/components/utc-time";
+import { decodeCursor } from "@/db/queries/prepared";
+import { getVendor, listComponentNames, listIncidentFacts, listOpenIncidents, listStatuses, listVendorIncidents } from "@/db/queries/vendor-profile";
+import { getServerDb } from "@/db/server-db";
+import { formatDuration } from "@/lib/format";
+import { paths } from "@/lib/incident-key";
+import { vendorProfileParamsSchema } from "@/lib/page-params";
+import { computeVendorFigures } from "@/lib/vendor-figures";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const vendor = getVendor(getServerDb(), (await params).slug);
+  return { title: vendor ? `${vendor.name} profile` : "Not found" };
+}
+
+const DAY_MS = 86_400_000;
+
+function percent(share: number | null): string {
+  return share === null ? "no incidents" : `${Math.round(share * 100)}%`;
+}
+
+export default async function VendorProfilePage({ params, searchParams }: Props) {
+  const { slug } = await params;
+  const raw = await searchParams;
+  const query = vendorProfileParamsSchema.safeParse(raw);
+  const db = getServerDb();
+  const vendor = getVendor(db, slug);
+  if (!vendor || !query.success) notFound();
+  const now = new Date();
+  const to = query.data.to ? `${query.data.to}T00:00:00.000Z` : new Date(now.getTime() + DAY_MS).toISOString().slice(0, 10) + "T00:00:00.000Z";
+  const from = query.data.from ? `${query.data.from}T00:00:00.000Z` : new Date(Date.parse(to) - 365 * DAY_MS).toISOString().slice(0, 10) + "T00:00:00.000Z";
+  const figures = computeVendorFigures(listIncidentFacts(db, vendor.id, from, to), { from, to: new Date(Date.parse(to) - 1).toISOString() });
+  const open = listOpenIncidents(db, vendor.id);
+  const before = query.data.before ? decodeCursor(query.data.before) : null;
+  const list = listVendorIncidents(
+    db,
+    vendor.id,
+    { impact: query.data.impact, status: query.data.status, component: query.data.component, from: query.data.from ? from : undefined, to: query.data.to ? to : undefined, before },
+    50,
+  );
+  const components = listComponentNames(db, vendor.id);
+  const statuses = listStatuses(db, vendor.id);
+  const periodLabel = `${from.slice(0, 10)} to ${new Date(Date.parse(to) - 1).toISOString().slice(0, 10)}`;
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link href="/vendors">Vendors</Link> / {vendor.name}
+      </nav>
+      <h1>{vendor.name}</h1>
+      <p className="links">
+        <Link href={paths.vendorChanges(vendor.slug)}>All {vendor.name} changes</Link>
+        {vendor.statusPageUrl || vendor.url ? (
+          <>
+            {" · "}
+            <a href={vendor.statusPageUrl ?? vendor.url ?? undefined} rel="nofollow noopener noreferrer">Live status page</a>
+          </>
+        ) : null}
+      </p>
+
+      <section aria-labelledby="now-heading">
+        <h2 id="now-heading">Now</h2>
+        {open.length === 0 ? (
+          <p>No open incident listed.</p>
+        ) : (
+          <ul>
+            {open.map((i) => (
+              <li key={i.id}>
+                <ImpactBadge impact={i.impact} /> <Link href={paths.incident(vendor.slug, i.providerId)}>{i.title || "(untitled)"}</Link>{" "}
+                <span className="muted">{i.status}, since</span> <UtcTime iso={i.startedAt} now={now} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="figures-heading">
+        <h2 id="figures-heading">Track record, {periodLabel}</h2>
+        <form className="filters" method="get" aria-label="Period">
+          <label>From <input type="date" name="from" defaultValue={from.slice(0, 10)} /></label>{" "}
+          <label>To <input type="date" name="to" defaultValue={new Date(Date.parse(to) - DAY_MS).toISOString().slice(0, 10)} /></label>{" "}
+          <button type="submit">Show</button>
+        </form>
+        <BarChart label={`${vendor.name} incidents per month`} data={figures.perMonth.map((m) => ({ label: m.month, value: m.count }))} />
+        <dl className="figures">
+          <div><dt>Incidents</dt><dd>{figures.incidents}</dd></div>
+          <div><dt>Median time to resolve</dt><dd>{figures.medianResolveMs === null ? "none resolved" : formatDuration(figures.medianResolveMs)}</dd></div>
+          <div><dt>90th percentile time to resolve</dt><dd>{figures.p90ResolveMs === null ? "none resolved" : formatDuration(figures.p90ResolveMs)}</dd></div>
+          <div><dt>With a postmortem</dt><dd>{percent(figures.postmortemShare)}</dd></div>
+          <div><dt>Median wait for the postmortem</dt><dd>{figures.medianPostmortemDelayMs === null ? "no postmortem" : formatDuration(figures.medianPostmortemDelayMs)}</dd></div>
+          <div><dt>Edits after resolution</dt><dd>{figures.editsAfterResolution}</dd></div>
+        </dl>
+        <p>
+          Impact mix:{" "}
+          {figures.impactMix.length === 0
+            ? "no incidents"
+            : figures.impactMix.map((m, i) => (
+                <span key={m.impact}>
+                  {i > 0 ? ", " : ""}
+                  <ImpactBadge impact={m.impact} /> {m.count}
+                </span>
+              ))}
+        </p>
+      </section>
+
+      <section aria-labelledby="incidents-heading">
+        <h2 id="incidents-heading">Incidents</h2>
+        <form className="filters" method="get" aria-label="Filter incidents">
+          <label>
+            Impact{" "}
+            <select name="impact" defaultValue={query.data.impact ?? ""}>
+              <option value="">any</option>
+              {["critical", "major", "minor", "none", "maintenance", "unknown"].map((i) => <option key={i} value={i}>{i}</option>)}
+            </select>
+          </label>{" "}
+          <label>
+            Status{" "}
+            <select name="status" defaultValue={query.data.status ?? ""}>
+              <option value="">any</option>
+              {statuses.map((s) => <option key={s} value={s}>{s}</option>)}
+            </select>
+          </label>{" "}
+          <label>
+            Component{" "}
+            <select name="component" defaultValue={query.data.component ?? ""}>
+              <option value="">any</option>
+              {components.map((c) => <option key={c} value={c}>{c}</option>)}
+            </select>
+          </label>{" "}
+          <label>From <input type="date" name="from" defaultValue={query.data.from ?? ""} /></label>{" "}
+          <label>To <input type="date" name="to" defaultValue={query.data.to ?? ""} /></label>{" "}
+          <button type="submit">Filter</button>
+        </form>
+        {list.rows.length === 0 ? (
+          <p>No incident matches.</p>
+        ) : (
+          <div className="table-scroll">
+            <table>
+              <caption className="visually-hidden">{vendor.name} incidents, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Started (UTC)</th>
+                  <th scope="col">Incident</th>
+                  <th scope="col">Impact</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Duration</th>
+                  <th scope="col" className="number">Versions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.rows.map((i) => (
+                  <tr key={i.id}>
+                    <td className="nowrap"><UtcTime iso={i.startedAt ?? i.firstSeenAt} relative={false} /></td>
+                    <td>
+                      <Link href={paths.incident(vendor.slug, i.providerId)}>{i.title || "(untitled)"}</Link>
+                      {i.kind === "maintenance" ? <span className="muted small"> maintenance</span> : null}
+                      {i.postmortemAt ? <span className="badge">postmortem</span> : null}
+                    </td>
+                    <td><ImpactBadge impact={i.impact} /></td>
+                    <td>{i.status ?? <span className="muted">unknown</span>}</td>
+                    <td className="nowrap">{i.startedAt && i.resolvedAt ? formatDuration(Date.parse(i.resolvedAt) - Date.parse(i.startedAt)) : <span className="muted">—</span>}</td>
+                    <td className="number">{i.versionCount}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pager basePath={paths.vendor(vendor.slug)} params={raw} next={list.next} isFirst={!before} />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,94 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ImpactBadge } from "@/components/badges";
+import { UtcTime } from "@/components/utc-time";
+import { listVendorOverviews } from "@/db/queries/vendors-overview";
+import { getServerDb } from "@/db/server-db";
+import { paths } from "@/lib/incident-key";
+import { vendorsParamsSchema } from "@/lib/page-params";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Vendors" };
+
+function PollHealth({ poll, polled }: { poll: ReturnType<typeof listVendorOverviews>[number]["poll"]; polled: boolean }) {
+  if (!polled) return <span className="muted">not polled</span>;
+  if (!poll?.lastPollAt) return <span className="muted">not polled yet</span>;
+  if (poll.lastOutcome === "ok") return <span className="health-ok">healthy</span>;
+  return (
+    <span className="health-failed" title={poll.lastError ?? undefined}>
+      failing{poll.failures > 1 ? ` (${poll.failures} times)` : ""}
+    </span>
+  );
+}
+
+export default async function VendorsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = vendorsParamsSchema.safeParse(await searchParams);
+  if (!params.success) notFound();
+  const now = new Date();
+  const vendors = listVendorOverviews(getServerDb(), now, params.data.q);
+  return (
+    <>
+      <h1>Vendors</h1>
+      <form className="filters" method="get" action="/vendors" role="search" aria-label="Filter vendors">
+        <label>
+          Name <input type="search" name="q" defaultValue={params.data.q ?? ""} maxLength={100} />
+        </label>{" "}
+        <button type="submit">Filter</button>
+      </form>
+      {vendors.length === 0 ? (
+        <p>No vendor matches. Add vendors with <code>npm run redline -- vendors add</code> or import snapshots.</p>
+      ) : (
+        <div className="table-scroll">
+          <table>
+            <caption className="visually-hidden">Vendors with their current status, last incident, incidents in the last 90 days and polling health</caption>
+            <thead>
+              <tr>
+                <th scope="col">Vendor</th>
+                <th scope="col">Now</th>
+                <th scope="col">Last incident</th>
+                <th scope="col" className="number">Last 90 days</th>
+                <th scope="col">Polling</th>
+              </tr>
+            </thead>
+            <tbody>
+              {vendors.map((v) => (
+                <tr key={v.slug}>
+                  <td>
+                    <Link href={paths.vendor(v.slug)}>{v.name}</Link>
+                    <div className="muted small">{v.platform}</div>
+                  </td>
+                  <td>
+                    {v.openIncidents === 0 ? (
+                      <span className="health-ok">no open incident</span>
+                    ) : (
+                      <>
+                        {v.openIncidents} open <ImpactBadge impact={v.worstOpenImpact} />
+                      </>
+                    )}
+                  </td>
+                  <td>
+                    {v.lastIncident ? (
+                      <>
+                        <Link href={paths.incident(v.slug, v.lastIncident.providerId)}>{v.lastIncident.title || "(untitled)"}</Link>
+                        <div className="small">
+                          <UtcTime iso={v.lastIncident.startedAt} now={now} />
+                        </div>
+                      </>
+                    ) : (
+                      <span className="muted">none archived</span>
+                    )}
+                  </td>
+                  <td className="number">{v.incidentsLast90Days}</td>
+                  <td>
+                    <PollHealth poll={v.poll} polled={v.polled} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,17 @@
+import type { RedlineDb } from "@/db/client";
+import { loadVendorExport } from "@/db/queries/incident-history";
+import { parseSeq } from "@/db/queries/incident-route";
+import { type ExportDocument, toVersionExport, type VersionExportDocument } from "@/lib/export-document";
+import { providerIdFromKey } from "@/lib/incident-key";
+
+/** The export of the incident a path key names, exactly as `redline export --incident` prints it. */
+export function loadIncidentExport(db: RedlineDb, slug: string, key: string): ExportDocument | undefined {
+  const providerId = providerIdFromKey(key);
+  return providerId === null ? undefined : loadVendorExport(db, slug, providerId);
+}
+
+export function loadVersionExport(db: RedlineDb, slug: string, key: string, seqText: string): VersionExportDocument | undefined {
+  const seq = parseSeq(seqText);
+  const doc = seq === null ? undefined : loadIncidentExport(db, slug, key);
+  return doc && seq !== null ? toVersionExport(doc, seq) : undefined;
+}

@@ -1,0 +1,32 @@
+import type { RedlineDb } from "@/db/client";
+import { getIncidentRecord, getVersionDetail, type IncidentRecord, type VersionDetail } from "@/db/queries/incident-page";
+import { getVendor } from "@/db/queries/vendor-profile";
+import type { VendorRow } from "@/db/vendors";
+import { providerIdFromKey } from "@/lib/incident-key";
+
+export interface IncidentRoute {
+  vendor: VendorRow;
+  incident: IncidentRecord;
+}
+
+/** The vendor and incident a /vendors/<slug>/incidents/<key> address names, or undefined. */
+export function resolveIncidentRoute(db: RedlineDb, slug: string, key: string): IncidentRoute | undefined {
+  const vendor = getVendor(db, slug);
+  const providerId = providerIdFromKey(key);
+  if (!vendor || providerId === null) return undefined;
+  const incident = getIncidentRecord(db, vendor.id, providerId);
+  return incident ? { vendor, incident } : undefined;
+}
+
+/** A version number from the path: a positive whole number, or null. */
+export function parseSeq(value: string): number | null {
+  return /^[1-9]\d{0,8}$/.test(value) ? Number(value) : null;
+}
+
+export function resolveVersionRoute(db: RedlineDb, slug: string, key: string, seqText: string): (IncidentRoute & { version: VersionDetail }) | undefined {
+  const route = resolveIncidentRoute(db, slug, key);
+  const seq = parseSeq(seqText);
+  if (!route || seq === null) return undefined;
+  const version = getVersionDetail(db, route.incident.id, seq);
+  return version ? { ...route, version } : undefined;
+}
