@@ -3,7 +3,7 @@ import nextVitals from "eslint-config-next/core-web-vitals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".next/", "data/", "test-results/", "db/migrations/", "next-env.d.ts"] },
+  { ignores: ["node_modules/", ".next/", ".next-*/", "data/", "test-results/", "db/migrations/", "next-env.d.ts"] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   ...nextVitals,
