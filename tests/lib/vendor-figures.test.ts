@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { computeVendorFigures, quantile } from "@/lib/vendor-figures";
+
+const h = 3_600_000;
+
+describe("computeVendorFigures", () => {
+  it("takes nearest-rank quantiles", () => {
+    expect(quantile([5, 1, 3], 0.5)).toBe(3);
+    expect(quantile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.9)).toBe(9);
+    expect(quantile([], 0.5)).toBeNull();
+  });
+
+  it("counts incidents per month over the whole period, empty months included", () => {
+    const figures = computeVendorFigures(
+      [
+        { startedAt: "2026-01-05T00:00:00.000Z", resolvedAt: "2026-01-05T01:00:00.000Z", impact: "major", postmortemAt: "2026-01-12T01:00:00.000Z", editsAfterResolution: 2 },
+        { startedAt: "2026-01-20T00:00:00.000Z", resolvedAt: "2026-01-20T03:00:00.000Z", impact: "minor", postmortemAt: null, editsAfterResolution: 0 },
+        { startedAt: "2026-03-01T00:00:00.000Z", resolvedAt: null, impact: null, postmortemAt: null, editsAfterResolution: 1 },
+      ],
+      { from: "2026-01-01T00:00:00.000Z", to: "2026-03-31T23:59:59.999Z" },
+    );
+    expect(figures.perMonth).toEqual([{ month: "2026-01", count: 2 }, { month: "2026-02", count: 0 }, { month: "2026-03", count: 1 }]);
+    expect(figures.medianResolveMs).toBe(1 * h);
+    expect(figures.p90ResolveMs).toBe(3 * h);
+    expect(figures.postmortemShare).toBeCloseTo(1 / 3);
+    expect(figures.medianPostmortemDelayMs).toBe(7 * 24 * h);
+    expect(figures.editsAfterResolution).toBe(3);
+    expect(figures.impactMix).toEqual([{ impact: "major", count: 1 }, { impact: "minor", count: 1 }, { impact: "unknown", count: 1 }]);
+  });
+});
