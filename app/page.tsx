@@ -11,7 +11,7 @@ import { changesParamsSchema } from "@/lib/page-params";
 import { notFound } from "next/navigation";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Latest changes" };
+export const metadata: Metadata = { title: { absolute: "Latest changes · Redline" } };
 
 const PAGE_SIZE = 50;
 

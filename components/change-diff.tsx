@@ -57,8 +57,8 @@ export function ChangeBlock({ change }: { change: Change }) {
       return (
         <section className="change-block">
           <h3>{FIELD_LABELS.postmortem}</h3>
-          <Side label="Before">{change.before ? <PostmortemBody postmortem={change.before} /> : <NotPresent />}</Side>
-          <Side label="After">{change.after ? <PostmortemBody postmortem={change.after} /> : <NotPresent />}</Side>
+          <Side label="Before">{change.before ? <PostmortemBody postmortem={change.before} headingLevel={4} /> : <NotPresent />}</Side>
+          <Side label="After">{change.after ? <PostmortemBody postmortem={change.after} headingLevel={4} /> : <NotPresent />}</Side>
           {change.before && change.after && change.before.body !== change.after.body ? (
             <Side label="Word changes"><TextDiff before={change.before.body} after={change.after.body} /></Side>
           ) : null}

@@ -8,6 +8,7 @@ import { paths } from "@/lib/incident-key";
 /** "History of this incident": When (UTC) | Change | Kind, newest first, each version linked. */
 export function HistoryTable({ vendorSlug, providerId, versions, current }: { vendorSlug: string; providerId: string; versions: readonly VersionSummary[]; current?: number }) {
   return (
+    <div className="table-scroll">
     <table className="history">
       <caption className="visually-hidden">Every archived version of this incident, newest first</caption>
       <thead>
@@ -37,5 +38,6 @@ export function HistoryTable({ vendorSlug, providerId, versions, current }: { ve
         ))}
       </tbody>
     </table>
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { paths } from "@/lib/incident-key";
+import { paths, safeHttpUrl } from "@/lib/incident-key";
 
 /** All <Vendor> changes · <Vendor> profile · Markdown · JSON */
 export function IncidentLinks({ vendor, providerId, seq }: { vendor: { slug: string; name: string }; providerId: string; seq?: number }) {
@@ -14,7 +14,8 @@ export function IncidentLinks({ vendor, providerId, seq }: { vendor: { slug: str
 }
 
 /** "First version archived by Redline on …" with the live incident one click away. */
-export function FirstArchived({ firstSeenAt, url }: { firstSeenAt: string; url: string | null }) {
+export function FirstArchived({ firstSeenAt, url: vendorUrl }: { firstSeenAt: string; url: string | null }) {
+  const url = safeHttpUrl(vendorUrl);
   return (
     <p className="first-archived">
       First version archived by Redline on <time dateTime={firstSeenAt}>{firstSeenAt.slice(0, 16).replace("T", " ")} UTC</time>.

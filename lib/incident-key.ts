@@ -28,3 +28,14 @@ export const paths = {
   incidentExport: (slug: string, providerId: string, format: "md" | "json") => `${paths.incident(slug, providerId)}/export.${format}`,
   versionExport: (slug: string, providerId: string, seq: number, format: "md" | "json") => `${paths.version(slug, providerId, seq)}/export.${format}`,
 };
+
+/** A vendor-given URL as a link target, only when it is http(s): nothing else may be clicked. */
+export function safeHttpUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.toString() : null;
+  } catch {
+    return null;
+  }
+}

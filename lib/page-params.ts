@@ -54,7 +54,7 @@ export const searchParamsSchema = z.strictObject({
   vendor: optional(slug),
   from: optional(day),
   to: optional(day),
-  page: optional(z.coerce.number().int().min(1).max(20, "at most 20 pages of results")),
+  page: optional(z.coerce.number({ error: "expected a page number" }).int("expected a page number").min(1, "pages start at 1").max(20, "at most 20 pages of results")),
 });
 
 export const noParamsSchema = z.strictObject({});
@@ -75,8 +75,14 @@ export function describeParamError(error: z.ZodError): string {
   if (!issue) return "invalid query parameters";
   if (issue.code === "unrecognized_keys") return `unknown parameter ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
   const name = issue.path[0] === undefined ? "query" : String(issue.path[0]);
-  // One value or a list of them: the single-value branch says best what is wrong.
-  const inner = issue.code === "invalid_union" ? issue.errors[0]?.[0] : undefined;
+  // One value or a list of them: the branch that got furthest into the value says what is wrong.
+  const inner =
+    issue.code === "invalid_union"
+      ? issue.errors
+          .map((branch) => branch[0])
+          .filter((i) => i !== undefined)
+          .sort((a, b) => b.path.length - a.path.length || Number(a.code === "invalid_type") - Number(b.code === "invalid_type"))[0]
+      : undefined;
   return `${name}: ${inner?.message ?? issue.message}`;
 }
 

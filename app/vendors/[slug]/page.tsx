@@ -9,7 +9,7 @@ import { decodeCursor } from "@/db/queries/prepared";
 import { getVendor, listComponentNames, listIncidentFacts, listOpenIncidents, listStatuses, listVendorIncidents } from "@/db/queries/vendor-profile";
 import { getServerDb } from "@/db/server-db";
 import { formatDuration } from "@/lib/format";
-import { paths } from "@/lib/incident-key";
+import { paths, safeHttpUrl } from "@/lib/incident-key";
 import { vendorProfileParamsSchema } from "@/lib/page-params";
 import { computeVendorFigures } from "@/lib/vendor-figures";
 
@@ -19,7 +19,8 @@ type Props = { params: Promise<{ slug: string }>; searchParams: Promise<Record<s
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const vendor = getVendor(getServerDb(), (await params).slug);
-  return { title: vendor ? `${vendor.name} profile` : "Not found" };
+  if (!vendor) notFound();
+  return { title: `${vendor.name} profile` };
 }
 
 const DAY_MS = 86_400_000;
@@ -36,7 +37,7 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
   const vendor = getVendor(db, slug);
   if (!vendor || !query.success) notFound();
   const now = new Date();
-  const to = query.data.to ? `${query.data.to}T00:00:00.000Z` : new Date(now.getTime() + DAY_MS).toISOString().slice(0, 10) + "T00:00:00.000Z";
+  const to = query.data.to ? new Date(Date.parse(`${query.data.to}T00:00:00.000Z`) + DAY_MS).toISOString() : new Date(now.getTime() + DAY_MS).toISOString().slice(0, 10) + "T00:00:00.000Z";
   const from = query.data.from ? `${query.data.from}T00:00:00.000Z` : new Date(Date.parse(to) - 365 * DAY_MS).toISOString().slice(0, 10) + "T00:00:00.000Z";
   const figures = computeVendorFigures(listIncidentFacts(db, vendor.id, from, to), { from, to: new Date(Date.parse(to) - 1).toISOString() });
   const open = listOpenIncidents(db, vendor.id);
@@ -49,6 +50,7 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
   );
   const components = listComponentNames(db, vendor.id);
   const statuses = listStatuses(db, vendor.id);
+  const statusPage = safeHttpUrl(vendor.statusPageUrl ?? vendor.url);
   const periodLabel = `${from.slice(0, 10)} to ${new Date(Date.parse(to) - 1).toISOString().slice(0, 10)}`;
   return (
     <>
@@ -58,10 +60,10 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
       <h1>{vendor.name}</h1>
       <p className="links">
         <Link href={paths.vendorChanges(vendor.slug)}>All {vendor.name} changes</Link>
-        {vendor.statusPageUrl || vendor.url ? (
+        {statusPage ? (
           <>
             {" · "}
-            <a href={vendor.statusPageUrl ?? vendor.url ?? undefined} rel="nofollow noopener noreferrer">Live status page</a>
+            <a href={statusPage} rel="nofollow noopener noreferrer">Live status page</a>
           </>
         ) : null}
       </p>

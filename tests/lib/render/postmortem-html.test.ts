@@ -5,6 +5,8 @@ describe("renderVendorMarkdown", () => {
   it("renders headings, lists, emphasis and code", () => {
     const html = renderVendorMarkdown("# Impact\n\n* one\n* **two**\n\n`code`");
     expect(html).toContain("<h2>Impact</h2>");
+    expect(renderVendorMarkdown("# Impact\n## Cause", 4)).toMatch(/<h4>Impact<\/h4>\s*<h5>Cause<\/h5>/);
+    expect(renderVendorMarkdown("## Root cause\n### Detail", 3)).toMatch(/<h3>Root cause<\/h3>\s*<h4>Detail<\/h4>/);
     expect(html).toContain("<li><strong>two</strong></li>");
     expect(html).toContain("<code>code</code>");
   });

@@ -59,7 +59,9 @@ export default async function IncidentPage({ params }: Props) {
           {incident.versions.length > 1 ? (
             <>
               {" · "}
-              <Link href={paths.compare(vendor.slug, incident.providerId, 1, last.seq)}>Compare the first and latest versions</Link>
+              <Link href={paths.compare(vendor.slug, incident.providerId, 1, last.seq)} prefetch={false}>
+                Compare the first and latest versions
+              </Link>
             </>
           ) : null}
         </p>

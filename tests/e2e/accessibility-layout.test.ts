@@ -1,0 +1,114 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { startE2eApp } from "@/tests/e2e/support/e2e-app";
+import { findContrastProblems, findSqueezedCells, horizontalOverflow, readOutline } from "@/tests/e2e/support/page-checks";
+import { corpusAvailable } from "@/tests/support/corpus-location";
+
+const app = startE2eApp("a11y");
+
+type NamedPage = readonly [name: string, path: string];
+
+const INCIDENT = "/vendors/acme/incidents/acmeapi00001";
+const PAGES: readonly NamedPage[] = [
+  ["home", "/"],
+  ["vendors", "/vendors"],
+  ["vendor", "/vendors/acme"],
+  ["vendor-changes", "/vendors/acme/changes"],
+  ["incident", INCIDENT],
+  ["change", `${INCIDENT}/versions/3`],
+  ["compare", `${INCIDENT}/compare?from=1&to=5`],
+  ["postmortem-change", "/vendors/acme/incidents/acmehook0001/versions/3"],
+  ["search", "/search?q=error"],
+];
+/** Real history when the corpus is seeded: long titles, many versions, vendor HTML turned to text. */
+const CORPUS_PAGES: readonly NamedPage[] = corpusAvailable ? [["github", "/vendors/github"], ["jira-changes", "/vendors/jira/changes"]] : [];
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
+async function expectAaContrast(page: Page): Promise<void> {
+  expect(await findContrastProblems(page)).toEqual([]);
+}
+
+describe("structure a screen reader relies on, and contrast", () => {
+  it.each<NamedPage>([...PAGES, ...CORPUS_PAGES, ["not-found", "/vendors/nope"]])(
+    "%s has one h1, one main landmark, labelled navigation, no skipped heading level, labelled controls and AA contrast",
+    async (name, path) => {
+      const page = await app().page();
+      await app().visit(page, path, `light-${name}`, name === "not-found" ? 404 : 200);
+      const outline = await readOutline(page);
+      expect(outline.h1Count).toBe(1);
+      expect(outline.levels[0]).toBe(1);
+      expect(outline.skips).toEqual([]);
+      expect(outline.mainCount).toBe(1);
+      expect(outline.navLabels).toContain("Main");
+      expect(new Set(outline.navLabels).size, "distinct nav labels").toBe(outline.navLabels.length);
+      await expect(page.locator("html").getAttribute("lang")).resolves.toBe("en");
+      expect(await page.title()).not.toBe("");
+      const unlabelled = await page.locator("input:not([type=hidden]), select, textarea").evaluateAll((controls) =>
+        controls.filter((c) => (c as HTMLInputElement).labels?.length === 0 && !c.getAttribute("aria-label")).map((c) => c.outerHTML.slice(0, 80)),
+      );
+      expect(unlabelled).toEqual([]);
+      await expectAaContrast(page);
+    },
+  );
+
+  it("the 400 page has one h1, a main landmark and AA contrast", async () => {
+    const page = await app().page();
+    await app().visit(page, "/?kind=bogus", "light-bad-request", 400);
+    const outline = await readOutline(page);
+    expect([outline.h1Count, outline.mainCount, outline.skips]).toEqual([1, 1, []]);
+    await expectAaContrast(page);
+  });
+
+  it.each<NamedPage>([...PAGES.filter(([name]) => ["home", "vendor", "change", "compare", "search"].includes(name)), ["hostile", "/vendors/hostile/incidents/hostile00001"]])(
+    "%s keeps AA contrast in the dark colour scheme",
+    async (name, path) => {
+      const page = await app().page({ colorScheme: "dark" });
+      await app().visit(page, path, `dark-${name}`);
+      await expect(page.evaluate(() => getComputedStyle(document.body).backgroundColor)).resolves.toBe("rgb(20, 20, 20)");
+      await expectAaContrast(page);
+    },
+  );
+});
+
+describe("keyboard", () => {
+  it("the first Tab reaches the skip link, and following it moves focus to the main content", async () => {
+    const page = await app().newPage();
+    await app().visit(page, INCIDENT, "keyboard-start");
+    await page.keyboard.press("Tab");
+    const focused = page.locator(":focus");
+    await expect(focused.textContent()).resolves.toBe("Skip to content");
+    const box = await focused.boundingBox();
+    expect(box?.x ?? -1, "the focused skip link is on screen").toBeGreaterThanOrEqual(0);
+    await app().screenshot(page, "keyboard-skip-link");
+    await page.keyboard.press("Enter");
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe("main");
+    expect(new URL(page.url()).hash).toBe("#main");
+    await page.keyboard.press("Tab");
+    await expect(page.evaluate(() => document.activeElement?.closest("main") !== null)).resolves.toBe(true);
+  });
+});
+
+describe("phone layout", () => {
+  it.each<NamedPage>([
+    ["home", "/"],
+    ["incident", INCIDENT],
+    ["change", `${INCIDENT}/versions/3`],
+    ["vendor", "/vendors/acme"],
+    ["hostile-change", "/vendors/hostile/incidents/hostile00001/versions/2"],
+    ...CORPUS_PAGES,
+  ])("%s fits a 390 px wide screen without horizontal scrolling", async (name, path) => {
+    const page = await app().page(PHONE);
+    await app().visit(page, path, `phone-${name}`);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  });
+
+  it("keeps table columns wide enough to read on a phone", async () => {
+    const page = await app().page(PHONE);
+    const squeezed: string[] = [];
+    for (const path of ["/vendors", INCIDENT]) {
+      await page.goto(path);
+      for (const cell of await findSqueezedCells(page)) squeezed.push(`${path}: ${cell}`);
+    }
+    expect(squeezed).toEqual([]);
+  });
+});

@@ -1,0 +1,163 @@
+import fs from "node:fs";
+import { describe, expect, it } from "vitest";
+import { startE2eApp } from "@/tests/e2e/support/e2e-app";
+
+const app = startE2eApp("journey");
+
+const INCIDENT = "/vendors/acme/incidents/acmeapi00001";
+
+describe("a reader following an edited incident through the archive", () => {
+  it("filters the latest changes by kind with the form, and every listed change has that kind", async () => {
+    const page = await app().page();
+    await app().visit(page, "/", "home");
+    await expect(page.locator("h1").textContent()).resolves.toBe("Latest changes");
+    expect(await page.locator("ol.change-list > li").count()).toBeGreaterThan(0);
+
+    await page.getByLabel("Impact downgraded").check();
+    await page.getByLabel("Vendor").selectOption("acme");
+    await page.getByRole("button", { name: "Show" }).click();
+    await page.waitForURL(/[?&]kind=impact-downgraded/);
+    const url = new URL(page.url());
+    expect(url.searchParams.getAll("kind")).toEqual(["impact-downgraded"]);
+    expect(url.searchParams.get("vendor")).toBe("acme");
+    await app().screenshot(page, "home-filtered");
+
+    const rows = await page.locator("ol.change-list > li").all();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(await row.locator(".badge").allTextContents()).toContain("Impact downgraded");
+      expect(await row.locator(".change-meta").textContent()).toContain("Acme Cloud");
+    }
+    await expect(page.locator("ol.change-list").textContent()).resolves.toContain("Elevated API error rates");
+    await expect(page.getByLabel("Impact downgraded").isChecked()).resolves.toBe(true);
+
+    await rows[0]?.getByRole("link", { name: "Acme Cloud" }).click();
+    await page.waitForURL(/\/vendors\/acme$/);
+  });
+
+  it("shows the vendor's figures, an SVG chart and its incidents, for a period picked with the form", async () => {
+    const page = await app().page();
+    await app().visit(page, "/vendors/acme", "vendor");
+    await expect(page.locator("h1").textContent()).resolves.toBe("Acme Cloud");
+
+    const period = page.getByRole("form", { name: "Period" });
+    await period.getByLabel("From").fill("2026-01-01");
+    await period.getByLabel("To").fill("2026-12-31");
+    await period.getByRole("button", { name: "Show" }).click();
+    await page.waitForURL(/from=2026-01-01&to=2026-12-31/);
+    await app().screenshot(page, "vendor-2026");
+    await expect(page.locator("#figures-heading").textContent()).resolves.toBe("Track record, 2026-01-01 to 2026-12-31");
+    await expect(period.getByLabel("To").inputValue()).resolves.toBe("2026-12-31");
+
+    const chart = page.locator("figure.chart svg[role=img]");
+    expect(await chart.locator("rect.bar").count()).toBeGreaterThanOrEqual(12);
+    expect(await chart.getAttribute("aria-label")).toContain("2026-03 2, 2026-04 0");
+    const box = await chart.boundingBox();
+    expect(box?.height ?? 0).toBeGreaterThan(50);
+    const figures = Object.fromEntries(
+      await page.locator("dl.figures > div").evaluateAll((divs) => divs.map((d) => [d.querySelector("dt")?.textContent ?? "", d.querySelector("dd")?.textContent ?? ""])),
+    );
+    expect(figures).toMatchObject({ Incidents: "2", "With a postmortem": "50%", "Median time to resolve": "1 h 30 min" });
+
+    const table = page.getByRole("table", { name: "Acme Cloud incidents, newest first" });
+    const titles = await table.locator("tbody tr td:nth-child(2) a").allTextContents();
+    expect(titles).toEqual(expect.arrayContaining(["Elevated API error rates", "Delayed webhook deliveries", "Database failover test"]));
+    await expect(table.locator("tr", { hasText: "Delayed webhook deliveries" }).locator(".badge").textContent()).resolves.toBe("postmortem");
+
+    await table.getByRole("link", { name: "Elevated API error rates" }).click();
+    await page.waitForURL(new RegExp(`${INCIDENT}$`));
+  });
+
+  it("shows the incident with its history and the links to its other views", async () => {
+    const page = await app().page();
+    await app().visit(page, INCIDENT, "incident");
+    await expect(page.locator("h1").textContent()).resolves.toBe("Elevated API error rates");
+    await expect(page.locator("p.first-archived").textContent()).resolves.toContain("First version archived by Redline on 2026-03-02 09:00 UTC.");
+    await expect(page.locator("ol.timeline").textContent()).resolves.toContain("We are investigating slightly elevated error rates for a small number of customers.");
+
+    const history = page.locator("table.history");
+    expect(await history.locator("thead th").allTextContents()).toEqual(["When (UTC)", "Change", "Kind"]);
+    const changes = await history.locator("tbody tr td:nth-child(2) a").allTextContents();
+    expect(changes).toEqual(["Left the feed", "Impact downgraded", "Update edited, Status changed, Update posted", "Status changed, Update posted", "New incident"]);
+
+    const links = page.locator("p.links").last();
+    expect(await links.getByRole("link").evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute("href")]))).toEqual([
+      ["All Acme Cloud changes →", "/vendors/acme/changes"],
+      ["Acme Cloud profile", "/vendors/acme"],
+      ["Markdown", `${INCIDENT}/export.md`],
+      ["JSON", `${INCIDENT}/export.json`],
+    ]);
+
+    await history.getByRole("link", { name: "Update edited, Status changed, Update posted" }).click();
+    await page.waitForURL(new RegExp(`${INCIDENT}/versions/3$`));
+  });
+
+  it("shows a change with its machine summary, Before / After and the rewritten words, then compares two versions", async () => {
+    const page = await app().page();
+    await app().visit(page, `${INCIDENT}/versions/3`, "change");
+    await expect(page.locator("h1").textContent()).resolves.toBe("Acme Cloud: Update edited: Elevated API error rates");
+    await expect(page.locator("p.notice").textContent()).resolves.toBe("Machine-written from the diff below; check the diff before relying on it.");
+
+    const blocks = page.locator(".what-changed > .change-block");
+    const posted = blocks.filter({ hasText: "A fix is deployed" });
+    await expect(posted.locator(".side-before .side-value").textContent()).resolves.toBe("not present");
+    const edited = blocks.filter({ has: page.locator("del") });
+    await expect(edited.locator(".side-before").textContent()).resolves.toContain("on the REST API in eu-west-1.");
+    await expect(edited.locator(".side-after").textContent()).resolves.toContain("for a small number of customers.");
+    expect((await edited.locator("del").allTextContents()).join(" ")).toContain("REST API");
+    expect((await edited.locator("ins").allTextContents()).join(" ")).toContain("slightly");
+    expect(await blocks.locator(".side-label").allTextContents()).toEqual(expect.arrayContaining(["Before", "After", "Word changes"]));
+
+    const compare = page.getByRole("form", { name: "Compare two versions" });
+    await compare.getByLabel("Compare version").selectOption("1");
+    await compare.getByLabel("with").selectOption("4");
+    await compare.getByRole("button", { name: "Compare" }).click();
+    await page.waitForURL(/\/compare\?from=1&to=4$/);
+    await app().screenshot(page, "compare");
+    await expect(page.locator("h1").textContent()).resolves.toBe("Acme Cloud: compare versions 1 and 4: Elevated API error rates");
+    const impact = page.locator(".change-block", { has: page.locator("h3", { hasText: /^Impact$/ }) });
+    await expect(impact.locator(".side-before .impact").textContent()).resolves.toBe("major");
+    await expect(impact.locator(".side-after .impact").textContent()).resolves.toBe("minor");
+  });
+
+  it("finds the incident by words of an update, with the words highlighted", async () => {
+    const page = await app().page();
+    await app().visit(page, "/search", "search-empty");
+    const form = page.getByRole("search", { name: "Search incidents" });
+    await form.getByLabel("Words").fill("load balancer");
+    await form.getByRole("button", { name: "Search" }).click();
+    await page.waitForURL(/\/search\?q=load\+balancer/);
+    await app().screenshot(page, "search");
+
+    const hit = page.locator("ol.search-results > li", { hasText: "Elevated API error rates" });
+    expect((await hit.locator("mark").allTextContents()).map((m) => m.toLowerCase())).toEqual(expect.arrayContaining(["load", "balancer"]));
+    await hit.getByRole("link", { name: "Elevated API error rates" }).click();
+    await page.waitForURL(new RegExp(`${INCIDENT}$`));
+  });
+
+  it("downloads Markdown and JSON exports that are exactly what the CLI prints", async () => {
+    const page = await app().page();
+    await app().visit(page, INCIDENT, "incident-for-export");
+    const download = page.waitForEvent("download");
+    await page.locator("p.links").last().getByRole("link", { name: "Markdown" }).click();
+    const file = await (await download).path();
+    expect(fs.readFileSync(file)).toEqual(await app().redline(["export", "--vendor", "acme", "--incident", "acmeapi00001", "--format", "md"]));
+
+    const cases = [
+      { path: `${INCIDENT}/export.md`, args: ["--format", "md"], type: "text/markdown; charset=utf-8", name: "acme-acmeapi00001.md" },
+      { path: `${INCIDENT}/export.json`, args: ["--format", "json"], type: "application/json; charset=utf-8", name: "acme-acmeapi00001.json" },
+      { path: `${INCIDENT}/versions/4/export.md`, args: ["--version", "4", "--format", "md"], type: "text/markdown; charset=utf-8", name: "acme-acmeapi00001-v4.md" },
+      { path: `${INCIDENT}/versions/4/export.json`, args: ["--version", "4", "--format", "json"], type: "application/json; charset=utf-8", name: "acme-acmeapi00001-v4.json" },
+    ];
+    const printed = await Promise.all(cases.map((c) => app().redline(["export", "--vendor", "acme", "--incident", "acmeapi00001", ...c.args])));
+    for (const [i, c] of cases.entries()) {
+      const response = await fetch(`${app().baseUrl}${c.path}`);
+      expect(response.status, c.path).toBe(200);
+      expect(response.headers.get("content-type"), c.path).toBe(c.type);
+      expect(response.headers.get("content-disposition"), c.path).toBe(`attachment; filename="${c.name}"`);
+      const body = Buffer.from(await response.arrayBuffer());
+      expect(body.toString("utf8"), c.path).toBe(printed[i]?.toString("utf8"));
+      expect(printed[i] && body.equals(printed[i]), `${c.path} byte for byte`).toBe(true);
+    }
+  });
+});

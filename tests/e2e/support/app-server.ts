@@ -1,0 +1,74 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { NEXT_BIN, NEXT_ENV } from "@/tests/e2e/support/build-app";
+import { ROOT } from "@/tests/e2e/support/commands";
+
+export class AppServerError extends Error {
+  readonly kind = "app-server";
+}
+
+export interface AppServer {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new AppServerError("e2e: no free port"))));
+    });
+  });
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return Promise.resolve();
+  const pid = child.pid;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // The server's own workers are in its process group (it was started detached).
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-pid, name);
+    } catch {
+      // already gone
+    }
+  };
+  signal("SIGTERM");
+  const killLater = setTimeout(() => signal("SIGKILL"), 10_000);
+  return exited.finally(() => clearTimeout(killLater));
+}
+
+/** `next start` on a free loopback port over this database, once it answers. */
+export async function startAppServer(dbPath: string, logFile: string): Promise<AppServer> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const log = fs.openSync(logFile, "w");
+  const child = spawn(process.execPath, [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(port)], {
+    cwd: ROOT,
+    env: { ...process.env, ...NEXT_ENV, REDLINE_DB: dbPath, NODE_ENV: "production" },
+    stdio: ["ignore", log, log],
+    detached: true,
+  });
+  fs.closeSync(log);
+  const server = { baseUrl, stop: () => stopProcess(child) };
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new AppServerError(`e2e: next start exited ${child.exitCode}; see ${logFile}`);
+    try {
+      const response = await fetch(`${baseUrl}/vendors`, { signal: AbortSignal.timeout(10_000) });
+      await response.arrayBuffer();
+      if (response.ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await delay(200);
+  }
+  await server.stop();
+  throw new AppServerError(`e2e: next start did not answer within 90 s; see ${logFile}`);
+}

@@ -1,0 +1,118 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page, type Response } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { type AppServer, startAppServer } from "@/tests/e2e/support/app-server";
+import { ensureBuild } from "@/tests/e2e/support/build-app";
+import { runRedlineOk } from "@/tests/e2e/support/commands";
+import { copyDatabase, ensureSeedDatabase, SCREENSHOT_DIR } from "@/tests/e2e/support/seed-database";
+
+const CHROMIUM = "/usr/bin/chromium";
+const MAX_SCREENSHOT_HEIGHT = 3_000;
+const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+
+export interface E2eApp {
+  baseUrl: string;
+  browser: Browser;
+  /**
+   * The file's page for these context options, kept across its tests so scripts and styles stay
+   * cached (a fresh context costs a second per test on a small machine).
+   */
+  page(options?: BrowserContextOptions): Promise<Page>;
+  /** A page in a fresh browser context, closed after the test. */
+  newPage(options?: BrowserContextOptions): Promise<Page>;
+  /** Opens a path, expects its status, and saves a full-page screenshot as test-results/e2e/<file label>-<name>.png. */
+  visit(page: Page, pathname: string, name: string, status?: number): Promise<Response>;
+  screenshot(page: Page, name: string): Promise<void>;
+  /** The CLI against this file's database, stdout as bytes. */
+  redline(args: readonly string[]): Promise<Buffer>;
+}
+
+/**
+ * The app as a person meets it, for one e2e test file: the build and the seeded database are
+ * shared by the run (made once, under locks); the database copy, the `next start` server and
+ * Chromium (launched with a fresh temporary profile) are this file's own. After each test, every
+ * request the pages made must have stayed on the server, and no page may have thrown.
+ */
+export function startE2eApp(label: string): () => E2eApp {
+  let app: E2eApp | undefined;
+  let server: AppServer | undefined;
+  let browser: Browser | undefined;
+  let workDir: string | undefined;
+  const contexts: BrowserContext[] = [];
+  const shared = new Map<string, Promise<Page>>();
+  const requests: string[] = [];
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    if (!fs.existsSync(CHROMIUM)) throw new Error(`e2e: no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does)`);
+    const [seeded] = await Promise.all([ensureSeedDatabase(), ensureBuild()]);
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), `redline-e2e-${label}-`));
+    const dbPath = copyDatabase(seeded, workDir);
+    server = await startAppServer(dbPath, path.join(SCREENSHOT_DIR, `${label}-next-start.log`));
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
+    const baseUrl = server.baseUrl;
+    const ownBrowser = browser;
+    const screenshot = async (page: Page, name: string) => {
+      const { width, height } = await page.evaluate(() => ({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight }));
+      // Capturing a very long page costs seconds; its top shows the layout as well.
+      const clip = height > MAX_SCREENSHOT_HEIGHT ? { x: 0, y: 0, width, height: MAX_SCREENSHOT_HEIGHT } : undefined;
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${label}-${name}.png`), fullPage: true, clip });
+    };
+    const openPage = async (options: BrowserContextOptions) => {
+      const context = await ownBrowser.newContext({ baseURL: baseUrl, ...options });
+      context.setDefaultTimeout(30_000);
+      context.on("request", (request) => requests.push(request.url()));
+      const page = await context.newPage();
+      page.on("pageerror", (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+      return page;
+    };
+    app = {
+      baseUrl,
+      browser: ownBrowser,
+      page(options = {}) {
+        const key = JSON.stringify(options);
+        const existing = shared.get(key);
+        if (existing) return existing;
+        const created = openPage(options);
+        shared.set(key, created);
+        return created;
+      },
+      async newPage(options = {}) {
+        const page = await openPage(options);
+        contexts.push(page.context());
+        return page;
+      },
+      async visit(page, pathname, name, status = 200) {
+        const response = await page.goto(pathname);
+        if (!response) throw new Error(`e2e: no response for ${pathname}`);
+        expect(response.status(), pathname).toBe(status);
+        await screenshot(page, name);
+        return response;
+      },
+      screenshot,
+      redline: (args) => runRedlineOk([...args, "--db", dbPath]),
+    };
+  }, 300_000);
+
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
+    const offsite = requests.splice(0).filter((url) => !url.startsWith(`${app?.baseUrl ?? "?"}/`));
+    const errors = pageErrors.splice(0);
+    expect(offsite, "requests that left the app's own origin").toEqual([]);
+    expect(errors, "script errors on the pages").toEqual([]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([...shared.values()].map(async (page) => (await page).context().close()));
+    await browser?.close();
+    await server?.stop();
+    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+  }, 60_000);
+
+  return () => {
+    if (!app) throw new Error("e2e: the app did not start (see the beforeAll error)");
+    return app;
+  };
+}
