@@ -1,10 +1,12 @@
 /** `npm run bench -- <name>`: run one benchmark (or all) and print its figures. */
 import { runImportBenchmark } from "@/bench/import-corpus";
 import { runPollBenchmark } from "@/bench/poll-round";
+import { runWebBenchmark } from "@/bench/web-load";
 
 const BENCHMARKS: Record<string, () => void | Promise<void>> = {
   import: runImportBenchmark,
   poll: runPollBenchmark,
+  web: runWebBenchmark,
 };
 
 async function main(): Promise<void> {

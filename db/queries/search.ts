@@ -32,19 +32,28 @@ export function toFtsQuery(input: string): string | null {
   return terms.length > 0 ? terms.join(" ") : null;
 }
 
+// Ranks the matches alone, then reads rows and snippets for one page of them: computed in the
+// same SELECT, every match's snippet was made before the sort (3x slower for a common word).
 const statements = preparedFor((sqlite) => ({
   search: sqlite.prepare<
     { query: string; vendor: string | null; from: string | null; to: string | null; limit: number; offset: number },
     SearchHit
   >(
-    `SELECT i.provider_id AS providerId, i.title, i.impact, i.started_at AS startedAt, d.slug AS vendorSlug, d.name AS vendorName,
+    `WITH ranked AS (
+       SELECT rowid AS id, bm25(incident_search, 8.0, 1.0, 2.0) AS score FROM incident_search
+       WHERE incident_search MATCH @query
+         AND (@vendor IS NULL OR rowid IN (SELECT i.id FROM vendors d JOIN incidents i ON i.vendor_id = d.id WHERE d.slug = @vendor))
+         AND (coalesce(@from, @to) IS NULL OR EXISTS (
+           SELECT 1 FROM incidents i WHERE i.id = incident_search.rowid
+             AND (@from IS NULL OR coalesce(i.started_at, i.first_seen_at) >= @from)
+             AND (@to IS NULL OR coalesce(i.started_at, i.first_seen_at) < @to)))
+       ORDER BY score LIMIT @limit OFFSET @offset
+     )
+     SELECT i.provider_id AS providerId, i.title, i.impact, i.started_at AS startedAt, d.slug AS vendorSlug, d.name AS vendorName,
        snippet(incident_search, -1, char(1), char(2), '…', 24) AS snippet
-     FROM incident_search s JOIN incidents i ON i.id = s.rowid JOIN vendors d ON d.id = i.vendor_id
+     FROM ranked r CROSS JOIN incident_search s ON s.rowid = r.id JOIN incidents i ON i.id = r.id JOIN vendors d ON d.id = i.vendor_id
      WHERE incident_search MATCH @query
-       AND (@vendor IS NULL OR d.slug = @vendor)
-       AND (@from IS NULL OR coalesce(i.started_at, i.first_seen_at) >= @from)
-       AND (@to IS NULL OR coalesce(i.started_at, i.first_seen_at) < @to)
-     ORDER BY bm25(incident_search, 8.0, 1.0, 2.0) LIMIT @limit OFFSET @offset`,
+     ORDER BY r.score`,
   ),
 }));
 

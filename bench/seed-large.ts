@@ -1,0 +1,147 @@
+/**
+ * The large archive the web benchmark loads: 100,000 incidents and about 500,000 versions across
+ * 200 vendors, recorded through recordCapture exactly as polls of a Statuspage incidents.json
+ * would be (8 new incidents per poll, each listed for 6 polls while it is updated, resolved and
+ * edited, then aged out). Built once and cached under data/, keyed by SEED_VERSION, the sizes and
+ * the migrations; bump SEED_VERSION when the generator or the write path changes what is stored.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { closeDatabase, MIGRATIONS_DIR, openDatabase } from "@/db/client";
+import { recordCapture } from "@/db/record-capture";
+import { ensureVendor } from "@/db/vendors";
+import { sha256Hex } from "@/lib/canonicalize";
+import type { Incident } from "@/lib/incident";
+import { createVendors, type IncidentScript, scriptIncident, stateAt } from "@/bench/synthetic-incidents";
+import { createRandom } from "@/bench/synthetic-text";
+
+const SEED_VERSION = "1";
+const INCIDENTS = Number(process.env.BENCH_WEB_INCIDENTS ?? 100_000);
+const VENDORS = Number(process.env.BENCH_WEB_VENDORS ?? 200);
+/** New incidents per poll, and for how many polls the feed lists each (the feed shows ~48). */
+const BATCH = 8;
+const WINDOW = 6;
+const END_MS = Date.parse("2026-11-01T00:00:00.000Z");
+const SPAN_MS = 3 * 365 * 86_400_000;
+const PLATFORM = "statuspage-incidents";
+
+export interface SeedStats {
+  file: string;
+  built: boolean;
+  seconds: number;
+  vendors: number;
+  incidents: number;
+  versions: number;
+  captures: number;
+  sizeMb: number;
+}
+
+function seedKey(): string {
+  const hash = createHash("sha256").update(`${SEED_VERSION}/${INCIDENTS}/${VENDORS}`);
+  for (const name of fs.readdirSync(MIGRATIONS_DIR).filter((n) => n.endsWith(".sql")).sort()) {
+    hash.update(name).update(fs.readFileSync(path.join(MIGRATIONS_DIR, name)));
+  }
+  return hash.digest("hex").slice(0, 10);
+}
+
+/** Where the cached database for the current generator and schema lives. */
+export function largeSeedFile(): string {
+  return path.join(process.cwd(), "data", `bench-web-${seedKey()}.db`);
+}
+
+function buildSeed(file: string): SeedStats {
+  const started = performance.now();
+  const tmp = `${file}.tmp`;
+  for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) fs.rmSync(f, { force: true });
+  const db = openDatabase(tmp);
+  // Index pages of a half-million-version archive do not fit the default 2 MB cache.
+  db.$client.pragma("cache_size = -262144");
+  const random = createRandom(42);
+  let captures = 0;
+  let versions = 0;
+  const vendors = createVendors(random, VENDORS, INCIDENTS);
+  vendors.forEach((v, vendorIndex) => {
+    const vendor = ensureVendor(db, { slug: v.slug, name: v.name, platform: PLATFORM }, new Date(END_MS - SPAN_MS).toISOString());
+    const source = `https://status.${v.slug}.example/api/v2/incidents.json`;
+    const batches = Math.ceil(v.incidents / BATCH);
+    // The newest few batches are still listed (some still open) when the archive ends.
+    const polls = batches + 2;
+    const interval = SPAN_MS / polls;
+    const pollAt = (c: number) => END_MS - (polls - 1 - c) * interval;
+    const scripts: IncidentScript[][] = [];
+    for (let b = 0; b < batches; b += 1) {
+      const size = Math.min(BATCH, v.incidents - b * BATCH);
+      scripts.push(Array.from({ length: size }, () => scriptIncident({ random, vendor: v, startMs: Math.round(pollAt(b) - interval * (0.05 + 0.9 * random())), window: WINDOW }, v.slug)));
+    }
+    for (let c = 0; c < polls; c += 1) {
+      const listed: Incident[] = [];
+      for (let b = Math.max(0, c - WINDOW + 1); b <= Math.min(c, batches - 1); b += 1) {
+        for (const script of scripts[b] ?? []) {
+          const state = stateAt(script, c - b);
+          if (state) listed.push(state);
+        }
+      }
+      const result = recordCapture(db, {
+        vendor,
+        source,
+        platform: PLATFORM,
+        presence: { kind: "recent", limit: 50 },
+        observedAt: new Date(pollAt(c)).toISOString(),
+        hash: sha256Hex(`${v.slug}/${c}`),
+        body: null,
+        size: null,
+        outcome: "ok",
+        error: null,
+        incidents: listed,
+      });
+      captures += 1;
+      versions += result.versionsAdded;
+    }
+    if ((vendorIndex + 1) % 20 === 0) {
+      console.error(`seed: ${vendorIndex + 1}/${vendors.length} vendors, ${versions} versions, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    }
+  });
+  const incidents = db.$client.prepare<[], { n: number }>("SELECT count(*) AS n FROM incidents").get()?.n ?? 0;
+  db.$client.pragma("wal_checkpoint(TRUNCATE)");
+  closeDatabase(db);
+  fs.renameSync(tmp, file);
+  for (const f of [`${tmp}-wal`, `${tmp}-shm`]) fs.rmSync(f, { force: true });
+  return {
+    file, built: true, seconds: (performance.now() - started) / 1000, vendors: vendors.length, incidents, versions, captures,
+    sizeMb: fs.statSync(file).size / 1e6,
+  };
+}
+
+/** The cached database, built first (in its own process, timed) when it is missing. */
+export function ensureLargeSeed(): SeedStats {
+  const file = largeSeedFile();
+  if (fs.existsSync(file)) {
+    const db = openDatabase(file, { readonly: true });
+    const count = (table: string) => db.$client.prepare<[], { n: number }>(`SELECT count(*) AS n FROM ${table}`).get()?.n ?? 0;
+    const stats = {
+      file, built: false, seconds: 0, vendors: count("vendors"), incidents: count("incidents"), versions: count("incident_versions"),
+      captures: count("captures"), sizeMb: fs.statSync(file).size / 1e6,
+    };
+    closeDatabase(db);
+    return stats;
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // Older generations of the cache are a few GB each.
+  for (const old of fs.readdirSync(path.dirname(file)).filter((n) => /^bench-web-[0-9a-f]+\.db/.test(n))) {
+    fs.rmSync(path.join(path.dirname(file), old), { force: true });
+  }
+  const out = execFileSync(process.execPath, ["--import", "tsx", __filename, "--build", file], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as SeedStats;
+}
+
+const buildFlag = process.argv.indexOf("--build");
+if (buildFlag >= 0) {
+  process.stdout.write(`${JSON.stringify(buildSeed(process.argv[buildFlag + 1] ?? largeSeedFile()))}\n`);
+} else if (require.main === module) {
+  console.log(JSON.stringify(ensureLargeSeed()));
+}
