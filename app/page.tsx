@@ -6,7 +6,7 @@ import { listChanges } from "@/db/queries/changes";
 import { decodeCursor } from "@/db/queries/prepared";
 import { getVendor } from "@/db/queries/vendor-profile";
 import { getServerDb } from "@/db/server-db";
-import { listVendorSummaries } from "@/db/vendors";
+import { listVendorNames } from "@/db/queries/vendor-names";
 import { changesParamsSchema } from "@/lib/page-params";
 import { notFound } from "next/navigation";
 
@@ -24,7 +24,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   if (params.data.vendor && !vendor) notFound();
   const before = params.data.before ? decodeCursor(params.data.before) : null;
   const page = listChanges(db, { kinds: params.data.kind, vendorId: vendor?.id, before }, PAGE_SIZE);
-  const vendors = listVendorSummaries(db);
+  const vendors = listVendorNames(db);
   const now = new Date();
   return (
     <>

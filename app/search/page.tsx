@@ -5,7 +5,7 @@ import { ImpactBadge } from "@/components/badges";
 import { UtcTime } from "@/components/utc-time";
 import { SNIPPET_CLOSE, SNIPPET_OPEN, searchIncidents, toFtsQuery } from "@/db/queries/search";
 import { getServerDb } from "@/db/server-db";
-import { listVendorSummaries } from "@/db/vendors";
+import { listVendorNames } from "@/db/queries/vendor-names";
 import { paths } from "@/lib/incident-key";
 import { searchParamsSchema } from "@/lib/page-params";
 
@@ -44,7 +44,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
   const result = fts
     ? searchIncidents(db, fts, { vendor, from: from ? `${from}T00:00:00.000Z` : undefined, to: to ? `${to}T00:00:00.000Z` : undefined }, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })
     : null;
-  const vendors = listVendorSummaries(db);
+  const vendors = listVendorNames(db);
   const now = new Date();
   const pageLink = (n: number) => {
     const search = new URLSearchParams();
