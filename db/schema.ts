@@ -182,3 +182,12 @@ export const versionKinds = sqliteTable(
   ],
 );
 
+
+/**
+ * One row whose revision goes up (by trigger) whenever a version is written or removed or a
+ * vendor changes: a rendered page is still current while the revision it was rendered at is.
+ */
+export const archiveRevision = sqliteTable("archive_revision", {
+  id: integer("id").primaryKey(),
+  revision: integer("revision").notNull(),
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { getArchiveRevision } from "@/db/queries/archive-revision";
+import { addVendor, ensureVendor, removeVendor, syncCatalogVendors } from "@/db/vendors";
+import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
+import { freshDatabase } from "@/tests/support/database";
+import { makeIncident } from "@/tests/support/incidents";
+import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
+
+describe("archive revision", () => {
+  it("moves when a version is recorded and stays put when a poll finds nothing new", async () => {
+    const db = freshDatabase();
+    const platform = makeTestPlatform({ kind: "recent", limit: 25 });
+    const acme = ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
+    const start = getArchiveRevision(db);
+    const incident = makeIncident({ vendor: "acme", id: "1", title: "API errors" });
+    await ingestSnapshot(db, { vendor: acme, platform, source: "feed", observedAt: "2026-05-01T00:00:00.000Z", body: snapshotBody([incident]) });
+    const afterNew = getArchiveRevision(db);
+    expect(afterNew).toBeGreaterThan(start);
+    await ingestSnapshot(db, { vendor: acme, platform, source: "feed", observedAt: "2026-05-01T00:05:00.000Z", body: snapshotBody([incident]) });
+    expect(getArchiveRevision(db)).toBe(afterNew);
+    await ingestSnapshot(db, { vendor: acme, platform, source: "feed", observedAt: "2026-05-01T00:10:00.000Z", body: snapshotBody([{ ...incident, title: "API errors in EU" }]) });
+    expect(getArchiveRevision(db)).toBeGreaterThan(afterNew);
+  });
+
+  it("moves when a vendor is added, renamed or removed", () => {
+    const db = freshDatabase();
+    const settings = { slug: "acme", name: "Acme", platform: "statuspage", url: "https://status.acme.test" };
+    let last = getArchiveRevision(db);
+    const steps = [
+      () => syncCatalogVendors(db, [settings]),
+      () => syncCatalogVendors(db, [{ ...settings, name: "Acme Cloud" }]),
+      () => removeVendor(db, "acme", false),
+      () => addVendor(db, settings, "user"),
+      () => removeVendor(db, "acme", true),
+    ];
+    for (const step of steps) {
+      step();
+      const now = getArchiveRevision(db);
+      expect(now).toBeGreaterThan(last);
+      last = now;
+    }
+  });
+});
