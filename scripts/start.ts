@@ -13,8 +13,8 @@ import { CATALOG, catalogVendorSettings } from "@/scrapers/catalog/catalog";
 import { supervise } from "@/scripts/supervise";
 
 const ROOT = path.resolve(__dirname, "..");
-const SOURCE_DIRS = ["app", "lib", "db", "public"];
-const SOURCE_FILES = ["next.config.ts", "package.json", "tsconfig.json"];
+const SOURCE_DIRS = ["app", "components", "lib", "db", "public"];
+const SOURCE_FILES = ["next.config.ts", "proxy.ts", "package.json", "tsconfig.json"];
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
 
 function newestMtime(entry: string): number {
@@ -48,7 +48,12 @@ export async function runWebAndPoller(env: Record<string, string> = {}): Promise
   console.log(`redline: serving on http://${host}:${PORT}`);
   return supervise(
     [
-      { name: "web", command: process.execPath, args: [NEXT_BIN, "start", "-H", host, "-p", String(PORT)], env: { NEXT_TELEMETRY_DISABLED: "1", ...env } },
+      {
+        name: "web",
+        command: process.execPath,
+        args: ["--import", "tsx", path.join(ROOT, "server", "web-server.ts")],
+        env: { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", HOST: host, PORT: String(PORT), ...env },
+      },
       { name: "poller", command: process.execPath, args: ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), "poll"], env },
     ],
     ROOT,

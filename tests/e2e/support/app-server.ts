@@ -3,7 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { NEXT_BIN, NEXT_ENV } from "@/tests/e2e/support/build-app";
+import { NEXT_ENV } from "@/tests/e2e/support/build-app";
 import { ROOT } from "@/tests/e2e/support/commands";
 
 export class AppServerError extends Error {
@@ -43,15 +43,15 @@ function stopProcess(child: ChildProcess): Promise<void> {
   return exited.finally(() => clearTimeout(killLater));
 }
 
-/** `next start` on a free loopback port over this database, once it answers. */
+/** The web server (Next.js behind the page cache) on a free loopback port over this database, once it answers. */
 export async function startAppServer(dbPath: string, logFile: string): Promise<AppServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const log = fs.openSync(logFile, "w");
-  const child = spawn(process.execPath, [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(port)], {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "server", "web-server.ts")], {
     cwd: ROOT,
-    env: { ...process.env, ...NEXT_ENV, REDLINE_DB: dbPath, NODE_ENV: "production" },
+    env: { ...process.env, ...NEXT_ENV, REDLINE_DB: dbPath, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port) },
     stdio: ["ignore", log, log],
     detached: true,
   });
@@ -59,7 +59,7 @@ export async function startAppServer(dbPath: string, logFile: string): Promise<A
   const server = { baseUrl, stop: () => stopProcess(child) };
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new AppServerError(`e2e: next start exited ${child.exitCode}; see ${logFile}`);
+    if (child.exitCode !== null) throw new AppServerError(`e2e: the web server exited ${child.exitCode}; see ${logFile}`);
     try {
       const response = await fetch(`${baseUrl}/vendors`, { signal: AbortSignal.timeout(10_000) });
       await response.arrayBuffer();
@@ -70,5 +70,5 @@ export async function startAppServer(dbPath: string, logFile: string): Promise<A
     await delay(200);
   }
   await server.stop();
-  throw new AppServerError(`e2e: next start did not answer within 90 s; see ${logFile}`);
+  throw new AppServerError(`e2e: the web server did not answer within 90 s; see ${logFile}`);
 }

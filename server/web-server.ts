@@ -1,0 +1,138 @@
+/**
+ * The web process: Next.js behind a plain Node http server that keeps rendered archive pages in
+ * memory (server/page-cache.ts) while the archive is unchanged. During an outage many people open
+ * the same incident; they get the page as rendered for the first of them, without a new render.
+ * Run as `node --import tsx server/web-server.ts`; honours HOST, PORT and REDLINE_DB.
+ */
+import http from "node:http";
+import path from "node:path";
+import next from "next";
+import type { RedlineDb } from "@/db/client";
+import { getArchiveRevision } from "@/db/queries/archive-revision";
+import { getServerDb } from "@/db/server-db";
+import { readEnv } from "@/lib/env";
+import { type CachedPage, PageCache } from "@/server/page-cache";
+
+const ROOT = path.resolve(__dirname, "..");
+/** Pages that show only archived data (not poll health), so the archive revision dates them. */
+const CACHEABLE = /^\/(?:search|vendors\/[^/]+\/(?:changes|incidents\/.+))?$/;
+/** Requests from Next's client router want a different payload than the HTML page. */
+const ROUTER_HEADERS = ["rsc", "next-router-state-tree", "next-router-prefetch", "next-router-segment-prefetch", "next-action", "next-url"];
+const TTL_MS = 60_000;
+const MAX_ENTRY_BYTES = 2 * 1024 * 1024;
+
+export type RequestHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> | void;
+
+/** The key a request's page is kept under, or null when it must be rendered afresh. */
+export function cacheKeyFor(req: http.IncomingMessage): string | null {
+  if (req.method !== "GET" || !req.url) return null;
+  const url = new URL(req.url, "http://x");
+  if (!CACHEABLE.test(url.pathname) || url.searchParams.has("_rsc")) return null;
+  if (ROUTER_HEADERS.some((h) => req.headers[h] !== undefined)) return null;
+  // A client asking to revalidate ("no-cache", a browser's reload) gets a fresh render.
+  if (/no-cache|no-store|max-age=0/.test(req.headers["cache-control"] ?? "")) return null;
+  const gzip = /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? "")) ? "gzip" : "identity";
+  return `${gzip} ${url.pathname}${url.search}`;
+}
+
+function send(res: http.ServerResponse, page: CachedPage, state: "hit"): void {
+  res.writeHead(page.status, { ...page.headers, "content-length": String(page.body.length), "x-redline-cache": state });
+  res.end(page.body);
+}
+
+/** Serve from the cache, or let `render` answer and keep what it sent when that was a 200. */
+export function withPageCache(render: RequestHandler, cache: PageCache, revision: () => number): RequestHandler {
+  return async (req, res) => {
+    const key = cacheKeyFor(req);
+    if (key === null) {
+      res.setHeader("x-redline-cache", "bypass");
+      await render(req, res);
+      return;
+    }
+    const token = String(revision());
+    const hit = cache.get(key, token);
+    if (hit) {
+      send(res, hit, "hit");
+      return;
+    }
+    res.setHeader("x-redline-cache", "miss");
+    const chunks: Buffer[] = [];
+    const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    const end = res.end.bind(res) as (...args: unknown[]) => http.ServerResponse;
+    const keep = (chunk: unknown, encoding: unknown) => {
+      if (typeof chunk === "string") chunks.push(Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8"));
+      else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
+    };
+    res.write = ((chunk: unknown, ...rest: unknown[]) => {
+      keep(chunk, rest[0]);
+      return write(chunk, ...rest);
+    }) as typeof res.write;
+    res.end = ((...args: unknown[]) => {
+      if (args[0] !== undefined && typeof args[0] !== "function") keep(args[0], args[1]);
+      const headers = res.getHeaders();
+      if (res.statusCode === 200 && headers["set-cookie"] === undefined) {
+        const kept: Record<string, string | string[]> = {};
+        for (const [name, value] of Object.entries(headers)) {
+          if (value !== undefined && name !== "x-redline-cache" && name !== "date") kept[name] = typeof value === "number" ? String(value) : value;
+        }
+        cache.set(key, token, { status: 200, headers: kept, body: Buffer.concat(chunks) });
+      }
+      return end(...args);
+    }) as typeof res.end;
+    await render(req, res);
+  };
+}
+
+export interface WebServer {
+  server: http.Server;
+  close(): Promise<void>;
+}
+
+/** Next.js (built into REDLINE_NEXT_DIST_DIR or .next) behind the page cache, listening. */
+export async function startWebServer(options: { host: string; port: number; db?: RedlineDb; cacheBytes?: number }): Promise<WebServer> {
+  const app = next({ dev: false, dir: ROOT, hostname: options.host, port: options.port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const db = options.db ?? getServerDb();
+  const cacheBytes = options.cacheBytes ?? readEnv().REDLINE_PAGE_CACHE_MB * 1024 * 1024;
+  const render: RequestHandler = (req, res) => handle(req, res);
+  const handler = cacheBytes > 0
+    ? withPageCache(render, new PageCache({ maxBytes: cacheBytes, maxEntryBytes: MAX_ENTRY_BYTES, ttlMs: TTL_MS }), () => getArchiveRevision(db))
+    : render;
+  const server = http.createServer((req, res) => {
+    Promise.resolve(handler(req, res)).catch((error: unknown) => {
+      console.error(`web: ${req.method} ${req.url}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+      res.end("Internal error");
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  return {
+    server,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+      void app.close();
+    }),
+  };
+}
+
+async function main(): Promise<void> {
+  const env = readEnv();
+  const host = process.env.HOST ?? "127.0.0.1";
+  const web = await startWebServer({ host, port: env.PORT });
+  console.log(`web: listening on http://${host}:${env.PORT}`);
+  const stop = () => void web.close().then(() => process.exit(0));
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(`web: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}

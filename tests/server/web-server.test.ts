@@ -1,0 +1,80 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { PageCache } from "@/server/page-cache";
+import { type RequestHandler, withPageCache } from "@/server/web-server";
+
+let server: http.Server | undefined;
+
+afterEach(async () => {
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  server = undefined;
+});
+
+/** A stand-in for Next: counts renders and answers in two writes, like a streamed page. */
+async function serve(revision: () => number, status = 200) {
+  const rendered: string[] = [];
+  const render: RequestHandler = (req, res) => {
+    rendered.push(req.url ?? "");
+    res.statusCode = status;
+    res.setHeader("content-type", "text/html; charset=utf-8");
+    res.write(`<p>render ${rendered.length} of ${req.url}`);
+    res.end("</p>");
+  };
+  const cache = new PageCache({ maxBytes: 1_000_000, maxEntryBytes: 100_000, ttlMs: 60_000 });
+  server = http.createServer((req, res) => void withPageCache(render, cache, revision)(req, res));
+  await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", () => resolve()));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const get = async (path: string, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${base}${path}`, { headers });
+    return { status: response.status, cache: response.headers.get("x-redline-cache"), body: await response.text(), type: response.headers.get("content-type") };
+  };
+  return { rendered, get };
+}
+
+describe("the web server's page cache", () => {
+  it("renders an incident page once and serves the same bytes to the next reader", async () => {
+    const { rendered, get } = await serve(() => 1);
+    const first = await get("/vendors/acme/incidents/42");
+    const second = await get("/vendors/acme/incidents/42");
+    expect(first).toMatchObject({ status: 200, cache: "miss" });
+    expect(second).toMatchObject({ status: 200, cache: "hit", body: first.body, type: "text/html; charset=utf-8" });
+    expect(rendered).toHaveLength(1);
+  });
+
+  it("renders again once the archive has changed", async () => {
+    let revision = 1;
+    const { rendered, get } = await serve(() => revision);
+    await get("/vendors/acme/incidents/42");
+    revision = 2;
+    const after = await get("/vendors/acme/incidents/42");
+    expect(after.cache).toBe("miss");
+    expect(after.body).toContain("render 2");
+    expect(rendered).toHaveLength(2);
+  });
+
+  it("renders afresh for a reader who asks to revalidate, and for pages that show poll health", async () => {
+    const { rendered, get } = await serve(() => 1);
+    await get("/vendors/acme/incidents/42");
+    expect((await get("/vendors/acme/incidents/42", { "cache-control": "no-cache" })).cache).toBe("bypass");
+    await get("/vendors");
+    expect((await get("/vendors")).cache).toBe("bypass");
+    expect((await get("/vendors/acme")).cache).toBe("bypass");
+    expect(rendered).toHaveLength(5);
+  });
+
+  it("keeps the client router's payloads apart from the HTML page", async () => {
+    const { rendered, get } = await serve(() => 1);
+    await get("/");
+    expect((await get("/", { rsc: "1" })).cache).toBe("bypass");
+    expect((await get("/?_rsc=abc")).cache).toBe("bypass");
+    expect(rendered).toHaveLength(3);
+  });
+
+  it("does not keep error pages", async () => {
+    const { rendered, get } = await serve(() => 1, 404);
+    await get("/vendors/acme/incidents/missing");
+    expect((await get("/vendors/acme/incidents/missing")).cache).toBe("miss");
+    expect(rendered).toHaveLength(2);
+  });
+});
