@@ -17,6 +17,7 @@ declare module "autocannon" {
     duration?: number;
     amount?: number;
     pipelining?: number;
+    headers?: Record<string, string>;
     timeout?: number;
     requests?: Request[];
   }
