@@ -1,5 +1,7 @@
+import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
-import { type Cursor, encodeCursor, preparedFor } from "@/db/queries/prepared";
+import { type Cursor, encodeCursor } from "@/db/queries/prepared";
+import type { Change } from "@/lib/change";
 import type { ChangeKindName } from "@/lib/change-kinds";
 
 export interface ChangeRow {
@@ -12,76 +14,149 @@ export interface ChangeRow {
   providerId: string;
   title: string;
   impact: string | null;
+  status: string | null;
+  incidentKind: string;
   vendorSlug: string;
   vendorName: string;
 }
 
-export interface ChangePage {
-  rows: ChangeRow[];
+/** A change with its field changes and the incident's title as of that version: what feeds and the API show. */
+export interface ChangeDetailRow extends ChangeRow {
+  changes: Change[];
+  versionTitle: string;
+}
+
+export interface ChangePage<T extends ChangeRow = ChangeRow> {
+  rows: T[];
   /** Cursor of the next (older) page, or null at the end. */
   next: string | null;
 }
 
+/**
+ * Which changes to list. Impact, status and component are the incident's current ones; since
+ * and until bound the observation time; `query` is an FTS5 query over the incident's text.
+ */
+export interface ChangeFilter {
+  vendorId?: number;
+  incidentId?: number;
+  kinds?: readonly ChangeKindName[];
+  impacts?: readonly string[];
+  statuses?: readonly string[];
+  component?: string;
+  since?: string;
+  until?: string;
+  query?: string;
+  before?: Cursor | null;
+}
+
 interface RawChange extends Omit<ChangeRow, "kinds"> {
   kinds: string;
+  changes?: string;
+  versionTitle?: string;
 }
 
 const COLUMNS = `v.id AS versionId, v.seq, v.observed_at AS observedAt, v.kinds, v.summary, v.headline, i.provider_id AS providerId,
-  i.title, i.impact, d.slug AS vendorSlug, d.name AS vendorName`;
-const FROM = `incident_versions v JOIN incidents i ON i.id = v.incident_id JOIN vendors d ON d.id = v.vendor_id`;
+  i.title, i.impact, i.status, i.kind AS incidentKind, d.slug AS vendorSlug, d.name AS vendorName`;
+const END = { at: "9999-12-31T23:59:59.999Z", id: Number.MAX_SAFE_INTEGER };
 
-const statements = preparedFor((sqlite) => ({
-  all: sqlite.prepare<[string, number, number], RawChange>(
-    `SELECT ${COLUMNS} FROM ${FROM} WHERE (v.observed_at, v.id) < (?, ?) ORDER BY v.observed_at DESC, v.id DESC LIMIT ?`,
-  ),
-  byVendor: sqlite.prepare<[number, string, number, number], RawChange>(
-    `SELECT ${COLUMNS} FROM ${FROM} WHERE v.vendor_id = ? AND (v.observed_at, v.id) < (?, ?) ORDER BY v.observed_at DESC, v.id DESC LIMIT ?`,
-  ),
-  idsByKind: sqlite.prepare<[string, string, number, number], { id: number; at: string }>(
-    `SELECT version_id AS id, observed_at AS at FROM version_kinds WHERE kind = ? AND (observed_at, version_id) < (?, ?)
-     ORDER BY observed_at DESC, version_id DESC LIMIT ?`,
-  ),
-  idsByVendorKind: sqlite.prepare<[number, string, string, number, number], { id: number; at: string }>(
-    `SELECT version_id AS id, observed_at AS at FROM version_kinds WHERE vendor_id = ? AND kind = ? AND (observed_at, version_id) < (?, ?)
-     ORDER BY observed_at DESC, version_id DESC LIMIT ?`,
-  ),
-  byIds: sqlite.prepare<[string], RawChange>(`SELECT ${COLUMNS} FROM ${FROM} WHERE v.id IN (SELECT value FROM json_each(?))`),
-}));
+type Params = Record<string, string | number>;
 
-function toRow(raw: RawChange): ChangeRow {
+/** The filter's conditions on `v` (the version) and `i` (its incident), with their parameters. */
+function conditions(filter: ChangeFilter): { sql: string; params: Params } {
+  const where: string[] = [];
+  const params: Params = {};
+  const add = (condition: string, name: string, value: string | number | undefined) => {
+    if (value === undefined) return;
+    where.push(condition);
+    params[name] = value;
+  };
+  add("v.vendor_id = @vendorId", "vendorId", filter.vendorId);
+  add("v.incident_id = @incidentId", "incidentId", filter.incidentId);
+  const list = (values: readonly string[] | undefined) => (values?.length ? JSON.stringify(values) : undefined);
+  add("coalesce(i.impact, 'unknown') IN (SELECT value FROM json_each(@impacts))", "impacts", list(filter.impacts));
+  add("i.status IN (SELECT value FROM json_each(@statuses))", "statuses", list(filter.statuses));
+  add("EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = v.incident_id AND c.name = @component COLLATE NOCASE)", "component", filter.component);
+  add("v.observed_at >= @since", "since", filter.since);
+  add("v.observed_at < @until", "until", filter.until);
+  add("v.incident_id IN (SELECT rowid FROM incident_search WHERE incident_search MATCH @query)", "query", filter.query);
+  return { sql: where.map((w) => ` AND ${w}`).join(""), params };
+}
+
+const cache = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** Statements differ only by which conditions a filter uses: each shape is prepared once per connection. */
+function prepare(sqlite: Database.Database, sql: string): Database.Statement {
+  let statements = cache.get(sqlite);
+  if (!statements) cache.set(sqlite, (statements = new Map()));
+  let statement = statements.get(sql);
+  if (!statement) statements.set(sql, (statement = sqlite.prepare(sql)));
+  return statement;
+}
+
+/** Ids of the newest matching versions older than the cursor, newest first. */
+function newestIds(sqlite: Database.Database, filter: ChangeFilter, limit: number): { id: number; at: string }[] {
+  const { sql, params } = conditions(filter);
+  const start = filter.before ?? END;
+  const base = { ...params, at: start.at, id: start.id, limit };
+  if (!filter.kinds?.length) {
+    // CROSS JOIN keeps the versions' time index as the outer loop, so a page never sorts the archive.
+    return prepare(
+      sqlite,
+      `SELECT v.id, v.observed_at AS at FROM incident_versions v CROSS JOIN incidents i ON i.id = v.incident_id
+       WHERE (v.observed_at, v.id) < (@at, @id)${sql} ORDER BY v.observed_at DESC, v.id DESC LIMIT @limit`,
+    ).all(base) as { id: number; at: string }[];
+  }
+  // Each kind is read from its own index in time order, and the lists merged.
+  const merged = new Map<number, string>();
+  const vendorKey = filter.vendorId !== undefined ? "k.vendor_id = @vendorId AND " : "";
+  const statement = prepare(
+    sqlite,
+    `SELECT v.id, v.observed_at AS at FROM version_kinds k CROSS JOIN incident_versions v ON v.id = k.version_id
+       CROSS JOIN incidents i ON i.id = v.incident_id
+     WHERE ${vendorKey}k.kind = @kind AND (k.observed_at, k.version_id) < (@at, @id)${sql}
+     ORDER BY k.observed_at DESC, k.version_id DESC LIMIT @limit`,
+  );
+  for (const kind of new Set(filter.kinds)) {
+    for (const row of statement.all({ ...base, kind }) as { id: number; at: string }[]) merged.set(row.id, row.at);
+  }
+  return [...merged.entries()]
+    .map(([id, at]) => ({ id, at }))
+    .sort((a, b) => (a.at === b.at ? b.id - a.id : a.at < b.at ? 1 : -1))
+    .slice(0, limit);
+}
+
+function readRows(sqlite: Database.Database, ids: readonly number[], withChanges: boolean): Map<number, RawChange> {
+  const rows = prepare(
+    sqlite,
+    `SELECT ${COLUMNS}${withChanges ? ", v.changes, json_extract(v.snapshot, '$.incident.title') AS versionTitle" : ""} FROM incident_versions v JOIN incidents i ON i.id = v.incident_id
+     JOIN vendors d ON d.id = v.vendor_id WHERE v.id IN (SELECT value FROM json_each(?))`,
+  ).all(JSON.stringify(ids)) as RawChange[];
+  return new Map(rows.map((r) => [r.versionId, r]));
+}
+
+function page<T extends ChangeRow>(db: RedlineDb, filter: ChangeFilter, limit: number, withChanges: boolean, shape: (raw: RawChange) => T): ChangePage<T> {
+  const ids = newestIds(db.$client, filter, limit + 1);
+  const byId = readRows(db.$client, ids.map((r) => r.id), withChanges);
+  const rows = ids.map((r) => byId.get(r.id)).filter((r): r is RawChange => r !== undefined).map(shape);
+  const shown = rows.slice(0, limit);
+  const last = shown.at(-1);
+  return { rows: shown, next: rows.length > limit && last ? encodeCursor({ at: last.observedAt, id: last.versionId }) : null };
+}
+
+function toRow({ changes: _changes, versionTitle: _title, ...raw }: RawChange): ChangeRow {
   return { ...raw, kinds: JSON.parse(raw.kinds) as ChangeKindName[] };
 }
 
-/**
- * Changes newest first, optionally only some kinds and one vendor, a page at a time. Each kind is
- * read from its own index in time order and the lists merged, so a filter never sorts the archive.
- */
-export function listChanges(
-  db: RedlineDb,
-  filter: { kinds?: readonly ChangeKindName[]; vendorId?: number; before?: Cursor | null },
-  limit: number,
-): ChangePage {
-  const st = statements(db);
-  const start = filter.before ?? { at: "9999-12-31T23:59:59.999Z", id: Number.MAX_SAFE_INTEGER };
-  let rows: ChangeRow[];
-  if (!filter.kinds || filter.kinds.length === 0) {
-    const raw = filter.vendorId === undefined
-      ? st.all.all(start.at, start.id, limit + 1)
-      : st.byVendor.all(filter.vendorId, start.at, start.id, limit + 1);
-    rows = raw.map(toRow);
-  } else {
-    const merged = new Map<number, string>();
-    for (const kind of new Set(filter.kinds)) {
-      const ids = filter.vendorId === undefined
-        ? st.idsByKind.all(kind, start.at, start.id, limit + 1)
-        : st.idsByVendorKind.all(filter.vendorId, kind, start.at, start.id, limit + 1);
-      for (const { id, at } of ids) merged.set(id, at);
-    }
-    const newest = [...merged.entries()].sort((a, b) => (a[1] === b[1] ? b[0] - a[0] : a[1] < b[1] ? 1 : -1)).slice(0, limit + 1);
-    const byId = new Map(st.byIds.all(JSON.stringify(newest.map(([id]) => id))).map((r) => [r.versionId, toRow(r)]));
-    rows = newest.map(([id]) => byId.get(id)).filter((r): r is ChangeRow => r !== undefined);
-  }
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return { rows: page, next: rows.length > limit && last ? encodeCursor({ at: last.observedAt, id: last.versionId }) : null };
+/** Changes newest first, filtered, a page at a time. */
+export function listChanges(db: RedlineDb, filter: ChangeFilter, limit: number): ChangePage {
+  return page(db, filter, limit, false, toRow);
+}
+
+/** The same list, each change with its field changes (Before / After). */
+export function listChangeDetails(db: RedlineDb, filter: ChangeFilter, limit: number): ChangePage<ChangeDetailRow> {
+  return page(db, filter, limit, true, (raw) => ({
+    ...toRow(raw),
+    changes: JSON.parse(raw.changes ?? "[]") as Change[],
+    versionTitle: raw.versionTitle ?? raw.title,
+  }));
 }
