@@ -22,7 +22,7 @@ import { paths } from "@/lib/incident-key";
 const ROOT = path.resolve(__dirname, "..");
 const DIST_DIR = ".next-bench";
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
-const BUILD_INPUTS = ["app", "components", "lib", "db", "public", "proxy.ts", "next.config.ts", "package.json", "package-lock.json", "tsconfig.json"];
+const BUILD_INPUTS = ["app", "components", "lib", "db", "server", "public", "proxy.ts", "next.config.ts", "package.json", "package-lock.json", "tsconfig.json"];
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.BENCH_WEB_SECONDS ?? 15);
 const WARMUP_REQUESTS = 500;

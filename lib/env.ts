@@ -23,6 +23,8 @@ const envSchema = z.object({
   REDLINE_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(32 * 1024 * 1024),
   /** How often an incident page is re-read for its postmortem. */
   REDLINE_POSTMORTEM_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(6 * 3_600),
+  /** The archive's public address (https://redline.example.org), for absolute links in feeds and the API. */
+  REDLINE_PUBLIC_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^https?$/ }).optional()),
   /** Memory for rendered archive pages kept while the archive is unchanged; 0 turns it off. */
   REDLINE_PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
 });

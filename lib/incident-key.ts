@@ -27,6 +27,11 @@ export const paths = {
   compare: (slug: string, providerId: string, from: number, to: number) => `${paths.incident(slug, providerId)}/compare?from=${from}&to=${to}`,
   incidentExport: (slug: string, providerId: string, format: "md" | "json") => `${paths.incident(slug, providerId)}/export.${format}`,
   versionExport: (slug: string, providerId: string, seq: number, format: "md" | "json") => `${paths.version(slug, providerId, seq)}/export.${format}`,
+  allFeed: (format: string) => `/feed.${format}`,
+  kindFeed: (kind: string, format: string) => `/kinds/${encodeURIComponent(kind)}/feed.${format}`,
+  vendorFeed: (slug: string, format: string) => `${paths.vendor(slug)}/feed.${format}`,
+  vendorKindFeed: (slug: string, kind: string, format: string) => `${paths.vendor(slug)}/kinds/${encodeURIComponent(kind)}/feed.${format}`,
+  incidentFeed: (slug: string, providerId: string, format: string) => `${paths.incident(slug, providerId)}/feed.${format}`,
 };
 
 /** A vendor-given URL as a link target, only when it is http(s): nothing else may be clicked. */

@@ -59,6 +59,13 @@ export const searchParamsSchema = z.strictObject({
 
 export const noParamsSchema = z.strictObject({});
 
+/** A feed's filters: more kinds (where the address names none), the incident's impact and a component. */
+export const feedParamsSchema = z.strictObject({
+  kind: optional(oneOrMany(kindName)),
+  impact: optional(oneOrMany(z.union([impactSchema, z.literal("unknown")], { error: "expected an impact (none, minor, major, critical, maintenance or unknown)" }))),
+  component: optional(z.string().max(200, "at most 200 characters")),
+});
+
 /** Next passes repeated parameters as arrays; URLSearchParams gives the same shape here. */
 export function searchParamsToObject(params: URLSearchParams): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};

@@ -13,7 +13,7 @@ import { CATALOG, catalogVendorSettings } from "@/scrapers/catalog/catalog";
 import { supervise } from "@/scripts/supervise";
 
 const ROOT = path.resolve(__dirname, "..");
-const SOURCE_DIRS = ["app", "components", "lib", "db", "public"];
+const SOURCE_DIRS = ["app", "components", "lib", "db", "server", "public"];
 const SOURCE_FILES = ["next.config.ts", "proxy.ts", "package.json", "tsconfig.json"];
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
 

@@ -16,6 +16,8 @@ import { type CachedPage, PageCache } from "@/server/page-cache";
 const ROOT = path.resolve(__dirname, "..");
 /** Pages that show only archived data (not poll health), so the archive revision dates them. */
 const CACHEABLE = /^\/(?:search|vendors\/[^/]+\/(?:changes|incidents\/.+))?$/;
+/** Feeds and exports answer conditional requests and name the host in their links: never kept. */
+const NOT_PAGES = /\/(?:feed\.(?:atom|rss|json)|export\.(?:md|json))$/;
 /** Requests from Next's client router want a different payload than the HTML page. */
 const ROUTER_HEADERS = ["rsc", "next-router-state-tree", "next-router-prefetch", "next-router-segment-prefetch", "next-action", "next-url"];
 const TTL_MS = 60_000;
@@ -27,7 +29,7 @@ export type RequestHandler = (req: http.IncomingMessage, res: http.ServerRespons
 export function cacheKeyFor(req: http.IncomingMessage): string | null {
   if (req.method !== "GET" || !req.url) return null;
   const url = new URL(req.url, "http://x");
-  if (!CACHEABLE.test(url.pathname) || url.searchParams.has("_rsc")) return null;
+  if (!CACHEABLE.test(url.pathname) || NOT_PAGES.test(url.pathname) || url.searchParams.has("_rsc")) return null;
   if (ROUTER_HEADERS.some((h) => req.headers[h] !== undefined)) return null;
   // A client asking to revalidate ("no-cache", a browser's reload) gets a fresh render.
   if (/no-cache|no-store|max-age=0/.test(req.headers["cache-control"] ?? "")) return null;

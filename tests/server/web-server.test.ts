@@ -63,6 +63,15 @@ describe("the web server's page cache", () => {
     expect(rendered).toHaveLength(5);
   });
 
+  it("never keeps feeds or exports, which answer conditional requests and name the host", async () => {
+    const { rendered, get } = await serve(() => 1);
+    for (const path of ["/vendors/acme/incidents/42/feed.atom", "/vendors/acme/incidents/42/export.md"]) {
+      await get(path);
+      expect((await get(path)).cache).toBe("bypass");
+    }
+    expect(rendered).toHaveLength(4);
+  });
+
   it("keeps the client router's payloads apart from the HTML page", async () => {
     const { rendered, get } = await serve(() => 1);
     await get("/");

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { BarChart } from "@/components/bar-chart";
 import { ImpactBadge } from "@/components/badges";
+import { FeedLinks, feedAlternates } from "@/components/feed-links";
 import { Pager } from "@/components/pager";
 import { UtcTime } from "@/components/utc-time";
 import { decodeCursor } from "@/db/queries/prepared";
@@ -20,7 +21,7 @@ type Props = { params: Promise<{ slug: string }>; searchParams: Promise<Record<s
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const vendor = getVendor(getServerDb(), (await params).slug);
   if (!vendor) notFound();
-  return { title: `${vendor.name} profile` };
+  return { title: `${vendor.name} profile`, alternates: feedAlternates((f) => paths.vendorFeed(vendor.slug, f), `${vendor.name} changes`) };
 }
 
 const DAY_MS = 86_400_000;
@@ -67,6 +68,8 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
           </>
         ) : null}
       </p>
+      <FeedLinks feedPath={(f) => paths.vendorFeed(vendor.slug, f)} label={`every ${vendor.name} change`} />
+      <FeedLinks feedPath={(f) => paths.vendorKindFeed(vendor.slug, "postmortem-published", f)} label={`${vendor.name} postmortems`} />
 
       <section aria-labelledby="now-heading">
         <h2 id="now-heading">Now</h2>

@@ -9,7 +9,7 @@ export const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "
 export const NEXT_ENV = { REDLINE_NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: "1" };
 
 /** What the web app is built from: a change to any of these makes the build stale. */
-const SOURCES = ["app", "components", "lib", "db", "proxy.ts", "next.config.ts", "package-lock.json"];
+const SOURCES = ["app", "components", "lib", "db", "server", "public", "proxy.ts", "next.config.ts", "package-lock.json"];
 const BUILD_ID = path.join(ROOT, DIST_DIR, "BUILD_ID");
 const LOG = path.join(ROOT, "test-results", "e2e", "next-build.log");
 

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ChangeList } from "@/components/change-list";
+import { changesFeedPath, FeedLinks, feedAlternates } from "@/components/feed-links";
 import { KindFilter } from "@/components/kind-filter";
 import { Pager } from "@/components/pager";
 import { listChanges } from "@/db/queries/changes";
@@ -15,9 +16,12 @@ export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
+export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
   const vendor = getVendor(getServerDb(), (await params).slug);
-  return { title: vendor ? `${vendor.name} changes` : "Not found" };
+  if (!vendor) return { title: "Not found" };
+  const query = vendorChangesParamsSchema.safeParse(await searchParams);
+  const kinds = query.success ? (query.data.kind ?? []) : [];
+  return { title: `${vendor.name} changes`, alternates: feedAlternates(changesFeedPath({ vendorSlug: vendor.slug, kinds }), `${vendor.name} changes`) };
 }
 
 export default async function VendorChangesPage({ params, searchParams }: Props) {
@@ -36,6 +40,7 @@ export default async function VendorChangesPage({ params, searchParams }: Props)
       </nav>
       <h1>All {vendor.name} changes</h1>
       <KindFilter action={paths.vendorChanges(vendor.slug)} selected={query.data.kind ?? []} />
+      <FeedLinks feedPath={changesFeedPath({ vendorSlug: vendor.slug, kinds: query.data.kind })} label={query.data.kind ? "these changes" : `every ${vendor.name} change`} />
       <ChangeList rows={page.rows} now={new Date()} showVendor={false} />
       <Pager basePath={paths.vendorChanges(vendor.slug)} params={raw} next={page.next} isFirst={!before} />
     </>

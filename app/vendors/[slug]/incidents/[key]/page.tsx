@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ImpactBadge } from "@/components/badges";
+import { FeedLinks, feedAlternates } from "@/components/feed-links";
 import { HistoryTable } from "@/components/history-table";
 import { FirstArchived, IncidentLinks } from "@/components/incident-links";
 import { PostmortemBody } from "@/components/postmortem-body";
@@ -19,7 +20,9 @@ type Props = { params: Promise<{ slug: string; key: string }> };
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { slug, key } = await params;
   const route = resolveIncidentRoute(getServerDb(), slug, key);
-  return { title: route ? `${route.vendor.name}: ${route.incident.current.incident.title}` : "Not found" };
+  if (!route) return { title: "Not found" };
+  const title = `${route.vendor.name}: ${route.incident.current.incident.title}`;
+  return { title, alternates: feedAlternates((f) => paths.incidentFeed(route.vendor.slug, route.incident.providerId, f), title) };
 }
 
 export default async function IncidentPage({ params }: Props) {
@@ -84,6 +87,7 @@ export default async function IncidentPage({ params }: Props) {
         <HistoryTable vendorSlug={vendor.slug} providerId={incident.providerId} versions={incident.versions} />
       </section>
       <IncidentLinks vendor={vendor} providerId={incident.providerId} />
+      <FeedLinks feedPath={(f) => paths.incidentFeed(vendor.slug, incident.providerId, f)} label="this incident's changes" />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { feedAlternates } from "@/components/feed-links";
 import { KindBadges } from "@/components/badges";
 import { WhatChanged } from "@/components/change-diff";
 import { CompareForm } from "@/components/compare-form";
@@ -25,7 +26,8 @@ function headingOf(route: NonNullable<ReturnType<typeof resolveVersionRoute>>): 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { slug, key, seq } = await params;
   const route = resolveVersionRoute(getServerDb(), slug, key, seq);
-  return { title: route ? headingOf(route) : "Not found" };
+  if (!route) return { title: "Not found" };
+  return { title: headingOf(route), alternates: feedAlternates((f) => paths.incidentFeed(route.vendor.slug, route.incident.providerId, f), `${route.vendor.name}: ${route.incident.current.incident.title}`) };
 }
 
 export default async function ChangePage({ params }: Props) {

@@ -1,0 +1,131 @@
+import type { RedlineDb } from "@/db/client";
+import { type ChangeDetailRow, type ChangeFilter, listChangeDetails } from "@/db/queries/changes";
+import { resolveIncidentRoute } from "@/db/queries/incident-route";
+import { getVendor } from "@/db/queries/vendor-profile";
+import { getServerDb } from "@/db/server-db";
+import { type ChangeKindName, changeKindLabel, changeKindNameSchema, headingKindLabel } from "@/lib/change-kinds";
+import { paths } from "@/lib/incident-key";
+import { describeParamError, feedParamsSchema, searchParamsToObject } from "@/lib/page-params";
+import { renderChangeHtml } from "@/lib/render/change-html";
+import { changeItemId, FEED_CONTENT_TYPES, FEED_FORMATS, type FeedDocument, type FeedFormat, renderFeed, stableUrn } from "@/lib/render/feed";
+import { entityTag, respondConditionally } from "@/server/http/conditional";
+import { problem } from "@/server/http/problem";
+import { publicOrigin } from "@/server/http/public-origin";
+
+/** The levels a feed can follow; each has its address (lib/incident-key.ts `paths`). */
+export type FeedLevel = "all" | "kind" | "vendor" | "vendor-kind" | "incident";
+
+/** Enough for a reader that polls hourly to miss nothing on a busy day; older items are on the pages. */
+export const FEED_SIZE = 50;
+/** Raise when the items' rendering changes, so readers' cached copies are replaced. */
+const RENDER_VERSION = "1";
+const CACHE_CONTROL = "public, max-age=60";
+
+interface Scope {
+  filter: ChangeFilter;
+  /** What the feed follows, for its title: "all changes", "Acme Cloud", "Acme Cloud: API errors" … */
+  name: string;
+  page: string;
+  feedPath: (format: FeedFormat) => string;
+}
+
+type Params = { slug?: string; key?: string; kind?: string };
+type Resolved = { scope: Scope } | { error: Response };
+
+function kindOf(raw: string | undefined): ChangeKindName | null {
+  const parsed = changeKindNameSchema.safeParse(raw === undefined ? undefined : decodeURIComponent(raw));
+  return parsed.success ? parsed.data : null;
+}
+
+function resolveScope(db: RedlineDb, level: FeedLevel, params: Params): Resolved {
+  const kind = level === "kind" || level === "vendor-kind" ? kindOf(params.kind) : null;
+  if ((level === "kind" || level === "vendor-kind") && kind === null) {
+    return { error: problem(404, `no change kind ${JSON.stringify(params.kind ?? "")} (see /api/v1/openapi.json for the list)`) };
+  }
+  if (level === "all") return { scope: { filter: {}, name: "all changes", page: "/", feedPath: paths.allFeed } };
+  if (level === "kind" && kind) {
+    return { scope: { filter: { kinds: [kind] }, name: changeKindLabel(kind), page: `/?kind=${kind}`, feedPath: (f) => paths.kindFeed(kind, f) } };
+  }
+  const slug = decodeURIComponent(params.slug ?? "");
+  const vendor = getVendor(db, slug);
+  if (!vendor) return { error: problem(404, `no vendor ${JSON.stringify(slug)}`) };
+  if (level === "vendor") {
+    return { scope: { filter: { vendorId: vendor.id }, name: vendor.name, page: paths.vendorChanges(slug), feedPath: (f) => paths.vendorFeed(slug, f) } };
+  }
+  if (level === "vendor-kind" && kind) {
+    return {
+      scope: {
+        filter: { vendorId: vendor.id, kinds: [kind] },
+        name: `${vendor.name}: ${changeKindLabel(kind)}`,
+        page: `${paths.vendorChanges(slug)}?kind=${kind}`,
+        feedPath: (f) => paths.vendorKindFeed(slug, kind, f),
+      },
+    };
+  }
+  const route = resolveIncidentRoute(db, slug, decodeURIComponent(params.key ?? ""));
+  if (!route) return { error: problem(404, `no incident ${JSON.stringify(params.key ?? "")} of ${vendor.name}`) };
+  const providerId = route.incident.providerId;
+  return {
+    scope: {
+      filter: { vendorId: vendor.id, incidentId: route.incident.id },
+      name: `${vendor.name}: ${route.incident.current.incident.title || "(untitled)"}`,
+      page: paths.incident(slug, providerId),
+      feedPath: (f) => paths.incidentFeed(slug, providerId, f),
+    },
+  };
+}
+
+function toItem(origin: string, row: ChangeDetailRow) {
+  const link = `${origin}${paths.version(row.vendorSlug, row.providerId, row.seq)}`;
+  const kind = headingKindLabel(row.kinds, { impact: row.impact, kind: row.incidentKind });
+  return {
+    id: changeItemId(row.vendorSlug, row.providerId, row.observedAt),
+    title: `${row.vendorName}: ${kind}: ${row.versionTitle || "(untitled)"}`,
+    link,
+    summary: row.summary,
+    html: renderChangeHtml({ summary: row.summary, changes: row.changes, link }),
+    published: row.observedAt,
+  };
+}
+
+/** A feed of one level in one format: 400/404 as problem details, 304 when the reader is current. */
+export function feedRoute(level: FeedLevel, format: FeedFormat, database: () => RedlineDb = getServerDb) {
+  return async (request: Request, context: { params: Promise<Params> }): Promise<Response> => {
+    const url = new URL(request.url);
+    const query = (level === "kind" || level === "vendor-kind" ? feedParamsSchema.omit({ kind: true }) : feedParamsSchema).safeParse(
+      searchParamsToObject(url.searchParams),
+    );
+    if (!query.success) return problem(400, describeParamError(query.error));
+    const db = database();
+    const resolved = resolveScope(db, level, await context.params);
+    if ("error" in resolved) return resolved.error;
+    const { scope } = resolved;
+    const q = query.data;
+    const moreKinds = "kind" in q ? (q.kind as ChangeKindName[] | undefined) : undefined;
+    const filter: ChangeFilter = {
+      ...scope.filter,
+      ...(moreKinds ? { kinds: [...(scope.filter.kinds ?? []), ...moreKinds] } : {}),
+      ...(q.impact ? { impacts: q.impact } : {}),
+      ...(q.component ? { component: q.component } : {}),
+    };
+    const { rows } = listChangeDetails(db, filter, FEED_SIZE);
+    const origin = publicOrigin(request);
+    const newest = rows[0]?.observedAt ?? null;
+    const etag = entityTag(RENDER_VERSION, format, origin, url.pathname, url.search, scope.name, ...rows.flatMap((r) => [r.versionId, r.vendorName]));
+    return respondConditionally(request, { etag, lastModified: newest, cacheControl: CACHE_CONTROL }, () => {
+      const self = Object.fromEntries(FEED_FORMATS.map((f) => [f, `${origin}${scope.feedPath(f)}${url.search}`])) as Record<FeedFormat, string>;
+      const doc: FeedDocument = {
+        id: stableUrn("redline-feed", scope.feedPath("atom"), url.search),
+        title: `Redline: ${scope.name}`,
+        description: `Every change Redline archived of ${scope.name}, newest first: new incidents and the edits vendors make to them.`,
+        link: `${origin}${scope.page}`,
+        self,
+        updated: newest ?? new Date(0).toISOString(),
+        items: rows.map((row) => toItem(origin, row)),
+      };
+      return new Response(renderFeed(doc, format), {
+        headers: { "content-type": FEED_CONTENT_TYPES[format], "access-control-allow-origin": "*", "x-content-type-options": "nosniff" },
+      });
+    });
+  };
+}

@@ -1,0 +1,218 @@
+import Parser from "rss-parser";
+import { SaxesParser } from "saxes";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { RedlineDb } from "@/db/client";
+import { ensureVendor } from "@/db/vendors";
+import { type FeedFormat, FEED_FORMATS } from "@/lib/render/feed";
+import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
+import { type FeedLevel, feedRoute } from "@/server/feeds/feed-route";
+import { ACME_LIFECYCLE } from "@/tests/fixtures/scenarios/acme-lifecycle";
+import { freshDatabase } from "@/tests/support/database";
+import { makeIncident } from "@/tests/support/incidents";
+import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
+
+const ORIGIN = "http://redline.test";
+const platform = makeTestPlatform({ kind: "recent", limit: 25 });
+let db: RedlineDb;
+
+beforeAll(async () => {
+  db = freshDatabase();
+  const acme = ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
+  for (const step of ACME_LIFECYCLE) {
+    await ingestSnapshot(db, { vendor: acme, platform, source: "incidents.json", observedAt: step.at, body: snapshotBody(step.incidents) });
+  }
+  const other = ensureVendor(db, { slug: "other", name: "Other Co", platform: platform.name });
+  const outage = makeIncident({ vendor: "other", id: "p1", title: "Payments outage", impact: "critical", components: [{ id: "pay", name: "Payments" }] });
+  await ingestSnapshot(db, { vendor: other, platform, source: "feed", observedAt: "2026-04-09T01:00:00.000Z", body: snapshotBody([outage]) });
+});
+
+const LEVELS: { level: FeedLevel; params: Record<string, string>; path: string }[] = [
+  { level: "all", params: {}, path: "/feed" },
+  { level: "kind", params: { kind: "update-edited" }, path: "/kinds/update-edited/feed" },
+  { level: "vendor", params: { slug: "acme" }, path: "/vendors/acme/feed" },
+  { level: "vendor-kind", params: { slug: "acme", kind: "postmortem-published" }, path: "/vendors/acme/kinds/postmortem-published/feed" },
+  { level: "incident", params: { slug: "acme", key: "k3x9" }, path: "/vendors/acme/incidents/k3x9/feed" },
+];
+
+async function get(level: FeedLevel, format: FeedFormat, params: Record<string, string>, query = "", headers: Record<string, string> = {}) {
+  const request = new Request(`${ORIGIN}/x.${format}${query}`, { headers });
+  return feedRoute(level, format, () => db)(request, { params: Promise.resolve(params) });
+}
+
+/** Every well-formedness error a strict XML parser finds. */
+function xmlErrors(xml: string): string[] {
+  const errors: string[] = [];
+  const parser = new SaxesParser({ xmlns: true });
+  parser.on("error", (e) => errors.push(e.message));
+  parser.write(xml).close();
+  return errors;
+}
+
+interface ParsedItem {
+  id: string;
+  title: string;
+  link: string;
+  published: string;
+  html: string;
+}
+
+async function parseItems(format: FeedFormat, body: string): Promise<ParsedItem[]> {
+  if (format === "json") {
+    const feed = JSON.parse(body) as { items: { id: string; title: string; url: string; date_published: string; content_html: string }[] };
+    return feed.items.map((i) => ({ id: i.id, title: i.title, link: i.url, published: i.date_published, html: i.content_html }));
+  }
+  const feed = await new Parser({ customFields: { item: ["id"] } }).parseString(body);
+  return feed.items.map((i) => ({
+    id: String(format === "atom" ? (i as { id?: string }).id : i.guid),
+    title: i.title ?? "",
+    link: i.link ?? "",
+    published: i.isoDate ?? "",
+    html: String((i as { content?: string }).content ?? ""),
+  }));
+}
+
+/** The elements each format requires (RFC 4287 §4.1, RSS 2.0's channel and item, JSON Feed 1.1). */
+function checkRequired(format: FeedFormat, body: string): void {
+  if (format === "atom") {
+    expect(body).toMatch(/<feed xmlns="http:\/\/www\.w3\.org\/2005\/Atom"/);
+    const head = body.slice(0, body.indexOf("<entry>") >= 0 ? body.indexOf("<entry>") : body.length);
+    for (const tag of ["<id>", "<title>", "<updated>", 'rel="self"']) expect(head).toContain(tag);
+    for (const entry of body.split("<entry>").slice(1)) for (const tag of ["<id>", "<title", "<updated>", "<link", "<content"]) expect(entry).toContain(tag);
+  } else if (format === "rss") {
+    expect(body).toMatch(/<rss version="2\.0"/);
+    for (const tag of ["<channel>", "<title>", "<link>", "<description>", 'rel="self"']) expect(body).toContain(tag);
+    for (const item of body.split("<item>").slice(1)) for (const tag of ["<title>", "<link>", '<guid isPermaLink="false">', "<pubDate>"]) expect(item).toContain(tag);
+  } else {
+    const feed = JSON.parse(body) as Record<string, unknown> & { items: Record<string, unknown>[] };
+    expect(feed.version).toBe("https://jsonfeed.org/version/1.1");
+    expect(typeof feed.title).toBe("string");
+    expect(String(feed.feed_url)).toMatch(/^http:\/\/redline\.test\/.+\.json$/);
+    for (const item of feed.items) {
+      expect(typeof item.id).toBe("string");
+      expect(typeof item.content_html).toBe("string");
+      expect(String(item.date_published)).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    }
+  }
+}
+
+describe("feeds of every level and format", () => {
+  for (const { level, params, path } of LEVELS) {
+    for (const format of FEED_FORMATS) {
+      it(`${path}.${format} parses back with every required element, one item per change`, async () => {
+        const response = await get(level, format, params);
+        expect(response.status).toBe(200);
+        expect(response.headers.get("content-type")).toMatch(format === "json" ? /^application\/feed\+json/ : format === "atom" ? /^application\/atom\+xml/ : /^application\/rss\+xml/);
+        const body = await response.text();
+        if (format !== "json") expect(xmlErrors(body)).toEqual([]);
+        checkRequired(format, body);
+        const items = await parseItems(format, body);
+        expect(items.length).toBeGreaterThan(0);
+        for (const item of items) {
+          expect(item.title).toMatch(/^(Acme Cloud|Other Co): [^:]+: .+/);
+          expect(item.link).toMatch(/^http:\/\/redline\.test\/vendors\/[a-z-]+\/incidents\/[^/]+\/versions\/\d+$/);
+          expect(item.id).toMatch(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+          expect(Date.parse(item.published)).not.toBeNaN();
+        }
+        expect(new Set(items.map((i) => i.id)).size).toBe(items.length);
+        const dates = items.map((i) => Date.parse(i.published));
+        expect(dates).toEqual([...dates].sort((a, b) => b - a));
+      });
+    }
+  }
+});
+
+describe("feed items", () => {
+  it("follow only what the address names: one kind, one vendor and kind, one incident", async () => {
+    const kind = await parseItems("json", await (await get("kind", "json", { kind: "update-edited" })).text());
+    expect(kind.every((i) => i.title.includes(": Update edited: "))).toBe(true);
+    const postmortems = await parseItems("json", await (await get("vendor-kind", "json", { slug: "acme", kind: "postmortem-published" })).text());
+    expect(postmortems.map((i) => i.title)).toEqual([expect.stringMatching(/^Acme Cloud: Postmortem published: /)]);
+    const incident = await parseItems("json", await (await get("incident", "json", { slug: "acme", key: "k3x9" })).text());
+    expect(incident.every((i) => i.link.includes("/vendors/acme/incidents/k3x9/versions/"))).toBe(true);
+  });
+
+  it("carry the machine summary and the Before / After of the change, sanitized", async () => {
+    const items = await parseItems("atom", await (await get("incident", "atom", { slug: "acme", key: "k3x9" })).text());
+    const edited = items.find((i) => i.title.includes("Update edited"));
+    expect(edited?.html).toContain("Machine-written from the diff below");
+    expect(edited?.html).toMatch(/<th scope="row">Before<\/th>/);
+    expect(edited?.html).toMatch(/<th scope="row">After<\/th>/);
+    expect(edited?.html).toMatch(/<del>|<ins>/);
+    const all = items.map((i) => i.html).join("\n");
+    expect(all).not.toMatch(/<script|<img|<iframe|href="(?!https?:)|\son\w+=/i);
+    // The hostile update text is still there, as text.
+    expect(all).toContain("&lt;script&gt;alert(");
+  });
+
+  it("filter by the incident's impact and component, and by more kinds", async () => {
+    const critical = await parseItems("json", await (await get("all", "json", {}, "?impact=critical")).text());
+    expect(critical.length).toBeGreaterThan(0);
+    expect(critical.every((i) => i.title.startsWith("Other Co: "))).toBe(true);
+    const webhooks = await parseItems("json", await (await get("all", "json", {}, "?component=webhooks")).text());
+    expect(webhooks.length).toBeGreaterThan(0);
+    expect(webhooks.every((i) => i.title.startsWith("Acme Cloud: "))).toBe(true);
+    const two = await parseItems("json", await (await get("vendor", "json", { slug: "acme" }, "?kind=impact-downgraded&kind=postmortem-published")).text());
+    expect(two.map((i) => i.title.split(": ")[1]).sort()).toEqual(["Impact downgraded", "Postmortem published"]);
+  });
+
+  it("keep their ids when the feed is made again, and when newer changes push in", async () => {
+    const before = await parseItems("rss", await (await get("vendor", "rss", { slug: "other" })).text());
+    const again = await parseItems("rss", await (await get("vendor", "rss", { slug: "other" })).text());
+    expect(again).toEqual(before);
+    const local = freshDatabase();
+    const other = ensureVendor(local, { slug: "other", name: "Other Co", platform: platform.name });
+    const outage = makeIncident({ vendor: "other", id: "p1", title: "Payments outage", impact: "critical" });
+    await ingestSnapshot(local, { vendor: other, platform, source: "feed", observedAt: "2026-04-09T01:00:00.000Z", body: snapshotBody([outage]) });
+    const first = await (await feedRoute("vendor", "json", () => local)(new Request(`${ORIGIN}/a.json`), { params: Promise.resolve({ slug: "other" }) })).json() as { items: { id: string }[] };
+    await ingestSnapshot(local, { vendor: other, platform, source: "feed", observedAt: "2026-04-09T02:00:00.000Z", body: snapshotBody([{ ...outage, status: "resolved", resolvedAt: "2026-04-09T01:50:00.000Z" }]) });
+    const second = await (await feedRoute("vendor", "json", () => local)(new Request(`${ORIGIN}/a.json`), { params: Promise.resolve({ slug: "other" }) })).json() as { items: { id: string }[] };
+    expect(second.items).toHaveLength(2);
+    expect(second.items[1]?.id).toBe(first.items[0]?.id);
+  });
+});
+
+describe("conditional GET", () => {
+  it("answers 304 to a reader that has the current feed, by ETag or by date", async () => {
+    const first = await get("vendor", "atom", { slug: "acme" });
+    const etag = first.headers.get("etag");
+    const lastModified = first.headers.get("last-modified");
+    expect(etag).toMatch(/^W\/".+"$/);
+    expect(lastModified).toMatch(/GMT$/);
+    expect(first.headers.get("cache-control")).toMatch(/max-age=\d+/);
+    const byTag = await get("vendor", "atom", { slug: "acme" }, "", { "if-none-match": etag ?? "" });
+    expect(byTag.status).toBe(304);
+    expect(await byTag.text()).toBe("");
+    expect(byTag.headers.get("etag")).toBe(etag);
+    const byDate = await get("vendor", "atom", { slug: "acme" }, "", { "if-modified-since": lastModified ?? "" });
+    expect(byDate.status).toBe(304);
+    const stale = await get("vendor", "atom", { slug: "acme" }, "", { "if-none-match": 'W/"something-else"' });
+    expect(stale.status).toBe(200);
+  });
+
+  it("gives each format and filter its own ETag", async () => {
+    const tags = new Set<string | null>();
+    for (const format of FEED_FORMATS) tags.add((await get("vendor", format, { slug: "acme" })).headers.get("etag"));
+    tags.add((await get("vendor", "atom", { slug: "acme" }, "?impact=minor")).headers.get("etag"));
+    expect(tags.size).toBe(4);
+  });
+});
+
+describe("feed errors", () => {
+  it("answers a bad parameter with a 400 problem naming it", async () => {
+    const response = await get("all", "atom", {}, "?impact=catastrophic");
+    expect(response.status).toBe(400);
+    expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(await response.json()).toMatchObject({ status: 400, detail: expect.stringMatching(/^impact: /) });
+    expect((await get("all", "atom", {}, "?color=red")).status).toBe(400);
+    // A kind feed names its kind in the address already.
+    expect((await get("kind", "atom", { kind: "update-edited" }, "?kind=incident-new")).status).toBe(400);
+  });
+
+  it("answers unknown vendors, incidents and kinds with a 404 problem", async () => {
+    for (const [level, params] of [["vendor", { slug: "nope" }], ["incident", { slug: "acme", key: "nope" }], ["kind", { kind: "nope" }], ["vendor-kind", { slug: "acme", kind: "nope" }]] as const) {
+      const response = await get(level, "rss", params);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({ status: 404, title: "Not found" });
+    }
+  });
+});
