@@ -1,9 +1,8 @@
 import { getPollState } from "@/db/poll-state";
-import { addVendor, getVendorBySlug, listVendorSummaries, removeVendor, syncCatalogVendors, VENDOR_SLUG_PATTERN } from "@/db/vendors";
+import { addVendor, getVendorBySlug, listVendorSummaries, removeVendor, syncCatalogVendors } from "@/db/vendors";
 import { readEnv } from "@/lib/env";
 import { CATALOG, catalogVendorSettings } from "@/scrapers/catalog/catalog";
-import { checkUrlTarget } from "@/scrapers/http/address-policy";
-import { getLivePlatform, LIVE_PLATFORMS } from "@/scrapers/live";
+import { validateVendorInput, VendorInputError } from "@/scrapers/live/validate-vendor";
 import { CliError, withDatabase } from "@/scrapers/cli/cli-context";
 
 interface AddOptions {
@@ -17,22 +16,6 @@ interface AddOptions {
 
 /** Everything about a new vendor is checked before the database is opened. */
 export function validateVendor(opts: AddOptions, allowPrivate: boolean): { url: string; intervalSeconds: number | null } {
-  if (!VENDOR_SLUG_PATTERN.test(opts.slug)) throw new CliError(`invalid vendor slug ${JSON.stringify(opts.slug)}: use lowercase letters, digits and dashes`);
-  if (opts.name.trim() === "") throw new CliError("the vendor name is empty");
-  const live = getLivePlatform(opts.platform);
-  if (!live) throw new CliError(`unknown platform ${JSON.stringify(opts.platform)} (known: ${LIVE_PLATFORMS.map((p) => p.name).join(", ")})`);
-  let url: URL;
-  try {
-    url = new URL(opts.url);
-  } catch {
-    throw new CliError(`not a URL: ${JSON.stringify(opts.url)}`);
-  }
-  try {
-    checkUrlTarget(url, allowPrivate);
-    live.plan(url);
-  } catch (error) {
-    throw new CliError(`refused ${url.toString()}: ${(error as Error).message}`);
-  }
   let intervalSeconds: number | null = null;
   if (opts.interval !== undefined) {
     intervalSeconds = Number(opts.interval);
@@ -40,7 +23,12 @@ export function validateVendor(opts: AddOptions, allowPrivate: boolean): { url: 
       throw new CliError(`--interval must be whole seconds from 10 to 86400, not ${JSON.stringify(opts.interval)}`);
     }
   }
-  return { url: url.toString(), intervalSeconds };
+  try {
+    return validateVendorInput({ slug: opts.slug, name: opts.name, platform: opts.platform, url: opts.url, intervalSeconds }, allowPrivate);
+  } catch (error) {
+    if (error instanceof VendorInputError) throw new CliError(error.message);
+    throw error;
+  }
 }
 
 export async function runVendorsAdd(opts: AddOptions): Promise<void> {
