@@ -121,3 +121,10 @@ export function listIncidentsInStatus(db: RedlineDb, vendorId: number, statuses:
     .where(and(eq(incidents.vendorId, vendorId), inArray(incidents.status, [...statuses])))
     .all();
 }
+
+/** Make a vendor due now: the poller, which looks at the schedule every second, polls it next. */
+export function requestPollNow(db: RedlineDb, vendorId: number, now: string): void {
+  db.$client
+    .prepare("INSERT INTO poll_state (vendor_id, next_poll_at) VALUES (?, ?) ON CONFLICT (vendor_id) DO UPDATE SET next_poll_at = min(next_poll_at, excluded.next_poll_at)")
+    .run(vendorId, now);
+}

@@ -25,6 +25,8 @@ const envSchema = z.object({
   REDLINE_POSTMORTEM_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(6 * 3_600),
   /** The archive's public address (https://redline.example.org), for absolute links in feeds and the API. */
   REDLINE_PUBLIC_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^https?$/ }).optional()),
+  /** Lets its bearer add, remove and poll vendors through the API; unset, those operations answer 401. */
+  REDLINE_OPERATOR_TOKEN: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(16, "use at least 16 characters").optional()),
   /** Memory for rendered archive pages kept while the archive is unchanged; 0 turns it off. */
   REDLINE_PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
 });

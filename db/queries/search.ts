@@ -47,13 +47,13 @@ const statements = preparedFor((sqlite) => ({
            SELECT 1 FROM incidents i WHERE i.id = incident_search.rowid
              AND (@from IS NULL OR coalesce(i.started_at, i.first_seen_at) >= @from)
              AND (@to IS NULL OR coalesce(i.started_at, i.first_seen_at) < @to)))
-       ORDER BY score LIMIT @limit OFFSET @offset
+       ORDER BY score, rowid LIMIT @limit OFFSET @offset
      )
      SELECT i.provider_id AS providerId, i.title, i.impact, i.started_at AS startedAt, d.slug AS vendorSlug, d.name AS vendorName,
        snippet(incident_search, -1, char(1), char(2), '…', 24) AS snippet
      FROM ranked r CROSS JOIN incident_search s ON s.rowid = r.id JOIN incidents i ON i.id = r.id JOIN vendors d ON d.id = i.vendor_id
      WHERE incident_search MATCH @query
-     ORDER BY r.score`,
+     ORDER BY r.score, r.id`,
   ),
 }));
 

@@ -6,6 +6,9 @@ export interface VendorOverview {
   slug: string;
   name: string;
   platform: string;
+  /** The polled endpoint, and the vendor's human status page. */
+  url: string | null;
+  statusPage: string | null;
   polled: boolean;
   /** Incidents the vendor lists as not resolved, and the worst impact among them. */
   openIncidents: number;
@@ -19,7 +22,7 @@ const OPEN = `i.presence = 'listed' AND i.resolved_at IS NULL AND coalesce(i.sta
 
 const statements = preparedFor((sqlite) => ({
   vendors: sqlite.prepare<[], VendorRow & { enabledFlag: number }>(
-    `SELECT id, slug, name, platform, url, enabled AS enabledFlag FROM vendors ORDER BY lower(name), slug`,
+    `SELECT id, slug, name, platform, url, status_page_url AS statusPageUrl, enabled AS enabledFlag FROM vendors ORDER BY lower(name), slug`,
   ),
   open: sqlite.prepare<[], { vendorId: number; n: number; worst: string | null }>(
     `SELECT i.vendor_id AS vendorId, count(*) AS n,
@@ -56,6 +59,8 @@ export function listVendorOverviews(db: RedlineDb, now: Date, nameFilter?: strin
         slug: v.slug,
         name: v.name,
         platform: v.platform,
+        url: v.url,
+        statusPage: v.statusPageUrl ?? null,
         polled: v.enabledFlag === 1 && v.url !== null,
         openIncidents: open.get(v.id)?.n ?? 0,
         worstOpenImpact: open.get(v.id)?.worst ?? null,

@@ -1,0 +1,97 @@
+import { z } from "zod";
+import {
+  addVendorBodySchema,
+  changeItemSchema,
+  changeListQuerySchema,
+  deleteVendorQuerySchema,
+  diffQuerySchema,
+  diffSchema,
+  emptyQuerySchema,
+  incidentDetailSchema,
+  incidentListQuerySchema,
+  incidentSummarySchema,
+  pageSchema,
+  pollRequestedSchema,
+  searchHitSchema,
+  searchQuerySchema,
+  vendorListQuerySchema,
+  vendorRemovedSchema,
+  vendorSchema,
+  versionDetailSchema,
+} from "@/lib/api/schemas";
+import { changeSchema } from "@/lib/change";
+import { incidentSchema, presenceSchema } from "@/lib/incident";
+
+/**
+ * Every route of /api/v1, with the schemas its handler parses and answers with. The OpenAPI
+ * document is made from this list, and the conformance test calls every route in it.
+ */
+export interface ApiRoute {
+  operationId: string;
+  method: "get" | "post" | "delete";
+  /** OpenAPI path template under /api/v1. */
+  path: string;
+  summary: string;
+  tag: "vendors" | "incidents" | "changes" | "search" | "exports" | "operator" | "meta";
+  pathParams?: readonly ("slug" | "key" | "seq")[];
+  query: z.ZodObject;
+  body?: z.ZodType;
+  status: 200 | 201 | 202;
+  /** JSON answers have a schema; Markdown exports are text. */
+  response: z.ZodType | "text/markdown";
+  /** Needs the operator token; listed only for a request that carries it. */
+  operator?: boolean;
+}
+
+export const PATH_PARAMS = {
+  slug: { description: "The vendor's slug.", schema: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/) },
+  key: { description: "The incident's id as in URLs: the vendor's id when URL-safe, else `~` and its UTF-8 bytes in hex.", schema: z.string().min(1) },
+  seq: { description: "The version number, from 1.", schema: z.string().regex(/^[1-9]\d{0,8}$/) },
+} as const;
+
+const exportVersionSchema = z.object({
+  seq: z.number().int(),
+  observedAt: z.string(),
+  hash: z.string(),
+  kinds: z.array(z.string()),
+  changes: z.array(changeSchema),
+  summary: z.string(),
+});
+const exportIncidentSchema = incidentSchema.extend({ presence: presenceSchema, firstSeenAt: z.string(), lastSeenAt: z.string() });
+export const exportDocumentSchema = z.object({
+  vendor: z.object({ slug: z.string(), name: z.string() }),
+  incidents: z.array(exportIncidentSchema.extend({ versions: z.array(exportVersionSchema) })),
+});
+export const versionExportDocumentSchema = z.object({
+  vendor: z.object({ slug: z.string(), name: z.string() }),
+  incident: exportIncidentSchema,
+  version: exportVersionSchema,
+});
+
+const INCIDENT = "/vendors/{slug}/incidents/{key}";
+const VERSION = `${INCIDENT}/versions/{seq}`;
+
+export const API_ROUTES: readonly ApiRoute[] = [
+  { operationId: "listVendors", method: "get", path: "/vendors", summary: "Every vendor, by slug, with its current state and polling health.", tag: "vendors", query: vendorListQuerySchema, status: 200, response: pageSchema(vendorSchema) },
+  { operationId: "getVendor", method: "get", path: "/vendors/{slug}", summary: "One vendor.", tag: "vendors", pathParams: ["slug"], query: emptyQuerySchema, status: 200, response: vendorSchema },
+  { operationId: "listIncidents", method: "get", path: "/incidents", summary: "Incidents, newest first (by start, or by when first seen), filtered.", tag: "incidents", query: incidentListQuerySchema, status: 200, response: pageSchema(incidentSummarySchema) },
+  { operationId: "getIncident", method: "get", path: INCIDENT, summary: "One incident: its current state and its versions.", tag: "incidents", pathParams: ["slug", "key"], query: emptyQuerySchema, status: 200, response: incidentDetailSchema },
+  { operationId: "getVersion", method: "get", path: VERSION, summary: "One version of an incident: what changed, and the incident as it then was.", tag: "incidents", pathParams: ["slug", "key", "seq"], query: emptyQuerySchema, status: 200, response: versionDetailSchema },
+  { operationId: "diffVersions", method: "get", path: `${INCIDENT}/diff`, summary: "What changed between any two versions of an incident.", tag: "incidents", pathParams: ["slug", "key"], query: diffQuerySchema, status: 200, response: diffSchema },
+  { operationId: "listChanges", method: "get", path: "/changes", summary: "Changes (versions) newest first, filtered.", tag: "changes", query: changeListQuerySchema, status: 200, response: pageSchema(changeItemSchema) },
+  { operationId: "search", method: "get", path: "/search", summary: "Incidents whose title, updates or postmortem match, best first.", tag: "search", query: searchQuerySchema, status: 200, response: pageSchema(searchHitSchema) },
+  { operationId: "exportIncidentMarkdown", method: "get", path: `${INCIDENT}/export.md`, summary: "The incident's Markdown export (what `redline export` prints).", tag: "exports", pathParams: ["slug", "key"], query: emptyQuerySchema, status: 200, response: "text/markdown" },
+  { operationId: "exportIncidentJson", method: "get", path: `${INCIDENT}/export.json`, summary: "The incident's JSON export.", tag: "exports", pathParams: ["slug", "key"], query: emptyQuerySchema, status: 200, response: exportDocumentSchema },
+  { operationId: "exportVersionMarkdown", method: "get", path: `${VERSION}/export.md`, summary: "One version's Markdown export.", tag: "exports", pathParams: ["slug", "key", "seq"], query: emptyQuerySchema, status: 200, response: "text/markdown" },
+  { operationId: "exportVersionJson", method: "get", path: `${VERSION}/export.json`, summary: "One version's JSON export.", tag: "exports", pathParams: ["slug", "key", "seq"], query: emptyQuerySchema, status: 200, response: versionExportDocumentSchema },
+  { operationId: "getOpenApi", method: "get", path: "/openapi.json", summary: "This document.", tag: "meta", query: emptyQuerySchema, status: 200, response: z.looseObject({ openapi: z.literal("3.1.0") }) },
+  { operationId: "addVendor", method: "post", path: "/vendors", summary: "Add a vendor to poll.", tag: "operator", query: emptyQuerySchema, body: addVendorBodySchema, status: 201, response: vendorSchema, operator: true },
+  { operationId: "removeVendor", method: "delete", path: "/vendors/{slug}", summary: "Stop polling a vendor (and with purge=true delete its archive).", tag: "operator", pathParams: ["slug"], query: deleteVendorQuerySchema, status: 200, response: vendorRemovedSchema, operator: true },
+  { operationId: "pollVendor", method: "post", path: "/vendors/{slug}/poll", summary: "Poll a vendor now, ahead of its schedule.", tag: "operator", pathParams: ["slug"], query: emptyQuerySchema, status: 202, response: pollRequestedSchema, operator: true },
+];
+
+export function findApiRoute(operationId: string): ApiRoute {
+  const route = API_ROUTES.find((r) => r.operationId === operationId);
+  if (!route) throw new Error(`api: no route ${operationId}`);
+  return route;
+}

@@ -1,0 +1,278 @@
+import type { z } from "zod";
+import type { RedlineDb } from "@/db/client";
+import { listChanges } from "@/db/queries/changes";
+import { loadIncidentExport, loadVersionExport } from "@/db/queries/exports";
+import { getVersionDetail } from "@/db/queries/incident-page";
+import { listIncidents } from "@/db/queries/incident-list";
+import { parseSeq, resolveIncidentRoute } from "@/db/queries/incident-route";
+import { decodeCursor } from "@/db/queries/prepared";
+import { SNIPPET_CLOSE, SNIPPET_OPEN, searchIncidents, toFtsQuery } from "@/db/queries/search";
+import { getVendor } from "@/db/queries/vendor-profile";
+import { listVendorOverviews } from "@/db/queries/vendors-overview";
+import { getServerDb } from "@/db/server-db";
+import { buildOpenApi } from "@/lib/api/openapi";
+import {
+  changeListQuerySchema,
+  type changeItemSchema,
+  diffQuerySchema,
+  type diffSchema,
+  emptyQuerySchema,
+  type incidentDetailSchema,
+  incidentListQuerySchema,
+  type pageSchema,
+  type searchHitSchema,
+  searchQuerySchema,
+  vendorListQuerySchema,
+  type vendorSchema,
+  type versionDetailSchema,
+} from "@/lib/api/schemas";
+import { diffStates } from "@/lib/diff-incidents";
+import { renderExportJson, renderVersionExportJson } from "@/lib/export-document";
+import { renderExportMarkdown, renderVersionExportMarkdown } from "@/lib/render/export-markdown";
+import { publicOrigin } from "@/server/http/public-origin";
+import { problem } from "@/server/http/problem";
+import { answer, answerJson, apiHandler, CORS_HEADERS, notFound, parseQuery } from "@/server/api/respond";
+import { apiLinks, decodeApiCursor, encodeApiCursor, incidentRef, toIncidentSummary, toVendor } from "@/server/api/present";
+import { operatorHandlers } from "@/server/api/operator";
+
+type Params = { slug: string; key: string; seq: string };
+type Page<T extends z.ZodType> = z.infer<ReturnType<typeof pageSchema<T>>>;
+
+/** The read handlers of /api/v1, keyed by operationId (lib/api/routes.ts), over `database`. */
+export function createApi(database: () => RedlineDb = getServerDb) {
+
+  /** The `next` link: this request's address with the cursor of the next page. */
+  const nextLink = (request: Request, cursor: string | null): string | null => {
+    if (cursor === null) return null;
+    const url = new URL(request.url);
+    const next = new URL(`${publicOrigin(request)}${url.pathname}`);
+    for (const [k, v] of url.searchParams) if (k !== "cursor") next.searchParams.append(k, v);
+    next.searchParams.set("cursor", cursor);
+    return next.toString();
+  };
+
+  const vendorIds = (db: RedlineDb, slugs: readonly string[] | undefined): number[] | undefined | null => {
+    if (!slugs) return undefined;
+    const ids = slugs.map((s) => getVendor(db, s)?.id);
+    return ids.every((id): id is number => id !== undefined) ? ids : null;
+  };
+
+  return {
+    listVendors: apiHandler<Record<string, never>>((request) => {
+      const parsed = parseQuery(vendorListQuerySchema, request);
+      if ("error" in parsed) return parsed.error;
+      const q = parsed.data;
+      const after = q.cursor ? decodeApiCursor(q.cursor) : "";
+      if (after === null) return badCursor();
+      const links = apiLinks(publicOrigin(request));
+      const all = listVendorOverviews(database(), new Date(), q.q).sort((a, b) => (a.slug < b.slug ? -1 : 1)).filter((v) => v.slug > after);
+      const page = all.slice(0, q.limit);
+      const last = page.at(-1);
+      const body: Page<typeof vendorSchema> = {
+        data: page.map((v) => toVendor(links, v)),
+        next: nextLink(request, all.length > q.limit && last ? encodeApiCursor(last.slug) : null),
+        limit: q.limit,
+      };
+      return answerJson(request, body);
+    }),
+
+    getVendor: apiHandler<Pick<Params, "slug">>((request, { slug }) => {
+      const parsed = parseQuery(emptyQuerySchema, request);
+      if ("error" in parsed) return parsed.error;
+      const overview = listVendorOverviews(database(), new Date()).find((v) => v.slug === slug);
+      if (!overview) return notFound(`no vendor ${JSON.stringify(slug)}`);
+      return answerJson(request, toVendor(apiLinks(publicOrigin(request)), overview) satisfies z.infer<typeof vendorSchema>);
+    }),
+
+    listIncidents: apiHandler<Record<string, never>>((request) => {
+      const parsed = parseQuery(incidentListQuerySchema, request);
+      if ("error" in parsed) return parsed.error;
+      const q = parsed.data;
+      const db = database();
+      const ids = vendorIds(db, q.vendor);
+      if (ids === null) return notFound(`vendor: no vendor ${JSON.stringify(q.vendor?.find((s) => !getVendor(db, s)))}`);
+      const before = q.cursor ? decodeCursor(decodeApiCursor(q.cursor) ?? "") : null;
+      if (q.cursor && !before) return badCursor();
+      const fts = q.q === undefined ? undefined : toFtsQuery(q.q);
+      const result = fts === null ? { rows: [], next: null } : listIncidents(db, { vendorIds: ids, impacts: q.impact, statuses: q.status, kinds: q.kind, component: q.component, since: q.since, until: q.until, query: fts, before }, q.limit);
+      const links = apiLinks(publicOrigin(request));
+      return answerJson(request, {
+        data: result.rows.map((r) => toIncidentSummary(links, r)),
+        next: nextLink(request, result.next === null ? null : encodeApiCursor(result.next)),
+        limit: q.limit,
+      });
+    }),
+
+    getIncident: apiHandler<Pick<Params, "slug" | "key">>((request, { slug, key }) => {
+      const parsed = parseQuery(emptyQuerySchema, request);
+      if ("error" in parsed) return parsed.error;
+      const route = resolveIncidentRoute(database(), slug, decodeURIComponent(key));
+      if (!route) return notFound(`no incident ${JSON.stringify(decodeURIComponent(key))} of vendor ${JSON.stringify(slug)}`);
+      const links = apiLinks(publicOrigin(request));
+      const { incident, vendor } = route;
+      const current = incident.current.incident;
+      const body: z.infer<typeof incidentDetailSchema> = {
+        ...toIncidentSummary(links, {
+          vendorSlug: vendor.slug, providerId: incident.providerId, kind: current.kind, title: current.title, status: current.status, impact: current.impact,
+          startedAt: current.startedAt, resolvedAt: current.resolvedAt, presence: incident.current.presence, firstSeenAt: incident.firstSeenAt,
+          lastChangedAt: incident.versions.at(-1)?.observedAt ?? incident.lastSeenAt, versionCount: incident.versionCount,
+        }),
+        current,
+        versions: incident.versions.map((v) => ({ seq: v.seq, observedAt: v.observedAt, kinds: v.kinds, summary: v.summary, links: links.version(vendor.slug, incident.providerId, v.seq) })),
+        links: links.incidentFull(vendor.slug, incident.providerId),
+      };
+      return answerJson(request, body);
+    }),
+
+    getVersion: apiHandler<Params>((request, { slug, key, seq }) => {
+      const parsed = parseQuery(emptyQuerySchema, request);
+      if ("error" in parsed) return parsed.error;
+      const db = database();
+      const route = resolveIncidentRoute(db, slug, decodeURIComponent(key));
+      const n = parseSeq(seq);
+      const version = route && n !== null ? getVersionDetail(db, route.incident.id, n) : undefined;
+      if (!route || !version) return notFound(`no version ${JSON.stringify(seq)} of incident ${JSON.stringify(decodeURIComponent(key))} of vendor ${JSON.stringify(slug)}`);
+      const links = apiLinks(publicOrigin(request));
+      const body: z.infer<typeof versionDetailSchema> = {
+        incident: incidentRef(route.vendor.slug, route.incident.providerId, route.incident.current.incident.title),
+        seq: version.seq,
+        observedAt: version.observedAt,
+        hash: version.hash,
+        kinds: version.kinds,
+        summary: version.summary,
+        changes: version.changes,
+        snapshot: version.snapshot,
+        links: links.versionFull(route.vendor.slug, route.incident.providerId, version.seq),
+      };
+      return answerJson(request, body);
+    }),
+
+    diffVersions: apiHandler<Pick<Params, "slug" | "key">>((request, { slug, key }) => {
+      const parsed = parseQuery(diffQuerySchema, request);
+      if ("error" in parsed) return parsed.error;
+      const { from, to } = parsed.data;
+      const db = database();
+      const route = resolveIncidentRoute(db, slug, decodeURIComponent(key));
+      if (!route) return notFound(`no incident ${JSON.stringify(decodeURIComponent(key))} of vendor ${JSON.stringify(slug)}`);
+      const a = getVersionDetail(db, route.incident.id, from);
+      const b = getVersionDetail(db, route.incident.id, to);
+      if (!a || !b) return notFound(`incident ${JSON.stringify(route.incident.providerId)} has versions 1 to ${route.incident.versionCount}`);
+      const links = apiLinks(publicOrigin(request));
+      const body: z.infer<typeof diffSchema> = {
+        incident: incidentRef(route.vendor.slug, route.incident.providerId, route.incident.current.incident.title),
+        from,
+        to,
+        changes: diffStates(a.snapshot, b.snapshot),
+        links: links.diff(route.vendor.slug, route.incident.providerId, from, to),
+      };
+      return answerJson(request, body);
+    }),
+
+    listChanges: apiHandler<Record<string, never>>((request) => {
+      const parsed = parseQuery(changeListQuerySchema, request);
+      if ("error" in parsed) return parsed.error;
+      const q = parsed.data;
+      const db = database();
+      const ids = vendorIds(db, q.vendor);
+      if (ids === null) return notFound(`vendor: no vendor ${JSON.stringify(q.vendor?.find((s) => !getVendor(db, s)))}`);
+      const before = q.cursor ? decodeCursor(decodeApiCursor(q.cursor) ?? "") : null;
+      if (q.cursor && !before) return badCursor();
+      const fts = q.q === undefined ? undefined : toFtsQuery(q.q);
+      const links = apiLinks(publicOrigin(request));
+      const pages = fts === null ? [{ rows: [], next: null }] : (ids ?? [undefined]).map((vendorId) =>
+        listChanges(db, { vendorId, kinds: q.kind, impacts: q.impact, statuses: q.status, component: q.component, since: q.since, until: q.until, query: fts, before }, q.limit),
+      );
+      // Several vendors: each list is already newest first; merge and keep one page.
+      const merged = pages.flatMap((p) => p.rows).sort((a, b) => (a.observedAt === b.observedAt ? b.versionId - a.versionId : a.observedAt < b.observedAt ? 1 : -1));
+      const rows = merged.slice(0, q.limit);
+      const more = merged.length > q.limit || pages.some((p) => p.next !== null);
+      const last = rows.at(-1);
+      const body: Page<typeof changeItemSchema> = {
+        data: rows.map((r) => ({
+          incident: { ...incidentRef(r.vendorSlug, r.providerId, r.title), impact: r.impact, status: r.status },
+          vendorName: r.vendorName,
+          seq: r.seq,
+          observedAt: r.observedAt,
+          kinds: r.kinds,
+          summary: r.summary,
+          headline: r.headline,
+          links: links.version(r.vendorSlug, r.providerId, r.seq),
+        })),
+        next: nextLink(request, more && last ? encodeApiCursor(`${last.observedAt}_${last.versionId}`) : null),
+        limit: q.limit,
+      };
+      return answerJson(request, body);
+    }),
+
+    search: apiHandler<Record<string, never>>((request) => {
+      const parsed = parseQuery(searchQuerySchema, request);
+      if ("error" in parsed) return parsed.error;
+      const q = parsed.data;
+      const offset = q.cursor ? Number(decodeApiCursor(q.cursor)) : 0;
+      if (!Number.isInteger(offset) || offset < 0 || offset > 10_000) return badCursor();
+      const fts = toFtsQuery(q.q);
+      if ((q.vendor?.length ?? 0) > 1) return parseErrorFor("vendor", "search takes one vendor");
+      const vendor = q.vendor?.[0];
+      if (vendor && !getVendor(database(), vendor)) return notFound(`vendor: no vendor ${JSON.stringify(vendor)}`);
+      const result = fts === null ? { hits: [], more: false } : searchIncidents(database(), fts, { vendor, from: q.since, to: q.until }, { limit: q.limit, offset });
+      const links = apiLinks(publicOrigin(request));
+      const body: Page<typeof searchHitSchema> = {
+        data: result.hits.map((h) => ({
+          incident: { ...incidentRef(h.vendorSlug, h.providerId, h.title), impact: h.impact, startedAt: h.startedAt },
+          vendorName: h.vendorName,
+          snippet: h.snippet.replaceAll(SNIPPET_OPEN, "«").replaceAll(SNIPPET_CLOSE, "»"),
+          links: links.incident(h.vendorSlug, h.providerId),
+        })),
+        next: nextLink(request, result.more ? encodeApiCursor(String(offset + q.limit)) : null),
+        limit: q.limit,
+      };
+      return answerJson(request, body);
+    }),
+
+    exportIncidentMarkdown: apiHandler<Pick<Params, "slug" | "key">>((request, { slug, key }) => {
+      const parsed = parseQuery(emptyQuerySchema, request);
+      if ("error" in parsed) return parsed.error;
+      const doc = loadIncidentExport(database(), slug, key);
+      return doc ? answer(request, renderExportMarkdown(doc), "text/markdown; charset=utf-8") : notFound(`no incident ${JSON.stringify(decodeURIComponent(key))} of vendor ${JSON.stringify(slug)}`);
+    }),
+
+    exportIncidentJson: apiHandler<Pick<Params, "slug" | "key">>((request, { slug, key }) => {
+      const parsed = parseQuery(emptyQuerySchema, request);
+      if ("error" in parsed) return parsed.error;
+      const doc = loadIncidentExport(database(), slug, key);
+      return doc ? answer(request, renderExportJson(doc), "application/json; charset=utf-8") : notFound(`no incident ${JSON.stringify(decodeURIComponent(key))} of vendor ${JSON.stringify(slug)}`);
+    }),
+
+    exportVersionMarkdown: apiHandler<Params>((request, { slug, key, seq }) => {
+      const parsed = parseQuery(emptyQuerySchema, request);
+      if ("error" in parsed) return parsed.error;
+      const doc = loadVersionExport(database(), slug, key, seq);
+      return doc ? answer(request, renderVersionExportMarkdown(doc), "text/markdown; charset=utf-8") : notFound(`no version ${JSON.stringify(seq)} of that incident`);
+    }),
+
+    exportVersionJson: apiHandler<Params>((request, { slug, key, seq }) => {
+      const parsed = parseQuery(emptyQuerySchema, request);
+      if ("error" in parsed) return parsed.error;
+      const doc = loadVersionExport(database(), slug, key, seq);
+      return doc ? answer(request, renderVersionExportJson(doc), "application/json; charset=utf-8") : notFound(`no version ${JSON.stringify(seq)} of that incident`);
+    }),
+
+    getOpenApi: apiHandler<Record<string, never>>((request) => {
+      const parsed = parseQuery(emptyQuerySchema, request);
+      if ("error" in parsed) return parsed.error;
+      return answerJson(request, buildOpenApi({ serverUrl: publicOrigin(request), operator: operatorHandlers(database).isOperator(request) }));
+    }),
+
+    ...operatorHandlers(database).handlers,
+  };
+}
+
+function badCursor(): Response {
+  return parseErrorFor("cursor", "not a cursor from this API");
+}
+
+function parseErrorFor(parameter: string, reason: string): Response {
+  return problem(400, `${parameter}: ${reason}`, { parameter, headers: CORS_HEADERS });
+}
+
+export type Api = ReturnType<typeof createApi>;

@@ -1,0 +1,98 @@
+import type { RedlineDb } from "@/db/client";
+import { requestPollNow } from "@/db/poll-state";
+import { listVendorOverviews } from "@/db/queries/vendors-overview";
+import { addVendor, getVendorBySlug, removeVendor, VendorError } from "@/db/vendors";
+import { addVendorBodySchema, deleteVendorQuerySchema, emptyQuerySchema } from "@/lib/api/schemas";
+import { readEnv } from "@/lib/env";
+import { describeParamError } from "@/lib/page-params";
+import { validateVendorInput, VendorInputError } from "@/scrapers/live/validate-vendor";
+import { problem } from "@/server/http/problem";
+import { publicOrigin } from "@/server/http/public-origin";
+import { answerWrite, apiHandler, isOperator, notFound, parseQuery, unauthorized } from "@/server/api/respond";
+import { apiLinks, toVendor } from "@/server/api/present";
+
+/** A body larger than this is refused unread: a vendor's settings are a few hundred bytes. */
+const MAX_BODY_BYTES = 16 * 1024;
+
+async function readJsonBody(request: Request): Promise<{ value: unknown } | { error: Response }> {
+  if (!/^application\/json\b/i.test(request.headers.get("content-type") ?? "")) {
+    return { error: problem(415, "send the vendor as JSON, with Content-Type: application/json") };
+  }
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) return { error: problem(413, `the body is over ${MAX_BODY_BYTES} bytes`) };
+  const text = await request.text();
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES) return { error: problem(413, `the body is over ${MAX_BODY_BYTES} bytes`) };
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { error: problem(400, `the body is not JSON: ${(error as Error).message}`) };
+  }
+}
+
+/**
+ * The API's write operations. Each needs the operator token; without it (or when none is
+ * configured) the answer is 401 and nothing is read or written.
+ */
+export function operatorHandlers(database: () => RedlineDb) {
+  return {
+    isOperator,
+    handlers: {
+      addVendor: apiHandler<Record<string, never>>(async (request) => {
+        if (!isOperator(request)) return unauthorized();
+        const query = parseQuery(emptyQuerySchema, request);
+        if ("error" in query) return query.error;
+        const body = await readJsonBody(request);
+        if ("error" in body) return body.error;
+        const parsed = addVendorBodySchema.safeParse(body.value);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          const field = issue?.code === "unrecognized_keys" ? issue.keys[0] : issue?.path[0] === undefined ? undefined : String(issue.path[0]);
+          return problem(400, describeParamError(parsed.error), { parameter: field });
+        }
+        const input = parsed.data;
+        let checked: { url: string; intervalSeconds: number | null };
+        try {
+          checked = validateVendorInput(input, readEnv().REDLINE_ALLOW_PRIVATE_URLS);
+        } catch (error) {
+          if (error instanceof VendorInputError) return problem(400, error.message, { parameter: error.field === "interval" ? "intervalSeconds" : error.field });
+          throw error;
+        }
+        const db = database();
+        try {
+          addVendor(db, { slug: input.slug, name: input.name, platform: input.platform, url: checked.url, intervalSeconds: checked.intervalSeconds }, "user");
+        } catch (error) {
+          if (error instanceof VendorError) return problem(409, error.message, { parameter: "slug" });
+          throw error;
+        }
+        const overview = listVendorOverviews(db, new Date()).find((v) => v.slug === input.slug);
+        const links = apiLinks(publicOrigin(request));
+        if (!overview) throw new Error(`api: vendor ${input.slug} vanished after being added`);
+        return answerWrite(201, toVendor(links, overview), { location: links.vendor(input.slug).self });
+      }),
+
+      removeVendor: apiHandler<{ slug: string }>((request, { slug }) => {
+        if (!isOperator(request)) return unauthorized();
+        const query = parseQuery(deleteVendorQuerySchema, request);
+        if ("error" in query) return query.error;
+        const db = database();
+        if (!getVendorBySlug(db, slug)) return notFound(`no vendor ${JSON.stringify(slug)}`);
+        const purge = query.data.purge === "true";
+        const { incidents } = removeVendor(db, slug, purge);
+        return answerWrite(200, { slug, purged: purge, incidents });
+      }),
+
+      pollVendor: apiHandler<{ slug: string }>((request, { slug }) => {
+        if (!isOperator(request)) return unauthorized();
+        const query = parseQuery(emptyQuerySchema, request);
+        if ("error" in query) return query.error;
+        const db = database();
+        const vendor = getVendorBySlug(db, slug);
+        if (!vendor) return notFound(`no vendor ${JSON.stringify(slug)}`);
+        if (!vendor.enabled || vendor.url === null) return problem(409, `${slug} is not polled (it was removed, or is known only from imports)`);
+        const now = new Date().toISOString();
+        requestPollNow(db, vendor.id, now);
+        return answerWrite(202, { slug, requestedAt: now, detail: "the poller polls it within a second or two, if it is running" });
+      }),
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import type { z } from "zod";
+import type { IncidentSummaryRow } from "@/db/queries/incident-list";
+import type { VendorOverview } from "@/db/queries/vendors-overview";
+import type { incidentSummarySchema, vendorSchema } from "@/lib/api/schemas";
+import { incidentKey, paths } from "@/lib/incident-key";
+
+/** Cursors are opaque to clients: the list's own position, base64url-encoded. */
+export function encodeApiCursor(position: string): string {
+  return Buffer.from(position, "utf8").toString("base64url");
+}
+
+export function decodeApiCursor(cursor: string): string | null {
+  const position = Buffer.from(cursor, "base64url").toString("utf8");
+  return encodeApiCursor(position) === cursor ? position : null;
+}
+
+/** Absolute links to the API and to the pages, from one origin. */
+export function apiLinks(origin: string) {
+  const api = (path: string) => `${origin}/api/v1${path}`;
+  const page = (path: string) => `${origin}${path}`;
+  const feeds = (feedPath: (f: string) => string) => ({ atom: page(feedPath("atom")), rss: page(feedPath("rss")), json: page(feedPath("json")) });
+  const links = {
+    vendor: (slug: string) => ({
+      self: api(paths.vendor(slug)),
+      html: page(paths.vendor(slug)),
+      incidents: api(`/incidents?vendor=${encodeURIComponent(slug)}`),
+      changes: api(`/changes?vendor=${encodeURIComponent(slug)}`),
+      feeds: feeds((f) => paths.vendorFeed(slug, f)),
+    }),
+    incident: (slug: string, providerId: string) => ({ self: api(paths.incident(slug, providerId)), html: page(paths.incident(slug, providerId)) }),
+    incidentFull: (slug: string, providerId: string) => ({
+      ...links.incident(slug, providerId),
+      markdown: api(paths.incidentExport(slug, providerId, "md")),
+      json: api(paths.incidentExport(slug, providerId, "json")),
+      feeds: feeds((f) => paths.incidentFeed(slug, providerId, f)),
+    }),
+    version: (slug: string, providerId: string, seq: number) => ({ self: api(paths.version(slug, providerId, seq)), html: page(paths.version(slug, providerId, seq)) }),
+    versionFull: (slug: string, providerId: string, seq: number) => ({
+      ...links.version(slug, providerId, seq),
+      incident: api(paths.incident(slug, providerId)),
+      markdown: api(paths.versionExport(slug, providerId, seq, "md")),
+      json: api(paths.versionExport(slug, providerId, seq, "json")),
+    }),
+    diff: (slug: string, providerId: string, from: number, to: number) => ({
+      self: api(`${paths.incident(slug, providerId)}/diff?from=${from}&to=${to}`),
+      html: page(paths.compare(slug, providerId, from, to)),
+    }),
+  };
+  return links;
+}
+export type ApiLinks = ReturnType<typeof apiLinks>;
+
+export function incidentRef(vendor: string, providerId: string, title: string) {
+  return { vendor, id: providerId, key: incidentKey(providerId), title };
+}
+
+export function toVendor(links: ApiLinks, v: VendorOverview): z.infer<typeof vendorSchema> {
+  return {
+    slug: v.slug,
+    name: v.name,
+    platform: v.platform,
+    url: v.url,
+    statusPage: v.statusPage,
+    polled: v.polled,
+    openIncidents: v.openIncidents,
+    incidentsLast90Days: v.incidentsLast90Days,
+    lastIncident: v.lastIncident ? { id: v.lastIncident.providerId, title: v.lastIncident.title, startedAt: v.lastIncident.startedAt, impact: v.lastIncident.impact } : null,
+    poll: v.poll
+      ? { lastPollAt: v.poll.lastPollAt, lastOutcome: v.poll.lastOutcome, lastError: v.poll.lastError, consecutiveFailures: v.poll.failures, nextPollAt: v.poll.nextPollAt }
+      : null,
+    links: links.vendor(v.slug),
+  };
+}
+
+export function toIncidentSummary(links: ApiLinks, r: Omit<IncidentSummaryRow, "id" | "timeline">): z.infer<typeof incidentSummarySchema> {
+  return {
+    vendor: r.vendorSlug,
+    id: r.providerId,
+    key: incidentKey(r.providerId),
+    kind: r.kind,
+    title: r.title,
+    status: r.status,
+    impact: r.impact,
+    startedAt: r.startedAt,
+    resolvedAt: r.resolvedAt,
+    presence: r.presence,
+    firstSeenAt: r.firstSeenAt,
+    lastChangedAt: r.lastChangedAt,
+    versionCount: r.versionCount,
+    links: links.incident(r.vendorSlug, r.providerId),
+  };
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { startE2eApp } from "@/tests/e2e/support/e2e-app";
+
+const app = startE2eApp("api");
+
+describe("the JSON API through the web server", () => {
+  it("serves its OpenAPI document and a first page of changes any origin may read", async () => {
+    const doc = (await (await fetch(`${app().baseUrl}/api/v1/openapi.json`)).json()) as { openapi: string; servers: { url: string }[] };
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.servers[0]?.url).toBe(`${app().baseUrl}/api/v1`);
+    const response = await fetch(`${app().baseUrl}/api/v1/changes?vendor=acme&limit=2`, { headers: { origin: "https://elsewhere.example" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    const page = (await response.json()) as { data: { links: { html: string } }[]; next: string };
+    expect(page.data).toHaveLength(2);
+    expect(new URL(page.next).searchParams.get("cursor")).toMatch(/^[A-Za-z0-9_-]+$/);
+    const html = await fetch(page.data[0]?.links.html ?? "");
+    expect(html.status).toBe(200);
+  });
+
+  it("answers a preflight for reads, a bad parameter with a problem, and writes without the token with 401", async () => {
+    const preflight = await fetch(`${app().baseUrl}/api/v1/changes`, { method: "OPTIONS", headers: { origin: "https://elsewhere.example", "access-control-request-method": "GET", "access-control-request-headers": "if-none-match" } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-headers")).toMatch(/If-None-Match/i);
+    const bad = await fetch(`${app().baseUrl}/api/v1/incidents?impact=huge`);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ parameter: "impact" });
+    const write = await fetch(`${app().baseUrl}/api/v1/vendors/acme`, { method: "DELETE" });
+    expect(write.status).toBe(401);
+    expect((await fetch(`${app().baseUrl}/api/v1/vendors/acme`)).status).toBe(200);
+  });
+});
