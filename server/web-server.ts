@@ -11,13 +11,21 @@ import type { RedlineDb } from "@/db/client";
 import { getArchiveRevision } from "@/db/queries/archive-revision";
 import { getServerDb } from "@/db/server-db";
 import { readEnv } from "@/lib/env";
+import { isNotModified } from "@/server/http/conditional";
 import { type CachedPage, PageCache } from "@/server/page-cache";
 
 const ROOT = path.resolve(__dirname, "..");
-/** Pages that show only archived data (not poll health), so the archive revision dates them. */
-const CACHEABLE = /^\/(?:search|vendors\/[^/]+\/(?:changes|incidents\/.+))?$/;
-/** Feeds and exports answer conditional requests and name the host in their links: never kept. */
-const NOT_PAGES = /\/(?:feed\.(?:atom|rss|json)|export\.(?:md|json))$/;
+/**
+ * Answers made only of archived data (not poll health), so the archive revision dates them:
+ * pages, feeds, exports, and the API's incidents, changes, search and document. Vendor lists
+ * and profiles show polling health and are always rendered.
+ */
+const CACHEABLE = [
+  /^\/(?:search|feed\.(?:atom|rss|json))?$/,
+  /^\/kinds\/[^/]+\/feed\.(?:atom|rss|json)$/,
+  /^(?:\/api\/v1)?\/vendors\/[^/]+\/(?:changes|feed\.(?:atom|rss|json)|kinds\/[^/]+\/feed\.(?:atom|rss|json)|incidents\/.+)$/,
+  /^\/api\/v1\/(?:incidents|changes|search|openapi\.json)$/,
+];
 /** Requests from Next's client router want a different payload than the HTML page. */
 const ROUTER_HEADERS = ["rsc", "next-router-state-tree", "next-router-prefetch", "next-router-segment-prefetch", "next-action", "next-url"];
 const TTL_MS = 60_000;
@@ -29,12 +37,29 @@ export type RequestHandler = (req: http.IncomingMessage, res: http.ServerRespons
 export function cacheKeyFor(req: http.IncomingMessage): string | null {
   if (req.method !== "GET" || !req.url) return null;
   const url = new URL(req.url, "http://x");
-  if (!CACHEABLE.test(url.pathname) || NOT_PAGES.test(url.pathname) || url.searchParams.has("_rsc")) return null;
+  if (!CACHEABLE.some((pattern) => pattern.test(url.pathname)) || url.searchParams.has("_rsc")) return null;
+  // The operator's view of the API differs from everyone else's.
+  if (req.headers.authorization !== undefined) return null;
   if (ROUTER_HEADERS.some((h) => req.headers[h] !== undefined)) return null;
-  // A client asking to revalidate ("no-cache", a browser's reload) gets a fresh render.
-  if (/no-cache|no-store|max-age=0/.test(req.headers["cache-control"] ?? "")) return null;
+  // A reload ("no-cache") gets a fresh render. A conditional request says no-cache too (fetch
+  // adds it), but its validators are answered from what is kept, which is the archive's current state.
+  const conditional = req.headers["if-none-match"] !== undefined || req.headers["if-modified-since"] !== undefined;
+  if (!conditional && /no-cache|no-store|max-age=0/.test(req.headers["cache-control"] ?? "")) return null;
   const gzip = /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? "")) ? "gzip" : "identity";
-  return `${gzip} ${url.pathname}${url.search}`;
+  // Feeds and the API make their links absolute with the Host they were asked on.
+  return `${gzip} ${req.headers.host ?? ""} ${url.pathname}${url.search}`;
+}
+
+function header(value: string | string[] | undefined): string | null {
+  return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
+}
+
+/** The kept answer's validators against the request's: a reader polling a feed gets its 304 here. */
+function clientHasIt(req: http.IncomingMessage, page: CachedPage): boolean {
+  const etag = header(page.headers.etag);
+  if (etag === null) return false;
+  const lastModified = header(page.headers["last-modified"]);
+  return isNotModified({ headers: { get: (name) => header(req.headers[name.toLowerCase()]) } }, etag, lastModified ? new Date(lastModified).toISOString() : null);
 }
 
 function send(res: http.ServerResponse, page: CachedPage, state: "hit"): void {
@@ -53,11 +78,19 @@ export function withPageCache(render: RequestHandler, cache: PageCache, revision
     }
     const token = String(revision());
     const hit = cache.get(key, token);
+    if (hit && clientHasIt(req, hit)) {
+      const { "content-type": _type, "content-length": _length, "content-encoding": _encoding, ...validators } = hit.headers;
+      res.writeHead(304, { ...validators, "x-redline-cache": "hit" }).end();
+      return;
+    }
     if (hit) {
       send(res, hit, "hit");
       return;
     }
     res.setHeader("x-redline-cache", "miss");
+    // Rendered in full so the answer can be kept; this one reader gets a 200 instead of a 304.
+    delete req.headers["if-none-match"];
+    delete req.headers["if-modified-since"];
     const chunks: Buffer[] = [];
     const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
     const end = res.end.bind(res) as (...args: unknown[]) => http.ServerResponse;

@@ -19,7 +19,7 @@ function opaque(tag: string): string {
 }
 
 /** Whether the request's validators show the client already has this version. */
-export function isNotModified(request: Request, etag: string, lastModified: string | null): boolean {
+export function isNotModified(request: { headers: Pick<Headers, "get"> }, etag: string, lastModified: string | null): boolean {
   const ifNoneMatch = request.headers.get("if-none-match");
   if (ifNoneMatch !== null) {
     // Weak comparison, as GET allows: W/"x" matches "x".

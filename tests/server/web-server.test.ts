@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { PageCache } from "@/server/page-cache";
-import { type RequestHandler, withPageCache } from "@/server/web-server";
+import { cacheKeyFor, type RequestHandler, withPageCache } from "@/server/web-server";
 
 let server: http.Server | undefined;
 
@@ -12,12 +12,13 @@ afterEach(async () => {
 });
 
 /** A stand-in for Next: counts renders and answers in two writes, like a streamed page. */
-async function serve(revision: () => number, status = 200) {
+async function serve(revision: () => number, status = 200, headers: Record<string, string> = {}) {
   const rendered: string[] = [];
   const render: RequestHandler = (req, res) => {
     rendered.push(req.url ?? "");
     res.statusCode = status;
     res.setHeader("content-type", "text/html; charset=utf-8");
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     res.write(`<p>render ${rendered.length} of ${req.url}`);
     res.end("</p>");
   };
@@ -63,13 +64,20 @@ describe("the web server's page cache", () => {
     expect(rendered).toHaveLength(5);
   });
 
-  it("never keeps feeds or exports, which answer conditional requests and name the host", async () => {
-    const { rendered, get } = await serve(() => 1);
-    for (const path of ["/vendors/acme/incidents/42/feed.atom", "/vendors/acme/incidents/42/export.md"]) {
-      await get(path);
-      expect((await get(path)).cache).toBe("bypass");
-    }
+  it("keeps feeds and API answers per host, and answers a reader's validators from what it kept", async () => {
+    const { rendered, get } = await serve(() => 1, 200, { etag: 'W/"v1"' });
+    const first = await get("/vendors/acme/feed.atom", { "if-none-match": 'W/"v1"' });
+    // A miss renders in full (so it can be kept), whatever the reader already has.
+    expect(first).toMatchObject({ status: 200, cache: "miss" });
+    expect(await get("/vendors/acme/feed.atom", { "if-none-match": 'W/"v1"' })).toMatchObject({ status: 304, cache: "hit", body: "" });
+    expect(await get("/vendors/acme/feed.atom", { "if-none-match": 'W/"v0"' })).toMatchObject({ status: 200, cache: "hit" });
+    expect((await get("/api/v1/changes")).cache).toBe("miss");
+    expect((await get("/api/v1/changes")).cache).toBe("hit");
+    expect((await get("/api/v1/changes", { authorization: "Bearer x" })).cache).toBe("bypass");
+    expect((await get("/api/v1/vendors")).cache).toBe("bypass");
     expect(rendered).toHaveLength(4);
+    const key = (host: string) => cacheKeyFor({ method: "GET", url: "/vendors/acme/feed.atom", headers: { host } } as unknown as http.IncomingMessage);
+    expect(key("a.test")).not.toBe(key("b.test"));
   });
 
   it("keeps the client router's payloads apart from the HTML page", async () => {
