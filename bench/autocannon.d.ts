@@ -40,6 +40,7 @@ declare module "autocannon" {
     timeouts: number;
     non2xx: number;
     "2xx": number;
+    "3xx": number;
     latency: Histogram;
     requests: Histogram;
     throughput: Histogram;

@@ -1,4 +1,5 @@
 /** `npm run bench -- <name>`: run one benchmark (or all) and print its figures. */
+import { runApiBenchmark } from "@/bench/api-load";
 import { runImportBenchmark } from "@/bench/import-corpus";
 import { runPollBenchmark } from "@/bench/poll-round";
 import { runWebBenchmark } from "@/bench/web-load";
@@ -7,6 +8,7 @@ const BENCHMARKS: Record<string, () => void | Promise<void>> = {
   import: runImportBenchmark,
   poll: runPollBenchmark,
   web: runWebBenchmark,
+  api: runApiBenchmark,
 };
 
 async function main(): Promise<void> {
