@@ -7,7 +7,7 @@ import { type ChangeKindName, changeKindLabel, changeKindNameSchema, headingKind
 import { paths } from "@/lib/incident-key";
 import { describeParamError, feedParamsSchema, searchParamsToObject } from "@/lib/page-params";
 import { renderChangeHtml } from "@/lib/render/change-html";
-import { changeItemId, FEED_CONTENT_TYPES, FEED_FORMATS, type FeedDocument, type FeedFormat, renderFeed, stableUrn } from "@/lib/render/feed";
+import { changeItemId, FEED_CONTENT_TYPES, FEED_FORMATS, type FeedDocument, type FeedFormat, type FeedItem, renderFeed, stableUrn } from "@/lib/render/feed";
 import { entityTag, respondConditionally } from "@/server/http/conditional";
 import { problem } from "@/server/http/problem";
 import { publicOrigin } from "@/server/http/public-origin";
@@ -75,7 +75,26 @@ function resolveScope(db: RedlineDb, level: FeedLevel, params: Params): Resolved
   };
 }
 
-function toItem(origin: string, row: ChangeDetailRow) {
+/** Items already rendered, by version: a version never changes, so neither does its item. */
+const renderedItems = new Map<string, FeedItem>();
+// About 2 KB each: every vendor feed of a few hundred vendors, 50 items each.
+const RENDERED_ITEMS_MAX = 20_000;
+
+function itemFor(origin: string, row: ChangeDetailRow): FeedItem {
+  const key = `${origin}\u0000${row.versionId}\u0000${row.vendorName}`;
+  let item = renderedItems.get(key);
+  if (!item) {
+    item = toItem(origin, row);
+    renderedItems.set(key, item);
+    if (renderedItems.size > RENDERED_ITEMS_MAX) {
+      const oldest = renderedItems.keys().next().value;
+      if (oldest !== undefined) renderedItems.delete(oldest);
+    }
+  }
+  return item;
+}
+
+function toItem(origin: string, row: ChangeDetailRow): FeedItem {
   const link = `${origin}${paths.version(row.vendorSlug, row.providerId, row.seq)}`;
   const kind = headingKindLabel(row.kinds, { impact: row.impact, kind: row.incidentKind });
   return {
@@ -121,7 +140,7 @@ export function feedRoute(level: FeedLevel, format: FeedFormat, database: () => 
         link: `${origin}${scope.page}`,
         self,
         updated: newest ?? new Date(0).toISOString(),
-        items: rows.map((row) => toItem(origin, row)),
+        items: rows.map((row) => itemFor(origin, row)),
       };
       return new Response(renderFeed(doc, format), {
         headers: { "content-type": FEED_CONTENT_TYPES[format], "access-control-allow-origin": "*", "x-content-type-options": "nosniff" },
