@@ -9,8 +9,10 @@ import path from "node:path";
 import next from "next";
 import type { RedlineDb } from "@/db/client";
 import { getArchiveRevision } from "@/db/queries/archive-revision";
+import { createReadinessProbe } from "@/db/readiness";
 import { getServerDb } from "@/db/server-db";
 import { readEnv } from "@/lib/env";
+import { answerHealth } from "@/server/health";
 import { isNotModified } from "@/server/http/conditional";
 import { type CachedPage, PageCache } from "@/server/page-cache";
 
@@ -124,7 +126,7 @@ export interface WebServer {
 }
 
 /** Next.js (built into REDLINE_NEXT_DIST_DIR or .next) behind the page cache, listening. */
-export async function startWebServer(options: { host: string; port: number; db?: RedlineDb; cacheBytes?: number }): Promise<WebServer> {
+export async function startWebServer(options: { host: string; port: number; db?: RedlineDb; dbFile?: string; cacheBytes?: number }): Promise<WebServer> {
   const app = next({ dev: false, dir: ROOT, hostname: options.host, port: options.port });
   await app.prepare();
   const handle = app.getRequestHandler();
@@ -134,7 +136,9 @@ export async function startWebServer(options: { host: string; port: number; db?:
   const handler = cacheBytes > 0
     ? withPageCache(render, new PageCache({ maxBytes: cacheBytes, maxEntryBytes: MAX_ENTRY_BYTES, ttlMs: TTL_MS }), () => getArchiveRevision(db))
     : render;
+  const probe = createReadinessProbe(options.dbFile ?? readEnv().REDLINE_DB);
   const server = http.createServer((req, res) => {
+    if (answerHealth(req, res, () => probe.check())) return;
     Promise.resolve(handler(req, res)).catch((error: unknown) => {
       console.error(`web: ${req.method} ${req.url}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
@@ -150,6 +154,7 @@ export async function startWebServer(options: { host: string; port: number; db?:
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
+      probe.close();
       void app.close();
     }),
   };
