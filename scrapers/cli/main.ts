@@ -1,7 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { runExport } from "@/scrapers/cli/export-command";
 import { runImport, runImportGit } from "@/scrapers/cli/import-command";
-import { runMigrate, runRederive } from "@/scrapers/cli/maintenance-commands";
+import { runBackup, runMigrate, runRederive, runRestore } from "@/scrapers/cli/maintenance-commands";
 import { runPoll } from "@/scrapers/cli/poll-command";
 import { runVendorsAdd, runVendorsList, runVendorsRemove, runVendorsSyncCatalog } from "@/scrapers/cli/vendors-command";
 import { LIVE_PLATFORMS } from "@/scrapers/live";
@@ -58,6 +58,20 @@ program
   .requiredOption("--vendor <slug>", "vendor slug")
   .option(...dbOption)
   .action((opts) => runRederive(opts));
+
+program
+  .command("backup")
+  .description("copy the database to a new file with SQLite's online backup; polling and the web app keep running")
+  .argument("<file>", "the backup file to create")
+  .option(...dbOption)
+  .action((file: string, opts: { db?: string }) => runBackup(file, opts));
+
+program
+  .command("restore")
+  .description("replace the database with a backup (checked first; the current database is kept beside it). Stop Redline first")
+  .argument("<file>", "a file made by `backup`")
+  .option(...dbOption)
+  .action((file: string, opts: { db?: string }) => runRestore(file, opts));
 
 const vendorsCommand = program.command("vendors").description("the vendors Redline polls");
 

@@ -123,4 +123,19 @@ describe("the redline command", () => {
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
     expect(fs.existsSync(db)).toBe(false);
   });
+
+  it("backs the database up to a new file and restores it, keeping what it replaced", () => {
+    const db = path.join(dir, "backup-source.db");
+    expect(redline(["import", snapshots, "--vendor", "acme", "--platform", "statuspage-summary", "--db", db]).code).toBe(0);
+    const copy = path.join(dir, "nightly.db");
+    const backup = redline(["backup", copy, "--db", db]);
+    expect(backup.stdout).toMatch(/^backed up .+ to .+nightly\.db: [\d.]+ MB, \d+ versions, in [\d.]+ s$/m);
+    expect(redline(["backup", copy, "--db", db])).toMatchObject({ code: 1, stderr: expect.stringContaining("exists") });
+    const restore = redline(["restore", copy, "--db", db]);
+    expect(restore.code).toBe(0);
+    expect(restore.stdout).toMatch(/the database it replaced is kept as .+before-restore-/);
+    const bad = redline(["restore", path.join(snapshots, "MANIFEST.tsv"), "--db", db]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/restore: /);
+  });
 });
