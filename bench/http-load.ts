@@ -195,7 +195,8 @@ export async function measureWebServer(dbFile: string, targets: readonly Target[
   const port = await freePort();
   const server = await startServer(
     ["--import", "tsx", path.join(ROOT, "server", "web-server.ts")],
-    { REDLINE_DB: dbFile, REDLINE_NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port) },
+        // One client (this process) makes every request: the per-client limit would measure itself.
+    { REDLINE_DB: dbFile, REDLINE_NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), REDLINE_RATE_LIMIT_PER_SECOND: "0" },
     `http://127.0.0.1:${port}/search`,
   );
   const results: LoadResult[] = [];

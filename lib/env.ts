@@ -27,6 +27,11 @@ const envSchema = z.object({
   REDLINE_PUBLIC_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^https?$/ }).optional()),
   /** Lets its bearer add, remove and poll vendors through the API; unset, those operations answer 401. */
   REDLINE_OPERATOR_TOKEN: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(16, "use at least 16 characters").optional()),
+  /** Per-client budget for the API and the feeds: sustained requests a second (0 turns it off), and burst. */
+  REDLINE_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(10),
+  REDLINE_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(120),
+  /** Behind a reverse proxy: take the client's address from X-Forwarded-For. */
+  REDLINE_TRUST_PROXY: flag,
   /** Memory for rendered archive pages kept while the archive is unchanged; 0 turns it off. */
   REDLINE_PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
 });

@@ -14,6 +14,7 @@ import { getServerDb } from "@/db/server-db";
 import { readEnv } from "@/lib/env";
 import { answerHealth } from "@/server/health";
 import { isNotModified } from "@/server/http/conditional";
+import { createClientRateLimit } from "@/server/rate-limit";
 import { type CachedPage, PageCache } from "@/server/page-cache";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -136,9 +137,12 @@ export async function startWebServer(options: { host: string; port: number; db?:
   const handler = cacheBytes > 0
     ? withPageCache(render, new PageCache({ maxBytes: cacheBytes, maxEntryBytes: MAX_ENTRY_BYTES, ttlMs: TTL_MS }), () => getArchiveRevision(db))
     : render;
-  const probe = createReadinessProbe(options.dbFile ?? readEnv().REDLINE_DB);
+  const env = readEnv();
+  const probe = createReadinessProbe(options.dbFile ?? env.REDLINE_DB);
+  const limited = createClientRateLimit({ ratePerSecond: env.REDLINE_RATE_LIMIT_PER_SECOND, burst: env.REDLINE_RATE_LIMIT_BURST, trustProxy: env.REDLINE_TRUST_PROXY });
   const server = http.createServer((req, res) => {
     if (answerHealth(req, res, () => probe.check())) return;
+    if (limited(req, res)) return;
     Promise.resolve(handler(req, res)).catch((error: unknown) => {
       console.error(`web: ${req.method} ${req.url}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
