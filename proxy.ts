@@ -3,26 +3,39 @@ import { archivePathExists } from "@/db/queries/route-exists";
 import { getServerDb } from "@/db/server-db";
 import { describeParamError, paramsSchemaFor, searchParamsToObject } from "@/lib/page-params";
 import { renderBadRequestPage } from "@/lib/render/bad-request-html";
+import { contentSecurityPolicy, newNonce, securityHeaders } from "@/lib/security-headers";
 
 /**
- * Before any page renders: archive addresses naming a missing vendor, incident or version get
- * the 404 page, and bad query parameters a 400 page that says what was wrong (a page cannot set
- * its own status, so the proxy checks with the same schemas the pages use).
+ * Before any page renders: every answer gets the security headers, with a fresh nonce that Next
+ * puts on its own inline scripts (it reads it from the request's CSP header); archive addresses
+ * naming a missing vendor, incident or version get the 404 page; bad query parameters get a 400
+ * page that says what was wrong (a page cannot set its own status, so the proxy checks with the
+ * same schemas the pages use).
  */
 export function proxy(request: NextRequest): NextResponse {
+  const nonce = newNonce();
+  const security = securityHeaders(nonce);
+  const forwarded = new Headers(request.headers);
+  forwarded.set("x-nonce", nonce);
+  forwarded.set("content-security-policy", contentSecurityPolicy(nonce));
+  const secured = (response: NextResponse) => {
+    for (const [name, value] of Object.entries(security)) response.headers.set(name, value);
+    return response;
+  };
   // Next renders notFound() from a streamed page as an empty shell that only client script
   // fills; an unmatched path gets the full not-found page, server-rendered, with status 404.
   if (request.nextUrl.pathname.startsWith("/vendors/") && !archivePathExists(getServerDb(), request.nextUrl.pathname)) {
-    return NextResponse.rewrite(new URL("/_redline/not-found", request.url));
+    return secured(NextResponse.rewrite(new URL("/_redline/not-found", request.url), { request: { headers: forwarded } }));
   }
   const schema = paramsSchemaFor(request.nextUrl.pathname);
-  if (!schema) return NextResponse.next();
-  const result = schema.safeParse(searchParamsToObject(request.nextUrl.searchParams));
-  if (result.success) return NextResponse.next();
-  return new NextResponse(renderBadRequestPage(describeParamError(result.error), request.nextUrl.pathname), {
-    status: 400,
-    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
-  });
+  const result = schema?.safeParse(searchParamsToObject(request.nextUrl.searchParams));
+  if (!result || result.success) return secured(NextResponse.next({ request: { headers: forwarded } }));
+  return secured(
+    new NextResponse(renderBadRequestPage(describeParamError(result.error), request.nextUrl.pathname, nonce), {
+      status: 400,
+      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+    }),
+  );
 }
 
 export const config = {

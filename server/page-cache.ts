@@ -8,6 +8,8 @@ export interface CachedPage {
   status: number;
   headers: Record<string, string | string[]>;
   body: Buffer;
+  /** The CSP nonce the page was rendered with, replaced by a fresh one each time it is served. */
+  nonce?: string | null;
 }
 
 interface Entry {

@@ -12,6 +12,7 @@ import { getArchiveRevision } from "@/db/queries/archive-revision";
 import { createReadinessProbe } from "@/db/readiness";
 import { getServerDb } from "@/db/server-db";
 import { readEnv } from "@/lib/env";
+import { newNonce, nonceOf } from "@/lib/security-headers";
 import { answerHealth } from "@/server/health";
 import { isNotModified } from "@/server/http/conditional";
 import { createClientRateLimit } from "@/server/rate-limit";
@@ -48,9 +49,18 @@ export function cacheKeyFor(req: http.IncomingMessage): string | null {
   // adds it), but its validators are answered from what is kept, which is the archive's current state.
   const conditional = req.headers["if-none-match"] !== undefined || req.headers["if-modified-since"] !== undefined;
   if (!conditional && /no-cache|no-store|max-age=0/.test(req.headers["cache-control"] ?? "")) return null;
-  const gzip = /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? "")) ? "gzip" : "identity";
   // Feeds and the API make their links absolute with the Host they were asked on.
-  return `${gzip} ${req.headers.host ?? ""} ${url.pathname}${url.search}`;
+  return `${req.headers.host ?? ""} ${url.pathname}${url.search}`;
+}
+
+/** A kept answer as this reader gets it: with a nonce of its own, never the one another reader saw. */
+function freshCopy(page: CachedPage): CachedPage {
+  if (!page.nonce) return page;
+  const nonce = newNonce();
+  const headers = { ...page.headers };
+  const csp = header(headers["content-security-policy"]);
+  if (csp) headers["content-security-policy"] = csp.replaceAll(page.nonce, nonce);
+  return { ...page, headers, body: Buffer.from(page.body.toString("utf8").replaceAll(page.nonce, nonce), "utf8"), nonce };
 }
 
 function header(value: string | string[] | undefined): string | null {
@@ -80,7 +90,8 @@ export function withPageCache(render: RequestHandler, cache: PageCache, revision
       return;
     }
     const token = String(revision());
-    const hit = cache.get(key, token);
+    const kept = cache.get(key, token);
+    const hit = kept ? freshCopy(kept) : undefined;
     if (hit && clientHasIt(req, hit)) {
       const { "content-type": _type, "content-length": _length, "content-encoding": _encoding, ...validators } = hit.headers;
       res.writeHead(304, { ...validators, "x-redline-cache": "hit" }).end();
@@ -94,6 +105,8 @@ export function withPageCache(render: RequestHandler, cache: PageCache, revision
     // Rendered in full so the answer can be kept; this one reader gets a 200 instead of a 304.
     delete req.headers["if-none-match"];
     delete req.headers["if-modified-since"];
+    // Kept uncompressed, so each reader's copy can get its own nonce.
+    delete req.headers["accept-encoding"];
     const chunks: Buffer[] = [];
     const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
     const end = res.end.bind(res) as (...args: unknown[]) => http.ServerResponse;
@@ -113,7 +126,7 @@ export function withPageCache(render: RequestHandler, cache: PageCache, revision
         for (const [name, value] of Object.entries(headers)) {
           if (value !== undefined && name !== "x-redline-cache" && name !== "date") kept[name] = typeof value === "number" ? String(value) : value;
         }
-        cache.set(key, token, { status: 200, headers: kept, body: Buffer.concat(chunks) });
+        cache.set(key, token, { status: 200, headers: kept, body: Buffer.concat(chunks), nonce: nonceOf(header(kept["content-security-policy"]) ?? "") });
       }
       return end(...args);
     }) as typeof res.end;

@@ -6,7 +6,7 @@ function escapeHtml(text: string): string {
  * The 400 page for bad query parameters. The proxy answers with it before any route renders
  * (a rewrite cannot carry the status), so it stands alone: no script, styles in the page.
  */
-export function renderBadRequestPage(reason: string, path: string): string {
+export function renderBadRequestPage(reason: string, path: string, nonce: string): string {
   const safePath = path.startsWith("/") ? path : "/";
   return `<!doctype html>
 <html lang="en">
@@ -14,7 +14,7 @@ export function renderBadRequestPage(reason: string, path: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Bad request · Redline</title>
-<style>
+<style nonce="${escapeHtml(nonce)}">
 :root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; line-height: 1.5; }
 body { max-width: 48rem; margin: 2rem auto; padding: 0 1rem; }
 a { color: #0b57a4; } @media (prefers-color-scheme: dark) { a { color: #8cc4ff; } }

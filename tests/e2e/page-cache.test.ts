@@ -9,10 +9,13 @@ const app = startE2eApp("page-cache");
 
 const LATEST = path.join(FIXTURES, "acme-incident", "20260306T090000Z__incident.json");
 
-async function get(pathname: string): Promise<{ cache: string | null; body: string }> {
+/** The page, with this response's CSP nonce (which each reader gets afresh) written as "NONCE". */
+async function get(pathname: string): Promise<{ cache: string | null; body: string; nonce: string }> {
   const response = await fetch(`${app().baseUrl}${pathname}`);
   expect(response.status).toBe(200);
-  return { cache: response.headers.get("x-redline-cache"), body: await response.text() };
+  const nonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1] ?? "";
+  expect(nonce).not.toBe("");
+  return { cache: response.headers.get("x-redline-cache"), body: (await response.text()).replaceAll(nonce, "NONCE"), nonce };
 }
 
 describe("the page cache in front of the rendered pages", () => {
@@ -23,6 +26,7 @@ describe("the page cache in front of the rendered pages", () => {
     const second = await get(incidentPath);
     expect([first.cache, second.cache]).toEqual(["miss", "hit"]);
     expect(second.body).toBe(first.body);
+    expect(second.nonce).not.toBe(first.nonce);
 
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-e2e-cache-"));
     snapshot.incident.name = "Delayed webhook deliveries in every region";

@@ -94,4 +94,25 @@ describe("the web server's page cache", () => {
     expect((await get("/vendors/acme/incidents/missing")).cache).toBe("miss");
     expect(rendered).toHaveLength(2);
   });
+
+  it("gives every reader of a kept page a nonce of its own, in the policy and in the page alike", async () => {
+    const render: RequestHandler = (_req, res) => {
+      res.setHeader("content-type", "text/html; charset=utf-8");
+      res.setHeader("content-security-policy", "script-src 'self' 'nonce-AAAAAAAAAAAAAAAAAAAAAA=='");
+      res.end('<script nonce="AAAAAAAAAAAAAAAAAAAAAA==">self.x=1</script>');
+    };
+    const cache = new PageCache({ maxBytes: 1_000_000, maxEntryBytes: 100_000, ttlMs: 60_000 });
+    server = http.createServer((req, res) => void withPageCache(render, cache, () => 1)(req, res));
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", () => resolve()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/vendors/acme/incidents/1`;
+    const nonces: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const response = await fetch(url);
+      const policy = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1] ?? "";
+      const inPage = /nonce="([^"]+)"/.exec(await response.text())?.[1];
+      expect(inPage).toBe(policy);
+      nonces.push(policy);
+    }
+    expect(new Set(nonces).size).toBe(3);
+  });
 });
