@@ -21,6 +21,8 @@ export const vendors = sqliteTable("vendors", {
   origin: text("origin", { enum: ["catalog", "user", "import"] }).notNull().default("import"),
   homepage: text("homepage"),
   statusPageUrl: text("status_page_url"),
+  /** SHA-256 (hex) of the secret in the vendor's webhook URL; null: pushes are refused. */
+  hookSecretHash: text("hook_secret_hash"),
 });
 
 /** One polled endpoint of a vendor: its validators for conditional GET and the last body seen. */
@@ -190,4 +192,30 @@ export const versionKinds = sqliteTable(
 export const archiveRevision = sqliteTable("archive_revision", {
   id: integer("id").primaryKey(),
   revision: integer("revision").notNull(),
+});
+
+/** Webhook payloads already taken, by content (their envelope's event ids and times left out). */
+export const hookDeliveries = sqliteTable(
+  "hook_deliveries",
+  {
+    vendorId: integer("vendor_id").notNull().references(() => vendors.id, { onDelete: "cascade" }),
+    contentHash: text("content_hash").notNull(),
+    receivedAt: text("received_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.vendorId, t.contentHash] })],
+);
+
+/** Polls asked for by pushes: one per vendor, debounced, taken by the poller's own lane. */
+export const pushPolls = sqliteTable("push_polls", {
+  vendorId: integer("vendor_id").primaryKey().references(() => vendors.id, { onDelete: "cascade" }),
+  requestedAt: text("requested_at").notNull(),
+  dueAt: text("due_at").notNull(),
+});
+
+/** How often each budget (a webhook source, or the ceiling over all) refused, and when it last alerted. */
+export const throttleTelemetry = sqliteTable("throttle_telemetry", {
+  scope: text("scope").primaryKey(),
+  throttled: integer("throttled").notNull().default(0),
+  lastThrottledAt: text("last_throttled_at"),
+  lastAlertAt: text("last_alert_at"),
 });

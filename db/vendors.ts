@@ -16,6 +16,10 @@ export function getVendorBySlug(db: RedlineDb, slug: string): VendorRow | undefi
 }
 
 /** The vendor with this slug, created on first use. */
+export function getVendorById(db: RedlineDb, id: number): VendorRow | undefined {
+  return db.select().from(vendors).where(eq(vendors.id, id)).get();
+}
+
 export function ensureVendor(
   db: RedlineDb,
   input: { slug: string; name?: string; platform: string },

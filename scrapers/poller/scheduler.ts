@@ -1,6 +1,7 @@
 import type { RedlineDb } from "@/db/client";
 import { getPollState, listDueVendors, listPollableVendors, nextDueAt, savePollState } from "@/db/poll-state";
-import type { VendorRow } from "@/db/vendors";
+import { nextPushPollDue, takeDuePushPolls } from "@/db/hooks";
+import { getVendorById, type VendorRow } from "@/db/vendors";
 import { type PollDeps, pollVendor, type VendorPollResult } from "@/scrapers/poller/poll-vendor";
 import { nextPoll, type SchedulePolicy } from "@/scrapers/poller/schedule-policy";
 
@@ -11,6 +12,8 @@ export interface SchedulerOptions {
   tickMs?: number;
   /** Poll only this vendor. */
   onlySlug?: string;
+  /** Polls asked for by webhook pushes run in a lane of their own, this wide (default 2). */
+  pushConcurrency?: number;
   onPolled?: (vendor: VendorRow, result: VendorPollResult) => void;
   random?: () => number;
 }
@@ -30,6 +33,8 @@ export interface RoundSummary {
 export class Scheduler {
   private stopping = false;
   private readonly inFlight = new Map<number, Promise<void>>();
+  /** The push lane: polls webhooks asked for, never taking a scheduled poll's slot. */
+  private readonly pushInFlight = new Map<number, Promise<void>>();
   private wake: (() => void) | null = null;
 
   constructor(
@@ -88,23 +93,23 @@ export class Scheduler {
   async run(): Promise<void> {
     const tickMs = this.options.tickMs ?? 1_000;
     while (!this.stopping) {
+      const busy = () => [...this.inFlight.keys(), ...this.pushInFlight.keys()];
       const free = this.options.concurrency - this.inFlight.size;
       if (free > 0) {
-        const due = listDueVendors(this.db, new Date().toISOString(), free, [...this.inFlight.keys()], this.options.onlySlug);
-        for (const vendor of due) {
-          const task = this.pollOne(vendor).then(
-            () => undefined,
-            () => undefined,
-          );
-          this.inFlight.set(vendor.id, task);
-          void task.finally(() => {
-            this.inFlight.delete(vendor.id);
-            this.wake?.();
-          });
+        const due = listDueVendors(this.db, new Date().toISOString(), free, busy(), this.options.onlySlug);
+        for (const vendor of due) this.start(this.inFlight, vendor);
+      }
+      const pushFree = (this.options.pushConcurrency ?? 2) - this.pushInFlight.size;
+      if (pushFree > 0 && this.options.onlySlug === undefined) {
+        for (const id of takeDuePushPolls(this.db, new Date().toISOString(), pushFree, busy())) {
+          const vendor = getVendorById(this.db, id);
+          if (vendor) this.start(this.pushInFlight, vendor);
         }
       }
       const full = this.inFlight.size >= this.options.concurrency;
-      const next = full ? null : nextDueAt(this.db, [...this.inFlight.keys()], this.options.onlySlug);
+      const nextScheduled = full ? null : nextDueAt(this.db, busy(), this.options.onlySlug);
+      const nextPush = this.pushInFlight.size >= (this.options.pushConcurrency ?? 2) ? null : nextPushPollDue(this.db);
+      const next = [nextScheduled, nextPush].filter((d): d is string => d !== null).sort()[0] ?? null;
       const untilDue = next === null ? tickMs : Math.max(10, Date.parse(next) - Date.now());
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(tickMs, untilDue));
@@ -115,7 +120,19 @@ export class Scheduler {
       });
       this.wake = null;
     }
-    await Promise.all(this.inFlight.values());
+    await Promise.all([...this.inFlight.values(), ...this.pushInFlight.values()]);
+  }
+
+  private start(lane: Map<number, Promise<void>>, vendor: VendorRow): void {
+    const task = this.pollOne(vendor).then(
+      () => undefined,
+      () => undefined,
+    );
+    lane.set(vendor.id, task);
+    void task.finally(() => {
+      lane.delete(vendor.id);
+      this.wake?.();
+    });
   }
 
   /** Stop scheduling; the polls in flight finish (each capture is recorded whole or not at all). */

@@ -1,0 +1,99 @@
+import type { RedlineDb } from "@/db/client";
+import { preparedFor } from "@/db/queries/prepared";
+
+/** The webhook side of the database: secrets, deliveries already taken, push polls, throttle counts. */
+export interface HookVendor {
+  id: number;
+  slug: string;
+  platform: string;
+  enabled: boolean;
+  hookSecretHash: string | null;
+}
+
+export interface ThrottleRow {
+  scope: string;
+  throttled: number;
+  lastThrottledAt: string | null;
+  lastAlertAt: string | null;
+}
+
+const statements = preparedFor((sqlite) => ({
+  vendor: sqlite.prepare<[string], { id: number; slug: string; platform: string; enabled: number; hookSecretHash: string | null }>(
+    "SELECT id, slug, platform, enabled, hook_secret_hash AS hookSecretHash FROM vendors WHERE slug = ?",
+  ),
+  setSecret: sqlite.prepare<[string | null, string]>("UPDATE vendors SET hook_secret_hash = ? WHERE slug = ?"),
+  known: sqlite.prepare<[number, string], { one: number }>("SELECT 1 AS one FROM hook_deliveries WHERE vendor_id = ? AND content_hash = ?"),
+  delivery: sqlite.prepare<[number, string, string]>("INSERT INTO hook_deliveries (vendor_id, content_hash, received_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"),
+  requestPoll: sqlite.prepare<[number, string, string]>("INSERT INTO push_polls (vendor_id, requested_at, due_at) VALUES (?, ?, ?) ON CONFLICT (vendor_id) DO NOTHING"),
+  duePolls: sqlite.prepare<[string, string, number], { vendorId: number }>(
+    `SELECT p.vendor_id AS vendorId FROM push_polls p JOIN vendors v ON v.id = p.vendor_id
+     WHERE p.due_at <= ? AND v.enabled = 1 AND v.url IS NOT NULL AND p.vendor_id NOT IN (SELECT value FROM json_each(?))
+     ORDER BY p.due_at LIMIT ?`,
+  ),
+  takePoll: sqlite.prepare<[number]>("DELETE FROM push_polls WHERE vendor_id = ?"),
+  nextPushDue: sqlite.prepare<[], { dueAt: string | null }>("SELECT min(due_at) AS dueAt FROM push_polls"),
+  throttle: sqlite.prepare<[string, number, string]>(
+    `INSERT INTO throttle_telemetry (scope, throttled, last_throttled_at) VALUES (?, ?, ?)
+     ON CONFLICT (scope) DO UPDATE SET throttled = throttled + excluded.throttled, last_throttled_at = max(coalesce(last_throttled_at, ''), excluded.last_throttled_at)`,
+  ),
+  alerted: sqlite.prepare<[string, string]>(
+    "INSERT INTO throttle_telemetry (scope, last_alert_at) VALUES (?, ?) ON CONFLICT (scope) DO UPDATE SET last_alert_at = excluded.last_alert_at",
+  ),
+  telemetry: sqlite.prepare<[], ThrottleRow>(
+    "SELECT scope, throttled, last_throttled_at AS lastThrottledAt, last_alert_at AS lastAlertAt FROM throttle_telemetry ORDER BY scope",
+  ),
+}));
+
+export function getHookVendor(db: RedlineDb, slug: string): HookVendor | undefined {
+  const row = statements(db).vendor.get(slug);
+  return row ? { ...row, enabled: row.enabled === 1 } : undefined;
+}
+
+/** Store the hash of a vendor's webhook secret (null: refuse its pushes). False when there is no such vendor. */
+export function setHookSecretHash(db: RedlineDb, slug: string, hash: string | null): boolean {
+  return statements(db).setSecret.run(hash, slug).changes === 1;
+}
+
+/** Whether this content was taken from the vendor before. */
+export function isKnownDelivery(db: RedlineDb, vendorId: number, contentHash: string): boolean {
+  return statements(db).known.get(vendorId, contentHash) !== undefined;
+}
+
+/** Record a delivery's content; false when the same content was taken before (a replay). */
+export function recordHookDelivery(db: RedlineDb, vendorId: number, contentHash: string, at: string): boolean {
+  return statements(db).delivery.run(vendorId, contentHash, at).changes === 1;
+}
+
+/**
+ * Ask for a poll of the vendor `debounceMs` from now; pushes before it is taken fold into the
+ * same poll. False when one was already waiting.
+ */
+export function requestPushPoll(db: RedlineDb, vendorId: number, nowMs: number, debounceMs: number): boolean {
+  return statements(db).requestPoll.run(vendorId, new Date(nowMs).toISOString(), new Date(nowMs + debounceMs).toISOString()).changes === 1;
+}
+
+/** Claim up to `limit` due push polls (not of vendors being polled now): each is taken once. */
+export function takeDuePushPolls(db: RedlineDb, now: string, limit: number, busyVendorIds: readonly number[]): number[] {
+  const st = statements(db);
+  return db.$client.transaction(() => {
+    const due = st.duePolls.all(now, JSON.stringify(busyVendorIds), limit).map((r) => r.vendorId);
+    for (const id of due) st.takePoll.run(id);
+    return due;
+  })();
+}
+
+export function nextPushPollDue(db: RedlineDb): string | null {
+  return statements(db).nextPushDue.get()?.dueAt ?? null;
+}
+
+export function addThrottled(db: RedlineDb, scope: string, count: number, lastAt: string): void {
+  statements(db).throttle.run(scope, count, lastAt);
+}
+
+export function markAlerted(db: RedlineDb, scope: string, at: string): void {
+  statements(db).alerted.run(scope, at);
+}
+
+export function listThrottleTelemetry(db: RedlineDb): ThrottleRow[] {
+  return statements(db).telemetry.all();
+}
