@@ -32,6 +32,18 @@ const envSchema = z.object({
   REDLINE_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(120),
   /** Behind a reverse proxy: take the client's address from X-Forwarded-For. */
   REDLINE_TRUST_PROXY: flag,
+  /** Webhook budgets: per source (sustained pushes a second, burst), then a ceiling over all sources. */
+  REDLINE_HOOK_RATE_PER_SECOND: z.coerce.number().positive().default(1),
+  REDLINE_HOOK_BURST: z.coerce.number().int().min(1).default(30),
+  REDLINE_HOOK_CEILING_PER_SECOND: z.coerce.number().positive().default(50),
+  REDLINE_HOOK_CEILING_BURST: z.coerce.number().int().min(1).default(500),
+  REDLINE_HOOK_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(256 * 1024),
+  /** Pushes within this long of the first fold into one poll. */
+  REDLINE_HOOK_DEBOUNCE_SECONDS: z.coerce.number().min(0).default(10),
+  /** At most one operator alert per throttled scope per this many seconds. */
+  REDLINE_ALERT_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3_600),
+  /** Where operator alerts are POSTed as JSON (besides the log). */
+  REDLINE_ALERT_WEBHOOK_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^https?$/ }).optional()),
   /** Memory for rendered archive pages kept while the archive is unchanged; 0 turns it off. */
   REDLINE_PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
 });

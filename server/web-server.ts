@@ -15,6 +15,9 @@ import { readEnv } from "@/lib/env";
 import { newNonce, nonceOf } from "@/lib/security-headers";
 import { answerHealth } from "@/server/health";
 import { isNotModified } from "@/server/http/conditional";
+import { createAlertSender } from "@/server/hooks/alert-sender";
+import { createHookHandler, hookSettings } from "@/server/hooks/hook-route";
+import { ThrottleTelemetry } from "@/server/hooks/throttle-telemetry";
 import { createClientRateLimit } from "@/server/rate-limit";
 import { type CachedPage, PageCache } from "@/server/page-cache";
 
@@ -153,10 +156,19 @@ export async function startWebServer(options: { host: string; port: number; db?:
   const env = readEnv();
   const probe = createReadinessProbe(options.dbFile ?? env.REDLINE_DB);
   const limited = createClientRateLimit({ ratePerSecond: env.REDLINE_RATE_LIMIT_PER_SECOND, burst: env.REDLINE_RATE_LIMIT_BURST, trustProxy: env.REDLINE_TRUST_PROXY });
+  const telemetry = new ThrottleTelemetry(() => db, env.REDLINE_ALERT_INTERVAL_SECONDS * 1000, createAlertSender(env.REDLINE_ALERT_WEBHOOK_URL));
+  const flushTelemetry = setInterval(() => telemetry.flush(), 1_000);
+  flushTelemetry.unref();
+  const hooks = createHookHandler({ db: () => db, telemetry, settings: hookSettings(env) });
   const server = http.createServer((req, res) => {
     if (answerHealth(req, res, () => probe.check())) return;
-    if (limited(req, res)) return;
-    Promise.resolve(handler(req, res)).catch((error: unknown) => {
+    const answer = async () => {
+      // Webhooks have budgets of their own, before the per-client limit of the public API.
+      if (await hooks(req, res)) return;
+      if (limited(req, res)) return;
+      await handler(req, res);
+    };
+    answer().catch((error: unknown) => {
       console.error(`web: ${req.method} ${req.url}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
       res.end("Internal error");
@@ -172,6 +184,8 @@ export async function startWebServer(options: { host: string; port: number; db?:
       server.close(() => resolve());
       server.closeAllConnections();
       probe.close();
+      clearInterval(flushTelemetry);
+      telemetry.flush();
       void app.close();
     }),
   };

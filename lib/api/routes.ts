@@ -7,6 +7,7 @@ import {
   diffQuerySchema,
   diffSchema,
   emptyQuerySchema,
+  hookTelemetrySchema,
   incidentDetailSchema,
   incidentListQuerySchema,
   incidentSummarySchema,
@@ -87,6 +88,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { operationId: "getOpenApi", method: "get", path: "/openapi.json", summary: "This document.", tag: "meta", query: emptyQuerySchema, status: 200, response: z.looseObject({ openapi: z.literal("3.1.0") }) },
   { operationId: "addVendor", method: "post", path: "/vendors", summary: "Add a vendor to poll.", tag: "operator", query: emptyQuerySchema, body: addVendorBodySchema, status: 201, response: vendorSchema, operator: true },
   { operationId: "removeVendor", method: "delete", path: "/vendors/{slug}", summary: "Stop polling a vendor (and with purge=true delete its archive).", tag: "operator", pathParams: ["slug"], query: deleteVendorQuerySchema, status: 200, response: vendorRemovedSchema, operator: true },
+  { operationId: "getHookTelemetry", method: "get", path: "/hooks/telemetry", summary: "Webhook budgets as configured, and per scope how often and when it last throttled and alerted.", tag: "operator", query: emptyQuerySchema, status: 200, response: hookTelemetrySchema, operator: true },
   { operationId: "pollVendor", method: "post", path: "/vendors/{slug}/poll", summary: "Poll a vendor now, ahead of its schedule.", tag: "operator", pathParams: ["slug"], query: emptyQuerySchema, status: 202, response: pollRequestedSchema, operator: true },
 ];
 

@@ -189,3 +189,9 @@ export const problemSchema = z.object({
   detail: z.string(),
   parameter: z.string().optional(),
 });
+
+const budgetSchema = z.object({ ratePerSecond: z.number(), burst: z.number().int() });
+export const hookTelemetrySchema = z.object({
+  limits: z.object({ perSource: budgetSchema, ceiling: budgetSchema, maxBodyBytes: z.number().int(), debounceSeconds: z.number(), alertIntervalSeconds: z.number().int() }),
+  scopes: z.array(z.object({ scope: z.string().describe('"ceiling", or "source:<vendor>"'), throttled: z.number().int(), lastThrottledAt: z.string().nullable(), lastAlertAt: z.string().nullable() })),
+});

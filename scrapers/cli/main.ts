@@ -3,7 +3,7 @@ import { runExport } from "@/scrapers/cli/export-command";
 import { runImport, runImportGit } from "@/scrapers/cli/import-command";
 import { runBackup, runMigrate, runRederive, runRestore } from "@/scrapers/cli/maintenance-commands";
 import { runPoll } from "@/scrapers/cli/poll-command";
-import { runVendorsAdd, runVendorsList, runVendorsRemove, runVendorsSyncCatalog } from "@/scrapers/cli/vendors-command";
+import { runVendorsAdd, runVendorsHookSecret, runVendorsList, runVendorsRemove, runVendorsSyncCatalog } from "@/scrapers/cli/vendors-command";
 import { LIVE_PLATFORMS } from "@/scrapers/live";
 import { PLATFORM_NAMES } from "@/scrapers/platforms";
 
@@ -93,6 +93,14 @@ vendorsCommand
   .option("--purge", "also delete everything archived of it")
   .option(...dbOption)
   .action((slug: string, opts) => runVendorsRemove(slug, opts));
+
+vendorsCommand
+  .command("hook-secret")
+  .description("make a new webhook secret for a vendor and print its push URL path (shown once; only a hash is kept)")
+  .argument("<slug>", "vendor slug")
+  .option("--clear", "remove the secret: the vendor's pushes are refused")
+  .option(...dbOption)
+  .action((slug: string, opts) => runVendorsHookSecret(slug, opts));
 
 vendorsCommand
   .command("list")

@@ -1,3 +1,5 @@
+import { createHash, randomBytes } from "node:crypto";
+import { setHookSecretHash } from "@/db/hooks";
 import { getPollState } from "@/db/poll-state";
 import { addVendor, getVendorBySlug, listVendorSummaries, removeVendor, syncCatalogVendors } from "@/db/vendors";
 import { readEnv } from "@/lib/env";
@@ -79,4 +81,19 @@ export async function runVendorsSyncCatalog(opts: { db?: string }): Promise<void
     const { added, updated } = syncCatalogVendors(db, catalogVendorSettings());
     process.stdout.write(`catalog: ${CATALOG.length} vendors, ${added} added, ${updated} updated\n`);
   });
+}
+
+export async function runVendorsHookSecret(slug: string, opts: { clear?: boolean; db?: string }): Promise<void> {
+  await withDatabase(opts, (db) => {
+    if (!getVendorBySlug(db, slug)) throw new CliError(`unknown vendor ${JSON.stringify(slug)}`);
+    if (opts.clear) {
+      setHookSecretHash(db, slug, null);
+      process.stdout.write(`${slug}: webhook secret removed; its pushes are refused\n`);
+      return;
+    }
+    const secret = randomBytes(24).toString("base64url");
+    setHookSecretHash(db, slug, createHash("sha256").update(secret).digest("hex"));
+    process.stdout.write(`${slug}: subscribe the status page's webhook to <Redline's address>/api/v1/hooks/${slug}/${secret}\n`);
+    process.stdout.write("the secret is shown this once; run this again to replace it\n");
+  }, { mustExist: true });
 }

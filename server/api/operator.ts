@@ -2,7 +2,10 @@ import type { RedlineDb } from "@/db/client";
 import { requestPollNow } from "@/db/poll-state";
 import { listVendorOverviews } from "@/db/queries/vendors-overview";
 import { addVendor, getVendorBySlug, removeVendor, VendorError } from "@/db/vendors";
-import { addVendorBodySchema, deleteVendorQuerySchema, emptyQuerySchema } from "@/lib/api/schemas";
+import type { z } from "zod";
+import { listThrottleTelemetry } from "@/db/hooks";
+import { addVendorBodySchema, deleteVendorQuerySchema, emptyQuerySchema, type hookTelemetrySchema } from "@/lib/api/schemas";
+import { hookSettings } from "@/server/hooks/hook-route";
 import { readEnv } from "@/lib/env";
 import { describeParamError } from "@/lib/page-params";
 import { validateVendorInput, VendorInputError } from "@/scrapers/live/validate-vendor";
@@ -79,6 +82,25 @@ export function operatorHandlers(database: () => RedlineDb) {
         const purge = query.data.purge === "true";
         const { incidents } = removeVendor(db, slug, purge);
         return answerWrite(200, { slug, purged: purge, incidents });
+      }),
+
+      getHookTelemetry: apiHandler<Record<string, never>>((request) => {
+        if (!isOperator(request)) return unauthorized();
+        const query = parseQuery(emptyQuerySchema, request);
+        if ("error" in query) return query.error;
+        const env = readEnv();
+        const settings = hookSettings(env);
+        const body: z.infer<typeof hookTelemetrySchema> = {
+          limits: {
+            perSource: settings.perSource,
+            ceiling: settings.ceiling,
+            maxBodyBytes: settings.maxBodyBytes,
+            debounceSeconds: env.REDLINE_HOOK_DEBOUNCE_SECONDS,
+            alertIntervalSeconds: env.REDLINE_ALERT_INTERVAL_SECONDS,
+          },
+          scopes: listThrottleTelemetry(database()),
+        };
+        return answerWrite(200, body);
       }),
 
       pollVendor: apiHandler<{ slug: string }>((request, { slug }) => {

@@ -183,6 +183,7 @@ describe("API writes", () => {
     vi.stubEnv("REDLINE_OPERATOR_TOKEN", TOKEN);
     expect((await call("addVendor", { method: "POST", body: vendor })).status).toBe(401);
     expect((await call("removeVendor", { method: "DELETE", params: { slug: "acme" }, headers: { authorization: "Bearer wrong-token-wrong-token" } })).status).toBe(401);
+    expect((await call("getHookTelemetry", {})).status).toBe(401);
     const poll = await call("pollVendor", { method: "POST", params: { slug: "acme" } });
     expect(poll.status).toBe(401);
     expect(poll.headers.get("www-authenticate")).toMatch(/^Bearer/);
