@@ -45,6 +45,18 @@ export class TokenBucket {
     return this.tokens >= this.settings.burst;
   }
 
+  /** Whether `cost` tokens are there now, without spending them. */
+  has(nowMs: number, cost = 1): boolean {
+    this.refill(nowMs);
+    return this.tokens >= cost;
+  }
+
+  /** Seconds until `cost` tokens are there. */
+  secondsUntil(nowMs: number, cost = 1): number {
+    this.refill(nowMs);
+    return Math.max(0, Math.ceil((cost - this.tokens) / this.settings.ratePerSecond));
+  }
+
   take(nowMs: number, cost = 1): TakeResult {
     this.refill(nowMs);
     const { ratePerSecond, burst } = this.settings;

@@ -104,11 +104,12 @@ export function createHookHandler(deps: HookDeps) {
   async function handle(req: http.IncomingMessage, slug: string, secret: string): Promise<Answer> {
     if (req.method !== "POST") return problem(405, "webhooks are POSTed", { allow: "POST" });
     const t = now();
-    // The ceiling over all sources is checked first: a flood of any kind stops here.
-    const overall = ceiling.take(t);
-    if (!overall.allowed) {
+    // The ceiling over all sources is checked first, but spent only by pushes their own source's
+    // budget lets through: one flooding source is stopped by its own bucket and cannot use up
+    // everyone's ceiling.
+    if (!ceiling.has(t)) {
       deps.telemetry.throttled("ceiling", t, settings.ceiling);
-      return problem(429, "too many pushes overall; retry later", { "retry-after": String(overall.retryAfterSeconds) });
+      return problem(429, "too many pushes overall; retry later", { "retry-after": String(ceiling.secondsUntil(t)) });
     }
     const db = deps.db();
     const vendor = getHookVendor(db, decodeURIComponent(slug));
@@ -119,6 +120,7 @@ export function createHookHandler(deps: HookDeps) {
       deps.telemetry.throttled(`source:${vendor.slug}`, t, settings.perSource);
       return problem(429, `too many pushes for ${vendor.slug}; retry after ${own.retryAfterSeconds} s`, { "retry-after": String(own.retryAfterSeconds) });
     }
+    ceiling.take(t);
     if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(req.headers["content-type"] ?? "")) return problem(415, "send the payload as JSON (Content-Type: application/json)");
     const declared = Number(req.headers["content-length"] ?? "0");
     if (declared > settings.maxBodyBytes) return problem(413, `the payload is over ${settings.maxBodyBytes} bytes`);

@@ -142,6 +142,12 @@ describe("webhook pushes", () => {
     expect(listThrottleTelemetry(db).map((r) => r.scope)).toEqual(["ceiling"]);
   });
 
+  it("lets no single flooding source use up the ceiling the other sources share", async () => {
+    const base = await serve({ ...SETTINGS, perSource: { ratePerSecond: 1, burst: 3 }, ceiling: { ratePerSecond: 1, burst: 5 } });
+    for (let i = 0; i < 20; i += 1) await push(base, "acme", { n: i });
+    expect((await push(base, "calm", { n: 1 })).status).toBe(202);
+  });
+
   it("counts every refusal, and alerts once per scope and interval however long the flood", async () => {
     const base = await serve();
     for (let i = 0; i < 40; i += 1) {
