@@ -4,11 +4,14 @@ declare module "autocannon" {
     method?: string;
     path?: string;
     headers?: Record<string, string>;
+    body?: string;
   }
 
   interface Request extends RequestParams {
     /** Called before each request; returns the request to send. */
     setupRequest?: (request: RequestParams, context: Record<string, unknown>) => RequestParams;
+    /** Called with each response's status and body. */
+    onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
   }
 
   interface Options {
@@ -17,6 +20,8 @@ declare module "autocannon" {
     duration?: number;
     amount?: number;
     pipelining?: number;
+    /** Requests a second over all connections: a steady rate instead of as fast as possible. */
+    overallRate?: number;
     headers?: Record<string, string>;
     timeout?: number;
     requests?: Request[];

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type http from "node:http";
 import type { RedlineDb } from "@/db/client";
-import { getHookVendor, isKnownDelivery, recordHookDelivery, requestPushPoll } from "@/db/hooks";
+import { getHookVendor, type HookVendor, isKnownDelivery, recordHookDelivery, requestPushPoll } from "@/db/hooks";
 import { getVendorBySlug } from "@/db/vendors";
 import type { Env } from "@/lib/env";
 import { type BucketSettings, KeyedBuckets, TokenBucket } from "@/lib/token-bucket";
@@ -19,6 +19,8 @@ const HOOK_PATH = /^\/api\/v1\/hooks\/([^/?]+)\/([^/?]+)$/;
 /** A delivery's envelope (event id, delivery times) differs between retries of the same content. */
 const ENVELOPE = /^(?:meta|id|event_?id|delivery_?id|webhook_?id|timestamp|sent_?at|generated_?at|attempt)$/i;
 const STATUSPAGE_FAMILY = /^statuspage/;
+/** How long a vendor's secret and state are taken as read: a changed secret applies within this. */
+const VENDOR_CACHE_MS = 1_000;
 
 export interface HookSettings {
   perSource: BucketSettings;
@@ -100,6 +102,16 @@ export function createHookHandler(deps: HookDeps) {
   const { settings } = deps;
   const ceiling = new TokenBucket(settings.ceiling, now());
   const sources = new KeyedBuckets(settings.perSource);
+  // A flood asks for the same vendor thousands of times a second: one read a second serves them.
+  const vendors = new Map<string, { vendor: HookVendor | undefined; readAt: number }>();
+  const hookVendor = (db: RedlineDb, slug: string, t: number): HookVendor | undefined => {
+    const known = vendors.get(slug);
+    if (known && t - known.readAt < VENDOR_CACHE_MS) return known.vendor;
+    const vendor = getHookVendor(db, slug);
+    if (vendors.size > 10_000) vendors.clear();
+    vendors.set(slug, { vendor, readAt: t });
+    return vendor;
+  };
 
   async function handle(req: http.IncomingMessage, slug: string, secret: string): Promise<Answer> {
     if (req.method !== "POST") return problem(405, "webhooks are POSTed", { allow: "POST" });
@@ -112,7 +124,7 @@ export function createHookHandler(deps: HookDeps) {
       return problem(429, "too many pushes overall; retry later", { "retry-after": String(ceiling.secondsUntil(t)) });
     }
     const db = deps.db();
-    const vendor = getHookVendor(db, decodeURIComponent(slug));
+    const vendor = hookVendor(db, decodeURIComponent(slug), t);
     // The same answer whether the vendor is unknown or the secret wrong: neither is revealed.
     if (!vendor || !vendor.enabled || !secretMatches(decodeURIComponent(secret), vendor.hookSecretHash)) return problem(404, "no webhook at this address");
     const own = sources.take(vendor.slug, t);
