@@ -59,7 +59,10 @@ export function toUtcIsoOrNull(value: string | null | undefined, options?: { ass
 export function formatUtc(epochMs: number): string {
   if (!Number.isFinite(epochMs)) throw new TimestampError(`not a finite time: ${epochMs}`);
   const date = new Date(epochMs);
-  if (Number.isNaN(date.getTime())) throw new TimestampError(`time out of range: ${epochMs}`);
+  // Past year 9999 toISOString writes "+010000-…", which is not the stored form.
+  if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 0 || date.getUTCFullYear() > 9999) {
+    throw new TimestampError(`time out of range: ${epochMs}`);
+  }
   return date.toISOString();
 }
 

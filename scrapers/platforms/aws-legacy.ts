@@ -10,7 +10,7 @@ import { htmlToText } from "@/lib/html-to-text";
 import { type Incident, type IncidentUpdate, keepFirstById } from "@/lib/incident";
 import { epochSecondsToUtc, formatUtc, TimestampError, zoneAbbreviationOffset } from "@/lib/time";
 import { deriveUpdateIds } from "@/lib/update-identity";
-import { decodeJson, parseWithSchema, type ParseContext, type Platform } from "@/scrapers/platforms/platform";
+import { decodeJson, parseWithSchema, type ParseContext, type Platform, SnapshotError } from "@/scrapers/platforms/platform";
 
 const DASHBOARD_URL = "https://status.aws.amazon.com/";
 const MINUTE_MS = 60_000;
@@ -87,11 +87,14 @@ export const awsEventSchema = z
     description: z.string().nullish().transform((value) => value ?? ""),
   })
   .transform((event, ctx) => {
+    let field = "date";
     try {
-      return { ...event, startedAt: epochSecondsToUtc(event.date), timeline: splitTimeline(event.description) };
+      const startedAt = epochSecondsToUtc(event.date);
+      field = "description";
+      return { ...event, startedAt, timeline: splitTimeline(event.description) };
     } catch (error) {
       if (!(error instanceof TimestampError)) throw error;
-      ctx.addIssue({ code: "custom", message: error.message, path: ["description"] });
+      ctx.addIssue({ code: "custom", message: error.message, path: [field] });
       return z.NEVER;
     }
   });
@@ -199,9 +202,23 @@ export function reshapeAwsEvent(event: AwsEvent, vendor: string): Incident {
   };
 }
 
+/** The event as an incident; a timeline that runs past the last representable time fails at its path. */
+function reshapeListedEvent(event: AwsEvent, path: string, context: ParseContext): Incident {
+  try {
+    return reshapeAwsEvent(event, context.vendor);
+  } catch (error) {
+    if (!(error instanceof TimestampError)) throw error;
+    const message = `${context.vendor}: snapshot from ${context.source} is invalid at ${path}.description: ${error.message}`;
+    throw new SnapshotError("schema", message, { cause: error });
+  }
+}
+
 export function parseAwsData(body: Uint8Array, context: ParseContext): Incident[] {
   const raw = parseWithSchema(awsDataSchema, decodeJson(body, context), context);
-  return keepFirstById([...(raw.current ?? []), ...(raw.archive ?? [])].map((event) => reshapeAwsEvent(event, context.vendor)));
+  return keepFirstById([
+    ...(raw.current ?? []).map((event, i) => reshapeListedEvent(event, `current[${i}]`, context)),
+    ...(raw.archive ?? []).map((event, i) => reshapeListedEvent(event, `archive[${i}]`, context)),
+  ]);
 }
 
 export const awsLegacyPlatform: Platform = {

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { type Impact, type Incident, keepFirstById } from "@/lib/incident";
-import { TimestampError, toUtcIso } from "@/lib/time";
+import { formatUtc, TimestampError, toUtcIso } from "@/lib/time";
 import { decodeJson, parseWithSchema, type ParseContext, type Platform } from "@/scrapers/platforms/platform";
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
@@ -98,7 +98,12 @@ function upper(value: string | null | undefined): string {
 function endAfter(start: string | null, duration: string | number | null | undefined): string | null {
   const minutes = typeof duration === "number" ? duration : /^\s*\d+\s*$/.test(duration ?? "") ? Number(duration) : NaN;
   if (start === null || !Number.isFinite(minutes) || minutes < 0) return null;
-  return new Date(Date.parse(start) + minutes * 60_000).toISOString();
+  try {
+    return formatUtc(Date.parse(start) + minutes * 60_000);
+  } catch (error) {
+    if (!(error instanceof TimestampError)) throw error;
+    return null;
+  }
 }
 
 function reshapeIncident(raw: InstatusIncident, vendor: string): Incident {

@@ -75,7 +75,8 @@ export function reshapeSlackIncident(raw: SlackIncident, vendor: string): Incide
     resolvedAt: over ? (updates.at(-1)?.createdAt ?? null) : null,
     scheduledFor: null,
     scheduledUntil: null,
-    components: (raw.services ?? []).map((name) => ({ id: name, name })),
+    // A blank service name cannot identify a component; the rest of the incident still counts.
+    components: (raw.services ?? []).filter((name) => name.trim() !== "").map((name) => ({ id: name, name })),
     updates,
     postmortem: null,
   };

@@ -8,7 +8,7 @@ import { htmlToText } from "@/lib/html-to-text";
 import type { Incident, IncidentUpdate, Postmortem } from "@/lib/incident";
 import { TimestampError, toUtcIso, zoneAbbreviationOffset } from "@/lib/time";
 import { deriveUpdateIds } from "@/lib/update-identity";
-import { MONTHS, pad, parseFeedDocument, rfc822Field } from "@/scrapers/platforms/feed-document";
+import { invalidFeedItem, MONTHS, pad, parseFeedDocument, rfc822Field } from "@/scrapers/platforms/feed-document";
 import {
   parseWithSchema,
   type ParseContext,
@@ -188,7 +188,15 @@ function reshapeFeedEntry(entry: FeedEntry, ctx: ParseContext, observedMs: numbe
 async function parseStatuspageFeed(body: Uint8Array, ctx: ParseContext): Promise<Incident[]> {
   const observedMs = Date.parse(toUtcIso(ctx.observedAt));
   const parsed = parseWithSchema(feedSchema, await parseFeedDocument(body, ctx), ctx);
-  return parsed.items.map((entry) => reshapeFeedEntry(entry, ctx, observedMs));
+  return parsed.items.map((entry, i) => {
+    try {
+      return reshapeFeedEntry(entry, ctx, observedMs);
+    } catch (error) {
+      // The entry's own dates can put every candidate year for an update time out of range.
+      if (!(error instanceof TimestampError)) throw error;
+      throw invalidFeedItem(ctx, `items[${i}].content`, error.message);
+    }
+  });
 }
 
 export const statuspageAtomPlatform: Platform = {

@@ -10,9 +10,13 @@ import { z } from "zod";
 import { htmlToMarkdown } from "@/lib/html-to-markdown";
 import type { Incident, Postmortem } from "@/lib/incident";
 import { formatUtc, TimestampError, toUtcIso, zoneAbbreviationOffset } from "@/lib/time";
-import { decodeText, parseWithSchema, type ParseContext, type Platform } from "@/scrapers/platforms/platform";
+import { decodeText, parseWithSchema, type ParseContext, type Platform, SnapshotError } from "@/scrapers/platforms/platform";
 
 type DomElement = NonNullable<ReturnType<typeof DomUtils.findOne>>;
+type DomDocument = ReturnType<typeof parseDocument>;
+
+/** Far deeper than any real page; the DOM helpers recurse once per level and would overflow the stack. */
+const MAX_DEPTH = 1_000;
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const POSTED_AT = /\b([a-z]{3})[a-z]*\.?\s+(\d{1,2}),\s*(\d{4})\s*-\s*(\d{1,2}):(\d{2})\s*([a-z]{1,5}(?:[+-]\d{1,2}(?::?\d{2})?)?)?/i;
@@ -59,6 +63,16 @@ function postedAt(stamp: string, ctx: z.RefinementCtx): string | null {
   return null;
 }
 
+function unixAt(unix: string, ctx: z.RefinementCtx): string | null {
+  try {
+    return formatUtc(Number(unix));
+  } catch (error) {
+    if (!(error instanceof TimestampError)) throw error;
+    ctx.addIssue({ code: "custom", message: error.message, path: ["postmortem", "unix"] });
+    return null;
+  }
+}
+
 const pageSchema = z
   .object({
     incidentPage: z.boolean().refine((v) => v, "not a Statuspage incident page (no div.layout-content.status-incident with div.incident-updates-container)"),
@@ -89,15 +103,24 @@ const pageSchema = z
         ctx.addIssue({ code: "custom", message: `not epoch milliseconds: ${JSON.stringify(unix.slice(0, 32))}`, path: ["postmortem", "unix"] });
         return z.NEVER;
       }
-      const publishedAt = unix !== "" ? formatUtc(Number(unix)) : raw.posted.trim() === "" ? null : postedAt(raw.posted, ctx);
+      const publishedAt = unix !== "" ? unixAt(unix, ctx) : raw.posted.trim() === "" ? null : postedAt(raw.posted, ctx);
       postmortem = { body, publishedAt };
     }
     return { id, url: page.canonical ?? page.ogUrl, title: page.title, postmortem };
   });
 
+function depthOf(doc: DomDocument): number {
+  let deepest = 0;
+  const pending = doc.children.map((node) => ({ node, depth: 1 }));
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    deepest = Math.max(deepest, next.depth);
+    if (DomUtils.hasChildren(next.node)) for (const node of next.node.children) pending.push({ node, depth: next.depth + 1 });
+  }
+  return deepest;
+}
+
 /** What the page says, before validation: where it claims to be, and its postmortem row if any. */
-function readPage(html: string, source: string): z.input<typeof pageSchema> {
-  const doc = parseDocument(html);
+function readPage(doc: DomDocument, source: string): z.input<typeof pageSchema> {
   const layout = findByClass(doc.children, "layout-content", "status-incident");
   const container = layout ? findByClass(layout.children, "incident-updates-container") : null;
   const meta = (test: (e: DomElement) => boolean, attr: string) => DomUtils.findOne(test, doc.children)?.attribs[attr]?.trim() || null;
@@ -124,7 +147,11 @@ function readPage(html: string, source: string): z.input<typeof pageSchema> {
 }
 
 export function parseStatuspageIncidentPage(body: Uint8Array, ctx: ParseContext): Incident[] {
-  const page = parseWithSchema(pageSchema, readPage(decodeText(body, ctx), ctx.source), ctx);
+  const doc = parseDocument(decodeText(body, ctx));
+  if (depthOf(doc) > MAX_DEPTH) {
+    throw new SnapshotError("schema", `${ctx.vendor}: snapshot from ${ctx.source} is invalid at (root): elements nest deeper than ${MAX_DEPTH} levels`);
+  }
+  const page = parseWithSchema(pageSchema, readPage(doc, ctx.source), ctx);
   return [
     {
       vendor: ctx.vendor,

@@ -40,4 +40,10 @@ describe("zones and epochs", () => {
     expect(epochSecondsToUtc("1638894176")).toBe("2021-12-07T16:22:56.000Z");
     expect(() => epochSecondsToUtc("16e8")).toThrow(TimestampError);
   });
+
+  it("refuses times past year 9999, which ISO strings would write with a six-digit year", () => {
+    expect(() => epochSecondsToUtc("8640000000000")).toThrow(TimestampError);
+    expect(() => toUtcIso("9999-12-31T23:59:59-12:00")).toThrow(TimestampError);
+    expect(toUtcIso("9999-12-31T23:59:59+12:00")).toBe("9999-12-31T11:59:59.000Z");
+  });
 });

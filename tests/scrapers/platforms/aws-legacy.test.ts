@@ -139,6 +139,19 @@ describe("aws-legacy platform: broken snapshots", () => {
     const error = await snapshotRejection(parseText(JSON.stringify({ current: [event({ description })] })));
     expect(error.message).toMatch(/invalid at current\[0\]\.description: unknown time zone "XYZ"/);
   });
+
+  it("rejects a start past year 9999, naming the path, instead of writing a six-digit year", async () => {
+    const error = await snapshotRejection(parseText(JSON.stringify({ current: [event({ date: "8640000000000" })] })));
+    expect(error.message).toContain("invalid at current[0].date: time out of range");
+  });
+
+  it("rejects a timeline that runs past year 9999, naming the description", async () => {
+    // 31 Dec 9999, 12:00 UTC: the evening update in PST falls on 1 Jan 10000 UTC.
+    const description = '<div><span class="yellowfg">11:59 PM PST</span>&nbsp;text</div>';
+    const error = await snapshotRejection(parseText(JSON.stringify({ archive: [event({ date: "253402257600", description })] })));
+    expect(error.kind).toBe("schema");
+    expect(error.message).toContain("invalid at archive[0].description: time out of range");
+  });
 });
 
 describeCorpus("aws-legacy platform on the December 2021 data.json snapshots", () => {

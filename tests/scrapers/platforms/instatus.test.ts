@@ -61,6 +61,14 @@ describe("instatus summary.json", () => {
     });
   });
 
+  it("leaves the end unknown when a duration would end the window past year 9999", async () => {
+    for (const duration of [1e21, "99999999999999999999", 6e9]) {
+      const summary = { page: {}, activeMaintenances: [{ name: "m", start: "2026-03-04T03:00:00Z", duration, url: "https://s.test/maintenance/abc" }] };
+      const [maintenance] = await parseJson(summary);
+      expect(maintenance).toMatchObject({ scheduledFor: "2026-03-04T03:00:00.000Z", scheduledUntil: null });
+    }
+  });
+
   it("lists only active events and never claims updates or components", () => {
     expect(instatusSummaryPlatform.presence).toEqual({ kind: "active" });
     expect(instatusSummaryPlatform.carries).not.toContain("updates");

@@ -122,6 +122,12 @@ describe("slack platform: broken snapshots", () => {
     expect(error.message).toContain("invalid at active_incidents[0].id");
   });
 
+  it("leaves out a blank service name, which cannot identify a component, and keeps the incident", async () => {
+    const incident = { id: 1, title: "t", type: "incident", status: "active", date_created: "2021-01-01T00:00:00-08:00", services: ["Calls", ""] };
+    const [parsed] = await parseText(slackHistoryPlatform, JSON.stringify([incident]));
+    expect(parsed?.components).toEqual([{ id: "Calls", name: "Calls" }]);
+  });
+
   it("rejects a note time without an offset, naming the path", async () => {
     const incident = {
       id: 1, title: "t", type: "incident", status: "active", date_created: "2021-01-01T00:00:00-08:00",

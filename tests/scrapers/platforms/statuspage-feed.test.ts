@@ -155,6 +155,13 @@ describe("statuspage history feeds", () => {
     expect(error.message).toContain("invalid at items[0].published");
   });
 
+  it("names the entry when no year near its date can hold an update time", async () => {
+    const body = atomFeed([["Dec 28", "10:00 UTC", "Resolved", "x"]], "0999-12-31T23:59:59Z");
+    const error = await parseError(statuspageAtomPlatform, body);
+    expect(error.kind).toBe("schema");
+    expect(error.message).toContain("invalid at items[0].content: no year fits 12/28");
+  });
+
   it("refuses entry content that holds no update paragraphs", async () => {
     const description = "<description>&lt;div&gt;a new layout&lt;/div&gt;</description>";
     const item = `<title>t</title><link>https://s.test/incidents/abc</link>${description}`;

@@ -74,6 +74,27 @@ describe("statuspage incident page", () => {
     expect(error.message).toContain("invalid at postmortem.unix");
   });
 
+  it("rejects a postmortem time past year 9999, naming the path", async () => {
+    for (const unix of ["300000000000000", "8640000000000001"]) {
+      const html = fs.readFileSync(MODERN, "utf8").replace('data-datetime-unix="1746796020000"', `data-datetime-unix="${unix}"`);
+      const error = await snapshotRejection(parseText(html));
+      expect(error.message).toContain("invalid at postmortem.unix: time out of range");
+    }
+  });
+
+  it("rejects a page nested 10,000 elements deep as invalid instead of overflowing the stack", async () => {
+    const html = fs.readFileSync(MODERN, "utf8").replace("<h5>Issue</h5>", `${"<div>".repeat(10_000)}x${"</div>".repeat(10_000)}`);
+    const error = await snapshotRejection(parseText(html));
+    expect(error.kind).toBe("schema");
+    expect(error.message).toContain("invalid at (root): elements nest deeper than 1000 levels");
+  });
+
+  it("still reads a postmortem nested just under the depth limit", async () => {
+    const html = fs.readFileSync(MODERN, "utf8").replace("<h5>Issue</h5>", `${"<div>".repeat(980)}deep${"</div>".repeat(980)}`);
+    const [incident] = await parseText(html);
+    expect(incident?.postmortem?.body).toMatch(/^deep\n\nAt 12:02 /);
+  });
+
   it("treats an empty body as a failed fetch", async () => {
     expect((await snapshotRejection(parseText(""))).kind).toBe("empty");
   });
