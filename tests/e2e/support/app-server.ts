@@ -10,6 +10,9 @@ export class AppServerError extends Error {
   readonly kind = "app-server";
 }
 
+/** The operator token the e2e servers run with. */
+export const E2E_OPERATOR_TOKEN = "e2e-operator-token-0123456789";
+
 export interface AppServer {
   baseUrl: string;
   stop(): Promise<void>;
@@ -51,7 +54,7 @@ export async function startAppServer(dbPath: string, logFile: string): Promise<A
   const log = fs.openSync(logFile, "w");
   const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "server", "web-server.ts")], {
     cwd: ROOT,
-    env: { ...process.env, ...NEXT_ENV, REDLINE_DB: dbPath, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port) },
+    env: { ...process.env, ...NEXT_ENV, REDLINE_DB: dbPath, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), REDLINE_OPERATOR_TOKEN: E2E_OPERATOR_TOKEN },
     stdio: ["ignore", log, log],
     detached: true,
   });

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { E2E_OPERATOR_TOKEN } from "@/tests/e2e/support/app-server";
+import { startE2eApp } from "@/tests/e2e/support/e2e-app";
+
+const app = startE2eApp("operator");
+
+describe("the operator status page", () => {
+  it("shows nothing but a sign-in form without the token, and refuses a wrong one", async () => {
+    const page = await app().newPage();
+    await app().visit(page, "/operator", "operator-signed-out");
+    await expect(page.getByLabel("Operator token").isVisible()).resolves.toBe(true);
+    await expect(page.locator("table").count()).resolves.toBe(0);
+    await page.getByLabel("Operator token").fill("not-the-operator-token-at-all");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(/signin=failed/);
+    await expect(page.locator("form [role=alert]").textContent()).resolves.toContain("not the operator token");
+    await expect(page.locator("table").count()).resolves.toBe(0);
+  });
+
+  it("after signing in, shows every vendor's polling with a failing poll's error, and the webhook budgets", async () => {
+    process.env.REDLINE_ALLOW_PRIVATE_URLS = "1";
+    try {
+      await app().redline(["vendors", "add", "--slug", "broken", "--name", "Broken Status", "--platform", "statuspage", "--url", "http://127.0.0.1:9/"]);
+      await app().redline(["poll", "--once", "--vendor", "broken", "--quiet"]).catch(() => Buffer.alloc(0));
+    } finally {
+      delete process.env.REDLINE_ALLOW_PRIVATE_URLS;
+    }
+    const page = await app().newPage();
+    await app().visit(page, "/operator", "operator-sign-in");
+    await page.getByLabel("Operator token").fill(E2E_OPERATOR_TOKEN);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(/\/operator$/);
+    await app().screenshot(page, "operator-status");
+    const broken = page.locator('tr[data-vendor="broken"]');
+    await expect(broken.locator("td").nth(1).textContent()).resolves.toBe("failed");
+    await expect(broken.locator("td").nth(2).textContent()).resolves.toMatch(/\S{8,}/);
+    await expect(page.locator('tr[data-vendor="acme"]').count()).resolves.toBe(1);
+    await expect(page.getByRole("heading", { name: "Webhook budgets" }).isVisible()).resolves.toBe(true);
+    // The session cookie is not the token, and the token is nowhere in the page.
+    const cookies = await page.context().cookies();
+    expect(cookies.map((c) => c.value)).not.toContain(E2E_OPERATOR_TOKEN);
+    expect(cookies.find((c) => c.name === "redline_operator")).toMatchObject({ httpOnly: true, sameSite: "Strict" });
+    expect(await page.content()).not.toContain(E2E_OPERATOR_TOKEN);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(/\/operator$/);
+    await expect(page.getByLabel("Operator token").isVisible()).resolves.toBe(true);
+  });
+});
