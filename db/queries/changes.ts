@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
-import { type Cursor, encodeCursor } from "@/db/queries/prepared";
+import { conditionsOf, type Cursor, encodeCursor, prepareShaped } from "@/db/queries/prepared";
 import type { Change } from "@/lib/change";
 import type { ChangeKindName } from "@/lib/change-kinds";
 
@@ -63,18 +63,11 @@ type Params = Record<string, string | number>;
 
 /** The filter's conditions on `v` (the version) and `i` (its incident), with their parameters. */
 function conditions(filter: ChangeFilter): { sql: string; params: Params } {
-  const where: string[] = [];
-  const params: Params = {};
-  const add = (condition: string, name: string, value: string | number | undefined) => {
-    if (value === undefined) return;
-    where.push(condition);
-    params[name] = value;
-  };
+  const { where, params, add, addList } = conditionsOf();
   add("v.vendor_id = @vendorId", "vendorId", filter.vendorId);
   add("v.incident_id = @incidentId", "incidentId", filter.incidentId);
-  const list = (values: readonly string[] | undefined) => (values?.length ? JSON.stringify(values) : undefined);
-  add("coalesce(i.impact, 'unknown') IN (SELECT value FROM json_each(@impacts))", "impacts", list(filter.impacts));
-  add("i.status IN (SELECT value FROM json_each(@statuses))", "statuses", list(filter.statuses));
+  addList("coalesce(i.impact, 'unknown') IN (SELECT value FROM json_each(@impacts))", "impacts", filter.impacts);
+  addList("i.status IN (SELECT value FROM json_each(@statuses))", "statuses", filter.statuses);
   add("EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = v.incident_id AND c.name = @component COLLATE NOCASE)", "component", filter.component);
   add("v.observed_at >= @since", "since", filter.since);
   add("v.observed_at < @until", "until", filter.until);
@@ -82,16 +75,7 @@ function conditions(filter: ChangeFilter): { sql: string; params: Params } {
   return { sql: where.map((w) => ` AND ${w}`).join(""), params };
 }
 
-const cache = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 
-/** Statements differ only by which conditions a filter uses: each shape is prepared once per connection. */
-function prepare(sqlite: Database.Database, sql: string): Database.Statement {
-  let statements = cache.get(sqlite);
-  if (!statements) cache.set(sqlite, (statements = new Map()));
-  let statement = statements.get(sql);
-  if (!statement) statements.set(sql, (statement = sqlite.prepare(sql)));
-  return statement;
-}
 
 /** Ids of the newest matching versions older than the cursor, newest first. */
 function newestIds(sqlite: Database.Database, filter: ChangeFilter, limit: number): { id: number; at: string }[] {
@@ -100,7 +84,7 @@ function newestIds(sqlite: Database.Database, filter: ChangeFilter, limit: numbe
   const base = { ...params, at: start.at, id: start.id, limit };
   if (!filter.kinds?.length) {
     // CROSS JOIN keeps the versions' time index as the outer loop, so a page never sorts the archive.
-    return prepare(
+    return prepareShaped(
       sqlite,
       `SELECT v.id, v.observed_at AS at FROM incident_versions v CROSS JOIN incidents i ON i.id = v.incident_id
        WHERE (v.observed_at, v.id) < (@at, @id)${sql} ORDER BY v.observed_at DESC, v.id DESC LIMIT @limit`,
@@ -109,7 +93,7 @@ function newestIds(sqlite: Database.Database, filter: ChangeFilter, limit: numbe
   // Each kind is read from its own index in time order, and the lists merged.
   const merged = new Map<number, string>();
   const vendorKey = filter.vendorId !== undefined ? "k.vendor_id = @vendorId AND " : "";
-  const statement = prepare(
+  const statement = prepareShaped(
     sqlite,
     `SELECT v.id, v.observed_at AS at FROM version_kinds k CROSS JOIN incident_versions v ON v.id = k.version_id
        CROSS JOIN incidents i ON i.id = v.incident_id
@@ -126,7 +110,7 @@ function newestIds(sqlite: Database.Database, filter: ChangeFilter, limit: numbe
 }
 
 function readRows(sqlite: Database.Database, ids: readonly number[], withChanges: boolean): Map<number, RawChange> {
-  const rows = prepare(
+  const rows = prepareShaped(
     sqlite,
     `SELECT ${COLUMNS}${withChanges ? ", v.changes, json_extract(v.snapshot, '$.incident.title') AS versionTitle" : ""} FROM incident_versions v JOIN incidents i ON i.id = v.incident_id
      JOIN vendors d ON d.id = v.vendor_id WHERE v.id IN (SELECT value FROM json_each(?))`,

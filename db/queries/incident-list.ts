@@ -1,6 +1,5 @@
-import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
-import { type Cursor, encodeCursor } from "@/db/queries/prepared";
+import { conditionsOf, type Cursor, encodeCursor, prepareShaped } from "@/db/queries/prepared";
 import type { ChangeKindName } from "@/lib/change-kinds";
 
 export interface IncidentSummaryRow {
@@ -35,33 +34,19 @@ export interface IncidentListFilter {
 }
 
 const TIMELINE = "coalesce(i.started_at, i.first_seen_at)";
-const cache = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 
-function prepare(sqlite: Database.Database, sql: string): Database.Statement {
-  let statements = cache.get(sqlite);
-  if (!statements) cache.set(sqlite, (statements = new Map()));
-  let statement = statements.get(sql);
-  if (!statement) statements.set(sql, (statement = sqlite.prepare(sql)));
-  return statement;
-}
 
 /** Incidents newest first (by start, else first seen), a page at a time, across vendors. */
 export function listIncidents(db: RedlineDb, filter: IncidentListFilter, limit: number): { rows: IncidentSummaryRow[]; next: string | null } {
-  const where: string[] = [];
-  const params: Record<string, string | number> = { limit: limit + 1 };
-  const add = (condition: string, name: string, value: string | undefined) => {
-    if (value === undefined) return;
-    where.push(condition);
-    params[name] = value;
-  };
-  const list = (values: readonly (string | number)[] | undefined) => (values?.length ? JSON.stringify(values) : undefined);
-  add("i.vendor_id IN (SELECT value FROM json_each(@vendorIds))", "vendorIds", list(filter.vendorIds));
-  add("coalesce(i.impact, 'unknown') IN (SELECT value FROM json_each(@impacts))", "impacts", list(filter.impacts));
-  add("i.status IN (SELECT value FROM json_each(@statuses))", "statuses", list(filter.statuses));
-  add(
+  const { where, params, add, addList } = conditionsOf();
+  params.limit = limit + 1;
+  addList("i.vendor_id IN (SELECT value FROM json_each(@vendorIds))", "vendorIds", filter.vendorIds);
+  addList("coalesce(i.impact, 'unknown') IN (SELECT value FROM json_each(@impacts))", "impacts", filter.impacts);
+  addList("i.status IN (SELECT value FROM json_each(@statuses))", "statuses", filter.statuses);
+  addList(
     "EXISTS (SELECT 1 FROM incident_versions v JOIN version_kinds k ON k.version_id = v.id WHERE v.incident_id = i.id AND k.kind IN (SELECT value FROM json_each(@kinds)))",
     "kinds",
-    list(filter.kinds),
+    filter.kinds,
   );
   add("EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = i.id AND c.name = @component COLLATE NOCASE)", "component", filter.component);
   add(`${TIMELINE} >= @since`, "since", filter.since);
@@ -72,7 +57,7 @@ export function listIncidents(db: RedlineDb, filter: IncidentListFilter, limit: 
     params.beforeAt = filter.before.at;
     params.beforeId = filter.before.id;
   }
-  const rows = prepare(
+  const rows = prepareShaped(
     db.$client,
     `SELECT i.id, d.slug AS vendorSlug, i.provider_id AS providerId, i.kind, i.title, i.status, i.impact, i.started_at AS startedAt,
        i.resolved_at AS resolvedAt, i.presence, i.first_seen_at AS firstSeenAt, i.last_changed_at AS lastChangedAt,

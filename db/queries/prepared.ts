@@ -17,6 +17,38 @@ export function preparedFor<T>(factory: (sqlite: Database.Database) => T): (db: 
   };
 }
 
+const shaped = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/**
+ * A statement for SQL built from a filter: its text differs only by which conditions the filter
+ * uses, so each shape is prepared once per connection and reused.
+ */
+export function prepareShaped(sqlite: Database.Database, sql: string): Database.Statement {
+  let statements = shaped.get(sqlite);
+  if (!statements) shaped.set(sqlite, (statements = new Map()));
+  let statement = statements.get(sql);
+  if (!statement) statements.set(sql, (statement = sqlite.prepare(sql)));
+  return statement;
+}
+
+/** The WHERE conditions of a filtered list, each with its named parameter, added only when set. */
+export function conditionsOf() {
+  const where: string[] = [];
+  const params: Record<string, string | number> = {};
+  const add = (condition: string, name: string, value: string | number | undefined) => {
+    if (value === undefined) return;
+    where.push(condition);
+    params[name] = value;
+  };
+  return {
+    where,
+    params,
+    add,
+    /** A condition on a list of values, bound as JSON for `json_each`; nothing for an empty list. */
+    addList: (condition: string, name: string, values: readonly (string | number)[] | undefined) => add(condition, name, values?.length ? JSON.stringify(values) : undefined),
+  };
+}
+
 /** "<observedAt>_<id>": where the next page of a newest-first list starts. */
 export interface Cursor {
   at: string;

@@ -57,6 +57,19 @@ export function createApi(database: () => RedlineDb = getServerDb) {
     return ids.every((id): id is number => id !== undefined) ? ids : null;
   };
 
+  /** A list's query checked, its vendors found, its cursor and words decoded: or the error answer. */
+  const resolveList = <T extends typeof incidentListQuerySchema | typeof changeListQuerySchema>(schema: T, request: Request) => {
+    const parsed = parseQuery(schema, request);
+    if ("error" in parsed) return parsed;
+    const q = parsed.data as z.infer<typeof incidentListQuerySchema>;
+    const db = database();
+    const ids = vendorIds(db, q.vendor);
+    if (ids === null) return { error: notFound(`vendor: no vendor ${JSON.stringify(q.vendor?.find((s) => !getVendor(db, s)))}`) };
+    const before = q.cursor ? decodeCursor(decodeApiCursor(q.cursor) ?? "") : null;
+    if (q.cursor && !before) return { error: badCursor() };
+    return { q, db, ids, before, fts: q.q === undefined ? undefined : toFtsQuery(q.q) };
+  };
+
   return {
     listVendors: apiHandler<Record<string, never>>((request) => {
       const parsed = parseQuery(vendorListQuerySchema, request);
@@ -85,15 +98,9 @@ export function createApi(database: () => RedlineDb = getServerDb) {
     }),
 
     listIncidents: apiHandler<Record<string, never>>((request) => {
-      const parsed = parseQuery(incidentListQuerySchema, request);
-      if ("error" in parsed) return parsed.error;
-      const q = parsed.data;
-      const db = database();
-      const ids = vendorIds(db, q.vendor);
-      if (ids === null) return notFound(`vendor: no vendor ${JSON.stringify(q.vendor?.find((s) => !getVendor(db, s)))}`);
-      const before = q.cursor ? decodeCursor(decodeApiCursor(q.cursor) ?? "") : null;
-      if (q.cursor && !before) return badCursor();
-      const fts = q.q === undefined ? undefined : toFtsQuery(q.q);
+      const resolved = resolveList(incidentListQuerySchema, request);
+      if ("error" in resolved) return resolved.error;
+      const { q, db, ids, before, fts } = resolved;
       const result = fts === null ? { rows: [], next: null } : listIncidents(db, { vendorIds: ids, impacts: q.impact, statuses: q.status, kinds: q.kind, component: q.component, since: q.since, until: q.until, query: fts, before }, q.limit);
       const links = apiLinks(publicOrigin(request));
       return answerJson(request, {
@@ -169,15 +176,9 @@ export function createApi(database: () => RedlineDb = getServerDb) {
     }),
 
     listChanges: apiHandler<Record<string, never>>((request) => {
-      const parsed = parseQuery(changeListQuerySchema, request);
-      if ("error" in parsed) return parsed.error;
-      const q = parsed.data;
-      const db = database();
-      const ids = vendorIds(db, q.vendor);
-      if (ids === null) return notFound(`vendor: no vendor ${JSON.stringify(q.vendor?.find((s) => !getVendor(db, s)))}`);
-      const before = q.cursor ? decodeCursor(decodeApiCursor(q.cursor) ?? "") : null;
-      if (q.cursor && !before) return badCursor();
-      const fts = q.q === undefined ? undefined : toFtsQuery(q.q);
+      const resolved = resolveList(changeListQuerySchema, request);
+      if ("error" in resolved) return resolved.error;
+      const { q, db, ids, before, fts } = resolved;
       const links = apiLinks(publicOrigin(request));
       const pages = fts === null ? [{ rows: [], next: null }] : (ids ?? [undefined]).map((vendorId) =>
         listChanges(db, { vendorId, kinds: q.kind, impacts: q.impact, statuses: q.status, component: q.component, since: q.since, until: q.until, query: fts, before }, q.limit),
