@@ -11,9 +11,9 @@ import { closeDatabase, openDatabase, type RedlineDb } from "@/db/client";
 import { listThrottleTelemetry, setHookSecretHash } from "@/db/hooks";
 import { addVendor } from "@/db/vendors";
 import { createHttpClient } from "@/scrapers/http/http-client";
-import { HostGate } from "@/scrapers/http/polite-fetch";
 import { Scheduler } from "@/scrapers/poller/scheduler";
 import { type Simulator, startSimulator } from "@/simulator/server";
+import { simulatorPollDeps } from "@/tests/support/poll-deps";
 
 /**
  * The replay-loop incident, re-enacted: one source pushes 50,000 times at a steady rate with a
@@ -114,14 +114,9 @@ describe("a webhook flood", () => {
     // Scheduled polling of the others, every second, measured by the gaps between their polls.
     const polledAt = new Map<string, number[]>();
     const scheduler = new Scheduler(
-      {
-        db,
+      simulatorPollDeps(db, sim, {
         client: createHttpClient({ userAgent: "Redline/test", connectTimeoutMs: 1_000, responseTimeoutMs: 2_000, maxBodyBytes: 8 * 1024 * 1024, maxRedirects: 3, allowPrivate: true }),
-        gate: new HostGate(0),
-        retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10, maxRetryAfterMs: 0 },
-        followUpIntervalMs: 0,
-        now: () => new Date(sim.now()),
-      },
+      }),
       {
         concurrency: 4,
         policy: { intervalMs: POLL_INTERVAL_MS, maxBackoffMs: 60_000, jitter: 0 },

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { addVendor } from "@/db/vendors";
-import { createHttpClient } from "@/scrapers/http/http-client";
 import { HostGate } from "@/scrapers/http/polite-fetch";
 import type { PollDeps } from "@/scrapers/poller/poll-vendor";
 import { Scheduler, type SchedulerOptions } from "@/scrapers/poller/scheduler";
 import { lifecycleEvents } from "@/simulator/scenario";
 import { type Simulator, startSimulator } from "@/simulator/server";
 import { freshDatabase } from "@/tests/support/database";
+import { simulatorPollDeps } from "@/tests/support/poll-deps";
 
 const START = "2026-03-02T00:00:00.000Z";
 let sim: Simulator | null = null;
@@ -16,17 +16,7 @@ afterEach(async () => {
   sim = null;
 });
 
-function pollDeps(db: RedlineDb, simulator: Simulator, overrides: Partial<PollDeps> = {}): PollDeps {
-  return {
-    db,
-    client: createHttpClient({ userAgent: "Redline/test", connectTimeoutMs: 1_000, responseTimeoutMs: 1_500, maxBodyBytes: 8 * 1024 * 1024, maxRedirects: 3, allowPrivate: true }),
-    gate: new HostGate(0),
-    retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10, maxRetryAfterMs: 0 },
-    followUpIntervalMs: 0,
-    now: () => new Date(simulator.now()),
-    ...overrides,
-  };
-}
+const pollDeps = simulatorPollDeps;
 
 function schedulerFor(deps: PollDeps, options: Partial<SchedulerOptions> = {}): Scheduler {
   return new Scheduler(deps, { concurrency: 4, policy: { intervalMs: 60_000, maxBackoffMs: 3_600_000, jitter: 0 }, ...options });
