@@ -1,0 +1,38 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, it } from "vitest";
+import { startE2eApp } from "@/tests/e2e/support/e2e-app";
+import { SCREENSHOT_DIR } from "@/tests/e2e/support/seed-database";
+import { corpusPath, describeCorpus } from "@/tests/support/corpus";
+
+const app = startE2eApp("concurrent-import");
+
+const PAGES = ["/", "/vendors", "/vendors/acme", "/vendors/acme/incidents/acmeapi00001", "/search?q=webhook", "/api/v1/changes", "/feed.atom"];
+
+describeCorpus("pages while an import writes at full speed", () => {
+  it("keep answering, and no database lock reaches a reader", async () => {
+    // Google Cloud's history: about a hundred multi-megabyte snapshots, written one transaction each.
+    const importing = app().redline(["import", corpusPath("gcp-incidents"), "--vendor", "google-cloud", "--platform", "gcp"]);
+    let done = false;
+    void importing.finally(() => (done = true));
+    const statuses = new Map<number, number>();
+    let requests = 0;
+    while (!done) {
+      for (const page of PAGES) {
+        // "no-cache": every request renders and reads the database, none is served from the page cache.
+        const response = await fetch(`${app().baseUrl}${page}`, { headers: { "cache-control": "no-cache" } });
+        await response.arrayBuffer();
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        requests += 1;
+      }
+    }
+    await importing;
+    console.log(`concurrent import: ${requests} page and API requests answered while the import wrote: ${JSON.stringify(Object.fromEntries(statuses))}`);
+    expect(requests).toBeGreaterThan(PAGES.length * 3);
+    expect([...statuses.keys()]).toEqual([200]);
+    const log = fs.readFileSync(path.join(SCREENSHOT_DIR, "concurrent-import-next-start.log"), "utf8");
+    expect(log).not.toMatch(/SQLITE_BUSY|database is locked/i);
+    // The import is there in the pages afterwards.
+    expect((await fetch(`${app().baseUrl}/vendors/google-cloud`)).status).toBe(200);
+  });
+});
