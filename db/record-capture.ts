@@ -41,8 +41,10 @@ export interface CaptureResult {
 }
 
 /** Whether exactly this capture was already recorded (same vendor, source, time and body). */
-export function captureExists(db: RedlineDb, vendorId: number, source: string, observedAt: string, hash: string): boolean {
-  return writeStatements(db.$client).captureExists.get(vendorId, source, observedAt, hash) !== undefined;
+/** The capture already recorded with this identity: how it went, so a repeat reports the same. */
+export function findCapture(db: RedlineDb, vendorId: number, source: string, observedAt: string, hash: string): { outcome: CaptureOutcome; error: string | null } | undefined {
+  const row = writeStatements(db.$client).captureExists.get(vendorId, source, observedAt, hash);
+  return row ? { outcome: row.outcome as CaptureOutcome, error: row.error } : undefined;
 }
 
 function storeBody(st: WriteStatements, hash: string, body: Uint8Array): void {

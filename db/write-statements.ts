@@ -19,8 +19,8 @@ const INCIDENT_COLUMNS = `id, provider_id AS providerId, presence, source, obser
  */
 function prepareWriteStatements(sqlite: Database.Database) {
   return {
-    captureExists: sqlite.prepare<[number, string, string, string], { id: number }>(
-      "SELECT id FROM captures WHERE vendor_id = ? AND source = ? AND observed_at = ? AND hash = ?",
+    captureExists: sqlite.prepare<[number, string, string, string], { id: number; outcome: string; error: string | null }>(
+      "SELECT id, outcome, error FROM captures WHERE vendor_id = ? AND source = ? AND observed_at = ? AND hash = ?",
     ),
     bodyExists: sqlite.prepare<[string], { hash: string }>("SELECT hash FROM capture_bodies WHERE hash = ?"),
     insertBody: sqlite.prepare<[string, number, Buffer]>(

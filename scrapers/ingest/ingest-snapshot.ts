@@ -1,5 +1,5 @@
 import type { RedlineDb } from "@/db/client";
-import { captureExists, type CaptureResult, recordCapture, setDerivedWith } from "@/db/record-capture";
+import { findCapture, type CaptureResult, recordCapture, setDerivedWith } from "@/db/record-capture";
 import { getVendorBySlug, type VendorRow } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
 import { parseSnapshot } from "@/scrapers/ingest/parse-snapshot";
@@ -29,8 +29,11 @@ export async function ingestSnapshot(
   // The caller's row may predate a re-derivation: the parser marker must be read fresh.
   const vendor = getVendorBySlug(db, input.vendor.slug) ?? input.vendor;
   const hash = sha256Hex(input.body);
-  if (captureExists(db, vendor.id, input.source, input.observedAt, hash)) {
-    return { captureId: null, duplicate: true, outcome: "ok", error: null, versionsAdded: 0, outOfOrder: false };
+  // A capture recorded before is not recorded again, and reports how it went then: a broken
+  // snapshot seen twice is still broken.
+  const recorded = findCapture(db, vendor.id, input.source, input.observedAt, hash);
+  if (recorded) {
+    return { captureId: null, duplicate: true, outcome: recorded.outcome, error: recorded.error, versionsAdded: 0, outOfOrder: false };
   }
   const derived = derivedWithOf(vendor);
   const known = derived[platform.name];
