@@ -9,6 +9,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { newestMtime } from "@/scripts/newest-mtime";
 
 const ROOT = path.resolve(__dirname, "..");
 const DIST_DIR = ".next-bench";
@@ -40,13 +41,6 @@ export interface LoadResult {
   serverCpuMsPerReq: number;
 }
 
-function newestMtime(entry: string): number {
-  const stat = fs.statSync(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const child of fs.readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
-  return newest;
-}
 
 /**
  * Build into .next-bench when missing or older than the sources. Compile and generate are run as

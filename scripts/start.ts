@@ -11,19 +11,13 @@ import { syncCatalogVendors } from "@/db/vendors";
 import { readEnv } from "@/lib/env";
 import { CATALOG, catalogVendorSettings } from "@/scrapers/catalog/catalog";
 import { supervise } from "@/scripts/supervise";
+import { newestMtime } from "@/scripts/newest-mtime";
 
 const ROOT = path.resolve(__dirname, "..");
 const SOURCE_DIRS = ["app", "components", "lib", "db", "server", "public"];
 const SOURCE_FILES = ["next.config.ts", "proxy.ts", "package.json", "tsconfig.json"];
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
 
-function newestMtime(entry: string): number {
-  const stat = fs.statSync(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const child of fs.readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
-  return newest;
-}
 
 function buildIsStale(): boolean {
   const buildId = path.join(ROOT, ".next", "BUILD_ID");

@@ -8,7 +8,7 @@ import { closeDatabase, openDatabase, type RedlineDb } from "@/db/client";
 import { loadIncidentExport } from "@/db/queries/exports";
 import { ensureVendor } from "@/db/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
-import { ACME_LIFECYCLE } from "@/tests/fixtures/scenarios/acme-lifecycle";
+import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { makeIncident } from "@/tests/support/incidents";
 import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 
@@ -27,10 +27,7 @@ function tempDir(): string {
 
 async function seeded(file: string): Promise<RedlineDb> {
   const db = openDatabase(file);
-  const acme = ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
-  for (const step of ACME_LIFECYCLE) {
-    await ingestSnapshot(db, { vendor: acme, platform, source: "incidents.json", observedAt: step.at, body: snapshotBody(step.incidents) });
-  }
+  await archiveAcmeLifecycle(db, platform);
   return db;
 }
 

@@ -9,7 +9,7 @@ import { listVendorOverviews } from "@/db/queries/vendors-overview";
 import { ensureVendor } from "@/db/vendors";
 import { incidentKey } from "@/lib/incident-key";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
-import { ACME_LIFECYCLE } from "@/tests/fixtures/scenarios/acme-lifecycle";
+import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { freshDatabase } from "@/tests/support/database";
 import { makeIncident } from "@/tests/support/incidents";
 import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
@@ -19,10 +19,7 @@ let db: RedlineDb;
 beforeAll(async () => {
   db = freshDatabase();
   const platform = makeTestPlatform({ kind: "recent", limit: 25 });
-  const acme = ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
-  for (const step of ACME_LIFECYCLE) {
-    await ingestSnapshot(db, { vendor: acme, platform, source: "incidents.json", observedAt: step.at, body: snapshotBody(step.incidents) });
-  }
+  await archiveAcmeLifecycle(db, platform);
   const other = ensureVendor(db, { slug: "other", name: "Other Co", platform: platform.name });
   const odd = makeIncident({ vendor: "other", id: "https://blog.other.test/post/1", title: "Payments outage", startedAt: "2026-04-09T00:00:00.000Z", components: [{ id: "pay", name: "Payments" }] });
   await ingestSnapshot(db, { vendor: other, platform, source: "feed", observedAt: "2026-04-09T01:00:00.000Z", body: snapshotBody([odd]) });

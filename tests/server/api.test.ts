@@ -4,7 +4,7 @@ import { getPollState } from "@/db/poll-state";
 import { ensureVendor, getVendorBySlug } from "@/db/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { type Api, createApi } from "@/server/api/api";
-import { ACME_LIFECYCLE } from "@/tests/fixtures/scenarios/acme-lifecycle";
+import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { freshDatabase } from "@/tests/support/database";
 import { makeIncident, makeUpdate } from "@/tests/support/incidents";
 import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
@@ -18,10 +18,7 @@ let api: Api;
 beforeAll(async () => {
   db = freshDatabase();
   api = createApi(() => db);
-  const acme = ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
-  for (const step of ACME_LIFECYCLE) {
-    await ingestSnapshot(db, { vendor: acme, platform, source: "incidents.json", observedAt: step.at, body: snapshotBody(step.incidents) });
-  }
+  await archiveAcmeLifecycle(db, platform);
   // Enough incidents and versions across two more vendors for several pages.
   for (const slug of ["bulk", "zeta"]) {
     const vendor = ensureVendor(db, { slug, name: slug === "bulk" ? "Bulk Inc" : "Zeta", platform: platform.name });

@@ -6,7 +6,7 @@ import { ensureVendor } from "@/db/vendors";
 import { type FeedFormat, FEED_FORMATS } from "@/lib/render/feed";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { type FeedLevel, feedRoute } from "@/server/feeds/feed-route";
-import { ACME_LIFECYCLE } from "@/tests/fixtures/scenarios/acme-lifecycle";
+import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { freshDatabase } from "@/tests/support/database";
 import { makeIncident } from "@/tests/support/incidents";
 import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
@@ -17,10 +17,7 @@ let db: RedlineDb;
 
 beforeAll(async () => {
   db = freshDatabase();
-  const acme = ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
-  for (const step of ACME_LIFECYCLE) {
-    await ingestSnapshot(db, { vendor: acme, platform, source: "incidents.json", observedAt: step.at, body: snapshotBody(step.incidents) });
-  }
+  await archiveAcmeLifecycle(db, platform);
   const other = ensureVendor(db, { slug: "other", name: "Other Co", platform: platform.name });
   const outage = makeIncident({ vendor: "other", id: "p1", title: "Payments outage", impact: "critical", components: [{ id: "pay", name: "Payments" }] });
   await ingestSnapshot(db, { vendor: other, platform, source: "feed", observedAt: "2026-04-09T01:00:00.000Z", body: snapshotBody([outage]) });

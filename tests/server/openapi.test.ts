@@ -3,12 +3,10 @@ import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { ensureVendor } from "@/db/vendors";
-import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { type Api, createApi } from "@/server/api/api";
-import { ACME_LIFECYCLE } from "@/tests/fixtures/scenarios/acme-lifecycle";
+import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { freshDatabase } from "@/tests/support/database";
-import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
+import { makeTestPlatform } from "@/tests/support/test-platform";
 
 const ORIGIN = "http://redline.test";
 const TOKEN = "operator-token-for-tests-0123456789";
@@ -29,10 +27,7 @@ let api: Api;
 beforeAll(async () => {
   db = freshDatabase();
   api = createApi(() => db);
-  const acme = ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
-  for (const step of ACME_LIFECYCLE) {
-    await ingestSnapshot(db, { vendor: acme, platform, source: "incidents.json", observedAt: step.at, body: snapshotBody(step.incidents) });
-  }
+  await archiveAcmeLifecycle(db, platform);
 });
 
 /** Values for every path parameter and required query parameter a documented route can take. */
