@@ -1,4 +1,5 @@
 import type { Page, Request } from "playwright-core";
+import Parser from "rss-parser";
 import { describe, expect, it } from "vitest";
 import { startE2eApp } from "@/tests/e2e/support/e2e-app";
 
@@ -137,5 +138,36 @@ describe("vendor text with markup in it", () => {
       expect(response.headers.get("content-disposition")).toMatch(/^attachment; /);
       expect(await response.text()).toContain("<script>window.__xss=1</script>");
     }
+  });
+
+  it("keeps it inert in every feed and API answer a browser opens, and escapes it in feed content", async () => {
+    const addresses = [
+      ...["atom", "rss", "json"].flatMap((f) => [`${INCIDENT}/feed.${f}`, `/vendors/hostile/feed.${f}`]),
+      `/api/v1${INCIDENT}`,
+      `/api/v1${INCIDENT}/versions/1`,
+      "/api/v1/changes?vendor=hostile",
+    ];
+    const page = await app().newPage();
+    for (const address of addresses) {
+      const response = await page.goto(address);
+      expect(response?.status(), address).toBe(200);
+      expect(response?.headers()["content-type"] ?? "", address).not.toMatch(/^text\/html/);
+      expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss), address).toBeUndefined();
+    }
+    // In the feeds' HTML content the vendor's markup is text: escaped, never a tag.
+    const feed = await new Parser().parseString(await (await fetch(`${app().baseUrl}${INCIDENT}/feed.atom`)).text());
+    const html = feed.items.map((i) => String((i as { content?: string }).content ?? "")).join("\n");
+    expect(html).toContain("&lt;script&gt;window.__xss=1&lt;/script&gt;");
+    // Parsed as a feed reader would (DOMParser runs nothing): no element or attribute that could act.
+    const parsed = await page.evaluate((markup) => {
+      const doc = new DOMParser().parseFromString(markup, "text/html");
+      const all = Array.from(doc.querySelectorAll("*"));
+      return {
+        active: doc.querySelectorAll("script, img, iframe, object, embed, style, link").length,
+        handlers: all.filter((e) => Array.from(e.attributes).some((a) => a.name.startsWith("on"))).length,
+        unsafeLinks: Array.from(doc.querySelectorAll("a[href]")).filter((a) => !/^https?:/.test(a.getAttribute("href") ?? "")).length,
+      };
+    }, html);
+    expect(parsed).toEqual({ active: 0, handlers: 0, unsafeLinks: 0 });
   });
 });
