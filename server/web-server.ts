@@ -137,6 +137,11 @@ export function withPageCache(render: RequestHandler, cache: PageCache, revision
   };
 }
 
+/** A request address as it may be logged: a webhook's secret path segment never is. */
+export function redactSecrets(url: string): string {
+  return url.replace(/^(\/api\/v1\/hooks\/[^/?]+\/)[^/?]+/, "$1[secret]");
+}
+
 export interface WebServer {
   server: http.Server;
   close(): Promise<void>;
@@ -169,7 +174,7 @@ export async function startWebServer(options: { host: string; port: number; db?:
       await handler(req, res);
     };
     answer().catch((error: unknown) => {
-      console.error(`web: ${req.method} ${req.url}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      console.error(`web: ${req.method} ${redactSecrets(req.url ?? "")}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
       res.end("Internal error");
     });

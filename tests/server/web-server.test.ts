@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { PageCache } from "@/server/page-cache";
-import { cacheKeyFor, type RequestHandler, withPageCache } from "@/server/web-server";
+import { cacheKeyFor, redactSecrets, type RequestHandler, withPageCache } from "@/server/web-server";
 
 let server: http.Server | undefined;
 
@@ -114,5 +114,10 @@ describe("the web server's page cache", () => {
       nonces.push(policy);
     }
     expect(new Set(nonces).size).toBe(3);
+  });
+
+  it("never logs a webhook's secret with its address", () => {
+    expect(redactSecrets("/api/v1/hooks/acme/s3cr3t-value?x=1")).toBe("/api/v1/hooks/acme/[secret]?x=1");
+    expect(redactSecrets("/vendors/acme")).toBe("/vendors/acme");
   });
 });
