@@ -1,5 +1,6 @@
 import type http from "node:http";
 import { KeyedBuckets, type TakeResult } from "@/lib/token-bucket";
+import { problemBody } from "@/server/http/problem";
 
 /** The public API and the feeds: what scripts and feed readers poll. Pages are for people. */
 const LIMITED = /^\/(?:api\/v1\/|(?:.*\/)?feed\.(?:atom|rss|json)$)/;
@@ -41,12 +42,7 @@ export function createClientRateLimit(settings: ClientRateLimitSettings, now: ()
     const result = buckets.take(clientKey(req, settings.trustProxy), now());
     for (const [name, value] of Object.entries(headers(settings, result))) res.setHeader(name, value);
     if (result.allowed) return false;
-    const body = {
-      type: "about:blank",
-      status: 429,
-      title: "Too many requests",
-      detail: `over ${settings.burst} requests at once or ${settings.ratePerSecond} a second from this client; retry after ${result.retryAfterSeconds} s`,
-    };
+    const body = problemBody(429, `over ${settings.burst} requests at once or ${settings.ratePerSecond} a second from this client; retry after ${result.retryAfterSeconds} s`);
     res.writeHead(429, { "content-type": "application/problem+json; charset=utf-8", "retry-after": String(result.retryAfterSeconds), "cache-control": "no-store" });
     res.end(`${JSON.stringify(body)}\n`);
     return true;

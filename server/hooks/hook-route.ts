@@ -8,6 +8,7 @@ import { type BucketSettings, KeyedBuckets, TokenBucket } from "@/lib/token-buck
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
 import type { ThrottleTelemetry } from "@/server/hooks/throttle-telemetry";
+import { problemBody } from "@/server/http/problem";
 
 /**
  * POST /api/v1/hooks/<vendor>/<secret>: a vendor's status page pushing an incident update. A push
@@ -91,10 +92,8 @@ function readBody(req: http.IncomingMessage, max: number): Promise<Buffer | null
   });
 }
 
-const TITLES: Record<number, string> = { 400: "Bad request", 404: "Not found", 405: "Method not allowed", 413: "Content too large", 415: "Unsupported media type", 429: "Too many requests" };
-
 function problem(status: number, detail: string, headers: Record<string, string> = {}): Answer {
-  return { status, body: { type: "about:blank", status, title: TITLES[status] ?? "Error", detail }, headers };
+  return { status, body: { ...problemBody(status, detail) }, headers };
 }
 
 export function createHookHandler(deps: HookDeps) {

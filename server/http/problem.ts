@@ -18,12 +18,17 @@ const TITLES: Record<number, string> = {
   409: "Conflict",
   413: "Content too large",
   415: "Unsupported media type",
+  429: "Too many requests",
   500: "Internal error",
 };
 
+/** The problem document itself, for answers written without a web Response (the Node-level handlers). */
+export function problemBody(status: number, detail: string, parameter?: string): Problem & { type: string } {
+  return { type: "about:blank", status, title: TITLES[status] ?? "Error", detail, ...(parameter ? { parameter } : {}) };
+}
+
 export function problem(status: number, detail: string, extra: { parameter?: string; headers?: Record<string, string> } = {}): Response {
-  const body: Problem = { status, title: TITLES[status] ?? "Error", detail, ...(extra.parameter ? { parameter: extra.parameter } : {}) };
-  return new Response(`${JSON.stringify({ type: "about:blank", ...body })}\n`, {
+  return new Response(`${JSON.stringify(problemBody(status, detail, extra.parameter))}\n`, {
     status,
     headers: { "content-type": "application/problem+json; charset=utf-8", "cache-control": "no-store", ...extra.headers },
   });
