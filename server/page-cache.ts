@@ -10,6 +10,8 @@ export interface CachedPage {
   body: Buffer;
   /** The CSP nonce the page was rendered with, replaced by a fresh one each time it is served. */
   nonce?: string | null;
+  /** Whether the body holds the nonce too (pages do; feeds and API answers only carry it in the header). */
+  nonceInBody?: boolean;
 }
 
 interface Entry {

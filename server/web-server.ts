@@ -57,13 +57,15 @@ export function cacheKeyFor(req: http.IncomingMessage): string | null {
 }
 
 /** A kept answer as this reader gets it: with a nonce of its own, never the one another reader saw. */
-function freshCopy(page: CachedPage): CachedPage {
+function freshCopy(page: CachedPage, withBody: boolean): CachedPage {
   if (!page.nonce) return page;
   const nonce = newNonce();
   const headers = { ...page.headers };
   const csp = header(headers["content-security-policy"]);
   if (csp) headers["content-security-policy"] = csp.replaceAll(page.nonce, nonce);
-  return { ...page, headers, body: Buffer.from(page.body.toString("utf8").replaceAll(page.nonce, nonce), "utf8"), nonce };
+  // Feeds and API answers carry the policy but not the nonce: their bodies are served as kept.
+  const body = withBody && page.nonceInBody ? Buffer.from(page.body.toString("utf8").replaceAll(page.nonce, nonce), "utf8") : page.body;
+  return { ...page, headers, body, nonce };
 }
 
 function header(value: string | string[] | undefined): string | null {
@@ -94,14 +96,13 @@ export function withPageCache(render: RequestHandler, cache: PageCache, revision
     }
     const token = String(revision());
     const kept = cache.get(key, token);
-    const hit = kept ? freshCopy(kept) : undefined;
-    if (hit && clientHasIt(req, hit)) {
-      const { "content-type": _type, "content-length": _length, "content-encoding": _encoding, ...validators } = hit.headers;
+    if (kept && clientHasIt(req, kept)) {
+      const { "content-type": _type, "content-length": _length, "content-encoding": _encoding, ...validators } = freshCopy(kept, false).headers;
       res.writeHead(304, { ...validators, "x-redline-cache": "hit" }).end();
       return;
     }
-    if (hit) {
-      send(res, hit, "hit");
+    if (kept) {
+      send(res, freshCopy(kept, true), "hit");
       return;
     }
     res.setHeader("x-redline-cache", "miss");
@@ -129,7 +130,9 @@ export function withPageCache(render: RequestHandler, cache: PageCache, revision
         for (const [name, value] of Object.entries(headers)) {
           if (value !== undefined && name !== "x-redline-cache" && name !== "date") kept[name] = typeof value === "number" ? String(value) : value;
         }
-        cache.set(key, token, { status: 200, headers: kept, body: Buffer.concat(chunks), nonce: nonceOf(header(kept["content-security-policy"]) ?? "") });
+        const body = Buffer.concat(chunks);
+        const nonce = nonceOf(header(kept["content-security-policy"]) ?? "");
+        cache.set(key, token, { status: 200, headers: kept, body, nonce, nonceInBody: nonce !== null && body.includes(nonce) });
       }
       return end(...args);
     }) as typeof res.end;
