@@ -43,30 +43,59 @@ const statements = preparedFor((sqlite) => ({
   ),
 }));
 
-/** Every vendor with its current state, last incident, recent count and polling health. */
-export function listVendorOverviews(db: RedlineDb, now: Date, nameFilter?: string): VendorOverview[] {
+type VendorBase = VendorRow & { enabledFlag: number };
+
+/**
+ * Overviews of the vendors `select` keeps (and in its order): the per-vendor queries run only for
+ * those, so one vendor or one page of them costs what it shows.
+ */
+function overviewsOf(db: RedlineDb, now: Date, select: (vendors: VendorBase[]) => VendorBase[]): VendorOverview[] {
   const st = statements(db);
+  const chosen = select(st.vendors.all());
+  if (chosen.length === 0) return [];
   const open = new Map(st.open.all().map((r) => [r.vendorId, r]));
   const polls = new Map(st.polls.all().map((r) => [r.vendorId, r]));
   const since = new Date(now.getTime() - 90 * 86_400_000).toISOString();
+  return chosen.map((v) => {
+    const poll = polls.get(v.id);
+    return {
+      slug: v.slug,
+      name: v.name,
+      platform: v.platform,
+      url: v.url,
+      statusPage: v.statusPageUrl ?? null,
+      polled: v.enabledFlag === 1 && v.url !== null,
+      openIncidents: open.get(v.id)?.n ?? 0,
+      worstOpenImpact: open.get(v.id)?.worst ?? null,
+      lastIncident: st.last.get(v.id) ?? null,
+      incidentsLast90Days: st.recent.get(v.id, since)?.n ?? 0,
+      poll: poll ? { lastPollAt: poll.lastPollAt, lastOutcome: poll.lastOutcome, lastError: poll.lastError, failures: poll.failures, nextPollAt: poll.nextPollAt } : null,
+    };
+  });
+}
+
+function matchesName(nameFilter: string | undefined): (v: VendorBase) => boolean {
   const needle = nameFilter?.trim().toLowerCase() ?? "";
-  return st.vendors
-    .all()
-    .filter((v) => needle === "" || v.name.toLowerCase().includes(needle) || v.slug.includes(needle))
-    .map((v) => {
-      const poll = polls.get(v.id);
-      return {
-        slug: v.slug,
-        name: v.name,
-        platform: v.platform,
-        url: v.url,
-        statusPage: v.statusPageUrl ?? null,
-        polled: v.enabledFlag === 1 && v.url !== null,
-        openIncidents: open.get(v.id)?.n ?? 0,
-        worstOpenImpact: open.get(v.id)?.worst ?? null,
-        lastIncident: st.last.get(v.id) ?? null,
-        incidentsLast90Days: st.recent.get(v.id, since)?.n ?? 0,
-        poll: poll ? { lastPollAt: poll.lastPollAt, lastOutcome: poll.lastOutcome, lastError: poll.lastError, failures: poll.failures, nextPollAt: poll.nextPollAt } : null,
-      };
-    });
+  return (v) => needle === "" || v.name.toLowerCase().includes(needle) || v.slug.includes(needle);
+}
+
+/** Every vendor with its current state, last incident, recent count and polling health. */
+export function listVendorOverviews(db: RedlineDb, now: Date, nameFilter?: string): VendorOverview[] {
+  return overviewsOf(db, now, (vendors) => vendors.filter(matchesName(nameFilter)));
+}
+
+/** One vendor's overview, or undefined. */
+export function getVendorOverview(db: RedlineDb, now: Date, slug: string): VendorOverview | undefined {
+  return overviewsOf(db, now, (vendors) => vendors.filter((v) => v.slug === slug))[0];
+}
+
+/** Vendors by slug after `after`, at most `limit` of them (ask for one more to know whether a page follows). */
+export function pageVendorOverviews(db: RedlineDb, now: Date, filter: { nameFilter?: string; after: string; limit: number }): VendorOverview[] {
+  const keep = matchesName(filter.nameFilter);
+  return overviewsOf(db, now, (vendors) =>
+    vendors
+      .filter((v) => v.slug > filter.after && keep(v))
+      .sort((a, b) => (a.slug < b.slug ? -1 : 1))
+      .slice(0, filter.limit),
+  );
 }

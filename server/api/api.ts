@@ -8,7 +8,7 @@ import { parseSeq, resolveIncidentRoute } from "@/db/queries/incident-route";
 import { decodeCursor } from "@/db/queries/prepared";
 import { SNIPPET_CLOSE, SNIPPET_OPEN, searchIncidents, toFtsQuery } from "@/db/queries/search";
 import { getVendor } from "@/db/queries/vendor-profile";
-import { listVendorOverviews } from "@/db/queries/vendors-overview";
+import { getVendorOverview, pageVendorOverviews } from "@/db/queries/vendors-overview";
 import { getServerDb } from "@/db/server-db";
 import { buildOpenApi } from "@/lib/api/openapi";
 import {
@@ -78,12 +78,12 @@ export function createApi(database: () => RedlineDb = getServerDb) {
       const after = q.cursor ? decodeApiCursor(q.cursor) : "";
       if (after === null) return badCursor();
       const links = apiLinks(publicOrigin(request));
-      const all = listVendorOverviews(database(), new Date(), q.q).sort((a, b) => (a.slug < b.slug ? -1 : 1)).filter((v) => v.slug > after);
-      const page = all.slice(0, q.limit);
+      const fetched = pageVendorOverviews(database(), new Date(), { nameFilter: q.q, after, limit: q.limit + 1 });
+      const page = fetched.slice(0, q.limit);
       const last = page.at(-1);
       const body: Page<typeof vendorSchema> = {
         data: page.map((v) => toVendor(links, v)),
-        next: nextLink(request, all.length > q.limit && last ? encodeApiCursor(last.slug) : null),
+        next: nextLink(request, fetched.length > q.limit && last ? encodeApiCursor(last.slug) : null),
         limit: q.limit,
       };
       return answerJson(request, body);
@@ -92,7 +92,7 @@ export function createApi(database: () => RedlineDb = getServerDb) {
     getVendor: apiHandler<Pick<Params, "slug">>((request, { slug }) => {
       const parsed = parseQuery(emptyQuerySchema, request);
       if ("error" in parsed) return parsed.error;
-      const overview = listVendorOverviews(database(), new Date()).find((v) => v.slug === slug);
+      const overview = getVendorOverview(database(), new Date(), slug);
       if (!overview) return notFound(`no vendor ${JSON.stringify(slug)}`);
       return answerJson(request, toVendor(apiLinks(publicOrigin(request)), overview) satisfies z.infer<typeof vendorSchema>);
     }),

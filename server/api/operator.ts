@@ -1,6 +1,6 @@
 import type { RedlineDb } from "@/db/client";
 import { requestPollNow } from "@/db/poll-state";
-import { listVendorOverviews } from "@/db/queries/vendors-overview";
+import { getVendorOverview } from "@/db/queries/vendors-overview";
 import { addVendor, getVendorBySlug, removeVendor, VendorError } from "@/db/vendors";
 import type { z } from "zod";
 import { listThrottleTelemetry } from "@/db/hooks";
@@ -67,7 +67,7 @@ export function operatorHandlers(database: () => RedlineDb) {
           if (error instanceof VendorError) return problem(409, error.message, { parameter: "slug" });
           throw error;
         }
-        const overview = listVendorOverviews(db, new Date()).find((v) => v.slug === input.slug);
+        const overview = getVendorOverview(db, new Date(), input.slug);
         const links = apiLinks(publicOrigin(request));
         if (!overview) throw new Error(`api: vendor ${input.slug} vanished after being added`);
         return answerWrite(201, toVendor(links, overview), { location: links.vendor(input.slug).self });
