@@ -219,3 +219,16 @@ export const throttleTelemetry = sqliteTable("throttle_telemetry", {
   lastThrottledAt: text("last_throttled_at"),
   lastAlertAt: text("last_alert_at"),
 });
+
+/** What the supervisor of `npm start` saw: a process started, exited, was restarted, or it gave up. */
+export const supervisorEvents = sqliteTable(
+  "supervisor_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: text("at").notNull(),
+    process: text("process").notNull(),
+    event: text("event", { enum: ["started", "exited", "restarting", "gave-up"] }).notNull(),
+    detail: text("detail"),
+  },
+  (t) => [index("supervisor_events_at").on(t.at)],
+);
