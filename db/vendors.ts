@@ -1,6 +1,6 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { RedlineDb } from "@/db/client";
-import { incidents, vendors } from "@/db/schema";
+import { incidents, pollState, vendors } from "@/db/schema";
 
 export type VendorRow = typeof vendors.$inferSelect;
 
@@ -72,13 +72,34 @@ export interface VendorSettings {
   statusPageUrl?: string | null;
 }
 
-/**
- * Add a vendor to poll. A vendor known only from imports gets the URL and is polled from now on;
- * any other existing slug is refused.
- */
-export function addVendor(db: RedlineDb, settings: VendorSettings, origin: "user" | "catalog", now = new Date().toISOString()): VendorRow {
-  const existing = getVendorBySlug(db, settings.slug);
-  const values = {
+/** Refused: a vendor with this slug exists already. `existing` lets the caller say how to proceed. */
+export class VendorExistsError extends Error {
+  readonly kind = "vendor-exists";
+  constructor(readonly existing: VendorRow) {
+    super(`vendor ${existing.slug} already exists: ${describeVendorState(existing)}`);
+  }
+}
+
+export type VendorState = "imported" | "polled" | "removed";
+
+/** What a vendor is to the poller: known only from imports, polled from its URL, or removed (history kept). */
+export function vendorState(vendor: VendorRow): VendorState {
+  if (!vendor.enabled) return "removed";
+  return vendor.url === null ? "imported" : "polled";
+}
+
+export function describeVendorState(vendor: VendorRow): string {
+  const added = vendor.origin === "catalog" ? "from the built-in catalog" : "added by hand";
+  if (!vendor.enabled) {
+    const was = vendor.url === null ? `imported as ${vendor.platform}, never polled` : `was polled from ${vendor.url} with ${vendor.platform}`;
+    return `removed, its history kept (${was})`;
+  }
+  if (vendor.url === null) return `imported as ${vendor.platform}, not polled`;
+  return `polled from ${vendor.url} with ${vendor.platform} (${added})`;
+}
+
+function pollSettings(settings: VendorSettings, origin: "user" | "catalog") {
+  return {
     name: settings.name,
     platform: settings.platform,
     url: settings.url,
@@ -88,13 +109,34 @@ export function addVendor(db: RedlineDb, settings: VendorSettings, origin: "user
     enabled: true,
     origin,
   };
-  if (existing) {
-    if (existing.url !== null && existing.enabled) {
-      throw new VendorError(`vendor ${settings.slug} already exists (${existing.origin}, ${existing.url}); remove it first`);
-    }
-    return db.update(vendors).set(values).where(eq(vendors.id, existing.id)).returning().get();
-  }
-  return db.insert(vendors).values({ ...values, slug: settings.slug, createdAt: now }).returning().get();
+}
+
+/** Add a new vendor to poll. Any existing slug is refused with a VendorExistsError. */
+export function addVendor(db: RedlineDb, settings: VendorSettings, origin: "user" | "catalog", now = new Date().toISOString()): VendorRow {
+  const existing = getVendorBySlug(db, settings.slug);
+  if (existing) throw new VendorExistsError(existing);
+  return db.insert(vendors).values({ ...pollSettings(settings, origin), slug: settings.slug, createdAt: now }).returning().get();
+}
+
+/**
+ * Give an existing vendor that is not polled (known only from imports, or removed) a URL to be
+ * polled from, keeping its history. Whether the URL's platform suits that history is the
+ * caller's check (platform families live in scrapers/). A polled vendor is refused.
+ */
+export function addLiveSource(db: RedlineDb, settings: VendorSettings): VendorRow {
+  return db.transaction((tx) => {
+    const existing = tx.select().from(vendors).where(eq(vendors.slug, settings.slug)).get();
+    if (!existing) throw new VendorError(`unknown vendor ${JSON.stringify(settings.slug)}`);
+    if (vendorState(existing) === "polled") throw new VendorExistsError(existing);
+    const values = {
+      ...pollSettings(settings, "user"),
+      homepage: settings.homepage ?? existing.homepage,
+      statusPageUrl: settings.statusPageUrl ?? existing.statusPageUrl,
+    };
+    // A removed vendor's backoff and schedule belong to its old URL: start as a new vendor would.
+    tx.delete(pollState).where(eq(pollState.vendorId, existing.id)).run();
+    return tx.update(vendors).set(values).where(eq(vendors.id, existing.id)).returning().get();
+  });
 }
 
 /** Stop polling a vendor and keep its history; with `purge`, delete the vendor and everything archived of it. */

@@ -1,7 +1,7 @@
 import type { RedlineDb } from "@/db/client";
 import { requestPollNow } from "@/db/poll-state";
 import { getVendorOverview } from "@/db/queries/vendors-overview";
-import { addVendor, getVendorBySlug, removeVendor, VendorError } from "@/db/vendors";
+import { addVendor, getVendorBySlug, removeVendor, VendorExistsError, vendorState } from "@/db/vendors";
 import type { z } from "zod";
 import { listThrottleTelemetry } from "@/db/hooks";
 import { addVendorBodySchema, deleteVendorQuerySchema, emptyQuerySchema, type hookTelemetrySchema } from "@/lib/api/schemas";
@@ -30,6 +30,13 @@ async function readJsonBody(request: Request): Promise<{ value: unknown } | { er
   } catch (error) {
     return { error: problem(400, `the body is not JSON: ${(error as Error).message}`) };
   }
+}
+
+/** The API adds new vendors only; giving an existing one a URL is the CLI's deliberate step. */
+function existingAdvice(error: VendorExistsError): string {
+  const slug = error.existing.slug;
+  if (vendorState(error.existing) === "polled") return "choose another slug, or remove it first";
+  return `choose another slug, or give it this URL with \`redline vendors add --slug ${slug} --add-source …\` (its history stays)`;
 }
 
 /**
@@ -64,7 +71,7 @@ export function operatorHandlers(database: () => RedlineDb) {
         try {
           addVendor(db, { slug: input.slug, name: input.name, platform: input.platform, url: checked.url, intervalSeconds: checked.intervalSeconds }, "user");
         } catch (error) {
-          if (error instanceof VendorError) return problem(409, error.message, { parameter: "slug" });
+          if (error instanceof VendorExistsError) return problem(409, `${error.message}; ${existingAdvice(error)}`, { parameter: "slug" });
           throw error;
         }
         const overview = getVendorOverview(db, new Date(), input.slug);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getArchiveRevision } from "@/db/queries/archive-revision";
-import { addVendor, ensureVendor, removeVendor, syncCatalogVendors } from "@/db/vendors";
+import { addLiveSource, addVendor, ensureVendor, removeVendor, syncCatalogVendors } from "@/db/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { freshDatabase } from "@/tests/support/database";
 import { makeIncident } from "@/tests/support/incidents";
@@ -22,7 +22,7 @@ describe("archive revision", () => {
     expect(getArchiveRevision(db)).toBeGreaterThan(afterNew);
   });
 
-  it("moves when a vendor is added, renamed or removed", () => {
+  it("moves when a vendor is added, renamed, removed or polled again", () => {
     const db = freshDatabase();
     const settings = { slug: "acme", name: "Acme", platform: "statuspage", url: "https://status.acme.test" };
     let last = getArchiveRevision(db);
@@ -30,8 +30,9 @@ describe("archive revision", () => {
       () => syncCatalogVendors(db, [settings]),
       () => syncCatalogVendors(db, [{ ...settings, name: "Acme Cloud" }]),
       () => removeVendor(db, "acme", false),
-      () => addVendor(db, settings, "user"),
+      () => addLiveSource(db, settings),
       () => removeVendor(db, "acme", true),
+      () => addVendor(db, settings, "user"),
     ];
     for (const step of steps) {
       step();

@@ -212,4 +212,21 @@ describe("API writes", () => {
     expect(getVendorBySlug(db, "newco")?.enabled).toBe(false);
     expect((await call("pollVendor", { method: "POST", params: { slug: "newco" }, headers: auth })).status).toBe(409);
   });
+
+  it("refuse an imported or removed slug with 409 and a problem document saying what exists, leaving it unpolled", async () => {
+    vi.stubEnv("REDLINE_OPERATOR_TOKEN", TOKEN);
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const imported = await call("addVendor", { method: "POST", body: { ...vendor, slug: "acme" }, headers: auth });
+    expect(imported.status).toBe(409);
+    expect(imported.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(await imported.json()).toMatchObject({ status: 409, parameter: "slug", detail: expect.stringMatching(/^vendor acme already exists: imported as test-feed, not polled; .*--add-source/) });
+    expect(getVendorBySlug(db, "acme")).toMatchObject({ url: null, enabled: true, origin: "import" });
+
+    expect((await call("addVendor", { method: "POST", body: { ...vendor, slug: "gone" }, headers: auth })).status).toBe(201);
+    await call("removeVendor", { method: "DELETE", params: { slug: "gone" }, headers: auth });
+    const removed = await call("addVendor", { method: "POST", body: { ...vendor, slug: "gone" }, headers: auth });
+    expect(removed.status).toBe(409);
+    expect(await removed.json()).toMatchObject({ detail: expect.stringMatching(/^vendor gone already exists: removed, its history kept/) });
+    expect(getVendorBySlug(db, "gone")?.enabled).toBe(false);
+  });
 });
