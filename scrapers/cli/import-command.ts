@@ -1,13 +1,15 @@
 import { SingleBar } from "cli-progress";
-import { ensureVendor, VENDOR_SLUG_PATTERN } from "@/db/vendors";
+import { ensureVendor, getVendorBySlug, VENDOR_SLUG_PATTERN, type VendorRow } from "@/db/vendors";
 import { listFileVersions, readFileVersions } from "@/scrapers/ingest/git-snapshots";
 import { type ImportSummary, importSnapshots, listSnapshotFolder, type SnapshotSource } from "@/scrapers/ingest/import-snapshots";
 import { CliError, requirePlatform, withDatabase } from "@/scrapers/cli/cli-context";
+import { describePlatformFamily, isSameFamily } from "@/scrapers/platforms/families";
 
 interface ImportOptions {
   vendor: string;
   platform: string;
   name?: string;
+  addSource?: boolean;
   db?: string;
 }
 
@@ -15,6 +17,19 @@ function requireSlug(slug: string): void {
   if (!VENDOR_SLUG_PATTERN.test(slug)) {
     throw new CliError(`invalid vendor slug ${JSON.stringify(slug)}: use lowercase letters, digits and dashes`);
   }
+}
+
+/** Snapshots of another product than the vendor's history came from go in only when the user says so. */
+function checkTarget(existing: VendorRow | undefined, slug: string, platform: string, addSource: boolean): void {
+  if (!existing) {
+    if (addSource) throw new CliError(`no vendor ${slug} to add a source to: drop --add-source to create it, or check --vendor`);
+    return;
+  }
+  if (addSource || isSameFamily(existing.platform, platform)) return;
+  throw new CliError(
+    `vendor ${slug} is of ${describePlatformFamily(existing.platform)}, these snapshots of ${describePlatformFamily(platform)}: ` +
+      "if they are another source of the same vendor, run again with --add-source; else import them under another --vendor",
+  );
 }
 
 function progressBar(total: number): { update(done: number): void; stop(): void } {
@@ -40,8 +55,11 @@ function printSummary(what: string, s: ImportSummary, skipped: readonly string[]
 
 async function runSnapshots(opts: ImportOptions, what: string, total: number, snapshots: Iterable<SnapshotSource> | AsyncIterable<SnapshotSource>, skipped: string[]): Promise<void> {
   const platform = requirePlatform(opts.platform);
+  const addSource = opts.addSource === true;
   await withDatabase(opts, async (db) => {
-    const vendor = ensureVendor(db, { slug: opts.vendor, name: opts.name, platform: platform.name });
+    const existing = getVendorBySlug(db, opts.vendor);
+    checkTarget(existing, opts.vendor, platform.name, addSource);
+    const vendor = existing ?? ensureVendor(db, { slug: opts.vendor, name: opts.name, platform: platform.name });
     const bar = progressBar(total);
     try {
       const summary = await importSnapshots(db, vendor, platform, snapshots, (done) => bar.update(done));
@@ -50,7 +68,7 @@ async function runSnapshots(opts: ImportOptions, what: string, total: number, sn
     } finally {
       bar.stop();
     }
-  });
+  }, { mustExist: addSource });
 }
 
 export async function runImport(dir: string, opts: ImportOptions): Promise<void> {

@@ -14,6 +14,7 @@ const program = new Command()
   .exitOverride();
 
 const dbOption = ["--db <path>", "database file (default: $REDLINE_DB or data/redline.db)"] as const;
+const addSourceImportOption = ["--add-source", "the snapshots are another source of an existing vendor of another platform family"] as const;
 
 program
   .command("migrate")
@@ -28,6 +29,7 @@ program
   .requiredOption("--vendor <slug>", "vendor slug, e.g. github")
   .requiredOption("--platform <platform>", `one of: ${PLATFORM_NAMES.join(", ")}`)
   .option("--name <name>", "vendor display name (first import only; default: the slug)")
+  .option(...addSourceImportOption)
   .option(...dbOption)
   .action((dir: string, opts) => runImport(dir, opts));
 
@@ -39,6 +41,7 @@ program
   .requiredOption("--vendor <slug>", "vendor slug")
   .requiredOption("--platform <platform>", `one of: ${PLATFORM_NAMES.join(", ")}`)
   .option("--name <name>", "vendor display name (first import only)")
+  .option(...addSourceImportOption)
   .option(...dbOption)
   .action((repo: string, file: string, opts) => runImportGit(repo, file, opts));
 
@@ -83,6 +86,7 @@ vendorsCommand
   .requiredOption("--platform <platform>", "live platform, e.g. statuspage (see `vendors platforms`)")
   .requiredOption("--url <url>", "status page base URL or endpoint URL")
   .option("--interval <seconds>", "seconds between polls (default: REDLINE_POLL_INTERVAL_SECONDS)")
+  .option("--add-source", "poll an existing vendor that is imported-only or removed, keeping its history (same platform family)")
   .option(...dbOption)
   .action((opts) => runVendorsAdd(opts));
 

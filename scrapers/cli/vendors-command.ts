@@ -1,11 +1,15 @@
 import { createHash, randomBytes } from "node:crypto";
 import { setHookSecretHash } from "@/db/hooks";
 import { getPollState } from "@/db/poll-state";
-import { addVendor, getVendorBySlug, listVendorSummaries, removeVendor, syncCatalogVendors } from "@/db/vendors";
+import {
+  addLiveSource, addVendor, describeVendorState, getVendorBySlug, listVendorSummaries, removeVendor, syncCatalogVendors, VendorError,
+  VendorExistsError, type VendorRow, vendorState,
+} from "@/db/vendors";
 import { readEnv } from "@/lib/env";
 import { CATALOG, catalogVendorSettings } from "@/scrapers/catalog/catalog";
 import { validateVendorInput, VendorInputError } from "@/scrapers/live/validate-vendor";
 import { CliError, withDatabase } from "@/scrapers/cli/cli-context";
+import { describePlatformFamily, isSameFamily, platformFamily } from "@/scrapers/platforms/families";
 
 interface AddOptions {
   slug: string;
@@ -13,6 +17,7 @@ interface AddOptions {
   platform: string;
   url: string;
   interval?: string;
+  addSource?: boolean;
   db?: string;
 }
 
@@ -33,16 +38,48 @@ export function validateVendor(opts: AddOptions, allowPrivate: boolean): { url: 
   }
 }
 
+/** Why adding this vendor is refused, with what to do instead; null when it may go ahead. */
+function refuseExisting(existing: VendorRow, platform: string, addSource: boolean): string | null {
+  const slug = existing.slug;
+  const what = `vendor ${slug} already exists: ${describeVendorState(existing)}`;
+  const family = platformFamily(existing.platform) ?? existing.platform;
+  const state = vendorState(existing);
+  if (state === "polled") {
+    return `${what}; a vendor is polled from one URL: choose another --slug, or run \`vendors remove ${slug}\` first (its history stays) and add it again with --add-source`;
+  }
+  if (!addSource) {
+    const again = state === "imported" ? "to poll it too" : "to poll it again";
+    return `${what}; ${again}, keeping its history, run again with --add-source and a ${family}-family platform, or choose another --slug`;
+  }
+  if (!isSameFamily(existing.platform, platform)) {
+    return `vendor ${slug} is of ${describePlatformFamily(existing.platform)}, live platform ${platform} of ${describePlatformFamily(platform)}: one vendor cannot mix them; choose another --slug`;
+  }
+  return null;
+}
+
 export async function runVendorsAdd(opts: AddOptions): Promise<void> {
   const { url, intervalSeconds } = validateVendor(opts, readEnv().REDLINE_ALLOW_PRIVATE_URLS);
+  const settings = { slug: opts.slug, name: opts.name.trim(), platform: opts.platform, url, intervalSeconds };
+  const addSource = opts.addSource === true;
   await withDatabase(opts, (db) => {
+    const existing = getVendorBySlug(db, opts.slug);
+    const every = intervalSeconds ? `, every ${intervalSeconds} s` : "";
     try {
-      const vendor = addVendor(db, { slug: opts.slug, name: opts.name.trim(), platform: opts.platform, url, intervalSeconds }, "user");
-      process.stdout.write(`added ${vendor.slug} (${vendor.platform}) at ${url}${intervalSeconds ? `, every ${intervalSeconds} s` : ""}\n`);
+      if (!existing) {
+        if (addSource) throw new CliError(`no vendor ${opts.slug} to add a source to: drop --add-source to add a new vendor, or check the slug`);
+        addVendor(db, settings, "user");
+        process.stdout.write(`added ${opts.slug} (${opts.platform}) at ${url}${every}\n`);
+        return;
+      }
+      const refusal = refuseExisting(existing, opts.platform, addSource);
+      if (refusal) throw new CliError(refusal);
+      addLiveSource(db, settings);
+      process.stdout.write(`${opts.slug} (${opts.platform}) is polled from ${url}${every}; its archived history stays\n`);
     } catch (error) {
-      throw new CliError((error as Error).message);
+      if (error instanceof VendorError || error instanceof VendorExistsError) throw new CliError(error.message, { cause: error });
+      throw error;
     }
-  });
+  }, { mustExist: addSource });
 }
 
 export async function runVendorsRemove(slug: string, opts: { purge?: boolean; db?: string }): Promise<void> {

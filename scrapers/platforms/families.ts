@@ -51,8 +51,8 @@ export function isSameFamily(a: string, b: string): boolean {
   return family === undefined ? a === b : family === platformFamily(b);
 }
 
-/** "statuspage family" for a platform named after its family, else "statuspage family (statuspage-summary)". */
+/** "the statuspage family (statuspage-summary)", or "the gcp family" for a platform named after its family. */
 export function describePlatformFamily(name: string): string {
   const family = platformFamily(name) ?? name;
-  return family === name ? `${family} family` : `${family} family (${name})`;
+  return family === name ? `the ${family} family` : `the ${family} family (${name})`;
 }
