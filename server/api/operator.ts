@@ -34,9 +34,9 @@ async function readJsonBody(request: Request): Promise<{ value: unknown } | { er
 
 /** The API adds new vendors only; giving an existing one a URL is the CLI's deliberate step. */
 function existingAdvice(error: VendorExistsError): string {
-  const slug = error.existing.slug;
-  if (vendorState(error.existing) === "polled") return "choose another slug, or remove it first";
-  return `choose another slug, or give it this URL with \`redline vendors add --slug ${slug} --add-source …\` (its history stays)`;
+  const cli = `\`redline vendors add --slug ${error.existing.slug} --add-source …\``;
+  if (vendorState(error.existing) === "polled") return `choose another slug, or remove it and give it the new URL with ${cli} (its history stays)`;
+  return `choose another slug, or give it this URL with ${cli} (its history stays)`;
 }
 
 /**
