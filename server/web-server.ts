@@ -14,6 +14,7 @@ import { getServerDb } from "@/db/server-db";
 import { readEnv } from "@/lib/env";
 import { newNonce, nonceOf } from "@/lib/security-headers";
 import { answerHealth } from "@/server/health";
+import { trustProxies } from "@/server/http/client-address";
 import { isNotModified } from "@/server/http/conditional";
 import { createAlertSender } from "@/server/hooks/alert-sender";
 import { createHookHandler, hookSettings } from "@/server/hooks/hook-route";
@@ -163,7 +164,8 @@ export async function startWebServer(options: { host: string; port: number; db?:
     : render;
   const env = readEnv();
   const probe = createReadinessProbe(options.dbFile ?? env.REDLINE_DB);
-  const limited = createClientRateLimit({ ratePerSecond: env.REDLINE_RATE_LIMIT_PER_SECOND, burst: env.REDLINE_RATE_LIMIT_BURST, trustProxy: env.REDLINE_TRUST_PROXY });
+  const trust = trustProxies(env.REDLINE_TRUSTED_PROXIES);
+  const limited = createClientRateLimit({ ratePerSecond: env.REDLINE_RATE_LIMIT_PER_SECOND, burst: env.REDLINE_RATE_LIMIT_BURST, trust });
   const telemetry = new ThrottleTelemetry(() => db, env.REDLINE_ALERT_INTERVAL_SECONDS * 1000, createAlertSender(env.REDLINE_ALERT_WEBHOOK_URL));
   const flushTelemetry = setInterval(() => telemetry.flush(), 1_000);
   flushTelemetry.unref();
