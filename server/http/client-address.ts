@@ -19,3 +19,15 @@ export function clientAddress(req: http.IncomingMessage, trust: ProxyTrust): str
   return proxyaddr(req, trust);
 }
 
+/**
+ * Drops the forwarding headers Next.js reads unless the peer is a trusted proxy: Next.js believes
+ * them from anyone, and the scheme they give makes feed and API links and the cookie's Secure.
+ */
+export function dropUntrustedForwarding(req: http.IncomingMessage, trust: ProxyTrust): void {
+  const peer = req.socket.remoteAddress;
+  if (peer !== undefined && trust(peer, 0)) return;
+  delete req.headers["x-forwarded-for"];
+  delete req.headers["x-forwarded-host"];
+  delete req.headers["x-forwarded-proto"];
+  delete req.headers["x-forwarded-port"];
+}
