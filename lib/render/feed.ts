@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { escapeHtml } from "@/lib/render/change-html";
 import { xmlElement } from "@/lib/render/xml";
 
 export const FEED_FORMATS = ["atom", "rss", "json"] as const;
@@ -12,9 +13,11 @@ export const FEED_CONTENT_TYPES: Record<FeedFormat, string> = {
 
 export interface FeedItem {
   id: string;
+  /** Plain text, as are the summary and the feed's title and description. */
   title: string;
   link: string;
   summary: string;
+  /** Sanitized HTML. */
   html: string;
   published: string;
 }
@@ -59,7 +62,7 @@ const href = (url: string) => new URL(url).href;
 const iso = (date: string) => new Date(date).toISOString();
 const indented = (indent: string, elements: readonly string[]) => elements.map((e) => `${indent}${e}`).join("\n");
 
-/** Atom 1.0 (RFC 4287). Titles are text: a title holding markup is shown as that markup, never run. */
+/** Atom 1.0 (RFC 4287). Titles and summaries are text: one holding markup is shown as that markup, never run. */
 function renderAtom(doc: FeedDocument): string {
   const entries = doc.items.map((item) =>
     [
@@ -69,7 +72,7 @@ function renderAtom(doc: FeedDocument): string {
         xmlElement("id", {}, item.id),
         xmlElement("link", { href: href(item.link) }),
         xmlElement("updated", {}, iso(item.published)),
-        ...(item.summary ? [xmlElement("summary", { type: "html" }, item.summary)] : []),
+        ...(item.summary ? [xmlElement("summary", { type: "text" }, item.summary)] : []),
         ...(item.html ? [xmlElement("content", { type: "html" }, item.html)] : []),
         xmlElement("published", {}, iso(item.published)),
       ]),
@@ -99,7 +102,8 @@ function renderRss(doc: FeedDocument): string {
         xmlElement("link", {}, href(item.link)),
         xmlElement("guid", { isPermaLink: "false" }, item.id),
         xmlElement("pubDate", {}, new Date(item.published).toUTCString()),
-        ...(item.summary ? [xmlElement("description", {}, item.summary)] : []),
+        // Readers take an item's description as HTML; the summary is text.
+        ...(item.summary ? [xmlElement("description", {}, escapeHtml(item.summary))] : []),
         ...(item.html ? [xmlElement("content:encoded", {}, item.html)] : []),
       ]),
       "    </item>",

@@ -3,6 +3,7 @@ import { SaxesParser } from "saxes";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { ensureVendor } from "@/db/vendors";
+import { escapeHtml } from "@/lib/render/change-html";
 import { type FeedFormat, FEED_FORMATS } from "@/lib/render/feed";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { type FeedLevel, feedRoute } from "@/server/feeds/feed-route";
@@ -282,6 +283,16 @@ describe("feed titles", () => {
       });
     }
   }
+
+  it("come with summaries that reach a reader as text: typed text in Atom, escaped as HTML in RSS, plain in JSON", async () => {
+    const feed = (format: FeedFormat) => feedRoute("vendor", format, () => hostile)(new Request(`${ORIGIN}/x.${format}`), { params: Promise.resolve({ slug: "evil" }) });
+    const json = (await (await feed("json")).json()) as { items: { summary: string }[] };
+    const summary = json.items[0]?.summary ?? "";
+    expect(summary.startsWith(`${VENDOR} reported `)).toBe(true);
+    expect(xmlTexts(await (await feed("atom")).text(), "summary")).toEqual([{ parents: "feed entry", type: "text", text: summary }]);
+    const descriptions = xmlTexts(await (await feed("rss")).text(), "description").filter((d) => d.parents === "rss channel item");
+    expect(descriptions.map((d) => d.text)).toEqual([escapeHtml(summary)]);
+  });
 
   it("are never typed as HTML in Atom", async () => {
     for (const { level, params } of SCOPES) {
