@@ -19,8 +19,10 @@ export interface ClientRateLimitSettings {
  * address by its /64, which one host or one home usually has to itself. Zone ids are dropped.
  */
 export function addressGroup(address: string): string {
-  if (!ipaddr.isValid(address)) return address;
-  const ip = ipaddr.process(address);
+  // ipaddr.js takes only letters and digits after the %, and interface names can hold more.
+  const bare = address.replace(/%.*$/, "");
+  if (!ipaddr.isValid(bare)) return address;
+  const ip = ipaddr.process(bare);
   if (ip instanceof ipaddr.IPv4) return ip.toString();
   return `${new ipaddr.IPv6([...ip.parts.slice(0, 4), 0, 0, 0, 0]).toRFC5952String()}/64`;
 }

@@ -110,6 +110,7 @@ describe("per-client rate limit", () => {
     expect(addressGroup("::ffff:127.0.0.1")).toBe("127.0.0.1");
     expect(addressGroup("fe80::1%eth0")).toBe(addressGroup("fe80::2"));
     expect(addressGroup("fe80::1%eth0")).toBe("fe80::/64");
+    expect(addressGroup("fe80::1%br-lan.10")).toBe("fe80::/64");
   });
 });
 
