@@ -1,9 +1,35 @@
+import ipaddr from "ipaddr.js";
+import proxyaddr from "proxy-addr";
 import { z } from "zod";
 
 const flag = z
   .enum(["0", "1", "true", "false", ""])
   .default("0")
   .transform((v) => v === "1" || v === "true");
+
+const PROXY_NAMES = ["loopback", "linklocal", "uniquelocal"];
+
+/** What proxy-addr compiles, with the address in its usual notation: proxy-addr would also take "10" as 0.0.0.10. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.includes(entry)) return true;
+  const address = entry.split("/")[0] ?? "";
+  if (!ipaddr.IPv4.isValidFourPartDecimal(address) && !(address.includes(":") && ipaddr.IPv6.isValid(address))) return false;
+  try {
+    proxyaddr.compile(entry);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const proxyList = z
+  .string()
+  .default("")
+  .transform((value) => value.split(",").map((entry) => entry.trim()).filter((entry) => entry !== ""))
+  .superRefine((entries, ctx) => {
+    const bad = entries.find((entry) => !isProxyEntry(entry));
+    if (bad !== undefined) ctx.addIssue({ code: "custom", message: `${JSON.stringify(bad)} is not an IP address, a CIDR range or one of ${PROXY_NAMES.join(", ")}` });
+  });
 
 const envSchema = z.object({
   REDLINE_DB: z.string().min(1).default("data/redline.db"),
@@ -30,8 +56,13 @@ const envSchema = z.object({
   /** Per-client budget for the API and the feeds: sustained requests a second (0 turns it off), and burst. */
   REDLINE_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(10),
   REDLINE_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(120),
-  /** Behind a reverse proxy: take the client's address from X-Forwarded-For. */
-  REDLINE_TRUST_PROXY: flag,
+  /** The reverse proxies whose X-Forwarded-For is believed; empty, the peer is the client. */
+  REDLINE_TRUSTED_PROXIES: proxyList,
+  /** Refused rather than ignored: a deployment that still sets it would otherwise trust no proxy without a word. */
+  REDLINE_TRUST_PROXY: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.undefined({ error: "replaced by REDLINE_TRUSTED_PROXIES (a comma-separated list of your proxies' addresses or CIDR ranges); remove it" }),
+  ),
   /** Webhook budgets: per source (sustained pushes a second, burst), then a ceiling over all sources. */
   REDLINE_HOOK_RATE_PER_SECOND: z.coerce.number().positive().default(1),
   REDLINE_HOOK_BURST: z.coerce.number().int().min(1).default(30),
@@ -48,7 +79,7 @@ const envSchema = z.object({
   REDLINE_PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
 });
 
-export type Env = z.infer<typeof envSchema>;
+export type Env = Omit<z.infer<typeof envSchema>, "REDLINE_TRUST_PROXY">;
 
 /** The environment, read once and validated: a bad value stops the process with its name. */
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {

@@ -1,5 +1,7 @@
 import type http from "node:http";
+import ipaddr from "ipaddr.js";
 import { KeyedBuckets, type TakeResult } from "@/lib/token-bucket";
+import { clientAddress, type ProxyTrust } from "@/server/http/client-address";
 import { problemBody } from "@/server/http/problem";
 
 /** The public API and the feeds: what scripts and feed readers poll. Pages are for people. */
@@ -8,17 +10,26 @@ const LIMITED = /^\/(?:api\/v1\/|(?:.*\/)?feed\.(?:atom|rss|json)$)/;
 export interface ClientRateLimitSettings {
   ratePerSecond: number;
   burst: number;
-  /** Take the client's address from X-Forwarded-For (only behind a proxy that sets it). */
-  trustProxy: boolean;
+  /** The proxies whose X-Forwarded-For names the client (server/http/client-address.ts). */
+  trust: ProxyTrust;
 }
 
-/** The client a request counts against: its address (IPv6 by its /64, which one host usually has). */
-export function clientKey(req: http.IncomingMessage, trustProxy: boolean): string {
-  const forwarded = trustProxy ? String(req.headers["x-forwarded-for"] ?? "").split(",")[0]?.trim() : "";
-  const address = forwarded || req.socket.remoteAddress || "unknown";
-  const v4 = /^(?:::ffff:)?(\d+\.\d+\.\d+\.\d+)$/.exec(address);
-  if (v4?.[1]) return v4[1];
-  return address.includes(":") ? address.split(":").slice(0, 4).join(":") : address;
+/**
+ * The group an address counts in: an IPv4 address alone (also when written IPv4-mapped), an IPv6
+ * address by its /64, which one host or one home usually has to itself. Zone ids are dropped.
+ */
+export function addressGroup(address: string): string {
+  // ipaddr.js takes only letters and digits after the %, and interface names can hold more.
+  const bare = address.replace(/%.*$/, "");
+  if (!ipaddr.isValid(bare)) return address;
+  const ip = ipaddr.process(bare);
+  if (ip instanceof ipaddr.IPv4) return ip.toString();
+  return `${new ipaddr.IPv6([...ip.parts.slice(0, 4), 0, 0, 0, 0]).toRFC5952String()}/64`;
+}
+
+/** The client a request counts against. */
+export function clientKey(req: http.IncomingMessage, trust: ProxyTrust): string {
+  return addressGroup(clientAddress(req, trust));
 }
 
 function headers(settings: ClientRateLimitSettings, result: TakeResult): Record<string, string> {
@@ -39,7 +50,7 @@ export function createClientRateLimit(settings: ClientRateLimitSettings, now: ()
   return (req: http.IncomingMessage, res: http.ServerResponse): boolean => {
     const pathname = (req.url ?? "/").split("?")[0] ?? "/";
     if (settings.ratePerSecond <= 0 || !LIMITED.test(pathname)) return false;
-    const result = buckets.take(clientKey(req, settings.trustProxy), now());
+    const result = buckets.take(clientKey(req, settings.trust), now());
     for (const [name, value] of Object.entries(headers(settings, result))) res.setHeader(name, value);
     if (result.allowed) return false;
     const body = problemBody(429, `over ${settings.burst} requests at once or ${settings.ratePerSecond} a second from this client; retry after ${result.retryAfterSeconds} s`);

@@ -14,6 +14,7 @@ import { getServerDb } from "@/db/server-db";
 import { readEnv } from "@/lib/env";
 import { newNonce, nonceOf } from "@/lib/security-headers";
 import { answerHealth } from "@/server/health";
+import { dropUntrustedForwarding, trustProxies } from "@/server/http/client-address";
 import { isNotModified } from "@/server/http/conditional";
 import { createAlertSender } from "@/server/hooks/alert-sender";
 import { createHookHandler, hookSettings } from "@/server/hooks/hook-route";
@@ -52,8 +53,9 @@ export function cacheKeyFor(req: http.IncomingMessage): string | null {
   // adds it), but its validators are answered from what is kept, which is the archive's current state.
   const conditional = req.headers["if-none-match"] !== undefined || req.headers["if-modified-since"] !== undefined;
   if (!conditional && /no-cache|no-store|max-age=0/.test(req.headers["cache-control"] ?? "")) return null;
-  // Feeds and the API make their links absolute with the Host they were asked on.
-  return `${req.headers.host ?? ""} ${url.pathname}${url.search}`;
+  // Feeds and the API make their links absolute with the Host and the scheme they were asked on
+  // (the scheme as a trusted proxy reports it; dropUntrustedForwarding removed anyone else's).
+  return `${req.headers["x-forwarded-proto"] ?? ""} ${req.headers.host ?? ""} ${url.pathname}${url.search}`;
 }
 
 /** A kept answer as this reader gets it: with a nonce of its own, never the one another reader saw. */
@@ -163,12 +165,14 @@ export async function startWebServer(options: { host: string; port: number; db?:
     : render;
   const env = readEnv();
   const probe = createReadinessProbe(options.dbFile ?? env.REDLINE_DB);
-  const limited = createClientRateLimit({ ratePerSecond: env.REDLINE_RATE_LIMIT_PER_SECOND, burst: env.REDLINE_RATE_LIMIT_BURST, trustProxy: env.REDLINE_TRUST_PROXY });
+  const trust = trustProxies(env.REDLINE_TRUSTED_PROXIES);
+  const limited = createClientRateLimit({ ratePerSecond: env.REDLINE_RATE_LIMIT_PER_SECOND, burst: env.REDLINE_RATE_LIMIT_BURST, trust });
   const telemetry = new ThrottleTelemetry(() => db, env.REDLINE_ALERT_INTERVAL_SECONDS * 1000, createAlertSender(env.REDLINE_ALERT_WEBHOOK_URL));
   const flushTelemetry = setInterval(() => telemetry.flush(), 1_000);
   flushTelemetry.unref();
   const hooks = createHookHandler({ db: () => db, telemetry, settings: hookSettings(env) });
   const server = http.createServer((req, res) => {
+    dropUntrustedForwarding(req, trust);
     if (answerHealth(req, res, () => probe.check())) return;
     const answer = async () => {
       // Webhooks have budgets of their own, before the per-client limit of the public API.

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { Feed } from "feed";
+import { escapeHtml } from "@/lib/render/change-html";
+import { xmlElement } from "@/lib/render/xml";
 
 export const FEED_FORMATS = ["atom", "rss", "json"] as const;
 export type FeedFormat = (typeof FEED_FORMATS)[number];
@@ -12,9 +13,11 @@ export const FEED_CONTENT_TYPES: Record<FeedFormat, string> = {
 
 export interface FeedItem {
   id: string;
+  /** Plain text, as are the summary and the feed's title and description. */
   title: string;
   link: string;
   summary: string;
+  /** Sanitized HTML. */
   html: string;
   published: string;
 }
@@ -49,47 +52,111 @@ export function changeItemId(vendorSlug: string, providerId: string, observedAt:
   return stableUrn("redline-change", vendorSlug, providerId, observedAt);
 }
 
-interface JsonFeedV1 {
-  items?: Array<Record<string, unknown>>;
-  [key: string]: unknown;
+// Written here rather than with the feed library: it types Atom item titles as HTML, keeps text in
+// CDATA that a second "]]>" ends early, and reads "&amp;" in a text as "&".
+const GENERATOR = "Redline";
+const RIGHTS = "Incident texts belong to their vendors; Redline's summaries are machine-written.";
+
+/** Parsed, so a space or a non-ASCII letter in a path is percent-encoded. */
+const href = (url: string) => new URL(url).href;
+const iso = (date: string) => new Date(date).toISOString();
+const indented = (indent: string, elements: readonly string[]) => elements.map((e) => `${indent}${e}`).join("\n");
+
+/** Atom 1.0 (RFC 4287). Titles and summaries are text: one holding markup is shown as that markup, never run. */
+function renderAtom(doc: FeedDocument): string {
+  const entries = doc.items.map((item) =>
+    [
+      "  <entry>",
+      indented("    ", [
+        xmlElement("title", { type: "text" }, item.title),
+        xmlElement("id", {}, item.id),
+        xmlElement("link", { href: href(item.link) }),
+        xmlElement("updated", {}, iso(item.published)),
+        ...(item.summary ? [xmlElement("summary", { type: "text" }, item.summary)] : []),
+        ...(item.html ? [xmlElement("content", { type: "html" }, item.html)] : []),
+        xmlElement("published", {}, iso(item.published)),
+      ]),
+      "  </entry>",
+    ].join("\n"),
+  );
+  const head = indented("  ", [
+    xmlElement("id", {}, doc.id),
+    xmlElement("title", { type: "text" }, doc.title),
+    xmlElement("updated", {}, iso(doc.updated)),
+    xmlElement("generator", {}, GENERATOR),
+    xmlElement("link", { rel: "alternate", href: href(doc.link) }),
+    xmlElement("link", { rel: "self", href: href(doc.self.atom) }),
+    xmlElement("subtitle", { type: "text" }, doc.description),
+    xmlElement("rights", { type: "text" }, RIGHTS),
+  ]);
+  return ['<?xml version="1.0" encoding="utf-8"?>', '<feed xmlns="http://www.w3.org/2005/Atom">', head, ...entries, "</feed>", ""].join("\n");
 }
 
-/** The feed library writes JSON Feed 1.0; 1.1 renames nothing we use but the version and `authors`. */
-function toJsonFeed11(json: string): string {
-  const feed = JSON.parse(json) as JsonFeedV1;
-  const { author, ...rest } = feed;
-  const upgraded: Record<string, unknown> = { ...rest, version: "https://jsonfeed.org/version/1.1", language: "en" };
-  if (author) upgraded.authors = [author];
-  upgraded.items = (feed.items ?? []).map(({ author: itemAuthor, ...item }) => (itemAuthor ? { ...item, authors: [itemAuthor] } : item));
-  return `${JSON.stringify(upgraded, null, 2)}\n`;
+/** RSS 2.0, with the item HTML in content:encoded. Every text is escaped, none in CDATA, so no text can end a section early. */
+function renderRss(doc: FeedDocument): string {
+  const items = doc.items.map((item) =>
+    [
+      "    <item>",
+      indented("      ", [
+        xmlElement("title", {}, item.title),
+        xmlElement("link", {}, href(item.link)),
+        xmlElement("guid", { isPermaLink: "false" }, item.id),
+        xmlElement("pubDate", {}, new Date(item.published).toUTCString()),
+        // Readers take an item's description as HTML; the summary is text.
+        ...(item.summary ? [xmlElement("description", {}, escapeHtml(item.summary))] : []),
+        ...(item.html ? [xmlElement("content:encoded", {}, item.html)] : []),
+      ]),
+      "    </item>",
+    ].join("\n"),
+  );
+  const channel = indented("    ", [
+    xmlElement("title", {}, doc.title),
+    xmlElement("link", {}, href(doc.link)),
+    xmlElement("description", {}, doc.description),
+    xmlElement("lastBuildDate", {}, new Date(doc.updated).toUTCString()),
+    xmlElement("docs", {}, "https://www.rssboard.org/rss-specification"),
+    xmlElement("generator", {}, GENERATOR),
+    xmlElement("language", {}, "en"),
+    xmlElement("copyright", {}, RIGHTS),
+    xmlElement("atom:link", { href: href(doc.self.rss), rel: "self", type: "application/rss+xml" }),
+  ]);
+  return [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:atom="http://www.w3.org/2005/Atom">',
+    "  <channel>",
+    channel,
+    ...items,
+    "  </channel>",
+    "</rss>",
+    "",
+  ].join("\n");
 }
 
-/** The document in one format, generated by the feed library. */
-export function renderFeed(doc: FeedDocument, format: FeedFormat): string {
-  const feed = new Feed({
-    id: doc.id,
+/** JSON Feed 1.1, whose title and summary are plain text by definition. */
+function renderJsonFeed(doc: FeedDocument): string {
+  const feed = {
+    version: "https://jsonfeed.org/version/1.1",
     title: doc.title,
+    home_page_url: doc.link,
+    feed_url: doc.self.json,
     description: doc.description,
-    link: doc.link,
     language: "en",
-    updated: new Date(doc.updated),
-    generator: "Redline",
-    copyright: "Incident texts belong to their vendors; Redline's summaries are machine-written.",
-    feedLinks: { atom: doc.self.atom, rss: doc.self.rss, json: doc.self.json },
-  });
-  for (const item of doc.items) {
-    feed.addItem({
+    items: doc.items.map((item) => ({
       id: item.id,
-      guid: item.id,
+      url: item.link,
       title: item.title,
-      link: item.link,
-      description: item.summary,
-      content: item.html,
-      date: new Date(item.published),
-      published: new Date(item.published),
-    });
-  }
-  if (format === "atom") return feed.atom1();
-  if (format === "rss") return feed.rss2();
-  return toJsonFeed11(feed.json1());
+      content_html: item.html,
+      ...(item.summary ? { summary: item.summary } : {}),
+      date_published: iso(item.published),
+      date_modified: iso(item.published),
+    })),
+  };
+  return `${JSON.stringify(feed, null, 2)}\n`;
+}
+
+/** The document in one format. */
+export function renderFeed(doc: FeedDocument, format: FeedFormat): string {
+  if (format === "atom") return renderAtom(doc);
+  if (format === "rss") return renderRss(doc);
+  return renderJsonFeed(doc);
 }

@@ -3,6 +3,7 @@ import { SaxesParser } from "saxes";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { ensureVendor } from "@/db/vendors";
+import { escapeHtml } from "@/lib/render/change-html";
 import { type FeedFormat, FEED_FORMATS } from "@/lib/render/feed";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { type FeedLevel, feedRoute } from "@/server/feeds/feed-route";
@@ -73,7 +74,7 @@ function checkRequired(format: FeedFormat, body: string): void {
   if (format === "atom") {
     expect(body).toMatch(/<feed xmlns="http:\/\/www\.w3\.org\/2005\/Atom"/);
     const head = body.slice(0, body.indexOf("<entry>") >= 0 ? body.indexOf("<entry>") : body.length);
-    for (const tag of ["<id>", "<title>", "<updated>", 'rel="self"']) expect(head).toContain(tag);
+    for (const tag of ["<id>", '<title type="text">', "<updated>", 'rel="self"']) expect(head).toContain(tag);
     for (const entry of body.split("<entry>").slice(1)) for (const tag of ["<id>", "<title", "<updated>", "<link", "<content"]) expect(entry).toContain(tag);
   } else if (format === "rss") {
     expect(body).toMatch(/<rss version="2\.0"/);
@@ -210,6 +211,95 @@ describe("feed errors", () => {
       const response = await get(level, "rss", params);
       expect(response.status).toBe(404);
       expect(await response.json()).toMatchObject({ status: 404, title: "Not found" });
+    }
+  });
+});
+
+describe("feed titles", () => {
+  const VENDOR = `Evil <b>Co</b> & "Sons" &amp; 'Daughters'`;
+  const TITLE = `<script>alert("t")</script> ]]> ]]><x/> &lt;i&gt; <![CDATA[ c ]]>`;
+  let hostile: RedlineDb;
+
+  beforeAll(async () => {
+    hostile = freshDatabase();
+    const vendor = ensureVendor(hostile, { slug: "evil", name: VENDOR, platform: platform.name });
+    const incident = makeIncident({ vendor: "evil", id: "e1", title: TITLE });
+    await ingestSnapshot(hostile, { vendor, platform, source: "feed", observedAt: "2026-04-09T01:00:00.000Z", body: snapshotBody([incident]) });
+  });
+
+  interface XmlText {
+    /** The enclosing elements, outermost first: "feed", "feed entry", "rss channel item" … */
+    parents: string;
+    type: string | undefined;
+    text: string;
+  }
+
+  /** Every `name` element of a document, its text as a strict XML parser reads it. */
+  function xmlTexts(xml: string, name: string): XmlText[] {
+    const parser = new SaxesParser({ xmlns: true });
+    const open: { name: string; type: string | undefined; text: string }[] = [];
+    const found: XmlText[] = [];
+    parser.on("error", (e) => {
+      throw e;
+    });
+    parser.on("opentag", (tag) => open.push({ name: tag.local, type: tag.attributes.type?.value, text: "" }));
+    parser.on("text", (text) => {
+      const current = open.at(-1);
+      if (current) current.text += text;
+    });
+    parser.on("closetag", () => {
+      const element = open.pop();
+      if (element?.name === name) found.push({ parents: open.map((e) => e.name).join(" "), type: element.type, text: element.text });
+    });
+    parser.write(xml).close();
+    return found;
+  }
+
+  /** The feed's own title and its items' titles, as a reader of `format` gets them. */
+  function titlesOf(format: FeedFormat, body: string): { feed: string[]; items: string[] } {
+    if (format === "json") {
+      const feed = JSON.parse(body) as { title: string; items: { title: string }[] };
+      return { feed: [feed.title], items: feed.items.map((i) => i.title) };
+    }
+    const titles = xmlTexts(body, "title");
+    const [feedParent, itemParent] = format === "atom" ? ["feed", "feed entry"] : ["rss channel", "rss channel item"];
+    return { feed: titles.filter((t) => t.parents === feedParent).map((t) => t.text), items: titles.filter((t) => t.parents === itemParent).map((t) => t.text) };
+  }
+
+  const SCOPES = [
+    { level: "vendor" as const, params: { slug: "evil" }, feedTitle: `Redline: ${VENDOR}` },
+    { level: "incident" as const, params: { slug: "evil", key: "e1" }, feedTitle: `Redline: ${VENDOR}: ${TITLE}` },
+  ];
+
+  for (const { level, params, feedTitle } of SCOPES) {
+    for (const format of FEED_FORMATS) {
+      it(`are the vendor's and the incident's literal text in the ${level} feed in ${format}, markup and all`, async () => {
+        const response = await feedRoute(level, format, () => hostile)(new Request(`${ORIGIN}/x.${format}`), { params: Promise.resolve(params) });
+        expect(response.status).toBe(200);
+        const body = await response.text();
+        const titles = titlesOf(format, body);
+        expect(titles.feed).toEqual([feedTitle]);
+        expect(titles.items).toEqual([`${VENDOR}: New minor incident: ${TITLE}`]);
+      });
+    }
+  }
+
+  it("come with summaries that reach a reader as text: typed text in Atom, escaped as HTML in RSS, plain in JSON", async () => {
+    const feed = (format: FeedFormat) => feedRoute("vendor", format, () => hostile)(new Request(`${ORIGIN}/x.${format}`), { params: Promise.resolve({ slug: "evil" }) });
+    const json = (await (await feed("json")).json()) as { items: { summary: string }[] };
+    const summary = json.items[0]?.summary ?? "";
+    expect(summary.startsWith(`${VENDOR} reported `)).toBe(true);
+    expect(xmlTexts(await (await feed("atom")).text(), "summary")).toEqual([{ parents: "feed entry", type: "text", text: summary }]);
+    const descriptions = xmlTexts(await (await feed("rss")).text(), "description").filter((d) => d.parents === "rss channel item");
+    expect(descriptions.map((d) => d.text)).toEqual([escapeHtml(summary)]);
+  });
+
+  it("are never typed as HTML in Atom", async () => {
+    for (const { level, params } of SCOPES) {
+      const body = await (await feedRoute(level, "atom", () => hostile)(new Request(`${ORIGIN}/x.atom`), { params: Promise.resolve(params) })).text();
+      const titles = xmlTexts(body, "title");
+      expect(titles.length).toBe(2);
+      expect(titles.map((t) => t.type)).toEqual(["text", "text"]);
     }
   });
 });

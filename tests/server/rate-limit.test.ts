@@ -1,7 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createClientRateLimit } from "@/server/rate-limit";
+import { readEnv } from "@/lib/env";
+import { trustProxies } from "@/server/http/client-address";
+import { addressGroup, clientKey, createClientRateLimit } from "@/server/rate-limit";
 
 let server: http.Server | undefined;
 
@@ -10,11 +12,14 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function serve(trustProxy: boolean): Promise<number> {
+/** A limited server trusting `proxies`; `/key` answers with the key a request counts against. */
+async function serve(proxies: string[]): Promise<number> {
   let clock = 0;
-  const limited = createClientRateLimit({ ratePerSecond: 1, burst: 3, trustProxy }, () => clock);
+  const trust = trustProxies(proxies);
+  const limited = createClientRateLimit({ ratePerSecond: 1, burst: 3, trust }, () => clock);
   server = http.createServer((req, res) => {
     if (req.url === "/tick") clock += 10_000;
+    if (req.url === "/key") return void res.writeHead(200, { "content-type": "text/plain" }).end(clientKey(req, trust));
     if (!limited(req, res)) res.writeHead(200, { "content-type": "text/plain" }).end("ok");
   });
   await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", () => resolve()));
@@ -35,7 +40,7 @@ function get(port: number, path: string, options: { from?: string; headers?: Rec
 
 describe("per-client rate limit", () => {
   it("refuses a client over its budget with 429, Retry-After and RateLimit headers, and not the others", async () => {
-    const port = await serve(false);
+    const port = await serve([]);
     const statuses: number[] = [];
     for (let i = 0; i < 5; i += 1) statuses.push((await get(port, "/api/v1/changes", { from: "127.0.0.1" })).status);
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
@@ -54,15 +59,77 @@ describe("per-client rate limit", () => {
     expect((await get(port, "/api/v1/changes", { from: "127.0.0.1" })).status).toBe(200);
   });
 
-  it("ignores X-Forwarded-For unless told it is behind a proxy, so a flood cannot dodge by forging it", async () => {
-    const direct = await serve(false);
-    const forged = [];
-    for (let i = 0; i < 5; i += 1) forged.push((await get(direct, "/api/v1/search?q=x", { headers: { "x-forwarded-for": `10.0.0.${i}` } })).status);
-    expect(forged.filter((s) => s === 429)).toHaveLength(2);
-    await new Promise<void>((resolve) => server?.close(() => resolve()));
-    const proxied = await serve(true);
+  it("ignores X-Forwarded-For from a peer that is not a trusted proxy, so a flood cannot dodge by forging it", async () => {
+    for (const proxies of [[], ["127.0.0.1"]]) {
+      const port = await serve(proxies);
+      const forged = [];
+      for (let i = 0; i < 5; i += 1) forged.push((await get(port, "/api/v1/search?q=x", { from: "127.0.0.2", headers: { "x-forwarded-for": `10.0.0.${i}` } })).status);
+      expect(forged).toEqual([200, 200, 200, 429, 429]);
+      expect((await get(port, "/key", { from: "127.0.0.2", headers: { "x-forwarded-for": "10.0.0.9" } })).body).toBe("127.0.0.2");
+      await new Promise<void>((resolve) => server?.close(() => resolve()));
+    }
+  });
+
+  it("counts a trusted proxy's requests against the client its X-Forwarded-For names", async () => {
+    const port = await serve(["127.0.0.1"]);
     const clients = [];
-    for (let i = 0; i < 5; i += 1) clients.push((await get(proxied, "/api/v1/search?q=x", { headers: { "x-forwarded-for": `10.0.0.${i}, 127.0.0.1` } })).status);
+    for (let i = 0; i < 5; i += 1) clients.push((await get(port, "/api/v1/search?q=x", { from: "127.0.0.1", headers: { "x-forwarded-for": `10.0.0.${i}` } })).status);
     expect(clients).toEqual([200, 200, 200, 200, 200]);
+    expect((await get(port, "/key", { from: "127.0.0.1", headers: { "x-forwarded-for": "203.0.113.9" } })).body).toBe("203.0.113.9");
+    // Without the header, the proxy itself is the client.
+    expect((await get(port, "/key", { from: "127.0.0.1" })).body).toBe("127.0.0.1");
+  });
+
+  it("reads a chain of proxies from the right and takes the first address that is not a trusted proxy", async () => {
+    const port = await serve(["127.0.0.1", "10.0.0.0/8"]);
+    const key = async (forwardedFor: string) => (await get(port, "/key", { from: "127.0.0.1", headers: { "x-forwarded-for": forwardedFor } })).body;
+    // The client forged the first two entries; the edge proxy 10.1.2.3 appended the address it saw.
+    expect(await key("192.0.2.66, 198.51.100.7, 10.1.2.3")).toBe("198.51.100.7");
+    expect(await key("192.0.2.66,198.51.100.7 , 10.9.9.9,10.1.2.3")).toBe("198.51.100.7");
+    // Every hop trusted: the furthest one is all there is to go on.
+    expect(await key("10.7.7.7, 10.1.2.3")).toBe("10.7.7.7");
+  });
+
+  it("puts IPv6 addresses of one /64 in one bucket, compressed or written out, and another /64 in another", async () => {
+    const port = await serve(["127.0.0.1"]);
+    const from = (address: string) => get(port, "/api/v1/changes", { from: "127.0.0.1", headers: { "x-forwarded-for": address } });
+    const statuses = [];
+    for (const address of ["2001:db8::1", "2001:db8:0:0:1::2", "2001:0db8:0000:0000:ffff:0000:0000:0003", "2001:DB8::4"]) statuses.push((await from(address)).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect((await from("2001:db8:0:1::1")).status).toBe(200);
+    expect((await get(port, "/key", { from: "127.0.0.1", headers: { "x-forwarded-for": "2001:db8:0:0:1::2" } })).body).toBe("2001:db8::/64");
+  });
+
+  it("counts an IPv4-mapped IPv6 address as its IPv4 address, and drops zone ids", async () => {
+    const port = await serve(["127.0.0.1"]);
+    const statuses = [];
+    for (const address of ["192.0.2.1", "::ffff:192.0.2.1", "::ffff:c000:201", "0:0:0:0:0:ffff:192.0.2.1"]) {
+      statuses.push((await get(port, "/api/v1/changes", { from: "127.0.0.1", headers: { "x-forwarded-for": address } })).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(addressGroup("::ffff:127.0.0.1")).toBe("127.0.0.1");
+    expect(addressGroup("fe80::1%eth0")).toBe(addressGroup("fe80::2"));
+    expect(addressGroup("fe80::1%eth0")).toBe("fe80::/64");
+    expect(addressGroup("fe80::1%br-lan.10")).toBe("fe80::/64");
+  });
+});
+
+/** The environment with only `vars` set. */
+const envWith = (vars: Record<string, string>) => readEnv({ NODE_ENV: "test", ...vars });
+
+describe("the trusted proxies setting", () => {
+  it("takes addresses, CIDR ranges and proxy-addr's names, separated by commas", () => {
+    expect(envWith({ REDLINE_TRUSTED_PROXIES: "loopback, 10.0.0.0/8,fd00::/8 ,192.0.2.7" }).REDLINE_TRUSTED_PROXIES).toEqual(["loopback", "10.0.0.0/8", "fd00::/8", "192.0.2.7"]);
+    expect(envWith({}).REDLINE_TRUSTED_PROXIES).toEqual([]);
+  });
+
+  it("refuses an entry that is not an address, a range or a name, naming the variable and the entry", () => {
+    for (const entry of ["10.0.0.0/33", "proxy.example.org", "10", "fd00::/129", "Loopback"]) {
+      expect(() => envWith({ REDLINE_TRUSTED_PROXIES: `127.0.0.1, ${entry}` })).toThrow(`REDLINE_TRUSTED_PROXIES: ${JSON.stringify(entry)} is not`);
+    }
+  });
+
+  it("refuses the retired REDLINE_TRUST_PROXY, naming what replaced it", () => {
+    for (const value of ["1", "0", "true"]) expect(() => envWith({ REDLINE_TRUST_PROXY: value })).toThrow(/REDLINE_TRUST_PROXY: replaced by REDLINE_TRUSTED_PROXIES/);
   });
 });

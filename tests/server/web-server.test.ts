@@ -64,7 +64,7 @@ describe("the web server's page cache", () => {
     expect(rendered).toHaveLength(5);
   });
 
-  it("keeps feeds and API answers per host, and answers a reader's validators from what it kept", async () => {
+  it("keeps feeds and API answers per host and scheme, and answers a reader's validators from what it kept", async () => {
     const { rendered, get } = await serve(() => 1, 200, { etag: 'W/"v1"' });
     const first = await get("/vendors/acme/feed.atom", { "if-none-match": 'W/"v1"' });
     // A miss renders in full (so it can be kept), whatever the reader already has.
@@ -76,8 +76,9 @@ describe("the web server's page cache", () => {
     expect((await get("/api/v1/changes", { authorization: "Bearer x" })).cache).toBe("bypass");
     expect((await get("/api/v1/vendors")).cache).toBe("bypass");
     expect(rendered).toHaveLength(4);
-    const key = (host: string) => cacheKeyFor({ method: "GET", url: "/vendors/acme/feed.atom", headers: { host } } as unknown as http.IncomingMessage);
-    expect(key("a.test")).not.toBe(key("b.test"));
+    const key = (headers: Record<string, string>) => cacheKeyFor({ method: "GET", url: "/vendors/acme/feed.atom", headers } as unknown as http.IncomingMessage);
+    expect(key({ host: "a.test" })).not.toBe(key({ host: "b.test" }));
+    expect(key({ host: "a.test", "x-forwarded-proto": "https" })).not.toBe(key({ host: "a.test", "x-forwarded-proto": "http" }));
   });
 
   it("keeps the client router's payloads apart from the HTML page", async () => {
