@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { SupervisorEvent } from "@/db/supervisor-events";
 import { type ChildSpec, nextRestartDelay, RESTART_POLICY, type RestartPolicy } from "@/scripts/supervise";
+import { watchProcess } from "@/tests/support/watch-process";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-supervise-"));
@@ -24,51 +25,16 @@ function diesOnce(name: string): ChildSpec {
   return node(name, "const fs = require('fs'); if (!fs.existsSync(process.env.MARK)) { fs.writeFileSync(process.env.MARK, ''); process.exit(3); } setInterval(() => {}, 1000)", { MARK: mark });
 }
 
-/** The supervisor in a process of its own; its events and log lines as they come, and waits on them. */
+/** The supervisor in a process of its own, with its events (its stdout) and log lines as they come. */
 function runSupervisor(config: { children: ChildSpec[]; policy: Partial<RestartPolicy>; failRecording?: boolean }) {
   const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "tests", "scripts", "support", "run-supervisor.ts"), JSON.stringify(config)], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const events: SupervisorEvent[] = [];
-  const log: string[] = [];
-  const waiters: Array<{ check: () => boolean; resolve: () => void }> = [];
-  let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
-  const notify = () => {
-    for (const waiter of [...waiters]) {
-      if (!waiter.check()) continue;
-      waiters.splice(waiters.indexOf(waiter), 1);
-      waiter.resolve();
-    }
-  };
-  const lines = (stream: NodeJS.ReadableStream, each: (line: string) => void) => {
-    let rest = "";
-    stream.on("data", (chunk: Buffer) => {
-      const parts = (rest + chunk.toString("utf8")).split("\n");
-      rest = parts.pop() ?? "";
-      for (const line of parts) each(line);
-      notify();
-    });
-  };
-  lines(child.stdout, (line) => events.push(JSON.parse(line) as SupervisorEvent));
-  lines(child.stderr, (line) => log.push(line));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on("close", (code, signal) => {
-      exit = { code, signal };
-      notify();
-      resolve(exit);
-    }),
-  );
-  const until = (what: string, check: () => boolean) =>
-    check()
-      ? Promise.resolve()
-      : new Promise<void>((resolve, reject) => {
-          // A supervisor that exits first can never show it: fail with what it did show.
-          const settled = () => check() || exit !== null;
-          waiters.push({ check: settled, resolve: () => (check() ? resolve() : reject(new Error(`the supervisor exited (${JSON.stringify(exit)}) before ${what}; log:\n${log.join("\n")}`))) });
-        });
-  const of = (name: string, event?: SupervisorEvent["event"]) => events.filter((e) => e.process === name && (event === undefined || e.event === event));
-  return { child, events, log, exited, until, of };
+  const watched = watchProcess(child);
+  const events = () => watched.stdout.map((line) => JSON.parse(line) as SupervisorEvent);
+  const of = (name: string, event?: SupervisorEvent["event"]) => events().filter((e) => e.process === name && (event === undefined || e.event === event));
+  return { child, events, log: watched.stderr, exited: watched.exited, until: watched.until, of };
 }
 
 function pidOf(event: SupervisorEvent | undefined): number {
@@ -126,8 +92,8 @@ describe("supervise", () => {
     run.child.kill("SIGTERM");
     expect(await run.exited).toEqual({ code: 0, signal: null });
     expect(run.log).toContain("redline: SIGTERM: stopping");
-    expect(run.events.filter((e) => e.event === "restarting")).toEqual([]);
-    expect(run.events.filter((e) => e.event === "exited").map((e) => e.process).sort()).toEqual(["poller", "web"]);
+    expect(run.events().filter((e) => e.event === "restarting")).toEqual([]);
+    expect(run.events().filter((e) => e.event === "exited").map((e) => e.process).sort()).toEqual(["poller", "web"]);
     expect(pids.map(isAlive)).toEqual([false, false]);
   });
 
