@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startSimulator } from "@/simulator/server";
+import { freePort } from "@/tests/e2e/support/app-server";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-poll-"));
@@ -27,17 +27,8 @@ function redline(args: string[]): Promise<{ code: number | null; stdout: string;
   });
 }
 
-/** A loopback port nothing listens on: a connection to it is refused at once. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
+/** A loopback port nothing listens on (it was free a moment ago): a connection to it is refused at once. */
+const closedPort = freePort;
 
 async function addVendor(db: string, slug: string, url: string): Promise<void> {
   const added = await redline(["vendors", "add", "--slug", slug, "--name", slug, "--platform", "statuspage", "--url", url, "--db", db]);
