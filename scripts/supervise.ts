@@ -33,8 +33,6 @@ export interface SuperviseOptions {
   /** Where each event is kept (the supervisor_events table); a failure to keep one is logged. */
   record?: (event: SupervisorEvent) => void;
   log?: (line: string) => void;
-  /** The signals that stop every child cleanly, with no restart. */
-  signals?: readonly NodeJS.Signals[];
 }
 
 /** How long to wait before restarting a child that crashed after being up `uptimeMs`. */
@@ -50,7 +48,7 @@ function span(ms: number): string {
 /**
  * Run processes together and keep them running: one that exits is restarted after a backoff,
  * and the others go on. Only a child crashing over and over makes the supervisor give up, stop
- * the others and exit non-zero. The stop signals stop them all cleanly and resolve 0.
+ * the others and exit non-zero. SIGINT/SIGTERM stop them all cleanly, with no restart, and resolve 0.
  */
 export function supervise(specs: readonly ChildSpec[], options: SuperviseOptions): Promise<number> {
   const policy = { ...RESTART_POLICY, ...options.policy };
@@ -69,7 +67,7 @@ export function supervise(specs: readonly ChildSpec[], options: SuperviseOptions
       }
     };
 
-    const handlers = (options.signals ?? ["SIGINT", "SIGTERM"]).map((signal) => {
+    const handlers = (["SIGINT", "SIGTERM"] as const).map((signal) => {
       const handler = () => {
         if (exitCode !== null) return;
         log(`redline: ${signal}: stopping`);
