@@ -8,6 +8,7 @@ import path from "node:path";
 import { closeDatabase, openDatabase } from "@/db/client";
 import { addVendor } from "@/db/vendors";
 import { readEnv } from "@/lib/env";
+import { errorMessage } from "@/lib/error-message";
 import { ensureBuilt, runWebAndPoller } from "@/scripts/start";
 import { startSimulator } from "@/simulator/server";
 
@@ -43,4 +44,7 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+main().catch((error: unknown) => {
+  console.error(`redline demo: ${errorMessage(error)}`);
+  process.exitCode = 1;
+});

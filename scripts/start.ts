@@ -6,9 +6,11 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { closeDatabase, openDatabase } from "@/db/client";
+import { closeDatabase, openDatabase, type RedlineDb } from "@/db/client";
+import { recordSupervisorEvent } from "@/db/supervisor-events";
 import { syncCatalogVendors } from "@/db/vendors";
 import { readEnv } from "@/lib/env";
+import { errorMessage } from "@/lib/error-message";
 import { CATALOG, catalogVendorSettings } from "@/scrapers/catalog/catalog";
 import { supervise } from "@/scripts/supervise";
 import { newestMtime } from "@/scripts/newest-mtime";
@@ -35,23 +37,38 @@ export function ensureBuilt(): boolean {
   return build.status === 0;
 }
 
-/** The web app and the poller, supervised, against the environment's database. */
+/** The database the supervisor records restarts in; without it, supervision goes on unrecorded. */
+function openEventLog(file: string): RedlineDb | null {
+  try {
+    return openDatabase(file);
+  } catch (error) {
+    console.error(`redline: unable to open the database to record restarts in: ${errorMessage(error)}; supervising without recording them`);
+    return null;
+  }
+}
+
+/** The web app and the poller, supervised, against the environment's database, where restarts are recorded. */
 export async function runWebAndPoller(env: Record<string, string> = {}): Promise<number> {
-  const { PORT } = readEnv({ ...process.env, ...env });
+  const { PORT, REDLINE_DB } = readEnv({ ...process.env, ...env });
   const host = env.HOST ?? process.env.HOST ?? "127.0.0.1";
   console.log(`redline: serving on http://${host}:${PORT}`);
-  return supervise(
-    [
-      {
-        name: "web",
-        command: process.execPath,
-        args: ["--import", "tsx", path.join(ROOT, "server", "web-server.ts")],
-        env: { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", HOST: host, PORT: String(PORT), ...env },
-      },
-      { name: "poller", command: process.execPath, args: ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), "poll"], env },
-    ],
-    ROOT,
-  );
+  const db = openEventLog(REDLINE_DB);
+  try {
+    return await supervise(
+      [
+        {
+          name: "web",
+          command: process.execPath,
+          args: ["--import", "tsx", path.join(ROOT, "server", "web-server.ts")],
+          env: { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", HOST: host, PORT: String(PORT), ...env },
+        },
+        { name: "poller", command: process.execPath, args: ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), "poll"], env },
+      ],
+      { cwd: ROOT, record: db ? (event) => recordSupervisorEvent(db, event) : undefined },
+    );
+  } finally {
+    if (db) closeDatabase(db);
+  }
 }
 
 async function main(): Promise<void> {
@@ -73,4 +90,9 @@ async function main(): Promise<void> {
   process.exitCode = await runWebAndPoller();
 }
 
-if (require.main === module) void main();
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(`redline: ${errorMessage(error)}`);
+    process.exitCode = 1;
+  });
+}

@@ -12,6 +12,7 @@ import { getArchiveRevision } from "@/db/queries/archive-revision";
 import { createReadinessProbe } from "@/db/readiness";
 import { getServerDb } from "@/db/server-db";
 import { readEnv } from "@/lib/env";
+import { errorMessage } from "@/lib/error-message";
 import { newNonce, nonceOf } from "@/lib/security-headers";
 import { answerHealth } from "@/server/health";
 import { dropUntrustedForwarding, trustProxies } from "@/server/http/client-address";
@@ -96,7 +97,16 @@ export function withPageCache(render: RequestHandler, cache: PageCache, revision
       await render(req, res);
       return;
     }
-    const token = String(revision());
+    let token: string;
+    try {
+      token = String(revision());
+    } catch (error) {
+      // Without the revision no kept page can be trusted, but a fresh render may still succeed.
+      console.error(`web: page cache: unable to read the archive revision: ${errorMessage(error)}; rendering ${redactSecrets(req.url ?? "")} uncached`);
+      res.setHeader("x-redline-cache", "bypass");
+      await render(req, res);
+      return;
+    }
     const kept = cache.get(key, token);
     if (kept && clientHasIt(req, kept)) {
       const { "content-type": _type, "content-length": _length, "content-encoding": _encoding, ...validators } = freshCopy(kept, false).headers;
@@ -168,8 +178,15 @@ export async function startWebServer(options: { host: string; port: number; db?:
   const trust = trustProxies(env.REDLINE_TRUSTED_PROXIES);
   const limited = createClientRateLimit({ ratePerSecond: env.REDLINE_RATE_LIMIT_PER_SECOND, burst: env.REDLINE_RATE_LIMIT_BURST, trust });
   const telemetry = new ThrottleTelemetry(() => db, env.REDLINE_ALERT_INTERVAL_SECONDS * 1000, createAlertSender(env.REDLINE_ALERT_WEBHOOK_URL));
-  const flushTelemetry = setInterval(() => telemetry.flush(), 1_000);
-  flushTelemetry.unref();
+  const flushTelemetry = (after: string) => {
+    try {
+      telemetry.flush();
+    } catch (error) {
+      console.error(`web: ${errorMessage(error)}; ${after}`);
+    }
+  };
+  const flushing = setInterval(() => flushTelemetry("kept for the next flush"), 1_000);
+  flushing.unref();
   const hooks = createHookHandler({ db: () => db, telemetry, settings: hookSettings(env) });
   const server = http.createServer((req, res) => {
     dropUntrustedForwarding(req, trust);
@@ -196,9 +213,9 @@ export async function startWebServer(options: { host: string; port: number; db?:
       server.close(() => resolve());
       server.closeAllConnections();
       probe.close();
-      clearInterval(flushTelemetry);
-      telemetry.flush();
-      void app.close();
+      clearInterval(flushing);
+      flushTelemetry(`the counts of ${telemetry.unflushedScopes} scopes are lost`);
+      app.close().catch((error: unknown) => console.error(`web: closing Next.js failed: ${errorMessage(error)}`));
     }),
   };
 }
@@ -208,7 +225,8 @@ async function main(): Promise<void> {
   const host = process.env.HOST ?? "127.0.0.1";
   const web = await startWebServer({ host, port: env.PORT });
   console.log(`web: listening on http://${host}:${env.PORT}`);
-  const stop = () => void web.close().then(() => process.exit(0));
+  // Closing flushes the throttle counts gathered since the last flush, so a stop loses none of them.
+  const stop = () => void web.close().finally(() => process.exit(0));
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
 }

@@ -2,8 +2,9 @@ import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { UtcTime } from "@/components/utc-time";
 import { listThrottleTelemetry } from "@/db/hooks";
-import { listVendorPollStatus } from "@/db/queries/operator-status";
+import { listProcessStatus, listVendorPollStatus, type ProcessStatus } from "@/db/queries/operator-status";
 import { getServerDb } from "@/db/server-db";
+import { listSupervisorEvents } from "@/db/supervisor-events";
 import { readEnv } from "@/lib/env";
 import { hookSettings } from "@/server/hooks/hook-route";
 import { isOperatorSession, OPERATOR_COOKIE } from "@/server/operator-session";
@@ -33,6 +34,33 @@ function SignIn({ failed }: { failed: boolean }) {
   );
 }
 
+const PROCESS_WINDOW_MS = 24 * 3_600_000;
+
+function ProcessLine({ status, now }: { status: ProcessStatus; now: Date }) {
+  const times = status.restarts === 1 ? "1 time" : `${status.restarts} times`;
+  return (
+    <li data-process={status.process}>
+      <strong>{status.process}</strong>{" "}
+      {status.restarts > 0 ? (
+        <>
+          restarted {times} in the last 24 hours, last at <UtcTime iso={status.lastRestartAt} now={now} />
+          {status.lastCrash ? <> after it exited ({status.lastCrash})</> : null}.
+        </>
+      ) : (
+        <>
+          not restarted in the last 24 hours{status.lastStartedAt ? <>; started <UtcTime iso={status.lastStartedAt} now={now} /></> : null}.
+        </>
+      )}
+      {status.gaveUpAt ? (
+        <span className="health-failed">
+          {" "}
+          It crashed too often: the supervisor gave up at <UtcTime iso={status.gaveUpAt} now={now} /> and stopped everything.
+        </span>
+      ) : null}
+    </li>
+  );
+}
+
 export default async function OperatorPage({ searchParams }: Props) {
   const jar = await cookies();
   if (!isOperatorSession(jar.get(OPERATOR_COOKIE)?.value)) return <SignIn failed={(await searchParams).signin === "failed"} />;
@@ -43,12 +71,49 @@ export default async function OperatorPage({ searchParams }: Props) {
   const limits = hookSettings(env);
   const now = new Date();
   const failing = vendors.filter((v) => v.lastOutcome !== null && v.lastOutcome !== "ok").length;
+  const processes = listProcessStatus(db, new Date(now.getTime() - PROCESS_WINDOW_MS).toISOString());
+  const events = listSupervisorEvents(db, 20);
   return (
     <>
       <h1>Operator status</h1>
       <form method="post" action="/operator/sign-out">
         <button type="submit">Sign out</button>
       </form>
+      <section aria-labelledby="processes-heading">
+        <h2 id="processes-heading">Processes</h2>
+        {events.length === 0 ? (
+          <p>
+            No process events yet: <code>npm start</code> records here when it starts, restarts or gives up on the web server and the poller.
+          </p>
+        ) : (
+          <>
+            {processes.length === 0 ? <p>No process events in the last 24 hours.</p> : <ul>{processes.map((p) => <ProcessLine key={p.process} status={p} now={now} />)}</ul>}
+            <div className="table-scroll">
+              <table>
+                <caption>Recent process events, newest first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">When (UTC)</th>
+                    <th scope="col">Process</th>
+                    <th scope="col">Event</th>
+                    <th scope="col">Detail</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {events.map((e) => (
+                    <tr key={e.id} data-event={e.event}>
+                      <td><UtcTime iso={e.at} now={now} /></td>
+                      <th scope="row">{e.process}</th>
+                      <td className={e.event === "gave-up" ? "health-failed" : undefined}>{e.event}</td>
+                      <td>{e.detail ?? <span className="muted">none</span>}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
+        )}
+      </section>
       <section aria-labelledby="polling-heading">
         <h2 id="polling-heading">Polling</h2>
         <p>

@@ -36,3 +36,34 @@ const statements = preparedFor((sqlite) => ({
 export function listVendorPollStatus(db: RedlineDb): VendorPollStatus[] {
   return statements(db).status.all().map((r) => ({ ...r, enabled: r.enabled === 1 }));
 }
+
+export interface ProcessStatus {
+  process: string;
+  /** Restarts since the window's start. */
+  restarts: number;
+  lastRestartAt: string | null;
+  /** How the process exited before its last restart: "code 1, up 3 s", "SIGKILL, up 2 h". */
+  lastCrash: string | null;
+  lastStartedAt: string | null;
+  /** When the supervisor last gave up on it (and stopped everything). */
+  gaveUpAt: string | null;
+}
+
+const processStatements = preparedFor((sqlite) => ({
+  status: sqlite.prepare<[string], ProcessStatus>(
+    `WITH summary AS (
+       SELECT process, sum(event = 'restarting') AS restarts, max(CASE WHEN event = 'restarting' THEN at END) AS lastRestartAt,
+         max(CASE WHEN event = 'restarting' THEN id END) AS lastRestartId, max(CASE WHEN event = 'started' THEN at END) AS lastStartedAt,
+         max(CASE WHEN event = 'gave-up' THEN at END) AS gaveUpAt
+       FROM supervisor_events WHERE at >= ? GROUP BY process)
+     SELECT process, restarts, lastRestartAt, lastStartedAt, gaveUpAt,
+       (SELECT x.detail FROM supervisor_events x WHERE x.process = summary.process AND x.event = 'exited' AND x.id < summary.lastRestartId
+        ORDER BY x.id DESC LIMIT 1) AS lastCrash
+     FROM summary ORDER BY process`,
+  ),
+}));
+
+/** Each process `npm start` supervises, since `since`: how often it was restarted and why last, and whether the supervisor gave up. */
+export function listProcessStatus(db: RedlineDb, since: string): ProcessStatus[] {
+  return processStatements(db).status.all(since);
+}

@@ -12,7 +12,10 @@ function logPoll(slug: string, result: VendorPollResult): void {
   process.stdout.write(`${when} ${slug}: ${detail}\n`);
 }
 
-/** One round (`--once`) or the polling loop until SIGINT/SIGTERM, which let in-flight polls finish. */
+/**
+ * One round (`--once`) or the polling loop until SIGINT/SIGTERM, which let in-flight polls finish.
+ * A round in which every vendor failed is an error: it says more about this machine than the vendors.
+ */
 export async function runPoll(opts: { vendor?: string; once?: boolean; db?: string; quiet?: boolean }): Promise<void> {
   const env = readEnv();
   await withDatabase(opts, async (db) => {
@@ -24,7 +27,9 @@ export async function runPoll(opts: { vendor?: string; once?: boolean; db?: stri
     if (opts.once) {
       const round = await scheduler.runOnce(opts.vendor);
       process.stdout.write(`polled ${round.vendors} vendors: ${round.ok} ok, ${round.failed} failed, ${round.versionsAdded} new versions\n`);
-      if (round.vendors > 0 && round.ok === 0) process.exitCode = 3;
+      if (round.vendors > 0 && round.ok === 0) {
+        throw new CliError(`every vendor failed: is this machine offline, or is DNS failing? first error: ${round.firstError ?? "none recorded"}`);
+      }
       return;
     }
     const stop = (signal: string) => {

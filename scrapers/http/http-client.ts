@@ -166,9 +166,15 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         const location = headerValue(response.headers.location);
         if (REDIRECTS.has(status) && location) {
           response.resume();
+          // Thrown here, in an event handler, a bad Location would take the whole poller down.
+          const target = URL.parse(location, url);
+          if (!target) {
+            fail(new HttpError("protocol", `${url.host} redirected to an unreadable Location ${JSON.stringify(location)}`, { transient: false }));
+            return;
+          }
           settled = true;
           clearTimeout(overall);
-          resolve({ redirect: new URL(location, url).toString() });
+          resolve({ redirect: target.toString() });
           return;
         }
         if (status === 304) {

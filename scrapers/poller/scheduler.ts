@@ -2,8 +2,12 @@ import type { RedlineDb } from "@/db/client";
 import { getPollState, listDueVendors, listPollableVendors, nextDueAt, savePollState } from "@/db/poll-state";
 import { nextPushPollDue, takeDuePushPolls } from "@/db/hooks";
 import { getVendorById, type VendorRow } from "@/db/vendors";
+import { errorMessage } from "@/lib/error-message";
 import { type PollDeps, pollVendor, type VendorPollResult } from "@/scrapers/poller/poll-vendor";
 import { nextPoll, type SchedulePolicy } from "@/scrapers/poller/schedule-policy";
+
+/** The longest the loop waits before reading a schedule it could not read again. */
+const MAX_SCHEDULE_RETRY_MS = 30_000;
 
 export interface SchedulerOptions {
   concurrency: number;
@@ -16,6 +20,8 @@ export interface SchedulerOptions {
   pushConcurrency?: number;
   onPolled?: (vendor: VendorRow, result: VendorPollResult) => void;
   random?: () => number;
+  /** Where failures that cannot be recorded on a vendor are told (default: stderr). */
+  log?: (line: string) => void;
 }
 
 export interface RoundSummary {
@@ -23,18 +29,32 @@ export interface RoundSummary {
   ok: number;
   failed: number;
   versionsAdded: number;
+  /** The first failed vendor's error, in the order they finished. */
+  firstError: string | null;
+}
+
+function failedPoll(error: string): VendorPollResult {
+  return { ok: false, error, retryAfterMs: null, endpoints: [], versionsAdded: 0 };
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
 }
 
 /**
  * Polls every enabled vendor on its own interval with bounded concurrency. A slow or failing
  * vendor holds one slot for at most its request timeouts and then backs off; the others go on.
- * State lives in the database, so a restart resumes where it stopped.
+ * State lives in the database, so a restart resumes where it stopped. Every failure is recorded
+ * on its vendor; one that cannot even be written is logged and the vendor is held back in memory.
  */
 export class Scheduler {
   private stopping = false;
   private readonly inFlight = new Map<number, Promise<void>>();
   /** The push lane: polls webhooks asked for, never taking a scheduled poll's slot. */
   private readonly pushInFlight = new Map<number, Promise<void>>();
+  /** Vendors whose last outcome could not be saved: their backoff, kept until a save succeeds. */
+  private readonly unsaved = new Map<number, { consecutiveFailures: number; retryAtMs: number }>();
+  private scheduleFailures = 0;
   private wake: (() => void) | null = null;
 
   constructor(
@@ -46,6 +66,10 @@ export class Scheduler {
     return this.deps.db;
   }
 
+  private log(line: string): void {
+    (this.options.log ?? console.error)(line);
+  }
+
   private intervalOf(vendor: VendorRow): SchedulePolicy {
     return vendor.intervalSeconds ? { ...this.options.policy, intervalMs: vendor.intervalSeconds * 1000 } : this.options.policy;
   }
@@ -55,33 +79,57 @@ export class Scheduler {
     try {
       result = await pollVendor(this.deps, vendor);
     } catch (error) {
-      result = { ok: false, error: `${vendor.slug}: ${error instanceof Error ? error.message : String(error)}`, retryAfterMs: null, endpoints: [], versionsAdded: 0 };
+      result = failedPoll(`${vendor.slug}: ${errorMessage(error)}`);
     }
-    const previous = getPollState(this.db, vendor.id);
-    const next = nextPoll(this.intervalOf(vendor), { consecutiveFailures: previous?.consecutiveFailures ?? 0 }, result, this.options.random);
-    const now = Date.now();
-    savePollState(this.db, {
-      vendorId: vendor.id,
-      nextPollAt: new Date(now + next.delayMs).toISOString(),
-      lastPollAt: new Date(now).toISOString(),
-      lastOutcome: result.ok ? "ok" : "failed",
-      lastError: result.error,
-      consecutiveFailures: next.consecutiveFailures,
-      backoffSeconds: Math.round(next.backoffMs / 1000),
-    });
-    this.options.onPolled?.(vendor, result);
+    this.settle(vendor, result);
+    try {
+      this.options.onPolled?.(vendor, result);
+    } catch (error) {
+      this.log(`poller: ${vendor.slug}: reporting its poll failed: ${errorMessage(error)}`);
+    }
     return result;
+  }
+
+  /** Record the outcome and when the vendor is polled next; if that write fails, back off in memory. */
+  private settle(vendor: VendorRow, result: VendorPollResult): void {
+    let previous = this.unsaved.get(vendor.id)?.consecutiveFailures ?? 0;
+    try {
+      previous = this.unsaved.get(vendor.id)?.consecutiveFailures ?? getPollState(this.db, vendor.id)?.consecutiveFailures ?? 0;
+      const next = nextPoll(this.intervalOf(vendor), { consecutiveFailures: previous }, result, this.options.random);
+      const now = Date.now();
+      savePollState(this.db, {
+        vendorId: vendor.id,
+        nextPollAt: new Date(now + next.delayMs).toISOString(),
+        lastPollAt: new Date(now).toISOString(),
+        lastOutcome: result.ok ? "ok" : "failed",
+        lastError: result.error,
+        consecutiveFailures: next.consecutiveFailures,
+        backoffSeconds: Math.round(next.backoffMs / 1000),
+      });
+      this.unsaved.delete(vendor.id);
+    } catch (error) {
+      this.holdBack(vendor, previous, `unable to save the outcome of its poll (${result.ok ? "ok" : result.error}): ${errorMessage(error)}`);
+    }
+  }
+
+  private holdBack(vendor: VendorRow, previousFailures: number, why: string): void {
+    const next = nextPoll(this.intervalOf(vendor), { consecutiveFailures: previousFailures }, { ok: false, retryAfterMs: null }, this.options.random);
+    this.unsaved.set(vendor.id, { consecutiveFailures: next.consecutiveFailures, retryAtMs: Date.now() + next.delayMs });
+    this.log(`poller: ${vendor.slug}: ${why}; polling it again in ${seconds(next.delayMs)}`);
   }
 
   /** Poll every enabled vendor (or one) once now, whatever their schedule. */
   async runOnce(slug?: string): Promise<RoundSummary> {
     const queue = listPollableVendors(this.db, slug);
-    const summary: RoundSummary = { vendors: queue.length, ok: 0, failed: 0, versionsAdded: 0 };
+    const summary: RoundSummary = { vendors: queue.length, ok: 0, failed: 0, versionsAdded: 0, firstError: null };
     const workers = Array.from({ length: Math.min(this.options.concurrency, queue.length) }, async () => {
       for (let vendor = queue.shift(); vendor; vendor = queue.shift()) {
         const result = await this.pollOne(vendor);
         if (result.ok) summary.ok += 1;
-        else summary.failed += 1;
+        else {
+          summary.failed += 1;
+          summary.firstError ??= result.error;
+        }
         summary.versionsAdded += result.versionsAdded;
       }
     });
@@ -89,30 +137,21 @@ export class Scheduler {
     return summary;
   }
 
-  /** Poll vendors as they fall due until stop() is called. */
+  /** Poll vendors as they fall due until stop() is called. No vendor's failure, nor the database's, ends it. */
   async run(): Promise<void> {
     const tickMs = this.options.tickMs ?? 1_000;
     while (!this.stopping) {
-      const busy = () => [...this.inFlight.keys(), ...this.pushInFlight.keys()];
-      const free = this.options.concurrency - this.inFlight.size;
-      if (free > 0) {
-        const due = listDueVendors(this.db, new Date().toISOString(), free, busy(), this.options.onlySlug);
-        for (const vendor of due) this.start(this.inFlight, vendor);
+      let waitMs: number;
+      try {
+        waitMs = this.startDuePolls(tickMs);
+        this.scheduleFailures = 0;
+      } catch (error) {
+        this.scheduleFailures += 1;
+        waitMs = Math.min(MAX_SCHEDULE_RETRY_MS, tickMs * 2 ** (this.scheduleFailures - 1));
+        this.log(`poller: unable to read the schedule: ${errorMessage(error)}; trying again in ${seconds(waitMs)}`);
       }
-      const pushFree = (this.options.pushConcurrency ?? 2) - this.pushInFlight.size;
-      if (pushFree > 0 && this.options.onlySlug === undefined) {
-        for (const id of takeDuePushPolls(this.db, new Date().toISOString(), pushFree, busy())) {
-          const vendor = getVendorById(this.db, id);
-          if (vendor) this.start(this.pushInFlight, vendor);
-        }
-      }
-      const full = this.inFlight.size >= this.options.concurrency;
-      const nextScheduled = full ? null : nextDueAt(this.db, busy(), this.options.onlySlug);
-      const nextPush = this.pushInFlight.size >= (this.options.pushConcurrency ?? 2) ? null : nextPushPollDue(this.db);
-      const next = [nextScheduled, nextPush].filter((d): d is string => d !== null).sort()[0] ?? null;
-      const untilDue = next === null ? tickMs : Math.max(10, Date.parse(next) - Date.now());
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.min(tickMs, untilDue));
+        const timer = setTimeout(resolve, waitMs);
         this.wake = () => {
           clearTimeout(timer);
           resolve();
@@ -123,16 +162,43 @@ export class Scheduler {
     await Promise.all([...this.inFlight.values(), ...this.pushInFlight.values()]);
   }
 
+  /** Start the polls that are due in both lanes; how long to sleep before looking again. */
+  private startDuePolls(tickMs: number): number {
+    const nowMs = Date.now();
+    const heldBack = [...this.unsaved].filter(([, held]) => held.retryAtMs > nowMs);
+    const busy = () => [...this.inFlight.keys(), ...this.pushInFlight.keys(), ...heldBack.map(([id]) => id)];
+    const free = this.options.concurrency - this.inFlight.size;
+    if (free > 0) {
+      const due = listDueVendors(this.db, new Date(nowMs).toISOString(), free, busy(), this.options.onlySlug);
+      for (const vendor of due) this.start(this.inFlight, vendor);
+    }
+    const pushFree = (this.options.pushConcurrency ?? 2) - this.pushInFlight.size;
+    if (pushFree > 0 && this.options.onlySlug === undefined) {
+      for (const id of takeDuePushPolls(this.db, new Date(nowMs).toISOString(), pushFree, busy())) {
+        const vendor = getVendorById(this.db, id);
+        if (vendor) this.start(this.pushInFlight, vendor);
+      }
+    }
+    const full = this.inFlight.size >= this.options.concurrency;
+    const nextScheduled = full ? null : nextDueAt(this.db, busy(), this.options.onlySlug);
+    const nextPush = this.pushInFlight.size >= (this.options.pushConcurrency ?? 2) ? null : nextPushPollDue(this.db);
+    const nextHeld = full || heldBack.length === 0 ? null : new Date(Math.min(...heldBack.map(([, held]) => held.retryAtMs))).toISOString();
+    const next = [nextScheduled, nextPush, nextHeld].filter((d): d is string => d !== null).sort()[0] ?? null;
+    const untilDue = next === null ? tickMs : Math.max(10, Date.parse(next) - Date.now());
+    return Math.min(tickMs, untilDue);
+  }
+
   private start(lane: Map<number, Promise<void>>, vendor: VendorRow): void {
-    const task = this.pollOne(vendor).then(
-      () => undefined,
-      () => undefined,
-    );
+    const task = this.pollOne(vendor)
+      .then(
+        () => undefined,
+        (error: unknown) => this.holdBack(vendor, this.unsaved.get(vendor.id)?.consecutiveFailures ?? 0, `its poll failed unrecorded: ${errorMessage(error)}`),
+      )
+      .finally(() => {
+        lane.delete(vendor.id);
+        this.wake?.();
+      });
     lane.set(vendor.id, task);
-    void task.finally(() => {
-      lane.delete(vendor.id);
-      this.wake?.();
-    });
   }
 
   /** Stop scheduling; the polls in flight finish (each capture is recorded whole or not at all). */

@@ -1,3 +1,4 @@
+import { errorMessage } from "@/lib/error-message";
 import type { ThrottleAlert } from "@/server/hooks/throttle-telemetry";
 
 const ALERT_TIMEOUT_MS = 5_000;
@@ -20,7 +21,7 @@ export function createAlertSender(url: string | undefined, log: (line: string) =
       (response) => {
         if (!response.ok) log(`alert: delivery to the alert webhook answered ${response.status}`);
       },
-      (error: unknown) => log(`alert: delivery to the alert webhook failed: ${(error as Error).message}`),
+      (error: unknown) => log(`alert: delivery to the alert webhook failed: ${errorMessage(error)}`),
     );
   };
 }

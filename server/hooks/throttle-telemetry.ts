@@ -1,5 +1,6 @@
 import type { RedlineDb } from "@/db/client";
 import { addThrottled, listThrottleTelemetry, markAlerted } from "@/db/hooks";
+import { errorMessage } from "@/lib/error-message";
 
 export interface ThrottleAlert {
   scope: string;
@@ -9,10 +10,15 @@ export interface ThrottleAlert {
   limit: { ratePerSecond: number; burst: number };
 }
 
+export class TelemetryError extends Error {
+  readonly kind = "telemetry";
+}
+
 /**
  * Counts refusals per budget scope ("ceiling", "source:<vendor>") and raises an operator alert at
  * most once per scope per interval: a flood pages once an hour, not once per event. Counts are
  * kept in memory and written to the database by flush(), so a flood costs no write per request.
+ * A refusal is answered whatever the database does: bookkeeping failures are logged, not thrown.
  */
 export class ThrottleTelemetry {
   private readonly pending = new Map<string, { count: number; lastAt: string }>();
@@ -23,14 +29,22 @@ export class ThrottleTelemetry {
     private readonly db: () => RedlineDb,
     private readonly intervalMs: number,
     private readonly alert: (alert: ThrottleAlert) => void,
+    private readonly log: (line: string) => void = console.error,
   ) {}
 
   private lastAlerts(): Map<string, number> {
-    this.lastAlertMs ??= new Map(
-      listThrottleTelemetry(this.db())
-        .filter((r) => r.lastAlertAt !== null)
-        .map((r) => [r.scope, Date.parse(r.lastAlertAt ?? "")]),
-    );
+    if (this.lastAlertMs) return this.lastAlertMs;
+    try {
+      this.lastAlertMs = new Map(
+        listThrottleTelemetry(this.db())
+          .filter((r) => r.lastAlertAt !== null)
+          .map((r) => [r.scope, Date.parse(r.lastAlertAt ?? "")]),
+      );
+    } catch (error) {
+      // Without the recorded alert times, alerting starts afresh: one early alert, not a flood.
+      this.log(`telemetry: unable to read the last alerts: ${errorMessage(error)}`);
+      this.lastAlertMs = new Map();
+    }
     return this.lastAlertMs;
   }
 
@@ -42,19 +56,35 @@ export class ThrottleTelemetry {
     const last = this.lastAlerts().get(scope);
     if (last !== undefined && nowMs - last < this.intervalMs) return;
     this.lastAlerts().set(scope, nowMs);
-    markAlerted(this.db(), scope, at);
+    try {
+      markAlerted(this.db(), scope, at);
+    } catch (error) {
+      this.log(`telemetry: unable to record the alert for ${scope}: ${errorMessage(error)}`);
+    }
     this.alert({ scope, at, throttled: this.sinceAlert.get(scope) ?? 1, limit });
     this.sinceAlert.set(scope, 0);
   }
 
-  /** Write the counts gathered since the last flush. */
+  /** Scopes with counts not yet written. */
+  get unflushedScopes(): number {
+    return this.pending.size;
+  }
+
+  /**
+   * Write the counts gathered since the last flush. They are cleared only once the write has
+   * committed: a failed write (SQLITE_BUSY) throws and keeps them all for the next flush.
+   */
   flush(): void {
     if (this.pending.size === 0) return;
-    const db = this.db();
     const rows = [...this.pending.entries()];
+    try {
+      const db = this.db();
+      db.$client.transaction(() => {
+        for (const [scope, { count, lastAt }] of rows) addThrottled(db, scope, count, lastAt);
+      })();
+    } catch (error) {
+      throw new TelemetryError(`telemetry: unable to write the throttle counts of ${rows.length} scopes: ${errorMessage(error)}`, { cause: error });
+    }
     this.pending.clear();
-    db.$client.transaction(() => {
-      for (const [scope, { count, lastAt }] of rows) addThrottled(db, scope, count, lastAt);
-    })();
   }
 }

@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { PageCache } from "@/server/page-cache";
 import { cacheKeyFor, redactSecrets, type RequestHandler, withPageCache } from "@/server/web-server";
 
@@ -87,6 +87,20 @@ describe("the web server's page cache", () => {
     expect((await get("/", { rsc: "1" })).cache).toBe("bypass");
     expect((await get("/?_rsc=abc")).cache).toBe("bypass");
     expect(rendered).toHaveLength(3);
+  });
+
+  it("renders uncached, and logs why, when the archive revision cannot be read", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const { rendered, get } = await serve(() => {
+        throw new Error("database is locked");
+      });
+      expect(await get("/vendors/acme/incidents/42")).toMatchObject({ status: 200, cache: "bypass", body: expect.stringContaining("render 1") });
+      expect(rendered).toHaveLength(1);
+      expect(logged).toHaveBeenCalledWith("web: page cache: unable to read the archive revision: database is locked; rendering /vendors/acme/incidents/42 uncached");
+    } finally {
+      logged.mockRestore();
+    }
   });
 
   it("does not keep error pages", async () => {

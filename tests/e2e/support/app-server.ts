@@ -18,7 +18,8 @@ export interface AppServer {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+/** A loopback port free right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once("error", reject);
@@ -29,7 +30,8 @@ function freePort(): Promise<number> {
   });
 }
 
-function stopProcess(child: ChildProcess): Promise<void> {
+/** SIGTERM to a detached process's group, SIGKILL if it has not exited 10 s later. */
+export function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return Promise.resolve();
   const pid = child.pid;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

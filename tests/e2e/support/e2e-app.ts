@@ -12,6 +12,12 @@ const CHROMIUM = "/usr/bin/chromium";
 const MAX_SCREENSHOT_HEIGHT = 3_000;
 const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
 
+/** Chromium as the e2e tests run it, with a fresh temporary profile. */
+export function launchChromium(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`e2e: no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does)`);
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
+}
+
 export interface E2eApp {
   baseUrl: string;
   browser: Browser;
@@ -51,7 +57,7 @@ export function startE2eApp(label: string): () => E2eApp {
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), `redline-e2e-${label}-`));
     const dbPath = copyDatabase(seeded, workDir);
     server = await startAppServer(dbPath, path.join(SCREENSHOT_DIR, `${label}-next-start.log`));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
+    browser = await launchChromium();
     const baseUrl = server.baseUrl;
     const ownBrowser = browser;
     const screenshot = async (page: Page, name: string) => {

@@ -55,6 +55,9 @@ const server = http.createServer((req, res) => {
     case "/loop":
       res.writeHead(302, { location: "/loop" }).end();
       return;
+    case "/bad-redirect":
+      res.writeHead(302, { location: "http://[oops/" }).end();
+      return;
     case "/to-etag":
       res.writeHead(301, { location: "/etag" }).end();
       return;
@@ -127,6 +130,12 @@ describe("the HTTP client", () => {
   it("follows redirects up to the cap and refuses a loop", async () => {
     expect((await client.get(`${base}/to-etag`)).url).toBe(`${base}/etag`);
     expect((await failure(client.get(`${base}/loop`))).kind).toBe("redirects");
+  });
+
+  it("fails a redirect to an unreadable Location as a permanent protocol error instead of throwing out of the response", async () => {
+    const error = await failure(client.get(`${base}/bad-redirect`));
+    expect(error).toMatchObject({ kind: "protocol", transient: false });
+    expect(error.message).toContain("http://[oops/");
   });
 
   it("refuses loopback and private targets unless allowed, before connecting", async () => {

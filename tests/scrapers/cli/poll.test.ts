@@ -1,0 +1,66 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { startSimulator } from "@/simulator/server";
+import { freePort } from "@/tests/e2e/support/app-server";
+
+const ROOT = path.resolve(__dirname, "..", "..", "..");
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-poll-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** Asynchronous, so a simulator in this process can answer the command's requests. */
+function redline(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, REDLINE_ALLOW_PRIVATE_URLS: "1", REDLINE_HOST_INTERVAL_MS: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A loopback port nothing listens on (it was free a moment ago): a connection to it is refused at once. */
+const closedPort = freePort;
+
+async function addVendor(db: string, slug: string, url: string): Promise<void> {
+  const added = await redline(["vendors", "add", "--slug", slug, "--name", slug, "--platform", "statuspage", "--url", url, "--db", db]);
+  expect(added.code, added.stderr).toBe(0);
+}
+
+describe("redline poll --once", () => {
+  it("fails with a one-line hint naming the first error when every vendor failed", async () => {
+    const db = path.join(dir, "offline.db");
+    const port = await closedPort();
+    await addVendor(db, "acme", `http://127.0.0.1:${port}/api/v2/incidents.json`);
+    await addVendor(db, "globex", `http://127.0.0.1:${port}/api/v2/summary.json`);
+    const round = await redline(["poll", "--once", "--quiet", "--db", db]);
+    expect(round.code).not.toBe(0);
+    expect(round.stdout).toContain("polled 2 vendors: 0 ok, 2 failed");
+    const lines = round.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^redline: every vendor failed: is this machine offline, or is DNS failing\? first error: (acme|globex): http:\/\/127\.0\.0\.1:\d+\/.*refused/i);
+  });
+
+  it("succeeds when some vendor answered, though another failed", async () => {
+    const sim = await startSimulator({ count: 1, families: ["statuspage"], acceleration: 0, start: "2026-03-04T12:00:00.000Z", seed: 3, control: false });
+    try {
+      const db = path.join(dir, "partial.db");
+      await addVendor(db, "live", sim.vendors[0]?.url ?? "");
+      await addVendor(db, "gone", `http://127.0.0.1:${await closedPort()}/api/v2/incidents.json`);
+      const round = await redline(["poll", "--once", "--quiet", "--db", db]);
+      expect(round.code, round.stderr).toBe(0);
+      expect(round.stdout).toContain("polled 2 vendors: 1 ok, 1 failed");
+      expect(round.stderr).toBe("");
+    } finally {
+      await sim.stop();
+    }
+  });
+});

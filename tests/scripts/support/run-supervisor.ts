@@ -1,0 +1,23 @@
+/**
+ * The supervisor as its own process, for tests that signal it: `node --import tsx
+ * run-supervisor.ts '<json>'` supervises the children in the JSON with its restart policy, prints
+ * each event as a JSON line on stdout, and exits with the supervisor's code.
+ */
+import type { SupervisorEvent } from "@/db/supervisor-events";
+import { type ChildSpec, type RestartPolicy, supervise } from "@/scripts/supervise";
+
+interface Config {
+  children: ChildSpec[];
+  policy: Partial<RestartPolicy>;
+  /** Every record fails, as when the database is locked. */
+  failRecording?: boolean;
+}
+
+const config = JSON.parse(process.argv[2] ?? "{}") as Config;
+const record = (event: SupervisorEvent) => {
+  if (config.failRecording) throw new Error("database is locked");
+  process.stdout.write(`${JSON.stringify(event)}\n`);
+};
+supervise(config.children, { cwd: process.cwd(), policy: config.policy, record }).then((code) => {
+  process.exitCode = code;
+});
