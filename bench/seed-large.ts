@@ -11,10 +11,12 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { closeDatabase, openDatabase } from "@/db/client";
-import { recordCapture } from "@/db/record-capture";
 import { ensureVendor } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
+import { wholeSnapshot } from "@/lib/derive/observation";
 import type { Incident } from "@/lib/incident";
+import { recordParsed } from "@/scrapers/ingest/ingest-snapshot";
+import { getPlatform } from "@/scrapers/platforms";
 import { createVendors, type IncidentScript, scriptIncident, stateAt } from "@/bench/synthetic-incidents";
 import { createRandom } from "@/bench/synthetic-text";
 
@@ -59,6 +61,8 @@ function buildSeed(file: string): SeedStats {
   let captures = 0;
   let versions = 0;
   const vendors = createVendors(random, VENDORS, INCIDENTS);
+  const platform = getPlatform(PLATFORM);
+  if (!platform) throw new Error(`seed: no platform ${PLATFORM}`);
   vendors.forEach((v, vendorIndex) => {
     const vendor = ensureVendor(db, { slug: v.slug, name: v.name, platform: PLATFORM }, new Date(END_MS - SPAN_MS).toISOString());
     const source = `https://status.${v.slug}.example/api/v2/incidents.json`;
@@ -80,19 +84,11 @@ function buildSeed(file: string): SeedStats {
           if (state) listed.push(state);
         }
       }
-      const result = recordCapture(db, {
-        vendor,
-        source,
-        platform: PLATFORM,
-        presence: { kind: "recent", limit: 50 },
-        observedAt: new Date(pollAt(c)).toISOString(),
-        hash: sha256Hex(`${v.slug}/${c}`),
-        body: null,
-        size: null,
-        outcome: "ok",
-        error: null,
-        incidents: listed,
-      });
+      const result = recordParsed(
+        db,
+        { vendor, platform, source, observedAt: new Date(pollAt(c)).toISOString(), hash: sha256Hex(`${v.slug}/${c}`), body: null },
+        { outcome: "ok", error: null, snapshot: wholeSnapshot(listed) },
+      );
       captures += 1;
       versions += result.versionsAdded;
     }

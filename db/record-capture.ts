@@ -1,21 +1,17 @@
 import { gunzipSync, gzipSync } from "node:zlib";
-import { and, eq, gt, inArray } from "drizzle-orm";
-import type { RedlineDb, RedlineExecutor } from "@/db/client";
-import { writeStatements, type WriteStatements } from "@/db/write-statements";
-import { applySnapshot } from "@/db/apply-snapshot";
-import { captureBodies, captures, incidents, incidentVersions, type CaptureOutcome, vendors, versionKinds } from "@/db/schema";
-import type { VendorRow } from "@/db/vendors";
-import type { CarryRule } from "@/lib/carried-fields";
-import type { Incident } from "@/lib/incident";
-import type { PresenceRule } from "@/lib/presence";
+import type { RedlineDb } from "@/db/client";
+import type { CaptureKey } from "@/db/prior-state";
+import type { CaptureOutcome } from "@/db/schema";
+import { type IncidentValues, writeStatements, type WriteStatements } from "@/db/write-statements";
+import type { CaptureDerivation, DerivedIncident } from "@/lib/derive/derive-capture";
+import type { IncidentRecord } from "@/lib/derive/incident-record";
+import type { ReadWarning } from "@/lib/derive/observation";
 
 export interface CaptureInput {
-  vendor: VendorRow;
+  vendorId: number;
   /** Where the snapshot came from: an endpoint URL, or the file name for imports. */
   source: string;
   platform: string;
-  presence: PresenceRule;
-  carry?: CarryRule;
   observedAt: string;
   /** sha256 of the raw body (of the empty body when there is none). */
   hash: string;
@@ -25,22 +21,13 @@ export interface CaptureInput {
   size?: number | null;
   outcome: CaptureOutcome;
   error: string | null;
-  /** Parsed incidents, for ok captures. */
-  incidents: readonly Incident[] | null;
+  incidentCount: number | null;
+  warnings: readonly ReadWarning[];
 }
 
-export interface CaptureResult {
-  captureId: number | null;
-  duplicate: boolean;
-  outcome: CaptureOutcome;
-  /** Why the capture failed or is invalid. */
-  error: string | null;
-  versionsAdded: number;
-  /** The capture is older than recorded history: the vendor is marked for re-derivation. */
-  outOfOrder: boolean;
-}
+/** At most this many warnings are kept per capture; the count says how many there were. */
+const MAX_KEPT_WARNINGS = 100;
 
-/** Whether exactly this capture was already recorded (same vendor, source, time and body). */
 /** The capture already recorded with this identity: how it went, so a repeat reports the same. */
 export function findCapture(db: RedlineDb, vendorId: number, source: string, observedAt: string, hash: string): { outcome: CaptureOutcome; error: string | null } | undefined {
   const row = writeStatements(db.$client).captureExists.get(vendorId, source, observedAt, hash);
@@ -53,142 +40,159 @@ function storeBody(st: WriteStatements, hash: string, body: Uint8Array): void {
   st.insertBody.run(hash, body.byteLength, gzipSync(body, { level: 1 }));
 }
 
-/**
- * Record one capture and every version it implies, in one transaction: a crash leaves
- * either all of it or none. Recording the same capture again adds nothing.
- */
-export function recordCapture(db: RedlineDb, input: CaptureInput): CaptureResult {
+export function warningsJson(warnings: readonly ReadWarning[]): string | null {
+  return warnings.length === 0 ? null : JSON.stringify(warnings.slice(0, MAX_KEPT_WARNINGS));
+}
+
+/** Record a capture row (and its body, content-addressed); null when exactly this capture was recorded before. */
+export function insertCapture(db: RedlineDb, input: CaptureInput): number | null {
   const st = writeStatements(db.$client);
-  const record = db.$client.transaction((): CaptureResult => {
-    const { vendor } = input;
-    if (st.captureExists.get(vendor.id, input.source, input.observedAt, input.hash)) {
-      return { captureId: null, duplicate: true, outcome: input.outcome, error: input.error, versionsAdded: 0, outOfOrder: false };
-    }
-    const keepBody = input.body !== null && input.body.byteLength > 0 && (input.outcome === "ok" || input.outcome === "invalid");
-    if (keepBody && input.body) storeBody(st, input.hash, input.body);
-    const latest = input.outcome === "ok" ? (st.latestApplied.get(vendor.id)?.at ?? null) : null;
-    const outOfOrder = latest !== null && input.observedAt < latest;
-    const inserted = st.insertCapture.get({
-      vendorId: vendor.id,
-      source: input.source,
-      platform: input.platform,
-      observedAt: input.observedAt,
-      outcome: input.outcome,
-      error: input.error,
-      size: input.body?.byteLength ?? input.size ?? null,
-      hash: input.hash,
-      bodyHash: keepBody ? input.hash : null,
-      incidentCount: input.incidents?.length ?? null,
-      recordedAt: new Date().toISOString(),
-    });
-    if (!inserted) throw new Error(`store: unable to insert capture of ${vendor.slug}`);
-    const captureId = inserted.id;
-    if (input.outcome !== "ok" || input.incidents === null) {
-      return { captureId, duplicate: false, outcome: input.outcome, error: input.error, versionsAdded: 0, outOfOrder: false };
-    }
-    if (outOfOrder) {
-      st.markNeedsRederive.run(vendor.id);
-      return { captureId, duplicate: false, outcome: input.outcome, error: input.error, versionsAdded: 0, outOfOrder: true };
-    }
-    const versionsAdded = applySnapshot(
-      db,
-      { vendor, captureId, source: input.source, observedAt: input.observedAt, presence: input.presence, carry: input.carry },
-      input.incidents,
-    );
-    if (versionsAdded > 0) st.setCaptureVersions.run(versionsAdded, captureId);
-    return { captureId, duplicate: false, outcome: input.outcome, error: input.error, versionsAdded, outOfOrder: false };
+  if (st.captureExists.get(input.vendorId, input.source, input.observedAt, input.hash)) return null;
+  const keepBody = input.body !== null && input.body.byteLength > 0 && (input.outcome === "ok" || input.outcome === "invalid");
+  if (keepBody && input.body) storeBody(st, input.hash, input.body);
+  st.registerSource.run(input.vendorId, input.source, input.platform);
+  const inserted = st.insertCapture.get({
+    vendorId: input.vendorId,
+    source: input.source,
+    platform: input.platform,
+    observedAt: input.observedAt,
+    outcome: input.outcome,
+    error: input.error,
+    size: input.body?.byteLength ?? input.size ?? null,
+    hash: input.hash,
+    bodyHash: keepBody ? input.hash : null,
+    incidentCount: input.incidentCount,
+    recordedAt: new Date().toISOString(),
+    warnings: warningsJson(input.warnings),
+    warningCount: input.warnings.length,
   });
-  return record.immediate();
+  if (!inserted) throw new Error(`store: unable to insert capture of vendor ${input.vendorId}`);
+  return inserted.id;
 }
 
-export interface StoredCapture {
-  id: number;
-  source: string;
-  platform: string;
-  observedAt: string;
-  outcome: CaptureOutcome;
-  error: string | null;
-  bodyHash: string | null;
+/** The last capture applied to the vendor's history, in capture order; null when none was. */
+export function appliedThrough(db: RedlineDb, vendorId: number): CaptureKey | null {
+  const row = writeStatements(db.$client).applied.get(vendorId);
+  if (!row || row.observedAt === null || row.source === null || row.hash === null) return null;
+  return { observedAt: row.observedAt, source: row.source, hash: row.hash };
 }
 
-/** A vendor's captures in the order history is built from them. */
-export function listCapturesForReplay(db: RedlineExecutor, vendorId: number): StoredCapture[] {
-  return db
-    .select({
-      id: captures.id,
-      source: captures.source,
-      platform: captures.platform,
-      observedAt: captures.observedAt,
-      outcome: captures.outcome,
-      error: captures.error,
-      bodyHash: captures.bodyHash,
-    })
-    .from(captures)
-    .where(eq(captures.vendorId, vendorId))
-    .orderBy(captures.observedAt, captures.id)
-    .all();
+export function setAppliedThrough(db: RedlineDb, vendorId: number, key: CaptureKey | null): void {
+  writeStatements(db.$client).setApplied.run(key?.observedAt ?? null, key?.source ?? null, key?.hash ?? null, vendorId);
 }
 
-export interface ReplayedCapture {
-  capture: StoredCapture;
-  presence: PresenceRule;
-  carry?: CarryRule;
-  outcome: CaptureOutcome;
-  error: string | null;
-  incidents: readonly Incident[] | null;
+/** The source a page names as the incident's: the one that lists it now, this capture's first. */
+function listingSource(record: IncidentRecord, current: string): string {
+  const listed = Object.entries(record.sources).filter(([, v]) => v.listed).map(([s]) => s);
+  if (listed.includes(current)) return current;
+  return listed[0] ?? Object.keys(record.sources)[0] ?? current;
 }
 
-export class ReplayRaceError extends Error {
-  readonly kind = "replay-race";
+function incidentValues(record: IncidentRecord, source: string, observedAt: string): IncidentValues {
+  const { incident } = record;
+  const view = record.sources[source];
+  return {
+    kind: incident.kind,
+    title: incident.title,
+    status: incident.status,
+    impact: incident.impact,
+    startedAt: incident.startedAt,
+    resolvedAt: incident.resolvedAt,
+    presence: record.presence,
+    source: listingSource(record, source),
+    observedHash: view?.hash ?? "",
+    firstSeenAt: record.firstSeenAt,
+    seenAt: view?.listed ? observedAt : record.firstSeenAt,
+    versionCount: record.versionCount,
+    lastChangedAt: record.lastChangedAt,
+    postmortemAt: record.postmortemAt,
+    editsAfterResolution: record.editsAfterResolution,
+    state: JSON.stringify(record),
+  };
+}
+
+/** Keep the search index and the component filter in step with the incident as it now reads. */
+function indexIncident(st: WriteStatements, vendorId: number, incidentId: number, derived: DerivedIncident): void {
+  const { incident } = derived.record;
+  const before = derived.before?.incident;
+  const text = (i: typeof incident) => JSON.stringify([i.title, i.updates.map((u) => u.body), i.postmortem?.body ?? ""]);
+  if (!before || text(before) !== text(incident)) {
+    st.deleteSearch.run(incidentId);
+    st.insertSearch.run(incidentId, incident.title, incident.updates.map((u) => u.body).join("\n"), incident.postmortem?.body ?? "");
+  }
+  if (!before || JSON.stringify(before.components) !== JSON.stringify(incident.components)) {
+    st.deleteComponents.run(incidentId);
+    for (const c of incident.components) st.insertComponent.run(incidentId, vendorId, c.id, c.name);
+  }
+}
+
+/** Write one incident's new record (and version, if any) as of a capture; returns its row id. */
+export function writeDerivedIncident(
+  db: RedlineDb,
+  ctx: { vendorId: number; captureId: number; source: string; observedAt: string },
+  derived: DerivedIncident,
+  knownId: number | undefined,
+): number {
+  const st = writeStatements(db.$client);
+  const values = incidentValues(derived.record, ctx.source, ctx.observedAt);
+  let id = knownId;
+  if (id === undefined) {
+    const inserted = st.insertIncident.get({ ...values, vendorId: ctx.vendorId, providerId: derived.providerId });
+    if (!inserted) throw new Error(`store: unable to insert incident ${derived.providerId}`);
+    id = inserted.id;
+  } else st.updateIncident.run({ ...values, id });
+  for (const [source, view] of Object.entries(derived.record.sources)) {
+    const was = derived.before?.sources[source];
+    if (was && was.listed === view.listed && was.hash === view.hash) continue;
+    st.upsertIncidentSource.run(id, ctx.vendorId, source, view.listed ? 1 : 0, view.hash);
+  }
+  st.insertState.run(id, ctx.captureId, values.state);
+  const { version } = derived;
+  if (version) {
+    const row = st.insertVersion.get({
+      incidentId: id,
+      vendorId: ctx.vendorId,
+      seq: version.seq,
+      observedAt: ctx.observedAt,
+      hash: version.hash,
+      snapshot: JSON.stringify(version.state),
+      changes: JSON.stringify(version.changes),
+      kinds: JSON.stringify(version.kinds),
+      summary: version.summary,
+      headline: version.headline,
+      captureId: ctx.captureId,
+    });
+    if (!row) throw new Error(`store: unable to insert version ${version.seq} of incident ${derived.providerId}`);
+    for (const kind of version.kinds) st.insertKind.run(row.id, kind, ctx.vendorId, ctx.observedAt);
+  }
+  indexIncident(st, ctx.vendorId, id, derived);
+  return id;
 }
 
 /**
- * Rebuild a vendor's whole history from re-parsed captures, in one transaction. The old
- * derived versions are replaced, not appended to: a parser fix never looks like a vendor edit.
+ * Record what deriving one capture gave: every changed record, its version, the incidents seen.
+ * Runs inside the caller's transaction. Returns the number of versions added.
  */
-export function replaceHistory(
+export function recordDerivation(
   db: RedlineDb,
-  vendor: VendorRow,
-  replayed: readonly ReplayedCapture[],
-  derivedWith: Record<string, number>,
+  ctx: { vendorId: number; captureId: number; source: string; observedAt: string },
+  derivation: CaptureDerivation,
+  ids: ReadonlyMap<string, number>,
 ): number {
-  return db.$client.transaction(() => {
-    const lastId = replayed.reduce((m, r) => Math.max(m, r.capture.id), 0);
-    const newer = db.select({ id: captures.id }).from(captures).where(and(eq(captures.vendorId, vendor.id), gt(captures.id, lastId))).get();
-    if (newer) throw new ReplayRaceError(`store: vendor ${vendor.slug} received a capture during re-derivation; retry`);
-    const versionIds = db.select({ id: incidentVersions.id }).from(incidentVersions).where(eq(incidentVersions.vendorId, vendor.id));
-    db.delete(versionKinds).where(inArray(versionKinds.versionId, versionIds)).run();
-    db.delete(incidentVersions).where(eq(incidentVersions.vendorId, vendor.id)).run();
-    db.delete(incidents).where(eq(incidents.vendorId, vendor.id)).run();
-    let total = 0;
-    for (const r of replayed) {
-      let versionsAdded = 0;
-      if (r.outcome === "ok" && r.incidents !== null) {
-        versionsAdded = applySnapshot(
-          db,
-          { vendor, captureId: r.capture.id, source: r.capture.source, observedAt: r.capture.observedAt, presence: r.presence, carry: r.carry },
-          r.incidents,
-        );
-      }
-      total += versionsAdded;
-      db.update(captures)
-        .set({ outcome: r.outcome, error: r.error, incidentCount: r.incidents?.length ?? null, versionCount: versionsAdded })
-        .where(eq(captures.id, r.capture.id))
-        .run();
-    }
-    db.update(vendors).set({ needsRederive: false, derivedWith: JSON.stringify(derivedWith) }).where(eq(vendors.id, vendor.id)).run();
-    return total;
-  }).immediate();
+  const st = writeStatements(db.$client);
+  let versions = 0;
+  for (const derived of derivation.incidents) {
+    writeDerivedIncident(db, ctx, derived, ids.get(derived.providerId));
+    if (derived.version) versions += 1;
+  }
+  if (derivation.seen.length > 0) st.touchSeen.run(ctx.observedAt, ctx.vendorId, JSON.stringify(derivation.seen));
+  st.setCaptureDerived.run(versions, derivation.windowStart, ctx.captureId);
+  return versions;
 }
 
 /** The raw body of a kept capture, decompressed. */
-export function readCaptureBody(db: RedlineExecutor, hash: string): Buffer {
-  const row = db.select().from(captureBodies).where(eq(captureBodies.hash, hash)).get();
+export function readCaptureBody(db: RedlineDb, hash: string): Buffer {
+  const row = db.$client.prepare<[string], { body: Buffer }>("SELECT body FROM capture_bodies WHERE hash = ?").get(hash);
   if (!row) throw new Error(`store: capture body ${hash} is missing`);
   return gunzipSync(row.body);
-}
-
-/** Remember which parser version derived a platform's captures for this vendor. */
-export function setDerivedWith(db: RedlineExecutor, vendorId: number, derivedWith: Record<string, number>): void {
-  db.update(vendors).set({ derivedWith: JSON.stringify(derivedWith) }).where(eq(vendors.id, vendorId)).run();
 }

@@ -6,10 +6,12 @@ export const vendors = sqliteTable("vendors", {
   slug: text("slug").notNull().unique(),
   name: text("name").notNull(),
   platform: text("platform").notNull(),
-  /** "<platform>@<parserVersion>" that derived the stored versions; a mismatch triggers re-derivation. */
+  /** The parser versions (and derivation version) that derived the stored history; a mismatch queues a rebuild. */
   derivedWith: text("derived_with"),
-  /** Set when a capture arrived out of order: history is rebuilt from the captures. */
-  needsRederive: integer("needs_rederive", { mode: "boolean" }).notNull().default(false),
+  /** The last capture applied to the history, in capture order: one ordered before it arrived late. */
+  appliedObservedAt: text("applied_observed_at"),
+  appliedSource: text("applied_source"),
+  appliedHash: text("applied_hash"),
   createdAt: text("created_at").notNull(),
   /** The status page's base URL or an exact endpoint; null for import-only vendors. */
   url: text("url"),
@@ -82,10 +84,18 @@ export const captures = sqliteTable(
     incidentCount: integer("incident_count"),
     versionCount: integer("version_count").notNull().default(0),
     recordedAt: text("recorded_at").notNull(),
+    /** What could not be read in the snapshot, as JSON [{path, message}]; the rest was recorded. */
+    warnings: text("warnings"),
+    warningCount: integer("warning_count").notNull().default(0),
+    /** The oldest recency the snapshot listed, for sources that list a window of recent incidents. */
+    windowStart: text("window_start"),
   },
   (t) => [
     uniqueIndex("captures_identity").on(t.vendorId, t.source, t.observedAt, t.hash),
     index("captures_vendor_observed").on(t.vendorId, t.observedAt),
+    // Capture order: by time, then source and content, whatever order they were recorded in.
+    index("captures_vendor_order").on(t.vendorId, t.observedAt, t.source, t.hash),
+    index("captures_vendor_source_order").on(t.vendorId, t.source, t.observedAt),
   ],
 );
 
@@ -116,6 +126,8 @@ export const incidents = sqliteTable(
     postmortemAt: text("postmortem_at"),
     /** Versions that edited it (impact, title, timing, updates, postmortem) after it was resolved. */
     editsAfterResolution: integer("edits_after_resolution").notNull().default(0),
+    /** The derivation record (lib/derive/incident-record.ts) as JSON; null for incidents archived before records. */
+    state: text("state"),
   },
   (t) => [
     uniqueIndex("incidents_identity").on(t.vendorId, t.providerId),
@@ -124,6 +136,8 @@ export const incidents = sqliteTable(
     index("incidents_started").on(t.startedAt),
     index("incidents_vendor_started").on(t.vendorId, t.startedAt),
     index("incidents_open").on(t.vendorId).where(sql`${t.presence} = 'listed' AND ${t.resolvedAt} IS NULL`),
+    // Listed incidents first seen after a source last looked: those it may owe a listing.
+    index("incidents_vendor_presence_seen").on(t.vendorId, t.presence, t.firstSeenAt),
   ],
 );
 
@@ -165,6 +179,71 @@ export const incidentVersions = sqliteTable(
     index("versions_vendor_observed").on(t.vendorId, t.observedAt),
     index("versions_observed").on(t.observedAt),
     index("versions_capture").on(t.captureId),
+  ],
+);
+
+/** Which sources list each incident, and the hash of each one's last observation of it. */
+export const incidentSources = sqliteTable(
+  "incident_sources",
+  {
+    incidentId: integer("incident_id").notNull().references(() => incidents.id, { onDelete: "cascade" }),
+    vendorId: integer("vendor_id").notNull(),
+    source: text("source").notNull(),
+    listed: integer("listed", { mode: "boolean" }).notNull(),
+    hash: text("hash"),
+  },
+  (t) => [primaryKey({ columns: [t.incidentId, t.source] }), index("incident_sources_vendor_source").on(t.vendorId, t.source, t.listed)],
+);
+
+/**
+ * Every state an incident's record went through, one row per capture that changed it: a capture
+ * that arrives late rewinds the records to before it and replays what followed.
+ */
+export const incidentStates = sqliteTable(
+  "incident_states",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    incidentId: integer("incident_id").notNull().references(() => incidents.id, { onDelete: "cascade" }),
+    captureId: integer("capture_id").notNull().references(() => captures.id),
+    state: text("state").notNull(),
+  },
+  (t) => [index("incident_states_incident").on(t.incidentId, t.id), index("incident_states_capture").on(t.captureId)],
+);
+
+export const DERIVATION_JOB_STATUSES = ["queued", "building", "swapping", "done", "failed"] as const;
+export type DerivationJobStatus = (typeof DERIVATION_JOB_STATUSES)[number];
+
+/**
+ * A vendor's history being rebuilt from its captures (after a parser upgrade, a late capture, or on
+ * request) in the background: built aside in a scratch database, then swapped in incident by incident.
+ */
+export const derivationJobs = sqliteTable(
+  "derivation_jobs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    vendorId: integer("vendor_id").notNull().references(() => vendors.id, { onDelete: "cascade" }),
+    reason: text("reason").notNull(),
+    /** The first capture to replay, in capture order; null: from the start. */
+    fromObservedAt: text("from_observed_at"),
+    fromSource: text("from_source"),
+    fromHash: text("from_hash"),
+    status: text("status", { enum: DERIVATION_JOB_STATUSES }).notNull(),
+    /** How many times it was asked for: a job finishes only if no one asked again while it ran. */
+    requests: integer("requests").notNull().default(1),
+    scratchPath: text("scratch_path"),
+    capturesTotal: integer("captures_total").notNull().default(0),
+    capturesDone: integer("captures_done").notNull().default(0),
+    incidentsSwapped: integer("incidents_swapped").notNull().default(0),
+    error: text("error"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    finishedAt: text("finished_at"),
+    leaseOwner: text("lease_owner"),
+    leaseUntil: text("lease_until"),
+  },
+  (t) => [
+    index("derivation_jobs_status").on(t.status, t.id),
+    uniqueIndex("derivation_jobs_active_vendor").on(t.vendorId).where(sql`${t.status} IN ('queued', 'building', 'swapping')`),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, isNotNull, sql } from "drizzle-orm";
 import type { RedlineDb } from "@/db/client";
 import { incidents, pollState, vendors } from "@/db/schema";
 
@@ -173,4 +173,14 @@ export function syncCatalogVendors(db: RedlineDb, entries: readonly VendorSettin
     }
   });
   return { added, updated };
+}
+
+/** Remember which parser versions (and derivation) derived the vendor's history. */
+export function setDerivedWith(db: RedlineDb, vendorId: number, derivedWith: Record<string, number>): void {
+  db.update(vendors).set({ derivedWith: JSON.stringify(derivedWith) }).where(eq(vendors.id, vendorId)).run();
+}
+
+/** Vendors that have a derived history (at least one capture applied). */
+export function listVendorsWithHistory(db: RedlineDb): VendorRow[] {
+  return db.select().from(vendors).where(isNotNull(vendors.appliedObservedAt)).all();
 }

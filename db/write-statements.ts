@@ -1,17 +1,43 @@
 import type Database from "better-sqlite3";
 import type { CaptureOutcome } from "@/db/schema";
 
-/** An incidents row as the write path reads it. */
-export interface IncidentRow {
+/** An incident as the write path looks it up: its record, and whether this source listed it and saw it so. */
+export interface LightIncidentRow {
   id: number;
   providerId: string;
-  presence: "listed" | "left-feed" | "deleted";
-  source: string;
-  observedHash: string;
-  versionCount: number;
+  presence: string;
+  listed: number | null;
+  hash: string | null;
 }
 
-const INCIDENT_COLUMNS = `id, provider_id AS providerId, presence, source, observed_hash AS observedHash, version_count AS versionCount`;
+export interface IncidentStateRow {
+  id: number;
+  providerId: string;
+  source: string;
+  presence: "listed" | "left-feed" | "deleted";
+  firstSeenAt: string;
+  lastChangedAt: string;
+  versionCount: number;
+  postmortemAt: string | null;
+  editsAfterResolution: number;
+  state: string | null;
+}
+
+export interface CaptureRow {
+  id: number;
+  vendorId: number;
+  source: string;
+  platform: string;
+  observedAt: string;
+  outcome: CaptureOutcome;
+  error: string | null;
+  hash: string;
+  bodyHash: string | null;
+}
+
+const STATE_COLUMNS = `id, provider_id AS providerId, source, presence, first_seen_at AS firstSeenAt, last_changed_at AS lastChangedAt,
+  version_count AS versionCount, postmortem_at AS postmortemAt, edits_after_resolution AS editsAfterResolution, state`;
+const CAPTURE_COLUMNS = `id, vendor_id AS vendorId, source, platform, observed_at AS observedAt, outcome, error, hash, body_hash AS bodyHash`;
 
 /**
  * The write path's statements, prepared once per connection. Recording runs for every poll of
@@ -26,47 +52,77 @@ function prepareWriteStatements(sqlite: Database.Database) {
     insertBody: sqlite.prepare<[string, number, Buffer]>(
       "INSERT INTO capture_bodies (hash, encoding, size, body) VALUES (?, 'gzip', ?, ?)",
     ),
-    latestApplied: sqlite.prepare<[number], { at: string | null }>(
-      "SELECT max(observed_at) AS at FROM captures WHERE vendor_id = ? AND outcome = 'ok'",
-    ),
     insertCapture: sqlite.prepare<{
-      vendorId: number; source: string; platform: string; observedAt: string; outcome: CaptureOutcome;
-      error: string | null; size: number | null; hash: string; bodyHash: string | null; incidentCount: number | null; recordedAt: string;
+      vendorId: number; source: string; platform: string; observedAt: string; outcome: CaptureOutcome; error: string | null;
+      size: number | null; hash: string; bodyHash: string | null; incidentCount: number | null; recordedAt: string;
+      warnings: string | null; warningCount: number;
     }, { id: number }>(
-      `INSERT INTO captures (vendor_id, source, platform, observed_at, outcome, error, size, hash, body_hash, incident_count, recorded_at)
-       VALUES (@vendorId, @source, @platform, @observedAt, @outcome, @error, @size, @hash, @bodyHash, @incidentCount, @recordedAt)
+      `INSERT INTO captures (vendor_id, source, platform, observed_at, outcome, error, size, hash, body_hash, incident_count, recorded_at, warnings, warning_count)
+       VALUES (@vendorId, @source, @platform, @observedAt, @outcome, @error, @size, @hash, @bodyHash, @incidentCount, @recordedAt, @warnings, @warningCount)
        RETURNING id`,
     ),
-    setCaptureVersions: sqlite.prepare<[number, number]>("UPDATE captures SET version_count = ? WHERE id = ?"),
-    markNeedsRederive: sqlite.prepare<[number]>("UPDATE vendors SET needs_rederive = 1 WHERE id = ?"),
-    incidentsByProviderIds: sqlite.prepare<[number, string], IncidentRow>(
-      `SELECT ${INCIDENT_COLUMNS} FROM incidents WHERE vendor_id = ? AND provider_id IN (SELECT value FROM json_each(?))`,
+    registerSource: sqlite.prepare<[number, string, string]>(
+      "INSERT INTO sources (vendor_id, url, platform) VALUES (?, ?, ?) ON CONFLICT (vendor_id, url) DO NOTHING",
     ),
-    incidentsListedBy: sqlite.prepare<[number, string], IncidentRow>(
-      `SELECT ${INCIDENT_COLUMNS} FROM incidents WHERE vendor_id = ? AND source = ? AND presence = 'listed'`,
+    setCaptureDerived: sqlite.prepare<[number, string | null, number]>("UPDATE captures SET version_count = ?, window_start = ? WHERE id = ?"),
+    setCaptureRead: sqlite.prepare<{ id: number; outcome: CaptureOutcome; error: string | null; incidentCount: number | null; warnings: string | null; warningCount: number }>(
+      `UPDATE captures SET outcome = @outcome, error = @error, incident_count = @incidentCount, warnings = @warnings, warning_count = @warningCount
+       WHERE id = @id`,
     ),
+    applied: sqlite.prepare<[number], { observedAt: string | null; source: string | null; hash: string | null }>(
+      "SELECT applied_observed_at AS observedAt, applied_source AS source, applied_hash AS hash FROM vendors WHERE id = ?",
+    ),
+    setApplied: sqlite.prepare<[string | null, string | null, string | null, number]>(
+      "UPDATE vendors SET applied_observed_at = ?, applied_source = ?, applied_hash = ? WHERE id = ?",
+    ),
+    vendorSources: sqlite.prepare<[number], { source: string; platform: string }>("SELECT url AS source, platform FROM sources WHERE vendor_id = ?"),
+    lastLive: sqlite.prepare<[number, string, string, string, string, string], { observedAt: string }>(
+      `SELECT observed_at AS observedAt FROM captures WHERE vendor_id = ? AND source = ? AND outcome IN ('ok', 'not-modified')
+         AND (observed_at, source, hash) < (?, ?, ?) AND observed_at <= ? ORDER BY observed_at DESC LIMIT 1`,
+    ),
+    lastWindow: sqlite.prepare<[number, string, string, string, string, string], { windowStart: string | null }>(
+      `SELECT window_start AS windowStart FROM captures WHERE vendor_id = ? AND source = ? AND outcome = 'ok'
+         AND (observed_at, source, hash) < (?, ?, ?) AND observed_at <= ? ORDER BY observed_at DESC LIMIT 1`,
+    ),
+    lightRows: sqlite.prepare<[string, number, string], LightIncidentRow>(
+      `SELECT i.id, i.provider_id AS providerId, i.presence, s.listed, s.hash FROM incidents i
+       LEFT JOIN incident_sources s ON s.incident_id = i.id AND s.source = ?
+       WHERE i.vendor_id = ? AND i.provider_id IN (SELECT value FROM json_each(?))`,
+    ),
+    listedBy: sqlite.prepare<[number, string], { id: number; providerId: string }>(
+      `SELECT i.id, i.provider_id AS providerId FROM incident_sources s JOIN incidents i ON i.id = s.incident_id
+       WHERE s.vendor_id = ? AND s.source = ? AND s.listed = 1`,
+    ),
+    appearedSince: sqlite.prepare<[number, string], { id: number; providerId: string }>(
+      "SELECT id, provider_id AS providerId FROM incidents WHERE vendor_id = ? AND presence = 'listed' AND first_seen_at > ?",
+    ),
+    incidentStates: sqlite.prepare<[string], IncidentStateRow>(`SELECT ${STATE_COLUMNS} FROM incidents WHERE id IN (SELECT value FROM json_each(?))`),
     lastSnapshot: sqlite.prepare<[number], { snapshot: string }>(
       "SELECT snapshot FROM incident_versions WHERE incident_id = ? ORDER BY seq DESC LIMIT 1",
     ),
-    insertIncident: sqlite.prepare<IncidentValues & { vendorId: number; providerId: string; observedAt: string }, { id: number }>(
+    insertIncident: sqlite.prepare<IncidentValues & { vendorId: number; providerId: string }, { id: number }>(
       `INSERT INTO incidents (vendor_id, provider_id, kind, title, status, impact, started_at, resolved_at, presence, source,
-         first_seen_at, last_seen_at, observed_hash, version_count, last_changed_at)
+         first_seen_at, last_seen_at, observed_hash, version_count, last_changed_at, postmortem_at, edits_after_resolution, state)
        VALUES (@vendorId, @providerId, @kind, @title, @status, @impact, @startedAt, @resolvedAt, @presence, @source,
-         @observedAt, @observedAt, @observedHash, 1, @observedAt)
+         @firstSeenAt, @seenAt, @observedHash, @versionCount, @lastChangedAt, @postmortemAt, @editsAfterResolution, @state)
        RETURNING id`,
     ),
-    updateIncident: sqlite.prepare<IncidentValues & { id: number; versionCount: number; observedAt: string; seenAt: string | null }>(
+    updateIncident: sqlite.prepare<IncidentValues & { id: number }>(
       `UPDATE incidents SET kind = @kind, title = @title, status = @status, impact = @impact, started_at = @startedAt,
          resolved_at = @resolvedAt, presence = @presence, source = @source, observed_hash = @observedHash,
-         version_count = @versionCount, last_changed_at = @observedAt, last_seen_at = coalesce(@seenAt, last_seen_at)
+         first_seen_at = @firstSeenAt, version_count = @versionCount, last_changed_at = @lastChangedAt,
+         postmortem_at = @postmortemAt, edits_after_resolution = @editsAfterResolution, state = @state,
+         last_seen_at = max(last_seen_at, @seenAt)
        WHERE id = @id`,
     ),
-    touchObserved: sqlite.prepare<[string, string, string, number]>(
-      "UPDATE incidents SET observed_hash = ?, source = ?, presence = 'listed', last_seen_at = ? WHERE id = ?",
+    touchSeen: sqlite.prepare<[string, number, string]>(
+      "UPDATE incidents SET last_seen_at = max(last_seen_at, ?) WHERE vendor_id = ? AND provider_id IN (SELECT value FROM json_each(?))",
     ),
-    touchSeen: sqlite.prepare<[string, string]>(
-      "UPDATE incidents SET last_seen_at = ? WHERE id IN (SELECT value FROM json_each(?))",
+    upsertIncidentSource: sqlite.prepare<[number, number, string, number, string | null]>(
+      `INSERT INTO incident_sources (incident_id, vendor_id, source, listed, hash) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (incident_id, source) DO UPDATE SET listed = excluded.listed, hash = excluded.hash`,
     ),
+    insertState: sqlite.prepare<[number, number, string]>("INSERT INTO incident_states (incident_id, capture_id, state) VALUES (?, ?, ?)"),
     insertVersion: sqlite.prepare<{
       incidentId: number; vendorId: number; seq: number; observedAt: string; hash: string; snapshot: string;
       changes: string; kinds: string; summary: string; headline: string; captureId: number;
@@ -86,8 +142,14 @@ function prepareWriteStatements(sqlite: Database.Database) {
     insertComponent: sqlite.prepare<[number, number, string, string]>(
       "INSERT OR IGNORE INTO incident_components (incident_id, vendor_id, component_id, name) VALUES (?, ?, ?, ?)",
     ),
-    markPostmortem: sqlite.prepare<[string, number]>("UPDATE incidents SET postmortem_at = coalesce(postmortem_at, ?) WHERE id = ?"),
-    countEditAfterResolution: sqlite.prepare<[number]>("UPDATE incidents SET edits_after_resolution = edits_after_resolution + 1 WHERE id = ?"),
+    capturesFrom: sqlite.prepare<[number, string, string, string, number], CaptureRow>(
+      `SELECT ${CAPTURE_COLUMNS} FROM captures WHERE vendor_id = ? AND (observed_at, source, hash) >= (?, ?, ?)
+       ORDER BY observed_at, source, hash LIMIT ?`,
+    ),
+    capturesAfter: sqlite.prepare<[number, string, string, string, number], CaptureRow>(
+      `SELECT ${CAPTURE_COLUMNS} FROM captures WHERE vendor_id = ? AND (observed_at, source, hash) > (?, ?, ?)
+       ORDER BY observed_at, source, hash LIMIT ?`,
+    ),
   };
 }
 
@@ -101,6 +163,13 @@ export interface IncidentValues {
   presence: string;
   source: string;
   observedHash: string;
+  firstSeenAt: string;
+  seenAt: string;
+  versionCount: number;
+  lastChangedAt: string;
+  postmortemAt: string | null;
+  editsAfterResolution: number;
+  state: string;
 }
 
 export type WriteStatements = ReturnType<typeof prepareWriteStatements>;

@@ -7,6 +7,7 @@ import { z } from "zod";
 export const CHANGE_KIND_INFO = {
   "incident-deleted": { label: "Incident deleted", description: "The incident vanished from a feed that should still list it (older incidents are still there): the vendor deleted it." },
   "incident-reappeared": { label: "Incident reappeared", description: "An incident that had left the feed, or been deleted, is listed again." },
+  "incident-reopened": { label: "Incident reopened", description: "An incident that had been resolved is open again." },
   "impact-downgraded": { label: "Impact downgraded", description: "The stated impact was lowered, for example major to minor." },
   "update-edited": { label: "Update edited", description: "The text or status of an update already posted was changed." },
   "update-removed": { label: "Update removed", description: "An update that had been posted is gone." },
@@ -15,7 +16,9 @@ export const CHANGE_KIND_INFO = {
   "postmortem-published": { label: "Postmortem published", description: "A postmortem (root-cause write-up) appeared." },
   "postmortem-edited": { label: "Postmortem edited", description: "The postmortem's text or date changed after publication, or it was taken down." },
   "title-changed": { label: "Title changed", description: "The incident was renamed." },
+  "relabelled": { label: "Relabelled", description: "An incident was relabelled as a maintenance, or a maintenance as an incident." },
   "impact-escalated": { label: "Impact escalated", description: "The stated impact was raised, for example minor to major." },
+  "impact-changed": { label: "Impact changed", description: "The impact changed to or from maintenance, or was stated or withdrawn: not a step on the severity scale." },
   "incident-resolved": { label: "Incident resolved", description: "The status moved to resolved (or completed, for maintenance)." },
   "rescheduled": { label: "Rescheduled", description: "A maintenance window's scheduled start or end moved." },
   "components-changed": { label: "Components changed", description: "The set of affected components or services changed (a reorder is not a change)." },
@@ -41,8 +44,8 @@ export function changeKindLabel(kind: ChangeKindName): string {
 
 /** Kinds that rewrite what a vendor had already said: counted as edits when made after resolution. */
 export const EDIT_KINDS: ReadonlySet<ChangeKindName> = new Set<ChangeKindName>([
-  "impact-downgraded", "impact-escalated", "update-edited", "update-removed", "update-backdated",
-  "timing-changed", "title-changed", "postmortem-edited",
+  "impact-downgraded", "impact-escalated", "impact-changed", "update-edited", "update-removed", "update-backdated",
+  "timing-changed", "title-changed", "relabelled", "postmortem-edited",
 ]);
 
 /** The kind a change page is headed with: "New major incident", "Impact downgraded" … */

@@ -2,13 +2,13 @@ import { z } from "zod";
 import { componentSchema, incidentUpdateSchema, postmortemSchema, presenceSchema } from "@/lib/incident";
 
 export const CHANGE_FIELDS = [
-  "title", "status", "impact", "url", "startedAt", "resolvedAt", "scheduledFor", "scheduledUntil",
+  "kind", "title", "status", "impact", "url", "startedAt", "resolvedAt", "scheduledFor", "scheduledUntil",
   "components", "update", "postmortem", "presence",
 ] as const;
 export type ChangeField = (typeof CHANGE_FIELDS)[number];
 
 export const SCALAR_FIELDS = [
-  "title", "status", "impact", "url", "startedAt", "resolvedAt", "scheduledFor", "scheduledUntil",
+  "kind", "title", "status", "impact", "url", "startedAt", "resolvedAt", "scheduledFor", "scheduledUntil",
 ] as const;
 export type ScalarField = (typeof SCALAR_FIELDS)[number];
 
@@ -66,6 +66,7 @@ export function changeKindOf(before: unknown, after: unknown): ChangeKind {
 }
 
 export const FIELD_LABELS: Record<ChangeField, string> = {
+  kind: "Kind",
   title: "Title",
   status: "Status",
   impact: "Impact",

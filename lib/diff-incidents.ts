@@ -1,5 +1,6 @@
 import { type Change, SCALAR_FIELDS, type ScalarField, changeKindOf } from "@/lib/change";
 import type { Component, Incident, IncidentState, IncidentUpdate, Postmortem } from "@/lib/incident";
+import { sameTime } from "@/lib/derive/source-profile";
 import { isDerivedUpdateId } from "@/lib/update-identity";
 
 const TIME_FIELDS = new Set<ScalarField>(["startedAt", "resolvedAt", "scheduledFor", "scheduledUntil"]);
@@ -7,14 +8,12 @@ const TIME_FIELDS = new Set<ScalarField>(["startedAt", "resolvedAt", "scheduledF
 const EDIT_SIMILARITY = 0.5;
 
 /**
- * Two timestamps name the same instant. Statuspage truncates display times to whole seconds
- * when an update is edited (…14.421Z becomes …14.000Z): that is storage precision, not a move.
+ * Two timestamps name the same instant when they are less than a second apart: a vendor
+ * re-saving a time at lower precision (Statuspage truncates …14.421Z to …14.000Z when an update
+ * is edited) has not moved it.
  */
 export function sameInstant(a: string | null, b: string | null): boolean {
-  if (a === b) return true;
-  if (a === null || b === null) return false;
-  if (!a.endsWith(".000Z") && !b.endsWith(".000Z")) return false;
-  return a.slice(0, 19) === b.slice(0, 19);
+  return sameTime(a, b);
 }
 
 function sameScalar(field: ScalarField, a: string | null, b: string | null): boolean {
@@ -64,7 +63,7 @@ interface UpdatePairing {
  * unmatched old update and new update with the same text, or mostly the same words and status,
  * are one update whose time moved.
  */
-export function pairUpdates(before: readonly IncidentUpdate[], after: readonly IncidentUpdate[]): UpdatePairing {
+export function pairUpdates(before: readonly IncidentUpdate[], after: readonly IncidentUpdate[], byIdOnly = false): UpdatePairing {
   const afterById = new Map(after.map((u) => [u.id, u]));
   const pairs: Array<[IncidentUpdate, IncidentUpdate]> = [];
   const removed: IncidentUpdate[] = [];
@@ -77,6 +76,7 @@ export function pairUpdates(before: readonly IncidentUpdate[], after: readonly I
     } else removed.push(old);
   }
   let added = after.filter((u) => !matchedAfter.has(u.id));
+  if (byIdOnly) return { pairs, removed, added };
   const candidates = removed.filter((u) => isDerivedUpdateId(u.id));
   if (candidates.length > 0 && added.some((u) => isDerivedUpdateId(u.id))) {
     const scored: Array<{ old: IncidentUpdate; next: IncidentUpdate; score: number }> = [];
@@ -106,8 +106,8 @@ function updateTime(u: IncidentUpdate): string {
   return u.displayAt ?? u.createdAt ?? "";
 }
 
-function diffUpdates(before: readonly IncidentUpdate[], after: readonly IncidentUpdate[]): Change[] {
-  const { pairs, removed, added } = pairUpdates(before, after);
+function diffUpdates(before: readonly IncidentUpdate[], after: readonly IncidentUpdate[], byIdOnly: boolean): Change[] {
+  const { pairs, removed, added } = pairUpdates(before, after, byIdOnly);
   const changes: Array<Change & { field: "update" }> = [];
   for (const [old, next] of pairs) {
     if (!sameUpdate(old, next)) changes.push({ field: "update", kind: "changed", updateId: next.id, before: old, after: next });
@@ -127,15 +127,25 @@ const EMPTY: Incident = {
   components: [], updates: [], postmortem: null,
 };
 
+export interface DiffOptions {
+  /**
+   * "id": updates are one update only when their ids match (derivation already matched them);
+   * "content" (the default) also pairs derived ids by text, for versions recorded before it did.
+   */
+  pairBy?: "id" | "content";
+}
+
 /**
  * Field-level changes from one version of an incident to the next (or from nothing, for the
  * first version). Both states must be canonical (see canonicalizeIncident).
  */
-export function diffStates(before: IncidentState | null, after: IncidentState): Change[] {
+export function diffStates(before: IncidentState | null, after: IncidentState, options: DiffOptions = {}): Change[] {
   const a = before?.incident ?? EMPTY;
   const b = after.incident;
   const changes: Change[] = [];
   for (const field of SCALAR_FIELDS) {
+    // Whether a first version is an incident or a maintenance is its heading, not a change.
+    if (before === null && field === "kind") continue;
     const va = before === null && field === "title" ? null : a[field];
     const vb = b[field];
     if (sameScalar(field, va, vb)) continue;
@@ -146,7 +156,7 @@ export function diffStates(before: IncidentState | null, after: IncidentState): 
     const cb = b.components.length > 0 ? b.components : null;
     changes.push({ field: "components", kind: changeKindOf(ca, cb), before: ca, after: cb });
   }
-  changes.push(...diffUpdates(a.updates, b.updates));
+  changes.push(...diffUpdates(a.updates, b.updates, options.pairBy === "id"));
   if (!samePostmortem(a.postmortem, b.postmortem)) {
     changes.push({ field: "postmortem", kind: changeKindOf(a.postmortem, b.postmortem), before: a.postmortem, after: b.postmortem });
   }

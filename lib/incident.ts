@@ -64,11 +64,14 @@ export function isResolvedStatus(status: string | null): boolean {
   return status !== null && RESOLVED_STATUSES.has(status);
 }
 
-const IMPACT_RANK: Record<Impact, number> = { none: 0, maintenance: 0, minor: 1, major: 2, critical: 3 };
+const IMPACT_RANK: Partial<Record<Impact, number>> = { none: 0, minor: 1, major: 2, critical: 3 };
 
-/** Severity order used to tell an escalation from a downgrade; null ranks with none. */
-export function rankImpact(impact: Impact | null): number {
-  return impact === null ? 0 : IMPACT_RANK[impact];
+/**
+ * Severity order used to tell an escalation from a downgrade. Maintenance and "not stated" are
+ * not steps of that scale: null, so a change to or from them is neither.
+ */
+export function rankImpact(impact: Impact | null): number | null {
+  return impact === null ? null : (IMPACT_RANK[impact] ?? null);
 }
 
 /** One entry per id, the first listing winning: feeds sometimes list an incident twice. */

@@ -108,11 +108,14 @@ function describeChanges({ state, previous, changes, kinds, observedAt }: Summar
   const updateChanges: UpdateChange[] = [];
   for (const c of changes) {
     switch (c.field) {
+      case "kind":
+        out.push(`Relabelled as ${article(c.after ?? "incident")} ${c.after ?? "incident"}.`);
+        break;
       case "title":
         out.push(`Renamed from "${c.before ?? ""}" to "${c.after ?? ""}".`);
         break;
       case "status":
-        out.push(`Status changed from ${c.before ?? "none"} to ${c.after ?? "none"}.`);
+        out.push(`${kinds.includes("incident-reopened") ? "Reopened: status" : "Status"} changed from ${c.before ?? "none"} to ${c.after ?? "none"}.`);
         break;
       case "impact": {
         const verb = kinds.includes("impact-downgraded") ? "lowered" : kinds.includes("impact-escalated") ? "raised" : "changed";
@@ -126,7 +129,7 @@ function describeChanges({ state, previous, changes, kinds, observedAt }: Summar
         out.push(describeMove("Start", c.before, c.after));
         break;
       case "resolvedAt":
-        if (c.kind !== "added") out.push(describeMove("End", c.before, c.after));
+        if (c.kind === "changed" || (c.kind === "removed" && !kinds.includes("incident-reopened"))) out.push(describeMove("End", c.before, c.after));
         break;
       case "scheduledFor":
         out.push(describeMove("Scheduled start", c.before, c.after));

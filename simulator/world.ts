@@ -3,6 +3,7 @@
  * a scenario. It serves exactly what Redline's live plan for that family polls (plus the plan's
  * fallback and follow-up pages), each endpoint in the format of the parser the plan names.
  */
+import { statesEveryField } from "@/lib/derive/source-profile";
 import type { Incident } from "@/lib/incident";
 import type { Endpoint, LivePlatform } from "@/scrapers/live/live-platform";
 import { getLivePlatform, LIVE_PLATFORMS } from "@/scrapers/live";
@@ -74,7 +75,8 @@ export function defaultFamilies(): string[] {
   return servableFamilies().filter((name) => {
     const live = getLivePlatform(name);
     const [only] = live && readsExactUrl(live) ? live.plan(PROBE_URL).endpoints : [];
-    return only === undefined || getPlatform(only.platform)?.carries === undefined;
+    const profile = only === undefined ? undefined : getPlatform(only.platform)?.profile;
+    return profile === undefined || statesEveryField(profile);
   });
 }
 

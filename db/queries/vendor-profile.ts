@@ -33,8 +33,9 @@ const LIST_COLUMNS = `i.id, i.provider_id AS providerId, i.kind, i.title, i.stat
 
 const statements = preparedFor((sqlite) => ({
   vendor: sqlite.prepare<[string], VendorRow>(
-    `SELECT id, slug, name, platform, derived_with AS derivedWith, needs_rederive AS needsRederive, created_at AS createdAt, url,
-       interval_seconds AS intervalSeconds, enabled, origin, homepage, status_page_url AS statusPageUrl FROM vendors WHERE slug = ?`,
+    `SELECT id, slug, name, platform, derived_with AS derivedWith, applied_observed_at AS appliedObservedAt, applied_source AS appliedSource,
+       applied_hash AS appliedHash, created_at AS createdAt, url, interval_seconds AS intervalSeconds, enabled, origin, homepage,
+       status_page_url AS statusPageUrl, hook_secret_hash AS hookSecretHash FROM vendors WHERE slug = ?`,
   ),
   facts: sqlite.prepare<[number, string, string], IncidentFacts>(
     `SELECT started_at AS startedAt, resolved_at AS resolvedAt, impact, postmortem_at AS postmortemAt, edits_after_resolution AS editsAfterResolution
@@ -68,7 +69,7 @@ const statements = preparedFor((sqlite) => ({
 
 export function getVendor(db: RedlineDb, slug: string): VendorRow | undefined {
   const row = statements(db).vendor.get(slug);
-  return row ? { ...row, enabled: Boolean(row.enabled), needsRederive: Boolean(row.needsRederive) } : undefined;
+  return row ? { ...row, enabled: Boolean(row.enabled) } : undefined;
 }
 
 export function listIncidentFacts(db: RedlineDb, vendorId: number, from: string, to: string): IncidentFacts[] {

@@ -43,11 +43,16 @@ function progressBar(total: number): { update(done: number): void; stop(): void 
 
 function printSummary(what: string, s: ImportSummary, skipped: readonly string[]): void {
   const seconds = (s.elapsedMs / 1000).toFixed(1);
-  const rebuilt = s.rederived ? " (history rebuilt: captures arrived out of order)" : "";
+  const rebuilt = s.rederived ? " (history re-derived: captures arrived out of order, or parsers changed)" : "";
   process.stdout.write(
     `imported ${what}: ${s.captures} captures (${s.duplicates} already recorded), ${s.versions} new versions${rebuilt}, ` +
       `${s.failed} failed, ${s.invalid} invalid captures in ${seconds} s\n`,
   );
+  if (s.warnings > 0) {
+    process.stdout.write(`${s.withWarnings} captures had parts that could not be read (${s.warnings} in all); the rest of each was recorded:\n`);
+    for (const w of s.sampleWarnings) process.stdout.write(`  ${w.snapshot}: at ${w.path}: ${w.message}\n`);
+    if (s.warnings > s.sampleWarnings.length) process.stdout.write(`  … (the operator page lists every capture's warnings)\n`);
+  }
   if (skipped.length > 0) {
     process.stdout.write(`skipped ${skipped.length} files not named <YYYYMMDDTHHMMSSZ>__<name>: ${skipped.slice(0, 5).join(", ")}${skipped.length > 5 ? ", …" : ""}\n`);
   }

@@ -57,8 +57,9 @@ program
 
 program
   .command("rederive")
-  .description("rebuild a vendor's history from its stored raw captures with the current parsers")
-  .requiredOption("--vendor <slug>", "vendor slug")
+  .description("rebuild a vendor's history from its stored raw captures with the current parsers (a running poller does this by itself after an upgrade)")
+  .option("--vendor <slug>", "vendor slug")
+  .option("--status", "list the re-derivation jobs and their progress")
   .option(...dbOption)
   .action((opts) => runRederive(opts));
 

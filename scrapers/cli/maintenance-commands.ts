@@ -1,8 +1,9 @@
 import { backupDatabase, restoreDatabase } from "@/db/backup";
 import { DatabaseError } from "@/db/client";
+import { type DerivationJob, getJob, listRecentJobs, queueJob } from "@/db/derivation-jobs";
 import { getVendorBySlug } from "@/db/vendors";
-import { rederiveVendor } from "@/scrapers/ingest/rederive";
 import { CliError, resolveDbPath, withDatabase } from "@/scrapers/cli/cli-context";
+import { runPendingJobs } from "@/scrapers/rederive/job-runner";
 
 export async function runMigrate(opts: { db?: string }): Promise<void> {
   await withDatabase(opts, () => {
@@ -10,12 +11,42 @@ export async function runMigrate(opts: { db?: string }): Promise<void> {
   });
 }
 
-export async function runRederive(opts: { vendor: string; db?: string }): Promise<void> {
+function describeJob(job: DerivationJob): string {
+  const done = job.status === "swapping" ? `${job.incidentsSwapped} incidents swapped in` : `${job.capturesDone}/${job.capturesTotal} captures`;
+  const end = job.status === "failed" ? `: ${job.error ?? "failed"}` : "";
+  return `${job.vendorSlug}: ${job.status} (${job.reason}), ${done}${end}, updated ${job.updatedAt}`;
+}
+
+/** Rebuild a vendor's history in the foreground, or show the re-derivation jobs. */
+export async function runRederive(opts: { vendor?: string; status?: boolean; db?: string }): Promise<void> {
   await withDatabase(opts, async (db) => {
+    if (opts.status || !opts.vendor) {
+      const jobs = listRecentJobs(db);
+      if (jobs.length === 0) process.stdout.write("no re-derivation jobs\n");
+      for (const job of jobs) process.stdout.write(`${describeJob(job)}\n`);
+      return;
+    }
     const vendor = getVendorBySlug(db, opts.vendor);
     if (!vendor) throw new CliError(`unknown vendor ${JSON.stringify(opts.vendor)}`);
-    const result = await rederiveVendor(db, vendor);
-    process.stdout.write(`rederived ${vendor.slug}: ${result.captures} captures, ${result.versions} versions\n`);
+    const job = queueJob(db, vendor.id, "requested", null);
+    let last = 0;
+    await runPendingJobs(db, {
+      vendorId: vendor.id,
+      log: (line) => process.stderr.write(`${line}\n`),
+      onProgress: (p) => {
+        if (Date.now() - last < 1_000) return;
+        last = Date.now();
+        process.stderr.write(`${describeJob(p)}\n`);
+      },
+    });
+    const after = getJob(db, job.id);
+    if (after && after.status !== "done") {
+      // Another process (a running poller) holds it: it goes on there.
+      process.stdout.write(`${describeJob(after)}; it is being run by ${after.leaseOwner ?? "another process"}\n`);
+      return;
+    }
+    const versions = db.$client.prepare<[number], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE vendor_id = ?").get(vendor.id)?.n ?? 0;
+    process.stdout.write(`rederived ${vendor.slug}: ${after?.capturesDone ?? 0} captures, ${versions} versions\n`);
   }, { mustExist: true });
 }
 

@@ -1,10 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { RedlineDb } from "@/db/client";
-import { getVendorBySlug, type VendorRow } from "@/db/vendors";
+import type { VendorRow } from "@/db/vendors";
+import type { ReadWarning } from "@/lib/derive/observation";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
-import { rederiveVendor } from "@/scrapers/ingest/rederive";
+import { getPlatform } from "@/scrapers/platforms";
 import type { Platform } from "@/scrapers/platforms/platform";
+import { runPendingJobs } from "@/scrapers/rederive/job-runner";
 
 export class ImportError extends Error {
   readonly kind = "import";
@@ -66,13 +68,25 @@ export interface ImportSummary {
   versions: number;
   failed: number;
   invalid: number;
+  /** Captures recorded with something unreadable in them, and how many things in all. */
+  withWarnings: number;
+  warnings: number;
+  /** The first few of them, with the snapshot they are in. */
+  sampleWarnings: Array<ReadWarning & { snapshot: string }>;
   rederived: boolean;
   elapsedMs: number;
 }
 
+const SAMPLE_WARNINGS = 5;
+
+function countVersions(db: RedlineDb, vendorId: number): number {
+  return db.$client.prepare<[number], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE vendor_id = ?").get(vendorId)?.n ?? 0;
+}
+
 /**
- * Ingest snapshots in order, one transaction each. Snapshots older than the recorded history
- * are kept and the vendor's history is rebuilt once at the end, so the order of imports never matters.
+ * Ingest snapshots in order, one transaction each. Snapshots older than the recorded history are
+ * kept, and the re-derivation they call for runs at the end (the same background job a poller
+ * would run), so the order of imports never matters.
  */
 export async function importSnapshots(
   db: RedlineDb,
@@ -83,7 +97,10 @@ export async function importSnapshots(
   resolvePlatform?: (name: string) => Platform | undefined,
 ): Promise<ImportSummary> {
   const started = performance.now();
-  const summary: ImportSummary = { captures: 0, duplicates: 0, versions: 0, failed: 0, invalid: 0, rederived: false, elapsedMs: 0 };
+  const summary: ImportSummary = {
+    captures: 0, duplicates: 0, versions: 0, failed: 0, invalid: 0, withWarnings: 0, warnings: 0, sampleWarnings: [], rederived: false, elapsedMs: 0,
+  };
+  const versionsBefore = countVersions(db, vendor.id);
   let done = 0;
   for await (const snapshot of snapshots) {
     let body: Uint8Array;
@@ -100,19 +117,20 @@ export async function importSnapshots(
     if (result.duplicate) summary.duplicates += 1;
     else {
       summary.captures += 1;
-      summary.versions += result.versionsAdded;
       if (result.outcome === "failed") summary.failed += 1;
       if (result.outcome === "invalid") summary.invalid += 1;
+      if (result.warnings.length > 0) {
+        summary.withWarnings += 1;
+        summary.warnings += result.warnings.length;
+        for (const w of result.warnings.slice(0, SAMPLE_WARNINGS - summary.sampleWarnings.length)) summary.sampleWarnings.push({ ...w, snapshot: snapshot.label });
+      }
     }
     done += 1;
     onProgress(done);
   }
-  const after = getVendorBySlug(db, vendor.slug);
-  if (after?.needsRederive) {
-    const rebuilt = await rederiveVendor(db, after, resolvePlatform);
-    summary.versions = rebuilt.versions;
-    summary.rederived = true;
-  }
+  const resolve = (name: string) => (name === platform.name ? platform : (resolvePlatform ?? getPlatform)(name));
+  summary.rederived = (await runPendingJobs(db, { vendorId: vendor.id, resolve })) > 0;
+  summary.versions = countVersions(db, vendor.id) - versionsBefore;
   summary.elapsedMs = performance.now() - started;
   return summary;
 }

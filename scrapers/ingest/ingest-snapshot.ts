@@ -1,11 +1,16 @@
 import type { RedlineDb } from "@/db/client";
-import { findCapture, type CaptureResult, recordCapture, setDerivedWith } from "@/db/record-capture";
-import { getVendorBySlug, type VendorRow } from "@/db/vendors";
+import { getActiveJob, queueJob } from "@/db/derivation-jobs";
+import { compareCaptureKeys } from "@/db/prior-state";
+import { appliedThrough, findCapture, insertCapture } from "@/db/record-capture";
+import type { CaptureOutcome } from "@/db/schema";
+import { getVendorBySlug, setDerivedWith, type VendorRow } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
-import { parseSnapshot } from "@/scrapers/ingest/parse-snapshot";
+import type { ReadWarning } from "@/lib/derive/observation";
+import { DERIVATION_KEY, DERIVATION_VERSION, type DerivedWith, isStale } from "@/lib/derive/derivation-version";
+import { applyCapture, type PlatformResolver } from "@/scrapers/ingest/apply-capture";
+import { type ParseOutcome, parseSnapshot } from "@/scrapers/ingest/parse-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
-import { carryOf, type Platform } from "@/scrapers/platforms/platform";
-import { derivedWithOf, rederiveVendor } from "@/scrapers/ingest/rederive";
+import type { Platform } from "@/scrapers/platforms/platform";
 
 export interface SnapshotInput {
   vendor: VendorRow;
@@ -15,47 +20,99 @@ export interface SnapshotInput {
   body: Uint8Array;
 }
 
+export interface CaptureResult {
+  captureId: number | null;
+  duplicate: boolean;
+  outcome: CaptureOutcome;
+  /** Why the capture failed or is invalid. */
+  error: string | null;
+  versionsAdded: number;
+  /** What could not be read in an otherwise good snapshot. */
+  warnings: readonly ReadWarning[];
+  /**
+   * Recorded but not applied yet: it arrived after a later capture (it is applied in order by a
+   * background re-derivation), or while the vendor's history was being swapped for a rebuilt one.
+   */
+  pending: boolean;
+}
+
+/** Which parser versions (and derivation) a vendor's history was derived with. */
+export function derivedWithOf(vendor: Pick<VendorRow, "derivedWith">): DerivedWith {
+  if (!vendor.derivedWith) return {};
+  try {
+    const parsed: unknown = JSON.parse(vendor.derivedWith);
+    if (parsed && typeof parsed === "object") {
+      return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, number] => typeof e[1] === "number"));
+    }
+  } catch {
+    // A corrupt marker only forces a rebuild, which is always safe.
+  }
+  return {};
+}
+
 /**
- * Record one fetched or imported snapshot: skip it if already recorded, re-derive the vendor's
- * history first if any of its platforms' parsers changed since, then parse and record in one
- * transaction.
+ * After a parser or derivation upgrade the vendor's stored history is rebuilt in the background
+ * (never here: this runs inside polls and webhook requests). A vendor's first capture of a
+ * platform just notes the parser that read it.
  */
-export async function ingestSnapshot(
-  db: RedlineDb,
-  input: SnapshotInput,
-  resolvePlatform?: (name: string) => Platform | undefined,
-): Promise<CaptureResult> {
-  const { platform } = input;
-  // The caller's row may predate a re-derivation: the parser marker must be read fresh.
+function noteDerivation(db: RedlineDb, vendor: VendorRow, platform: Platform, resolve: PlatformResolver, hadHistory: boolean): void {
+  const stored = derivedWithOf(vendor);
+  const current = (name: string) => resolve(name)?.parserVersion;
+  if (!hadHistory) {
+    setDerivedWith(db, vendor.id, { ...stored, [DERIVATION_KEY]: DERIVATION_VERSION, [platform.name]: platform.parserVersion });
+    return;
+  }
+  if (stored[platform.name] === undefined && !isStale(stored, current)) {
+    setDerivedWith(db, vendor.id, { ...stored, [platform.name]: platform.parserVersion });
+    return;
+  }
+  if (isStale(stored, current) && !getActiveJob(db, vendor.id)) queueJob(db, vendor.id, "parser-upgrade", null);
+}
+
+/**
+ * Record one fetched, pushed or imported snapshot: parse it, then in one transaction record the
+ * capture and, when it is the vendor's latest, apply it to the history. A capture recorded before
+ * is not recorded again; one older than what was applied is recorded and queued for re-derivation.
+ */
+export async function ingestSnapshot(db: RedlineDb, input: SnapshotInput, resolvePlatform?: PlatformResolver): Promise<CaptureResult> {
   const vendor = getVendorBySlug(db, input.vendor.slug) ?? input.vendor;
   const hash = sha256Hex(input.body);
-  // A capture recorded before is not recorded again, and reports how it went then: a broken
-  // snapshot seen twice is still broken.
+  // A capture recorded before reports how it went then: a broken snapshot seen twice is still broken.
   const recorded = findCapture(db, vendor.id, input.source, input.observedAt, hash);
-  if (recorded) {
-    return { captureId: null, duplicate: true, outcome: recorded.outcome, error: recorded.error, versionsAdded: 0, outOfOrder: false };
-  }
-  const derived = derivedWithOf(vendor);
-  const known = derived[platform.name];
-  const resolve = (name: string) => (name === platform.name ? platform : (resolvePlatform ?? getPlatform)(name));
-  const stale = Object.entries(derived).some(([name, version]) => resolve(name)?.parserVersion !== version);
-  if (stale) await rederiveVendor(db, vendor, resolve);
-  const parsed = await parseSnapshot(platform, input.body, { vendor: vendor.slug, source: input.source, observedAt: input.observedAt });
-  const result = recordCapture(db, {
-    vendor,
-    source: input.source,
-    platform: platform.name,
-    presence: platform.presence,
-    carry: carryOf(platform),
-    observedAt: input.observedAt,
-    hash,
-    body: input.body,
-    outcome: parsed.outcome,
-    error: parsed.error,
-    incidents: parsed.incidents,
-  });
-  if (known === undefined) {
-    setDerivedWith(db, vendor.id, { ...derivedWithOf(getVendorBySlug(db, vendor.slug) ?? vendor), [platform.name]: platform.parserVersion });
-  }
-  return result;
+  if (recorded) return { captureId: null, duplicate: true, versionsAdded: 0, warnings: [], pending: false, outcome: recorded.outcome, error: recorded.error };
+  const parsed = await parseSnapshot(input.platform, input.body, { vendor: vendor.slug, source: input.source, observedAt: input.observedAt });
+  return recordParsed(db, { ...input, vendor, hash }, parsed, resolvePlatform);
+}
+
+/** Record an already parsed capture (its body kept when given) and apply it: ingestSnapshot's second half. */
+export function recordParsed(
+  db: RedlineDb,
+  input: Omit<SnapshotInput, "body"> & { body: Uint8Array | null; hash: string },
+  parsed: ParseOutcome,
+  resolvePlatform?: PlatformResolver,
+): CaptureResult {
+  const { platform, vendor, hash } = input;
+  const resolve: PlatformResolver = (name) => (name === platform.name ? platform : (resolvePlatform ?? getPlatform)(name));
+  const warnings = parsed.snapshot?.warnings ?? [];
+  const base = { captureId: null, duplicate: true, versionsAdded: 0, warnings: [], pending: false };
+  return db.$client.transaction((): CaptureResult => {
+    const hadHistory = appliedThrough(db, vendor.id) !== null;
+    const captureId = insertCapture(db, {
+      vendorId: vendor.id, source: input.source, platform: platform.name, observedAt: input.observedAt, hash, body: input.body,
+      outcome: parsed.outcome, error: parsed.error,
+      incidentCount: parsed.snapshot ? parsed.snapshot.observations.length + parsed.snapshot.unread.length : null,
+      warnings,
+    });
+    if (captureId === null) return { ...base, outcome: parsed.outcome, error: parsed.error };
+    const result = { ...base, captureId, duplicate: false, outcome: parsed.outcome, error: parsed.error, warnings };
+    if (parsed.outcome !== "ok") return result;
+    noteDerivation(db, vendor, platform, resolve, hadHistory);
+    const key = { observedAt: input.observedAt, source: input.source, hash };
+    const applied = appliedThrough(db, vendor.id);
+    const late = applied !== null && compareCaptureKeys(key, applied) < 0;
+    if (late) queueJob(db, vendor.id, "late-capture", key);
+    if (late || getActiveJob(db, vendor.id)?.status === "swapping") return { ...result, pending: true };
+    const versionsAdded = applyCapture(db, vendor, { captureId, key, platform, parsed }, resolve);
+    return { ...result, versionsAdded };
+  }).immediate();
 }

@@ -4,6 +4,8 @@
  * `{current[], archive[]}` events keyed by service and start epoch, with an HTML timeline in
  * `description` whose times carry a zone label but, unless the day changed, no date.
  */
+import { wholeSnapshot } from "@/lib/derive/observation";
+import { EXACT_UPDATES, statingOnly } from "@/lib/derive/source-profile";
 import { Parser } from "htmlparser2";
 import { z } from "zod";
 import { htmlToText } from "@/lib/html-to-text";
@@ -224,9 +226,10 @@ export function parseAwsData(body: Uint8Array, context: ParseContext): Incident[
 export const awsLegacyPlatform: Platform = {
   name: "aws-legacy",
   description: "AWS Service Health Dashboard data.json (retired 2023): current and archived events",
-  presence: { kind: "active" },
+  // No impact and no end time are published (see reshapeAwsEvent).
+  profile: statingOnly({ kind: "active" }, ["kind", "title", "status", "url", "startedAt", "scheduledFor", "scheduledUntil", "components", "postmortem"], EXACT_UPDATES),
   parserVersion: 1,
   async parse(body, context) {
-    return parseAwsData(body, context);
+    return wholeSnapshot(parseAwsData(body, context));
   },
 };

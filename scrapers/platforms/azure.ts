@@ -6,6 +6,8 @@
  * that Azure rewrites as the event goes on, and its last update time as pubDate (often with a bare
  * "Z" zone). The narrative is one message, not a list of updates: the first one seen is kept.
  */
+import { wholeSnapshot } from "@/lib/derive/observation";
+import { statingOnly } from "@/lib/derive/source-profile";
 import { htmlToText } from "@/lib/html-to-text";
 import { type Incident, keepFirstById } from "@/lib/incident";
 import { deriveUpdateIds } from "@/lib/update-identity";
@@ -72,8 +74,9 @@ export async function parseAzureFeed(body: Uint8Array, ctx: ParseContext): Promi
 export const azurePlatform: Platform = {
   name: "azure-rss",
   description: "Azure status RSS: current incidents and advisories, one narrative each",
-  presence: { kind: "active" },
-  carries: ["title", "status", "url", "components"],
+  profile: statingOnly({ kind: "active" }, ["title", "status", "url", "components"]),
   parserVersion: 1,
-  parse: parseAzureFeed,
+  async parse(body, ctx) {
+    return wholeSnapshot(await parseAzureFeed(body, ctx));
+  },
 };

@@ -9,6 +9,8 @@
  *   one item per status update, linked to its report at …/incident/<id>.
  * Resource states: resolved, degraded, downtime, maintenance; the worst one seen is the impact.
  */
+import { wholeSnapshot } from "@/lib/derive/observation";
+import { exactProfile, statingOnly } from "@/lib/derive/source-profile";
 import { z } from "zod";
 import { htmlToText } from "@/lib/html-to-text";
 import { type Component, type Impact, type Incident, type IncidentUpdate, keepFirstById } from "@/lib/incident";
@@ -231,22 +233,23 @@ async function parseBetterstackFeed(body: Uint8Array, ctx: ParseContext): Promis
 export const betterstackIndexPlatform: Platform = {
   name: "betterstack-index",
   description: "Better Stack status page /index.json: status reports with their updates and affected resources",
-  presence: { kind: "recent", limit: null },
+  profile: exactProfile({ kind: "recent", limit: null }),
   parserVersion: 1,
   async parse(body, ctx) {
-    return parseBetterstackIndex(body, ctx);
+    return wholeSnapshot(parseBetterstackIndex(body, ctx));
   },
 };
 
 export const betterstackRssPlatform: Platform = {
   name: "betterstack-rss",
   description: "Better Stack status page /feed.rss: one item per status update, grouped by report",
-  presence: { kind: "recent", limit: null },
   // The feed holds the most recent updates, so a report's first ones leave it first; its statuses
   // ("[Investigating]") and update ids differ in kind from index.json's, which it stands in for.
-  carries: ["title"],
+  profile: statingOnly({ kind: "recent", limit: null }, ["title"]),
   parserVersion: 1,
-  parse: parseBetterstackFeed,
+  async parse(body, ctx) {
+    return wholeSnapshot(await parseBetterstackFeed(body, ctx));
+  },
 };
 
 export const betterstackPlatforms: Platform[] = [betterstackIndexPlatform, betterstackRssPlatform];

@@ -10,11 +10,12 @@
  * API documents UTC unless a Time-Zone header is sent (https://github.com/cachethq/docs/blob/3.x/src/api/timezone-header.md).
  * Cachet states no impact and no postmortem; a scheduled incident (status 0) is a maintenance.
  */
+import { wholeSnapshot } from "@/lib/derive/observation";
+import { EXACT_UPDATES, statingOnly } from "@/lib/derive/source-profile";
 import { z } from "zod";
 import { type Component, type Incident, type IncidentUpdate, keepFirstById } from "@/lib/incident";
 import { TimestampError, toUtcIso } from "@/lib/time";
 import { deriveUpdateIds } from "@/lib/update-identity";
-import type { CarryRule } from "@/lib/carried-fields";
 import { decodeJson, parseWithSchema, type ParseContext, type Platform } from "@/scrapers/platforms/platform";
 
 const STATUS_NAMES = ["scheduled", "investigating", "identified", "watching", "fixed"];
@@ -210,28 +211,27 @@ function reshapeV3(raw: V3Incident, included: readonly V3Included[], ctx: ParseC
   );
 }
 
-const CARRIES: CarryRule["carries"] = ["kind", "title", "status", "url", "startedAt", "resolvedAt", "scheduledFor", "scheduledUntil", "components", "updates"];
+/** Cachet states no impact. */
+const PROFILE = statingOnly({ kind: "recent", limit: null }, ["kind", "title", "status", "url", "startedAt", "resolvedAt", "scheduledFor", "scheduledUntil", "components"], EXACT_UPDATES);
 
 export const cachetV2Platform: Platform = {
   name: "cachet-v2",
   description: "Cachet 2.x API v1 /api/v1/incidents: incidents with their message and (2.4) updates",
-  presence: { kind: "recent", limit: null },
-  carries: CARRIES,
+  profile: PROFILE,
   parserVersion: 1,
   async parse(body, ctx) {
     const raw = parseWithSchema(cachetV2Schema, decodeJson(body, ctx), ctx);
-    return keepFirstById(raw.data.map((incident) => reshapeV2(incident, ctx)));
+    return wholeSnapshot(keepFirstById(raw.data.map((incident) => reshapeV2(incident, ctx))));
   },
 };
 
 export const cachetV3Platform: Platform = {
   name: "cachet-v3",
   description: "Cachet 3.x /api/incidents (JSON:API): incidents with included updates and components",
-  presence: { kind: "recent", limit: null },
-  carries: CARRIES,
+  profile: PROFILE,
   parserVersion: 1,
   async parse(body, ctx) {
     const raw = parseWithSchema(cachetV3Schema, decodeJson(body, ctx), ctx);
-    return keepFirstById(raw.data.map((incident) => reshapeV3(incident, raw.included ?? [], ctx)));
+    return wholeSnapshot(keepFirstById(raw.data.map((incident) => reshapeV3(incident, raw.included ?? [], ctx))));
   },
 };

@@ -5,6 +5,8 @@
  * had no `id`, an integer `number` and a hyphenated `most-recent-update`, so each element is
  * checked against its own shape.
  */
+import { wholeSnapshot } from "@/lib/derive/observation";
+import { exactProfile } from "@/lib/derive/source-profile";
 import { z } from "zod";
 import { type Component, type Impact, type Incident, type IncidentUpdate, keepFirstById, type Postmortem } from "@/lib/incident";
 import { deriveUpdateIds } from "@/lib/update-identity";
@@ -146,9 +148,9 @@ export const gcpPlatform: Platform = {
   name: "gcp",
   description: "Google Cloud status incidents.json (current and pre-2021 incident shapes)",
   // The feed keeps about a year of incidents by their end time, not a fixed count.
-  presence: { kind: "recent", limit: null, by: "end" },
+  profile: exactProfile({ kind: "recent", limit: null, by: "end" }),
   parserVersion: 1,
   async parse(body, context) {
-    return parseGcpIncidents(body, context);
+    return wholeSnapshot(parseGcpIncidents(body, context));
   },
 };

@@ -12,6 +12,8 @@
  * message seen is kept and later ones never read as removals of earlier ones. The feed, polled when
  * incidents.json is off, states only the title and status the two share.
  */
+import { wholeSnapshot } from "@/lib/derive/observation";
+import { exactProfile, statingOnly } from "@/lib/derive/source-profile";
 import { z } from "zod";
 import { htmlToText } from "@/lib/html-to-text";
 import { type Component, type Impact, type Incident, keepFirstById } from "@/lib/incident";
@@ -165,24 +167,22 @@ export function parseIncidentioWidget(body: Uint8Array, ctx: ParseContext): Inci
 export const incidentioFeedPlatform: Platform = {
   name: "incidentio-feed",
   description: "incident.io status page /feed.rss or /feed.atom: recent incidents, latest update only",
-  presence: { kind: "recent", limit: null },
   // It stands in for incidents.json, whose components are keyed by id and whose links come from the page URL.
-  carries: ["title", "status"],
+  profile: statingOnly({ kind: "recent", limit: null }, ["title", "status"]),
   parserVersion: 1,
   async parse(body, ctx) {
     const items = await readFeedItems(body, ctx);
-    return keepFirstById(items.map((item, i) => reshapeFeedEntry(item, i, ctx)));
+    return wholeSnapshot(keepFirstById(items.map((item, i) => reshapeFeedEntry(item, i, ctx))));
   },
 };
 
 export const incidentioWidgetPlatform: Platform = {
   name: "incidentio-widget",
   description: "incident.io Widget API /api/v1/summary: ongoing incidents and maintenances, last message only",
-  presence: { kind: "active" },
-  carries: ["kind", "title", "status", "impact", "url", "components", "scheduledFor", "scheduledUntil"],
+  profile: statingOnly({ kind: "active" }, ["kind", "title", "status", "impact", "url", "components", "scheduledFor", "scheduledUntil"]),
   parserVersion: 1,
   async parse(body, ctx) {
-    return parseIncidentioWidget(body, ctx);
+    return wholeSnapshot(parseIncidentioWidget(body, ctx));
   },
 };
 
@@ -190,7 +190,7 @@ export const incidentioIncidentsPlatform: Platform = {
   ...statuspageIncidentsPlatform,
   name: "incidentio-incidents",
   description: "incident.io Statuspage-compatible /api/v2/incidents.json: recent incidents with every update",
-  presence: { kind: "recent", limit: null },
+  profile: exactProfile({ kind: "recent", limit: null }),
 };
 
 export const incidentioPlatforms: Platform[] = [incidentioFeedPlatform, incidentioWidgetPlatform, incidentioIncidentsPlatform];

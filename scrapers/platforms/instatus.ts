@@ -6,6 +6,8 @@
  * of their link (…/incident/<id>, …/maintenance/<id>). Instatus's incident list API needs a key, so
  * no public history is read.
  */
+import { wholeSnapshot } from "@/lib/derive/observation";
+import { statingOnly } from "@/lib/derive/source-profile";
 import { z } from "zod";
 import { type Impact, type Incident, keepFirstById } from "@/lib/incident";
 import { formatUtc, TimestampError, toUtcIso } from "@/lib/time";
@@ -155,10 +157,9 @@ export function parseInstatusSummary(body: Uint8Array, ctx: ParseContext): Incid
 export const instatusSummaryPlatform: Platform = {
   name: "instatus-summary",
   description: "Instatus /summary.json: active incidents and maintenances (no updates, no components)",
-  presence: { kind: "active" },
-  carries: ["kind", "title", "status", "impact", "url", "startedAt", "scheduledFor", "scheduledUntil"],
+  profile: statingOnly({ kind: "active" }, ["kind", "title", "status", "impact", "url", "startedAt", "scheduledFor", "scheduledUntil"]),
   parserVersion: 1,
   async parse(body, ctx) {
-    return parseInstatusSummary(body, ctx);
+    return wholeSnapshot(parseInstatusSummary(body, ctx));
   },
 };

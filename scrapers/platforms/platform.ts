@@ -1,10 +1,11 @@
 import { z } from "zod";
-import type { Incident } from "@/lib/incident";
-import type { CarryRule } from "@/lib/carried-fields";
-import type { PresenceRule } from "@/lib/presence";
+import type { ParsedSnapshot } from "@/lib/derive/observation";
+import type { SourceProfile, StatedField } from "@/lib/derive/source-profile";
 import { TimestampError, toUtcIso } from "@/lib/time";
+import { formatIssuePath } from "@/scrapers/platforms/snapshot-reader";
 
-export type { PresenceRule } from "@/lib/presence";
+export type { PresenceRule } from "@/lib/derive/presence";
+export { formatIssuePath } from "@/scrapers/platforms/snapshot-reader";
 
 export interface ParseContext {
   /** Vendor slug, copied into every incident. */
@@ -15,19 +16,24 @@ export interface ParseContext {
   observedAt: string;
 }
 
-export interface Platform extends CarryRule {
+export interface Platform {
   name: string;
   /** One line for `--help` and the README. */
   description: string;
-  presence: PresenceRule;
+  /** What its snapshots list and which fields they state, how precisely. */
+  profile: SourceProfile;
   /** Bump when the mapping changes: stored history is then re-derived from the raw captures. */
   parserVersion: number;
-  parse(body: Uint8Array, context: ParseContext): Promise<Incident[]>;
+  /**
+   * Bytes to incidents. Throws SnapshotError only when the bytes are not this format at all
+   * (empty, not JSON or XML, the wrong top-level shape); a malformed element costs only itself.
+   */
+  parse(body: Uint8Array, context: ParseContext): Promise<ParsedSnapshot>;
 }
 
-/** The platform's carry rule, as the store takes it. */
-export function carryOf(platform: Platform): CarryRule {
-  return { carries: platform.carries, createsIncidents: platform.createsIncidents };
+/** The fields a platform states, in the README's words. */
+export function statedFields(platform: Platform): StatedField[] {
+  return Object.keys(platform.profile.fields) as StatedField[];
 }
 
 export type SnapshotErrorKind = "empty" | "unparseable" | "schema";
@@ -40,16 +46,6 @@ export class SnapshotError extends Error {
     this.kind = kind;
     this.name = "SnapshotError";
   }
-}
-
-/** "incidents[3].incident_updates[0].created_at" from a zod issue path. */
-export function formatIssuePath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const key of path) {
-    if (typeof key === "number") out += `[${key}]`;
-    else out += out === "" ? String(key) : `.${String(key)}`;
-  }
-  return out === "" ? "(root)" : out;
 }
 
 /** Validate a decoded payload; a mismatch names the vendor, the source and the failing path. */

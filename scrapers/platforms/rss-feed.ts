@@ -3,6 +3,8 @@
  * blog's postmortems, a vendor changelog, AWS's https://status.aws.amazon.com/rss/all.rss. Each item
  * is one incident with one update, its text.
  */
+import { wholeSnapshot } from "@/lib/derive/observation";
+import { EXACT_UPDATES, statingOnly } from "@/lib/derive/source-profile";
 import { htmlToText } from "@/lib/html-to-text";
 import type { Incident } from "@/lib/incident";
 import { keepFirstById } from "@/lib/incident";
@@ -42,12 +44,11 @@ export function reshapeFeedItem(item: FeedItem, key: string, vendor: string): In
 export const rssFeedPlatform: Platform = {
   name: "rss",
   description: "Any RSS 2.0 or Atom feed: one incident per item (postmortem blogs, changelogs, AWS all.rss)",
-  presence: { kind: "recent", limit: null },
   // A plain feed says nothing of status, impact, components or resolution; another source may.
-  carries: ["title", "url", "startedAt", "updates"],
+  profile: statingOnly({ kind: "recent", limit: null }, ["title", "url", "startedAt"], EXACT_UPDATES),
   parserVersion: 1,
   async parse(body, ctx) {
     const items = await readFeedItems(body, ctx);
-    return keepFirstById(items.map((item, i) => reshapeFeedItem(item, itemKey(item, i, ctx), ctx.vendor)));
+    return wholeSnapshot(keepFirstById(items.map((item, i) => reshapeFeedItem(item, itemKey(item, i, ctx), ctx.vendor))));
   },
 };

@@ -3,6 +3,8 @@
  * Format: https://docs.slack.dev/reference/slack-status-api (`current` wraps the active incidents,
  * `history` is a bare array of the same incident objects). Notes have no ids.
  */
+import { wholeSnapshot } from "@/lib/derive/observation";
+import { exactProfile } from "@/lib/derive/source-profile";
 import { z } from "zod";
 import { htmlToText } from "@/lib/html-to-text";
 import { type Impact, type Incident, type IncidentUpdate, keepFirstById } from "@/lib/incident";
@@ -99,19 +101,19 @@ export function parseSlackHistory(body: Uint8Array, context: ParseContext): Inci
 export const slackPlatform: Platform = {
   name: "slack",
   description: "Slack status API v2 `current`: the active incidents with their notes",
-  presence: { kind: "active" },
+  profile: exactProfile({ kind: "active" }),
   parserVersion: 1,
   async parse(body, context) {
-    return parseSlackCurrent(body, context);
+    return wholeSnapshot(parseSlackCurrent(body, context));
   },
 };
 
 export const slackHistoryPlatform: Platform = {
   name: "slack-history",
   description: "Slack status API v2 `history`: recent incidents of any status",
-  presence: { kind: "recent", limit: null },
+  profile: exactProfile({ kind: "recent", limit: null }),
   parserVersion: 1,
   async parse(body, context) {
-    return parseSlackHistory(body, context);
+    return wholeSnapshot(parseSlackHistory(body, context));
   },
 };

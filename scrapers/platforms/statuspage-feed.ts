@@ -4,17 +4,20 @@
  * (https://developer.statuspage.io/, https://support.atlassian.com/statuspage/).
  */
 import { z } from "zod";
+import type { ParsedSnapshot } from "@/lib/derive/observation";
+import type { SourceProfile, StatedField } from "@/lib/derive/source-profile";
 import { htmlToText } from "@/lib/html-to-text";
 import type { Incident, IncidentUpdate, Postmortem } from "@/lib/incident";
 import { TimestampError, toUtcIso, zoneAbbreviationOffset } from "@/lib/time";
 import { deriveUpdateIds } from "@/lib/update-identity";
-import { invalidFeedItem, MONTHS, pad, parseFeedDocument, rfc822Field } from "@/scrapers/platforms/feed-document";
+import { MONTHS, pad, parseFeedDocument, rfc822Field } from "@/scrapers/platforms/feed-document";
 import {
   parseWithSchema,
   type ParseContext,
   type Platform,
   utcTimestampField,
 } from "@/scrapers/platforms/platform";
+import { joinPath, SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
 
 const MAINTENANCE_STATUSES = new Set(["scheduled", "in_progress", "verifying", "completed"]);
 const CLOSING_STATUSES = new Set(["resolved", "completed"]);
@@ -41,6 +44,8 @@ interface FeedUpdate {
   stamp: FeedStamp;
   status: string;
   body: string;
+  /** Its place among the entry's update markers, for warnings. */
+  index: number;
 }
 
 function formatOffset(minutes: number): string {
@@ -84,70 +89,106 @@ function resolveStamp(stamp: FeedStamp, referenceMs: number): string {
   throw new TimestampError(`no year fits ${stamp.month}/${stamp.day} near ${new Date(referenceMs).toISOString()}`);
 }
 
-const updatesSchema = z.string().transform((html, ctx): FeedUpdate[] => {
+interface ReadUpdates {
+  updates: FeedUpdate[];
+  /** Some update markers could not be read: the list, and what is worked out from it, are incomplete. */
+  skipped: number;
+}
+
+/** The updates inside an entry's HTML, newest first; one that cannot be read is skipped with a warning. */
+function readUpdates(reader: SnapshotReader, html: string, path: string): ReadUpdates | null {
   const updates: FeedUpdate[] = [];
   const markers = [...html.matchAll(UPDATE_MARKER)];
+  if (markers.length === 0) {
+    if (html.trim() !== "") reader.warn(path, "no <p><small>time</small><strong>status</strong> update found");
+    return html.trim() === "" ? { updates, skipped: 0 } : null;
+  }
+  let skipped = 0;
   markers.forEach((marker, i) => {
     const stamp = readStamp(htmlToText(marker[1] ?? ""));
     const label = htmlToText(marker[2] ?? "").toLowerCase().replace(/\s+/g, "_");
-    if (typeof stamp === "string") ctx.addIssue({ code: "custom", message: stamp });
-    else if (label === "") ctx.addIssue({ code: "custom", message: "update without a status" });
-    else {
-      const end = markers[i + 1]?.index ?? html.length;
-      const bodyHtml = html.slice((marker.index ?? 0) + marker[0].length, end).replace(/<\/p>\s*$/i, "");
-      updates.push({ stamp, status: label, body: htmlToText(bodyHtml) });
+    const problem = typeof stamp === "string" ? stamp : label === "" ? "update without a status" : null;
+    if (problem !== null || typeof stamp === "string") {
+      skipped += 1;
+      reader.warn(joinPath(path, "updates", i), problem ?? "unreadable update");
+      return;
     }
+    const end = markers[i + 1]?.index ?? html.length;
+    const bodyHtml = html.slice((marker.index ?? 0) + marker[0].length, end).replace(/<\/p>\s*$/i, "");
+    updates.push({ stamp, status: label, body: htmlToText(bodyHtml), index: i });
   });
-  if (markers.length === 0 && html.trim() !== "") {
-    ctx.addIssue({ code: "custom", message: "no <p><small>time</small><strong>status</strong> update found" });
-  }
-  return updates;
-});
+  return { updates, skipped };
+}
 
 function incidentCode(url: string | undefined): string | null {
   return url ? (/\/incidents\/([A-Za-z0-9]+)/.exec(url)?.[1] ?? null) : null;
 }
 
-const entrySchema = z
-  .object({
-    title: z.string().optional(),
-    link: z.string().optional(),
-    guid: z.string().optional(),
-    id: z.string().optional(),
-    published: utcTimestampField.optional(),
-    updated: utcTimestampField.optional(),
-    pubDate: rfc822Field.optional(),
-    content: updatesSchema,
-  })
-  .transform((entry, ctx) => {
-    const fallback = (entry.guid ?? entry.id ?? "").trim();
-    const key = incidentCode(entry.link) ?? incidentCode(entry.guid ?? entry.id) ?? fallback;
-    if (key === "") {
-      ctx.addIssue({ code: "custom", message: "entry has no /incidents/<code> link, guid or id" });
-      return z.NEVER;
-    }
-    return { ...entry, key };
-  });
-type FeedEntry = z.infer<typeof entrySchema>;
+const entryShape = {
+  title: z.string().optional(),
+  link: z.string().optional(),
+  guid: z.string().optional(),
+  id: z.string().optional(),
+  published: utcTimestampField.optional(),
+  updated: utcTimestampField.optional(),
+  pubDate: rfc822Field.optional(),
+  content: z.string().optional(),
+};
 
-const feedSchema = z.object({ items: z.array(entrySchema) });
+const feedSchema = z.object({ items: z.array(z.unknown()) });
 
 /**
  * The latest of the entry's own dates, capped by the capture time: a maintenance's date can be its
  * scheduled start, in the future, while no update can have been posted after the capture.
  */
-function referenceTime(entry: FeedEntry, observedMs: number): number {
-  const own = [entry.published, entry.updated, entry.pubDate];
-  const dates = own.flatMap((d) => (d === undefined ? [] : [Date.parse(d)]));
-  return dates.length === 0 ? observedMs : Math.min(Math.max(...dates), observedMs);
+function referenceTime(dates: ReadonlyArray<string | undefined>, observedMs: number): number {
+  const known = dates.flatMap((d) => (d === undefined ? [] : [Date.parse(d)]));
+  return known.length === 0 ? observedMs : Math.min(Math.max(...known), observedMs);
 }
 
-function reshapeFeedEntry(entry: FeedEntry, ctx: ParseContext, observedMs: number): Incident {
-  const reference = referenceTime(entry, observedMs);
+/** Everything an entry says is in its updates; what is worked out from them needs them all. */
+const FROM_UPDATES: StatedField[] = ["status", "kind", "impact", "startedAt", "resolvedAt", "postmortem"];
+
+function readFeedEntry(reader: SnapshotReader, raw: unknown, path: string, ctx: ParseContext, observedMs: number): void {
+  const read = reader.fields(entryShape, raw, path);
+  if (!read) {
+    reader.unreadIncident(null, path);
+    return;
+  }
+  const entry = read.values;
+  const fallback = (entry.guid ?? entry.id ?? "").trim();
+  const key = incidentCode(entry.link) ?? incidentCode(entry.guid ?? entry.id) ?? fallback;
+  if (key === "") {
+    reader.unreadIncident(null, path, "entry has no /incidents/<code> link, guid or id");
+    return;
+  }
+  const reference = referenceTime([entry.published, entry.updated, entry.pubDate], observedMs);
+  const read_ = read.failed.has("content") ? null : readUpdates(reader, entry.content ?? "", joinPath(path, "content"));
+  const unstated = new Set<StatedField | "updates">();
+  if (read.failed.has("title")) unstated.add("title");
+  if (read.failed.has("link")) unstated.add("url");
+  const timeline: Array<{ status: string; body: string; at: string }> = [];
+  let skipped = read_?.skipped ?? 0;
+  for (const u of read_?.updates ?? []) {
+    try {
+      timeline.push({ status: u.status, body: u.body, at: resolveStamp(u.stamp, reference) });
+    } catch (error) {
+      // The entry's own dates can put every candidate year for an update time out of range.
+      if (!(error instanceof TimestampError)) throw error;
+      skipped += 1;
+      reader.warn(joinPath(path, "content", "updates", u.index), error.message);
+    }
+  }
   // The feed lists newest first; ids are derived oldest first so a new update never renumbers older ones.
-  const timeline = entry.content
-    .map((u) => ({ status: u.status, body: u.body, at: resolveStamp(u.stamp, reference) }))
-    .reverse();
+  timeline.reverse();
+  if (read_ === null) unstated.add("updates");
+  if (read_ === null || skipped > 0) for (const f of FROM_UPDATES) unstated.add(f);
+  const incident = reshapeTimeline(timeline, ctx, key, entry.title, entry.link);
+  if (incident.kind !== "maintenance") unstated.add("impact");
+  reader.observe({ incident, unstated: [...unstated], partialUpdates: skipped > 0 });
+}
+
+function reshapeTimeline(timeline: ReadonlyArray<{ status: string; body: string; at: string }>, ctx: ParseContext, key: string, title: string | undefined, link: string | undefined): Incident {
   const posted = timeline.filter((u) => u.status !== "postmortem");
   const ids = deriveUpdateIds(posted.map((u) => `${u.at}|${u.status}`));
   const updates: IncidentUpdate[] = posted.map((u, i) => ({
@@ -169,12 +210,12 @@ function reshapeFeedEntry(entry: FeedEntry, ctx: ParseContext, observedMs: numbe
   const times = posted.map((u) => u.at).sort();
   return {
     vendor: ctx.vendor,
-    id: entry.key,
+    id: key,
     kind: maintenance ? "maintenance" : "incident",
-    title: (entry.title ?? "").trim(),
+    title: (title ?? "").trim(),
     status,
     impact: maintenance ? "maintenance" : null,
-    url: entry.link?.trim() || null,
+    url: link?.trim() || null,
     startedAt: times[0] ?? null,
     resolvedAt: closing?.at ?? null,
     scheduledFor: null,
@@ -185,24 +226,31 @@ function reshapeFeedEntry(entry: FeedEntry, ctx: ParseContext, observedMs: numbe
   };
 }
 
-async function parseStatuspageFeed(body: Uint8Array, ctx: ParseContext): Promise<Incident[]> {
+async function parseStatuspageFeed(body: Uint8Array, ctx: ParseContext): Promise<ParsedSnapshot> {
   const observedMs = Date.parse(toUtcIso(ctx.observedAt));
-  const parsed = parseWithSchema(feedSchema, await parseFeedDocument(body, ctx), ctx);
-  return parsed.items.map((entry, i) => {
-    try {
-      return reshapeFeedEntry(entry, ctx, observedMs);
-    } catch (error) {
-      // The entry's own dates can put every candidate year for an update time out of range.
-      if (!(error instanceof TimestampError)) throw error;
-      throw invalidFeedItem(ctx, `items[${i}].content`, error.message);
-    }
-  });
+  const feed = parseWithSchema(feedSchema, await parseFeedDocument(body, ctx), ctx);
+  const reader = new SnapshotReader(ctx);
+  feed.items.forEach((raw, i) => readFeedEntry(reader, raw, joinPath("items", i), ctx, observedMs));
+  return reader.snapshot();
 }
+
+/**
+ * What the history feeds state: titles, links and every update exactly; update times to the
+ * minute and texts rendered from HTML; the end to the minute (the closing update's time); the
+ * start and whether it is a maintenance only worked out from the updates; no impact, components
+ * or schedule.
+ */
+const FEED_PROFILE = (presence: SourceProfile["presence"]): SourceProfile => ({
+  presence,
+  createsIncidents: true,
+  fields: { title: "exact", url: "exact", status: "exact", kind: "inferred", impact: "inferred", startedAt: "inferred", resolvedAt: "minute", postmortem: "rendered" },
+  updates: { list: "full", time: "minute", text: "rendered", createdAt: false, keptStatus: STATUS_KEPT },
+});
 
 export const statuspageAtomPlatform: Platform = {
   name: "statuspage-atom",
   description: "Atlassian Statuspage /history.atom: the 25 most recent incidents and maintenances",
-  presence: { kind: "recent", limit: 25 },
+  profile: FEED_PROFILE({ kind: "recent", limit: 25 }),
   parserVersion: 1,
   parse: parseStatuspageFeed,
 };
@@ -210,19 +258,17 @@ export const statuspageAtomPlatform: Platform = {
 export const statuspageRssPlatform: Platform = {
   name: "statuspage-rss",
   description: "Atlassian Statuspage /history.rss: the 25 most recent incidents and maintenances",
-  presence: { kind: "recent", limit: 25 },
+  profile: FEED_PROFILE({ kind: "recent", limit: 25 }),
   parserVersion: 1,
   parse: parseStatuspageFeed,
 };
 
 /**
- * history.atom read when a page's JSON API is switched off. For incidents the JSON API already
- * described it states only what the two formats share reliably: update ids, impact and
- * components differ in kind, and replacing them would look like vendor edits.
+ * history.atom read when a page's JSON API is switched off. It states what the feed states: for
+ * incidents the JSON API already described, derivation keeps the JSON's finer values.
  */
 export const statuspageAtomFallbackPlatform: Platform = {
   ...statuspageAtomPlatform,
   name: "statuspage-atom-fallback",
-  description: "Atlassian Statuspage /history.atom polled while the JSON API is unavailable (title, status, end only for known incidents)",
-  carries: ["title", "status", "resolvedAt"],
+  description: "Atlassian Statuspage /history.atom polled while the JSON API is unavailable",
 };

@@ -5,6 +5,8 @@
  * "Postmortem" where the page says `<!-- postmortem if it's published -->`. A page of that incident
  * without that row says the postmortem is gone.
  */
+import { wholeSnapshot } from "@/lib/derive/observation";
+import { statingOnly } from "@/lib/derive/source-profile";
 import { DomUtils, parseDocument } from "htmlparser2";
 import { z } from "zod";
 import { htmlToMarkdown } from "@/lib/html-to-markdown";
@@ -175,11 +177,9 @@ export function parseStatuspageIncidentPage(body: Uint8Array, ctx: ParseContext)
 export const statuspageIncidentPagePlatform: Platform = {
   name: "statuspage-incident-page",
   description: "Atlassian Statuspage incident page (HTML): its postmortem, for incidents another source lists",
-  presence: { kind: "single" },
-  carries: ["postmortem"],
-  createsIncidents: false,
+  profile: statingOnly({ kind: "single" }, ["postmortem"], null, false),
   parserVersion: 1,
   async parse(body, ctx) {
-    return parseStatuspageIncidentPage(body, ctx);
+    return wholeSnapshot(parseStatuspageIncidentPage(body, ctx));
   },
 };

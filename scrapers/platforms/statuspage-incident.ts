@@ -1,28 +1,28 @@
 /**
  * Statuspage `/api/v2/incidents/<id>.json`: one incident, shape `{page, incident}`
- * (https://developer.statuspage.io/, https://metastatuspage.com/api/v2/).
+ * (https://developer.statuspage.io/, https://metastatuspage.com/api/v2/). Webhook payloads
+ * share the incident object but carry no page.
  */
 import { z } from "zod";
-import type { Incident } from "@/lib/incident";
-import { decodeJson, parseWithSchema, type ParseContext, type Platform } from "@/scrapers/platforms/platform";
-import {
-  reshapeStatuspageIncident,
-  statuspageIncidentSchema,
-  statuspagePageSchema,
-} from "@/scrapers/platforms/statuspage-schema";
+import { exactProfile } from "@/lib/derive/source-profile";
+import { decodeJson, parseWithSchema, type Platform } from "@/scrapers/platforms/platform";
+import { SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
+import { readStatuspageIncident, readStatuspagePage } from "@/scrapers/platforms/statuspage-schema";
 
 const singleSchema = z.object({
-  page: statuspagePageSchema.nullish(),
-  incident: statuspageIncidentSchema,
+  page: z.unknown().optional(),
+  incident: z.record(z.string(), z.unknown()),
 });
 
 export const statuspageIncidentPlatform: Platform = {
   name: "statuspage-incident",
   description: "Atlassian Statuspage /api/v2/incidents/<id>.json: one incident",
-  presence: { kind: "single" },
+  profile: exactProfile({ kind: "single" }),
   parserVersion: 1,
-  async parse(body: Uint8Array, ctx: ParseContext): Promise<Incident[]> {
+  async parse(body, ctx) {
     const single = parseWithSchema(singleSchema, decodeJson(body, ctx), ctx);
-    return [reshapeStatuspageIncident(single.incident, single.page, ctx)];
+    const reader = new SnapshotReader(ctx);
+    readStatuspageIncident(reader, single.incident, "incident", readStatuspagePage(reader, single.page), ctx);
+    return reader.snapshot();
   },
 };

@@ -4,19 +4,16 @@
  * (https://developer.statuspage.io/, https://metastatuspage.com/api/v2/#incidents).
  */
 import { z } from "zod";
-import type { Incident } from "@/lib/incident";
-import { decodeJson, parseWithSchema, type ParseContext, type Platform } from "@/scrapers/platforms/platform";
-import {
-  reshapeStatuspageList,
-  statuspageIncidentSchema,
-  statuspagePageSchema,
-} from "@/scrapers/platforms/statuspage-schema";
+import { exactProfile } from "@/lib/derive/source-profile";
+import { decodeJson, parseWithSchema, type Platform } from "@/scrapers/platforms/platform";
+import { SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
+import { readStatuspageLists, readStatuspagePage } from "@/scrapers/platforms/statuspage-schema";
 
 const listSchema = z
   .object({
-    page: statuspagePageSchema.nullish(),
-    incidents: z.array(statuspageIncidentSchema).optional(),
-    scheduled_maintenances: z.array(statuspageIncidentSchema).optional(),
+    page: z.unknown().optional(),
+    incidents: z.array(z.unknown()).optional(),
+    scheduled_maintenances: z.array(z.unknown()).optional(),
   })
   .refine((list) => list.incidents !== undefined || list.scheduled_maintenances !== undefined, {
     message: "expected an incidents or scheduled_maintenances array",
@@ -25,10 +22,13 @@ const listSchema = z
 export const statuspageIncidentsPlatform: Platform = {
   name: "statuspage-incidents",
   description: "Atlassian Statuspage /api/v2/incidents.json (50 most recent) or scheduled-maintenances.json",
-  presence: { kind: "recent", limit: 50 },
+  profile: exactProfile({ kind: "recent", limit: 50 }),
   parserVersion: 1,
-  async parse(body: Uint8Array, ctx: ParseContext): Promise<Incident[]> {
+  async parse(body, ctx) {
     const list = parseWithSchema(listSchema, decodeJson(body, ctx), ctx);
-    return reshapeStatuspageList([list.incidents, list.scheduled_maintenances], list.page, ctx);
+    const reader = new SnapshotReader(ctx);
+    const page = readStatuspagePage(reader, list.page);
+    readStatuspageLists(reader, [{ key: "incidents", raw: list.incidents }, { key: "scheduled_maintenances", raw: list.scheduled_maintenances }], page, ctx);
+    return reader.snapshot();
   },
 };

@@ -3,27 +3,27 @@
  * (https://developer.statuspage.io/, https://metastatuspage.com/api/v2/#summary).
  */
 import { z } from "zod";
-import type { Incident } from "@/lib/incident";
-import { decodeJson, parseWithSchema, type ParseContext, type Platform } from "@/scrapers/platforms/platform";
-import {
-  reshapeStatuspageList,
-  statuspageIncidentSchema,
-  statuspagePageSchema,
-} from "@/scrapers/platforms/statuspage-schema";
+import { exactProfile } from "@/lib/derive/source-profile";
+import { decodeJson, parseWithSchema, type Platform } from "@/scrapers/platforms/platform";
+import { SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
+import { readStatuspageLists, readStatuspagePage } from "@/scrapers/platforms/statuspage-schema";
 
 const summarySchema = z.object({
-  page: statuspagePageSchema.nullish(),
-  incidents: z.array(statuspageIncidentSchema),
-  scheduled_maintenances: z.array(statuspageIncidentSchema).nullish(),
+  page: z.unknown().optional(),
+  incidents: z.array(z.unknown()),
+  scheduled_maintenances: z.unknown().optional(),
 });
 
 export const statuspageSummaryPlatform: Platform = {
   name: "statuspage-summary",
   description: "Atlassian Statuspage /api/v2/summary.json: unresolved incidents and scheduled maintenances",
-  presence: { kind: "active" },
+  profile: exactProfile({ kind: "active" }),
   parserVersion: 1,
-  async parse(body: Uint8Array, ctx: ParseContext): Promise<Incident[]> {
+  async parse(body, ctx) {
     const summary = parseWithSchema(summarySchema, decodeJson(body, ctx), ctx);
-    return reshapeStatuspageList([summary.incidents, summary.scheduled_maintenances], summary.page, ctx);
+    const reader = new SnapshotReader(ctx);
+    const page = readStatuspagePage(reader, summary.page);
+    readStatuspageLists(reader, [{ key: "incidents", raw: summary.incidents }, { key: "scheduled_maintenances", raw: summary.scheduled_maintenances }], page, ctx);
+    return reader.snapshot();
   },
 };

@@ -1,6 +1,6 @@
 import type { RedlineDb } from "@/db/client";
 import { getSource, listIncidentsInStatus, saveSource, type SourceRow } from "@/db/poll-state";
-import { recordCapture } from "@/db/record-capture";
+import { insertCapture } from "@/db/record-capture";
 import type { CaptureOutcome } from "@/db/schema";
 import type { VendorRow } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
@@ -10,7 +10,6 @@ import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { getLivePlatform } from "@/scrapers/live";
 import type { Endpoint } from "@/scrapers/live/live-platform";
 import { getPlatform } from "@/scrapers/platforms";
-import { carryOf } from "@/scrapers/platforms/platform";
 
 export interface PollDeps extends PoliteFetchDeps {
   db: RedlineDb;
@@ -40,20 +39,18 @@ export interface VendorPollResult {
 const EMPTY_HASH = sha256Hex(new Uint8Array());
 
 function recordWithoutBody(deps: PollDeps, vendor: VendorRow, endpoint: Endpoint, observedAt: string, outcome: CaptureOutcome, error: string | null, hash: string, size: number | null): void {
-  const platform = getPlatform(endpoint.platform);
-  recordCapture(deps.db, {
-    vendor,
+  insertCapture(deps.db, {
+    vendorId: vendor.id,
     source: endpoint.url,
     platform: endpoint.platform,
-    presence: platform?.presence ?? { kind: "single" },
-    carry: platform ? carryOf(platform) : undefined,
     observedAt,
     hash,
     body: null,
     size,
     outcome,
     error,
-    incidents: null,
+    incidentCount: null,
+    warnings: [],
   });
 }
 

@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { recordCapture } from "@/db/record-capture";
+import { queueJob } from "@/db/derivation-jobs";
 import { ensureVendor } from "@/db/vendors";
-import { sha256Hex } from "@/lib/canonicalize";
+import { statingOnly } from "@/lib/derive/source-profile";
 import type { Incident } from "@/lib/incident";
-import type { PresenceRule } from "@/lib/presence";
+import type { PresenceRule } from "@/lib/derive/presence";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import type { Platform } from "@/scrapers/platforms/platform";
 import { countRows, freshDatabase } from "@/tests/support/database";
 import { makeIncident, makeUpdate } from "@/tests/support/incidents";
+import { runPendingJobs } from "@/scrapers/rederive/job-runner";
 import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 
 function setup(presence: PresenceRule = { kind: "active" }) {
@@ -19,7 +20,9 @@ function setup(presence: PresenceRule = { kind: "active" }) {
     minute += 10;
     const body = typeof incidents === "string" ? Buffer.from(incidents) : snapshotBody(incidents);
     const observedAt = new Date(Date.UTC(2026, 2, 1, 10, minute)).toISOString();
-    return ingestSnapshot(db, { vendor, platform: platformOverride, source: "feed.json", observedAt, body }, () => platformOverride);
+    // Each format is read from an endpoint of its own.
+    const source = platformOverride.name === platform.name ? "feed.json" : `${platformOverride.name}.json`;
+    return ingestSnapshot(db, { vendor, platform: platformOverride, source, observedAt, body }, (name) => (name === platformOverride.name ? platformOverride : platform));
   };
   const versions = (providerId = "inc1") =>
     db.$client
@@ -107,13 +110,7 @@ describe("recording captures", () => {
     db.$client.exec(`CREATE TEMP TRIGGER crash AFTER INSERT ON incident_versions WHEN NEW.seq = 1 AND NEW.id > 1
       BEGIN SELECT RAISE(ABORT, 'simulated crash'); END`);
     const body = snapshotBody([makeIncident({ id: "a" }), makeIncident({ id: "b" })]);
-    expect(() =>
-      recordCapture(db, {
-        vendor, source: "feed.json", platform: platform.name, presence: platform.presence,
-        observedAt: "2026-03-01T10:00:00.000Z", hash: sha256Hex(body), body, outcome: "ok", error: null,
-        incidents: [makeIncident({ id: "a" }), makeIncident({ id: "b" })],
-      }),
-    ).toThrow(/simulated crash/);
+    await expect(ingestSnapshot(db, { vendor, platform, source: "feed.json", observedAt: "2026-03-01T10:00:00.000Z", body })).rejects.toThrow(/simulated crash/);
     for (const table of ["captures", "capture_bodies", "incidents", "incident_versions", "version_kinds"]) {
       expect(countRows(db, table)).toBe(0);
     }
@@ -174,11 +171,12 @@ describe("re-deriving history", () => {
     const fixed: Platform = {
       ...makeTestPlatform({ kind: "active" }, 2),
       async parse(body, context) {
-        const incidents = await makeTestPlatform({ kind: "active" }).parse(body, context);
-        return incidents.map((i) => ({ ...i, title: `${i.title} (fixed)` }));
+        const snapshot = await makeTestPlatform({ kind: "active" }).parse(body, context);
+        return { ...snapshot, observations: snapshot.observations.map((o) => ({ ...o, incident: { ...o.incident, title: `${o.incident.title} (fixed)` } })) };
       },
     };
     await capture([makeIncident({ impact: "major" })], fixed);
+    expect(await runPendingJobs(db, { resolve: () => fixed })).toBe(1);
     const after = versions();
     expect(after.map((v) => v.kinds)).toEqual([["incident-new"], ["impact-escalated"]]);
     expect(countRows(db, "captures")).toBe(3);
@@ -207,7 +205,7 @@ describe("re-deriving history", () => {
 });
 
 describe("partial sources", () => {
-  const pagePlatform: Platform = { ...makeTestPlatform({ kind: "single" }, 1, "test-page"), carries: ["postmortem"], createsIncidents: false };
+  const pagePlatform: Platform = { ...makeTestPlatform({ kind: "single" }, 1, "test-page"), profile: statingOnly({ kind: "single" }, ["postmortem"], null, false) };
 
   it("adds an incident page's postmortem without erasing what the listing source said, and without taking over the listing", async () => {
     const { capture, versions } = setup({ kind: "active" });
@@ -230,7 +228,7 @@ describe("partial sources", () => {
   it("keeps fields a listing feed does not carry when it takes over", async () => {
     const { capture, versions } = setup({ kind: "active" });
     await capture([makeIncident({ impact: "major" })]);
-    const feed: Platform = { ...makeTestPlatform({ kind: "active" }, 1, "test-feed"), carries: ["title", "status"] };
+    const feed: Platform = { ...makeTestPlatform({ kind: "active" }, 1, "test-feed"), profile: statingOnly({ kind: "active" }, ["title", "status"]) };
     await capture([makeIncident({ impact: null, components: [], status: "identified" })], feed);
     const last = versions().at(-1);
     expect(last?.kinds).toEqual(["status-changed"]);
@@ -256,8 +254,8 @@ describe("what the pages query", () => {
   it("drops an incident from the search index when its vendor's history is rebuilt", async () => {
     const { db, vendor, capture } = setup();
     await capture([makeIncident()]);
-    const { rederiveVendor } = await import("@/scrapers/ingest/rederive");
-    await rederiveVendor(db, vendor, () => makeTestPlatform({ kind: "active" }));
+    queueJob(db, vendor.id, "requested", null);
+    await runPendingJobs(db, { resolve: () => makeTestPlatform({ kind: "active" }) });
     expect(db.$client.prepare("SELECT count(*) AS n FROM incident_search").get()).toEqual({ n: 1 });
     expect(db.$client.prepare("SELECT count(*) AS n FROM incident_search s LEFT JOIN incidents i ON i.id = s.rowid WHERE i.id IS NULL").get()).toEqual({ n: 0 });
   });

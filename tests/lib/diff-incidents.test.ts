@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalizeIncident } from "@/lib/canonicalize";
-import { classifyChanges } from "@/lib/classify-changes";
+import { classifyChanges } from "@/lib/derive/classify-changes";
 import { diffStates, pairUpdates, sameInstant } from "@/lib/diff-incidents";
 import type { Incident, IncidentState } from "@/lib/incident";
 import { makeIncident, makeUpdate } from "@/tests/support/incidents";
@@ -36,10 +36,11 @@ describe("diffStates", () => {
     ]);
   });
 
-  it("treats a display time truncated to whole seconds as the same instant", () => {
+  it("treats a time moved by less than a second (re-saved at lower precision) as the same instant", () => {
     expect(sameInstant("2025-06-10T21:57:14.421Z", "2025-06-10T21:57:14.000Z")).toBe(true);
-    expect(sameInstant("2025-06-10T21:57:14.421Z", "2025-06-10T21:57:15.000Z")).toBe(false);
-    expect(sameInstant("2025-06-10T21:57:14.421Z", "2025-06-10T21:57:14.422Z")).toBe(false);
+    expect(sameInstant("2025-06-10T21:57:14.421Z", "2025-06-10T21:57:15.000Z")).toBe(true);
+    expect(sameInstant("2025-06-10T21:57:14.421Z", "2025-06-10T21:57:15.421Z")).toBe(false);
+    expect(sameInstant("2025-06-10T21:57:14.000Z", "2025-06-10T21:58:14.000Z")).toBe(false);
     const before = makeIncident({ updates: [makeUpdate({ displayAt: "2026-03-01T10:02:00.421Z" })] });
     const after = makeIncident({ updates: [makeUpdate({ displayAt: "2026-03-01T10:02:00.000Z" })] });
     expect(diffStates(listed(before), listed(after))).toEqual([]);
@@ -85,7 +86,24 @@ describe("classifyChanges", () => {
   it("tells an impact downgrade from an escalation", () => {
     expect(kindsBetween(makeIncident({ impact: "major" }), makeIncident({ impact: "minor" }))).toEqual(["impact-downgraded"]);
     expect(kindsBetween(makeIncident({ impact: "minor" }), makeIncident({ impact: "critical" }))).toEqual(["impact-escalated"]);
-    expect(kindsBetween(makeIncident({ impact: null }), makeIncident({ impact: "minor" }))).toEqual(["impact-escalated"]);
+    expect(kindsBetween(makeIncident({ impact: "none" }), makeIncident({ impact: "minor" }))).toEqual(["impact-escalated"]);
+  });
+
+  it("never calls a change to or from maintenance or an unstated impact a downgrade or an escalation", () => {
+    expect(kindsBetween(makeIncident({ impact: "minor" }), makeIncident({ impact: "maintenance" }))).toEqual(["impact-changed"]);
+    expect(kindsBetween(makeIncident({ impact: "maintenance" }), makeIncident({ impact: "critical" }))).toEqual(["impact-changed"]);
+    expect(kindsBetween(makeIncident({ impact: "major" }), makeIncident({ impact: null }))).toEqual(["impact-changed"]);
+    expect(kindsBetween(makeIncident({ impact: null }), makeIncident({ impact: "minor" }))).toEqual(["impact-changed"]);
+  });
+
+  it("calls an incident relabelled as a maintenance a change of its own", () => {
+    expect(kindsBetween(makeIncident(), makeIncident({ kind: "maintenance" }))).toEqual(["relabelled"]);
+  });
+
+  it("calls a resolved incident open again a reopening, without a timing change for the end it loses", () => {
+    const resolved = makeIncident({ status: "resolved", resolvedAt: "2026-03-01T11:00:00.000Z" });
+    const kinds = kindsBetween(resolved, makeIncident({ status: "investigating", resolvedAt: null }));
+    expect(kinds).toEqual(["incident-reopened", "status-changed"]);
   });
 
   it("marks a resolution without calling its new end time a timing change", () => {

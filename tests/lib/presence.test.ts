@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { judgeAbsences, recencyOf } from "@/lib/presence";
+import { judgeAbsences, recencyOf } from "@/lib/derive/presence";
 import { makeIncident } from "@/tests/support/incidents";
 
 const listed = ["2026-01-01T00:00:00.000Z", "2026-01-02T00:00:00.000Z", "2026-01-03T00:00:00.000Z"];

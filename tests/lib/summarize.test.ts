@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalizeIncident } from "@/lib/canonicalize";
-import { classifyChanges } from "@/lib/classify-changes";
+import { classifyChanges } from "@/lib/derive/classify-changes";
 import { diffStates } from "@/lib/diff-incidents";
 import type { Incident, IncidentState } from "@/lib/incident";
 import { describeIncident, summarizeVersion } from "@/lib/summarize";

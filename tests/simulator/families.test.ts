@@ -5,7 +5,8 @@ import { lifecycleEvents } from "@/simulator/scenario";
 import { CYCLE_MS } from "@/simulator/scenario-script";
 import { startSimulator } from "@/simulator/server";
 import { defaultFamilies, servableFamilies, type SimVendor, viewAt } from "@/simulator/world";
-import { byId, carried } from "@/tests/simulator/carried";
+import { byId, carried, statedKeys } from "@/tests/simulator/carried";
+import { parseIncidents } from "@/tests/support/parsing";
 import { fetchRaw } from "@/tests/simulator/http-client";
 
 const START = "2026-03-04T00:00:00.000Z";
@@ -48,12 +49,12 @@ describe("simulated families", () => {
           const format = getWireFormat(endpoint.platform);
           if (!parser || !format) throw new Error(`no parser or format for ${endpoint.platform}`);
           expect(res.headers["content-type"]).toBe(format.contentType);
-          const parsed = await parser.parse(res.body, { vendor: slug, source: endpoint.url, observedAt: sim.now() });
+          const parsed = await parseIncidents(parser, res.body, { vendor: slug, source: endpoint.url, observedAt: sim.now() });
           const view = viewAt(vendor, now);
           const listed = format.select(view, new URL(endpoint.url).pathname) ?? [];
           expect(parsed.length, endpoint.url).toBeGreaterThan(0);
-          const expected = listed.map((i) => carried(format.readBack(i, view), parser.carries)).sort(byId);
-          expect(parsed.map((i) => carried(i, parser.carries)).sort(byId), endpoint.url).toEqual(expected);
+          const expected = listed.map((i) => carried(format.readBack(i, view), statedKeys(parser))).sort(byId);
+          expect(parsed.map((i) => carried(i, statedKeys(parser))).sort(byId), endpoint.url).toEqual(expected);
         }
         expect((await fetchRaw(`${vendor.baseUrl}/api/v2/nothing.json`)).status).toBe(404);
       } finally {

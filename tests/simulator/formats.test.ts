@@ -5,7 +5,8 @@ import type { VendorView, WireFormat } from "@/simulator/formats/wire-format";
 import { createScenario, cycleOf, lifecycleEvents } from "@/simulator/scenario";
 import { CYCLE_MS } from "@/simulator/scenario-script";
 import { viewAt } from "@/simulator/world";
-import { byId, carried } from "@/tests/simulator/carried";
+import { byId, carried, statedKeys } from "@/tests/simulator/carried";
+import { parseIncidents } from "@/tests/support/parsing";
 
 const BASE_URL = "http://127.0.0.1:40000";
 const scenario = createScenario("acme", 3, BASE_URL);
@@ -51,9 +52,9 @@ describe("wire formats", () => {
         const listed = format.select(view, path);
         if (listed === null) continue;
         const body = new TextEncoder().encode(format.render(listed, view, path));
-        const parsed = await platform.parse(body, { vendor: "acme", source: BASE_URL + path, observedAt });
-        const expected = listed.map((i) => carried(format.readBack(i, view), platform.carries)).sort(byId);
-        expect(parsed.map((i) => carried(i, platform.carries)).sort(byId), `${path} at ${observedAt}`).toEqual(expected);
+        const parsed = await parseIncidents(platform, body, { vendor: "acme", source: BASE_URL + path, observedAt });
+        const expected = listed.map((i) => carried(format.readBack(i, view), statedKeys(platform))).sort(byId);
+        expect(parsed.map((i) => carried(i, statedKeys(platform))).sort(byId), `${path} at ${observedAt}`).toEqual(expected);
         compared += parsed.length;
         postmortems += parsed.filter((i) => i.postmortem !== null).length;
       }

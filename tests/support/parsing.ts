@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Incident } from "@/lib/incident";
-import { type Platform, SnapshotError } from "@/scrapers/platforms/platform";
+import { type ParseContext, type Platform, SnapshotError } from "@/scrapers/platforms/platform";
 import { observedAtOf } from "@/tests/support/corpus-location";
 
 /** The incident with this id, or a failure naming it. */
@@ -18,7 +18,12 @@ export async function snapshotRejection(promise: Promise<unknown>): Promise<Snap
   return error;
 }
 
+/** The incidents a snapshot was read into (what could not be read left out). */
+export async function parseIncidents(platform: Platform, body: Uint8Array, context: ParseContext): Promise<Incident[]> {
+  return (await platform.parse(body, context)).observations.map((o) => o.incident);
+}
+
 /** Parse one corpus snapshot file as an import would: its name gives source and capture time. */
 export function parseCorpusFile(platform: Platform, file: string, vendor: string): Promise<Incident[]> {
-  return platform.parse(fs.readFileSync(file), { vendor, source: path.basename(file), observedAt: observedAtOf(file) });
+  return parseIncidents(platform, fs.readFileSync(file), { vendor, source: path.basename(file), observedAt: observedAtOf(file) });
 }

@@ -4,17 +4,17 @@ import { describe, expect, it } from "vitest";
 import { incidentSchema, type Incident } from "@/lib/incident";
 import { awsLegacyPlatform, splitResolvedMark } from "@/scrapers/platforms/aws-legacy";
 import { corpusSnapshots, describeCorpus } from "@/tests/support/corpus";
-import { findIncident, parseCorpusFile, snapshotRejection } from "@/tests/support/parsing";
+import { findIncident, parseCorpusFile, snapshotRejection, parseIncidents } from "@/tests/support/parsing";
 
 const FIXTURE = path.join(__dirname, "..", "..", "fixtures", "aws", "data-handwritten.json");
 const context = { vendor: "aws", source: "fixture.json", observedAt: "2021-06-10T00:00:00.000Z" };
 
 function parseText(text: string): Promise<Incident[]> {
-  return awsLegacyPlatform.parse(new TextEncoder().encode(text), context);
+  return parseIncidents(awsLegacyPlatform, new TextEncoder().encode(text), context);
 }
 
 function parseFixture(): Promise<Incident[]> {
-  return awsLegacyPlatform.parse(fs.readFileSync(FIXTURE), context);
+  return parseIncidents(awsLegacyPlatform, fs.readFileSync(FIXTURE), context);
 }
 
 function parseSnapshot(file: string): Promise<Incident[]> {

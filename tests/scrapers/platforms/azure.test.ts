@@ -4,13 +4,14 @@ import { describe, expect, it } from "vitest";
 import { incidentSchema, type Incident } from "@/lib/incident";
 import { azurePlatform } from "@/scrapers/platforms/azure";
 import type { ParseContext } from "@/scrapers/platforms/platform";
-import { findIncident, snapshotRejection } from "@/tests/support/parsing";
+import { findIncident, snapshotRejection, parseIncidents } from "@/tests/support/parsing";
+import { statedKeys } from "@/tests/simulator/carried";
 
 const FIXTURE = path.join(__dirname, "..", "..", "fixtures", "azure", "feed-handwritten.rss");
 const ctx: ParseContext = { vendor: "azure", source: "feed", observedAt: "2026-03-02T12:00:00.000Z" };
 
 function parseText(text: string): Promise<Incident[]> {
-  return azurePlatform.parse(new TextEncoder().encode(text), ctx);
+  return parseIncidents(azurePlatform, new TextEncoder().encode(text), ctx);
 }
 
 function channel(items: string): string {
@@ -19,7 +20,7 @@ function channel(items: string): string {
 
 describe("azure status RSS", () => {
   it("maps an event keyed by its guid, with categories as components and the title's last clause as status", async () => {
-    const vm = findIncident(await azurePlatform.parse(fs.readFileSync(FIXTURE), ctx), "HANDWRITTEN-VM-WEU");
+    const vm = findIncident(await parseIncidents(azurePlatform, fs.readFileSync(FIXTURE), ctx), "HANDWRITTEN-VM-WEU");
     expect(vm).toMatchObject({
       kind: "incident",
       title: "Virtual Machines - West Europe - Investigating",
@@ -34,7 +35,7 @@ describe("azure status RSS", () => {
   });
 
   it("keeps the narrative as text, script dropped, at its bare-Z pubDate", async () => {
-    const vm = findIncident(await azurePlatform.parse(fs.readFileSync(FIXTURE), ctx), "HANDWRITTEN-VM-WEU");
+    const vm = findIncident(await parseIncidents(azurePlatform, fs.readFileSync(FIXTURE), ctx), "HANDWRITTEN-VM-WEU");
     expect(vm.updates).toEqual([
       {
         id: "~20260302T102909Z",
@@ -47,14 +48,14 @@ describe("azure status RSS", () => {
   });
 
   it("keys an event without a guid by its tracking ID and reads [RESOLVED] and +0100", async () => {
-    const storage = findIncident(await azurePlatform.parse(fs.readFileSync(FIXTURE), ctx), "2TWN-VT0");
+    const storage = findIncident(await parseIncidents(azurePlatform, fs.readFileSync(FIXTURE), ctx), "2TWN-VT0");
     expect(storage).toMatchObject({ title: "Storage - East US - Mitigated", status: "resolved" });
     expect(storage.updates[0]?.createdAt).toBe("2026-03-02T08:15:00.000Z");
   });
 
   it("lists current events only and states no update list", () => {
-    expect(azurePlatform.presence).toEqual({ kind: "active" });
-    expect(azurePlatform.carries).toEqual(["title", "status", "url", "components"]);
+    expect(azurePlatform.profile.presence).toEqual({ kind: "active" });
+    expect(statedKeys(azurePlatform)).toEqual(["title", "status", "url", "components"]);
   });
 
   it("reads an empty channel as no events, not as a failure", async () => {

@@ -4,17 +4,18 @@ import { describe, expect, it } from "vitest";
 import { incidentSchema, type Incident } from "@/lib/incident";
 import { betterstackIndexPlatform, betterstackRssPlatform } from "@/scrapers/platforms/betterstack";
 import type { ParseContext, Platform } from "@/scrapers/platforms/platform";
-import { findIncident, snapshotRejection } from "@/tests/support/parsing";
+import { findIncident, snapshotRejection, parseIncidents } from "@/tests/support/parsing";
+import { statedKeys } from "@/tests/simulator/carried";
 
 const FIXTURES = path.join(__dirname, "..", "..", "fixtures", "betterstack");
 const ctx: ParseContext = { vendor: "example-bs", source: "index.json", observedAt: "2026-03-02T12:00:00.000Z" };
 
 function parseFixture(platform: Platform, name: string): Promise<Incident[]> {
-  return platform.parse(fs.readFileSync(path.join(FIXTURES, name)), ctx);
+  return parseIncidents(platform, fs.readFileSync(path.join(FIXTURES, name)), ctx);
 }
 
 function parseJson(value: unknown): Promise<Incident[]> {
-  return betterstackIndexPlatform.parse(new TextEncoder().encode(JSON.stringify(value)), ctx);
+  return parseIncidents(betterstackIndexPlatform, new TextEncoder().encode(JSON.stringify(value)), ctx);
 }
 
 const page = { type: "status_page", attributes: { subdomain: "example-bs" } };
@@ -74,7 +75,7 @@ describe("betterstack index.json", () => {
 
   it("rejects a document that is not a status page and treats an empty body as a failed fetch", async () => {
     expect((await snapshotRejection(parseJson({ data: [] }))).message).toContain("invalid at data");
-    expect((await snapshotRejection(betterstackIndexPlatform.parse(new Uint8Array(), ctx))).kind).toBe("empty");
+    expect((await snapshotRejection(parseIncidents(betterstackIndexPlatform, new Uint8Array(), ctx))).kind).toBe("empty");
   });
 });
 
@@ -108,12 +109,12 @@ describe("betterstack feed.rss", () => {
   });
 
   it("states only the title: old updates leave the feed first and its statuses differ from index.json's", () => {
-    expect(betterstackRssPlatform.carries).toEqual(["title"]);
+    expect(statedKeys(betterstackRssPlatform)).toEqual(["title"]);
   });
 
   it("rejects an item that links to no report, naming the path", async () => {
     const rss = `<rss version="2.0"><channel><title>x</title><item><title>t</title><link>https://s.test/</link></item></channel></rss>`;
-    const error = await snapshotRejection(betterstackRssPlatform.parse(new TextEncoder().encode(rss), ctx));
+    const error = await snapshotRejection(parseIncidents(betterstackRssPlatform, new TextEncoder().encode(rss), ctx));
     expect(error.message).toContain("invalid at items[0].link");
   });
 });

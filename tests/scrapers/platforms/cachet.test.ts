@@ -5,7 +5,8 @@ import { incidentSchema, type Incident } from "@/lib/incident";
 import { cachetV2Platform, cachetV3Platform } from "@/scrapers/platforms/cachet";
 import type { ParseContext, Platform } from "@/scrapers/platforms/platform";
 import { corpusPath, describeCorpus } from "@/tests/support/corpus";
-import { findIncident, snapshotRejection } from "@/tests/support/parsing";
+import { findIncident, snapshotRejection, parseIncidents } from "@/tests/support/parsing";
+import { statedKeys } from "@/tests/simulator/carried";
 
 const FIXTURES = path.join(__dirname, "..", "..", "fixtures", "cachet");
 const ctx: ParseContext = {
@@ -15,11 +16,11 @@ const ctx: ParseContext = {
 };
 
 function parseFile(platform: Platform, file: string): Promise<Incident[]> {
-  return platform.parse(fs.readFileSync(file), ctx);
+  return parseIncidents(platform, fs.readFileSync(file), ctx);
 }
 
 function parseJson(platform: Platform, value: unknown): Promise<Incident[]> {
-  return platform.parse(new TextEncoder().encode(JSON.stringify(value)), ctx);
+  return parseIncidents(platform, new TextEncoder().encode(JSON.stringify(value)), ctx);
 }
 
 describe("cachet 2.x API v1 incidents", () => {
@@ -63,9 +64,9 @@ describe("cachet 2.x API v1 incidents", () => {
   });
 
   it("states neither impact nor postmortem", () => {
-    expect(cachetV2Platform.carries).not.toContain("impact");
-    expect(cachetV2Platform.carries).not.toContain("postmortem");
-    expect(cachetV2Platform.presence).toEqual({ kind: "recent", limit: null });
+    expect(statedKeys(cachetV2Platform)).not.toContain("impact");
+    expect(statedKeys(cachetV2Platform)).not.toContain("postmortem");
+    expect(cachetV2Platform.profile.presence).toEqual({ kind: "recent", limit: null });
   });
 
   it("rejects an impossible time and a non-numeric status, naming the path", async () => {
@@ -78,7 +79,7 @@ describe("cachet 2.x API v1 incidents", () => {
   });
 
   it("treats an empty body as a failed fetch", async () => {
-    expect((await snapshotRejection(cachetV2Platform.parse(new Uint8Array(), ctx))).kind).toBe("empty");
+    expect((await snapshotRejection(parseIncidents(cachetV2Platform, new Uint8Array(), ctx))).kind).toBe("empty");
   });
 });
 

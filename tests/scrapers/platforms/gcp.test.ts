@@ -5,17 +5,17 @@ import { incidentSchema, type Incident } from "@/lib/incident";
 import { isDerivedUpdateId } from "@/lib/update-identity";
 import { gcpPlatform, isIncidentReport } from "@/scrapers/platforms/gcp";
 import { corpusPath, corpusSnapshots, describeCorpus } from "@/tests/support/corpus";
-import { findIncident, parseCorpusFile, snapshotRejection } from "@/tests/support/parsing";
+import { findIncident, parseCorpusFile, snapshotRejection, parseIncidents } from "@/tests/support/parsing";
 
 const FIXTURES = path.join(__dirname, "..", "..", "fixtures", "gcp");
 const context = { vendor: "google-cloud", source: "fixture.json", observedAt: "2026-02-01T00:00:00.000Z" };
 
 function parseText(text: string): Promise<Incident[]> {
-  return gcpPlatform.parse(new TextEncoder().encode(text), context);
+  return parseIncidents(gcpPlatform, new TextEncoder().encode(text), context);
 }
 
 function parseFixture(name: string): Promise<Incident[]> {
-  return gcpPlatform.parse(fs.readFileSync(path.join(FIXTURES, name)), context);
+  return parseIncidents(gcpPlatform, fs.readFileSync(path.join(FIXTURES, name)), context);
 }
 
 function parseSnapshot(file: string): Promise<Incident[]> {
@@ -214,7 +214,7 @@ describeCorpus("gcp platform on real incidents.json snapshots", () => {
 
   it("finds the incident reports in the captured post-incident sample", async () => {
     const file = corpusPath("samples", "gcp-incidents", "jtprogru-weekly-incident.json");
-    const incidents = await gcpPlatform.parse(fs.readFileSync(file), { ...context, source: path.basename(file) });
+    const incidents = await parseIncidents(gcpPlatform, fs.readFileSync(file), { ...context, source: path.basename(file) });
     expect(incidents).toHaveLength(2);
     for (const incident of incidents) {
       expect(incidentSchema.safeParse(incident).success).toBe(true);

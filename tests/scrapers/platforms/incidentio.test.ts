@@ -8,17 +8,18 @@ import {
   incidentioWidgetPlatform,
 } from "@/scrapers/platforms/incidentio";
 import type { ParseContext, Platform } from "@/scrapers/platforms/platform";
-import { findIncident, snapshotRejection } from "@/tests/support/parsing";
+import { findIncident, snapshotRejection, parseIncidents } from "@/tests/support/parsing";
+import { statedKeys } from "@/tests/simulator/carried";
 
 const FIXTURES = path.join(__dirname, "..", "..", "fixtures", "incidentio");
 const ctx: ParseContext = { vendor: "example-io", source: "feed.atom", observedAt: "2026-03-02T12:00:00.000Z" };
 
 function parseFixture(platform: Platform, name: string): Promise<Incident[]> {
-  return platform.parse(fs.readFileSync(path.join(FIXTURES, name)), ctx);
+  return parseIncidents(platform, fs.readFileSync(path.join(FIXTURES, name)), ctx);
 }
 
 function parseText(platform: Platform, text: string): Promise<Incident[]> {
-  return platform.parse(new TextEncoder().encode(text), ctx);
+  return parseIncidents(platform, new TextEncoder().encode(text), ctx);
 }
 
 function atomEntry(content: string, updated = "2026-03-02T09:40:00.000Z"): string {
@@ -71,8 +72,8 @@ describe("incident.io feed", () => {
   });
 
   it("states only title and status, so standing in for incidents.json it erases nothing the JSON said", () => {
-    expect(incidentioFeedPlatform.carries).toEqual(["title", "status"]);
-    expect(incidentioFeedPlatform.presence).toEqual({ kind: "recent", limit: null });
+    expect(statedKeys(incidentioFeedPlatform)).toEqual(["title", "status"]);
+    expect(incidentioFeedPlatform.profile.presence).toEqual({ kind: "recent", limit: null });
   });
 
   it("rejects an entry without a Status line, naming the path", async () => {
@@ -131,8 +132,8 @@ describe("incident.io widget API", () => {
   });
 
   it("lists only what is ongoing and states no update list", () => {
-    expect(incidentioWidgetPlatform.presence).toEqual({ kind: "active" });
-    expect(incidentioWidgetPlatform.carries).not.toContain("updates");
+    expect(incidentioWidgetPlatform.profile.presence).toEqual({ kind: "active" });
+    expect(statedKeys(incidentioWidgetPlatform)).not.toContain("updates");
   });
 
   it("rejects a bad update time and a payload without ongoing_incidents, naming the path", async () => {

@@ -5,17 +5,18 @@ import { incidentSchema, type Incident } from "@/lib/incident";
 import { instatusSummaryPlatform, jsDateToIso } from "@/scrapers/platforms/instatus";
 import type { ParseContext } from "@/scrapers/platforms/platform";
 import { corpusPath, describeCorpus } from "@/tests/support/corpus";
-import { findIncident, snapshotRejection } from "@/tests/support/parsing";
+import { findIncident, snapshotRejection, parseIncidents } from "@/tests/support/parsing";
+import { statedKeys } from "@/tests/simulator/carried";
 
 const FIXTURES = path.join(__dirname, "..", "..", "fixtures", "instatus");
 const ctx: ParseContext = { vendor: "example", source: "summary.json", observedAt: "2026-03-02T12:00:00.000Z" };
 
 function parseFile(file: string): Promise<Incident[]> {
-  return instatusSummaryPlatform.parse(fs.readFileSync(file), ctx);
+  return parseIncidents(instatusSummaryPlatform, fs.readFileSync(file), ctx);
 }
 
 function parseJson(value: unknown): Promise<Incident[]> {
-  return instatusSummaryPlatform.parse(new TextEncoder().encode(JSON.stringify(value)), ctx);
+  return parseIncidents(instatusSummaryPlatform, new TextEncoder().encode(JSON.stringify(value)), ctx);
 }
 
 describe("instatus summary.json", () => {
@@ -70,9 +71,9 @@ describe("instatus summary.json", () => {
   });
 
   it("lists only active events and never claims updates or components", () => {
-    expect(instatusSummaryPlatform.presence).toEqual({ kind: "active" });
-    expect(instatusSummaryPlatform.carries).not.toContain("updates");
-    expect(instatusSummaryPlatform.carries).not.toContain("components");
+    expect(instatusSummaryPlatform.profile.presence).toEqual({ kind: "active" });
+    expect(statedKeys(instatusSummaryPlatform)).not.toContain("updates");
+    expect(statedKeys(instatusSummaryPlatform)).not.toContain("components");
   });
 
   it("rejects an unreadable start and a link without an id, naming the path", async () => {
@@ -83,8 +84,8 @@ describe("instatus summary.json", () => {
   });
 
   it("treats empty and non-JSON bodies as failed fetches", async () => {
-    expect((await snapshotRejection(instatusSummaryPlatform.parse(new Uint8Array(), ctx))).kind).toBe("empty");
-    expect((await snapshotRejection(instatusSummaryPlatform.parse(new TextEncoder().encode("<html>"), ctx))).kind).toBe("unparseable");
+    expect((await snapshotRejection(parseIncidents(instatusSummaryPlatform, new Uint8Array(), ctx))).kind).toBe("empty");
+    expect((await snapshotRejection(parseIncidents(instatusSummaryPlatform, new TextEncoder().encode("<html>"), ctx))).kind).toBe("unparseable");
   });
 });
 

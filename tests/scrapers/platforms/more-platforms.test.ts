@@ -26,7 +26,7 @@ describe("morePlatforms", () => {
   });
 
   it("lets only full-update formats state the update list", () => {
-    const stating = morePlatforms.filter((p) => p.carries === undefined || p.carries.includes("updates")).map((p) => p.name);
+    const stating = morePlatforms.filter((p) => p.profile.updates !== null).map((p) => p.name);
     expect(stating).toEqual(["incidentio-incidents", "betterstack-index", "cachet-v2", "cachet-v3", "rss"]);
   });
 });

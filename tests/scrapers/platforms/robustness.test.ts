@@ -10,6 +10,7 @@ import { formatIssuePath, type ParseContext, type Platform, SnapshotError } from
 import { corpusPath, corpusSnapshots, describeCorpus, observedAtOf } from "@/tests/support/corpus";
 import { countRows, freshDatabase } from "@/tests/support/database";
 import { MUTATION_KINDS, mutateSnapshot } from "@/tests/support/mutate";
+import { parseIncidents } from "@/tests/support/parsing";
 
 /**
  * A parse slower than this counts as a hang. Parsing is linear: a 5 MB feed takes about a second
@@ -137,7 +138,7 @@ function describeError(error: unknown): string {
 /** What is wrong with how the platform treated one input, or null when it parsed or rejected it as invalid in time. */
 async function judgeParse(platform: Platform, body: Uint8Array, ctx: ParseContext): Promise<string | null> {
   const started = performance.now();
-  const outcome = await platform.parse(body, ctx).then(
+  const outcome = await parseIncidents(platform, body, ctx).then(
     (incidents) => ({ incidents, error: null }),
     (error: unknown) => ({ incidents: [], error }),
   );
@@ -185,7 +186,7 @@ describe("parser robustness on mutated hand-written fixtures", () => {
     expect(PLATFORMS.map((p) => p.name).filter((name) => !FIXTURE_SNAPSHOTS[name])).toEqual([]);
     for (const platform of PLATFORMS) {
       for (const snapshot of snapshotsOf(platform)) {
-        const incidents = await platform.parse(fs.readFileSync(snapshot.file), contextOf(snapshot));
+        const incidents = await parseIncidents(platform, fs.readFileSync(snapshot.file), contextOf(snapshot));
         expect(incidents.length, `${platform.name} ${snapshot.source}`).toBeGreaterThan(0);
       }
     }
@@ -216,7 +217,7 @@ describeCorpus("parser robustness on mutated corpus snapshots", () => {
 
 /** How the parser alone classifies a body, as parseSnapshot should record it. */
 function expectedOutcome(platform: Platform, body: Uint8Array, ctx: ParseContext): Promise<string> {
-  return platform.parse(body, ctx).then(
+  return parseIncidents(platform, body, ctx).then(
     () => "ok",
     (error: unknown) => (!(error instanceof SnapshotError) ? "a crash" : error.kind === "schema" ? "invalid" : "failed"),
   );

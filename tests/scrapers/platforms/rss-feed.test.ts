@@ -6,17 +6,18 @@ import type { ParseContext } from "@/scrapers/platforms/platform";
 import { rfc822ToIso } from "@/scrapers/platforms/feed-document";
 import { rssFeedPlatform } from "@/scrapers/platforms/rss-feed";
 import { corpusPath, describeCorpus } from "@/tests/support/corpus";
-import { findIncident, snapshotRejection } from "@/tests/support/parsing";
+import { findIncident, snapshotRejection, parseIncidents } from "@/tests/support/parsing";
+import { statedKeys } from "@/tests/simulator/carried";
 
 const FIXTURES = path.join(__dirname, "..", "..", "fixtures", "rss");
 const ctx: ParseContext = { vendor: "example", source: "feed.xml", observedAt: "2026-03-04T00:00:00.000Z" };
 
 function parseFile(file: string): Promise<Incident[]> {
-  return rssFeedPlatform.parse(fs.readFileSync(file), ctx);
+  return parseIncidents(rssFeedPlatform, fs.readFileSync(file), ctx);
 }
 
 function parseText(text: string): Promise<Incident[]> {
-  return rssFeedPlatform.parse(new TextEncoder().encode(text), ctx);
+  return parseIncidents(rssFeedPlatform, new TextEncoder().encode(text), ctx);
 }
 
 describe("rfc822ToIso", () => {
@@ -73,8 +74,8 @@ describe("rss platform", () => {
   });
 
   it("says only title, link, time and text, and lists the most recent items", () => {
-    expect(rssFeedPlatform.carries).toEqual(["title", "url", "startedAt", "updates"]);
-    expect(rssFeedPlatform.presence).toEqual({ kind: "recent", limit: null });
+    expect(statedKeys(rssFeedPlatform)).toEqual(["title", "url", "startedAt", "updates"]);
+    expect(rssFeedPlatform.profile.presence).toEqual({ kind: "recent", limit: null });
   });
 
   it("rejects an item with neither guid, id nor link, and an unreadable date, naming the path", async () => {

@@ -6,17 +6,17 @@ import { incidentSchema, type Incident } from "@/lib/incident";
 import type { Platform } from "@/scrapers/platforms/platform";
 import { slackHistoryPlatform, slackPlatform } from "@/scrapers/platforms/slack";
 import { corpusPath, corpusSnapshots, describeCorpus } from "@/tests/support/corpus";
-import { findIncident, parseCorpusFile, snapshotRejection } from "@/tests/support/parsing";
+import { findIncident, parseCorpusFile, snapshotRejection, parseIncidents } from "@/tests/support/parsing";
 
 const FIXTURES = path.join(__dirname, "..", "..", "fixtures", "slack");
 const context = { vendor: "slack", source: "fixture.json", observedAt: "2021-12-01T00:00:00.000Z" };
 
 function parseText(platform: Platform, text: string): Promise<Incident[]> {
-  return platform.parse(new TextEncoder().encode(text), context);
+  return parseIncidents(platform, new TextEncoder().encode(text), context);
 }
 
 function parseFixture(platform: Platform, name: string): Promise<Incident[]> {
-  return platform.parse(fs.readFileSync(path.join(FIXTURES, name)), context);
+  return parseIncidents(platform, fs.readFileSync(path.join(FIXTURES, name)), context);
 }
 
 function parseSnapshot(file: string): Promise<Incident[]> {
@@ -95,8 +95,8 @@ describe("slack platform: history", () => {
   });
 
   it("declares which feed lists only active incidents", () => {
-    expect(slackPlatform.presence).toEqual({ kind: "active" });
-    expect(slackHistoryPlatform.presence).toEqual({ kind: "recent", limit: null });
+    expect(slackPlatform.profile.presence).toEqual({ kind: "active" });
+    expect(slackHistoryPlatform.profile.presence).toEqual({ kind: "recent", limit: null });
   });
 });
 
@@ -192,7 +192,7 @@ describeCorpus("slack platform on real snapshots", () => {
 
   it("parses the captured history sample, resolving incidents at their newest note", async () => {
     const file = corpusPath("samples", "slack-history", "jtprogru-weekly-incident.json");
-    const incidents = await slackHistoryPlatform.parse(fs.readFileSync(file), { ...context, source: path.basename(file) });
+    const incidents = await parseIncidents(slackHistoryPlatform, fs.readFileSync(file), { ...context, source: path.basename(file) });
     expect(incidents).toHaveLength(5);
     for (const incident of incidents) {
       expect(incidentSchema.safeParse(incident).success).toBe(true);

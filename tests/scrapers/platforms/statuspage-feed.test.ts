@@ -5,7 +5,7 @@ import { incidentSchema, type Incident } from "@/lib/incident";
 import { SnapshotError, type ParseContext, type Platform } from "@/scrapers/platforms/platform";
 import { statuspageAtomPlatform, statuspageRssPlatform } from "@/scrapers/platforms/statuspage-feed";
 import { corpusPath, corpusSnapshots, describeCorpus, observedAtOf } from "@/tests/support/corpus";
-import { snapshotRejection } from "@/tests/support/parsing";
+import { snapshotRejection, parseIncidents } from "@/tests/support/parsing";
 
 const FIXTURES = path.join(__dirname, "..", "..", "fixtures", "statuspage");
 const ctx: ParseContext = { vendor: "example", source: "history.atom", observedAt: "2024-03-13T00:00:00.000Z" };
@@ -43,11 +43,11 @@ function atomFeed(updates: Array<[string, string, string, string]>, published = 
 }
 
 async function parseFixtureEntry(id: string): Promise<Incident> {
-  return only(await statuspageAtomPlatform.parse(fixture("history-postmortem-maintenance.atom"), ctx), id);
+  return only(await parseIncidents(statuspageAtomPlatform, fixture("history-postmortem-maintenance.atom"), ctx), id);
 }
 
 function parseError(platform: Platform, body: Uint8Array): Promise<SnapshotError> {
-  return snapshotRejection(platform.parse(body, ctx));
+  return snapshotRejection(parseIncidents(platform, body, ctx));
 }
 
 describe("statuspage history feeds", () => {
@@ -112,8 +112,8 @@ describe("statuspage history feeds", () => {
       ["May 2", "09:40 UTC", "Investigating", "Looking."],
     ];
     const second: Array<[string, string, string, string]> = [["May 2", "10:00 UTC", "Update", "Found it."], ...first];
-    const [before] = await statuspageAtomPlatform.parse(atomFeed(first), ctx);
-    const [after] = await statuspageAtomPlatform.parse(atomFeed(second, "2024-05-02T10:00:30Z"), ctx);
+    const [before] = await parseIncidents(statuspageAtomPlatform, atomFeed(first), ctx);
+    const [after] = await parseIncidents(statuspageAtomPlatform, atomFeed(second, "2024-05-02T10:00:30Z"), ctx);
     const idsBefore = before?.updates.map((u) => u.id) ?? [];
     expect(after?.updates.slice(0, 2).map((u) => u.id)).toEqual(idsBefore);
     expect(after?.updates[2]?.body).toBe("Found it.");
@@ -122,12 +122,12 @@ describe("statuspage history feeds", () => {
 
   it("puts Feb 29 in the last leap year when the capture is in a common year", async () => {
     const body = atomFeed([["Feb 29", "12:00 UTC", "Resolved", "Done."]], "2025-03-01T00:00:00Z");
-    const [incident] = await statuspageAtomPlatform.parse(body, { ...ctx, observedAt: "2025-03-01T06:00:00.000Z" });
+    const [incident] = await parseIncidents(statuspageAtomPlatform, body, { ...ctx, observedAt: "2025-03-01T06:00:00.000Z" });
     expect(incident?.resolvedAt).toBe("2024-02-29T12:00:00.000Z");
   });
 
   it("reads an RSS feed with &apos; escapes, EST times and no pubDate, taking the year from the capture", async () => {
-    const incidents = await statuspageRssPlatform.parse(fixture("history-apos-no-pubdate.rss"), {
+    const incidents = await parseIncidents(statuspageRssPlatform, fixture("history-apos-no-pubdate.rss"), {
       ...ctx,
       observedAt: "2024-01-03T00:00:00.000Z",
     });
@@ -142,33 +142,42 @@ describe("statuspage history feeds", () => {
     expect(queue.url).toBe("https://status.example-hooks.test/incidents/queue0mnt001");
   });
 
-  it("names the entry and the zone when an update time uses an unknown zone", async () => {
-    const error = await parseError(statuspageAtomPlatform, atomFeed([["May 2", "10:00 XYZT", "Resolved", "Done."]]));
-    expect(error.kind).toBe("schema");
-    expect(error.message).toMatch(/^example: snapshot from history\.atom is invalid at items\[0\]\.content: .*"XYZT"/);
+  it("skips an update whose time uses an unknown zone, naming it, and states nothing worked out from the updates", async () => {
+    const read = await statuspageAtomPlatform.parse(atomFeed([["May 2", "10:00 XYZT", "Resolved", "Done."], ["May 2", "09:00 UTC", "Investigating", "Looking."]]), ctx);
+    expect(read.warnings).toEqual([expect.objectContaining({ path: "items[0].content.updates[0]", message: expect.stringContaining('"XYZT"') })]);
+    const [observation] = read.observations;
+    expect(observation?.incident.updates.map((u) => u.body)).toEqual(["Looking."]);
+    expect(observation?.partialUpdates).toBe(true);
+    expect(observation?.unstated).toEqual(expect.arrayContaining(["status", "resolvedAt", "startedAt"]));
   });
 
-  it("names the path when an entry date is not a timestamp", async () => {
-    const body = atomFeed([["May 2", "10:00 UTC", "Resolved", "x"]], "last Tuesday");
-    const error = await parseError(statuspageAtomPlatform, body);
-    expect(error.kind).toBe("schema");
-    expect(error.message).toContain("invalid at items[0].published");
+  it("reads an entry whose date is not a timestamp from its other dates, naming the path", async () => {
+    const read = await statuspageAtomPlatform.parse(atomFeed([["May 2", "10:00 UTC", "Resolved", "x"]], "last Tuesday"), ctx);
+    expect(read.warnings.map((w) => w.path)).toEqual(["items[0].published"]);
+    expect(read.observations).toHaveLength(1);
   });
 
-  it("names the entry when no year near its date can hold an update time", async () => {
-    const body = atomFeed([["Dec 28", "10:00 UTC", "Resolved", "x"]], "0999-12-31T23:59:59Z");
-    const error = await parseError(statuspageAtomPlatform, body);
-    expect(error.kind).toBe("schema");
-    expect(error.message).toContain("invalid at items[0].content: no year fits 12/28");
+  it("skips an update no year near its entry's date can hold, naming it", async () => {
+    const read = await statuspageAtomPlatform.parse(atomFeed([["Dec 28", "10:00 UTC", "Resolved", "x"]], "0999-12-31T23:59:59Z"), ctx);
+    expect(read.warnings).toEqual([expect.objectContaining({ path: "items[0].content.updates[0]", message: expect.stringContaining("no year fits 12/28") })]);
+    expect(read.observations[0]?.incident.updates).toEqual([]);
   });
 
-  it("refuses entry content that holds no update paragraphs", async () => {
+  it("states no updates for entry content that holds no update paragraphs, naming it", async () => {
     const description = "<description>&lt;div&gt;a new layout&lt;/div&gt;</description>";
     const item = `<title>t</title><link>https://s.test/incidents/abc</link>${description}`;
     const xml = `<rss version="2.0"><channel><item>${item}</item></channel></rss>`;
-    const error = await parseError(statuspageRssPlatform, new TextEncoder().encode(xml));
-    expect(error.kind).toBe("schema");
-    expect(error.message).toContain("invalid at items[0].content");
+    const read = await statuspageRssPlatform.parse(new TextEncoder().encode(xml), ctx);
+    expect(read.warnings.map((w) => w.path)).toEqual(["items[0].content"]);
+    expect(read.observations[0]?.unstated).toEqual(expect.arrayContaining(["updates", "status"]));
+    expect(read.observations[0]?.incident.title).toBe("t");
+  });
+
+  it("reads an entry without a key as an unreadable incident, never as one that vanished", async () => {
+    const xml = `<rss version="2.0"><channel><item><title>no link</title><description>x</description></item></channel></rss>`;
+    const read = await statuspageRssPlatform.parse(new TextEncoder().encode(xml), ctx);
+    expect(read.observations).toEqual([]);
+    expect(read.unread).toEqual([{ id: null, path: "items[0]" }]);
   });
 
   it("treats an empty body as a failed fetch and non-feed bytes as unparseable", async () => {
@@ -200,13 +209,13 @@ const SAVED_AT = "2020-01-23T00:00:00.000Z";
 async function atomAt(stamp: string): Promise<Incident[]> {
   const file = corpusSnapshots("atom-github-history").find((f) => path.basename(f).startsWith(stamp));
   if (!file) throw new Error(`no atom snapshot ${stamp}`);
-  return statuspageAtomPlatform.parse(fs.readFileSync(file), snapshotContext(file, "github"));
+  return parseIncidents(statuspageAtomPlatform, fs.readFileSync(file), snapshotContext(file, "github"));
 }
 
 describeCorpus("statuspage history feeds on real snapshots", () => {
   it("parses every GitHub history.atom snapshot into 25 valid incidents", async () => {
     for (const file of corpusSnapshots("atom-github-history")) {
-      const incidents = await statuspageAtomPlatform.parse(fs.readFileSync(file), snapshotContext(file, "github"));
+      const incidents = await parseIncidents(statuspageAtomPlatform, fs.readFileSync(file), snapshotContext(file, "github"));
       expect(incidents, path.basename(file)).toHaveLength(25);
       expectValid(incidents, file);
     }
@@ -234,7 +243,7 @@ describeCorpus("statuspage history feeds on real snapshots", () => {
   it("parses DigitalOcean's 2020 history.rss with padded days and dates across the new year", async () => {
     const file = corpusPath("samples", "statuspage-history-rss", "digitalocean-2020-01-ruzyysmartt.rss");
     const context = snapshotContext(file, "digitalocean", SAVED_AT);
-    const incidents = await statuspageRssPlatform.parse(fs.readFileSync(file), context);
+    const incidents = await parseIncidents(statuspageRssPlatform, fs.readFileSync(file), context);
     expect(incidents).toHaveLength(25);
     expectValid(incidents, file);
     expect(only(incidents, "yp7b8jv4wbjg").startedAt).toBe("2020-01-08T04:06:00.000Z");
@@ -248,7 +257,7 @@ describeCorpus("statuspage history feeds on real snapshots", () => {
   it("parses DigitalOcean's 2019 history.atom with its numeric entry ids", async () => {
     const file = corpusPath("samples", "statuspage-history-atom", "digitalocean-2020-01-ruzyysmartt.atom");
     const context = snapshotContext(file, "digitalocean", SAVED_AT);
-    const incidents = await statuspageAtomPlatform.parse(fs.readFileSync(file), context);
+    const incidents = await parseIncidents(statuspageAtomPlatform, fs.readFileSync(file), context);
     expect(incidents).toHaveLength(25);
     expectValid(incidents, file);
     const first = only(incidents, "w4j2nj1trtsg");

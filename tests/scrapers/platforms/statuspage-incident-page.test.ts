@@ -5,17 +5,18 @@ import { incidentSchema, type Incident } from "@/lib/incident";
 import type { ParseContext } from "@/scrapers/platforms/platform";
 import { statuspageIncidentPagePlatform } from "@/scrapers/platforms/statuspage-incident-page";
 import { corpusPath, describeCorpus } from "@/tests/support/corpus";
-import { snapshotRejection } from "@/tests/support/parsing";
+import { snapshotRejection, parseIncidents } from "@/tests/support/parsing";
+import { statedKeys } from "@/tests/simulator/carried";
 
 const FIXTURES = path.join(__dirname, "..", "..", "fixtures", "statuspage-incident-page");
 const ctx: ParseContext = { vendor: "example", source: "https://status.example-sp.test/incidents/pm0modern001", observedAt: "2025-05-10T00:00:00.000Z" };
 
 function parse(file: string, context: ParseContext = ctx): Promise<Incident[]> {
-  return statuspageIncidentPagePlatform.parse(fs.readFileSync(file), context);
+  return parseIncidents(statuspageIncidentPagePlatform, fs.readFileSync(file), context);
 }
 
 function parseText(html: string, context: ParseContext = ctx): Promise<Incident[]> {
-  return statuspageIncidentPagePlatform.parse(new TextEncoder().encode(html), context);
+  return parseIncidents(statuspageIncidentPagePlatform, new TextEncoder().encode(html), context);
 }
 
 const MODERN = path.join(FIXTURES, "incident-page-postmortem-handwritten.html");
@@ -54,7 +55,8 @@ describe("statuspage incident page", () => {
   });
 
   it("adds only the postmortem, to incidents another source lists, one page at a time", () => {
-    expect(statuspageIncidentPagePlatform).toMatchObject({ carries: ["postmortem"], createsIncidents: false, presence: { kind: "single" } });
+    expect(statedKeys(statuspageIncidentPagePlatform)).toEqual(["postmortem"]);
+    expect(statuspageIncidentPagePlatform.profile).toMatchObject({ createsIncidents: false, presence: { kind: "single" } });
   });
 
   it("rejects a page that is not an incident page, naming what is missing", async () => {

@@ -8,7 +8,7 @@ import { statuspageIncidentPlatform } from "@/scrapers/platforms/statuspage-inci
 import { statuspageIncidentsPlatform } from "@/scrapers/platforms/statuspage-incidents";
 import { statuspageSummaryPlatform } from "@/scrapers/platforms/statuspage-summary";
 import { corpusPath, corpusSnapshots, describeCorpus, observedAtOf } from "@/tests/support/corpus";
-import { snapshotRejection } from "@/tests/support/parsing";
+import { snapshotRejection, parseIncidents } from "@/tests/support/parsing";
 
 const FIXTURES = path.join(__dirname, "..", "..", "fixtures", "statuspage");
 const ctx: ParseContext = { vendor: "example", source: "fixture.json", observedAt: "2024-07-01T12:00:00.000Z" };
@@ -22,7 +22,7 @@ function json(value: unknown): Uint8Array {
 }
 
 function parseError(platform: Platform, body: Uint8Array): Promise<SnapshotError> {
-  return snapshotRejection(platform.parse(body, ctx));
+  return snapshotRejection(parseIncidents(platform, body, ctx));
 }
 
 function only(incidents: Incident[], id: string): Incident {
@@ -33,7 +33,7 @@ function only(incidents: Incident[], id: string): Incident {
 
 describe("statuspage JSON platforms", () => {
   it("registers the Statuspage platforms with the presence each endpoint implies", () => {
-    expect(statuspagePlatforms.map((p) => [p.name, p.presence])).toEqual([
+    expect(statuspagePlatforms.map((p) => [p.name, p.profile.presence])).toEqual([
       ["statuspage-summary", { kind: "active" }],
       ["statuspage-incidents", { kind: "recent", limit: 50 }],
       ["statuspage-incident", { kind: "single" }],
@@ -44,7 +44,7 @@ describe("statuspage JSON platforms", () => {
   });
 
   it("keeps a postmortem with its publication time converted from +01:00 to UTC", async () => {
-    const [incident] = await statuspageIncidentPlatform.parse(fixture("incident-postmortem.json"), ctx);
+    const [incident] = await parseIncidents(statuspageIncidentPlatform, fixture("incident-postmortem.json"), ctx);
     expect(incident?.status).toBe("postmortem");
     expect(incident?.postmortem?.body).toMatch(/^## Root cause\nA configuration push disabled connection pooling/);
     expect(incident?.postmortem?.publishedAt).toBe("2024-03-05T16:30:00.000Z");
@@ -53,7 +53,7 @@ describe("statuspage JSON platforms", () => {
   });
 
   it("builds the incident url from the page url without doubling its trailing slash", async () => {
-    const [incident] = await statuspageIncidentPlatform.parse(fixture("incident-postmortem.json"), ctx);
+    const [incident] = await parseIncidents(statuspageIncidentPlatform, fixture("incident-postmortem.json"), ctx);
     expect(incident?.url).toBe("https://status.example-cloud.test/incidents/pm7example01");
     expect(incident?.components).toEqual([
       { id: "cmpapi00001", name: "REST API" },
@@ -62,14 +62,14 @@ describe("statuspage JSON platforms", () => {
   });
 
   it("keeps update bodies exactly as the vendor sent them, script tags included, for renderers to escape", async () => {
-    const [incident] = await statuspageIncidentPlatform.parse(fixture("incident-postmortem.json"), ctx);
+    const [incident] = await parseIncidents(statuspageIncidentPlatform, fixture("incident-postmortem.json"), ctx);
     const identified = incident?.updates.find((u) => u.id === "upd00000002");
     expect(identified?.body).toContain("<script>alert('owned')</script>");
     expect(identified?.displayAt).toBe("2024-03-04T09:20:00.000Z");
   });
 
   it("reads a summary's maintenance window and an incident given in -07:00 as UTC", async () => {
-    const incidents = await statuspageSummaryPlatform.parse(fixture("summary-maintenance-offset.json"), ctx);
+    const incidents = await parseIncidents(statuspageSummaryPlatform, fixture("summary-maintenance-offset.json"), ctx);
     const maintenance = only(incidents, "mnt0pacific1");
     expect(maintenance.kind).toBe("maintenance");
     expect(maintenance.impact).toBe("maintenance");
@@ -82,13 +82,13 @@ describe("statuspage JSON platforms", () => {
   });
 
   it("maps an impact outside the Statuspage set to null instead of failing", async () => {
-    const incidents = await statuspageSummaryPlatform.parse(fixture("summary-maintenance-offset.json"), ctx);
+    const incidents = await parseIncidents(statuspageSummaryPlatform, fixture("summary-maintenance-offset.json"), ctx);
     expect(only(incidents, "inc0pacific1").impact).toBeNull();
   });
 
   it("accepts the scheduled-maintenances.json shape and falls back to the shortlink without a page url", async () => {
     const body = fixture("scheduled-maintenances-no-page-url.json");
-    const [maintenance] = await statuspageIncidentsPlatform.parse(body, ctx);
+    const [maintenance] = await parseIncidents(statuspageIncidentsPlatform, body, ctx);
     expect(maintenance?.kind).toBe("maintenance");
     expect(maintenance?.impact).toBe("none");
     expect(maintenance?.url).toBe("https://stspg.io/mail1");
@@ -102,19 +102,27 @@ describe("statuspage JSON platforms", () => {
     expect(error.message).toMatch(/^example: snapshot from fixture\.json is invalid at incidents:/);
   });
 
-  it("names the incident index when an incident has no id", async () => {
-    const error = await parseError(statuspageIncidentsPlatform, json({ incidents: [{ name: "No id" }] }));
-    expect(error.kind).toBe("schema");
-    expect(error.message).toContain("invalid at incidents[0].id");
+  it("reads an incident without an id as unreadable, and the others as usual", async () => {
+    const read = await statuspageIncidentsPlatform.parse(json({ incidents: [{ name: "No id" }, { id: "ok1", name: "Fine" }] }), ctx);
+    expect(read.unread).toEqual([{ id: null, path: "incidents[0]" }]);
+    expect(read.warnings.map((w) => w.path)).toEqual(["incidents[0].id"]);
+    expect(read.observations.map((o) => o.incident.id)).toEqual(["ok1"]);
   });
 
-  it("names the update path when a timestamp is not a timestamp", async () => {
-    const update = { id: "u1", status: "investigating", body: "x", created_at: "yesterday" };
-    const body = json({ incident: { id: "i1", name: "Bad time", incident_updates: [update] } });
-    const error = await parseError(statuspageIncidentPlatform, body);
-    expect(error.kind).toBe("schema");
-    expect(error.message).toContain("invalid at incident.incident_updates[0].created_at");
-    expect(error.message).toContain("yesterday");
+  it("skips an update whose timestamp is not a timestamp, naming its path, and keeps the rest", async () => {
+    const bad = { id: "u1", status: "investigating", body: "x", created_at: "yesterday" };
+    const good = { id: "u2", status: "identified", body: "y", created_at: "2026-03-01T10:00:00Z" };
+    const read = await statuspageIncidentPlatform.parse(json({ incident: { id: "i1", name: "Bad time", incident_updates: [bad, good] } }), ctx);
+    expect(read.warnings).toEqual([expect.objectContaining({ path: "incident.incident_updates[0].created_at", message: expect.stringContaining("yesterday") })]);
+    expect(read.observations[0]?.incident.updates.map((u) => u.id)).toEqual(["u2"]);
+    expect(read.observations[0]?.partialUpdates).toBe(true);
+  });
+
+  it("states no impact when the impact word is unknown, and no components when one has no id", async () => {
+    const incident = { id: "i1", name: "x", impact: "catastrophic", components: [{ name: "API" }, { id: "web", name: "Web" }] };
+    const read = await statuspageIncidentPlatform.parse(json({ incident }), ctx);
+    expect(read.warnings.map((w) => w.path)).toEqual(["incident.impact", "incident.components[0].id"]);
+    expect(read.observations[0]?.unstated).toEqual(expect.arrayContaining(["impact", "components", "kind"]));
   });
 
   it("refuses a list payload with neither incidents nor scheduled_maintenances", async () => {
@@ -139,7 +147,7 @@ const JSON_FOLDERS: Array<[string, Platform]> = [
 ];
 
 async function parseSnapshot(platform: Platform, file: string, vendor: string): Promise<Incident[]> {
-  return platform.parse(fs.readFileSync(file), { vendor, source: path.basename(file), observedAt: observedAtOf(file) });
+  return parseIncidents(platform, fs.readFileSync(file), { vendor, source: path.basename(file), observedAt: observedAtOf(file) });
 }
 
 async function snapshotAt(folder: string, stamp: string, platform: Platform): Promise<Incident[]> {
@@ -168,7 +176,7 @@ describeCorpus("statuspage JSON platforms on real snapshots", () => {
 
   it("parses the incidents.json sample with page-based urls", async () => {
     const file = corpusPath("samples", "statuspage-incidents", "github-jtprogru-weekly-incident.json");
-    const incidents = await statuspageIncidentsPlatform.parse(fs.readFileSync(file), { ...ctx, vendor: "github" });
+    const incidents = await parseIncidents(statuspageIncidentsPlatform, fs.readFileSync(file), { ...ctx, vendor: "github" });
     expect(incidents).toHaveLength(5);
     for (const incident of incidents) {
       expect(incidentSchema.safeParse(incident).success).toBe(true);

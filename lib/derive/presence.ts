@@ -71,3 +71,47 @@ export function judgeAbsences(
   }
   return verdicts;
 }
+
+/** What derivation knows of one source of a vendor at the time of a capture. */
+export interface SourceStanding {
+  source: string;
+  presence: PresenceRule;
+  /** When it last served content (a read snapshot or an unchanged one), before this capture; null: never. */
+  lastLiveAt: string | null;
+  /** The oldest recency its last read snapshot listed: incidents newer than that belong in its list. */
+  windowStart: string | null;
+}
+
+/**
+ * A source that served nothing for this long no longer vouches for what it last listed: its
+ * endpoint was dropped (a fallback feed after the API came back) or has been failing for days.
+ */
+export const STALE_SOURCE_MS = 7 * 86_400_000;
+
+export function isLive(standing: SourceStanding, at: string): boolean {
+  return standing.lastLiveAt !== null && Date.parse(at) - Date.parse(standing.lastLiveAt) <= STALE_SOURCE_MS;
+}
+
+/**
+ * Whether a source that lists recent incidents (or all of them) has not looked since the incident
+ * appeared but should list it when it does: until then the incident has not left "the feed".
+ */
+export function awaits(standing: SourceStanding, incident: { firstSeenAt: string; incident: Incident }, at: string): boolean {
+  const rule = standing.presence;
+  if ((rule.kind !== "recent" && rule.kind !== "full") || !isLive(standing, at) || standing.lastLiveAt === null) return false;
+  if (standing.lastLiveAt >= incident.firstSeenAt) return false;
+  if (rule.kind === "full") return true;
+  const recency = recencyOf(incident.incident, rule);
+  return recency !== null && standing.windowStart !== null && recency >= standing.windowStart;
+}
+
+/** The oldest recency a snapshot lists, for sources whose list is a window of recent incidents. */
+export function windowStartOf(rule: PresenceRule, incidents: readonly Incident[]): string | null {
+  if (rule.kind !== "recent") return null;
+  let oldest: string | null = null;
+  for (const incident of incidents) {
+    const t = recencyOf(incident, rule);
+    if (t !== null && (oldest === null || t < oldest)) oldest = t;
+  }
+  return oldest;
+}

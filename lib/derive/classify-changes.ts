@@ -1,7 +1,7 @@
 import type { Change } from "@/lib/change";
 import { type ChangeKindName, sortKinds } from "@/lib/change-kinds";
+import { sameTime } from "@/lib/derive/source-profile";
 import { isResolvedStatus, rankImpact, type Impact } from "@/lib/incident";
-import { sameInstant } from "@/lib/diff-incidents";
 
 /**
  * The change kinds of one version, from its field changes. The first version of an incident is
@@ -10,22 +10,27 @@ import { sameInstant } from "@/lib/diff-incidents";
 export function classifyChanges(changes: readonly Change[], options: { isFirst: boolean }): ChangeKindName[] {
   if (options.isFirst) return ["incident-new"];
   const kinds = new Set<ChangeKindName>();
-  const becameResolved = changes.some(
-    (c) => c.field === "status" && isResolvedStatus(c.after) && !isResolvedStatus(c.before),
-  );
+  const status = changes.find((c) => c.field === "status");
+  const becameResolved = status !== undefined && isResolvedStatus(status.after as string | null) && !isResolvedStatus(status.before as string | null);
+  const reopened = status !== undefined && isResolvedStatus(status.before as string | null) && !isResolvedStatus(status.after as string | null);
   for (const change of changes) {
     switch (change.field) {
+      case "kind":
+        kinds.add("relabelled");
+        break;
       case "title":
         kinds.add("title-changed");
         break;
       case "status":
         kinds.add("status-changed");
         if (becameResolved) kinds.add("incident-resolved");
+        if (reopened) kinds.add("incident-reopened");
         break;
       case "impact": {
         const before = rankImpact(change.before as Impact | null);
         const after = rankImpact(change.after as Impact | null);
-        if (after > before) kinds.add("impact-escalated");
+        if (before === null || after === null) kinds.add("impact-changed");
+        else if (after > before) kinds.add("impact-escalated");
         else if (after < before) kinds.add("impact-downgraded");
         break;
       }
@@ -33,8 +38,9 @@ export function classifyChanges(changes: readonly Change[], options: { isFirst: 
         kinds.add("timing-changed");
         break;
       case "resolvedAt":
-        // An end time that appears with the resolution is the resolution, not a correction.
-        if (!(change.kind === "added" && becameResolved)) kinds.add("timing-changed");
+        // An end time that appears with the resolution is the resolution, and one that goes with a
+        // reopening is the reopening: neither is a correction.
+        if (!(change.kind === "added" && becameResolved) && !(change.kind === "removed" && reopened)) kinds.add("timing-changed");
         break;
       case "scheduledFor":
       case "scheduledUntil":
@@ -50,8 +56,8 @@ export function classifyChanges(changes: readonly Change[], options: { isFirst: 
           if (change.before.body !== change.after.body || change.before.status !== change.after.status) {
             kinds.add("update-edited");
           }
-          if (!sameInstant(change.before.displayAt, change.after.displayAt)) kinds.add("update-backdated");
-          else if (!sameInstant(change.before.createdAt, change.after.createdAt)) kinds.add("update-edited");
+          if (!sameTime(change.before.displayAt, change.after.displayAt)) kinds.add("update-backdated");
+          else if (!sameTime(change.before.createdAt, change.after.createdAt)) kinds.add("update-edited");
         }
         break;
       case "postmortem":

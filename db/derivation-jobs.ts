@@ -1,0 +1,147 @@
+import type { RedlineDb } from "@/db/client";
+import { type CaptureKey, compareCaptureKeys } from "@/db/prior-state";
+import { preparedFor } from "@/db/queries/prepared";
+import type { DerivationJobStatus } from "@/db/schema";
+
+export interface DerivationJob {
+  id: number;
+  vendorId: number;
+  vendorSlug: string;
+  reason: string;
+  from: CaptureKey | null;
+  status: DerivationJobStatus;
+  requests: number;
+  scratchPath: string | null;
+  capturesTotal: number;
+  capturesDone: number;
+  incidentsSwapped: number;
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+  leaseOwner: string | null;
+  leaseUntil: string | null;
+}
+
+interface JobRow extends Omit<DerivationJob, "from"> {
+  fromObservedAt: string | null;
+  fromSource: string | null;
+  fromHash: string | null;
+}
+
+const COLUMNS = `j.id, j.vendor_id AS vendorId, v.slug AS vendorSlug, j.reason, j.from_observed_at AS fromObservedAt,
+  j.from_source AS fromSource, j.from_hash AS fromHash, j.status, j.requests, j.scratch_path AS scratchPath,
+  j.captures_total AS capturesTotal, j.captures_done AS capturesDone, j.incidents_swapped AS incidentsSwapped,
+  j.error, j.created_at AS createdAt, j.updated_at AS updatedAt, j.finished_at AS finishedAt,
+  j.lease_owner AS leaseOwner, j.lease_until AS leaseUntil`;
+const ACTIVE = "('queued', 'building', 'swapping')";
+
+const statements = preparedFor((sqlite) => ({
+  active: sqlite.prepare<[number], JobRow>(`SELECT ${COLUMNS} FROM derivation_jobs j JOIN vendors v ON v.id = j.vendor_id WHERE j.vendor_id = ? AND j.status IN ${ACTIVE}`),
+  byId: sqlite.prepare<[number], JobRow>(`SELECT ${COLUMNS} FROM derivation_jobs j JOIN vendors v ON v.id = j.vendor_id WHERE j.id = ?`),
+  insert: sqlite.prepare<[number, string, string | null, string | null, string | null, string, string], { id: number }>(
+    `INSERT INTO derivation_jobs (vendor_id, reason, from_observed_at, from_source, from_hash, status, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, 'queued', ?, ?) RETURNING id`,
+  ),
+  setFrom: sqlite.prepare<[string | null, string | null, string | null, string, string, number]>(
+    "UPDATE derivation_jobs SET from_observed_at = ?, from_source = ?, from_hash = ?, reason = ?, updated_at = ?, requests = requests + 1 WHERE id = ?",
+  ),
+  askAgain: sqlite.prepare<[string, number]>("UPDATE derivation_jobs SET requests = requests + 1, updated_at = ? WHERE id = ?"),
+  finishIf: sqlite.prepare<[string, string, number, number]>(
+    "UPDATE derivation_jobs SET status = 'done', finished_at = ?, updated_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ? AND requests = ?",
+  ),
+  claimable: sqlite.prepare<[string, string], JobRow>(
+    `SELECT ${COLUMNS} FROM derivation_jobs j JOIN vendors v ON v.id = j.vendor_id
+     WHERE j.status IN ${ACTIVE} AND (j.lease_until IS NULL OR j.lease_until < ? OR j.lease_owner = ?) ORDER BY j.id LIMIT 1`,
+  ),
+  claimableFor: sqlite.prepare<[number, string, string], JobRow>(
+    `SELECT ${COLUMNS} FROM derivation_jobs j JOIN vendors v ON v.id = j.vendor_id
+     WHERE j.vendor_id = ? AND j.status IN ${ACTIVE} AND (j.lease_until IS NULL OR j.lease_until < ? OR j.lease_owner = ?) ORDER BY j.id LIMIT 1`,
+  ),
+  lease: sqlite.prepare<[string, string, string, number, string, string]>(
+    `UPDATE derivation_jobs SET lease_owner = ?, lease_until = ?, updated_at = ?
+     WHERE id = ? AND (lease_until IS NULL OR lease_until < ? OR lease_owner = ?)`,
+  ),
+  progress: sqlite.prepare<{ id: number; status: string; scratchPath: string | null; capturesTotal: number; capturesDone: number; incidentsSwapped: number; updatedAt: string }>(
+    `UPDATE derivation_jobs SET status = @status, scratch_path = @scratchPath, captures_total = @capturesTotal,
+       captures_done = @capturesDone, incidents_swapped = @incidentsSwapped, updated_at = @updatedAt WHERE id = @id`,
+  ),
+  finish: sqlite.prepare<[string, string | null, string, string, number]>(
+    "UPDATE derivation_jobs SET status = ?, error = ?, finished_at = ?, updated_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?",
+  ),
+  recent: sqlite.prepare<[number], JobRow>(`SELECT ${COLUMNS} FROM derivation_jobs j JOIN vendors v ON v.id = j.vendor_id ORDER BY j.id DESC LIMIT ?`),
+}));
+
+function toJob(row: JobRow | undefined): DerivationJob | undefined {
+  if (!row) return undefined;
+  const { fromObservedAt, fromSource, fromHash, ...rest } = row;
+  const from = fromObservedAt !== null && fromSource !== null && fromHash !== null ? { observedAt: fromObservedAt, source: fromSource, hash: fromHash } : null;
+  return { ...rest, from };
+}
+
+export function getActiveJob(db: RedlineDb, vendorId: number): DerivationJob | undefined {
+  return toJob(statements(db).active.get(vendorId));
+}
+
+export function getJob(db: RedlineDb, id: number): DerivationJob | undefined {
+  return toJob(statements(db).byId.get(id));
+}
+
+/**
+ * Ask for the vendor's history to be derived again from `from` (null: from its first capture).
+ * A job already waiting or running for the vendor is widened to start no later than that.
+ */
+export function queueJob(db: RedlineDb, vendorId: number, reason: string, from: CaptureKey | null, now = new Date().toISOString()): DerivationJob {
+  const st = statements(db);
+  const active = toJob(st.active.get(vendorId));
+  if (!active) {
+    const row = st.insert.get(vendorId, reason, from?.observedAt ?? null, from?.source ?? null, from?.hash ?? null, now, now);
+    if (!row) throw new Error(`store: unable to queue a derivation job for vendor ${vendorId}`);
+    return toJob(st.byId.get(row.id)) as DerivationJob;
+  }
+  const earlier = active.from !== null && (from === null || compareCaptureKeys(from, active.from) < 0);
+  if (earlier) st.setFrom.run(from?.observedAt ?? null, from?.source ?? null, from?.hash ?? null, from === null ? reason : active.reason, now, active.id);
+  else st.askAgain.run(now, active.id);
+  return toJob(st.byId.get(active.id)) as DerivationJob;
+}
+
+/** Take the oldest job no live worker holds (or this owner's), for `leaseMs`. */
+export function claimJob(db: RedlineDb, owner: string, leaseMs: number, vendorId?: number, nowMs = Date.now()): DerivationJob | undefined {
+  const st = statements(db);
+  const now = new Date(nowMs).toISOString();
+  return db.$client.transaction(() => {
+    const row = vendorId === undefined ? st.claimable.get(now, owner) : st.claimableFor.get(vendorId, now, owner);
+    if (!row) return undefined;
+    const taken = st.lease.run(owner, new Date(nowMs + leaseMs).toISOString(), now, row.id, now, owner);
+    return taken.changes === 1 ? toJob(st.byId.get(row.id)) : undefined;
+  }).immediate();
+}
+
+/** Keep holding a job; false when another worker took it over (the lease ran out). */
+export function renewLease(db: RedlineDb, id: number, owner: string, leaseMs: number, nowMs = Date.now()): boolean {
+  const now = new Date(nowMs).toISOString();
+  return statements(db).lease.run(owner, new Date(nowMs + leaseMs).toISOString(), now, id, now, owner).changes === 1;
+}
+
+export function saveJobProgress(
+  db: RedlineDb,
+  job: Pick<DerivationJob, "id" | "status" | "scratchPath" | "capturesTotal" | "capturesDone" | "incidentsSwapped">,
+): void {
+  statements(db).progress.run({ ...job, updatedAt: new Date().toISOString() });
+}
+
+/** Mark a job done unless it was asked for again since `requests` was read; false then. */
+export function finishJobIfUnchanged(db: RedlineDb, id: number, requests: number): boolean {
+  const now = new Date().toISOString();
+  return statements(db).finishIf.run(now, now, id, requests).changes === 1;
+}
+
+export function finishJob(db: RedlineDb, id: number, status: "done" | "failed", error: string | null = null): void {
+  const now = new Date().toISOString();
+  statements(db).finish.run(status, error, now, now, id);
+}
+
+/** The most recent jobs, newest first: what the operator page and `rederive --status` show. */
+export function listRecentJobs(db: RedlineDb, limit = 20): DerivationJob[] {
+  return statements(db).recent.all(limit).flatMap((r) => toJob(r) ?? []);
+}

@@ -1,0 +1,70 @@
+import type { RedlineDb } from "@/db/client";
+import type { CaptureKey } from "@/db/prior-state";
+import { setAppliedThrough } from "@/db/record-capture";
+import { writeStatements } from "@/db/write-statements";
+import type { IncidentRecord } from "@/lib/derive/incident-record";
+
+/**
+ * Undo everything derived from the vendor's captures at or after `from` (in capture order): their
+ * versions and record states go, and each incident they touched returns to its record just
+ * before (or goes, if it appeared after). The captures stay, to be applied again. Runs inside
+ * the caller's transaction. Returns the captures to apply again, in order.
+ */
+export function rewindHistory(db: RedlineDb, vendorId: number, from: CaptureKey): number[] {
+  const sqlite = db.$client;
+  const captureIds = sqlite
+    .prepare<[number, string, string, string], { id: number }>(
+      `SELECT id FROM captures WHERE vendor_id = ? AND (observed_at, source, hash) >= (?, ?, ?) ORDER BY observed_at, source, hash`,
+    )
+    .all(vendorId, from.observedAt, from.source, from.hash)
+    .map((r) => r.id);
+  if (captureIds.length === 0) return [];
+  const ids = JSON.stringify(captureIds);
+  const touched = sqlite
+    .prepare<[string], { incidentId: number }>("SELECT DISTINCT incident_id AS incidentId FROM incident_states WHERE capture_id IN (SELECT value FROM json_each(?))")
+    .all(ids)
+    .map((r) => r.incidentId);
+  sqlite.prepare("DELETE FROM incident_versions WHERE capture_id IN (SELECT value FROM json_each(?))").run(ids);
+  sqlite.prepare("DELETE FROM incident_states WHERE capture_id IN (SELECT value FROM json_each(?))").run(ids);
+  sqlite.prepare("UPDATE captures SET version_count = 0 WHERE id IN (SELECT value FROM json_each(?))").run(ids);
+  const latest = sqlite.prepare<[number], { state: string }>("SELECT state FROM incident_states WHERE incident_id = ? ORDER BY id DESC LIMIT 1");
+  for (const incidentId of touched) {
+    const row = latest.get(incidentId);
+    if (!row) {
+      sqlite.prepare("DELETE FROM incidents WHERE id = ?").run(incidentId);
+      continue;
+    }
+    restoreIncident(db, vendorId, incidentId, JSON.parse(row.state) as IncidentRecord);
+  }
+  const before = sqlite
+    .prepare<[number, string, string, string], { observedAt: string; source: string; hash: string }>(
+      `SELECT observed_at AS observedAt, source, hash FROM captures WHERE vendor_id = ? AND (observed_at, source, hash) < (?, ?, ?)
+       ORDER BY observed_at DESC, source DESC, hash DESC LIMIT 1`,
+    )
+    .get(vendorId, from.observedAt, from.source, from.hash);
+  setAppliedThrough(db, vendorId, before ?? null);
+  return captureIds;
+}
+
+/** Put an incident's row, listings, search entry and components back as its record says. */
+function restoreIncident(db: RedlineDb, vendorId: number, incidentId: number, record: IncidentRecord): void {
+  const sqlite = db.$client;
+  const st = writeStatements(sqlite);
+  const { incident } = record;
+  const listed = Object.entries(record.sources).filter(([, v]) => v.listed).map(([s]) => s);
+  st.updateIncident.run({
+    id: incidentId,
+    kind: incident.kind, title: incident.title, status: incident.status, impact: incident.impact,
+    startedAt: incident.startedAt, resolvedAt: incident.resolvedAt, presence: record.presence,
+    source: listed[0] ?? Object.keys(record.sources)[0] ?? "",
+    observedHash: "", firstSeenAt: record.firstSeenAt, seenAt: record.firstSeenAt, versionCount: record.versionCount,
+    lastChangedAt: record.lastChangedAt, postmortemAt: record.postmortemAt, editsAfterResolution: record.editsAfterResolution,
+    state: JSON.stringify(record),
+  });
+  sqlite.prepare("DELETE FROM incident_sources WHERE incident_id = ?").run(incidentId);
+  for (const [source, view] of Object.entries(record.sources)) st.upsertIncidentSource.run(incidentId, vendorId, source, view.listed ? 1 : 0, view.hash);
+  st.deleteSearch.run(incidentId);
+  st.insertSearch.run(incidentId, incident.title, incident.updates.map((u) => u.body).join("\n"), incident.postmortem?.body ?? "");
+  st.deleteComponents.run(incidentId);
+  for (const c of incident.components) st.insertComponent.run(incidentId, vendorId, c.id, c.name);
+}

@@ -1,0 +1,174 @@
+import type { RedlineDb } from "@/db/client";
+import { setAppliedThrough } from "@/db/record-capture";
+import { writeStatements } from "@/db/write-statements";
+import type { IncidentRecord } from "@/lib/derive/incident-record";
+
+/**
+ * A rebuild derives a vendor's history in a scratch database of the same schema, then swaps it in
+ * here incident by incident. The scratch holds copies of the vendor's row and capture rows (same
+ * ids, no bodies: those are read from the main database); foreign keys are off there.
+ */
+
+/** Make the scratch database hold the vendor (same id), ready to derive into. */
+export function seedScratch(main: RedlineDb, scratch: RedlineDb, vendorId: number): void {
+  scratch.$client.pragma("foreign_keys = OFF");
+  const vendor = main.$client.prepare<[number], Record<string, unknown>>("SELECT id, slug, name, platform, created_at FROM vendors WHERE id = ?").get(vendorId);
+  if (!vendor) throw new Error(`store: vendor ${vendorId} is gone`);
+  scratch.$client
+    .prepare("INSERT INTO vendors (id, slug, name, platform, created_at) VALUES (@id, @slug, @name, @platform, @created_at) ON CONFLICT (id) DO NOTHING")
+    .run(vendor);
+}
+
+const CAPTURE_COPY = `id, vendor_id, source, platform, observed_at, outcome, error, size, hash, body_hash, incident_count, version_count, recorded_at, warnings, warning_count, window_start`;
+
+/** Copy the vendor's capture rows recorded after `afterId` into the scratch; returns how many, and the last id. */
+export function copyCaptureRows(main: RedlineDb, scratch: RedlineDb, vendorId: number, afterId: number, limit: number): { copied: number; lastId: number; rows: Array<{ id: number; observedAt: string; source: string; hash: string }> } {
+  const rows = main.$client
+    .prepare<[number, number, number], Record<string, string | number | null>>(`SELECT ${CAPTURE_COPY} FROM captures WHERE vendor_id = ? AND id > ? ORDER BY id LIMIT ?`)
+    .all(vendorId, afterId, limit);
+  const insert = scratch.$client.prepare(
+    `INSERT OR IGNORE INTO captures (${CAPTURE_COPY}) VALUES (@id, @vendor_id, @source, @platform, @observed_at, @outcome, @error, @size, @hash,
+       @body_hash, @incident_count, 0, @recorded_at, @warnings, @warning_count, NULL)`,
+  );
+  const st = writeStatements(scratch.$client);
+  scratch.$client.transaction(() => {
+    for (const row of rows) {
+      insert.run(row);
+      st.registerSource.run(vendorId, String(row.source), String(row.platform));
+    }
+  })();
+  const lastId = rows.length > 0 ? Number(rows[rows.length - 1]?.id) : afterId;
+  return {
+    copied: rows.length,
+    lastId,
+    rows: rows.map((r) => ({ id: Number(r.id), observedAt: String(r.observed_at), source: String(r.source), hash: String(r.hash) })),
+  };
+}
+
+export function maxCaptureId(db: RedlineDb, vendorId: number): number {
+  return db.$client.prepare<[number], { id: number | null }>("SELECT max(id) AS id FROM captures WHERE vendor_id = ?").get(vendorId)?.id ?? 0;
+}
+
+/** Every incident either database holds for the vendor, by provider id. */
+export function swapCandidates(main: RedlineDb, scratch: RedlineDb, vendorId: number): string[] {
+  const ids = (db: RedlineDb) =>
+    db.$client.prepare<[number], { providerId: string }>("SELECT provider_id AS providerId FROM incidents WHERE vendor_id = ?").all(vendorId).map((r) => r.providerId);
+  return [...new Set([...ids(main), ...ids(scratch)])].sort();
+}
+
+interface ScratchIncident {
+  id: number;
+  kind: string;
+  title: string;
+  status: string | null;
+  impact: string | null;
+  startedAt: string | null;
+  resolvedAt: string | null;
+  presence: string;
+  source: string;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  observedHash: string;
+  versionCount: number;
+  lastChangedAt: string;
+  postmortemAt: string | null;
+  editsAfterResolution: number;
+  state: string;
+}
+
+const INCIDENT_COLUMNS = `id, kind, title, status, impact, started_at AS startedAt, resolved_at AS resolvedAt, presence, source,
+  first_seen_at AS firstSeenAt, last_seen_at AS lastSeenAt, observed_hash AS observedHash, version_count AS versionCount,
+  last_changed_at AS lastChangedAt, postmortem_at AS postmortemAt, edits_after_resolution AS editsAfterResolution, state`;
+
+/**
+ * Replace these incidents' whole history in the main database with the scratch's: row, versions,
+ * record states, listings, search entry and components. An incident the rebuilt history does not
+ * have is deleted. Runs inside the caller's (main) transaction; returns the versions written.
+ */
+export function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorId: number, providerIds: readonly string[]): number {
+  const m = main.$client;
+  const s = scratch.$client;
+  const st = writeStatements(m);
+  const fromScratch = s.prepare<[number, string], ScratchIncident>(`SELECT ${INCIDENT_COLUMNS} FROM incidents WHERE vendor_id = ? AND provider_id = ?`);
+  const inMain = m.prepare<[number, string], { id: number; lastSeenAt: string }>("SELECT id, last_seen_at AS lastSeenAt FROM incidents WHERE vendor_id = ? AND provider_id = ?");
+  const versions = s.prepare<[number], Record<string, string | number>>(
+    "SELECT seq, observed_at AS observedAt, hash, snapshot, changes, kinds, summary, headline, capture_id AS captureId FROM incident_versions WHERE incident_id = ? ORDER BY seq",
+  );
+  const states = s.prepare<[number], { captureId: number; state: string }>("SELECT capture_id AS captureId, state FROM incident_states WHERE incident_id = ? ORDER BY id");
+  const listings = s.prepare<[number], { source: string; listed: number; hash: string | null }>("SELECT source, listed, hash FROM incident_sources WHERE incident_id = ?");
+  let written = 0;
+  for (const providerId of providerIds) {
+    const rebuilt = fromScratch.get(vendorId, providerId);
+    const current = inMain.get(vendorId, providerId);
+    if (!rebuilt) {
+      if (current) m.prepare("DELETE FROM incidents WHERE id = ?").run(current.id);
+      continue;
+    }
+    const values = { ...rebuilt, seenAt: current && current.lastSeenAt > rebuilt.lastSeenAt ? current.lastSeenAt : rebuilt.lastSeenAt };
+    let id: number;
+    if (current) {
+      id = current.id;
+      st.updateIncident.run({ ...values, id });
+      m.prepare("DELETE FROM incident_versions WHERE incident_id = ?").run(id);
+      m.prepare("DELETE FROM incident_states WHERE incident_id = ?").run(id);
+      m.prepare("DELETE FROM incident_sources WHERE incident_id = ?").run(id);
+    } else {
+      const inserted = st.insertIncident.get({ ...values, vendorId, providerId });
+      if (!inserted) throw new Error(`store: unable to insert incident ${providerId}`);
+      id = inserted.id;
+    }
+    for (const v of versions.all(rebuilt.id)) {
+      const row = st.insertVersion.get({
+        incidentId: id, vendorId, seq: Number(v.seq), observedAt: String(v.observedAt), hash: String(v.hash), snapshot: String(v.snapshot),
+        changes: String(v.changes), kinds: String(v.kinds), summary: String(v.summary), headline: String(v.headline), captureId: Number(v.captureId),
+      });
+      if (!row) throw new Error(`store: unable to copy version ${String(v.seq)} of ${providerId}`);
+      for (const kind of JSON.parse(String(v.kinds)) as string[]) st.insertKind.run(row.id, kind, vendorId, String(v.observedAt));
+      written += 1;
+    }
+    for (const state of states.all(rebuilt.id)) st.insertState.run(id, state.captureId, state.state);
+    for (const l of listings.all(rebuilt.id)) st.upsertIncidentSource.run(id, vendorId, l.source, l.listed, l.hash);
+    const { incident } = JSON.parse(rebuilt.state) as IncidentRecord;
+    st.deleteSearch.run(id);
+    st.insertSearch.run(id, incident.title, incident.updates.map((u) => u.body).join("\n"), incident.postmortem?.body ?? "");
+    st.deleteComponents.run(id);
+    for (const c of incident.components) st.insertComponent.run(id, vendorId, c.id, c.name);
+  }
+  return written;
+}
+
+/** Give the main database's capture rows what the rebuild read in them (outcome, warnings, versions). */
+export function swapCaptureReadings(main: RedlineDb, scratch: RedlineDb, vendorId: number, afterId: number, limit: number): { lastId: number; count: number } {
+  const rows = scratch.$client
+    .prepare<[number, number, number], Record<string, string | number | null>>(
+      `SELECT id, outcome, error, incident_count, version_count, warnings, warning_count, window_start FROM captures WHERE vendor_id = ? AND id > ? ORDER BY id LIMIT ?`,
+    )
+    .all(vendorId, afterId, limit);
+  const update = main.$client.prepare(
+    `UPDATE captures SET outcome = @outcome, error = @error, incident_count = @incident_count, version_count = @version_count,
+       warnings = @warnings, warning_count = @warning_count, window_start = @window_start WHERE id = @id`,
+  );
+  for (const row of rows) update.run(row);
+  return { lastId: rows.length > 0 ? Number(rows[rows.length - 1]?.id) : afterId, count: rows.length };
+}
+
+/** The scratch's applied-through point becomes the main database's. */
+export function swapAppliedThrough(main: RedlineDb, scratch: RedlineDb, vendorId: number): void {
+  const row = scratch.$client
+    .prepare<[number], { observedAt: string | null; source: string | null; hash: string | null }>(
+      "SELECT applied_observed_at AS observedAt, applied_source AS source, applied_hash AS hash FROM vendors WHERE id = ?",
+    )
+    .get(vendorId);
+  setAppliedThrough(main, vendorId, row && row.observedAt !== null && row.source !== null && row.hash !== null ? { observedAt: row.observedAt, source: row.source, hash: row.hash } : null);
+}
+
+/** How many versions an incident batch would copy, to keep each swap transaction short. */
+export function countScratchVersions(scratch: RedlineDb, vendorId: number, providerIds: readonly string[]): number {
+  return (
+    scratch.$client
+      .prepare<[number, string], { n: number }>(
+        "SELECT count(*) AS n FROM incident_versions v JOIN incidents i ON i.id = v.incident_id WHERE i.vendor_id = ? AND i.provider_id IN (SELECT value FROM json_each(?))",
+      )
+      .get(vendorId, JSON.stringify(providerIds))?.n ?? 0
+  );
+}

@@ -1,0 +1,99 @@
+import type { RedlineDb } from "@/db/client";
+import { type IncidentStateRow, writeStatements } from "@/db/write-statements";
+import type { PreparedObservation } from "@/lib/derive/derive-capture";
+import { type IncidentRecord, recordFromLegacy } from "@/lib/derive/incident-record";
+import type { PresenceRule, SourceStanding } from "@/lib/derive/presence";
+import type { IncidentState } from "@/lib/incident";
+
+/** A capture's place in capture order: by time, then source, then content. */
+export interface CaptureKey {
+  observedAt: string;
+  source: string;
+  hash: string;
+}
+
+export function compareCaptureKeys(a: CaptureKey, b: CaptureKey): number {
+  return a.observedAt < b.observedAt ? -1 : a.observedAt > b.observedAt ? 1 : a.source < b.source ? -1 : a.source > b.source ? 1 : a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0;
+}
+
+/** What the derive stage needs to apply one capture: the records it concerns and where each source stood. */
+export interface PriorState {
+  records: Map<string, IncidentRecord>;
+  /** Row ids of every incident in `records` or `unchanged`. */
+  ids: Map<string, number>;
+  unchanged: Set<string>;
+  previouslyListed: number;
+  own: SourceStanding;
+  others: SourceStanding[];
+}
+
+/** The stored record of an incident; one archived before records is rebuilt from its last version. */
+function readRecord(db: RedlineDb, row: IncidentStateRow): IncidentRecord {
+  if (row.state !== null) return JSON.parse(row.state) as IncidentRecord;
+  const last = writeStatements(db.$client).lastSnapshot.get(row.id);
+  if (!last) throw new Error(`store: incident ${row.id} has neither a record nor a version`);
+  return recordFromLegacy(JSON.parse(last.snapshot) as IncidentState, row);
+}
+
+function standingOf(db: RedlineDb, vendorId: number, source: string, presence: PresenceRule, key: CaptureKey): SourceStanding {
+  const st = writeStatements(db.$client);
+  const args = [vendorId, source, key.observedAt, key.source, key.hash, key.observedAt] as const;
+  return {
+    source,
+    presence,
+    lastLiveAt: st.lastLive.get(...args)?.observedAt ?? null,
+    windowStart: st.lastWindow.get(...args)?.windowStart ?? null,
+  };
+}
+
+/**
+ * Load what deriving one capture of `key.source` needs: the records of listed incidents whose
+ * observation changed since this source's last (the others are `unchanged` and not loaded), of the
+ * incidents it listed before, and of those that appeared since its last look (it may owe them a
+ * listing); and where the vendor's sources stood just before this capture.
+ */
+export function loadPriorState(
+  db: RedlineDb,
+  vendorId: number,
+  key: CaptureKey,
+  presence: PresenceRule,
+  observations: readonly PreparedObservation[],
+  presenceOf: (platform: string) => PresenceRule | undefined,
+): PriorState {
+  const st = writeStatements(db.$client);
+  const hashes = new Map(observations.map((o) => [o.incident.id, o.hash]));
+  const ids = new Map<string, number>();
+  const unchanged = new Set<string>();
+  const wanted = new Set<number>();
+  if (hashes.size > 0) {
+    for (const row of st.lightRows.all(key.source, vendorId, JSON.stringify([...hashes.keys()]))) {
+      ids.set(row.providerId, row.id);
+      if (row.listed === 1 && row.presence === "listed" && row.hash === hashes.get(row.providerId)) unchanged.add(row.providerId);
+      else wanted.add(row.id);
+    }
+  }
+  const listedBefore = presence.kind === "single" ? [] : st.listedBy.all(vendorId, key.source);
+  for (const row of listedBefore) {
+    ids.set(row.providerId, row.id);
+    if (!unchanged.has(row.providerId)) wanted.add(row.id);
+  }
+  const own = standingOf(db, vendorId, key.source, presence, key);
+  if ((presence.kind === "recent" || presence.kind === "full") && own.lastLiveAt !== null) {
+    for (const row of st.appearedSince.all(vendorId, own.lastLiveAt)) {
+      ids.set(row.providerId, row.id);
+      if (!unchanged.has(row.providerId)) wanted.add(row.id);
+    }
+  }
+  const records = new Map<string, IncidentRecord>();
+  if (wanted.size > 0) {
+    for (const row of st.incidentStates.all(JSON.stringify([...wanted]))) records.set(row.providerId, readRecord(db, row));
+  }
+  const others = st.vendorSources
+    .all(vendorId)
+    .filter((s) => s.source !== key.source)
+    .flatMap((s) => {
+      const rule = presenceOf(s.platform);
+      return rule ? [standingOf(db, vendorId, s.source, rule, key)] : [];
+    });
+  return { records, ids, unchanged, previouslyListed: listedBefore.length, own, others };
+}

@@ -1,0 +1,21 @@
+import type { RedlineDb } from "@/db/client";
+import { DERIVATION_KEY, DERIVATION_VERSION, type DerivedWith, isStale } from "@/lib/derive/derivation-version";
+import type { PlatformResolver } from "@/scrapers/ingest/apply-capture";
+import { derivedWithOf } from "@/scrapers/ingest/ingest-snapshot";
+
+/** The parser versions today's code reads the vendor's captures with, and today's derivation. */
+export function currentDerivedWith(db: RedlineDb, vendorId: number, resolve: PlatformResolver): DerivedWith {
+  const platforms = db.$client.prepare<[number], { platform: string }>("SELECT DISTINCT platform FROM captures WHERE vendor_id = ?").all(vendorId);
+  const out: DerivedWith = { [DERIVATION_KEY]: DERIVATION_VERSION };
+  for (const { platform } of platforms) {
+    const version = resolve(platform)?.parserVersion;
+    if (version !== undefined) out[platform] = version;
+  }
+  return out;
+}
+
+/** Whether the vendor's stored history was derived by older parsers or an older derivation. */
+export function historyIsStale(vendor: { derivedWith: string | null; appliedObservedAt: string | null }, resolve: PlatformResolver): boolean {
+  if (vendor.appliedObservedAt === null && vendor.derivedWith === null) return false;
+  return isStale(derivedWithOf(vendor), (name) => resolve(name)?.parserVersion);
+}

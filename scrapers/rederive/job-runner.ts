@@ -1,0 +1,162 @@
+import os from "node:os";
+import path from "node:path";
+import type { RedlineDb } from "@/db/client";
+import { claimJob, type DerivationJob, finishJob, finishJobIfUnchanged, getJob, queueJob } from "@/db/derivation-jobs";
+import { getVendorById, listVendorsWithHistory } from "@/db/vendors";
+import type { PlatformResolver } from "@/scrapers/ingest/apply-capture";
+import { getPlatform } from "@/scrapers/platforms";
+import { historyIsStale } from "@/scrapers/rederive/derived-with";
+import { LeaseLostError, rebuildHistory } from "@/scrapers/rederive/rebuild-history";
+import { replayFrom } from "@/scrapers/rederive/replay";
+
+export interface RunnerOptions {
+  /** Who holds the jobs this runner takes (a process id and host by default). */
+  owner?: string;
+  /** A job whose worker stopped renewing for this long is taken over by another. */
+  leaseMs?: number;
+  resolve?: PlatformResolver;
+  /** Where scratch databases go: beside the database file by default. */
+  scratchDir?: string;
+  /** A late capture followed by at most this many is replayed in place, in one short transaction. */
+  replayLimit?: number;
+  applyBatch?: number;
+  swapBatchVersions?: number;
+  /** Pause between main-database transactions (ms). */
+  pauseMs?: number;
+  onProgress?: (job: DerivationJob) => void;
+  log?: (line: string) => void;
+}
+
+const DEFAULTS = { leaseMs: 60_000, replayLimit: 8, applyBatch: 50, swapBatchVersions: 300, pauseMs: 5 };
+
+function scratchDirOf(db: RedlineDb, options: RunnerOptions): string {
+  if (options.scratchDir) return options.scratchDir;
+  const file = db.$client.name;
+  return file === ":memory:" || file === "" ? os.tmpdir() : path.dirname(path.resolve(file));
+}
+
+/** Run one claimed job to its end: a replay in place when it is small, otherwise a rebuild aside. */
+export async function runJob(db: RedlineDb, job: DerivationJob, options: RunnerOptions = {}): Promise<void> {
+  const owner = options.owner ?? defaultOwner();
+  const resolve = options.resolve ?? getPlatform;
+  const settings = { ...DEFAULTS, ...options };
+  const vendor = getVendorById(db, job.vendorId);
+  if (!vendor) return;
+  if (job.from !== null && job.status === "queued" && !historyIsStale(vendor, resolve)) {
+    const replayed = await replayFrom(db, vendor, job.from, settings.replayLimit, resolve);
+    if (replayed && finishJobIfUnchanged(db, job.id, job.requests)) {
+      options.log?.(`rederive: ${vendor.slug}: replayed ${replayed.captures} captures from ${job.from.observedAt} (${replayed.versions} versions)`);
+      return;
+    }
+    if (replayed) return;
+  }
+  const scratchPath = job.scratchPath ?? path.join(scratchDirOf(db, options), `redline-rebuild-${vendor.slug}-${job.id}.db`);
+  options.log?.(`rederive: ${vendor.slug}: rebuilding its history from ${job.capturesTotal || "all its"} captures (${job.reason})`);
+  await rebuildHistory(db, vendor, job, scratchPath, {
+    owner,
+    leaseMs: settings.leaseMs,
+    resolve,
+    applyBatch: settings.applyBatch,
+    swapBatchVersions: settings.swapBatchVersions,
+    yield: () => new Promise((resolvePause) => setTimeout(resolvePause, settings.pauseMs)),
+    onProgress: options.onProgress,
+  });
+  const done = getJob(db, job.id);
+  options.log?.(`rederive: ${vendor.slug}: rebuilt (${done?.capturesDone ?? 0} captures, ${done?.incidentsSwapped ?? 0} incidents)`);
+}
+
+function defaultOwner(): string {
+  return `${os.hostname()}:${process.pid}`;
+}
+
+/**
+ * Claim and run jobs until none is left (for one vendor, or any). A job that fails is marked
+ * failed with its error, logged, and the next one runs. Returns how many jobs ran.
+ */
+export async function runPendingJobs(db: RedlineDb, options: RunnerOptions & { vendorId?: number } = {}): Promise<number> {
+  const owner = options.owner ?? defaultOwner();
+  let ran = 0;
+  for (;;) {
+    const job = claimJob(db, owner, options.leaseMs ?? DEFAULTS.leaseMs, options.vendorId);
+    if (!job) return ran;
+    ran += 1;
+    try {
+      await runJob(db, job, { ...options, owner });
+    } catch (error) {
+      if (error instanceof LeaseLostError) {
+        options.log?.(error.message);
+        continue;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      finishJob(db, job.id, "failed", message);
+      options.log?.(`rederive: job ${job.id} of ${job.vendorSlug} failed: ${message}`);
+    }
+  }
+}
+
+/** Queue a rebuild for every vendor whose history older parsers or an older derivation made. */
+export function queueStaleRebuilds(db: RedlineDb, resolve: PlatformResolver = getPlatform): number {
+  let queued = 0;
+  for (const vendor of listVendorsWithHistory(db)) {
+    if (!historyIsStale(vendor, resolve)) continue;
+    queueJob(db, vendor.id, "parser-upgrade", null);
+    queued += 1;
+  }
+  return queued;
+}
+
+/**
+ * Runs re-derivation jobs in the background of a long-lived process (the poller), one at a
+ * time, never inside a poll: it looks for work every `idleMs` and whenever woken.
+ */
+export class DerivationWorker {
+  private stopping = false;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: RedlineDb,
+    private readonly options: RunnerOptions & { idleMs?: number } = {},
+  ) {}
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  poke(): void {
+    this.wake?.();
+  }
+
+  private async run(): Promise<void> {
+    const log = this.options.log ?? ((line: string) => console.error(line));
+    try {
+      const queued = queueStaleRebuilds(this.db, this.options.resolve);
+      if (queued > 0) log(`rederive: ${queued} vendors' history was derived by older parsers: rebuilding in the background`);
+    } catch (error) {
+      log(`rederive: could not look for stale histories: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    while (!this.stopping) {
+      try {
+        await runPendingJobs(this.db, { ...this.options, log });
+      } catch (error) {
+        log(`rederive: worker error: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      if (this.stopping) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.options.idleMs ?? 1_000);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = null;
+    }
+  }
+
+  /** Stop after the current batch; a job in progress resumes on the next start (its scratch is kept). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.loop;
+  }
+}

@@ -1,0 +1,169 @@
+import fs from "node:fs";
+import { closeDatabase, openDatabase, type RedlineDb } from "@/db/client";
+import { type DerivationJob, finishJob, queueJob, renewLease, saveJobProgress } from "@/db/derivation-jobs";
+import { rewindHistory } from "@/db/history-rewind";
+import {
+  copyCaptureRows, countScratchVersions, maxCaptureId, seedScratch, swapAppliedThrough, swapCandidates, swapCaptureReadings, swapIncidents,
+} from "@/db/history-swap";
+import { type CaptureKey, compareCaptureKeys } from "@/db/prior-state";
+import { appliedThrough, readCaptureBody } from "@/db/record-capture";
+import { type CaptureRow, writeStatements } from "@/db/write-statements";
+import { setDerivedWith, type VendorRow } from "@/db/vendors";
+import { applyCapture, type PlatformResolver, type ReadCapture, readStoredCapture, saveCaptureReading } from "@/scrapers/ingest/apply-capture";
+import { currentDerivedWith } from "@/scrapers/rederive/derived-with";
+
+export interface RebuildOptions {
+  owner: string;
+  leaseMs: number;
+  resolve: PlatformResolver;
+  /** Captures read and applied per scratch transaction (the scratch is private: no reader waits on it). */
+  applyBatch: number;
+  /** Roughly how many versions one swap transaction on the main database may copy: it holds the write lock meanwhile. */
+  swapBatchVersions: number;
+  /** Paused between main-database transactions, so other writers get their turn. */
+  yield: () => Promise<void>;
+  onProgress?: (job: DerivationJob) => void;
+}
+
+export class LeaseLostError extends Error {
+  readonly kind = "lease-lost";
+}
+
+const FIRST: CaptureKey = { observedAt: "", source: "", hash: "" };
+const COPY_BATCH = 1_000;
+
+/**
+ * Rebuild a vendor's whole history from its raw captures, aside: derived into a scratch database
+ * (whose writes never hold the main database's lock), then swapped in incident by incident, each
+ * swap a short transaction. Pages keep showing the old history until each incident's new one is
+ * in. Polls go on meanwhile: until the swap starts their captures are applied as usual (and
+ * replayed into the scratch); during it they are recorded and applied after it, in order. The
+ * scratch file survives a restart and the job resumes where it stopped.
+ */
+export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: DerivationJob, scratchPath: string, options: RebuildOptions): Promise<void> {
+  const progress = { ...job, scratchPath, status: job.status === "swapping" ? ("swapping" as const) : ("building" as const) };
+  const save = () => {
+    if (!renewLease(main, job.id, options.owner, options.leaseMs)) throw new LeaseLostError(`rederive: job ${job.id} of ${vendor.slug} was taken over by another worker`);
+    saveJobProgress(main, progress);
+    options.onProgress?.({ ...job, ...progress });
+  };
+  progress.capturesTotal = countCaptures(main, vendor.id);
+  save();
+  const scratch = openDatabase(scratchPath);
+  const bodyOf = (hash: string) => readCaptureBody(main, hash);
+  try {
+    seedScratch(main, scratch, vendor.id);
+    let copiedThrough = maxCaptureId(scratch, vendor.id);
+    progress.capturesDone = countCaptures(scratch, vendor.id);
+
+    const build = async () => {
+      for (;;) {
+        const copy = copyCaptureRows(main, scratch, vendor.id, copiedThrough, COPY_BATCH);
+        if (copy.copied > 0) {
+          copiedThrough = copy.lastId;
+          // A capture recorded after a later one was applied in the scratch: rewind it there and go on.
+          const applied = appliedThrough(scratch, vendor.id);
+          const late = applied === null ? undefined : copy.rows.filter((r) => compareCaptureKeys(r, applied) < 0).sort(compareCaptureKeys)[0];
+          if (late) scratch.$client.transaction(() => rewindHistory(scratch, vendor.id, late)).immediate();
+          continue;
+        }
+        const applied = appliedThrough(scratch, vendor.id);
+        const st = writeStatements(scratch.$client);
+        const from = applied ?? FIRST;
+        const rows: CaptureRow[] = applied === null
+          ? st.capturesFrom.all(vendor.id, from.observedAt, from.source, from.hash, options.applyBatch)
+          : st.capturesAfter.all(vendor.id, from.observedAt, from.source, from.hash, options.applyBatch);
+        if (rows.length === 0) return;
+        const reads: ReadCapture[] = [];
+        for (const row of rows) reads.push(await readStoredCapture(row, vendor.slug, bodyOf, options.resolve));
+        scratch.$client.transaction(() => {
+          for (const capture of reads) {
+            saveCaptureReading(scratch, capture);
+            applyCapture(scratch, vendor, capture, options.resolve);
+          }
+        }).immediate();
+        progress.capturesDone = Math.min(progress.capturesTotal, progress.capturesDone + rows.length);
+        progress.capturesTotal = Math.max(progress.capturesTotal, countCaptures(main, vendor.id));
+        save();
+        await options.yield();
+      }
+    };
+
+    await build();
+    // From here the main database records new captures without applying them, so that nothing
+    // applied there is lost in the swap; what arrived before the switch is caught up first.
+    progress.status = "swapping";
+    save();
+    await build();
+    await swap(main, scratch, vendor, progress, save, options);
+    main.$client.transaction(() => {
+      swapAppliedThrough(main, scratch, vendor.id);
+      setDerivedWith(main, vendor.id, currentDerivedWith(main, vendor.id, options.resolve));
+    }).immediate();
+    await applyPending(main, vendor, job, copiedThrough, options);
+  } finally {
+    closeDatabase(scratch);
+  }
+  for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(`${scratchPath}${suffix}`, { force: true });
+}
+
+function countCaptures(db: RedlineDb, vendorId: number): number {
+  return db.$client.prepare<[number], { n: number }>("SELECT count(*) AS n FROM captures WHERE vendor_id = ?").get(vendorId)?.n ?? 0;
+}
+
+async function swap(
+  main: RedlineDb, scratch: RedlineDb, vendor: VendorRow, progress: { incidentsSwapped: number }, save: () => void, options: RebuildOptions,
+): Promise<void> {
+  const ids = swapCandidates(main, scratch, vendor.id);
+  let start = 0;
+  while (start < ids.length) {
+    // Grow the batch until it would copy about swapBatchVersions versions.
+    let end = start + 1;
+    while (end < ids.length && end - start < 500 && countScratchVersions(scratch, vendor.id, ids.slice(start, end + 1)) <= options.swapBatchVersions) end += 1;
+    const batch = ids.slice(start, end);
+    main.$client.transaction(() => swapIncidents(main, scratch, vendor.id, batch)).immediate();
+    progress.incidentsSwapped += batch.length;
+    start = end;
+    save();
+    await options.yield();
+  }
+  let after = 0;
+  for (;;) {
+    const moved = main.$client.transaction(() => swapCaptureReadings(main, scratch, vendor.id, after, 2_000)).immediate();
+    if (moved.count === 0) break;
+    after = moved.lastId;
+    await options.yield();
+  }
+}
+
+/**
+ * Apply, in order, what was recorded while the swap ran, then finish the job in the same
+ * transaction as the last of them. A capture that arrived after a later one is left to a job of its own.
+ */
+async function applyPending(main: RedlineDb, vendor: VendorRow, job: DerivationJob, copiedThrough: number, options: RebuildOptions): Promise<void> {
+  const st = writeStatements(main.$client);
+  for (;;) {
+    const cursor = appliedThrough(main, vendor.id) ?? FIRST;
+    const rows = st.capturesAfter.all(vendor.id, cursor.observedAt, cursor.source, cursor.hash, options.applyBatch);
+    const reads: ReadCapture[] = [];
+    for (const row of rows) reads.push(await readStoredCapture(row, vendor.slug, (hash) => readCaptureBody(main, hash), options.resolve));
+    const finished = main.$client.transaction((): boolean | null => {
+      const now = st.capturesAfter.all(vendor.id, cursor.observedAt, cursor.source, cursor.hash, options.applyBatch);
+      if (now.length !== rows.length || now.some((r, i) => r.id !== rows[i]?.id)) return null;
+      for (const capture of reads) applyCapture(main, vendor, capture, options.resolve);
+      if (rows.length === options.applyBatch) return false;
+      finishJob(main, job.id, "done");
+      const applied = appliedThrough(main, vendor.id);
+      const late = main.$client
+        .prepare<[number, number], { observedAt: string; source: string; hash: string }>(
+          "SELECT observed_at AS observedAt, source, hash FROM captures WHERE vendor_id = ? AND id > ? ORDER BY observed_at, source, hash",
+        )
+        .all(vendor.id, copiedThrough)
+        .find((k) => applied !== null && compareCaptureKeys(k, applied) < 0 && !rows.some((r) => r.observedAt === k.observedAt && r.source === k.source && r.hash === k.hash));
+      if (late) queueJob(main, vendor.id, "late-capture", late);
+      return true;
+    }).immediate();
+    if (finished === true) return;
+    if (finished === false) await options.yield();
+  }
+}

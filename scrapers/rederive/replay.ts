@@ -1,0 +1,49 @@
+import type { RedlineDb } from "@/db/client";
+import { rewindHistory } from "@/db/history-rewind";
+import type { CaptureKey } from "@/db/prior-state";
+import { readCaptureBody } from "@/db/record-capture";
+import { writeStatements } from "@/db/write-statements";
+import { applyCapture, type PlatformResolver, readCapturesFrom, saveCaptureReading } from "@/scrapers/ingest/apply-capture";
+import { getPlatform } from "@/scrapers/platforms";
+
+export interface ReplayResult {
+  captures: number;
+  versions: number;
+}
+
+/** A capture recorded while the captures were being read: read them again, at most this often. */
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Re-derive a vendor's history from `from` on, in place: the captures from there are read (parsed
+ * outside any transaction), then one transaction rewinds the history to just before `from` and
+ * applies them in order. Null when more than `limit` captures follow `from` (a rebuild aside is
+ * the better way then, holding no lock for long) or when captures kept arriving meanwhile.
+ */
+export async function replayFrom(
+  db: RedlineDb,
+  vendor: { id: number; slug: string; name: string },
+  from: CaptureKey,
+  limit: number,
+  resolve: PlatformResolver = getPlatform,
+  bodyOf: (hash: string) => Uint8Array = (hash) => readCaptureBody(db, hash),
+): Promise<ReplayResult | null> {
+  const st = writeStatements(db.$client);
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+    const captures = await readCapturesFrom(db, vendor, from, limit + 1, resolve, bodyOf);
+    if (captures.length > limit) return null;
+    const result = db.$client.transaction((): ReplayResult | null => {
+      const now = st.capturesFrom.all(vendor.id, from.observedAt, from.source, from.hash, limit + 1).map((r) => r.id);
+      if (now.length !== captures.length || now.some((id, i) => captures[i]?.captureId !== id)) return null;
+      rewindHistory(db, vendor.id, from);
+      let versions = 0;
+      for (const capture of captures) {
+        saveCaptureReading(db, capture);
+        versions += applyCapture(db, vendor, capture, resolve);
+      }
+      return { captures: captures.length, versions };
+    }).immediate();
+    if (result) return result;
+  }
+  return null;
+}
