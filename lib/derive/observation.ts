@@ -13,6 +13,8 @@ export interface ReadWarning {
  */
 export interface Observation {
   incident: Incident;
+  /** Where in the payload the incident is ("incidents[3]", "items[0]"), for warnings and tests. */
+  path: string;
   unstated: ReadonlyArray<StatedField | "updates">;
   /** How this snapshot states a field when it differs from the source's profile (a shortlink for a page URL). */
   statements?: Partial<Record<StatedField, Statement>>;
@@ -35,5 +37,5 @@ export interface ParsedSnapshot {
 
 /** A snapshot whose incidents were all read whole. */
 export function wholeSnapshot(incidents: readonly Incident[], unstated: ReadonlyArray<StatedField | "updates"> = []): ParsedSnapshot {
-  return { observations: incidents.map((incident) => ({ incident, unstated, partialUpdates: false })), unread: [], warnings: [] };
+  return { observations: incidents.map((incident, i) => ({ incident, path: `[${i}]`, unstated, partialUpdates: false })), unread: [], warnings: [] };
 }

@@ -163,13 +163,13 @@ function readFeedEntry(reader: SnapshotReader, raw: unknown, path: string, ctx: 
     return;
   }
   const reference = referenceTime([entry.published, entry.updated, entry.pubDate], observedMs);
-  const read_ = read.failed.has("content") ? null : readUpdates(reader, entry.content ?? "", joinPath(path, "content"));
+  const content = read.failed.has("content") ? null : readUpdates(reader, entry.content ?? "", joinPath(path, "content"));
   const unstated = new Set<StatedField | "updates">();
   if (read.failed.has("title")) unstated.add("title");
   if (read.failed.has("link")) unstated.add("url");
   const timeline: Array<{ status: string; body: string; at: string }> = [];
-  let skipped = read_?.skipped ?? 0;
-  for (const u of read_?.updates ?? []) {
+  let skipped = content?.skipped ?? 0;
+  for (const u of content?.updates ?? []) {
     try {
       timeline.push({ status: u.status, body: u.body, at: resolveStamp(u.stamp, reference) });
     } catch (error) {
@@ -181,11 +181,11 @@ function readFeedEntry(reader: SnapshotReader, raw: unknown, path: string, ctx: 
   }
   // The feed lists newest first; ids are derived oldest first so a new update never renumbers older ones.
   timeline.reverse();
-  if (read_ === null) unstated.add("updates");
-  if (read_ === null || skipped > 0) for (const f of FROM_UPDATES) unstated.add(f);
+  if (content === null) unstated.add("updates");
+  if (content === null || skipped > 0) for (const f of FROM_UPDATES) unstated.add(f);
   const incident = reshapeTimeline(timeline, ctx, key, entry.title, entry.link);
   if (incident.kind !== "maintenance") unstated.add("impact");
-  reader.observe({ incident, unstated: [...unstated], partialUpdates: skipped > 0 });
+  reader.observe({ incident, path, unstated: [...unstated], partialUpdates: skipped > 0 });
 }
 
 function reshapeTimeline(timeline: ReadonlyArray<{ status: string; body: string; at: string }>, ctx: ParseContext, key: string, title: string | undefined, link: string | undefined): Incident {

@@ -124,6 +124,7 @@ export function readStatuspageIncident(reader: SnapshotReader, raw: unknown, pat
   };
   reader.observe({
     incident,
+    path,
     unstated: [...unstated],
     // A webhook payload carries no page: its shortlink stands in for the incident's page URL.
     statements: base ? undefined : { url: "inferred" },
