@@ -80,6 +80,11 @@ function setView(record: IncidentRecord, source: string, listed: boolean, absenc
   return { ...record, sources: { ...record.sources, [source]: { ...view, listed, absence } } };
 }
 
+/** Whether some source lists the incident again after having judged it gone. */
+function relisted(before: IncidentRecord, after: IncidentRecord): boolean {
+  return Object.entries(after.sources).some(([source, view]) => view.listed && before.sources[source]?.listed === false && before.sources[source]?.absence !== null);
+}
+
 /** Listed when some live source lists it, or one that should list it has not looked yet; otherwise how it went. */
 function presenceOf(record: IncidentRecord, input: CaptureInput, judged: Absence | undefined): Presence {
   const standings = new Map(input.others.map((s) => [s.source, s]));
@@ -163,7 +168,10 @@ export function deriveCapture(input: CaptureInput): CaptureDerivation {
   const settle = (id: string, before: IncidentRecord | null, record: IncidentRecord, base: IncidentState | null) => {
     const presence = lists ? presenceOf(record, input, judged.get(id)) : record.presence;
     let next: IncidentRecord = { ...record, presence };
-    const version = draftVersion(input, before, base, next);
+    // Listed again only because a source lists it for the first time: that source joined, the
+    // vendor did nothing. A reappearance is a source listing again what it had stopped listing.
+    const silent = base !== null && before !== null && presence === "listed" && before.presence !== "listed" && !relisted(before, next);
+    const version = draftVersion(input, before, silent && base ? { ...base, presence } : base, next);
     if (version) next = advance(next, before, version, observedAt);
     if (version || before === null || JSON.stringify(before) !== JSON.stringify(next)) incidents.push({ providerId: id, before, record: next, version });
   };

@@ -1,0 +1,115 @@
+import { beforeAll, expect, it } from "vitest";
+import type { RedlineDb } from "@/db/client";
+import { ensureVendor } from "@/db/vendors";
+import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
+import { getPlatform } from "@/scrapers/platforms";
+import { corpusPath, describeCorpus } from "@/tests/support/corpus";
+import { freshDatabase } from "@/tests/support/database";
+
+/**
+ * GitHub's summary.json (2025, every 15 minutes; ids, impact, millisecond times) and its
+ * history.atom (2025-26, daily; no ids, no impact, minute times, the updates after resolution)
+ * imported into one vendor: the merged archive may only report what one of the two shows alone.
+ */
+const SUMMARY = { folder: "statuspage-summary-github-2025", platform: "statuspage-summary" };
+const ATOM = { folder: "atom-github-history", platform: "statuspage-atom" };
+
+interface VersionRow {
+  providerId: string;
+  observedAt: string;
+  seq: number;
+  hash: string;
+  kinds: string[];
+  changes: Array<{ field: string; kind: string; before: { body?: string } | null; after: { body?: string } | null }>;
+}
+
+async function archive(parts: ReadonlyArray<typeof SUMMARY>): Promise<RedlineDb> {
+  const db = freshDatabase();
+  const vendor = ensureVendor(db, { slug: "github", name: "GitHub", platform: "statuspage" });
+  for (const part of parts) {
+    const platform = getPlatform(part.platform);
+    if (!platform) throw new Error(`no platform ${part.platform}`);
+    await importSnapshots(db, vendor, platform, listSnapshotFolder(corpusPath(part.folder)).snapshots);
+  }
+  return db;
+}
+
+function versions(db: RedlineDb): VersionRow[] {
+  return db.$client
+    .prepare<[], { providerId: string; observedAt: string; seq: number; hash: string; kinds: string; changes: string }>(
+      `SELECT i.provider_id AS providerId, v.observed_at AS observedAt, v.seq, v.hash, v.kinds, v.changes
+       FROM incident_versions v JOIN incidents i ON i.id = v.incident_id ORDER BY i.provider_id, v.seq`,
+    )
+    .all()
+    .map((r) => ({ ...r, kinds: JSON.parse(r.kinds) as string[], changes: JSON.parse(r.changes) as VersionRow["changes"] }));
+}
+
+/** Text compared by its words: the feed's update texts are recovered from HTML. */
+function words(text: string | undefined): string {
+  return (text ?? "").toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== "").join(" ");
+}
+
+function reappearances(rows: readonly VersionRow[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const r of rows) if (r.kinds.includes("incident-reappeared")) counts.set(r.providerId, (counts.get(r.providerId) ?? 0) + 1);
+  return counts;
+}
+
+describeCorpus("corpus: GitHub's summary.json and history.atom as two sources of one vendor", () => {
+  const state = {} as { alone: VersionRow[]; summary: VersionRow[]; atom: VersionRow[]; summaryFirst: VersionRow[]; atomFirst: VersionRow[] };
+  beforeAll(async () => {
+    state.summary = versions(await archive([SUMMARY]));
+    state.atom = versions(await archive([ATOM]));
+    state.alone = [...state.summary, ...state.atom];
+    state.summaryFirst = versions(await archive([SUMMARY, ATOM]));
+    state.atomFirst = versions(await archive([ATOM, SUMMARY]));
+  });
+
+  it("reports no field change that neither source shows alone at that capture", () => {
+    const fieldsAt = new Map<string, Set<string>>();
+    for (const r of state.alone) {
+      const key = `${r.providerId} ${r.observedAt}`;
+      fieldsAt.set(key, new Set([...(fieldsAt.get(key) ?? []), ...r.changes.map((c) => c.field)]));
+    }
+    const invented = state.summaryFirst.flatMap((r) =>
+      r.changes.filter((c) => c.field !== "presence" && !fieldsAt.get(`${r.providerId} ${r.observedAt}`)?.has(c.field)).map((c) => `${r.providerId} ${r.observedAt} ${c.field}`),
+    );
+    expect(invented).toEqual([]);
+    expect(state.summaryFirst.flatMap((r) => r.changes).length).toBeGreaterThan(4_000);
+  });
+
+  it("reports each update change with the text one source alone shows changing at that capture", () => {
+    const updatesAt = new Map<string, Set<string>>();
+    for (const r of state.alone) {
+      const key = `${r.providerId} ${r.observedAt}`;
+      const set = updatesAt.get(key) ?? new Set<string>();
+      for (const c of r.changes) if (c.field === "update") set.add(`${c.kind} ${words((c.after ?? c.before)?.body)}`);
+      updatesAt.set(key, set);
+    }
+    const invented = state.summaryFirst.flatMap((r) =>
+      r.changes
+        .filter((c) => c.field === "update" && !updatesAt.get(`${r.providerId} ${r.observedAt}`)?.has(`${c.kind} ${words((c.after ?? c.before)?.body)}`))
+        .map((c) => `${r.providerId} ${r.observedAt} ${c.kind}`),
+    );
+    expect(invented).toEqual([]);
+  });
+
+  it("invents none of the artefacts of mixing the two: no downgrade to a missing impact, no update removed for lack of ids", () => {
+    const count = (rows: readonly VersionRow[], kind: string) => rows.filter((r) => r.kinds.includes(kind)).length;
+    for (const kind of ["impact-downgraded", "update-removed", "timing-changed", "update-backdated"]) {
+      expect(count(state.summaryFirst, kind), kind).toBeLessThanOrEqual(count(state.summary, kind) + count(state.atom, kind));
+    }
+  });
+
+  it("lets no incident reappear more often than in either source alone", () => {
+    const summary = reappearances(state.summary);
+    const atom = reappearances(state.atom);
+    const more = [...reappearances(state.summaryFirst)].filter(([id, n]) => n > Math.max(summary.get(id) ?? 0, atom.get(id) ?? 0));
+    expect(more).toEqual([]);
+  });
+
+  it("gives the same history whichever source is imported first", () => {
+    const line = (r: VersionRow) => `${r.providerId} #${r.seq} ${r.observedAt} ${r.hash} ${r.kinds.join(",")}`;
+    expect(state.atomFirst.map(line)).toEqual(state.summaryFirst.map(line));
+  });
+});
