@@ -69,6 +69,7 @@ const statements = preparedFor((sqlite) => ({
   finish: sqlite.prepare<[string, string | null, string, string, number]>(
     "UPDATE derivation_jobs SET status = ?, error = ?, finished_at = ?, updated_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?",
   ),
+  release: sqlite.prepare<[string, number, string]>("UPDATE derivation_jobs SET lease_owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND lease_owner = ?"),
   recent: sqlite.prepare<[number], JobRow>(`SELECT ${COLUMNS} FROM derivation_jobs j JOIN vendors v ON v.id = j.vendor_id ORDER BY j.id DESC LIMIT ?`),
 }));
 
@@ -121,6 +122,11 @@ export function claimJob(db: RedlineDb, owner: string, leaseMs: number, vendorId
 export function renewLease(db: RedlineDb, id: number, owner: string, leaseMs: number, nowMs = Date.now()): boolean {
   const now = new Date(nowMs).toISOString();
   return statements(db).lease.run(owner, new Date(nowMs + leaseMs).toISOString(), now, id, now, owner).changes === 1;
+}
+
+/** Let go of a job before its lease ends (a worker stopping): the next worker resumes it at once. */
+export function releaseJob(db: RedlineDb, id: number, owner: string): void {
+  statements(db).release.run(new Date().toISOString(), id, owner);
 }
 
 export function saveJobProgress(

@@ -3,6 +3,7 @@ import { readEnv } from "@/lib/env";
 import type { VendorPollResult } from "@/scrapers/poller/poll-vendor";
 import { createPollDeps, createScheduler } from "@/scrapers/poller/create-poller";
 import { CliError, withDatabase } from "@/scrapers/cli/cli-context";
+import { DerivationWorker, runPendingJobs } from "@/scrapers/rederive/job-runner";
 
 function logPoll(slug: string, result: VendorPollResult): void {
   const when = new Date().toISOString().slice(0, 19).replace("T", " ");
@@ -26,21 +27,30 @@ export async function runPoll(opts: { vendor?: string; once?: boolean; db?: stri
     });
     if (opts.once) {
       const round = await scheduler.runOnce(opts.vendor);
+      // Captures that arrived after later ones are put in order before the command ends.
+      const vendorId = opts.vendor === undefined ? undefined : getVendorBySlug(db, opts.vendor)?.id;
+      await runPendingJobs(db, { vendorId, log: (line) => process.stderr.write(`${line}\n`) });
       process.stdout.write(`polled ${round.vendors} vendors: ${round.ok} ok, ${round.failed} failed, ${round.versionsAdded} new versions\n`);
       if (round.vendors > 0 && round.ok === 0) {
         throw new CliError(`every vendor failed: is this machine offline, or is DNS failing? first error: ${round.firstError ?? "none recorded"}`);
       }
       return;
     }
+    // Re-derivation (after a parser upgrade, or for a capture that arrived late) runs beside the
+    // polls, never inside one.
+    const worker = new DerivationWorker(db, { log: (line) => process.stderr.write(`${line}\n`) });
+    worker.start();
     const stop = (signal: string) => {
       process.stdout.write(`poller: ${signal}: finishing the polls in flight\n`);
       scheduler.stop();
+      void worker.stop();
     };
     process.once("SIGINT", () => stop("SIGINT"));
     process.once("SIGTERM", () => stop("SIGTERM"));
     const which = opts.vendor === undefined ? "every enabled vendor" : opts.vendor;
     process.stdout.write(`poller: polling ${which} every ${env.REDLINE_POLL_INTERVAL_SECONDS} s, ${env.REDLINE_POLL_CONCURRENCY} at a time\n`);
     await scheduler.run();
+    await worker.stop();
     process.stdout.write("poller: stopped\n");
   });
 }

@@ -1,12 +1,12 @@
 import os from "node:os";
 import path from "node:path";
 import type { RedlineDb } from "@/db/client";
-import { claimJob, type DerivationJob, finishJob, finishJobIfUnchanged, getJob, queueJob } from "@/db/derivation-jobs";
+import { claimJob, type DerivationJob, finishJob, finishJobIfUnchanged, getJob, queueJob, releaseJob } from "@/db/derivation-jobs";
 import { getVendorById, listVendorsWithHistory } from "@/db/vendors";
 import type { PlatformResolver } from "@/scrapers/ingest/apply-capture";
 import { getPlatform } from "@/scrapers/platforms";
 import { historyIsStale } from "@/scrapers/rederive/derived-with";
-import { LeaseLostError, rebuildHistory } from "@/scrapers/rederive/rebuild-history";
+import { LeaseLostError, rebuildHistory, RebuildStoppedError } from "@/scrapers/rederive/rebuild-history";
 import { replayFrom } from "@/scrapers/rederive/replay";
 
 export interface RunnerOptions {
@@ -25,6 +25,8 @@ export interface RunnerOptions {
   pauseMs?: number;
   onProgress?: (job: DerivationJob) => void;
   log?: (line: string) => void;
+  /** Stop between batches; a rebuild in progress resumes on the next run. */
+  signal?: AbortSignal;
 }
 
 const DEFAULTS = { leaseMs: 60_000, replayLimit: 8, applyBatch: 50, swapBatchVersions: 300, pauseMs: 5 };
@@ -60,6 +62,7 @@ export async function runJob(db: RedlineDb, job: DerivationJob, options: RunnerO
     swapBatchVersions: settings.swapBatchVersions,
     yield: () => new Promise((resolvePause) => setTimeout(resolvePause, settings.pauseMs)),
     onProgress: options.onProgress,
+    signal: options.signal,
   });
   const done = getJob(db, job.id);
   options.log?.(`rederive: ${vendor.slug}: rebuilt (${done?.capturesDone ?? 0} captures, ${done?.incidentsSwapped ?? 0} incidents)`);
@@ -77,12 +80,18 @@ export async function runPendingJobs(db: RedlineDb, options: RunnerOptions & { v
   const owner = options.owner ?? defaultOwner();
   let ran = 0;
   for (;;) {
+    if (options.signal?.aborted) return ran;
     const job = claimJob(db, owner, options.leaseMs ?? DEFAULTS.leaseMs, options.vendorId);
     if (!job) return ran;
     ran += 1;
     try {
       await runJob(db, job, { ...options, owner });
     } catch (error) {
+      if (error instanceof RebuildStoppedError) {
+        releaseJob(db, job.id, owner);
+        options.log?.(error.message);
+        return ran;
+      }
       if (error instanceof LeaseLostError) {
         options.log?.(error.message);
         continue;
@@ -113,6 +122,7 @@ export class DerivationWorker {
   private stopping = false;
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
+  private readonly abort = new AbortController();
 
   constructor(
     private readonly db: RedlineDb,
@@ -137,7 +147,7 @@ export class DerivationWorker {
     }
     while (!this.stopping) {
       try {
-        await runPendingJobs(this.db, { ...this.options, log });
+        await runPendingJobs(this.db, { ...this.options, log, signal: this.abort.signal });
       } catch (error) {
         log(`rederive: worker error: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -156,6 +166,7 @@ export class DerivationWorker {
   /** Stop after the current batch; a job in progress resumes on the next start (its scratch is kept). */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.abort.abort();
     this.wake?.();
     await this.loop;
   }

@@ -23,10 +23,16 @@ export interface RebuildOptions {
   /** Paused between main-database transactions, so other writers get their turn. */
   yield: () => Promise<void>;
   onProgress?: (job: DerivationJob) => void;
+  /** Stop between batches (the scratch is kept, and the job resumes on the next run). */
+  signal?: AbortSignal;
 }
 
 export class LeaseLostError extends Error {
   readonly kind = "lease-lost";
+}
+
+export class RebuildStoppedError extends Error {
+  readonly kind = "stopped";
 }
 
 const FIRST: CaptureKey = { observedAt: "", source: "", hash: "" };
@@ -43,6 +49,7 @@ const COPY_BATCH = 1_000;
 export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: DerivationJob, scratchPath: string, options: RebuildOptions): Promise<void> {
   const progress = { ...job, scratchPath, status: job.status === "swapping" ? ("swapping" as const) : ("building" as const) };
   const save = () => {
+    if (options.signal?.aborted) throw new RebuildStoppedError(`rederive: job ${job.id} of ${vendor.slug} stopped; it resumes where it left off`);
     if (!renewLease(main, job.id, options.owner, options.leaseMs)) throw new LeaseLostError(`rederive: job ${job.id} of ${vendor.slug} was taken over by another worker`);
     saveJobProgress(main, progress);
     options.onProgress?.({ ...job, ...progress });

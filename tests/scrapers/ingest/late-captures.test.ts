@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import type { RedlineDb } from "@/db/client";
+import { getActiveJob } from "@/db/derivation-jobs";
+import { ensureVendor, type VendorRow } from "@/db/vendors";
+import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
+import { getPlatform } from "@/scrapers/platforms";
+import type { Platform } from "@/scrapers/platforms/platform";
+import { runPendingJobs } from "@/scrapers/rederive/job-runner";
+import { freshDatabase } from "@/tests/support/database";
+
+const PAGE = { id: "p1", name: "Acme", url: "https://status.acme.test" };
+
+function incident(status: string, updates: Array<[string, string, string]>, extra: Record<string, unknown> = {}) {
+  return {
+    id: "inc1", name: "Elevated API errors", status, impact: "minor", shortlink: "https://stspg.io/inc1",
+    created_at: "2026-03-01T10:00:00.000Z", started_at: "2026-03-01T10:00:00.000Z",
+    resolved_at: status === "resolved" ? "2026-03-01T11:00:00.000Z" : null,
+    components: [{ id: "api", name: "API" }],
+    incident_updates: updates.map(([id, s, body], i) => ({ id, status: s, body, created_at: `2026-03-01T10:${String(10 + i * 10).padStart(2, "0")}:00.000Z` })),
+    ...extra,
+  };
+}
+
+const first = incident("investigating", [["u1", "investigating", "Looking into errors."]]);
+const second = incident("identified", [["u1", "investigating", "Looking into errors."], ["u2", "identified", "A bad deploy."]]);
+const third = incident("resolved", [["u1", "investigating", "Looking into errors on the API."], ["u2", "identified", "A bad deploy."], ["u3", "resolved", "Rolled back."]]);
+
+interface Capture {
+  platform: string;
+  source: string;
+  observedAt: string;
+  body: unknown;
+}
+
+const poll = (observedAt: string, incidents: unknown[]): Capture => ({
+  platform: "statuspage-incidents", source: "https://status.acme.test/api/v2/incidents.json", observedAt, body: { page: PAGE, incidents },
+});
+/** A Statuspage webhook payload: the incident, no page. */
+const push = (observedAt: string, body: unknown): Capture => ({ platform: "statuspage-incident", source: "webhook", observedAt, body: { incident: body } });
+
+function platformOf(name: string): Platform {
+  const platform = getPlatform(name);
+  if (!platform) throw new Error(`no platform ${name}`);
+  return platform;
+}
+
+async function record(db: RedlineDb, vendor: VendorRow, captures: readonly Capture[]): Promise<void> {
+  for (const c of captures) {
+    await ingestSnapshot(db, { vendor, platform: platformOf(c.platform), source: c.source, observedAt: c.observedAt, body: Buffer.from(JSON.stringify(c.body)) });
+  }
+}
+
+function history(db: RedlineDb): string[] {
+  return db.$client
+    .prepare<[], { line: string }>(
+      `SELECT i.provider_id || ' #' || v.seq || ' ' || v.observed_at || ' ' || v.kinds || ' ' || v.changes AS line
+       FROM incident_versions v JOIN incidents i ON i.id = v.incident_id ORDER BY i.provider_id, v.seq`,
+    )
+    .all()
+    .map((r) => r.line);
+}
+
+async function archive(captures: readonly Capture[]): Promise<{ db: RedlineDb; vendor: VendorRow }> {
+  const db = freshDatabase();
+  const vendor = ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage" });
+  await record(db, vendor, captures);
+  return { db, vendor };
+}
+
+describe("captures that arrive after later ones", () => {
+  const inTimeOrder = [
+    poll("2026-03-01T10:15:00.000Z", [first]),
+    push("2026-03-01T10:25:00.000Z", second),
+    poll("2026-03-01T10:35:00.000Z", [second]),
+    push("2026-03-01T10:50:00.000Z", third),
+    poll("2026-03-01T11:05:00.000Z", [third]),
+  ];
+
+  it("applies a webhook push between two polls as if recorded in time order, the push's shortlink never replacing the page URL", async () => {
+    const reference = await archive(inTimeOrder);
+    expect(history(reference.db).filter((l) => l.includes('"field":"url","kind":"changed"'))).toEqual([]);
+    expect(history(reference.db)).toHaveLength(3);
+    // The web process records the push while the poller is still recording the poll fetched before it.
+    const [p1, h1, p2, h2, p3] = inTimeOrder as [Capture, Capture, Capture, Capture, Capture];
+    const { db, vendor } = await archive([p1, h1, h2, p2, p3]);
+    expect(getActiveJob(db, vendor.id)?.reason).toBe("late-capture");
+    expect(await runPendingJobs(db)).toBe(1);
+    expect(history(db)).toEqual(history(reference.db));
+  });
+
+  it("applies a capture older than the last applied (a clock stepped back) in order, without a manual step", async () => {
+    const reference = await archive(inTimeOrder);
+    const [p1, h1, p2, h2, p3] = inTimeOrder as [Capture, Capture, Capture, Capture, Capture];
+    const { db, vendor } = await archive([p1, p3, h1, p2, h2]);
+    expect(getActiveJob(db, vendor.id)).toBeDefined();
+    await runPendingJobs(db);
+    expect(getActiveJob(db, vendor.id)).toBeUndefined();
+    expect(history(db)).toEqual(history(reference.db));
+  });
+
+  it("rebuilds aside when many captures follow the late one, with the same result", async () => {
+    const reference = await archive(inTimeOrder);
+    const [p1, h1, p2, h2, p3] = inTimeOrder as [Capture, Capture, Capture, Capture, Capture];
+    const { db } = await archive([p2, h2, p3, p1, h1]);
+    await runPendingJobs(db, { replayLimit: 1 });
+    expect(history(db)).toEqual(history(reference.db));
+  });
+});
