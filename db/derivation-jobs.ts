@@ -15,6 +15,7 @@ export interface DerivationJob {
   capturesTotal: number;
   capturesDone: number;
   incidentsSwapped: number;
+  longestHoldMs: number;
   error: string | null;
   createdAt: string;
   updatedAt: string;
@@ -31,7 +32,7 @@ interface JobRow extends Omit<DerivationJob, "from"> {
 
 const COLUMNS = `j.id, j.vendor_id AS vendorId, v.slug AS vendorSlug, j.reason, j.from_observed_at AS fromObservedAt,
   j.from_source AS fromSource, j.from_hash AS fromHash, j.status, j.requests, j.scratch_path AS scratchPath,
-  j.captures_total AS capturesTotal, j.captures_done AS capturesDone, j.incidents_swapped AS incidentsSwapped,
+  j.captures_total AS capturesTotal, j.captures_done AS capturesDone, j.incidents_swapped AS incidentsSwapped, j.longest_hold_ms AS longestHoldMs,
   j.error, j.created_at AS createdAt, j.updated_at AS updatedAt, j.finished_at AS finishedAt,
   j.lease_owner AS leaseOwner, j.lease_until AS leaseUntil`;
 const ACTIVE = "('queued', 'building', 'swapping')";
@@ -62,10 +63,12 @@ const statements = preparedFor((sqlite) => ({
     `UPDATE derivation_jobs SET lease_owner = ?, lease_until = ?, updated_at = ?
      WHERE id = ? AND (lease_until IS NULL OR lease_until < ? OR lease_owner = ?)`,
   ),
-  progress: sqlite.prepare<{ id: number; status: string; scratchPath: string | null; capturesTotal: number; capturesDone: number; incidentsSwapped: number; updatedAt: string }>(
+  progress: sqlite.prepare<{ id: number; status: string; scratchPath: string | null; capturesTotal: number; capturesDone: number; incidentsSwapped: number; longestHoldMs: number; updatedAt: string }>(
     `UPDATE derivation_jobs SET status = @status, scratch_path = @scratchPath, captures_total = @capturesTotal,
-       captures_done = @capturesDone, incidents_swapped = @incidentsSwapped, updated_at = @updatedAt WHERE id = @id`,
+       captures_done = @capturesDone, incidents_swapped = @incidentsSwapped, longest_hold_ms = max(longest_hold_ms, @longestHoldMs),
+       updated_at = @updatedAt WHERE id = @id`,
   ),
+  hold: sqlite.prepare<[number, number]>("UPDATE derivation_jobs SET longest_hold_ms = max(longest_hold_ms, ?) WHERE id = ?"),
   finish: sqlite.prepare<[string, string | null, string, string, number]>(
     "UPDATE derivation_jobs SET status = ?, error = ?, finished_at = ?, updated_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?",
   ),
@@ -129,9 +132,14 @@ export function releaseJob(db: RedlineDb, id: number, owner: string): void {
   statements(db).release.run(new Date().toISOString(), id, owner);
 }
 
+/** Note how long one of the job's transactions held the write lock. */
+export function noteJobHold(db: RedlineDb, id: number, ms: number): void {
+  statements(db).hold.run(Math.round(ms), id);
+}
+
 export function saveJobProgress(
   db: RedlineDb,
-  job: Pick<DerivationJob, "id" | "status" | "scratchPath" | "capturesTotal" | "capturesDone" | "incidentsSwapped">,
+  job: Pick<DerivationJob, "id" | "status" | "scratchPath" | "capturesTotal" | "capturesDone" | "incidentsSwapped" | "longestHoldMs">,
 ): void {
   statements(db).progress.run({ ...job, updatedAt: new Date().toISOString() });
 }

@@ -234,6 +234,8 @@ export const derivationJobs = sqliteTable(
     capturesTotal: integer("captures_total").notNull().default(0),
     capturesDone: integer("captures_done").notNull().default(0),
     incidentsSwapped: integer("incidents_swapped").notNull().default(0),
+    /** The longest the job held the database's write lock in one transaction (ms): what a poll could have waited. */
+    longestHoldMs: integer("longest_hold_ms").notNull().default(0),
     error: text("error"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),

@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import type { RedlineDb } from "@/db/client";
-import { claimJob, type DerivationJob, finishJob, finishJobIfUnchanged, getJob, queueJob, releaseJob } from "@/db/derivation-jobs";
+import { claimJob, type DerivationJob, finishJob, finishJobIfUnchanged, getJob, noteJobHold, queueJob, releaseJob } from "@/db/derivation-jobs";
 import { getVendorById, listVendorsWithHistory } from "@/db/vendors";
 import type { PlatformResolver } from "@/scrapers/ingest/apply-capture";
 import { getPlatform } from "@/scrapers/platforms";
@@ -46,6 +46,7 @@ export async function runJob(db: RedlineDb, job: DerivationJob, options: RunnerO
   if (!vendor) return;
   if (job.from !== null && job.status === "queued" && !historyIsStale(vendor, resolve)) {
     const replayed = await replayFrom(db, vendor, job.from, settings.replayLimit, resolve);
+    if (replayed) noteJobHold(db, job.id, replayed.holdMs);
     if (replayed && finishJobIfUnchanged(db, job.id, job.requests)) {
       options.log?.(`rederive: ${vendor.slug}: replayed ${replayed.captures} captures from ${job.from.observedAt} (${replayed.versions} versions)`);
       return;
@@ -65,7 +66,7 @@ export async function runJob(db: RedlineDb, job: DerivationJob, options: RunnerO
     signal: options.signal,
   });
   const done = getJob(db, job.id);
-  options.log?.(`rederive: ${vendor.slug}: rebuilt (${done?.capturesDone ?? 0} captures, ${done?.incidentsSwapped ?? 0} incidents)`);
+  options.log?.(`rederive: ${vendor.slug}: rebuilt (${done?.capturesDone ?? 0} captures, ${done?.incidentsSwapped ?? 0} incidents; write lock held at most ${done?.longestHoldMs ?? 0} ms at a time)`);
 }
 
 function defaultOwner(): string {

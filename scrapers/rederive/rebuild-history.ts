@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { closeDatabase, openDatabase, type RedlineDb } from "@/db/client";
-import { type DerivationJob, finishJob, queueJob, renewLease, saveJobProgress } from "@/db/derivation-jobs";
+import { type DerivationJob, finishJob, noteJobHold, queueJob, renewLease, saveJobProgress } from "@/db/derivation-jobs";
 import { rewindHistory } from "@/db/history-rewind";
 import {
   copyCaptureRows, countScratchVersions, maxCaptureId, seedScratch, swapAppliedThrough, swapCandidates, swapCaptureReadings, swapIncidents,
@@ -37,6 +37,8 @@ export class RebuildStoppedError extends Error {
 
 const FIRST: CaptureKey = { observedAt: "", source: "", hash: "" };
 const COPY_BATCH = 1_000;
+/** Longest stretch of work between two yields to the event loop the rebuild shares with polls. */
+const SLICE_MS = 20;
 
 /**
  * Rebuild a vendor's whole history from its raw captures, aside: derived into a scratch database
@@ -48,6 +50,15 @@ const COPY_BATCH = 1_000;
  */
 export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: DerivationJob, scratchPath: string, options: RebuildOptions): Promise<void> {
   const progress = { ...job, scratchPath, status: job.status === "swapping" ? ("swapping" as const) : ("building" as const) };
+  /** A transaction on the main database, timed: how long it holds the write lock is the job's figure of merit. */
+  const onMain = <T>(work: () => T): T => {
+    const started = performance.now();
+    try {
+      return main.$client.transaction(work).immediate();
+    } finally {
+      progress.longestHoldMs = Math.max(progress.longestHoldMs, Math.round(performance.now() - started));
+    }
+  };
   const save = () => {
     if (options.signal?.aborted) throw new RebuildStoppedError(`rederive: job ${job.id} of ${vendor.slug} stopped; it resumes where it left off`);
     if (!renewLease(main, job.id, options.owner, options.leaseMs)) throw new LeaseLostError(`rederive: job ${job.id} of ${vendor.slug} was taken over by another worker`);
@@ -81,15 +92,20 @@ export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: De
           ? st.capturesFrom.all(vendor.id, from.observedAt, from.source, from.hash, options.applyBatch)
           : st.capturesAfter.all(vendor.id, from.observedAt, from.source, from.hash, options.applyBatch);
         if (rows.length === 0) return;
-        const reads: ReadCapture[] = [];
-        for (const row of rows) reads.push(await readStoredCapture(row, vendor.slug, bodyOf, options.resolve));
-        scratch.$client.transaction(() => {
-          for (const capture of reads) {
+        // One capture at a time, yielding often: the process also polls, and its polls must not wait.
+        let slice = performance.now();
+        for (const row of rows) {
+          const capture = await readStoredCapture(row, vendor.slug, bodyOf, options.resolve);
+          scratch.$client.transaction(() => {
             saveCaptureReading(scratch, capture);
             applyCapture(scratch, vendor, capture, options.resolve);
+          }).immediate();
+          progress.capturesDone = Math.min(progress.capturesTotal, progress.capturesDone + 1);
+          if (performance.now() - slice > SLICE_MS) {
+            await options.yield();
+            slice = performance.now();
           }
-        }).immediate();
-        progress.capturesDone = Math.min(progress.capturesTotal, progress.capturesDone + rows.length);
+        }
         progress.capturesTotal = Math.max(progress.capturesTotal, countCaptures(main, vendor.id));
         save();
         await options.yield();
@@ -102,12 +118,13 @@ export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: De
     progress.status = "swapping";
     save();
     await build();
-    await swap(main, scratch, vendor, progress, save, options);
-    main.$client.transaction(() => {
+    await swap(main, scratch, vendor, progress, save, options, onMain);
+    onMain(() => {
       swapAppliedThrough(main, scratch, vendor.id);
       setDerivedWith(main, vendor.id, currentDerivedWith(main, vendor.id, options.resolve));
-    }).immediate();
-    await applyPending(main, vendor, job, copiedThrough, options);
+    });
+    await applyPending(main, vendor, job, copiedThrough, options, onMain);
+    noteJobHold(main, job.id, progress.longestHoldMs);
   } finally {
     closeDatabase(scratch);
   }
@@ -118,8 +135,10 @@ function countCaptures(db: RedlineDb, vendorId: number): number {
   return db.$client.prepare<[number], { n: number }>("SELECT count(*) AS n FROM captures WHERE vendor_id = ?").get(vendorId)?.n ?? 0;
 }
 
+type OnMain = <T>(work: () => T) => T;
+
 async function swap(
-  main: RedlineDb, scratch: RedlineDb, vendor: VendorRow, progress: { incidentsSwapped: number }, save: () => void, options: RebuildOptions,
+  main: RedlineDb, scratch: RedlineDb, vendor: VendorRow, progress: { incidentsSwapped: number }, save: () => void, options: RebuildOptions, onMain: OnMain,
 ): Promise<void> {
   const ids = swapCandidates(main, scratch, vendor.id);
   let start = 0;
@@ -128,7 +147,7 @@ async function swap(
     let end = start + 1;
     while (end < ids.length && end - start < 500 && countScratchVersions(scratch, vendor.id, ids.slice(start, end + 1)) <= options.swapBatchVersions) end += 1;
     const batch = ids.slice(start, end);
-    main.$client.transaction(() => swapIncidents(main, scratch, vendor.id, batch)).immediate();
+    onMain(() => swapIncidents(main, scratch, vendor.id, batch));
     progress.incidentsSwapped += batch.length;
     start = end;
     save();
@@ -136,7 +155,7 @@ async function swap(
   }
   let after = 0;
   for (;;) {
-    const moved = main.$client.transaction(() => swapCaptureReadings(main, scratch, vendor.id, after, 2_000)).immediate();
+    const moved = onMain(() => swapCaptureReadings(main, scratch, vendor.id, after, 2_000));
     if (moved.count === 0) break;
     after = moved.lastId;
     await options.yield();
@@ -147,14 +166,14 @@ async function swap(
  * Apply, in order, what was recorded while the swap ran, then finish the job in the same
  * transaction as the last of them. A capture that arrived after a later one is left to a job of its own.
  */
-async function applyPending(main: RedlineDb, vendor: VendorRow, job: DerivationJob, copiedThrough: number, options: RebuildOptions): Promise<void> {
+async function applyPending(main: RedlineDb, vendor: VendorRow, job: DerivationJob, copiedThrough: number, options: RebuildOptions, onMain: OnMain): Promise<void> {
   const st = writeStatements(main.$client);
   for (;;) {
     const cursor = appliedThrough(main, vendor.id) ?? FIRST;
     const rows = st.capturesAfter.all(vendor.id, cursor.observedAt, cursor.source, cursor.hash, options.applyBatch);
     const reads: ReadCapture[] = [];
     for (const row of rows) reads.push(await readStoredCapture(row, vendor.slug, (hash) => readCaptureBody(main, hash), options.resolve));
-    const finished = main.$client.transaction((): boolean | null => {
+    const finished = onMain((): boolean | null => {
       const now = st.capturesAfter.all(vendor.id, cursor.observedAt, cursor.source, cursor.hash, options.applyBatch);
       if (now.length !== rows.length || now.some((r, i) => r.id !== rows[i]?.id)) return null;
       for (const capture of reads) applyCapture(main, vendor, capture, options.resolve);
@@ -169,7 +188,7 @@ async function applyPending(main: RedlineDb, vendor: VendorRow, job: DerivationJ
         .find((k) => applied !== null && compareCaptureKeys(k, applied) < 0 && !rows.some((r) => r.observedAt === k.observedAt && r.source === k.source && r.hash === k.hash));
       if (late) queueJob(main, vendor.id, "late-capture", late);
       return true;
-    }).immediate();
+    });
     if (finished === true) return;
     if (finished === false) await options.yield();
   }

@@ -9,6 +9,8 @@ import { getPlatform } from "@/scrapers/platforms";
 export interface ReplayResult {
   captures: number;
   versions: number;
+  /** How long its one transaction held the write lock (ms). */
+  holdMs: number;
 }
 
 /** A capture recorded while the captures were being read: read them again, at most this often. */
@@ -32,7 +34,8 @@ export async function replayFrom(
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     const captures = await readCapturesFrom(db, vendor, from, limit + 1, resolve, bodyOf);
     if (captures.length > limit) return null;
-    const result = db.$client.transaction((): ReplayResult | null => {
+    const started = performance.now();
+    const result = db.$client.transaction((): Omit<ReplayResult, "holdMs"> | null => {
       const now = st.capturesFrom.all(vendor.id, from.observedAt, from.source, from.hash, limit + 1).map((r) => r.id);
       if (now.length !== captures.length || now.some((id, i) => captures[i]?.captureId !== id)) return null;
       rewindHistory(db, vendor.id, from);
@@ -43,7 +46,7 @@ export async function replayFrom(
       }
       return { captures: captures.length, versions };
     }).immediate();
-    if (result) return result;
+    if (result) return { ...result, holdMs: performance.now() - started };
   }
   return null;
 }

@@ -49,6 +49,8 @@ export async function ensureBuild(): Promise<void> {
     fs.mkdirSync(path.dirname(LOG), { recursive: true });
     fs.writeFileSync(LOG, "");
     fs.rmSync(BUILD_ID, { force: true });
+    // Holding our lock, no other e2e build runs: a lock Next left behind is from a build that was killed.
+    fs.rmSync(path.join(ROOT, DIST_DIR, "lock"), { force: true });
     try {
       await nextBuild("compile");
       await nextBuild("generate");

@@ -20,6 +20,8 @@ export function launchChromium(): Promise<Browser> {
 
 export interface E2eApp {
   baseUrl: string;
+  /** This file's copy of the seeded database. */
+  dbPath: string;
   browser: Browser;
   /**
    * The file's page for these context options, kept across its tests so scripts and styles stay
@@ -76,6 +78,7 @@ export function startE2eApp(label: string): () => E2eApp {
     };
     app = {
       baseUrl,
+      dbPath,
       browser: ownBrowser,
       page(options = {}) {
         const key = JSON.stringify(options);

@@ -17,7 +17,7 @@ const FIXTURE_IMPORTS = [
   ["import", path.join(FIXTURES, "acme-incident"), "--vendor", "acme", "--platform", "statuspage-incident"],
   ["import", path.join(FIXTURES, "hostile-incident"), "--vendor", "hostile", "--name", "Hostile Status", "--platform", "statuspage-incident"],
   // Gives Acme a live status page link on its profile, as an operator would.
-  ["vendors", "add", "--slug", "acme", "--name", "Acme Cloud", "--platform", "statuspage", "--url", "https://status.acme.example"],
+  ["vendors", "add", "--slug", "acme", "--name", "Acme Cloud", "--platform", "statuspage", "--url", "https://status.acme.example", "--add-source"],
 ];
 
 /** Atom snapshots are slow to import (30 ms each): the latest ones are history enough. */

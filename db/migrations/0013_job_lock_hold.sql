@@ -1,0 +1,1 @@
+ALTER TABLE `derivation_jobs` ADD `longest_hold_ms` integer DEFAULT 0 NOT NULL;
