@@ -91,9 +91,10 @@ describe("polling the simulator", () => {
     const cutShort = { slugs: ["sim-0001"], connectTimeoutMs: 1_000, responseTimeoutMs: 1_500 };
     const holding = holdingClient(simulatorClient(sim, cutShort), (url) => new URL(url).origin === hung);
     const order: string[] = [];
+    const others = sim.vendors.length - 1;
     const onPolled = (vendor: { slug: string }) => {
       order.push(vendor.slug);
-      if (order.length === sim?.vendors.length - 1) holding.release();
+      if (order.length === others) holding.release();
     };
     const scheduler = schedulerFor(pollDeps(db, sim, { client: holding.client }), { concurrency: 2, onPolled });
     const round = await scheduler.runOnce();
