@@ -11,6 +11,12 @@ import { copyDatabase, ensureSeedDatabase, SCREENSHOT_DIR } from "@/tests/e2e/su
 const CHROMIUM = "/usr/bin/chromium";
 const MAX_SCREENSHOT_HEIGHT = 3_000;
 const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+/**
+ * A guard against a hung start, not a budget: it covers building the app (a minute on an idle
+ * 2-core machine, several beside CPU-heavy neighbours), seeding and waiting for either under
+ * another file's lock; every step inside waits on what it observes, with no deadline of its own.
+ */
+const START_GUARD_MS = 20 * 60_000;
 
 export interface E2eApp {
   baseUrl: string;
@@ -27,6 +33,8 @@ export interface E2eApp {
   screenshot(page: Page, name: string): Promise<void>;
   /** The CLI against this file's database, stdout as bytes. */
   redline(args: readonly string[]): Promise<Buffer>;
+  /** This file's database, for watching what a command writes while it runs. */
+  dbPath: string;
 }
 
 /**
@@ -51,7 +59,7 @@ export function startE2eApp(label: string): () => E2eApp {
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), `redline-e2e-${label}-`));
     const dbPath = copyDatabase(seeded, workDir);
     server = await startAppServer(dbPath, path.join(SCREENSHOT_DIR, `${label}-next-start.log`));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 0 });
     const baseUrl = server.baseUrl;
     const ownBrowser = browser;
     const screenshot = async (page: Page, name: string) => {
@@ -93,8 +101,9 @@ export function startE2eApp(label: string): () => E2eApp {
       },
       screenshot,
       redline: (args) => runRedlineOk([...args, "--db", dbPath]),
+      dbPath,
     };
-  }, 300_000);
+  }, START_GUARD_MS);
 
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((context) => context.close()));
