@@ -1,5 +1,6 @@
 /** `npm run bench -- <name>`: run one benchmark (or all) and print its figures. */
 import { runApiBenchmark } from "@/bench/api-load";
+import { runHookFloodBenchmark } from "@/bench/hook-flood";
 import { runImportBenchmark } from "@/bench/import-corpus";
 import { runPollBenchmark } from "@/bench/poll-round";
 import { runWebBenchmark } from "@/bench/web-load";
@@ -9,6 +10,7 @@ const BENCHMARKS: Record<string, () => void | Promise<void>> = {
   poll: runPollBenchmark,
   web: runWebBenchmark,
   api: runApiBenchmark,
+  hooks: runHookFloodBenchmark,
 };
 
 async function main(): Promise<void> {

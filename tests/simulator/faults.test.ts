@@ -5,6 +5,7 @@ import { parseFaultShorthand } from "@/simulator/faults";
 import { type Simulator, startSimulator } from "@/simulator/server";
 import type { SimVendor } from "@/simulator/world";
 import { fetchRaw, readUntil } from "@/tests/simulator/http-client";
+import { waitFor } from "@/tests/support/observe";
 
 const START = "2026-03-04T00:00:00.000Z";
 const FAMILIES = ["statuspage", "gcp", "slack", "aws-legacy"];
@@ -62,10 +63,19 @@ describe("faults", () => {
 
   it("hang accepts the request and never answers", async () => {
     const v = vendor("statuspage");
+    const before = sim.requests(v.slug).length;
     sim.setFault(v.slug, { kind: "hang" });
-    const outcome = await fetch(endpointOf(v).url, { signal: AbortSignal.timeout(200) }).then(() => "answered", (e: unknown) => (e as Error).name);
-    expect(outcome).toBe("TimeoutError");
+    const abort = new AbortController();
+    let answered = false;
+    const hanging = fetch(endpointOf(v).url, { signal: abort.signal }).then(() => (answered = true), (e: unknown) => (e as Error).name);
+    await waitFor("the simulator to receive the request", () => sim.requests(v.slug).length > before);
     expect(sim.requests(v.slug).at(-1)?.fault).toBe("hang");
+    // A whole exchange with another vendor of the same process, after the hung request arrived:
+    // the simulator had every chance to answer it, and did not.
+    expect((await fetchRaw(endpointOf(vendor("slack")).url)).status).toBe(200);
+    expect(answered).toBe(false);
+    abort.abort();
+    expect(await hanging).toBe("AbortError");
     sim.setFault(v.slug, null);
   });
 

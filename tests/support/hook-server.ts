@@ -1,7 +1,7 @@
 /**
  * The webhook endpoint alone, in a process of its own as in production (the web process), for the
  * flood test: `node --import tsx tests/support/hook-server.ts <db> <port>`, settings from the
- * environment like the web server's. Prints "listening" when ready.
+ * environment like the web server's; port 0 takes a free one. Prints "listening on <port>" when ready.
  */
 import http from "node:http";
 import { closeDatabase, openDatabase } from "@/db/client";
@@ -28,7 +28,10 @@ const server = http.createServer((req, res) => {
     },
   );
 });
-server.listen(Number(port), "127.0.0.1", () => console.log("listening"));
+server.listen(Number(port), "127.0.0.1", () => {
+  const address = server.address();
+  console.log(`listening on ${typeof address === "object" && address ? address.port : port}`);
+});
 process.on("SIGTERM", () => {
   clearInterval(flush);
   telemetry.flush();

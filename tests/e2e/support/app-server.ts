@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { setTimeout as delay } from "node:timers/promises";
 import { NEXT_ENV } from "@/tests/e2e/support/build-app";
 import { ROOT } from "@/tests/e2e/support/commands";
+import { childGone, waitFor } from "@/tests/support/observe";
 
 export class AppServerError extends Error {
   readonly kind = "app-server";
@@ -62,18 +62,18 @@ export async function startAppServer(dbPath: string, logFile: string): Promise<A
   });
   fs.closeSync(log);
   const server = { baseUrl, stop: () => stopProcess(child) };
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new AppServerError(`e2e: the web server exited ${child.exitCode}; see ${logFile}`);
-    try {
-      const response = await fetch(`${baseUrl}/vendors`, { signal: AbortSignal.timeout(10_000) });
-      await response.arrayBuffer();
-      if (response.ok) return server;
-    } catch {
-      // not listening yet
-    }
-    await delay(200);
+  // It says so once Next is prepared and the port is open; however long that takes, only the hook's timeout bounds it.
+  const listening = () => fs.readFileSync(logFile, "utf8").includes("web: listening on ");
+  try {
+    await waitFor("the web server to listen", listening, () => childGone(child));
+  } catch (error) {
+    throw new AppServerError(`e2e: the web server exited ${child.exitCode ?? child.signalCode}; see ${logFile}`, { cause: error });
   }
-  await server.stop();
-  throw new AppServerError(`e2e: the web server did not answer within 90 s; see ${logFile}`);
+  const response = await fetch(`${baseUrl}/vendors`);
+  await response.arrayBuffer();
+  if (!response.ok) {
+    await server.stop();
+    throw new AppServerError(`e2e: the web server answered /vendors with ${response.status}; see ${logFile}`);
+  }
+  return server;
 }

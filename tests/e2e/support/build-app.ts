@@ -44,7 +44,7 @@ async function nextBuild(mode: "compile" | "generate"): Promise<void> {
  * double the build time, and it rewrites tsconfig.json to list this folder.
  */
 export async function ensureBuild(): Promise<void> {
-  await withLock(path.join(ROOT, `${DIST_DIR}.lock`), 600_000, async () => {
+  await withLock(path.join(ROOT, `${DIST_DIR}.lock`), async () => {
     if (isBuildFresh()) return;
     fs.mkdirSync(path.dirname(LOG), { recursive: true });
     fs.writeFileSync(LOG, "");

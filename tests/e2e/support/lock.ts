@@ -2,10 +2,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 
-export class LockError extends Error {
-  readonly kind = "lock";
-}
-
 /** Whether a process with this id is running (signal 0 only checks). */
 export function isProcessAlive(pid: number): boolean {
   try {
@@ -26,27 +22,29 @@ function ownerOf(lockDir: string): number | null {
 }
 
 /**
- * Runs `fn` while holding a lock shared by every process of this checkout: a directory, since
- * mkdir is atomic. A lock left by a process that died is taken over.
+ * Runs `fn` while holding a lock shared by every process of this checkout: a directory that
+ * appears, owner file inside, by one atomic rename. A lock left by a process that died is taken
+ * over; one held by a live process (building, seeding) is waited for as long as that takes,
+ * bounded only by the caller's hook timeout.
  */
-export async function withLock<T>(lockDir: string, timeoutMs: number, fn: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+export async function withLock<T>(lockDir: string, fn: () => Promise<T>): Promise<T> {
   for (;;) {
+    const claim = fs.mkdtempSync(`${lockDir}.claim-`);
+    fs.writeFileSync(path.join(claim, "owner"), String(process.pid));
     try {
-      fs.mkdirSync(lockDir);
+      fs.renameSync(claim, lockDir);
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      fs.rmSync(claim, { recursive: true, force: true });
+      if (!["EEXIST", "ENOTEMPTY"].includes((error as NodeJS.ErrnoException).code ?? "")) throw error;
     }
     const owner = ownerOf(lockDir);
     if (owner !== null && !isProcessAlive(owner)) {
       fs.rmSync(lockDir, { recursive: true, force: true });
       continue;
     }
-    if (Date.now() > deadline) throw new LockError(`e2e: gave up waiting for ${lockDir} (held by process ${owner ?? "?"})`);
     await delay(200);
   }
-  fs.writeFileSync(path.join(lockDir, "owner"), String(process.pid));
   try {
     return await fn();
   } finally {

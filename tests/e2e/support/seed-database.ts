@@ -66,7 +66,7 @@ export async function ensureSeedDatabase(): Promise<string> {
   const seeded = path.join(runDir, "seed.db");
   const done = path.join(runDir, "seed.done");
   fs.mkdirSync(runDir, { recursive: true });
-  await withLock(path.join(runDir, "seed.lock"), 300_000, async () => {
+  await withLock(path.join(runDir, "seed.lock"), async () => {
     if (fs.existsSync(done)) return;
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     for (const name of fs.readdirSync(SCREENSHOT_DIR)) if (name.endsWith(".png")) fs.rmSync(path.join(SCREENSHOT_DIR, name));

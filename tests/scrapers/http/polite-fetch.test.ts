@@ -5,14 +5,26 @@ import { HostGate, politeGet, type RetryPolicy } from "@/scrapers/http/polite-fe
 const ok: HttpResponse = { status: 200, url: "", notModified: false, body: Buffer.from("ok"), contentType: null, etag: null, lastModified: null };
 const retry: RetryPolicy = { attempts: 3, baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 30_000 };
 
-/** A client that plays a script of answers and records when each request started. */
-function scripted(answers: Array<HttpResponse | HttpError>, holdMs = 0) {
+/** A clock that remembers its last reading: handed to a gate, what it read as it let a request go. */
+function rememberingClock(): { now: () => number; last: () => number } {
+  let last = 0;
+  return {
+    now: () => {
+      last = Date.now();
+      return last;
+    },
+    last: () => last,
+  };
+}
+
+/** A client that plays a script of answers and records when each request started, by `stamp`. */
+function scripted(answers: Array<HttpResponse | HttpError>, holdMs = 0, stamp: () => number = Date.now) {
   const starts: number[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
   const client: HttpClient = {
     async get() {
-      starts.push(Date.now());
+      starts.push(stamp());
       inFlight += 1;
       maxInFlight = Math.max(maxInFlight, inFlight);
       await new Promise((r) => setTimeout(r, holdMs));
@@ -27,8 +39,10 @@ function scripted(answers: Array<HttpResponse | HttpError>, holdMs = 0) {
 
 describe("HostGate", () => {
   it("lets one request at a time reach a host, spaced by the minimum interval", async () => {
-    const { client, starts, maxInFlight } = scripted([], 20);
-    const gate = new HostGate(60);
+    // Starts are the gate's own readings, so a preempted test process cannot shorten a gap it kept.
+    const clock = rememberingClock();
+    const { client, starts, maxInFlight } = scripted([], 20, clock.last);
+    const gate = new HostGate(60, clock.now);
     await Promise.all(Array.from({ length: 4 }, () => politeGet({ client, gate, retry }, "https://a.example/x")));
     expect(maxInFlight()).toBe(1);
     for (let i = 1; i < starts.length; i += 1) expect((starts[i] ?? 0) - (starts[i - 1] ?? 0)).toBeGreaterThanOrEqual(59);

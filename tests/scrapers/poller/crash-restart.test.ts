@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDatabase, openDatabase } from "@/db/client";
 import { addVendor } from "@/db/vendors";
 import { type Simulator, startSimulator } from "@/simulator/server";
+import { childGone, exitOf, readCount, waitFor } from "@/tests/support/observe";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-crash-"));
@@ -34,23 +35,8 @@ function poller(file: string, args: string[]): ChildProcess {
   });
 }
 
-function finished(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }> {
-  let out = "";
-  child.stdout?.on("data", (d: Buffer) => { out += d.toString(); });
-  child.stderr?.on("data", (d: Buffer) => { out += d.toString(); });
-  return new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal, out })));
-}
-
 function count(file: string, sql: string): number {
-  if (!fs.existsSync(file)) return 0;
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare(sql).get() as { n: number }).n;
-  } catch {
-    return 0;
-  } finally {
-    db.close();
-  }
+  return readCount(file, sql) ?? 0;
 }
 
 function history(file: string): string[] {
@@ -70,32 +56,29 @@ describe("a poller killed mid-round", () => {
   it("loses and duplicates nothing after kill -9 and a restart", async () => {
     const clean = path.join(dir, "clean.db");
     prepare(clean);
-    expect((await finished(poller(clean, ["--once"]))).code).toBe(0);
+    expect((await exitOf(poller(clean, ["--once"]))).code).toBe(0);
 
     const crashed = path.join(dir, "crashed.db");
     prepare(crashed);
-    let killed = 0;
-    for (let round = 0; round < 3; round += 1) {
+    // Each round is killed once it has recorded a few captures of a round that has over a hundred to record.
+    for (const more of [8, 3, 13]) {
       const child = poller(crashed, ["--once"]);
-      const exit = finished(child);
-      const target = count(crashed, "SELECT count(*) AS n FROM captures") + 8;
-      while (count(crashed, "SELECT count(*) AS n FROM captures") < target && child.exitCode === null) {
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      const exit = exitOf(child);
+      const target = count(crashed, "SELECT count(*) AS n FROM captures") + more;
+      await waitFor(`${target} captures`, () => count(crashed, "SELECT count(*) AS n FROM captures") >= target, () => childGone(child));
       child.kill("SIGKILL");
-      if ((await exit).signal === "SIGKILL") killed += 1;
+      expect((await exit).signal).toBe("SIGKILL");
     }
-    expect(killed).toBeGreaterThanOrEqual(1);
-    expect((await finished(poller(crashed, ["--once"]))).code).toBe(0);
+    expect((await exitOf(poller(crashed, ["--once"]))).code).toBe(0);
     expect(history(crashed)).toEqual(history(clean));
-  });
+  }, 300_000);
 
   it("finishes the polls in flight and exits cleanly on SIGTERM", async () => {
     const file = path.join(dir, "term.db");
     prepare(file);
     const child = poller(file, []);
-    const exit = finished(child);
-    while (count(file, "SELECT count(*) AS n FROM captures") < 5) await new Promise((r) => setTimeout(r, 20));
+    const exit = exitOf(child);
+    await waitFor("5 captures", () => count(file, "SELECT count(*) AS n FROM captures") >= 5, () => childGone(child));
     child.kill("SIGTERM");
     const result = await exit;
     expect(result.code).toBe(0);
@@ -111,9 +94,12 @@ describe("the polling loop for one vendor", () => {
     prepare(file);
     const only = sim.vendors[0]?.slug ?? "";
     const child = poller(file, ["--vendor", only]);
-    const exit = finished(child);
-    while (count(file, "SELECT count(*) AS n FROM poll_state") < 1) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 1_500));
+    const exit = exitOf(child);
+    // Two polls of it (one interval apart): a filter that let the others through would have started them at once.
+    const lastPoll = () => readCount(file, "SELECT julianday(last_poll_at) AS n FROM poll_state");
+    await waitFor("a first poll", () => lastPoll() !== null, () => childGone(child));
+    const first = lastPoll();
+    await waitFor("a second poll", () => lastPoll() !== first, () => childGone(child));
     child.kill("SIGTERM");
     expect((await exit).code).toBe(0);
     const polled = new Database(file, { readonly: true });

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { addVendor } from "@/db/vendors";
-import { createHttpClient } from "@/scrapers/http/http-client";
 import { HostGate } from "@/scrapers/http/polite-fetch";
 import { Scheduler } from "@/scrapers/poller/scheduler";
 import type { FaultInput } from "@/simulator/faults";
 import { type Simulator, startSimulator } from "@/simulator/server";
 import { freshDatabase } from "@/tests/support/database";
+import { simulatorClient } from "@/tests/support/poll-deps";
 
 const FAULTS: Record<string, { fault: FaultInput; outcome: "failed" | "invalid"; error: RegExp }> = {
   hang: { fault: { kind: "hang" }, outcome: "failed", error: /no complete response .* within 1200 ms/ },
@@ -41,7 +41,8 @@ beforeAll(async () => {
   const scheduler = new Scheduler(
     {
       db,
-      client: createHttpClient({ userAgent: "Redline/test", connectTimeoutMs: 1_000, responseTimeoutMs: 1_200, maxBodyBytes: 1_000_000, maxRedirects: 3, allowPrivate: true }),
+      // Only the faults that are timeouts meet a short one; the others show their own error however slow the machine.
+      client: simulatorClient(sim, { slugs: ["hang", "trickle"], connectTimeoutMs: 1_000, responseTimeoutMs: 1_200 }, 1_000_000),
       gate: new HostGate(0),
       retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20, maxRetryAfterMs: 1_000 },
       followUpIntervalMs: 0,

@@ -1,15 +1,19 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { addVendor } from "@/db/vendors";
+import type { HttpClient } from "@/scrapers/http/http-client";
 import { HostGate } from "@/scrapers/http/polite-fetch";
 import type { PollDeps } from "@/scrapers/poller/poll-vendor";
 import { Scheduler, type SchedulerOptions } from "@/scrapers/poller/scheduler";
 import { lifecycleEvents } from "@/simulator/scenario";
 import { type Simulator, startSimulator } from "@/simulator/server";
 import { freshDatabase } from "@/tests/support/database";
-import { simulatorPollDeps } from "@/tests/support/poll-deps";
+import { waitFor } from "@/tests/support/observe";
+import { holdingClient, simulatorClient, simulatorPollDeps } from "@/tests/support/poll-deps";
 
 const START = "2026-03-02T00:00:00.000Z";
+/** Date.now() and the timers' monotonic clock each round to the millisecond. */
+const CLOCK_ROUNDING_MS = 2;
 let sim: Simulator | null = null;
 afterEach(async () => {
   await sim?.stop();
@@ -81,14 +85,22 @@ describe("polling the simulator", () => {
     sim = await startSimulator({ count: 8, families: ["statuspage-summary"], acceleration: 0, start: START, seed: 9, faults: { "sim-0001": { kind: "hang" }, "sim-0002": { kind: "status", status: 500 } } });
     const db = freshDatabase();
     register(db, sim);
-    const done = new Map<string, number>();
-    const scheduler = schedulerFor(pollDeps(db, sim), { concurrency: 2, onPolled: (v) => done.set(v.slug, Date.now()) });
-    const started = Date.now();
+    // The hanging vendor takes the first of two slots and is held there until every other vendor
+    // has been polled through the second; only then does its request go out and meet its timeout.
+    const hung = new URL(sim.vendor("sim-0001").baseUrl).origin;
+    const cutShort = { slugs: ["sim-0001"], connectTimeoutMs: 1_000, responseTimeoutMs: 1_500 };
+    const holding = holdingClient(simulatorClient(sim, cutShort), (url) => new URL(url).origin === hung);
+    const order: string[] = [];
+    const others = sim.vendors.length - 1;
+    const onPolled = (vendor: { slug: string }) => {
+      order.push(vendor.slug);
+      if (order.length === others) holding.release();
+    };
+    const scheduler = schedulerFor(pollDeps(db, sim, { client: holding.client }), { concurrency: 2, onPolled });
     const round = await scheduler.runOnce();
     expect(round).toMatchObject({ vendors: 8, ok: 6, failed: 2 });
-    const hungAt = done.get("sim-0001") ?? 0;
-    expect(hungAt - started).toBeGreaterThanOrEqual(1_400);
-    for (const v of sim.vendors.slice(2)) expect(done.get(v.slug) ?? Infinity).toBeLessThan(hungAt);
+    expect(holding.heldCount()).toBe(1);
+    expect(order.at(-1)).toBe("sim-0001");
     const errors = db.$client.prepare("SELECT v.slug, p.last_outcome AS outcome, p.last_error AS error FROM poll_state p JOIN vendors v ON v.id = p.vendor_id WHERE p.last_outcome = 'failed' ORDER BY v.slug").all() as Array<{ slug: string; error: string }>;
     expect(errors.map((e) => e.slug)).toEqual(["sim-0001", "sim-0002"]);
     expect(errors[0]?.error).toMatch(/within 1500 ms/);
@@ -100,23 +112,40 @@ describe("polling the simulator", () => {
     const db = freshDatabase();
     register(db, sim);
     const gapMs = 500;
-    const scheduler = schedulerFor(pollDeps(db, sim, { gate: new HostGate(gapMs) }), { policy: { intervalMs: 200, maxBackoffMs: 2_000, jitter: 0 }, tickMs: 50 });
+    // Each request is stamped with the gate's own clock reading as it let the request go, so a
+    // late event loop cannot shorten a gap the gate kept.
+    let lastReading = 0;
+    const gate = new HostGate(gapMs, () => {
+      lastReading = Date.now();
+      return lastReading;
+    });
+    const starts = new Map<string, Array<{ path: string; at: number }>>();
+    const inner = simulatorClient(sim);
+    const client: HttpClient = {
+      get(url, conditional, signal) {
+        const { origin, pathname } = new URL(url);
+        starts.set(origin, [...(starts.get(origin) ?? []), { path: pathname, at: lastReading }]);
+        return inner.get(url, conditional, signal);
+      },
+    };
+    const startsOf = (slug: string, path?: string) => (starts.get(new URL(sim?.vendor(slug).baseUrl ?? "").origin) ?? []).filter((s) => path === undefined || s.path === path);
+    // A poll of the failing vendor tries two endpoints; each poll begins with this one.
+    const firstEndpoint = "/api/v2/incidents.json";
+    const scheduler = schedulerFor(pollDeps(db, sim, { client, gate }), { policy: { intervalMs: 200, maxBackoffMs: 2_000, jitter: 0 }, tickMs: 50 });
     const running = scheduler.run();
-    await new Promise((r) => setTimeout(r, 3_000));
+    await waitFor("six requests to each healthy vendor and three polls of the failing one", () => startsOf("sim-0001").length >= 6 && startsOf("sim-0002").length >= 6 && startsOf("sim-0003", firstEndpoint).length >= 3);
     scheduler.stop();
     await running;
-    for (const v of sim.vendors) {
-      const arrivals = sim.requests(v.slug).map((r) => r.receivedAtMs);
-      expect(arrivals.length).toBeGreaterThan(1);
-      for (let i = 1; i < arrivals.length; i += 1) {
-        // Arrival is stamped by the simulator in this same process, late by however long the
-        // event loop was busy with the poller (one late stamp shortens the next gap): a missing
-        // gate shows as gaps of a few ms, not 350.
-        expect((arrivals[i] ?? 0) - (arrivals[i - 1] ?? 0)).toBeGreaterThanOrEqual(gapMs - 150);
-      }
+    const gaps = (slug: string, path?: string) => {
+      const times = startsOf(slug, path).map((s) => s.at);
+      return times.slice(1).map((t, i) => t - (times[i] ?? t));
+    };
+    for (const slug of ["sim-0001", "sim-0002"]) {
+      expect(Math.min(...gaps(slug)), slug).toBeGreaterThanOrEqual(gapMs - CLOCK_ROUNDING_MS);
     }
-    const healthy = sim.requests("sim-0001").length;
-    const failing = sim.requests("sim-0003").length;
-    expect(failing).toBeLessThan(healthy);
+    // The failing vendor asked for a second between polls (Retry-After), and its failures add up.
+    expect(Math.min(...gaps("sim-0003", firstEndpoint))).toBeGreaterThanOrEqual(1_000 - CLOCK_ROUNDING_MS);
+    const state = db.$client.prepare("SELECT p.consecutive_failures AS failures FROM poll_state p JOIN vendors v ON v.id = p.vendor_id WHERE v.slug = 'sim-0003'").get() as { failures: number };
+    expect(state.failures).toBeGreaterThanOrEqual(2);
   });
 });
