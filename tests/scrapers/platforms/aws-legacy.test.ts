@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { ParsedSnapshot } from "@/lib/derive/observation";
 import { incidentSchema, type Incident } from "@/lib/incident";
 import { awsLegacyPlatform, splitResolvedMark } from "@/scrapers/platforms/aws-legacy";
 import { corpusSnapshots, describeCorpus } from "@/tests/support/corpus";
@@ -21,7 +22,9 @@ function parseSnapshot(file: string): Promise<Incident[]> {
   return parseCorpusFile(awsLegacyPlatform, file, "aws");
 }
 
-
+function readText(text: string): Promise<ParsedSnapshot> {
+  return awsLegacyPlatform.parse(new TextEncoder().encode(text), context);
+}
 
 function event(overrides: Record<string, unknown>): Record<string, unknown> {
   return { service_name: "S", service: "s", summary: "x", date: "1622566800", status: "1", description: "", ...overrides };
@@ -124,33 +127,118 @@ describe("aws-legacy platform: broken snapshots", () => {
     expect(error.message).toContain("aws: snapshot from fixture.json is invalid at (root)");
   });
 
-  it("rejects a status code outside 0-3, naming the path", async () => {
-    const error = await snapshotRejection(parseText(JSON.stringify({ current: [event({ status: "7" })], archive: [] })));
-    expect(error.message).toContain("invalid at current[0].status");
+  it("rejects a current list that is not a list", async () => {
+    const error = await snapshotRejection(parseText(JSON.stringify({ current: "none" })));
+    expect(error.message).toContain("invalid at current");
+  });
+});
+
+describe("aws-legacy platform: a malformed element costs only itself", () => {
+  it("says where each event is in the payload, the current listing of a repeated one included", async () => {
+    const snapshot = await readText(fs.readFileSync(FIXTURE, "utf8"));
+    expect(snapshot.observations.map((o) => [o.incident.id, o.path])).toEqual([
+      ["1615707600-hw-ec2-us-east-1", "current[0]"],
+      ["1609486200-hw-s3", "current[1]"],
+      ["1622566800-hand-written-route-53", "archive[1]"],
+      ["1622649600-hw-lambda-us-east-1", "archive[2]"],
+    ]);
+    expect(snapshot.warnings).toEqual([]);
   });
 
-  it("rejects a start that is not epoch seconds, naming the path", async () => {
-    const error = await snapshotRejection(parseText(JSON.stringify({ current: [], archive: [event({}), event({ date: "yesterday" })] })));
-    expect(error.message).toContain("invalid at archive[1].date");
+  it("reads an event whose start is not epoch seconds as unread: its id is made of it", async () => {
+    const snapshot = await readText(JSON.stringify({ current: [], archive: [event({}), event({ date: "yesterday" })] }));
+    expect(snapshot.unread).toEqual([{ id: null, path: "archive[1]" }]);
+    expect(snapshot.warnings).toEqual([{ path: "archive[1].date", message: expect.stringMatching(/epoch seconds/) }]);
+    expect(snapshot.observations.map((o) => o.path)).toEqual(["archive[0]"]);
   });
 
-  it("rejects a timeline time in an unknown zone, naming the description", async () => {
-    const description = '<div><span class="yellowfg"> 9:26 AM XYZ</span>&nbsp;text</div>';
-    const error = await snapshotRejection(parseText(JSON.stringify({ current: [event({ description })] })));
-    expect(error.message).toMatch(/invalid at current\[0\]\.description: unknown time zone "XYZ"/);
+  it("reads an event whose service key is not text as unread rather than keying it by its name", async () => {
+    const snapshot = await readText(JSON.stringify({ current: [event({ service: 42 }), "oops"] }));
+    expect(snapshot.unread).toEqual([{ id: null, path: "current[0]" }, { id: null, path: "current[1]" }]);
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["current[0].service", "current[1]"]);
   });
 
-  it("rejects a start past year 9999, naming the path, instead of writing a six-digit year", async () => {
-    const error = await snapshotRejection(parseText(JSON.stringify({ current: [event({ date: "8640000000000" })] })));
-    expect(error.message).toContain("invalid at current[0].date: time out of range");
+  it("leaves the status of a status code outside 0-3 unstated, unless the summary says it is resolved", async () => {
+    const snapshot = await readText(JSON.stringify({ current: [event({ status: "7" }), event({ service: "t", status: "7", summary: "[RESOLVED] x" })] }));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["current[0].status", "current[1].status"]);
+    expect(snapshot.observations.map((o) => [o.incident.status, o.unstated])).toEqual([[null, ["status"]], ["resolved", []]]);
   });
 
-  it("rejects a timeline that runs past year 9999, naming the description", async () => {
+  it("leaves the title and status unstated when the summary is not text", async () => {
+    const snapshot = await readText(JSON.stringify({ current: [event({ summary: ["x"] })] }));
+    expect(snapshot.observations[0]).toMatchObject({ incident: { title: "" }, unstated: ["title", "status"] });
+  });
+
+  it("leaves the components unstated when the service name is not text, keeping the id from the service key", async () => {
+    const snapshot = await readText(JSON.stringify({ current: [event({ service_name: null })] }));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["current[0].service_name"]);
+    expect(snapshot.observations[0]).toMatchObject({ incident: { id: "1622566800-s", components: [] }, unstated: ["components"] });
+  });
+
+  it("leaves the updates unstated when the description is not text", async () => {
+    const snapshot = await readText(JSON.stringify({ current: [event({ description: { html: "x" } })] }));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["current[0].description"]);
+    expect(snapshot.observations[0]).toMatchObject({ unstated: ["updates"], partialUpdates: false });
+  });
+
+  it("skips a timeline entry in an unknown zone and the bare times after it until a dated one", async () => {
+    const description = [
+      '<div><span class="yellowfg"> 9:00 AM PDT</span>&nbsp;first</div>',
+      '<div><span class="yellowfg"> 9:26 AM XYZ</span>&nbsp;unknown zone</div>',
+      "<div>its continuation</div>",
+      '<div><span class="yellowfg">10:00 AM PDT</span>&nbsp;day unknown</div>',
+      '<div><span class="yellowfg">Jun 2, 8:00 AM PDT</span>&nbsp;dated again</div>',
+      '<div><span class="yellowfg"> 9:00 AM PDT</span>&nbsp;bare after dated</div>',
+    ].join("");
+    const snapshot = await readText(JSON.stringify({ current: [event({ description })] }));
+    expect(snapshot.warnings).toEqual([
+      { path: "current[0].description.timeline[1]", message: 'unknown time zone "XYZ"' },
+      { path: "current[0].description.timeline[3]", message: "bare time after an unreadable one: its day is not known" },
+    ]);
+    const [observed] = snapshot.observations;
+    expect(observed).toMatchObject({ unstated: [], partialUpdates: true });
+    expect(observed?.incident.updates.map((u) => [u.createdAt, u.body])).toEqual([
+      ["2021-06-01T16:00:00.000Z", "first"],
+      ["2021-06-02T15:00:00.000Z", "dated again"],
+      ["2021-06-02T16:00:00.000Z", "bare after dated"],
+    ]);
+  });
+
+  it("does not make a timeline whose every time is unreadable one untimed update", async () => {
+    const description = '<div><span class="yellowfg">9:99 AM PST</span>&nbsp;text</div>';
+    const snapshot = await readText(JSON.stringify({ current: [event({ description })] }));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["current[0].description.timeline[0]"]);
+    expect(snapshot.observations[0]).toMatchObject({ incident: { updates: [] }, partialUpdates: true });
+  });
+
+  it("leaves the start and the updates unstated for a start past year 9999, instead of writing a six-digit year", async () => {
+    const description = '<div><span class="yellowfg">9:00 AM PST</span>&nbsp;text</div>';
+    const snapshot = await readText(JSON.stringify({ current: [event({ date: "8640000000000", description })] }));
+    expect(snapshot.warnings).toEqual([{ path: "current[0].date", message: expect.stringMatching(/time out of range/) }]);
+    expect(snapshot.observations[0]).toMatchObject({ incident: { startedAt: null, updates: [] }, unstated: ["startedAt", "updates"] });
+  });
+
+  it("skips a timeline entry that runs past year 9999", async () => {
     // 31 Dec 9999, 12:00 UTC: the evening update in PST falls on 1 Jan 10000 UTC.
-    const description = '<div><span class="yellowfg">11:59 PM PST</span>&nbsp;text</div>';
-    const error = await snapshotRejection(parseText(JSON.stringify({ archive: [event({ date: "253402257600", description })] })));
-    expect(error.kind).toBe("schema");
-    expect(error.message).toContain("invalid at archive[0].description: time out of range");
+    const description = '<div><span class="yellowfg">11:00 AM PST</span>&nbsp;kept</div><div><span class="yellowfg">11:59 PM PST</span>&nbsp;text</div>';
+    const snapshot = await readText(JSON.stringify({ archive: [event({ date: "253402257600", description })] }));
+    expect(snapshot.warnings).toEqual([{ path: "archive[0].description.timeline[1]", message: expect.stringMatching(/time out of range/) }]);
+    expect(snapshot.observations[0]?.incident.updates.map((u) => u.body)).toEqual(["kept"]);
+    expect(snapshot.observations[0]?.partialUpdates).toBe(true);
+  });
+
+  it("ignores the archive's listing of an event even when the current one is partly unreadable", async () => {
+    const snapshot = await readText(JSON.stringify({ current: [event({ summary: 1 })], archive: [event({ summary: "archived" })] }));
+    expect(snapshot.observations).toHaveLength(1);
+    expect(snapshot.observations[0]).toMatchObject({ path: "current[0]", unstated: ["title", "status"] });
+  });
+});
+
+describe("aws-legacy platform: profile", () => {
+  it("states no impact and no end, the dashboard link only as a stand-in, and update times to the minute", () => {
+    const { fields, updates } = awsLegacyPlatform.profile;
+    expect([fields.impact, fields.resolvedAt, fields.url]).toEqual([undefined, undefined, "inferred"]);
+    expect(updates).toMatchObject({ list: "full", time: "minute", text: "rendered" });
   });
 });
 

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { ParsedSnapshot } from "@/lib/derive/observation";
 import { incidentSchema, type Incident } from "@/lib/incident";
 import { isDerivedUpdateId } from "@/lib/update-identity";
 import { gcpPlatform, isIncidentReport } from "@/scrapers/platforms/gcp";
@@ -22,7 +23,25 @@ function parseSnapshot(file: string): Promise<Incident[]> {
   return parseCorpusFile(gcpPlatform, file, "google-cloud");
 }
 
+function readText(text: string): Promise<ParsedSnapshot> {
+  return gcpPlatform.parse(new TextEncoder().encode(text), context);
+}
 
+function fixtureList(name: string): unknown[] {
+  return JSON.parse(fs.readFileSync(path.join(FIXTURES, name), "utf8")) as unknown[];
+}
+
+function readFixture(name: string): Promise<ParsedSnapshot> {
+  return readText(JSON.stringify(fixtureList(name)));
+}
+
+function update(overrides: Record<string, unknown>): Record<string, unknown> {
+  return { created: "2026-01-01T01:00:00Z", when: "2026-01-01T01:00:00Z", text: "t", status: "SERVICE_INFORMATION", ...overrides };
+}
+
+function incident(overrides: Record<string, unknown>): Record<string, unknown> {
+  return { id: "a", external_desc: "x", begin: "2026-01-01T00:00:00Z", severity: "low", uri: "incidents/a", updates: [update({})], ...overrides };
+}
 
 describe("gcp platform: pre-2021 incident shape", () => {
   it("identifies a legacy incident by service key and number and maps its single service", async () => {
@@ -86,10 +105,12 @@ describe("gcp platform: current incident shape", () => {
     ]);
   });
 
-  it("gives no impact for a severity it does not know, even one named like an object property", async () => {
-    const open = findIncident(await parseFixture("current-schema-handwritten.json"), "HandWrittenAAAAAAAAA1");
+  it("states no impact for a severity it does not know, even one named like an object property", async () => {
+    const snapshot = await readFixture("current-schema-handwritten.json");
+    const open = findIncident(snapshot.observations.map((o) => o.incident), "HandWrittenAAAAAAAAA1");
     expect(open.impact).toBeNull();
     expect(incidentSchema.safeParse(open).success).toBe(true);
+    expect(snapshot.observations[0]?.unstated).toEqual(["impact"]);
   });
 
   it("keeps hostile markup in Markdown texts verbatim for the renderer to escape", async () => {
@@ -140,22 +161,113 @@ describe("gcp platform: broken snapshots", () => {
     expect(error.kind).toBe("schema");
     expect(error.message).toContain("google-cloud: snapshot from fixture.json is invalid at (root)");
   });
+});
 
-  it("rejects a current-shape incident without an id, naming its index", async () => {
-    const error = await snapshotRejection(parseText(JSON.stringify([{ number: "1", external_desc: "x", updates: [] }])));
-    expect(error.kind).toBe("schema");
-    expect(error.message).toContain("invalid at [0].id");
+describe("gcp platform: a malformed element costs only itself", () => {
+  it("says where each incident is in the payload", async () => {
+    const snapshot = await readFixture("current-schema-handwritten.json");
+    expect(snapshot.observations.map((o) => [o.incident.id, o.path])).toEqual([
+      ["HandWrittenAAAAAAAAA1", "[0]"],
+      ["HandWrittenAAAAAAAAA2", "[1]"],
+    ]);
   });
 
-  it("rejects an update time that is not a timestamp, naming its path", async () => {
-    const bad = { id: "a", external_desc: "x", updates: [{ created: "2026-01-01T00:00:00Z", text: "" }, { created: "yesterday", text: "" }] };
-    const error = await snapshotRejection(parseText(JSON.stringify([bad])));
-    expect(error.message).toMatch(/invalid at \[0\]\.updates\[1\]\.created: not an ISO-8601 timestamp/);
+  it("loses only the components of an incident with a product without id, as in the spring 2021 format change", async () => {
+    const list = fixtureList("current-schema-handwritten.json");
+    const products = (list[0] as { affected_products: Array<Record<string, unknown>> }).affected_products;
+    delete products[1]?.id;
+    const snapshot = await readText(JSON.stringify(list));
+    expect(snapshot.warnings).toEqual([
+      { path: "[0].severity", message: 'unknown severity "constructor"' },
+      { path: "[0].affected_products[1].id", message: expect.stringMatching(/expected string/) },
+    ]);
+    const [broken, whole] = snapshot.observations;
+    expect(broken?.unstated).toEqual(["impact", "components"]);
+    expect(broken?.incident).toMatchObject({ id: "HandWrittenAAAAAAAAA1", title: expect.stringMatching(/^Hand-written: /), status: "service_disruption" });
+    expect(broken?.incident.updates).toHaveLength(2);
+    expect(whole).toMatchObject({ path: "[1]", unstated: [], partialUpdates: false });
+    expect(snapshot.unread).toEqual([]);
   });
 
-  it("rejects a legacy incident without a service key, naming the field", async () => {
-    const error = await snapshotRejection(parseText(JSON.stringify([{ number: 19001, external_desc: "x", updates: [] }])));
-    expect(error.message).toContain("invalid at [0].service_key");
+  it("reads a current-shape incident without an id as unread and reads the others", async () => {
+    const snapshot = await readText(JSON.stringify([{ number: "1", external_desc: "x", updates: [] }, incident({ id: "b" })]));
+    expect(snapshot.unread).toEqual([{ id: null, path: "[0]" }]);
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["[0].id"]);
+    expect(snapshot.observations.map((o) => o.incident.id)).toEqual(["b"]);
+  });
+
+  it("reads a legacy incident without a service key as unread: its id is made of it", async () => {
+    const snapshot = await readText(JSON.stringify([{ number: 19001, external_desc: "x", updates: [] }]));
+    expect(snapshot.unread).toEqual([{ id: null, path: "[0]" }]);
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["[0].service_key", "[0].service_name"]);
+  });
+
+  it("reads an element that is not an object as unread", async () => {
+    const snapshot = await readText(JSON.stringify(["oops", incident({ id: "b" })]));
+    expect(snapshot.unread).toEqual([{ id: null, path: "[0]" }]);
+    expect(snapshot.warnings).toEqual([{ path: "[0]", message: "expected an object, got string" }]);
+    expect(snapshot.observations).toHaveLength(1);
+  });
+
+  it("leaves the components of a legacy incident with an unreadable service name unstated", async () => {
+    const snapshot = await readText(JSON.stringify([{ number: 19001, service_key: "compute", service_name: 7, external_desc: "x", updates: [] }]));
+    expect(snapshot.observations[0]).toMatchObject({ incident: { id: "compute/19001", components: [] }, unstated: ["components"] });
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["[0].service_name"]);
+  });
+
+  it("skips an update whose time is not a timestamp, with the status and postmortem worked out from the list", async () => {
+    const bad = incident({ updates: [update({ created: "2026-01-01T00:00:00Z", status: "SERVICE_OUTAGE" }), update({ created: "yesterday" })] });
+    const snapshot = await readText(JSON.stringify([bad]));
+    expect(snapshot.warnings).toEqual([{ path: "[0].updates[1].created", message: expect.stringMatching(/not an ISO-8601 timestamp/) }]);
+    const [observed] = snapshot.observations;
+    expect(observed?.incident.updates.map((u) => u.createdAt)).toEqual(["2026-01-01T00:00:00.000Z"]);
+    expect(observed?.partialUpdates).toBe(true);
+    // Without a most recent update the newest listed one gives the status, and it may be the skipped one.
+    expect(observed?.unstated).toEqual(["postmortem", "status"]);
+  });
+
+  it("keeps the status stated by the end or the most recent update when an update is skipped", async () => {
+    const updates = [update({}), update({ created: "yesterday" })];
+    const ended = incident({ id: "ended", end: "2026-01-02T00:00:00Z", updates });
+    const open = incident({ id: "open", most_recent_update: { status: "SERVICE_DISRUPTION" }, updates });
+    const snapshot = await readText(JSON.stringify([ended, open]));
+    expect(snapshot.observations.map((o) => [o.incident.status, o.unstated])).toEqual([
+      ["resolved", ["postmortem"]],
+      ["service_disruption", ["postmortem"]],
+    ]);
+  });
+
+  it("leaves the status of an open incident unstated when its most recent update cannot be read", async () => {
+    const snapshot = await readText(JSON.stringify([incident({ most_recent_update: { status: 3 } })]));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["[0].most_recent_update.status"]);
+    expect(snapshot.observations[0]?.unstated).toEqual(["status"]);
+  });
+
+  it("leaves the updates, the postmortem and the open status unstated when the updates are not a list", async () => {
+    const snapshot = await readText(JSON.stringify([incident({ updates: "none" })]));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["[0].updates"]);
+    expect(snapshot.observations[0]).toMatchObject({ unstated: ["updates", "postmortem", "status"], partialUpdates: false });
+  });
+
+  it("leaves a field of the wrong type unstated, and the status with an unreadable end", async () => {
+    const snapshot = await readText(JSON.stringify([incident({ external_desc: 42, uri: [], begin: "soon", end: "later" })]));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["[0].begin", "[0].end", "[0].external_desc", "[0].uri"]);
+    expect(snapshot.observations[0]).toMatchObject({
+      incident: { title: "", url: null, startedAt: null, resolvedAt: null },
+      unstated: ["title", "url", "startedAt", "resolvedAt", "status"],
+    });
+  });
+
+  it("leaves the impact of a severity it does not know unstated, with a warning, rather than calling it none", async () => {
+    const snapshot = await readText(JSON.stringify([incident({ severity: "catastrophic" }), incident({ id: "b", severity: null })]));
+    expect(snapshot.warnings).toEqual([{ path: "[0].severity", message: 'unknown severity "catastrophic"' }]);
+    expect(snapshot.observations.map((o) => [o.incident.impact, o.unstated])).toEqual([[null, ["impact"]], [null, []]]);
+  });
+
+  it("ignores a second listing of an id even when the first is the one partly unreadable", async () => {
+    const snapshot = await readText(JSON.stringify([incident({ external_desc: 1 }), incident({ external_desc: "second" })]));
+    expect(snapshot.observations).toHaveLength(1);
+    expect(snapshot.observations[0]).toMatchObject({ path: "[0]", incident: { title: "" }, unstated: ["title"] });
   });
 });
 

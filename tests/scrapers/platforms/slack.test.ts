@@ -2,6 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { canonicalizeIncident, hashIncident } from "@/lib/canonicalize";
+import { mergeObservation } from "@/lib/derive/merge-observation";
+import type { ParsedSnapshot } from "@/lib/derive/observation";
 import { incidentSchema, type Incident } from "@/lib/incident";
 import type { Platform } from "@/scrapers/platforms/platform";
 import { slackHistoryPlatform, slackPlatform } from "@/scrapers/platforms/slack";
@@ -23,7 +25,17 @@ function parseSnapshot(file: string): Promise<Incident[]> {
   return parseCorpusFile(slackPlatform, file, "slack");
 }
 
+function readText(platform: Platform, text: string): Promise<ParsedSnapshot> {
+  return platform.parse(new TextEncoder().encode(text), context);
+}
 
+function readFixture(platform: Platform, name: string): Promise<ParsedSnapshot> {
+  return platform.parse(fs.readFileSync(path.join(FIXTURES, name)), context);
+}
+
+function incident(overrides: Record<string, unknown>): Record<string, unknown> {
+  return { id: 1, title: "t", type: "incident", status: "active", date_created: "2021-01-01T00:00:00-08:00", ...overrides };
+}
 
 describe("slack platform: current", () => {
   it("maps an active outage with its services, UTC start and no resolution", async () => {
@@ -116,25 +128,101 @@ describe("slack platform: broken snapshots", () => {
     expect(error.message).toContain("slack: snapshot from fixture.json is invalid at (root)");
   });
 
-  it("rejects an incident without an id, naming the path", async () => {
-    const incident = { title: "t", type: "incident", status: "active", date_created: "2021-01-01T00:00:00-08:00" };
-    const error = await snapshotRejection(parseText(slackPlatform, JSON.stringify({ active_incidents: [incident] })));
-    expect(error.message).toContain("invalid at active_incidents[0].id");
+  it("rejects a current snapshot whose active incidents are not a list", async () => {
+    const error = await snapshotRejection(parseText(slackPlatform, '{"active_incidents": {}}'));
+    expect(error.message).toContain("invalid at active_incidents");
+  });
+});
+
+describe("slack platform: a malformed element costs only itself", () => {
+  it("says where each incident is in the payload", async () => {
+    const current = await readFixture(slackPlatform, "current-handwritten.json");
+    expect(current.observations.map((o) => [o.incident.id, o.path])).toEqual([["5001", "active_incidents[0]"], ["5002", "active_incidents[1]"]]);
+    const history = await readFixture(slackHistoryPlatform, "history-handwritten.json");
+    expect(history.observations.map((o) => o.path)).toEqual(["[0]", "[1]"]);
+  });
+
+  it("reads an incident without an id as unread and reads the others", async () => {
+    const { id: _id, ...withoutId } = incident({});
+    const snapshot = await readText(slackPlatform, JSON.stringify({ active_incidents: [withoutId, incident({ id: 2 })] }));
+    expect(snapshot.unread).toEqual([{ id: null, path: "active_incidents[0]" }]);
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["active_incidents[0].id"]);
+    expect(snapshot.observations.map((o) => o.incident.id)).toEqual(["2"]);
   });
 
   it("leaves out a blank service name, which cannot identify a component, and keeps the incident", async () => {
-    const incident = { id: 1, title: "t", type: "incident", status: "active", date_created: "2021-01-01T00:00:00-08:00", services: ["Calls", ""] };
-    const [parsed] = await parseText(slackHistoryPlatform, JSON.stringify([incident]));
+    const [parsed] = await parseText(slackHistoryPlatform, JSON.stringify([incident({ services: ["Calls", ""] })]));
     expect(parsed?.components).toEqual([{ id: "Calls", name: "Calls" }]);
   });
 
-  it("rejects a note time without an offset, naming the path", async () => {
-    const incident = {
-      id: 1, title: "t", type: "incident", status: "active", date_created: "2021-01-01T00:00:00-08:00",
-      notes: [{ date_created: "2021-01-01T00:00:00-08:00", body: "a" }, { date_created: "2021-01-01 10:00", body: "b" }],
-    };
-    const error = await snapshotRejection(parseText(slackPlatform, JSON.stringify({ active_incidents: [incident] })));
-    expect(error.message).toMatch(/invalid at active_incidents\[0\]\.notes\[1\]\.date_created: timestamp has no UTC offset/);
+  it("leaves the components unstated when a service is not a name", async () => {
+    const snapshot = await readText(slackHistoryPlatform, JSON.stringify([incident({ services: ["Calls", 7] })]));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["[0].services[1]"]);
+    expect(snapshot.observations[0]).toMatchObject({ incident: { components: [{ id: "Calls", name: "Calls" }] }, unstated: ["components"] });
+  });
+
+  it("skips a note whose time has no offset, and leaves the end of a resolved incident unstated", async () => {
+    const notes = [{ date_created: "2021-01-01T00:00:00-08:00", body: "a" }, { date_created: "2021-01-01 10:00", body: "b" }];
+    const snapshot = await readText(slackPlatform, JSON.stringify({ active_incidents: [incident({ status: "resolved", notes })] }));
+    expect(snapshot.warnings).toEqual([{ path: "active_incidents[0].notes[1].date_created", message: expect.stringMatching(/timestamp has no UTC offset/) }]);
+    expect(snapshot.observations[0]).toMatchObject({ partialUpdates: true, unstated: ["resolvedAt"] });
+    expect(snapshot.observations[0]?.incident.updates.map((u) => u.body)).toEqual(["a"]);
+  });
+
+  it("keeps the end of an active incident stated when a note is skipped: it has none", async () => {
+    const notes = [{ date_created: "2021-01-01T00:00:00-08:00", body: "a" }, { body: "b" }];
+    const snapshot = await readText(slackPlatform, JSON.stringify({ active_incidents: [incident({ notes })] }));
+    expect(snapshot.observations[0]).toMatchObject({ incident: { resolvedAt: null }, partialUpdates: true, unstated: [] });
+  });
+
+  it("leaves the updates and a resolved incident's end unstated when the notes are not a list", async () => {
+    const snapshot = await readText(slackHistoryPlatform, JSON.stringify([incident({ status: "resolved", notes: "none" })]));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["[0].notes"]);
+    expect(snapshot.observations[0]).toMatchObject({ unstated: ["updates", "resolvedAt"], partialUpdates: false });
+  });
+
+  it("leaves a field of the wrong type unstated, and the end with an unreadable status", async () => {
+    const snapshot = await readText(slackHistoryPlatform, JSON.stringify([incident({ title: 5, status: null, url: 1, date_created: "yesterday" })]));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["[0].title", "[0].status", "[0].url", "[0].date_created"]);
+    expect(snapshot.observations[0]).toMatchObject({
+      incident: { title: "", status: null, url: null, startedAt: null, resolvedAt: null },
+      unstated: ["title", "status", "resolvedAt", "url", "startedAt"],
+    });
+  });
+
+  it("leaves the kind and impact of a type it does not know unstated, with a warning", async () => {
+    const snapshot = await readFixture(slackHistoryPlatform, "history-handwritten.json");
+    expect(snapshot.warnings).toEqual([{ path: "[1].type", message: 'unknown incident type "degradation"' }]);
+    expect(snapshot.observations.map((o) => o.unstated)).toEqual([[], ["kind", "impact"]]);
+  });
+
+  it("ignores a second listing of an id even when the first is the one partly unreadable", async () => {
+    const snapshot = await readText(slackHistoryPlatform, JSON.stringify([incident({ title: 1 }), incident({ id: "1", title: "second" })]));
+    expect(snapshot.observations).toHaveLength(1);
+    expect(snapshot.observations[0]).toMatchObject({ path: "[0]", unstated: ["title"] });
+  });
+});
+
+describe("slack platform: the end inferred from the newest note", () => {
+  const at = (observedAt: string, hash: string) => ({ source: "slack", profile: slackPlatform.profile, observedAt, hash });
+
+  it("declares the end inferred for both feeds", () => {
+    expect(slackPlatform.profile.fields.resolvedAt).toBe("inferred");
+    expect(slackHistoryPlatform.profile.fields.resolvedAt).toBe("inferred");
+  });
+
+  it("records the end once the incident it saw open is resolved", async () => {
+    const note = (time: string) => ({ date_created: time, body: time });
+    const open = await readText(slackPlatform, JSON.stringify({ active_incidents: [incident({ notes: [note("2021-01-01T00:00:00-08:00")] })] }));
+    const resolved = await readText(slackPlatform, JSON.stringify({
+      active_incidents: [incident({ status: "resolved", notes: [note("2021-01-01T00:00:00-08:00"), note("2021-01-01T02:00:00-08:00")] })],
+    }));
+    const [first] = open.observations;
+    const [second] = resolved.observations;
+    if (!first || !second) throw new Error("incident not read");
+    const created = mergeObservation(null, first, at("2021-01-01T09:00:00.000Z", "a")).record;
+    const merged = mergeObservation(created, second, at("2021-01-01T11:00:00.000Z", "b")).record;
+    expect(merged.incident).toMatchObject({ status: "resolved", resolvedAt: "2021-01-01T10:00:00.000Z" });
   });
 });
 
