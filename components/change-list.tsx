@@ -22,7 +22,7 @@ export function ChangeList({ rows, now, showVendor = true }: { rows: readonly Ch
             ) : null}
           </div>
           <div className="change-title">
-            <Link href={paths.version(r.vendorSlug, r.providerId, r.seq)}>{r.title || "(untitled)"}</Link> <KindBadges kinds={r.kinds} />
+            <Link href={paths.version(r.vendorSlug, r.providerId, r.seq)}>{r.versionTitle || "(untitled)"}</Link> <KindBadges kinds={r.kinds} />
           </div>
           <p className="change-summary">{excerpt(r.headline || r.summary, 220)}</p>
         </li>

@@ -18,12 +18,15 @@ export interface ChangeRow {
   incidentKind: string;
   vendorSlug: string;
   vendorName: string;
+  /** The incident as of that version: a heading says what it was then, not what it is now. */
+  versionTitle: string;
+  versionImpact: string | null;
+  versionKind: string;
 }
 
-/** A change with its field changes and the incident's title as of that version: what feeds and the API show. */
+/** A change with its field changes: what feeds and the API show. */
 export interface ChangeDetailRow extends ChangeRow {
   changes: Change[];
-  versionTitle: string;
 }
 
 export interface ChangePage<T extends ChangeRow = ChangeRow> {
@@ -52,11 +55,12 @@ export interface ChangeFilter {
 interface RawChange extends Omit<ChangeRow, "kinds"> {
   kinds: string;
   changes?: string;
-  versionTitle?: string;
 }
 
 const COLUMNS = `v.id AS versionId, v.seq, v.observed_at AS observedAt, v.kinds, v.summary, v.headline, i.provider_id AS providerId,
-  i.title, i.impact, i.status, i.kind AS incidentKind, d.slug AS vendorSlug, d.name AS vendorName`;
+  i.title, i.impact, i.status, i.kind AS incidentKind, d.slug AS vendorSlug, d.name AS vendorName,
+  json_extract(v.snapshot, '$.incident.title') AS versionTitle, json_extract(v.snapshot, '$.incident.impact') AS versionImpact,
+  json_extract(v.snapshot, '$.incident.kind') AS versionKind`;
 const END = { at: "9999-12-31T23:59:59.999Z", id: Number.MAX_SAFE_INTEGER };
 
 type Params = Record<string, string | number>;
@@ -112,7 +116,7 @@ function newestIds(sqlite: Database.Database, filter: ChangeFilter, limit: numbe
 function readRows(sqlite: Database.Database, ids: readonly number[], withChanges: boolean): Map<number, RawChange> {
   const rows = prepareShaped(
     sqlite,
-    `SELECT ${COLUMNS}${withChanges ? ", v.changes, json_extract(v.snapshot, '$.incident.title') AS versionTitle" : ""} FROM incident_versions v JOIN incidents i ON i.id = v.incident_id
+    `SELECT ${COLUMNS}${withChanges ? ", v.changes" : ""} FROM incident_versions v JOIN incidents i ON i.id = v.incident_id
      JOIN vendors d ON d.id = v.vendor_id WHERE v.id IN (SELECT value FROM json_each(?))`,
   ).all(JSON.stringify(ids)) as RawChange[];
   return new Map(rows.map((r) => [r.versionId, r]));
@@ -127,8 +131,8 @@ function page<T extends ChangeRow>(db: RedlineDb, filter: ChangeFilter, limit: n
   return { rows: shown, next: rows.length > limit && last ? encodeCursor({ at: last.observedAt, id: last.versionId }) : null };
 }
 
-function toRow({ changes: _changes, versionTitle: _title, ...raw }: RawChange): ChangeRow {
-  return { ...raw, kinds: JSON.parse(raw.kinds) as ChangeKindName[] };
+function toRow({ changes: _changes, ...raw }: RawChange): ChangeRow {
+  return { ...raw, versionTitle: raw.versionTitle ?? raw.title, versionKind: raw.versionKind ?? raw.incidentKind, kinds: JSON.parse(raw.kinds) as ChangeKindName[] };
 }
 
 /** Changes newest first, filtered, a page at a time. */
@@ -141,6 +145,5 @@ export function listChangeDetails(db: RedlineDb, filter: ChangeFilter, limit: nu
   return page(db, filter, limit, true, (raw) => ({
     ...toRow(raw),
     changes: JSON.parse(raw.changes ?? "[]") as Change[],
-    versionTitle: raw.versionTitle ?? raw.title,
   }));
 }

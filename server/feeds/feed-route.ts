@@ -18,7 +18,7 @@ export type FeedLevel = "all" | "kind" | "vendor" | "vendor-kind" | "incident";
 /** Enough for a reader that polls hourly to miss nothing on a busy day; older items are on the pages. */
 export const FEED_SIZE = 50;
 /** Raise when the items' rendering changes, so readers' cached copies are replaced. */
-const RENDER_VERSION = "2";
+const RENDER_VERSION = "3";
 const CACHE_CONTROL = "public, max-age=60";
 
 interface Scope {
@@ -96,7 +96,7 @@ function itemFor(origin: string, row: ChangeDetailRow): FeedItem {
 
 function toItem(origin: string, row: ChangeDetailRow): FeedItem {
   const link = `${origin}${paths.version(row.vendorSlug, row.providerId, row.seq)}`;
-  const kind = headingKindLabel(row.kinds, { impact: row.impact, kind: row.incidentKind });
+  const kind = headingKindLabel(row.kinds, { impact: row.versionImpact, kind: row.versionKind });
   return {
     id: changeItemId(row.vendorSlug, row.providerId, row.observedAt),
     title: `${row.vendorName}: ${kind}: ${row.versionTitle || "(untitled)"}`,

@@ -169,6 +169,17 @@ describe("feed items", () => {
   });
 });
 
+describe("feed item headings", () => {
+  it("name the impact the incident had in that version, not the one it has now", async () => {
+    const vendor = ensureVendor(db, { slug: "lowered", name: "Lowered Co", platform: platform.name });
+    const major = makeIncident({ vendor: "lowered", id: "d1", title: "Database failover", impact: "major" });
+    await ingestSnapshot(db, { vendor, platform, source: "feed", observedAt: "2026-04-10T01:00:00.000Z", body: snapshotBody([major]) });
+    await ingestSnapshot(db, { vendor, platform, source: "feed", observedAt: "2026-04-11T01:00:00.000Z", body: snapshotBody([{ ...major, impact: "minor" }]) });
+    const items = await parseItems("json", await (await get("vendor", "json", { slug: "lowered" })).text());
+    expect(items.map((i) => i.title)).toEqual(["Lowered Co: Impact downgraded: Database failover", "Lowered Co: New major incident: Database failover"]);
+  });
+});
+
 describe("conditional GET", () => {
   it("answers 304 to a reader that has the current feed, by ETag or by date", async () => {
     const first = await get("vendor", "atom", { slug: "acme" });
