@@ -96,6 +96,7 @@ export const captures = sqliteTable(
     // Capture order: by time, then source and content, whatever order they were recorded in.
     index("captures_vendor_order").on(t.vendorId, t.observedAt, t.source, t.hash),
     index("captures_vendor_source_order").on(t.vendorId, t.source, t.observedAt),
+    index("captures_with_warnings").on(t.observedAt).where(sql`${t.warningCount} > 0`),
   ],
 );
 

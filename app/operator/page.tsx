@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { UtcTime } from "@/components/utc-time";
 import { listThrottleTelemetry } from "@/db/hooks";
-import { listProcessStatus, listVendorPollStatus, type ProcessStatus } from "@/db/queries/operator-status";
+import { type DerivationJob, listRecentJobs } from "@/db/derivation-jobs";
+import { listCaptureWarnings, listProcessStatus, listVendorPollStatus, type ProcessStatus } from "@/db/queries/operator-status";
 import { getServerDb } from "@/db/server-db";
 import { listSupervisorEvents } from "@/db/supervisor-events";
 import { readEnv } from "@/lib/env";
@@ -61,6 +62,43 @@ function ProcessLine({ status, now }: { status: ProcessStatus; now: Date }) {
   );
 }
 
+function JobTable({ jobs, now }: { jobs: readonly DerivationJob[]; now: Date }) {
+  return (
+    <div className="table-scroll">
+      <table>
+        <caption>Latest re-derivations, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Vendor</th>
+            <th scope="col">Why</th>
+            <th scope="col">State</th>
+            <th scope="col">Progress</th>
+            <th scope="col">Longest write hold</th>
+            <th scope="col">Updated (UTC)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {jobs.map((j) => (
+            <tr key={j.id} data-job={j.status}>
+              <th scope="row">{j.vendorSlug}</th>
+              <td>{j.reason}{j.from ? <span className="muted"> (from {j.from.observedAt})</span> : null}</td>
+              <td className={j.status === "failed" ? "health-failed" : j.status === "done" ? "health-ok" : undefined}>
+                {j.status}
+                {j.error ? <>: <code>{j.error}</code></> : null}
+              </td>
+              <td>
+                {j.capturesDone}/{j.capturesTotal} captures{j.incidentsSwapped > 0 ? `, ${j.incidentsSwapped} incidents swapped in` : ""}
+              </td>
+              <td>{j.longestHoldMs} ms</td>
+              <td><UtcTime iso={j.updatedAt} now={now} /></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 export default async function OperatorPage({ searchParams }: Props) {
   const jar = await cookies();
   if (!isOperatorSession(jar.get(OPERATOR_COOKIE)?.value)) return <SignIn failed={(await searchParams).signin === "failed"} />;
@@ -73,6 +111,8 @@ export default async function OperatorPage({ searchParams }: Props) {
   const failing = vendors.filter((v) => v.lastOutcome !== null && v.lastOutcome !== "ok").length;
   const processes = listProcessStatus(db, new Date(now.getTime() - PROCESS_WINDOW_MS).toISOString());
   const events = listSupervisorEvents(db, 20);
+  const jobs = listRecentJobs(db, 20);
+  const warned = listCaptureWarnings(db, 20);
   return (
     <>
       <h1>Operator status</h1>
@@ -130,7 +170,7 @@ export default async function OperatorPage({ searchParams }: Props) {
                 <th scope="col">Failures in a row</th>
                 <th scope="col">Backoff</th>
                 <th scope="col">Next poll (UTC)</th>
-                <th scope="col">Captures (failed)</th>
+                <th scope="col">Captures (failed, read in part)</th>
                 <th scope="col">Versions</th>
               </tr>
             </thead>
@@ -150,7 +190,7 @@ export default async function OperatorPage({ searchParams }: Props) {
                     {v.pushPollDueAt ? <span className="muted"> (pushed: <UtcTime iso={v.pushPollDueAt} relative={false} />)</span> : null}
                   </td>
                   <td>
-                    {v.captures} ({v.failedCaptures})
+                    {v.captures} ({v.failedCaptures}, {v.capturesWithWarnings})
                   </td>
                   <td>{v.versions}</td>
                 </tr>
@@ -158,6 +198,40 @@ export default async function OperatorPage({ searchParams }: Props) {
             </tbody>
           </table>
         </div>
+      </section>
+      <section aria-labelledby="rederive-heading">
+        <h2 id="rederive-heading">Re-derivation</h2>
+        <p>
+          After a parser upgrade, for a capture that arrived after later ones, or when asked (<code>npm run redline -- rederive --vendor …</code>), a
+          vendor&apos;s history is rebuilt from its raw captures in the background by the poller: aside first, then swapped in incident by incident.
+        </p>
+        {jobs.length === 0 ? <p>No re-derivation has run.</p> : <JobTable jobs={jobs} now={now} />}
+      </section>
+      <section aria-labelledby="warnings-heading">
+        <h2 id="warnings-heading">Captures read in part</h2>
+        <p>
+          A malformed element costs only itself: what could not be read is not stated by that capture, the rest is recorded. The latest such
+          captures, with where in the payload and what was wrong:
+        </p>
+        {warned.length === 0 ? (
+          <p>Every capture was read whole.</p>
+        ) : (
+          <ul className="capture-warnings">
+            {warned.map((c) => (
+              <li key={c.id} data-capture={c.id}>
+                <UtcTime iso={c.observedAt} now={now} /> · {c.vendorSlug} · <code>{c.source}</code>: {c.count} {c.count === 1 ? "part" : "parts"} unread
+                <ul>
+                  {c.warnings.slice(0, 5).map((w, i) => (
+                    <li key={i}>
+                      <code>{w.path}</code>: {w.message}
+                    </li>
+                  ))}
+                  {c.count > 5 ? <li className="muted">and {c.count - 5} more</li> : null}
+                </ul>
+              </li>
+            ))}
+          </ul>
+        )}
       </section>
       <section aria-labelledby="hooks-heading">
         <h2 id="hooks-heading">Webhook budgets</h2>

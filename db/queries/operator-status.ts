@@ -16,6 +16,8 @@ export interface VendorPollStatus {
   pushPollDueAt: string | null;
   captures: number;
   failedCaptures: number;
+  /** Captures recorded with parts that could not be read (the rest of each was recorded). */
+  capturesWithWarnings: number;
   versions: number;
 }
 
@@ -26,6 +28,7 @@ const statements = preparedFor((sqlite) => ({
        (SELECT due_at FROM push_polls q WHERE q.vendor_id = v.id) AS pushPollDueAt,
        (SELECT count(*) FROM captures c WHERE c.vendor_id = v.id) AS captures,
        (SELECT count(*) FROM captures c WHERE c.vendor_id = v.id AND c.outcome IN ('failed', 'invalid')) AS failedCaptures,
+       (SELECT count(*) FROM captures c WHERE c.vendor_id = v.id AND c.warning_count > 0) AS capturesWithWarnings,
        (SELECT count(*) FROM incident_versions iv WHERE iv.vendor_id = v.id) AS versions
      FROM vendors v LEFT JOIN poll_state p ON p.vendor_id = v.id
      ORDER BY (p.last_outcome IS NOT NULL AND p.last_outcome <> 'ok') DESC, lower(v.name), v.slug`,
@@ -66,4 +69,28 @@ const processStatements = preparedFor((sqlite) => ({
 /** Each process `npm start` supervises, since `since`: how often it was restarted and why last, and whether the supervisor gave up. */
 export function listProcessStatus(db: RedlineDb, since: string): ProcessStatus[] {
   return processStatements(db).status.all(since);
+}
+
+export interface CaptureWarnings {
+  id: number;
+  vendorSlug: string;
+  source: string;
+  observedAt: string;
+  count: number;
+  /** The first of them, as kept: where in the payload, and what was wrong. */
+  warnings: Array<{ path: string; message: string }>;
+}
+
+const warningStatements = preparedFor((sqlite) => ({
+  recent: sqlite.prepare<[number], { id: number; vendorSlug: string; source: string; observedAt: string; count: number; warnings: string | null }>(
+    `SELECT c.id, v.slug AS vendorSlug, c.source, c.observed_at AS observedAt, c.warning_count AS count, c.warnings
+     FROM captures c JOIN vendors v ON v.id = c.vendor_id WHERE c.warning_count > 0 ORDER BY c.observed_at DESC, c.id DESC LIMIT ?`,
+  ),
+}));
+
+/** The latest captures that had parts Redline could not read, with what and where. */
+export function listCaptureWarnings(db: RedlineDb, limit: number): CaptureWarnings[] {
+  return warningStatements(db)
+    .recent.all(limit)
+    .map((r) => ({ ...r, warnings: r.warnings ? (JSON.parse(r.warnings) as CaptureWarnings["warnings"]) : [] }));
 }

@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { E2E_OPERATOR_TOKEN } from "@/tests/e2e/support/app-server";
 import { startE2eApp } from "@/tests/e2e/support/e2e-app";
@@ -44,5 +47,28 @@ describe("the operator status page", () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL(/\/operator$/);
     await expect(page.getByLabel("Operator token").isVisible()).resolves.toBe(true);
+  });
+
+  it("lists the captures read only in part, with the path of what could not be read, and the re-derivations with their progress", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-operator-"));
+    const incident = (id: string, impact: string) => ({ id, name: `Incident ${id}`, status: "investigating", impact, created_at: "2026-03-01T10:00:00Z", incident_updates: [] });
+    fs.writeFileSync(path.join(dir, "20260301T100000Z__summary.json"), JSON.stringify({ incidents: [incident("w1", "minor"), incident("w2", "apocalyptic")] }));
+    try {
+      await app().redline(["import", dir, "--vendor", "partly", "--platform", "statuspage-summary"]);
+      await app().redline(["rederive", "--vendor", "partly"]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    const page = await app().newPage();
+    await page.goto("/operator");
+    await page.getByLabel("Operator token").fill(E2E_OPERATOR_TOKEN);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(/\/operator$/);
+    await app().screenshot(page, "operator-rederive-and-warnings");
+    const warned = page.locator(".capture-warnings > li", { hasText: "partly" });
+    await expect(warned.textContent()).resolves.toMatch(/incidents\[1\]\.impact/);
+    const job = page.locator('tr[data-job="done"]', { hasText: "partly" });
+    await expect(job.locator("td").nth(0).textContent()).resolves.toBe("requested");
+    await expect(job.locator("td").nth(2).textContent()).resolves.toBe("1/1 captures, 2 incidents swapped in");
   });
 });

@@ -1,0 +1,1 @@
+CREATE INDEX `captures_with_warnings` ON `captures` (`observed_at`) WHERE "captures"."warning_count" > 0;
