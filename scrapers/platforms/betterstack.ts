@@ -264,7 +264,8 @@ function readReportObservation(report: ReadReport, contents: IndexContents, orig
   const partialUpdates = missesUpdates(report, contents);
   if (partialUpdates) {
     // What is worked out from the updates needs them all.
-    unstated.add("components").add("resolvedAt");
+    unstated.add("components");
+    if (status === "resolved") unstated.add("resolvedAt");
     if (!maintenance) unstated.add("impact");
     if (!a.aggregate_state) unstated.add("status");
     if (startsAt === null) unstated.add("startedAt");
