@@ -11,7 +11,7 @@ import { z } from "zod";
 import type { Impact, Incident } from "@/lib/incident";
 import { formatUtc, TimestampError, toUtcIso } from "@/lib/time";
 import { decodeJson, parseWithSchema, type Platform } from "@/scrapers/platforms/platform";
-import { joinPath, SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
+import { joinPath, type ReadObject, SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const JS_DATE = /^[a-z]{3} ([a-z]{3}) (\d{1,2}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT([+-]\d{2})(\d{2})(?: \([^)]*\))?$/i;
@@ -126,23 +126,32 @@ function reshapeEvent(key: EventKey, vendor: string, fields: Pick<Incident, "kin
   return { vendor, id: key.id, url: key.url, resolvedAt: null, components: [], updates: [], postmortem: null, ...fields };
 }
 
-function readIncident(reader: SnapshotReader, raw: unknown, path: string, seen: Set<string>): void {
-  const read = reader.fields(incidentShape, raw, path);
+/** An event's fields and key; null when it has no key, which leaves it unread. Of several with one key the first is kept. */
+function readEvent<S extends typeof incidentShape | typeof maintenanceShape>(
+  reader: SnapshotReader, shape: S, raw: unknown, path: string, seen: Set<string>,
+): { key: EventKey; read: ReadObject<S> } | null {
+  const read = reader.fields(shape, raw, path);
   const key = read ? eventKey(read.values, read.failed) : null;
   if (!read || key === null) {
     reader.unreadIncident(null, path);
-    return;
+    return null;
   }
-  if (seen.has(key.id)) return;
+  if (seen.has(key.id)) return null;
   seen.add(key.id);
-  const { values: v, failed } = read;
+  return { key, read };
+}
+
+function readIncident(reader: SnapshotReader, raw: unknown, path: string, seen: Set<string>): void {
+  const event = readEvent(reader, incidentShape, raw, path, seen);
+  if (!event) return;
+  const { values: v, failed } = event.read;
   const unstated: StatedField[] = [];
   if (failed.has("name")) unstated.push("title");
   if (failed.has("status")) unstated.push("status");
   if (failed.has("impact")) unstated.push("impact");
   if (failed.has("started")) unstated.push("startedAt");
   if (failed.has("url")) unstated.push("url");
-  const incident = reshapeEvent(key, reader.context.vendor, {
+  const incident = reshapeEvent(event.key, reader.context.vendor, {
     kind: "incident",
     title: v.name ?? "",
     status: INCIDENT_STATUSES.get(upper(v.status)) ?? null,
@@ -155,15 +164,9 @@ function readIncident(reader: SnapshotReader, raw: unknown, path: string, seen: 
 }
 
 function readMaintenance(reader: SnapshotReader, raw: unknown, path: string, seen: Set<string>): void {
-  const read = reader.fields(maintenanceShape, raw, path);
-  const key = read ? eventKey(read.values, read.failed) : null;
-  if (!read || key === null) {
-    reader.unreadIncident(null, path);
-    return;
-  }
-  if (seen.has(key.id)) return;
-  seen.add(key.id);
-  const { values: v, failed } = read;
+  const event = readEvent(reader, maintenanceShape, raw, path, seen);
+  if (!event) return;
+  const { values: v, failed } = event.read;
   const unstated: StatedField[] = [];
   if (failed.has("name")) unstated.push("title");
   if (failed.has("status")) unstated.push("status");
@@ -171,7 +174,7 @@ function readMaintenance(reader: SnapshotReader, raw: unknown, path: string, see
   else if (failed.has("duration")) unstated.push("scheduledUntil");
   if (failed.has("url")) unstated.push("url");
   const start = v.start ?? null;
-  const incident = reshapeEvent(key, reader.context.vendor, {
+  const incident = reshapeEvent(event.key, reader.context.vendor, {
     kind: "maintenance",
     title: v.name ?? "",
     status: MAINTENANCE_STATUSES.get(upper(v.status)) ?? null,
