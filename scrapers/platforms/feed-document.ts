@@ -87,6 +87,7 @@ export interface ReadFeedItem {
 }
 
 const feedSchema = z.object({ items: z.array(z.unknown()) });
+
 // rss-parser runs Atom dates through `new Date(x).toISOString()`, which throws on garbage;
 // renamed, they reach the schema raw and a bad one fails at its path.
 const RAW_DATE_TAGS: Record<string, string> = { published: "redline-published", updated: "redline-updated" };

@@ -199,7 +199,8 @@ function readWidgetEvent(reader: SnapshotReader, raw: unknown, path: string, mai
     updates: messageRead ? updates : [],
     postmortem: null,
   };
-  reader.observe({ incident, path, unstated: [...unstated], partialUpdates: !messageRead });
+  const messageSkipped = !messageRead && (failed.has("last_update_message") || (v.last_update_message ?? "") !== "");
+  reader.observe({ incident, path, unstated: [...unstated], partialUpdates: messageSkipped });
 }
 
 function parseIncidentioWidget(body: Uint8Array, reader: SnapshotReader): void {

@@ -193,6 +193,17 @@ describe("incident.io widget API", () => {
     expect(observation).toMatchObject({ partialUpdates: true, unstated: [], incident: { title: "Search errors", updates: [] } });
   });
 
+  it("skips the last message of an event whose status is unreadable, whose status it would carry", async () => {
+    const snapshot = await read(incidentioWidgetPlatform, JSON.stringify({ ongoing_incidents: [{ ...searching, status: { label: "Investigating" } }] }));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["ongoing_incidents[0].status"]);
+    expect(snapshot.observations[0]).toMatchObject({ unstated: ["status"], partialUpdates: true, incident: { updates: [] } });
+  });
+
+  it("skips no message when the event has none, even if its time is unreadable", async () => {
+    const snapshot = await read(incidentioWidgetPlatform, JSON.stringify({ ongoing_incidents: [{ ...searching, last_update_at: "now", last_update_message: "" }] }));
+    expect(snapshot.observations[0]).toMatchObject({ partialUpdates: false, incident: { updates: [] } });
+  });
+
   it("states neither start nor window of a maintenance whose start is unreadable", async () => {
     const maintenance = { id: "01JMAINT", name: "Upgrade", status: "maintenance_in_progress", started_at: "soon", scheduled_end_at: "2026-03-02T03:00:00Z" };
     const snapshot = await read(incidentioWidgetPlatform, JSON.stringify({ ongoing_incidents: [], in_progress_maintenances: [maintenance] }));
