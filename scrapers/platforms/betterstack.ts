@@ -9,11 +9,11 @@
  *   one item per status update, linked to its report at …/incident/<id>.
  * Resource states: resolved, degraded, downtime, maintenance; the worst one seen is the impact.
  */
-import { wholeSnapshot } from "@/lib/derive/observation";
-import { exactProfile, statingOnly } from "@/lib/derive/source-profile";
+import type { Observation, ParsedSnapshot } from "@/lib/derive/observation";
+import { exactProfile, type StatedField, type Statement, statingOnly } from "@/lib/derive/source-profile";
 import { z } from "zod";
 import { htmlToText } from "@/lib/html-to-text";
-import { type Component, type Impact, type Incident, type IncidentUpdate, keepFirstById } from "@/lib/incident";
+import type { Component, Impact, Incident, IncidentUpdate } from "@/lib/incident";
 import { deriveUpdateIds } from "@/lib/update-identity";
 import {
   decodeJson,
@@ -23,71 +23,41 @@ import {
   type Platform,
   utcTimestampField,
 } from "@/scrapers/platforms/platform";
-import { type FeedItem, feedItemTime, invalidFeedItem, readFeedItems } from "@/scrapers/platforms/feed-document";
+import { feedItemTime, readFeedItems, type ReadFeedItem } from "@/scrapers/platforms/feed-document";
+import { isRecord, joinPath, type ReadFields, type ReadObject, SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
 
 const idField = z.union([z.string().min(1), z.number().int()]).transform(String);
 const affectedSchema = z.array(z.object({ status_page_resource_id: idField, status: z.string().nullish() })).nullish();
 const linkSchema = z.object({ data: z.object({ id: idField }).nullish() }).nullish();
 const linksSchema = z.object({ data: z.array(z.object({ id: idField })).nullish() }).nullish();
 
-const reportSchema = z.object({
-  id: idField,
-  type: z.literal("status_report"),
-  attributes: z.object({
-    title: z.string(),
-    report_type: z.string().nullish(),
-    starts_at: optionalUtcTimestampField,
-    ends_at: optionalUtcTimestampField,
-    aggregate_state: z.string().nullish(),
-    affected_resources: affectedSchema,
-  }),
-  relationships: z.object({ status_updates: linksSchema }).nullish(),
-});
-type Report = z.infer<typeof reportSchema>;
+const reportEntryShape = { id: idField, attributes: z.unknown(), relationships: z.object({ status_updates: linksSchema }).nullish() };
+const reportShape = {
+  title: z.string(),
+  report_type: z.string().nullish(),
+  starts_at: optionalUtcTimestampField,
+  ends_at: optionalUtcTimestampField,
+  aggregate_state: z.string().nullish(),
+  affected_resources: affectedSchema,
+};
+type ReportValues = ReadFields<typeof reportShape>;
 
-const updateSchema = z.object({
-  id: idField,
-  type: z.literal("status_update"),
-  attributes: z.object({
-    message: z.string().nullish(),
-    published_at: utcTimestampField,
-    status_report_id: idField.nullish(),
-    affected_resources: affectedSchema,
-  }),
-  relationships: z.object({ status_report: linkSchema }).nullish(),
-});
-type Update = z.infer<typeof updateSchema>;
+const updateEntryShape = { id: idField, attributes: z.unknown(), relationships: z.object({ status_report: linkSchema }).nullish() };
+const updateShape = {
+  message: z.string().nullish(),
+  published_at: utcTimestampField,
+  status_report_id: idField.nullish(),
+  affected_resources: affectedSchema,
+};
 
-const resourceSchema = z.object({
-  id: idField,
-  type: z.literal("status_page_resource"),
-  attributes: z.object({ public_name: z.string().nullish() }),
-});
+const resourceEntryShape = { id: idField, attributes: z.unknown() };
+const resourceShape = { public_name: z.string().nullish() };
 
-function parseIncluded(value: unknown) {
-  const type = typeof value === "object" && value !== null && "type" in value ? value.type : undefined;
-  if (type === "status_report") return reportSchema.safeParse(value);
-  if (type === "status_update") return updateSchema.safeParse(value);
-  if (type === "status_page_resource") return resourceSchema.safeParse(value);
-  return null;
-}
-
-// A union would report "invalid input" at the entry; choosing by type names the failing field.
-const includedSchema = z.unknown().transform((value, ctx) => {
-  const result = parseIncluded(value);
-  if (result === null) return { type: "other" as const };
-  if (result.success) return result.data;
-  for (const issue of result.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
-  return z.NEVER;
+const pageSchema = z.object({
+  data: z.object({ type: z.literal("status_page"), attributes: z.record(z.string(), z.unknown()) }),
+  included: z.array(z.unknown()).nullish(),
 });
-
-export const betterstackIndexSchema = z.object({
-  data: z.object({
-    type: z.literal("status_page"),
-    attributes: z.object({ custom_domain: z.string().nullish(), subdomain: z.string().nullish() }),
-  }),
-  included: z.array(includedSchema).nullish(),
-});
+const pageAttributesShape = { custom_domain: z.string().nullish(), subdomain: z.string().nullish() };
 
 const STATE_RANK: Record<string, number> = { resolved: 0, operational: 0, maintenance: 1, degraded: 2, downtime: 3 };
 const STATE_IMPACT: Record<string, Impact> = { degraded: "minor", downtime: "critical" };
@@ -109,19 +79,25 @@ function compareTimes(a: string | null, b: string | null): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-function pageOrigin(attributes: { custom_domain?: string | null; subdomain?: string | null }): string | null {
-  if (attributes.custom_domain) return `https://${attributes.custom_domain.replace(/\/+$/, "")}`;
-  return attributes.subdomain ? `https://${attributes.subdomain}.betteruptime.com` : null;
+/** The page's origin; undefined when the attribute it comes from cannot be read. */
+function pageOrigin(reader: SnapshotReader, raw: Record<string, unknown>): string | null | undefined {
+  const read = reader.fields(pageAttributesShape, raw, "data.attributes");
+  if (!read || read.failed.has("custom_domain")) return undefined;
+  const { custom_domain: domain, subdomain } = read.values;
+  if (domain) return `https://${domain.replace(/\/+$/, "")}`;
+  if (read.failed.has("subdomain")) return undefined;
+  return subdomain ? `https://${subdomain}.betteruptime.com` : null;
 }
 
-function reportStatus(report: Report, updates: readonly IncidentUpdate[], observedAt: string): string | null {
-  const a = report.attributes;
+/** The status and whether it is worked out (a maintenance's from its window, an incident's from its last update). */
+function reportStatus(a: ReportValues, updates: readonly IncidentUpdate[], observedAt: string): { status: string | null; at: Statement } {
+  const startsAt = a.starts_at ?? null;
   if (a.report_type === "maintenance") {
-    if (a.aggregate_state?.toLowerCase() === "maintenance") return "in_progress";
-    return a.starts_at !== null && a.starts_at > observedAt ? "scheduled" : "completed";
+    if (a.aggregate_state?.toLowerCase() === "maintenance") return { status: "in_progress", at: "exact" };
+    return { status: startsAt !== null && startsAt > observedAt ? "scheduled" : "completed", at: "inferred" };
   }
   const state = a.aggregate_state ? worstState([a.aggregate_state]) : (updates.at(-1)?.status ?? null);
-  return state === "maintenance" ? null : state;
+  return { status: state === "maintenance" ? null : state, at: a.aggregate_state ? "exact" : "inferred" };
 }
 
 /** The first update of the closing run of all-resolved updates. */
@@ -131,77 +107,211 @@ function resolvedAtOf(updates: readonly IncidentUpdate[]): string | null {
   return at;
 }
 
-function reshapeReport(report: Report, own: readonly Update[], names: ReadonlyMap<string, string>, origin: string | null, ctx: ParseContext): Incident {
-  const a = report.attributes;
+interface ReadUpdate {
+  id: string;
+  published: string;
+  message: string;
+  affected: Array<{ status_page_resource_id: string; status?: string | null }>;
+  /** The report it names, by status_report_id or else its relationship. */
+  report: string | null;
+}
+
+/** An update that could not be read whole, with what is known of whose it is. */
+interface BrokenUpdate {
+  id: string | null;
+  report: string | null;
+  /** Whether the report it names could be read (`report`, or null for none). */
+  placed: boolean;
+}
+
+interface ReadReport {
+  id: string;
+  path: string;
+  values: ReportValues;
+  failed: ReadonlySet<string>;
+  listed: ReadonlySet<string>;
+  /** Its list of updates could not be read: any update may be its own. */
+  linksFailed: boolean;
+}
+
+interface IndexContents {
+  reports: ReadReport[];
+  updates: ReadUpdate[];
+  broken: BrokenUpdate[];
+  names: Map<string, string>;
+  /** Resources whose name could not be read; "all" when one of them could not even be identified. */
+  unnamed: Set<string> | "all";
+}
+
+function readReport(reader: SnapshotReader, raw: unknown, path: string, into: IndexContents): void {
+  const entry = reader.fields(reportEntryShape, raw, path);
+  if (entry?.values.id === undefined) {
+    reader.unreadIncident(null, path);
+    return;
+  }
+  const id = entry.values.id;
+  const read = reader.fields(reportShape, entry.values.attributes, joinPath(path, "attributes"));
+  if (!read) {
+    reader.unreadIncident(id, path);
+    return;
+  }
+  const listed = new Set((entry.values.relationships?.status_updates?.data ?? []).map((d) => d.id));
+  into.reports.push({ id, path, values: read.values, failed: read.failed, listed, linksFailed: entry.failed.has("relationships") });
+}
+
+/** The report an update names: its status_report_id, else its relationship; undefined when that cannot be read. */
+function namedReport(entry: ReadObject<typeof updateEntryShape> | null, read: ReadObject<typeof updateShape> | null): string | null | undefined {
+  if (!read || read.failed.has("status_report_id")) return undefined;
+  if (read.values.status_report_id) return read.values.status_report_id;
+  if (!entry || entry.failed.has("relationships")) return undefined;
+  return entry.values.relationships?.status_report?.data?.id ?? null;
+}
+
+function readUpdate(reader: SnapshotReader, raw: unknown, path: string, into: IndexContents): void {
+  const entry = reader.fields(updateEntryShape, raw, path);
+  const read = entry ? reader.fields(updateShape, entry.values.attributes, joinPath(path, "attributes")) : null;
+  const id = entry?.values.id ?? null;
+  const report = namedReport(entry, read);
+  const published = read?.values.published_at;
+  if (id === null || !read || read.failed.size > 0 || report === undefined || published === undefined) {
+    into.broken.push({ id, report: report ?? null, placed: report !== undefined });
+    return;
+  }
+  into.updates.push({ id, published, message: read.values.message ?? "", affected: read.values.affected_resources ?? [], report });
+}
+
+function readResource(reader: SnapshotReader, raw: unknown, path: string, into: IndexContents): void {
+  const entry = reader.fields(resourceEntryShape, raw, path);
+  const id = entry?.values.id;
+  const read = entry ? reader.fields(resourceShape, entry.values.attributes, joinPath(path, "attributes")) : null;
+  if (id !== undefined && read && !read.failed.has("public_name")) {
+    into.names.set(id, read.values.public_name ?? id);
+    return;
+  }
+  if (id === undefined || into.unnamed === "all") into.unnamed = "all";
+  else into.unnamed.add(id);
+}
+
+/**
+ * The report entries, updates and resources of `included`, each read on its own. An entry without a
+ * type could be any of them: it may be a report, an update of any report and any resource.
+ */
+function readIncluded(reader: SnapshotReader, included: readonly unknown[]): IndexContents {
+  const into: IndexContents = { reports: [], updates: [], broken: [], names: new Map(), unnamed: new Set() };
+  included.forEach((raw, i) => {
+    const path = joinPath("included", i);
+    const type = isRecord(raw) ? raw.type : undefined;
+    if (type === "status_report") readReport(reader, raw, path, into);
+    else if (type === "status_update") readUpdate(reader, raw, path, into);
+    else if (type === "status_page_resource") readResource(reader, raw, path, into);
+    else if (typeof type !== "string") {
+      reader.unreadIncident(null, path, "entry has no type");
+      into.broken.push({ id: null, report: null, placed: false });
+      into.unnamed = "all";
+    }
+  });
+  return into;
+}
+
+/** Whether an update of this report may be among those that could not be read. */
+function missesUpdates(report: ReadReport, contents: IndexContents): boolean {
+  if (report.linksFailed) return true;
+  // Without its id, any report may list it; without its report, it may be any report's.
+  return contents.broken.some((b) => b.id === null || !b.placed || report.listed.has(b.id) || b.report === report.id);
+}
+
+function readReportObservation(report: ReadReport, contents: IndexContents, origin: string | null | undefined, ctx: ParseContext): Observation {
+  const { values: a, failed } = report;
+  const own = contents.updates.filter((u) => report.listed.has(u.id) || u.report === report.id);
   const updates: IncidentUpdate[] = [...own]
-    .sort((x, y) => compareTimes(x.attributes.published_at, y.attributes.published_at))
-    .map((u) => ({
-      id: u.id,
-      status: worstState((u.attributes.affected_resources ?? []).map((r) => r.status)),
-      body: u.attributes.message ?? "",
-      createdAt: u.attributes.published_at,
-      displayAt: u.attributes.published_at,
-    }));
+    .sort((x, y) => compareTimes(x.published, y.published))
+    .map((u) => ({ id: u.id, status: worstState(u.affected.map((r) => r.status)), body: u.message, createdAt: u.published, displayAt: u.published }));
   const maintenance = a.report_type === "maintenance";
-  const affected = [...(a.affected_resources ?? []), ...own.flatMap((u) => u.attributes.affected_resources ?? [])];
+  const affected = [...(a.affected_resources ?? []), ...own.flatMap((u) => u.affected)];
   const components = new Map<string, Component>();
-  for (const r of affected) components.set(r.status_page_resource_id, { id: r.status_page_resource_id, name: names.get(r.status_page_resource_id) ?? r.status_page_resource_id });
-  const status = reportStatus(report, updates, ctx.observedAt);
+  for (const r of affected) components.set(r.status_page_resource_id, { id: r.status_page_resource_id, name: contents.names.get(r.status_page_resource_id) ?? r.status_page_resource_id });
+  const { status, at: statusAt } = reportStatus(a, updates, ctx.observedAt);
   const worst = worstState([a.aggregate_state, ...affected.map((r) => r.status)]);
-  return {
+  const startsAt = a.starts_at ?? null;
+  const incident: Incident = {
     vendor: ctx.vendor,
     id: report.id,
     kind: maintenance ? "maintenance" : "incident",
-    title: a.title,
+    title: a.title ?? "",
     status,
     impact: maintenance ? "maintenance" : worst === null ? null : (STATE_IMPACT[worst] ?? "none"),
     url: origin ? `${origin}/incident/${report.id}` : null,
-    startedAt: a.starts_at ?? updates[0]?.createdAt ?? null,
+    startedAt: startsAt ?? updates[0]?.createdAt ?? null,
     resolvedAt: status === "resolved" ? resolvedAtOf(updates) : null,
-    scheduledFor: maintenance ? a.starts_at : null,
-    scheduledUntil: maintenance ? a.ends_at : null,
+    scheduledFor: maintenance ? startsAt : null,
+    scheduledUntil: maintenance ? (a.ends_at ?? null) : null,
     components: [...components.values()],
     updates,
     postmortem: null,
   };
+
+  const unstated = new Set<StatedField>();
+  const lose = (key: keyof typeof reportShape & string, ...fields: StatedField[]) => {
+    if (failed.has(key)) for (const f of fields) unstated.add(f);
+  };
+  lose("title", "title");
+  lose("report_type", "kind", "status", "impact", "resolvedAt", "scheduledFor", "scheduledUntil");
+  lose("starts_at", "startedAt", ...(maintenance ? (["scheduledFor", "status"] as const) : []));
+  if (maintenance) lose("ends_at", "scheduledUntil");
+  lose("aggregate_state", "status", "impact", "resolvedAt");
+  lose("affected_resources", "components", "impact");
+  if (origin === undefined) unstated.add("url");
+  const partialUpdates = missesUpdates(report, contents);
+  if (partialUpdates) {
+    // What is worked out from the updates needs them all.
+    unstated.add("components");
+    if (status === "resolved") unstated.add("resolvedAt");
+    if (!maintenance) unstated.add("impact");
+    if (!a.aggregate_state) unstated.add("status");
+    if (startsAt === null) unstated.add("startedAt");
+  }
+  const unnamed = contents.unnamed;
+  if (incident.components.some((c) => unnamed === "all" || unnamed.has(c.id))) unstated.add("components");
+  if (unstated.has("status")) unstated.add("resolvedAt");
+
+  const statements: Partial<Record<StatedField, Statement>> = {};
+  if (statusAt === "inferred") statements.status = "inferred";
+  if (startsAt === null && updates.length > 0) statements.startedAt = "inferred";
+  return {
+    incident,
+    path: report.path,
+    unstated: [...unstated],
+    statements: Object.keys(statements).length > 0 ? statements : undefined,
+    partialUpdates,
+  };
 }
 
-export function parseBetterstackIndex(body: Uint8Array, ctx: ParseContext): Incident[] {
-  const raw = parseWithSchema(betterstackIndexSchema, decodeJson(body, ctx), ctx);
-  const included = raw.included ?? [];
-  const names = new Map<string, string>();
-  const updates: Update[] = [];
-  const reports: Report[] = [];
-  for (const entry of included) {
-    if (entry.type === "status_page_resource") names.set(entry.id, entry.attributes.public_name ?? entry.id);
-    else if (entry.type === "status_update") updates.push(entry);
-    else if (entry.type === "status_report") reports.push(entry);
+function parseBetterstackIndex(body: Uint8Array, ctx: ParseContext): ParsedSnapshot {
+  const raw = parseWithSchema(pageSchema, decodeJson(body, ctx), ctx);
+  const reader = new SnapshotReader(ctx);
+  const origin = pageOrigin(reader, raw.data.attributes);
+  const contents = readIncluded(reader, raw.included ?? []);
+  const seen = new Set<string>();
+  for (const report of contents.reports) {
+    if (seen.has(report.id)) continue;
+    seen.add(report.id);
+    reader.observe(readReportObservation(report, contents, origin, ctx));
   }
-  const origin = pageOrigin(raw.data.attributes);
-  return keepFirstById(
-    reports.map((report) => {
-      const listed = new Set((report.relationships?.status_updates?.data ?? []).map((d) => d.id));
-      const own = updates.filter(
-        (u) => listed.has(u.id) || (u.attributes.status_report_id ?? u.relationships?.status_report?.data?.id) === report.id,
-      );
-      return reshapeReport(report, own, names, origin, ctx);
-    }),
-  );
+  return reader.snapshot();
 }
 
 const TITLE_STATUS = /^\s*\[([^\]]+)\]\s*/;
 const FEED_STATUSES = new Set(["investigating", "identified", "monitoring", "resolved", "degraded", "downtime", "maintenance", "scheduled", "in_progress", "completed"]);
 
-function reshapeFeedReport(key: string, items: readonly FeedItem[], vendor: string): Incident {
-  const oldestFirst = [...items].sort((x, y) => compareTimes(feedItemTime(x), feedItemTime(y)));
-  const times = oldestFirst.map((item) => feedItemTime(item) ?? "undated");
-  const derived = deriveUpdateIds(times);
-  const updates = oldestFirst.map((item, i) => {
+function reshapeFeedReport(key: string, items: readonly ReadFeedItem[], vendor: string): Incident {
+  const dated = items.map((read) => ({ item: read.item, at: feedItemTime(read) ?? null }));
+  const oldestFirst = dated.sort((x, y) => compareTimes(x.at, y.at));
+  const derived = deriveUpdateIds(oldestFirst.map(({ at }) => at ?? "undated"));
+  const updates = oldestFirst.map(({ item, at }, i) => {
     const label = TITLE_STATUS.exec(item.title ?? "")?.[1]?.trim().toLowerCase().replace(/\s+/g, "_") ?? "";
-    const at = feedItemTime(item);
     return { id: item.guid ?? derived[i] ?? key, status: FEED_STATUSES.has(label) ? label : null, body: htmlToText(item.html), createdAt: at, displayAt: at };
   });
-  const latest = oldestFirst.at(-1);
+  const latest = oldestFirst.at(-1)?.item;
   return {
     vendor,
     id: key,
@@ -220,14 +330,35 @@ function reshapeFeedReport(key: string, items: readonly FeedItem[], vendor: stri
   };
 }
 
-async function parseBetterstackFeed(body: Uint8Array, ctx: ParseContext): Promise<Incident[]> {
-  const groups = new Map<string, FeedItem[]>();
-  (await readFeedItems(body, ctx)).forEach((item, i) => {
-    const key = /\/incidents?\/([A-Za-z0-9_-]+)/.exec(item.link ?? "")?.[1];
-    if (!key) throw invalidFeedItem(ctx, `items[${i}].link`, "no …/incident/<id> link");
-    groups.set(key, [...(groups.get(key) ?? []), item]);
-  });
-  return [...groups].map(([key, items]) => reshapeFeedReport(key, items, ctx.vendor));
+/**
+ * Update items grouped by the report they link to. An item linking to none belongs to a report
+ * that cannot be named; one whose date cannot be read is left out, and its report then states
+ * nothing that depends on which of its updates is the latest.
+ */
+async function parseBetterstackFeed(body: Uint8Array, ctx: ParseContext): Promise<ParsedSnapshot> {
+  const reader = new SnapshotReader(ctx);
+  const groups = new Map<string, ReadFeedItem[]>();
+  for (const read of await readFeedItems(reader, body, ctx)) {
+    const key = /\/incidents?\/([A-Za-z0-9_-]+)/.exec(read.item.link ?? "")?.[1];
+    if (!key) {
+      reader.warn(joinPath(read.path, "link"), "no …/incident/<id> link");
+      reader.unreadIncident(null, read.path);
+      continue;
+    }
+    groups.set(key, [...(groups.get(key) ?? []), read]);
+  }
+  for (const [key, group] of groups) {
+    const path = group[0]?.path ?? "items";
+    const readable = group.filter((read) => feedItemTime(read) !== undefined);
+    if (readable.length === 0) {
+      reader.unreadIncident(key, path);
+      continue;
+    }
+    const partialUpdates = readable.length < group.length;
+    const unstated: StatedField[] = partialUpdates ? ["title", "url", "status", "startedAt"] : [];
+    reader.observe({ incident: reshapeFeedReport(key, readable, ctx.vendor), path, unstated, partialUpdates });
+  }
+  return reader.snapshot();
 }
 
 export const betterstackIndexPlatform: Platform = {
@@ -236,7 +367,7 @@ export const betterstackIndexPlatform: Platform = {
   profile: exactProfile({ kind: "recent", limit: null }),
   parserVersion: 1,
   async parse(body, ctx) {
-    return wholeSnapshot(parseBetterstackIndex(body, ctx));
+    return parseBetterstackIndex(body, ctx);
   },
 };
 
@@ -248,7 +379,7 @@ export const betterstackRssPlatform: Platform = {
   profile: statingOnly({ kind: "recent", limit: null }, ["title"]),
   parserVersion: 1,
   async parse(body, ctx) {
-    return wholeSnapshot(await parseBetterstackFeed(body, ctx));
+    return parseBetterstackFeed(body, ctx);
   },
 };
 

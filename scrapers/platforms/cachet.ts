@@ -10,13 +10,14 @@
  * API documents UTC unless a Time-Zone header is sent (https://github.com/cachethq/docs/blob/3.x/src/api/timezone-header.md).
  * Cachet states no impact and no postmortem; a scheduled incident (status 0) is a maintenance.
  */
-import { wholeSnapshot } from "@/lib/derive/observation";
-import { EXACT_UPDATES, statingOnly } from "@/lib/derive/source-profile";
+import type { Observation } from "@/lib/derive/observation";
+import { EXACT_UPDATES, type SourceProfile, type StatedField, type Statement, statingOnly } from "@/lib/derive/source-profile";
 import { z } from "zod";
-import { type Component, type Incident, type IncidentUpdate, keepFirstById } from "@/lib/incident";
+import type { Component, Incident, IncidentUpdate } from "@/lib/incident";
 import { TimestampError, toUtcIso } from "@/lib/time";
 import { deriveUpdateIds } from "@/lib/update-identity";
 import { decodeJson, parseWithSchema, type ParseContext, type Platform } from "@/scrapers/platforms/platform";
+import { isRecord, joinPath, SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
 
 const STATUS_NAMES = ["scheduled", "investigating", "identified", "watching", "fixed"];
 
@@ -50,37 +51,70 @@ function fixedSince(updates: readonly IncidentUpdate[]): string | null {
   return at;
 }
 
+type CachetField = "name" | "status" | "message" | "occurredAt" | "scheduledAt" | "createdAt" | "url" | "components" | "updates";
+
+/** The fields whose raw values could not be read. */
+function failedFields(failed: ReadonlySet<string>, names: Readonly<Record<string, CachetField>>, ...more: Array<CachetField | false>): Set<CachetField> {
+  const out = new Set<CachetField>();
+  for (const [raw, field] of Object.entries(names)) if (failed.has(raw)) out.add(field);
+  for (const field of more) if (field !== false) out.add(field);
+  return out;
+}
+
+/** What both API versions say of an incident; a value its response held but that could not be read is in `failed`. */
 interface CachetFields {
   id: string;
+  path: string;
   name: string;
-  status: number;
+  status: number | null;
   message: string | null;
   occurredAt: string | null;
   scheduledAt: string | null;
   createdAt: string | null;
-  url: string | null;
+  /** The incident's page, and whether it is only built from the API's own address. */
+  url: { href: string | null; built: boolean };
   components: Component[];
   updates: IncidentUpdate[];
+  failed: ReadonlySet<CachetField>;
+  /** Some updates could not be read (or may be among those that could not be read). */
+  skippedUpdates: boolean;
 }
 
-/** The incident's own message is its first update; its id comes from its time, never its text. */
-function reshapeCachet(raw: CachetFields, vendor: string): Incident {
+/** The start: when it occurred, else (for an incident) when it was scheduled, else when it was created; undefined when unknown. */
+function startOf(raw: CachetFields, maintenance: boolean): string | null | undefined {
+  const { failed } = raw;
+  if (failed.has("occurredAt")) return undefined;
+  if (raw.occurredAt !== null) return raw.occurredAt;
+  // Without the status, whether the schedule counts is not known.
+  if (failed.has("scheduledAt") || (failed.has("status") && raw.scheduledAt !== null)) return undefined;
+  if (!maintenance && raw.scheduledAt !== null) return raw.scheduledAt;
+  return failed.has("createdAt") ? undefined : raw.createdAt;
+}
+
+/**
+ * The incident's own message is its first update; its id comes from its time, never its text. A
+ * value that could not be read is not stated, nor what is worked out from it.
+ */
+function observeCachet(raw: CachetFields, vendor: string): Observation {
+  const { failed } = raw;
   const maintenance = raw.status === 0;
-  const startedAt = raw.occurredAt ?? (maintenance ? null : raw.scheduledAt) ?? raw.createdAt;
+  const start = startOf(raw, maintenance);
+  const startedAt = start ?? null;
   const message = (raw.message ?? "").trim();
   const [messageId = "~undated"] = deriveUpdateIds([raw.createdAt ?? startedAt ?? "undated"]);
+  const openingRead = !failed.has("message") && !failed.has("createdAt") && start !== undefined;
   const opening: IncidentUpdate[] =
-    message === "" ? [] : [{ id: messageId, status: null, body: message, createdAt: raw.createdAt, displayAt: startedAt ?? raw.createdAt }];
+    message === "" || !openingRead ? [] : [{ id: messageId, status: null, body: message, createdAt: raw.createdAt, displayAt: startedAt ?? raw.createdAt }];
   const updates = [...opening, ...[...raw.updates].sort(byTime)];
   const status = statusName(raw.status);
-  return {
+  const incident: Incident = {
     vendor,
     id: raw.id,
     kind: maintenance ? "maintenance" : "incident",
     title: raw.name,
     status,
     impact: maintenance ? "maintenance" : null,
-    url: raw.url,
+    url: raw.url.href,
     startedAt,
     resolvedAt: status === "fixed" ? fixedSince(raw.updates) : null,
     scheduledFor: maintenance ? raw.scheduledAt : null,
@@ -89,6 +123,18 @@ function reshapeCachet(raw: CachetFields, vendor: string): Incident {
     updates,
     postmortem: null,
   };
+  const unstated = new Set<StatedField | "updates">();
+  if (failed.has("name")) unstated.add("title");
+  if (failed.has("status")) for (const f of ["status", "kind", "impact", "resolvedAt", "scheduledFor"] as const) unstated.add(f);
+  if (failed.has("scheduledAt") && maintenance) unstated.add("scheduledFor");
+  if (start === undefined) unstated.add("startedAt");
+  if (failed.has("url")) unstated.add("url");
+  if (failed.has("components")) unstated.add("components");
+  if (failed.has("updates")) unstated.add("updates");
+  if ((failed.has("updates") || raw.skippedUpdates) && status === "fixed") unstated.add("resolvedAt");
+  const openingSkipped = !openingRead && (failed.has("message") || message !== "");
+  const statements: Partial<Record<StatedField, Statement>> | undefined = raw.url.built && raw.url.href !== null ? { url: "inferred" } : undefined;
+  return { incident, path: raw.path, unstated: [...unstated], statements, partialUpdates: raw.skippedUpdates || openingSkipped };
 }
 
 /** <origin>/incidents/<id> when the snapshot came from the page's own API. */
@@ -109,7 +155,7 @@ const v2UpdateSchema = z.object({
   permalink: z.string().nullish(),
 });
 
-const v2IncidentSchema = z.object({
+const v2IncidentShape = {
   id: idField,
   component_id: z.union([z.number().int(), z.string()]).nullish(),
   name: z.string(),
@@ -119,100 +165,187 @@ const v2IncidentSchema = z.object({
   occurred_at: optionalCachetTime,
   created_at: optionalCachetTime,
   permalink: z.string().nullish(),
-  updates: z.array(v2UpdateSchema).nullish(),
-});
-type V2Incident = z.infer<typeof v2IncidentSchema>;
+  updates: z.unknown(),
+};
 
-export const cachetV2Schema = z.object({
-  meta: z.object({ pagination: z.object({}).passthrough().nullish() }).nullish(),
-  data: z.array(v2IncidentSchema),
+/** An element of /incidents/<id>/updates, which shares the list's shape: that list is no incident list. */
+function isUpdateElement(value: unknown): boolean {
+  return isRecord(value) && "incident_id" in value && !("name" in value);
+}
+
+const v2Schema = z.object({
+  data: z.array(z.unknown()).refine((list) => list.length === 0 || !list.every(isUpdateElement), "a list of incident updates, not of incidents"),
 });
 
-function reshapeV2(raw: V2Incident, ctx: ParseContext): Incident {
-  const updates = raw.updates ?? [];
-  const componentId = raw.component_id === null || raw.component_id === undefined ? "" : String(raw.component_id);
+const V2_FIELDS: Record<string, CachetField> = {
+  name: "name", status: "status", message: "message", occurred_at: "occurredAt", scheduled_at: "scheduledAt", created_at: "createdAt",
+  permalink: "url", component_id: "components",
+};
+
+function readV2Incident(reader: SnapshotReader, rawIncident: unknown, path: string, ctx: ParseContext): CachetFields | null {
+  const read = reader.fields(v2IncidentShape, rawIncident, path);
+  const id = read?.values.id;
+  if (!read || id === undefined) {
+    reader.unreadIncident(null, path);
+    return null;
+  }
+  const { values: v, failed } = read;
+  const list = reader.items(v2UpdateSchema, v.updates, joinPath(path, "updates"));
+  const updates = list?.items ?? [];
+  const skippedUpdates = (list?.skipped ?? 0) > 0;
+  const componentId = v.component_id === null || v.component_id === undefined ? "" : String(v.component_id);
+  const permalink = v.permalink ?? null;
   const linked = updates.find((u) => u.permalink)?.permalink?.replace(/#.*$/, "") ?? null;
-  return reshapeCachet(
-    {
-      id: raw.id,
-      name: raw.name,
-      status: raw.status,
-      message: raw.message ?? null,
-      occurredAt: raw.occurred_at,
-      scheduledAt: raw.scheduled_at,
-      createdAt: raw.created_at,
-      url: raw.permalink ?? linked ?? pageIncidentUrl(ctx.source, raw.id),
-      // The v1 API gives a component's id only; 0 means none.
-      components: componentId === "" || componentId === "0" ? [] : [{ id: componentId, name: componentId }],
-      updates: updates.map((u) => ({ id: u.id, status: statusName(u.status), body: u.message ?? "", createdAt: u.created_at, displayAt: u.created_at })),
-    },
-    ctx.vendor,
-  );
+  const built = permalink === null && linked === null;
+  // The first update's permalink stands in for the incident's own: a skipped update may have been that one.
+  const urlFailed = failed.has("permalink") || (permalink === null && (list === null || skippedUpdates));
+  return {
+    id,
+    path,
+    name: v.name ?? "",
+    status: v.status ?? null,
+    message: v.message ?? null,
+    occurredAt: v.occurred_at ?? null,
+    scheduledAt: v.scheduled_at ?? null,
+    createdAt: v.created_at ?? null,
+    url: { href: permalink ?? linked ?? pageIncidentUrl(ctx.source, id), built },
+    // The v1 API gives a component's id only; 0 means none.
+    components: componentId === "" || componentId === "0" ? [] : [{ id: componentId, name: componentId }],
+    updates: updates.map((u) => ({ id: u.id, status: statusName(u.status), body: u.message ?? "", createdAt: u.created_at, displayAt: u.created_at })),
+    failed: failedFields(failed, V2_FIELDS, urlFailed && "url", list === null && "updates"),
+    skippedUpdates,
+  };
 }
 
 const humanTimeSchema = z.object({ string: optionalCachetTime }).nullish();
 const humanStatusSchema = z.object({ human: z.string().nullish(), value: statusField });
 const linksSchema = z.object({ data: z.array(z.object({ id: idField })).nullish() }).nullish();
 
-const v3IncidentSchema = z.object({
-  id: idField,
-  attributes: z.object({
-    name: z.string(),
-    message: z.string().nullish(),
-    status: humanStatusSchema,
-    occurred: humanTimeSchema,
-    created: humanTimeSchema,
-  }),
-  relationships: z.object({ components: linksSchema, updates: linksSchema }).nullish(),
-});
-type V3Incident = z.infer<typeof v3IncidentSchema>;
+const v3IncidentShape = { id: idField, attributes: z.unknown(), relationships: z.unknown() };
+const v3AttributesShape = {
+  name: z.string(),
+  message: z.string().nullish(),
+  status: humanStatusSchema,
+  occurred: humanTimeSchema,
+  created: humanTimeSchema,
+};
+const v3RelationshipsShape = { components: linksSchema, updates: linksSchema };
+const V3_FIELDS: Record<string, CachetField> = { name: "name", message: "message", status: "status", occurred: "occurredAt", created: "createdAt" };
 
-const v3IncludedSchema = z.object({
-  id: idField,
-  type: z.string(),
-  attributes: z.object({
-    name: z.string().nullish(),
-    message: z.string().nullish(),
-    status: humanStatusSchema.nullish(),
-    created: humanTimeSchema,
-    updateable_id: idField.nullish(),
-  }),
-});
-type V3Included = z.infer<typeof v3IncludedSchema>;
+const v3IncludedShape = { id: idField, type: z.string() };
+const v3UpdateShape = { status: humanStatusSchema.nullish(), message: z.string().nullish(), created: humanTimeSchema, updateable_id: idField.nullish() };
+const v3ComponentShape = { name: z.string().nullish() };
 
-export const cachetV3Schema = z.object({
-  data: z.array(v3IncidentSchema),
-  included: z.array(v3IncludedSchema).nullish(),
-});
+const v3Schema = z.object({ data: z.array(z.unknown()), included: z.unknown().optional() });
 
-function reshapeV3(raw: V3Incident, included: readonly V3Included[], ctx: ParseContext): Incident {
-  const a = raw.attributes;
-  const updateIds = new Set((raw.relationships?.updates?.data ?? []).map((d) => d.id));
-  const componentIds = (raw.relationships?.components?.data ?? []).map((d) => d.id);
-  const updates = included.filter((e) => e.type === "updates" && (updateIds.has(e.id) || e.attributes.updateable_id === raw.id));
-  const names = new Map(included.filter((e) => e.type === "components").map((e) => [e.id, e.attributes.name ?? e.id]));
-  return reshapeCachet(
-    {
-      id: raw.id,
-      name: a.name,
-      status: a.status.value,
-      message: a.message ?? null,
-      occurredAt: a.occurred?.string ?? null,
-      scheduledAt: null,
-      createdAt: a.created?.string ?? null,
-      url: pageIncidentUrl(ctx.source, raw.id),
-      components: componentIds.map((id) => ({ id, name: names.get(id) ?? id })),
-      updates: updates.map((u) => {
-        const at = u.attributes.created?.string ?? null;
-        return { id: u.id, status: statusName(u.attributes.status?.value), body: u.attributes.message ?? "", createdAt: at, displayAt: at };
-      }),
-    },
-    ctx.vendor,
-  );
+/** An included update that could not be read, with what is known of whose it is. */
+interface BrokenUpdate {
+  id: string | null;
+  /** Its updateable_id: null for none, undefined when that could not be read. */
+  owner: string | null | undefined;
 }
 
-/** Cachet states no impact. */
-const PROFILE = statingOnly({ kind: "recent", limit: null }, ["kind", "title", "status", "url", "startedAt", "resolvedAt", "scheduledFor", "scheduledUntil", "components"], EXACT_UPDATES);
+interface V3Included {
+  updates: Array<{ id: string; owner: string | null; update: Omit<IncidentUpdate, "id"> }>;
+  broken: BrokenUpdate[];
+  names: Map<string, string>;
+  /** Components whose name could not be read; "all" when one could not even be identified. */
+  unnamed: Set<string> | "all";
+}
+
+/** The included updates and components, each read on its own; an entry of another type is not read. */
+function readV3Included(reader: SnapshotReader, raw: unknown): V3Included {
+  const out: V3Included = { updates: [], broken: [], names: new Map(), unnamed: new Set() };
+  const list = reader.items(z.unknown(), raw, "included");
+  if (list === null) {
+    out.broken.push({ id: null, owner: undefined });
+    out.unnamed = "all";
+  }
+  (list?.items ?? []).forEach((entry, i) => {
+    const path = joinPath("included", i);
+    const head = reader.fields(v3IncludedShape, entry, path);
+    const id = head?.values.id ?? null;
+    const type = head?.values.type;
+    if (type !== undefined && type !== "updates" && type !== "components") return;
+    const attributes = isRecord(entry) ? entry.attributes : undefined;
+    if (type === "components" && id !== null) {
+      const read = reader.fields(v3ComponentShape, attributes, joinPath(path, "attributes"));
+      if (read && !read.failed.has("name")) out.names.set(id, read.values.name ?? id);
+      else if (out.unnamed !== "all") out.unnamed.add(id);
+      return;
+    }
+    if (type === "updates") {
+      const read = reader.fields(v3UpdateShape, attributes, joinPath(path, "attributes"));
+      const owner = read && !read.failed.has("updateable_id") ? (read.values.updateable_id ?? null) : undefined;
+      if (id !== null && read && owner !== undefined && read.failed.size === 0) {
+        const at = read.values.created?.string ?? null;
+        out.updates.push({ id, owner, update: { status: statusName(read.values.status?.value), body: read.values.message ?? "", createdAt: at, displayAt: at } });
+        return;
+      }
+      out.broken.push({ id, owner });
+      return;
+    }
+    // Without its id or type, it may be any incident's update or any component.
+    out.broken.push({ id, owner: undefined });
+    out.unnamed = "all";
+  });
+  return out;
+}
+
+function readV3Incident(reader: SnapshotReader, rawIncident: unknown, path: string, included: V3Included, ctx: ParseContext): CachetFields | null {
+  const head = reader.fields(v3IncidentShape, rawIncident, path);
+  const id = head?.values.id;
+  if (!head || id === undefined) {
+    reader.unreadIncident(null, path);
+    return null;
+  }
+  const read = reader.fields(v3AttributesShape, head.values.attributes, joinPath(path, "attributes"));
+  if (!read) {
+    reader.unreadIncident(id, path);
+    return null;
+  }
+  const rawLinks = head.values.relationships;
+  const links = rawLinks === undefined || rawLinks === null ? null : reader.fields(v3RelationshipsShape, rawLinks, joinPath(path, "relationships"));
+  const linksUnread = (key: "components" | "updates") => rawLinks !== undefined && rawLinks !== null && (links === null || links.failed.has(key));
+  const updateIds = new Set((links?.values.updates?.data ?? []).map((d) => d.id));
+  const componentIds = (links?.values.components?.data ?? []).map((d) => d.id);
+  const own = included.updates.filter((u) => updateIds.has(u.id) || u.owner === id);
+  // Without its id, any incident may list it; without its updateable_id, it may be any incident's.
+  const missed = linksUnread("updates") || included.broken.some((b) => b.id === null || b.owner === undefined || updateIds.has(b.id) || b.owner === id);
+  const unnamed = included.unnamed;
+  const componentsUnread = linksUnread("components") || componentIds.some((c) => unnamed === "all" || unnamed.has(c));
+  const { values: a, failed } = read;
+  return {
+    id,
+    path,
+    name: a.name ?? "",
+    status: a.status?.value ?? null,
+    message: a.message ?? null,
+    occurredAt: a.occurred?.string ?? null,
+    scheduledAt: null,
+    createdAt: a.created?.string ?? null,
+    url: { href: pageIncidentUrl(ctx.source, id), built: true },
+    components: componentIds.map((c) => ({ id: c, name: included.names.get(c) ?? c })),
+    updates: own.map((u) => ({ id: u.id, ...u.update })),
+    failed: failedFields(failed, V3_FIELDS, componentsUnread && "components"),
+    skippedUpdates: missed,
+  };
+}
+
+const STATED = statingOnly({ kind: "recent", limit: null }, ["kind", "title", "status", "url", "startedAt", "resolvedAt", "scheduledFor", "scheduledUntil", "components"], EXACT_UPDATES);
+/** Cachet states no impact, and tells a maintenance only by its "scheduled" status. */
+const PROFILE: SourceProfile = { ...STATED, fields: { ...STATED.fields, kind: "inferred" } };
+
+/** Each incident of `data` read on its own; of several with one id the first is kept. */
+function observeAll(reader: SnapshotReader, list: readonly unknown[], read: (raw: unknown, path: string) => CachetFields | null): void {
+  const seen = new Set<string>();
+  list.forEach((raw, i) => {
+    const fields = read(raw, joinPath("data", i));
+    if (fields === null || seen.has(fields.id)) return;
+    seen.add(fields.id);
+    reader.observe(observeCachet(fields, reader.context.vendor));
+  });
+}
 
 export const cachetV2Platform: Platform = {
   name: "cachet-v2",
@@ -220,8 +353,10 @@ export const cachetV2Platform: Platform = {
   profile: PROFILE,
   parserVersion: 1,
   async parse(body, ctx) {
-    const raw = parseWithSchema(cachetV2Schema, decodeJson(body, ctx), ctx);
-    return wholeSnapshot(keepFirstById(raw.data.map((incident) => reshapeV2(incident, ctx))));
+    const raw = parseWithSchema(v2Schema, decodeJson(body, ctx), ctx);
+    const reader = new SnapshotReader(ctx);
+    observeAll(reader, raw.data, (incident, path) => readV2Incident(reader, incident, path, ctx));
+    return reader.snapshot();
   },
 };
 
@@ -231,7 +366,10 @@ export const cachetV3Platform: Platform = {
   profile: PROFILE,
   parserVersion: 1,
   async parse(body, ctx) {
-    const raw = parseWithSchema(cachetV3Schema, decodeJson(body, ctx), ctx);
-    return wholeSnapshot(keepFirstById(raw.data.map((incident) => reshapeV3(incident, raw.included ?? [], ctx))));
+    const raw = parseWithSchema(v3Schema, decodeJson(body, ctx), ctx);
+    const reader = new SnapshotReader(ctx);
+    const included = readV3Included(reader, raw.included);
+    observeAll(reader, raw.data, (incident, path) => readV3Incident(reader, incident, path, included, ctx));
+    return reader.snapshot();
   },
 };

@@ -1,11 +1,12 @@
 /**
  * Reading RSS 2.0 and Atom documents (https://www.rssboard.org/rss-specification, RFC 4287) for
- * every adapter whose vendor publishes a feed: rss-parser for the XML, then one validated item shape.
+ * every adapter whose vendor publishes a feed: rss-parser for the XML, then each item read on its own.
  */
 import Parser from "rss-parser";
 import { z } from "zod";
 import { toUtcIso, zoneAbbreviationOffset } from "@/lib/time";
 import { decodeText, parseWithSchema, SnapshotError, type ParseContext, utcTimestampField } from "@/scrapers/platforms/platform";
+import { joinPath, type ReadObject, type SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
 
 export const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const RFC822 = /^(?:[a-z]{3},?\s*)?(\d{1,2})\s+([a-z]{3})[a-z]*\.?\s+(\d{2}|\d{4})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(\S*)$/i;
@@ -51,34 +52,41 @@ const textField = z.unknown().optional().transform((value): string | null => {
   return typeof text === "string" && text.trim() !== "" ? text.trim() : null;
 });
 
-const feedItemSchema = z
-  .object({
-    title: textField,
-    link: textField,
-    guid: textField,
-    id: textField,
-    pubDate: z.preprocess(blankToUndefined, rfc822Field.optional()),
-    date: z.preprocess(blankToUndefined, utcTimestampField.optional()),
-    published: z.preprocess(blankToUndefined, utcTimestampField.optional()),
-    updated: z.preprocess(blankToUndefined, utcTimestampField.optional()),
-    "content:encoded": textField,
-    content: textField,
-    summary: textField,
-    categories: z.array(textField).optional(),
-  })
-  .transform((raw) => ({
-    title: raw.title,
-    link: raw.link,
-    guid: raw.guid,
-    id: raw.id,
-    published: raw.published ?? raw.pubDate ?? raw.date ?? null,
-    updated: raw.updated ?? null,
-    html: raw["content:encoded"] ?? raw.content ?? raw.summary ?? "",
-    categories: (raw.categories ?? []).filter((c): c is string => c !== null),
-  }));
-export type FeedItem = z.infer<typeof feedItemSchema>;
+const feedItemShape = {
+  title: textField,
+  link: textField,
+  guid: textField,
+  id: textField,
+  published: z.preprocess(blankToUndefined, utcTimestampField.optional()),
+  pubDate: z.preprocess(blankToUndefined, rfc822Field.optional()),
+  date: z.preprocess(blankToUndefined, utcTimestampField.optional()),
+  updated: z.preprocess(blankToUndefined, utcTimestampField.optional()),
+  "content:encoded": textField,
+  content: textField,
+  summary: textField,
+  categories: z.array(textField).optional(),
+};
 
-const feedSchema = z.object({ items: z.array(feedItemSchema) });
+export interface FeedItem {
+  title: string | null;
+  link: string | null;
+  guid: string | null;
+  id: string | null;
+  /** Atom's published, else RSS's pubDate, else Dublin Core's date. */
+  published: string | null;
+  updated: string | null;
+  html: string;
+  categories: string[];
+}
+
+/** One item as read, where it is in the payload, and which of its values could not be read (each with a warning). */
+export interface ReadFeedItem {
+  item: FeedItem;
+  path: string;
+  failed: ReadonlySet<"published" | "updated" | "categories">;
+}
+
+const feedSchema = z.object({ items: z.array(z.unknown()) });
 
 // rss-parser runs Atom dates through `new Date(x).toISOString()`, which throws on garbage;
 // renamed, they reach the schema raw and a bad one fails at its path.
@@ -100,17 +108,63 @@ export async function parseFeedDocument(body: Uint8Array, ctx: ParseContext): Pr
   }
 }
 
-/** The items of an RSS or Atom snapshot, validated. */
-export async function readFeedItems(body: Uint8Array, ctx: ParseContext): Promise<FeedItem[]> {
-  return parseWithSchema(feedSchema, await parseFeedDocument(body, ctx), ctx).items;
+/**
+ * The first of several dates that is given; unreadable when one before it could not be read, since
+ * that one would have been the item's date.
+ */
+function firstDate(read: ReadObject<typeof feedItemShape>, keys: ReadonlyArray<"published" | "pubDate" | "date" | "updated">): { at: string | null; failed: boolean } {
+  for (const key of keys) {
+    if (read.failed.has(key)) return { at: null, failed: true };
+    const at = read.values[key];
+    if (at !== undefined) return { at, failed: false };
+  }
+  return { at: null, failed: false };
 }
 
-/** The item's own time: when it was published, else when it was last updated. */
-export function feedItemTime(item: FeedItem): string | null {
-  return item.published ?? item.updated;
+/**
+ * The items of an RSS or Atom snapshot, each read on its own: a date that cannot be read is left
+ * out with a warning at its path, and an item that is no element at all is an unreadable incident.
+ */
+export async function readFeedItems(reader: SnapshotReader, body: Uint8Array, ctx: ParseContext): Promise<ReadFeedItem[]> {
+  const feed = parseWithSchema(feedSchema, await parseFeedDocument(body, ctx), ctx);
+  return feed.items.flatMap((raw, i): ReadFeedItem[] => {
+    const path = joinPath("items", i);
+    const read = reader.fields(feedItemShape, raw, path);
+    if (!read) {
+      reader.unreadIncident(null, path);
+      return [];
+    }
+    const v = read.values;
+    const published = firstDate(read, ["published", "pubDate", "date"]);
+    const updated = firstDate(read, ["updated"]);
+    const failed = new Set<"published" | "updated" | "categories">();
+    if (published.failed) failed.add("published");
+    if (updated.failed) failed.add("updated");
+    if (read.failed.has("categories")) failed.add("categories");
+    const item: FeedItem = {
+      title: v.title ?? null,
+      link: v.link ?? null,
+      guid: v.guid ?? null,
+      id: v.id ?? null,
+      published: published.at,
+      updated: updated.at,
+      html: v["content:encoded"] ?? v.content ?? v.summary ?? "",
+      categories: (v.categories ?? []).filter((c): c is string => c !== null),
+    };
+    return [{ item, path, failed }];
+  });
 }
 
-/** A schema error at one feed item, worded like parseWithSchema's. */
-export function invalidFeedItem(ctx: ParseContext, path: string, why: string): SnapshotError {
-  return new SnapshotError("schema", `${ctx.vendor}: snapshot from ${ctx.source} is invalid at ${path}: ${why}`);
+/**
+ * The item's own time, `first` of its dates when given, else the other; null when it has none,
+ * undefined when the one it goes by could not be read.
+ */
+export function feedItemTime({ item, failed }: ReadFeedItem, first: "published" | "updated" = "published"): string | null | undefined {
+  const order: ReadonlyArray<"published" | "updated"> = first === "published" ? ["published", "updated"] : ["updated", "published"];
+  for (const key of order) {
+    if (failed.has(key)) return undefined;
+    const at = item[key];
+    if (at !== null) return at;
+  }
+  return null;
 }

@@ -8,24 +8,23 @@
  *   https://help.incident.io/en/articles/9951011-embed-your-status-page-s-data-into-your-own-product).
  * - the Statuspage-compatible `/api/v2/incidents.json`, read with the Statuspage mapping. incident.io
  *   does not document it; it is what clients of status.openai.com and other incident.io pages poll.
- * The feed and the widget show one message per incident, so they state no update list: the first
- * message seen is kept and later ones never read as removals of earlier ones. The feed, polled when
- * incidents.json is off, states only the title and status the two share.
+ * The feed and the widget show one message per incident, the latest: they state a partial update
+ * list, so a message they stop showing is never read as removed. The feed, polled when
+ * incidents.json is off, states only the title, status and messages the two share.
  */
-import { wholeSnapshot } from "@/lib/derive/observation";
-import { exactProfile, statingOnly } from "@/lib/derive/source-profile";
+import { exactProfile, type StatedField, statingOnly } from "@/lib/derive/source-profile";
 import { z } from "zod";
 import { htmlToText } from "@/lib/html-to-text";
-import { type Component, type Impact, type Incident, keepFirstById } from "@/lib/incident";
+import type { Component, Impact, Incident } from "@/lib/incident";
 import { deriveUpdateIds } from "@/lib/update-identity";
 import {
   decodeJson,
   optionalUtcTimestampField,
   parseWithSchema,
-  type ParseContext,
   type Platform,
 } from "@/scrapers/platforms/platform";
-import { type FeedItem, invalidFeedItem, readFeedItems } from "@/scrapers/platforms/feed-document";
+import { feedItemTime, readFeedItems, type ReadFeedItem } from "@/scrapers/platforms/feed-document";
+import { joinPath, SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
 import { statuspageIncidentsPlatform } from "@/scrapers/platforms/statuspage-incidents";
 
 const STATUSES = new Map<string, string>([
@@ -75,20 +74,33 @@ function componentsOf(html: string): Component[] {
   });
 }
 
-function reshapeFeedEntry(item: FeedItem, index: number, ctx: ParseContext): Incident {
-  const html = item.html;
-  const statusMatch = STATUS_LINE.exec(html);
-  if (!statusMatch) throw invalidFeedItem(ctx, `items[${index}].content`, "no <b>Status: …</b> line");
+/** What a feed entry's HTML says besides its status line. */
+const FROM_CONTENT: ReadonlyArray<StatedField | "updates"> = ["status", "kind", "impact", "components", "updates"];
+
+/**
+ * One feed entry as an incident. Content without a "Status:" line is a layout this parser does not
+ * know: the entry then states only its title and link. An unreadable date skips the one update.
+ */
+function readFeedEntry(reader: SnapshotReader, read: ReadFeedItem, seen: Set<string>): void {
+  const { item, path } = read;
   const id = incidentPath(item.link) ?? incidentPath(item.id) ?? item.guid ?? item.id ?? item.link;
-  if (id === null) throw invalidFeedItem(ctx, `items[${index}]`, "entry has no /incidents/<id> link, guid or id");
-  const afterStatus = html.slice((statusMatch.index ?? 0) + statusMatch[0].length);
+  if (id === null) {
+    reader.unreadIncident(null, path, "entry has no /incidents/<id> link, guid or id");
+    return;
+  }
+  if (seen.has(id)) return;
+  seen.add(id);
+  const statusMatch = STATUS_LINE.exec(item.html);
+  if (!statusMatch) reader.warn(joinPath(path, "content"), "no <b>Status: …</b> line");
+  const afterStatus = statusMatch ? item.html.slice((statusMatch.index ?? 0) + statusMatch[0].length) : "";
   const [messageHtml = "", componentsHtml = ""] = afterStatus.split(COMPONENTS_HEADING);
-  const status = normalizeStatus(statusMatch[1]);
+  const status = statusMatch ? normalizeStatus(statusMatch[1]) : null;
   const maintenance = status !== null && MAINTENANCE_STATUSES.has(status);
   // The entry's date is its latest update's, not the incident's start.
-  const at = item.updated ?? item.published;
-  return {
-    vendor: ctx.vendor,
+  const at = feedItemTime(read, "updated");
+  const updates = oneUpdate(at ?? null, htmlToText(messageHtml), status);
+  const incident: Incident = {
+    vendor: reader.context.vendor,
     id,
     kind: maintenance ? "maintenance" : "incident",
     title: item.title ?? "",
@@ -100,9 +112,11 @@ function reshapeFeedEntry(item: FeedItem, index: number, ctx: ParseContext): Inc
     scheduledFor: null,
     scheduledUntil: null,
     components: componentsOf(componentsHtml),
-    updates: oneUpdate(at, htmlToText(messageHtml), status),
+    updates: at === undefined ? [] : updates,
     postmortem: null,
   };
+  const unstated = statusMatch ? [] : FROM_CONTENT;
+  reader.observe({ incident, path, unstated, partialUpdates: at === undefined && updates.length > 0 });
 }
 
 const widgetComponentSchema = z.object({
@@ -112,7 +126,7 @@ const widgetComponentSchema = z.object({
   current_status: z.string().nullish(),
 });
 
-const widgetEventSchema = z.object({
+const widgetEventShape = {
   id: z.string().min(1),
   name: z.string(),
   status: z.string().nullish(),
@@ -120,69 +134,120 @@ const widgetEventSchema = z.object({
   last_update_at: optionalUtcTimestampField,
   last_update_message: z.string().nullish(),
   current_worst_impact: z.string().nullish(),
-  affected_components: z.array(widgetComponentSchema).nullish(),
+  affected_components: z.unknown(),
   started_at: optionalUtcTimestampField,
   scheduled_end_at: optionalUtcTimestampField,
   starts_at: optionalUtcTimestampField,
   ends_at: optionalUtcTimestampField,
-});
-type WidgetEvent = z.infer<typeof widgetEventSchema>;
+};
 
-export const incidentioWidgetSchema = z.object({
-  page_title: z.string().nullish(),
-  page_url: z.string().nullish(),
-  ongoing_incidents: z.array(widgetEventSchema),
-  in_progress_maintenances: z.array(widgetEventSchema).nullish(),
-  scheduled_maintenances: z.array(widgetEventSchema).nullish(),
+const widgetSchema = z.object({
+  ongoing_incidents: z.array(z.unknown()),
+  in_progress_maintenances: z.unknown().optional(),
+  scheduled_maintenances: z.unknown().optional(),
 });
 
-function reshapeWidgetEvent(raw: WidgetEvent, maintenance: boolean, vendor: string): Incident {
-  const status = normalizeStatus(raw.status);
-  return {
-    vendor,
-    id: raw.id,
+/**
+ * One widget event as an incident: a field that cannot be read is not stated, nor what is worked
+ * out from it; the last message, whose status, time and text must all be read, is skipped otherwise.
+ */
+function readWidgetEvent(reader: SnapshotReader, raw: unknown, path: string, maintenance: boolean, seen: Set<string>): void {
+  const read = reader.fields(widgetEventShape, raw, path);
+  const id = read?.values.id;
+  if (!read || id === undefined) {
+    // The reader has already said what was wrong at this path.
+    reader.unreadIncident(null, path);
+    return;
+  }
+  if (seen.has(id)) return;
+  seen.add(id);
+  const { values: v, failed } = read;
+  const unstated = new Set<StatedField | "updates">();
+  const lose = (key: keyof typeof widgetEventShape & string, ...fields: StatedField[]) => {
+    if (failed.has(key)) for (const f of fields) unstated.add(f);
+  };
+  lose("name", "title");
+  lose("status", "status");
+  lose("url", "url");
+  lose("started_at", "startedAt");
+  if (!maintenance) lose("current_worst_impact", "impact");
+  if (maintenance) {
+    lose("starts_at", "scheduledFor");
+    if (v.starts_at === null) lose("started_at", "scheduledFor");
+    lose("ends_at", "scheduledUntil");
+    if (v.ends_at === null) lose("scheduled_end_at", "scheduledUntil");
+  }
+  const components = reader.items(widgetComponentSchema, v.affected_components, joinPath(path, "affected_components"));
+  if (components === null || components.skipped > 0) unstated.add("components");
+  const status = normalizeStatus(v.status);
+  const updates = oneUpdate(v.last_update_at ?? null, v.last_update_message ?? "", status);
+  const messageRead = !failed.has("last_update_at") && !failed.has("last_update_message") && !failed.has("status");
+  const incident: Incident = {
+    vendor: reader.context.vendor,
+    id,
     kind: maintenance ? "maintenance" : "incident",
-    title: raw.name,
+    title: v.name ?? "",
     status,
-    impact: maintenance ? "maintenance" : (WORST_IMPACT.get(raw.current_worst_impact ?? "") ?? null),
-    url: raw.url ?? null,
-    startedAt: raw.started_at,
+    impact: maintenance ? "maintenance" : (WORST_IMPACT.get(v.current_worst_impact ?? "") ?? null),
+    url: v.url ?? null,
+    startedAt: v.started_at ?? null,
     resolvedAt: null,
     // An in-progress window states when it started and is due to end, a scheduled one its plan.
-    scheduledFor: maintenance ? (raw.starts_at ?? raw.started_at) : null,
-    scheduledUntil: maintenance ? (raw.ends_at ?? raw.scheduled_end_at) : null,
-    components: (raw.affected_components ?? []).map((c) => ({ id: c.id, name: c.name })),
-    updates: oneUpdate(raw.last_update_at, raw.last_update_message ?? "", status),
+    scheduledFor: maintenance ? (v.starts_at ?? v.started_at ?? null) : null,
+    scheduledUntil: maintenance ? (v.ends_at ?? v.scheduled_end_at ?? null) : null,
+    components: (components?.items ?? []).map((c) => ({ id: c.id, name: c.name })),
+    updates: messageRead ? updates : [],
     postmortem: null,
   };
+  const messageSkipped = !messageRead && (failed.has("last_update_message") || (v.last_update_message ?? "") !== "");
+  reader.observe({ incident, path, unstated: [...unstated], partialUpdates: messageSkipped });
 }
 
-export function parseIncidentioWidget(body: Uint8Array, ctx: ParseContext): Incident[] {
-  const raw = parseWithSchema(incidentioWidgetSchema, decodeJson(body, ctx), ctx);
-  const incidents = raw.ongoing_incidents.map((e) => reshapeWidgetEvent(e, false, ctx.vendor));
-  const maintenances = [...(raw.in_progress_maintenances ?? []), ...(raw.scheduled_maintenances ?? [])];
-  return keepFirstById([...incidents, ...maintenances.map((e) => reshapeWidgetEvent(e, true, ctx.vendor))]);
+function parseIncidentioWidget(body: Uint8Array, reader: SnapshotReader): void {
+  const raw = parseWithSchema(widgetSchema, decodeJson(body, reader.context), reader.context);
+  const seen = new Set<string>();
+  const lists = [
+    { key: "ongoing_incidents", list: raw.ongoing_incidents, maintenance: false },
+    { key: "in_progress_maintenances", list: raw.in_progress_maintenances, maintenance: true },
+    { key: "scheduled_maintenances", list: raw.scheduled_maintenances, maintenance: true },
+  ];
+  for (const { key, list, maintenance } of lists) {
+    if (list === undefined || list === null) continue;
+    if (!Array.isArray(list)) {
+      reader.unreadIncident(null, key, `expected a list, got ${typeof list}`);
+      continue;
+    }
+    list.forEach((event: unknown, i) => readWidgetEvent(reader, event, joinPath(key, i), maintenance, seen));
+  }
 }
 
 export const incidentioFeedPlatform: Platform = {
   name: "incidentio-feed",
   description: "incident.io status page /feed.rss or /feed.atom: recent incidents, latest update only",
   // It stands in for incidents.json, whose components are keyed by id and whose links come from the page URL.
-  profile: statingOnly({ kind: "recent", limit: null }, ["title", "status"]),
+  profile: statingOnly({ kind: "recent", limit: null }, ["title", "status"], { list: "partial", time: "exact", text: "rendered", createdAt: false }),
   parserVersion: 1,
   async parse(body, ctx) {
-    const items = await readFeedItems(body, ctx);
-    return wholeSnapshot(keepFirstById(items.map((item, i) => reshapeFeedEntry(item, i, ctx))));
+    const reader = new SnapshotReader(ctx);
+    const seen = new Set<string>();
+    for (const read of await readFeedItems(reader, body, ctx)) readFeedEntry(reader, read, seen);
+    return reader.snapshot();
   },
 };
 
 export const incidentioWidgetPlatform: Platform = {
   name: "incidentio-widget",
   description: "incident.io Widget API /api/v1/summary: ongoing incidents and maintenances, last message only",
-  profile: statingOnly({ kind: "active" }, ["kind", "title", "status", "impact", "url", "components", "scheduledFor", "scheduledUntil"]),
+  profile: statingOnly(
+    { kind: "active" },
+    ["kind", "title", "status", "impact", "url", "components", "scheduledFor", "scheduledUntil"],
+    { list: "partial", time: "exact", text: "exact", createdAt: false },
+  ),
   parserVersion: 1,
   async parse(body, ctx) {
-    return wholeSnapshot(parseIncidentioWidget(body, ctx));
+    const reader = new SnapshotReader(ctx);
+    parseIncidentioWidget(body, reader);
+    return reader.snapshot();
   },
 };
 

@@ -6,12 +6,12 @@
  * of their link (…/incident/<id>, …/maintenance/<id>). Instatus's incident list API needs a key, so
  * no public history is read.
  */
-import { wholeSnapshot } from "@/lib/derive/observation";
-import { statingOnly } from "@/lib/derive/source-profile";
+import { type StatedField, statingOnly } from "@/lib/derive/source-profile";
 import { z } from "zod";
-import { type Impact, type Incident, keepFirstById } from "@/lib/incident";
+import type { Impact, Incident } from "@/lib/incident";
 import { formatUtc, TimestampError, toUtcIso } from "@/lib/time";
-import { decodeJson, parseWithSchema, type ParseContext, type Platform } from "@/scrapers/platforms/platform";
+import { decodeJson, parseWithSchema, type Platform } from "@/scrapers/platforms/platform";
+import { joinPath, type ReadObject, SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const JS_DATE = /^[a-z]{3} ([a-z]{3}) (\d{1,2}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT([+-]\d{2})(\d{2})(?: \([^)]*\))?$/i;
@@ -45,30 +45,28 @@ const eventLinkField = z.string().transform((url, ctx) => {
   return z.NEVER;
 });
 
-const incidentSchema = z.object({
+const incidentShape = {
   id: z.string().min(1).nullish(),
   name: z.string(),
   started: optionalJsDateField,
   status: z.string().nullish(),
   impact: z.string().nullish(),
   url: eventLinkField,
-});
-type InstatusIncident = z.infer<typeof incidentSchema>;
+};
 
-const maintenanceSchema = z.object({
+const maintenanceShape = {
   id: z.string().min(1).nullish(),
   name: z.string(),
   start: optionalJsDateField,
   status: z.string().nullish(),
   duration: z.union([z.string(), z.number()]).nullish(),
   url: eventLinkField,
-});
-type InstatusMaintenance = z.infer<typeof maintenanceSchema>;
+};
 
-export const instatusSummarySchema = z.object({
-  page: z.object({ name: z.string().nullish(), url: z.string().nullish(), status: z.string().nullish() }),
-  activeIncidents: z.array(incidentSchema).nullish(),
-  activeMaintenances: z.array(maintenanceSchema).nullish(),
+const summarySchema = z.object({
+  page: z.record(z.string(), z.unknown()),
+  activeIncidents: z.unknown().optional(),
+  activeMaintenances: z.unknown().optional(),
 });
 
 const INCIDENT_STATUSES = new Map([
@@ -108,50 +106,85 @@ function endAfter(start: string | null, duration: string | number | null | undef
   }
 }
 
-function reshapeIncident(raw: InstatusIncident, vendor: string): Incident {
-  return {
-    vendor,
-    id: raw.id ?? raw.url.id,
+interface EventKey {
+  id: string;
+  url: string | null;
+}
+
+/**
+ * The event's id, from its own field or else its link. An id given but unreadable could be anything:
+ * the event cannot be told from others then. A link without an id is only a missing link when an
+ * id is given.
+ */
+function eventKey(values: { id?: string | null; url?: { url: string; id: string } }, failed: ReadonlySet<string>): EventKey | null {
+  if (failed.has("id")) return null;
+  const id = values.id ?? values.url?.id;
+  return id === undefined ? null : { id, url: values.url?.url ?? null };
+}
+
+function reshapeEvent(key: EventKey, vendor: string, fields: Pick<Incident, "kind" | "title" | "status" | "impact" | "startedAt" | "scheduledFor" | "scheduledUntil">): Incident {
+  return { vendor, id: key.id, url: key.url, resolvedAt: null, components: [], updates: [], postmortem: null, ...fields };
+}
+
+/** An event's fields and key; null when it has no key, which leaves it unread. Of several with one key the first is kept. */
+function readEvent<S extends typeof incidentShape | typeof maintenanceShape>(
+  reader: SnapshotReader, shape: S, raw: unknown, path: string, seen: Set<string>,
+): { key: EventKey; read: ReadObject<S> } | null {
+  const read = reader.fields(shape, raw, path);
+  const key = read ? eventKey(read.values, read.failed) : null;
+  if (!read || key === null) {
+    reader.unreadIncident(null, path);
+    return null;
+  }
+  if (seen.has(key.id)) return null;
+  seen.add(key.id);
+  return { key, read };
+}
+
+function readIncident(reader: SnapshotReader, raw: unknown, path: string, seen: Set<string>): void {
+  const event = readEvent(reader, incidentShape, raw, path, seen);
+  if (!event) return;
+  const { values: v, failed } = event.read;
+  const unstated: StatedField[] = [];
+  if (failed.has("name")) unstated.push("title");
+  if (failed.has("status")) unstated.push("status");
+  if (failed.has("impact")) unstated.push("impact");
+  if (failed.has("started")) unstated.push("startedAt");
+  if (failed.has("url")) unstated.push("url");
+  const incident = reshapeEvent(event.key, reader.context.vendor, {
     kind: "incident",
-    title: raw.name,
-    status: INCIDENT_STATUSES.get(upper(raw.status)) ?? null,
-    impact: IMPACTS.get(upper(raw.impact)) ?? null,
-    url: raw.url.url,
-    startedAt: raw.started,
-    resolvedAt: null,
+    title: v.name ?? "",
+    status: INCIDENT_STATUSES.get(upper(v.status)) ?? null,
+    impact: IMPACTS.get(upper(v.impact)) ?? null,
+    startedAt: v.started ?? null,
     scheduledFor: null,
     scheduledUntil: null,
-    components: [],
-    updates: [],
-    postmortem: null,
-  };
+  });
+  reader.observe({ incident, path, unstated, partialUpdates: false });
 }
 
-function reshapeMaintenance(raw: InstatusMaintenance, vendor: string): Incident {
-  return {
-    vendor,
-    id: raw.id ?? raw.url.id,
+function readMaintenance(reader: SnapshotReader, raw: unknown, path: string, seen: Set<string>): void {
+  const event = readEvent(reader, maintenanceShape, raw, path, seen);
+  if (!event) return;
+  const { values: v, failed } = event.read;
+  const unstated: StatedField[] = [];
+  if (failed.has("name")) unstated.push("title");
+  if (failed.has("status")) unstated.push("status");
+  if (failed.has("start")) unstated.push("startedAt", "scheduledFor", "scheduledUntil");
+  else if (failed.has("duration")) unstated.push("scheduledUntil");
+  if (failed.has("url")) unstated.push("url");
+  const start = v.start ?? null;
+  const incident = reshapeEvent(event.key, reader.context.vendor, {
     kind: "maintenance",
-    title: raw.name,
-    status: MAINTENANCE_STATUSES.get(upper(raw.status)) ?? null,
+    title: v.name ?? "",
+    status: MAINTENANCE_STATUSES.get(upper(v.status)) ?? null,
     impact: "maintenance",
-    url: raw.url.url,
-    startedAt: raw.start,
-    resolvedAt: null,
-    scheduledFor: raw.start,
-    scheduledUntil: endAfter(raw.start, raw.duration),
-    components: [],
-    updates: [],
-    postmortem: null,
-  };
-}
-
-export function parseInstatusSummary(body: Uint8Array, ctx: ParseContext): Incident[] {
-  const raw = parseWithSchema(instatusSummarySchema, decodeJson(body, ctx), ctx);
-  return keepFirstById([
-    ...(raw.activeIncidents ?? []).map((i) => reshapeIncident(i, ctx.vendor)),
-    ...(raw.activeMaintenances ?? []).map((m) => reshapeMaintenance(m, ctx.vendor)),
-  ]);
+    startedAt: start,
+    scheduledFor: start,
+    scheduledUntil: endAfter(start, v.duration),
+  });
+  // The summary gives the window's planned start only: when the work really began is worked out from it.
+  reader.observe({ incident, path, unstated, statements: { startedAt: "inferred" }, partialUpdates: false });
 }
 
 export const instatusSummaryPlatform: Platform = {
@@ -160,6 +193,21 @@ export const instatusSummaryPlatform: Platform = {
   profile: statingOnly({ kind: "active" }, ["kind", "title", "status", "impact", "url", "startedAt", "scheduledFor", "scheduledUntil"]),
   parserVersion: 1,
   async parse(body, ctx) {
-    return wholeSnapshot(parseInstatusSummary(body, ctx));
+    const summary = parseWithSchema(summarySchema, decodeJson(body, ctx), ctx);
+    const reader = new SnapshotReader(ctx);
+    const seen = new Set<string>();
+    const lists = [
+      { key: "activeIncidents", list: summary.activeIncidents, read: readIncident },
+      { key: "activeMaintenances", list: summary.activeMaintenances, read: readMaintenance },
+    ];
+    for (const { key, list, read } of lists) {
+      if (list === undefined || list === null) continue;
+      if (!Array.isArray(list)) {
+        reader.unreadIncident(null, key, `expected a list, got ${typeof list}`);
+        continue;
+      }
+      list.forEach((raw: unknown, i) => read(reader, raw, joinPath(key, i), seen));
+    }
+    return reader.snapshot();
   },
 };

@@ -3,24 +3,15 @@
  * blog's postmortems, a vendor changelog, AWS's https://status.aws.amazon.com/rss/all.rss. Each item
  * is one incident with one update, its text.
  */
-import { wholeSnapshot } from "@/lib/derive/observation";
-import { EXACT_UPDATES, statingOnly } from "@/lib/derive/source-profile";
+import { type StatedField, statingOnly } from "@/lib/derive/source-profile";
 import { htmlToText } from "@/lib/html-to-text";
 import type { Incident } from "@/lib/incident";
-import { keepFirstById } from "@/lib/incident";
 import { deriveUpdateIds } from "@/lib/update-identity";
-import { type FeedItem, feedItemTime, invalidFeedItem, readFeedItems } from "@/scrapers/platforms/feed-document";
-import type { ParseContext, Platform } from "@/scrapers/platforms/platform";
+import { type FeedItem, feedItemTime, readFeedItems, type ReadFeedItem } from "@/scrapers/platforms/feed-document";
+import type { Platform } from "@/scrapers/platforms/platform";
+import { SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
 
-/** A feed item's key; an item with neither guid, id nor link cannot be followed and fails the snapshot. */
-function itemKey(item: FeedItem, index: number, ctx: ParseContext): string {
-  const key = item.guid ?? item.id ?? item.link;
-  if (key === null) throw invalidFeedItem(ctx, `items[${index}]`, "item has no guid, id or link");
-  return key;
-}
-
-export function reshapeFeedItem(item: FeedItem, key: string, vendor: string): Incident {
-  const at = feedItemTime(item);
+function reshapeFeedItem(item: FeedItem, key: string, at: string | null, vendor: string): Incident {
   const [updateId = "~undated"] = deriveUpdateIds([at ?? "undated"]);
   const body = htmlToText(item.html);
   return {
@@ -41,14 +32,41 @@ export function reshapeFeedItem(item: FeedItem, key: string, vendor: string): In
   };
 }
 
+/**
+ * One item as an incident; one without guid, id or link cannot be followed and is unreadable. An
+ * item whose date cannot be read states no start, and its one update, whose id and times come from
+ * that date, is skipped.
+ */
+function readItem(reader: SnapshotReader, read: ReadFeedItem, seen: Set<string>, vendor: string): void {
+  const { item, path } = read;
+  const key = item.guid ?? item.id ?? item.link;
+  if (key === null) {
+    reader.unreadIncident(null, path, "item has no guid, id or link");
+    return;
+  }
+  if (seen.has(key)) return;
+  seen.add(key);
+  const at = feedItemTime(read);
+  const incident = reshapeFeedItem(item, key, at ?? null, vendor);
+  if (at !== undefined) {
+    reader.observe({ incident, path, unstated: [], partialUpdates: false });
+    return;
+  }
+  const unstated: StatedField[] = ["startedAt"];
+  reader.observe({ incident: { ...incident, updates: [] }, path, unstated, partialUpdates: incident.updates.length > 0 });
+}
+
 export const rssFeedPlatform: Platform = {
   name: "rss",
   description: "Any RSS 2.0 or Atom feed: one incident per item (postmortem blogs, changelogs, AWS all.rss)",
   // A plain feed says nothing of status, impact, components or resolution; another source may.
-  profile: statingOnly({ kind: "recent", limit: null }, ["title", "url", "startedAt"], EXACT_UPDATES),
+  // Its one update is the item's whole text, rendered from HTML, at the item's one date.
+  profile: statingOnly({ kind: "recent", limit: null }, ["title", "url", "startedAt"], { list: "full", time: "exact", text: "rendered", createdAt: false }),
   parserVersion: 1,
   async parse(body, ctx) {
-    const items = await readFeedItems(body, ctx);
-    return wholeSnapshot(keepFirstById(items.map((item, i) => reshapeFeedItem(item, itemKey(item, i, ctx), ctx.vendor))));
+    const reader = new SnapshotReader(ctx);
+    const seen = new Set<string>();
+    for (const read of await readFeedItems(reader, body, ctx)) readItem(reader, read, seen, ctx.vendor);
+    return reader.snapshot();
   },
 };

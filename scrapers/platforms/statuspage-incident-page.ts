@@ -3,16 +3,17 @@
  * JSON API omits and which "will show on the incident details page" (https://doers.statuspage.io/api/v1/postmortems/). The page lists its updates as `div.row.update-row` (title, `.update-body`, "Posted …"
  * timestamp) under `div.incident-updates-container`, a published postmortem first, as a row titled
  * "Postmortem" where the page says `<!-- postmortem if it's published -->`. A page of that incident
- * without that row says the postmortem is gone.
+ * without that row says the postmortem is gone. Warnings name the parts of the page as `canonical`
+ * (its address) and `postmortem.unix` or `postmortem.posted` (the postmortem's time).
  */
-import { wholeSnapshot } from "@/lib/derive/observation";
-import { statingOnly } from "@/lib/derive/source-profile";
+import type { ParsedSnapshot } from "@/lib/derive/observation";
 import { DomUtils, parseDocument } from "htmlparser2";
 import { z } from "zod";
 import { htmlToMarkdown } from "@/lib/html-to-markdown";
-import type { Incident, Postmortem } from "@/lib/incident";
+import type { Postmortem } from "@/lib/incident";
 import { formatUtc, TimestampError, toUtcIso, zoneAbbreviationOffset } from "@/lib/time";
 import { decodeText, parseWithSchema, type ParseContext, type Platform, SnapshotError } from "@/scrapers/platforms/platform";
+import { SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
 
 type DomElement = NonNullable<ReturnType<typeof DomUtils.findOne>>;
 type DomDocument = ReturnType<typeof parseDocument>;
@@ -47,69 +48,72 @@ function bodyHtml(body: DomElement): string {
   return DomUtils.getInnerHTML(body);
 }
 
-function postedAt(stamp: string, ctx: z.RefinementCtx): string | null {
+/** The "Posted …" time as ISO UTC, or null when it cannot be read. */
+function postedAt(stamp: string): string | null {
   const m = POSTED_AT.exec(stamp);
   const month = m ? MONTHS.indexOf((m[1] ?? "").toLowerCase()) + 1 : 0;
   const minutes = zoneAbbreviationOffset(m?.[6] ?? "UTC");
-  if (m && month > 0 && minutes !== null) {
-    const abs = Math.abs(minutes);
-    const offset = `${minutes < 0 ? "-" : "+"}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
-    const local = `${m[3]}-${String(month).padStart(2, "0")}-${(m[2] ?? "").padStart(2, "0")}T${(m[4] ?? "").padStart(2, "0")}:${m[5]}:00`;
-    try {
-      return toUtcIso(local + offset);
-    } catch (error) {
-      if (!(error instanceof TimestampError)) throw error;
-    }
-  }
-  ctx.addIssue({ code: "custom", message: `unreadable postmortem time ${JSON.stringify(stamp.trim().slice(0, 80))}`, path: ["postmortem", "posted"] });
-  return null;
-}
-
-function unixAt(unix: string, ctx: z.RefinementCtx): string | null {
+  if (!m || month === 0 || minutes === null) return null;
+  const abs = Math.abs(minutes);
+  const offset = `${minutes < 0 ? "-" : "+"}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
+  const local = `${m[3]}-${String(month).padStart(2, "0")}-${(m[2] ?? "").padStart(2, "0")}T${(m[4] ?? "").padStart(2, "0")}:${m[5]}:00`;
   try {
-    return formatUtc(Number(unix));
+    return toUtcIso(local + offset);
   } catch (error) {
     if (!(error instanceof TimestampError)) throw error;
-    ctx.addIssue({ code: "custom", message: error.message, path: ["postmortem", "unix"] });
     return null;
   }
 }
 
-const pageSchema = z
-  .object({
-    incidentPage: z.boolean().refine((v) => v, "not a Statuspage incident page (no div.layout-content.status-incident with div.incident-updates-container)"),
-    canonical: z.string().nullable(),
-    ogUrl: z.string().nullable(),
-    source: z.string(),
-    title: z.string(),
-    postmortem: z.object({ html: z.string(), unix: z.string().nullable(), posted: z.string() }).nullable(),
-  })
-  .transform((page, ctx) => {
-    const pageId = incidentIdIn(page.canonical) ?? incidentIdIn(page.ogUrl);
-    const sourceId = incidentIdIn(page.source);
-    if (pageId !== null && sourceId !== null && pageId !== sourceId) {
-      ctx.addIssue({ code: "custom", message: `the page is incident ${pageId}, not ${sourceId}`, path: ["canonical"] });
-      return z.NEVER;
+/** What readPage finds: where the page claims to be, its title, and its postmortem row if any. */
+interface PageContents {
+  canonical: string | null;
+  ogUrl: string | null;
+  title: string;
+  postmortem: { html: string; unix: string | null; posted: string } | null;
+}
+
+const pageSchema = z.object({
+  incidentPage: z.boolean().refine((v) => v, "not a Statuspage incident page (no div.layout-content.status-incident with div.incident-updates-container)"),
+});
+
+/** The incident the page is, or null (with a warning) when its address names none, or another than the one requested. */
+function pageIncidentId(reader: SnapshotReader, page: PageContents, source: string): string | null {
+  const pageId = incidentIdIn(page.canonical) ?? incidentIdIn(page.ogUrl);
+  const sourceId = incidentIdIn(source);
+  if (pageId !== null && sourceId !== null && pageId !== sourceId) {
+    reader.warn("canonical", `the page is incident ${pageId}, not ${sourceId}`);
+    return null;
+  }
+  const id = pageId ?? sourceId;
+  if (id === null) reader.warn("canonical", "no /incidents/<id> in the canonical link, og:url or source");
+  return id;
+}
+
+/** The postmortem row as a postmortem; undefined (with a warning) when its time cannot be read. */
+function readPostmortem(reader: SnapshotReader, raw: PageContents["postmortem"]): Postmortem | null | undefined {
+  const body = raw ? htmlToMarkdown(raw.html) : "";
+  if (!raw || body === "") return null;
+  const unix = raw.unix?.trim() ?? "";
+  if (unix !== "") {
+    if (!/^\d+$/.test(unix)) {
+      reader.warn("postmortem.unix", `not epoch milliseconds: ${JSON.stringify(unix.slice(0, 32))}`);
+      return undefined;
     }
-    const id = pageId ?? sourceId;
-    if (id === null) {
-      ctx.addIssue({ code: "custom", message: "no /incidents/<id> in the canonical link, og:url or source", path: ["canonical"] });
-      return z.NEVER;
+    try {
+      return { body, publishedAt: formatUtc(Number(unix)) };
+    } catch (error) {
+      if (!(error instanceof TimestampError)) throw error;
+      reader.warn("postmortem.unix", error.message);
+      return undefined;
     }
-    let postmortem: Postmortem | null = null;
-    const raw = page.postmortem;
-    const body = raw ? htmlToMarkdown(raw.html) : "";
-    if (raw && body !== "") {
-      const unix = raw.unix?.trim() ?? "";
-      if (unix !== "" && !/^\d+$/.test(unix)) {
-        ctx.addIssue({ code: "custom", message: `not epoch milliseconds: ${JSON.stringify(unix.slice(0, 32))}`, path: ["postmortem", "unix"] });
-        return z.NEVER;
-      }
-      const publishedAt = unix !== "" ? unixAt(unix, ctx) : raw.posted.trim() === "" ? null : postedAt(raw.posted, ctx);
-      postmortem = { body, publishedAt };
-    }
-    return { id, url: page.canonical ?? page.ogUrl, title: page.title, postmortem };
-  });
+  }
+  if (raw.posted.trim() === "") return { body, publishedAt: null };
+  const publishedAt = postedAt(raw.posted);
+  if (publishedAt !== null) return { body, publishedAt };
+  reader.warn("postmortem.posted", `unreadable postmortem time ${JSON.stringify(raw.posted.trim().slice(0, 80))}`);
+  return undefined;
+}
 
 function depthOf(doc: DomDocument): number {
   let deepest = 0;
@@ -121,8 +125,8 @@ function depthOf(doc: DomDocument): number {
   return deepest;
 }
 
-/** What the page says, before validation: where it claims to be, and its postmortem row if any. */
-function readPage(doc: DomDocument, source: string): z.input<typeof pageSchema> {
+/** What the page says, before validation, and whether it is an incident page at all. */
+function readPage(doc: DomDocument): PageContents & { incidentPage: boolean } {
   const layout = findByClass(doc.children, "layout-content", "status-incident");
   const container = layout ? findByClass(layout.children, "incident-updates-container") : null;
   const meta = (test: (e: DomElement) => boolean, attr: string) => DomUtils.findOne(test, doc.children)?.attribs[attr]?.trim() || null;
@@ -142,44 +146,56 @@ function readPage(doc: DomDocument, source: string): z.input<typeof pageSchema> 
     incidentPage: container !== null,
     canonical,
     ogUrl,
-    source,
     title: title.replace(/\s+/g, " ").trim(),
     postmortem: body ? { html: bodyHtml(body), unix: ago?.attribs["data-datetime-unix"] ?? null, posted: stamp ? DomUtils.textContent(stamp) : "" } : null,
   };
 }
 
-export function parseStatuspageIncidentPage(body: Uint8Array, ctx: ParseContext): Incident[] {
+function parseStatuspageIncidentPage(body: Uint8Array, ctx: ParseContext): ParsedSnapshot {
   const doc = parseDocument(decodeText(body, ctx));
   if (depthOf(doc) > MAX_DEPTH) {
     throw new SnapshotError("schema", `${ctx.vendor}: snapshot from ${ctx.source} is invalid at (root): elements nest deeper than ${MAX_DEPTH} levels`);
   }
-  const page = parseWithSchema(pageSchema, readPage(doc, ctx.source), ctx);
-  return [
-    {
+  const page = readPage(doc);
+  parseWithSchema(pageSchema, page, ctx);
+  const reader = new SnapshotReader(ctx);
+  const id = pageIncidentId(reader, page, ctx.source);
+  if (id === null) {
+    reader.unreadIncident(null, "(root)");
+    return reader.snapshot();
+  }
+  const postmortem = readPostmortem(reader, page.postmortem);
+  reader.observe({
+    incident: {
       vendor: ctx.vendor,
-      id: page.id,
+      id,
       kind: "incident",
       title: page.title,
       status: null,
       impact: null,
-      url: page.url,
+      url: page.canonical ?? page.ogUrl,
       startedAt: null,
       resolvedAt: null,
       scheduledFor: null,
       scheduledUntil: null,
       components: [],
       updates: [],
-      postmortem: page.postmortem,
+      postmortem: postmortem ?? null,
     },
-  ];
+    path: "(root)",
+    unstated: postmortem === undefined ? ["postmortem"] : [],
+    partialUpdates: false,
+  });
+  return reader.snapshot();
 }
 
 export const statuspageIncidentPagePlatform: Platform = {
   name: "statuspage-incident-page",
   description: "Atlassian Statuspage incident page (HTML): its postmortem, for incidents another source lists",
-  profile: statingOnly({ kind: "single" }, ["postmortem"], null, false),
+  // The postmortem is recovered from the page's HTML as Markdown, its time often printed to the minute.
+  profile: { presence: { kind: "single" }, createsIncidents: false, fields: { postmortem: "rendered" }, updates: null },
   parserVersion: 1,
   async parse(body, ctx) {
-    return wholeSnapshot(parseStatuspageIncidentPage(body, ctx));
+    return parseStatuspageIncidentPage(body, ctx);
   },
 };

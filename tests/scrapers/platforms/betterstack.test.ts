@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { Observation, ParsedSnapshot } from "@/lib/derive/observation";
 import { incidentSchema, type Incident } from "@/lib/incident";
 import { betterstackIndexPlatform, betterstackRssPlatform } from "@/scrapers/platforms/betterstack";
 import type { ParseContext, Platform } from "@/scrapers/platforms/platform";
@@ -18,7 +19,38 @@ function parseJson(value: unknown): Promise<Incident[]> {
   return parseIncidents(betterstackIndexPlatform, new TextEncoder().encode(JSON.stringify(value)), ctx);
 }
 
+function read(platform: Platform, body: string): Promise<ParsedSnapshot> {
+  return platform.parse(new TextEncoder().encode(body), ctx);
+}
+
 const page = { type: "status_page", attributes: { subdomain: "example-bs" } };
+
+interface Entry {
+  id?: unknown;
+  type?: unknown;
+  attributes?: Record<string, unknown>;
+}
+
+/** The hand-written index.json with its entries changed by `edit` (their list is the one to change). */
+function editedIndex(edit: (included: Entry[]) => void): string {
+  const index = JSON.parse(fs.readFileSync(path.join(FIXTURES, "index-handwritten.json"), "utf8")) as { included: Entry[] };
+  edit(index.included);
+  return JSON.stringify(index);
+}
+
+function attributesOf(included: Entry[], id: string): Record<string, unknown> {
+  const attributes = included.find((e) => e.id === id)?.attributes;
+  if (!attributes) throw new Error(`no entry ${id}`);
+  return attributes;
+}
+
+function observationOf(snapshot: ParsedSnapshot, id: string): Observation {
+  const observation = snapshot.observations.find((o) => o.incident.id === id);
+  if (!observation) throw new Error(`no observation of ${id}`);
+  return observation;
+}
+
+const report = { id: "9", type: "status_report", attributes: { title: "t", aggregate_state: "degraded", starts_at: "2026-03-01T08:00:00Z" } };
 
 describe("betterstack index.json", () => {
   it("maps a resolved report with its updates oldest first, times in UTC and the worst state as impact", async () => {
@@ -66,11 +98,85 @@ describe("betterstack index.json", () => {
     expect(incident).toMatchObject({ status: null, impact: null, url: "https://example-bs.betteruptime.com/incident/9" });
   });
 
-  it("rejects an update without a valid published_at, naming the path", async () => {
-    const update = { id: "7", type: "status_update", attributes: { message: "m", published_at: "03/02/2026" } };
-    const error = await snapshotRejection(parseJson({ data: page, included: [update] }));
-    expect(error.kind).toBe("schema");
-    expect(error.message).toContain("invalid at included[0].attributes.published_at");
+  it("skips an update without a valid published_at, naming the path, and states nothing its report works out from its updates", async () => {
+    const snapshot = await read(betterstackIndexPlatform, editedIndex((included) => {
+      attributesOf(included, "5001").published_at = "03/02/2026";
+    }));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["included[5].attributes.published_at"]);
+    const outage = observationOf(snapshot, "1001");
+    expect(outage).toMatchObject({ path: "included[3]", partialUpdates: true });
+    expect(outage.incident.updates.map((u) => u.id)).toEqual(["5002"]);
+    expect(outage.unstated).toEqual(expect.arrayContaining(["components", "impact", "resolvedAt"]));
+    expect(outage.unstated).not.toContain("status");
+    expect(observationOf(snapshot, "1003")).toMatchObject({ partialUpdates: false, unstated: [] });
+  });
+
+  it("counts an update whose report cannot be told as possibly any report's", async () => {
+    const snapshot = await read(betterstackIndexPlatform, editedIndex((included) => {
+      Object.assign(attributesOf(included, "5004"), { status_report_id: { id: 1003 }, published_at: "soon" });
+    }));
+    expect(snapshot.observations.map((o) => o.partialUpdates)).toEqual([true, true, true]);
+  });
+
+  it("reads a report without an id as unreadable and one without attributes by its id, and the others as usual", async () => {
+    const snapshot = await read(betterstackIndexPlatform, JSON.stringify({ data: page, included: [{ type: "status_report", attributes: {} }, { id: 8, type: "status_report" }, report] }));
+    expect(snapshot.unread).toEqual([{ id: null, path: "included[0]" }, { id: "8", path: "included[1]" }]);
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["included[0].id", "included[1].attributes"]);
+    expect(snapshot.observations.map((o) => [o.path, o.incident.id])).toEqual([["included[2]", "9"]]);
+  });
+
+  it("reads an entry without a type as unreadable: it could have been a report", async () => {
+    const snapshot = await read(betterstackIndexPlatform, JSON.stringify({ data: page, included: [{ id: "1" }, report] }));
+    expect(snapshot.unread).toEqual([{ id: null, path: "included[0]" }]);
+    expect(snapshot.observations[0]?.partialUpdates).toBe(true);
+  });
+
+  it("states no title, kind or what the report type decides when they are not text", async () => {
+    const attributes = { ...report.attributes, title: 5, report_type: ["maintenance"] };
+    const snapshot = await read(betterstackIndexPlatform, JSON.stringify({ data: page, included: [{ ...report, attributes }] }));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["included[0].attributes.title", "included[0].attributes.report_type"]);
+    expect(snapshot.observations[0]?.unstated).toEqual(expect.arrayContaining(["title", "kind", "status", "impact", "scheduledFor", "scheduledUntil"]));
+    expect(snapshot.observations[0]?.incident.startedAt).toBe("2026-03-01T08:00:00.000Z");
+  });
+
+  it("states no components or impact when an affected resource has no id, naming its path", async () => {
+    const attributes = { ...report.attributes, affected_resources: [{ status: "downtime" }] };
+    const snapshot = await read(betterstackIndexPlatform, JSON.stringify({ data: page, included: [{ ...report, attributes }] }));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["included[0].attributes.affected_resources[0].status_page_resource_id"]);
+    expect(snapshot.observations[0]?.unstated).toEqual(["components", "impact"]);
+    expect(snapshot.observations[0]?.incident.status).toBe("degraded");
+  });
+
+  it("states no components of the reports that affect a resource whose name is unreadable", async () => {
+    const snapshot = await read(betterstackIndexPlatform, editedIndex((included) => {
+      attributesOf(included, "402").public_name = { en: "Website" };
+    }));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["included[2].attributes.public_name"]);
+    expect(snapshot.observations.map((o) => [o.incident.id, o.unstated.includes("components")])).toEqual([["1001", false], ["1002", true], ["1003", true]]);
+  });
+
+  it("states no start, and for a maintenance no window or status, when starts_at is not a timestamp", async () => {
+    const snapshot = await read(betterstackIndexPlatform, editedIndex((included) => {
+      attributesOf(included, "1002").starts_at = "next Tuesday";
+    }));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["included[6].attributes.starts_at"]);
+    expect(observationOf(snapshot, "1002").unstated).toEqual(expect.arrayContaining(["startedAt", "scheduledFor", "status"]));
+    expect(observationOf(snapshot, "1002").unstated).not.toContain("scheduledUntil");
+  });
+
+  it("states no links when the page's domain is unreadable", async () => {
+    const snapshot = await read(betterstackIndexPlatform, JSON.stringify({ data: { ...page, attributes: { custom_domain: 7 } }, included: [report] }));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["data.attributes.custom_domain"]);
+    expect(snapshot.observations[0]).toMatchObject({ unstated: ["url"], incident: { url: null } });
+  });
+
+  it("states as inferred a start taken from the first update and a maintenance status taken from its window", async () => {
+    const snapshot = await read(betterstackIndexPlatform, editedIndex((included) => {
+      delete attributesOf(included, "1001").starts_at;
+    }));
+    expect(observationOf(snapshot, "1001")).toMatchObject({ statements: { startedAt: "inferred" }, incident: { startedAt: "2026-03-01T08:05:00.000Z" } });
+    expect(observationOf(snapshot, "1002").statements).toEqual({ status: "inferred" });
+    expect(observationOf(snapshot, "1003").statements).toBeUndefined();
   });
 
   it("rejects a document that is not a status page and treats an empty body as a failed fetch", async () => {
@@ -112,9 +218,27 @@ describe("betterstack feed.rss", () => {
     expect(statedKeys(betterstackRssPlatform)).toEqual(["title"]);
   });
 
-  it("rejects an item that links to no report, naming the path", async () => {
+  it("reads an item that links to no report as an update of a report it cannot name, naming the path", async () => {
     const rss = `<rss version="2.0"><channel><title>x</title><item><title>t</title><link>https://s.test/</link></item></channel></rss>`;
-    const error = await snapshotRejection(parseIncidents(betterstackRssPlatform, new TextEncoder().encode(rss), ctx));
-    expect(error.message).toContain("invalid at items[0].link");
+    const snapshot = await read(betterstackRssPlatform, rss);
+    expect(snapshot.warnings).toEqual([{ path: "items[0].link", message: "no …/incident/<id> link" }]);
+    expect(snapshot.unread).toEqual([{ id: null, path: "items[0]" }]);
+  });
+
+  it("skips an item whose date is unreadable and states nothing of its report that the latest update decides", async () => {
+    const rss = fs.readFileSync(path.join(FIXTURES, "feed-handwritten.rss"), "utf8").replace("Sun, 01 Mar 2026 03:30:00 -0500", "the other day");
+    const snapshot = await read(betterstackRssPlatform, rss);
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["items[0].pubDate"]);
+    const outage = observationOf(snapshot, "1001");
+    expect(outage).toMatchObject({ path: "items[0]", partialUpdates: true, unstated: ["title", "url", "status", "startedAt"] });
+    expect(outage.incident.updates.map((u) => u.body)).toEqual(["The API is down."]);
+    expect(observationOf(snapshot, "1003").partialUpdates).toBe(false);
+  });
+
+  it("reads a report whose every item is undatable as unreadable, by its id", async () => {
+    const rss = fs.readFileSync(path.join(FIXTURES, "feed-handwritten.rss"), "utf8").replace("Mon, 02 Mar 2026 09:55:00 GMT", "Monday");
+    const snapshot = await read(betterstackRssPlatform, rss);
+    expect(snapshot.unread).toEqual([{ id: "1003", path: "items[2]" }]);
+    expect(snapshot.observations.map((o) => o.incident.id)).toEqual(["1001"]);
   });
 });

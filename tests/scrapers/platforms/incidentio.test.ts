@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { ParsedSnapshot } from "@/lib/derive/observation";
 import { incidentSchema, type Incident } from "@/lib/incident";
 import {
   incidentioFeedPlatform,
@@ -22,11 +23,24 @@ function parseText(platform: Platform, text: string): Promise<Incident[]> {
   return parseIncidents(platform, new TextEncoder().encode(text), ctx);
 }
 
-function atomEntry(content: string, updated = "2026-03-02T09:40:00.000Z"): string {
-  return `<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><entry><title>t</title>` +
-    `<id>https://s.test/incidents/01JX</id><link href="https://s.test/incidents/01JX"/><updated>${updated}</updated>` +
-    `<content type="html"><![CDATA[${content}]]></content></entry></feed>`;
+function read(platform: Platform, text: string): Promise<ParsedSnapshot> {
+  return platform.parse(new TextEncoder().encode(text), ctx);
 }
+
+function entry(content: string, updated = "2026-03-02T09:40:00.000Z", key = "01JX"): string {
+  const link = key === "" ? "" : `<id>https://s.test/incidents/${key}</id><link href="https://s.test/incidents/${key}"/>`;
+  return `<entry><title>t</title>${link}<updated>${updated}</updated><content type="html"><![CDATA[${content}]]></content></entry>`;
+}
+
+function atomFeed(...entries: string[]): string {
+  return `<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom">${entries.join("")}</feed>`;
+}
+
+function atomEntry(content: string, updated?: string): string {
+  return atomFeed(entry(content, updated));
+}
+
+const searching = { id: "01JSEARCH", name: "Search errors", status: "investigating", last_update_at: "2026-03-02T09:00:00Z", last_update_message: "Looking." };
 
 describe("incident.io feed", () => {
   it("maps an entry's title, status, components and clean link, keyed by the incident id", async () => {
@@ -71,20 +85,33 @@ describe("incident.io feed", () => {
     expect(login?.updates[0]).toMatchObject({ createdAt: "2026-03-02T11:15:00.000Z", body: "A fix is out; we are watching sign-ins." });
   });
 
-  it("states only title and status, so standing in for incidents.json it erases nothing the JSON said", () => {
-    expect(statedKeys(incidentioFeedPlatform)).toEqual(["title", "status"]);
+  it("states title, status and the latest message as a partial list, so standing in for incidents.json it erases nothing the JSON said", () => {
+    expect(statedKeys(incidentioFeedPlatform)).toEqual(["title", "status", "updates"]);
+    expect(incidentioFeedPlatform.profile.updates).toMatchObject({ list: "partial", text: "rendered", createdAt: false });
     expect(incidentioFeedPlatform.profile.presence).toEqual({ kind: "recent", limit: null });
   });
 
-  it("rejects an entry without a Status line, naming the path", async () => {
-    const error = await snapshotRejection(parseText(incidentioFeedPlatform, atomEntry("<p>a new layout</p>")));
-    expect(error.kind).toBe("schema");
-    expect(error.message).toBe("example-io: snapshot from feed.atom is invalid at items[0].content: no <b>Status: …</b> line");
+  it("reads an entry without a Status line for its title and link only, naming the path", async () => {
+    const snapshot = await read(incidentioFeedPlatform, atomEntry("<p>a new layout</p>"));
+    expect(snapshot.warnings).toEqual([{ path: "items[0].content", message: "no <b>Status: …</b> line" }]);
+    const [observation] = snapshot.observations;
+    expect(observation).toMatchObject({ path: "items[0]", incident: { id: "01JX", title: "t", url: "https://s.test/incidents/01JX" } });
+    expect(observation?.unstated).toEqual(expect.arrayContaining(["status", "kind", "impact", "components", "updates"]));
   });
 
-  it("rejects an entry date that is not a timestamp, naming the path", async () => {
-    const error = await snapshotRejection(parseText(incidentioFeedPlatform, atomEntry("<b>Status: Resolved</b>", "yesterday")));
-    expect(error.message).toContain("invalid at items[0].updated");
+  it("skips the message of an entry whose date is not a timestamp, naming the path, and reads the rest of it", async () => {
+    const snapshot = await read(incidentioFeedPlatform, atomEntry("<b>Status: Resolved</b><p>Fixed.</p>", "yesterday"));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["items[0].updated"]);
+    const [observation] = snapshot.observations;
+    expect(observation?.incident).toMatchObject({ status: "resolved", updates: [] });
+    expect(observation?.partialUpdates).toBe(true);
+  });
+
+  it("reads an entry without a link, guid or id as unreadable and the others as usual", async () => {
+    const snapshot = await read(incidentioFeedPlatform, atomFeed(entry("<b>Status: Resolved</b>", undefined, ""), entry("<b>Status: Monitoring</b>")));
+    expect(snapshot.unread).toEqual([{ id: null, path: "items[0]" }]);
+    expect(snapshot.warnings).toEqual([{ path: "items[0]", message: "entry has no /incidents/<id> link, guid or id" }]);
+    expect(snapshot.observations.map((o) => [o.path, o.incident.id, o.incident.status])).toEqual([["items[1]", "01JX", "monitoring"]]);
   });
 
   it("treats an empty body as a failed fetch and HTML as unparseable", async () => {
@@ -131,15 +158,64 @@ describe("incident.io widget API", () => {
     for (const incident of incidents) expect(incidentSchema.safeParse(incident).success).toBe(true);
   });
 
-  it("lists only what is ongoing and states no update list", () => {
+  it("lists only what is ongoing and states its last message as a partial update list", () => {
     expect(incidentioWidgetPlatform.profile.presence).toEqual({ kind: "active" });
-    expect(statedKeys(incidentioWidgetPlatform)).not.toContain("updates");
+    expect(statedKeys(incidentioWidgetPlatform)).toContain("updates");
+    expect(incidentioWidgetPlatform.profile.updates).toMatchObject({ list: "partial", text: "exact", createdAt: false });
   });
 
-  it("rejects a bad update time and a payload without ongoing_incidents, naming the path", async () => {
-    const bad = { ongoing_incidents: [{ id: "a", name: "n", last_update_at: "2026-03-02 10:00" }] };
-    const error = await snapshotRejection(parseText(incidentioWidgetPlatform, JSON.stringify(bad)));
-    expect(error.message).toMatch(/invalid at ongoing_incidents\[0\]\.last_update_at: timestamp has no UTC offset/);
+  it("reads an event without an id as unreadable and the others as usual", async () => {
+    const snapshot = await read(incidentioWidgetPlatform, JSON.stringify({ ongoing_incidents: [{ name: "No id" }, searching] }));
+    expect(snapshot.unread).toEqual([{ id: null, path: "ongoing_incidents[0]" }]);
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["ongoing_incidents[0].id"]);
+    expect(snapshot.observations.map((o) => [o.path, o.incident.id])).toEqual([["ongoing_incidents[1]", "01JSEARCH"]]);
+  });
+
+  it("states no title or impact when they are not text, and keeps the rest of the event", async () => {
+    const snapshot = await read(incidentioWidgetPlatform, JSON.stringify({ ongoing_incidents: [{ ...searching, name: 5, current_worst_impact: ["full_outage"] }] }));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["ongoing_incidents[0].name", "ongoing_incidents[0].current_worst_impact"]);
+    const [observation] = snapshot.observations;
+    expect(observation?.unstated).toEqual(["title", "impact"]);
+    expect(observation?.incident).toMatchObject({ status: "investigating", updates: [{ body: "Looking." }] });
+  });
+
+  it("states no components when one of them has no id, naming its path", async () => {
+    const components = [{ name: "Search API" }, { id: "01JCOMPONENTDASH", name: "Dashboard" }];
+    const snapshot = await read(incidentioWidgetPlatform, JSON.stringify({ ongoing_incidents: [{ ...searching, affected_components: components }] }));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["ongoing_incidents[0].affected_components[0].id"]);
+    expect(snapshot.observations[0]?.unstated).toEqual(["components"]);
+  });
+
+  it("skips the last message when its time has no offset, naming the path, and reads the rest of the event", async () => {
+    const snapshot = await read(incidentioWidgetPlatform, JSON.stringify({ ongoing_incidents: [{ ...searching, last_update_at: "2026-03-02 10:00" }] }));
+    expect(snapshot.warnings).toEqual([expect.objectContaining({ path: "ongoing_incidents[0].last_update_at", message: expect.stringMatching(/timestamp has no UTC offset/) })]);
+    const [observation] = snapshot.observations;
+    expect(observation).toMatchObject({ partialUpdates: true, unstated: [], incident: { title: "Search errors", updates: [] } });
+  });
+
+  it("skips the last message of an event whose status is unreadable, whose status it would carry", async () => {
+    const snapshot = await read(incidentioWidgetPlatform, JSON.stringify({ ongoing_incidents: [{ ...searching, status: { label: "Investigating" } }] }));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["ongoing_incidents[0].status"]);
+    expect(snapshot.observations[0]).toMatchObject({ unstated: ["status"], partialUpdates: true, incident: { updates: [] } });
+  });
+
+  it("skips no message when the event has none, even if its time is unreadable", async () => {
+    const snapshot = await read(incidentioWidgetPlatform, JSON.stringify({ ongoing_incidents: [{ ...searching, last_update_at: "now", last_update_message: "" }] }));
+    expect(snapshot.observations[0]).toMatchObject({ partialUpdates: false, incident: { updates: [] } });
+  });
+
+  it("states neither start nor window of a maintenance whose start is unreadable", async () => {
+    const maintenance = { id: "01JMAINT", name: "Upgrade", status: "maintenance_in_progress", started_at: "soon", scheduled_end_at: "2026-03-02T03:00:00Z" };
+    const snapshot = await read(incidentioWidgetPlatform, JSON.stringify({ ongoing_incidents: [], in_progress_maintenances: [maintenance] }));
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["in_progress_maintenances[0].started_at"]);
+    expect(snapshot.observations[0]?.unstated).toEqual(["startedAt", "scheduledFor"]);
+    expect(snapshot.observations[0]?.incident.scheduledUntil).toBe("2026-03-02T03:00:00.000Z");
+  });
+
+  it("reads a maintenance list that is no list as unreadable, and still rejects a payload without ongoing_incidents", async () => {
+    const snapshot = await read(incidentioWidgetPlatform, JSON.stringify({ ongoing_incidents: [searching], scheduled_maintenances: "none" }));
+    expect(snapshot.unread).toEqual([{ id: null, path: "scheduled_maintenances" }]);
+    expect(snapshot.observations.map((o) => o.incident.id)).toEqual(["01JSEARCH"]);
     expect((await snapshotRejection(parseText(incidentioWidgetPlatform, "{}"))).message).toContain("invalid at ongoing_incidents");
   });
 });

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { ParsedSnapshot } from "@/lib/derive/observation";
 import { incidentSchema, type Incident } from "@/lib/incident";
 import { instatusSummaryPlatform, jsDateToIso } from "@/scrapers/platforms/instatus";
 import type { ParseContext } from "@/scrapers/platforms/platform";
@@ -18,6 +19,13 @@ function parseFile(file: string): Promise<Incident[]> {
 function parseJson(value: unknown): Promise<Incident[]> {
   return parseIncidents(instatusSummaryPlatform, new TextEncoder().encode(JSON.stringify(value)), ctx);
 }
+
+function read(value: unknown): Promise<ParsedSnapshot> {
+  return instatusSummaryPlatform.parse(new TextEncoder().encode(JSON.stringify(value)), ctx);
+}
+
+const api = { name: "API errors", started: "2026-03-02T08:15:00Z", status: "IDENTIFIED", impact: "PARTIALOUTAGE", url: "https://s.test/incident/api1" };
+const upgrade = { name: "Upgrade", start: "2026-03-04T03:00:00Z", status: "NOTSTARTEDYET", duration: 60, url: "https://s.test/maintenance/db1" };
 
 describe("instatus summary.json", () => {
   it("reads JavaScript Date.toString() times with their GMT offset as UTC", () => {
@@ -62,6 +70,12 @@ describe("instatus summary.json", () => {
     });
   });
 
+  it("states a maintenance's start only as worked out from its planned window", async () => {
+    const snapshot = await read({ page: {}, activeMaintenances: [upgrade] });
+    expect(snapshot.observations[0]?.statements).toEqual({ startedAt: "inferred" });
+    expect(snapshot.observations[0]?.incident.startedAt).toBe("2026-03-04T03:00:00.000Z");
+  });
+
   it("leaves the end unknown when a duration would end the window past year 9999", async () => {
     for (const duration of [1e21, "99999999999999999999", 6e9]) {
       const summary = { page: {}, activeMaintenances: [{ name: "m", start: "2026-03-04T03:00:00Z", duration, url: "https://s.test/maintenance/abc" }] };
@@ -76,11 +90,57 @@ describe("instatus summary.json", () => {
     expect(statedKeys(instatusSummaryPlatform)).not.toContain("components");
   });
 
-  it("rejects an unreadable start and a link without an id, naming the path", async () => {
-    const base = { page: {}, activeIncidents: [{ name: "n", url: "https://s.test/incident/abc", started: "Saturday noon" }] };
-    expect((await snapshotRejection(parseJson(base))).message).toContain("invalid at activeIncidents[0].started");
-    const noId = { page: {}, activeIncidents: [{ name: "n", url: "https://s.test/" }] };
-    expect((await snapshotRejection(parseJson(noId))).message).toContain("invalid at activeIncidents[0].url");
+  it("states no start for an unreadable start time, naming the path, and keeps the rest of the incident", async () => {
+    const snapshot = await read({ page: {}, activeIncidents: [{ ...api, started: "Saturday noon" }] });
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["activeIncidents[0].started"]);
+    const [observation] = snapshot.observations;
+    expect(observation).toMatchObject({ path: "activeIncidents[0]", unstated: ["startedAt"], incident: { id: "api1", status: "identified", impact: "major" } });
+  });
+
+  it("reads an event whose link holds no id as unreadable, and the others as usual", async () => {
+    const snapshot = await read({ page: {}, activeIncidents: [{ ...api, url: "https://s.test/" }, api] });
+    expect(snapshot.unread).toEqual([{ id: null, path: "activeIncidents[0]" }]);
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["activeIncidents[0].url"]);
+    expect(snapshot.observations.map((o) => [o.path, o.incident.id])).toEqual([["activeIncidents[1]", "api1"]]);
+  });
+
+  it("keys an event by its own id when its link is unreadable, stating no link", async () => {
+    const snapshot = await read({ page: {}, activeIncidents: [{ ...api, id: "own1", url: 42 }] });
+    expect(snapshot.observations[0]).toMatchObject({ unstated: ["url"], incident: { id: "own1", url: null } });
+  });
+
+  it("reads an event whose own id is not text as unreadable, since its link's id may not be its key", async () => {
+    const snapshot = await read({ page: {}, activeIncidents: [{ ...api, id: 7 }] });
+    expect(snapshot.unread).toEqual([{ id: null, path: "activeIncidents[0]" }]);
+    expect(snapshot.observations).toEqual([]);
+  });
+
+  it("states no title or status that is not text, and keeps the rest", async () => {
+    const snapshot = await read({ page: {}, activeIncidents: [{ ...api, name: { en: "API" }, status: 3 }] });
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["activeIncidents[0].name", "activeIncidents[0].status"]);
+    expect(snapshot.observations[0]).toMatchObject({ unstated: ["title", "status"], incident: { impact: "major", startedAt: "2026-03-02T08:15:00.000Z" } });
+  });
+
+  it("states neither start nor window of a maintenance whose start is unreadable, and no end for an unreadable duration", async () => {
+    const snapshot = await read({ page: {}, activeMaintenances: [{ ...upgrade, start: "tomorrow" }, { ...upgrade, url: "https://s.test/maintenance/db2", duration: [60] }] });
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["activeMaintenances[0].start", "activeMaintenances[1].duration"]);
+    expect(snapshot.observations.map((o) => o.unstated)).toEqual([["startedAt", "scheduledFor", "scheduledUntil"], ["scheduledUntil"]]);
+    expect(snapshot.observations[1]?.incident).toMatchObject({ kind: "maintenance", scheduledFor: "2026-03-04T03:00:00.000Z", scheduledUntil: null });
+  });
+
+  it("reads an event list that is no list as unreadable, and the other list as usual", async () => {
+    const snapshot = await read({ page: {}, activeIncidents: [api], activeMaintenances: "none" });
+    expect(snapshot.unread).toEqual([{ id: null, path: "activeMaintenances" }]);
+    expect(snapshot.observations.map((o) => o.incident.id)).toEqual(["api1"]);
+  });
+
+  it("keeps the first of two events with one id", async () => {
+    const snapshot = await read({ page: {}, activeIncidents: [api, { ...api, name: "Later copy" }] });
+    expect(snapshot.observations.map((o) => o.incident.title)).toEqual(["API errors"]);
+  });
+
+  it("rejects a payload without a page as not a summary", async () => {
+    expect((await snapshotRejection(parseJson({ activeIncidents: [api] }))).message).toContain("invalid at page");
   });
 
   it("treats empty and non-JSON bodies as failed fetches", async () => {

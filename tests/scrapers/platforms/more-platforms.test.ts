@@ -25,8 +25,9 @@ describe("morePlatforms", () => {
     expect(morePlatforms.filter((p) => existing.has(p.name) && !PLATFORMS.includes(p))).toEqual([]);
   });
 
-  it("lets only full-update formats state the update list", () => {
-    const stating = morePlatforms.filter((p) => p.profile.updates !== null).map((p) => p.name);
-    expect(stating).toEqual(["incidentio-incidents", "betterstack-index", "cachet-v2", "cachet-v3", "rss"]);
+  it("lets full-update formats state the whole update list and latest-message formats a partial one", () => {
+    const stating = (list: string) => morePlatforms.filter((p) => p.profile.updates?.list === list).map((p) => p.name);
+    expect(stating("full")).toEqual(["incidentio-incidents", "betterstack-index", "cachet-v2", "cachet-v3", "rss"]);
+    expect(stating("partial")).toEqual(["incidentio-feed", "incidentio-widget", "azure-rss"]);
   });
 });

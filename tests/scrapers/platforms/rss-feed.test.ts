@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { ParsedSnapshot } from "@/lib/derive/observation";
 import { incidentSchema, type Incident } from "@/lib/incident";
 import type { ParseContext } from "@/scrapers/platforms/platform";
 import { rfc822ToIso } from "@/scrapers/platforms/feed-document";
@@ -18,6 +19,14 @@ function parseFile(file: string): Promise<Incident[]> {
 
 function parseText(text: string): Promise<Incident[]> {
   return parseIncidents(rssFeedPlatform, new TextEncoder().encode(text), ctx);
+}
+
+function read(text: string): Promise<ParsedSnapshot> {
+  return rssFeedPlatform.parse(new TextEncoder().encode(text), ctx);
+}
+
+function rss(items: string): string {
+  return `<rss version="2.0"><channel><title>c</title>${items}</channel></rss>`;
 }
 
 describe("rfc822ToIso", () => {
@@ -73,15 +82,36 @@ describe("rss platform", () => {
     });
   });
 
-  it("says only title, link, time and text, and lists the most recent items", () => {
+  it("says only title, link, time and text rendered from HTML, and lists the most recent items", () => {
     expect(statedKeys(rssFeedPlatform)).toEqual(["title", "url", "startedAt", "updates"]);
+    expect(rssFeedPlatform.profile.updates).toEqual({ list: "full", time: "exact", text: "rendered", createdAt: false });
     expect(rssFeedPlatform.profile.presence).toEqual({ kind: "recent", limit: null });
   });
 
-  it("rejects an item with neither guid, id nor link, and an unreadable date, naming the path", async () => {
-    const rss = (item: string) => `<rss version="2.0"><channel><title>c</title>${item}</channel></rss>`;
-    expect((await snapshotRejection(parseText(rss("<item><title>t</title></item>")))).message).toContain("invalid at items[0]: item has no guid, id or link");
-    expect((await snapshotRejection(parseText(rss("<item><guid>g</guid><pubDate>someday</pubDate></item>")))).message).toContain("invalid at items[0].pubDate");
+  it("reads an item with neither guid, id nor link as unreadable, and the others as usual", async () => {
+    const snapshot = await read(rss("<item><title>t</title></item><item><guid>g</guid><title>u</title></item>"));
+    expect(snapshot.unread).toEqual([{ id: null, path: "items[0]" }]);
+    expect(snapshot.warnings).toEqual([{ path: "items[0]", message: "item has no guid, id or link" }]);
+    expect(snapshot.observations.map((o) => [o.path, o.incident.id])).toEqual([["items[1]", "g"]]);
+  });
+
+  it("states no start for an item whose date is unreadable and skips its one update, naming the path", async () => {
+    const snapshot = await read(rss("<item><guid>g</guid><title>t</title><description>Text.</description><pubDate>someday</pubDate></item>"));
+    expect(snapshot.warnings).toEqual([expect.objectContaining({ path: "items[0].pubDate", message: expect.stringContaining("someday") })]);
+    expect(snapshot.observations[0]).toMatchObject({ unstated: ["startedAt"], partialUpdates: true, incident: { title: "t", updates: [] } });
+  });
+
+  it("does not date an Atom entry by its update time when its published time is unreadable", async () => {
+    const atom = `<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>e1</id><title>t</title><published>last week</published>` +
+      `<updated>2026-03-02T08:00:00Z</updated><content>x</content></entry></feed>`;
+    const snapshot = await read(atom);
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["items[0].published"]);
+    expect(snapshot.observations[0]).toMatchObject({ unstated: ["startedAt"], incident: { startedAt: null } });
+  });
+
+  it("keeps the first of two items with one guid", async () => {
+    const snapshot = await read(rss("<item><guid>g</guid><title>first</title></item><item><guid>g</guid><title>second</title></item>"));
+    expect(snapshot.observations.map((o) => o.incident.title)).toEqual(["first"]);
   });
 
   it("treats an empty body as a failed fetch and JSON as unparseable", async () => {

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { ParsedSnapshot } from "@/lib/derive/observation";
 import { incidentSchema, type Incident } from "@/lib/incident";
 import type { ParseContext } from "@/scrapers/platforms/platform";
 import { statuspageIncidentPagePlatform } from "@/scrapers/platforms/statuspage-incident-page";
@@ -17,6 +18,10 @@ function parse(file: string, context: ParseContext = ctx): Promise<Incident[]> {
 
 function parseText(html: string, context: ParseContext = ctx): Promise<Incident[]> {
   return parseIncidents(statuspageIncidentPagePlatform, new TextEncoder().encode(html), context);
+}
+
+function read(html: string, context: ParseContext = ctx): Promise<ParsedSnapshot> {
+  return statuspageIncidentPagePlatform.parse(new TextEncoder().encode(html), context);
 }
 
 const MODERN = path.join(FIXTURES, "incident-page-postmortem-handwritten.html");
@@ -54,9 +59,9 @@ describe("statuspage incident page", () => {
     });
   });
 
-  it("adds only the postmortem, to incidents another source lists, one page at a time", () => {
+  it("adds only the postmortem, rendered from the page, to incidents another source lists, one page at a time", () => {
     expect(statedKeys(statuspageIncidentPagePlatform)).toEqual(["postmortem"]);
-    expect(statuspageIncidentPagePlatform.profile).toMatchObject({ createsIncidents: false, presence: { kind: "single" } });
+    expect(statuspageIncidentPagePlatform.profile).toMatchObject({ createsIncidents: false, presence: { kind: "single" }, fields: { postmortem: "rendered" } });
   });
 
   it("rejects a page that is not an incident page, naming what is missing", async () => {
@@ -65,23 +70,47 @@ describe("statuspage incident page", () => {
     expect(error.message).toContain("invalid at incidentPage: not a Statuspage incident page");
   });
 
-  it("rejects another incident's page served for the requested one", async () => {
-    const error = await snapshotRejection(parse(MODERN, { ...ctx, source: "https://status.example-sp.test/incidents/other0000001" }));
-    expect(error.message).toContain("invalid at canonical: the page is incident pm0modern001, not other0000001");
+  it("reads the page as its one incident, at the root of the payload", async () => {
+    const snapshot = await read(fs.readFileSync(MODERN, "utf8"));
+    expect(snapshot.observations.map((o) => [o.path, o.incident.id, o.unstated])).toEqual([["(root)", "pm0modern001", []]]);
+    expect(snapshot.warnings).toEqual([]);
   });
 
-  it("rejects a postmortem time that is not epoch milliseconds, naming the path", async () => {
+  it("reads another incident's page served for the requested one as an incident it cannot key, naming the path", async () => {
+    const snapshot = await read(fs.readFileSync(MODERN, "utf8"), { ...ctx, source: "https://status.example-sp.test/incidents/other0000001" });
+    expect(snapshot.warnings).toEqual([{ path: "canonical", message: "the page is incident pm0modern001, not other0000001" }]);
+    expect(snapshot.unread).toEqual([{ id: null, path: "(root)" }]);
+    expect(snapshot.observations).toEqual([]);
+  });
+
+  it("reads a page whose address names no incident as an incident it cannot key", async () => {
+    const html = fs.readFileSync(OLD, "utf8").replace('content="http://status.example-old.test/incidents/pm0oldlayout1"', 'content="http://status.example-old.test/"');
+    const snapshot = await read(html, { ...ctx, source: "incident.html" });
+    expect(snapshot.warnings).toEqual([{ path: "canonical", message: "no /incidents/<id> in the canonical link, og:url or source" }]);
+    expect(snapshot.unread).toEqual([{ id: null, path: "(root)" }]);
+  });
+
+  it("states no postmortem when its time is not epoch milliseconds, naming the path, and still reads the page", async () => {
     const html = fs.readFileSync(MODERN, "utf8").replace('data-datetime-unix="1746796020000"', 'data-datetime-unix="soon"');
-    const error = await snapshotRejection(parseText(html));
-    expect(error.message).toContain("invalid at postmortem.unix");
+    const snapshot = await read(html);
+    expect(snapshot.warnings).toEqual([{ path: "postmortem.unix", message: 'not epoch milliseconds: "soon"' }]);
+    expect(snapshot.observations[0]).toMatchObject({ unstated: ["postmortem"], incident: { id: "pm0modern001", title: "Checkout errors" } });
   });
 
-  it("rejects a postmortem time past year 9999, naming the path", async () => {
+  it("states no postmortem when its time is past year 9999, naming the path", async () => {
     for (const unix of ["300000000000000", "8640000000000001"]) {
       const html = fs.readFileSync(MODERN, "utf8").replace('data-datetime-unix="1746796020000"', `data-datetime-unix="${unix}"`);
-      const error = await snapshotRejection(parseText(html));
-      expect(error.message).toContain("invalid at postmortem.unix: time out of range");
+      const snapshot = await read(html);
+      expect(snapshot.warnings).toEqual([expect.objectContaining({ path: "postmortem.unix", message: expect.stringContaining("time out of range") })]);
+      expect(snapshot.observations[0]?.unstated).toEqual(["postmortem"]);
     }
+  });
+
+  it("states no postmortem when its Posted time is unreadable, naming the path", async () => {
+    const html = fs.readFileSync(OLD, "utf8").replace('<var data-var="time">09:15</var> EST', '<var data-var="time">09:15</var> XYZT');
+    const snapshot = await read(html, { ...ctx, source: "incident.html" });
+    expect(snapshot.warnings.map((w) => w.path)).toEqual(["postmortem.posted"]);
+    expect(snapshot.observations[0]).toMatchObject({ unstated: ["postmortem"], incident: { id: "pm0oldlayout1" } });
   });
 
   it("rejects a page nested 10,000 elements deep as invalid instead of overflowing the stack", async () => {
