@@ -130,6 +130,8 @@ interface ReadReport {
   values: ReportValues;
   failed: ReadonlySet<string>;
   listed: ReadonlySet<string>;
+  /** It names its updates (relationships.status_updates): only those can be its own. */
+  listsUpdates: boolean;
   /** Its list of updates could not be read: any update may be its own. */
   linksFailed: boolean;
 }
@@ -155,8 +157,9 @@ function readReport(reader: SnapshotReader, raw: unknown, path: string, into: In
     reader.unreadIncident(id, path);
     return;
   }
-  const listed = new Set((entry.values.relationships?.status_updates?.data ?? []).map((d) => d.id));
-  into.reports.push({ id, path, values: read.values, failed: read.failed, listed, linksFailed: entry.failed.has("relationships") });
+  const links = entry.values.relationships?.status_updates?.data;
+  const listed = new Set((links ?? []).map((d) => d.id));
+  into.reports.push({ id, path, values: read.values, failed: read.failed, listed, listsUpdates: links !== undefined && links !== null, linksFailed: entry.failed.has("relationships") });
 }
 
 /** The report an update names: its status_report_id, else its relationship; undefined when that cannot be read. */
@@ -216,6 +219,11 @@ function readIncluded(reader: SnapshotReader, included: readonly unknown[]): Ind
 /** Whether an update of this report may be among those that could not be read. */
 function missesUpdates(report: ReadReport, contents: IndexContents): boolean {
   if (report.linksFailed) return true;
+  // A report that names its updates misses one only when a named one was not read.
+  if (report.listsUpdates) {
+    const read = new Set(contents.updates.map((u) => u.id));
+    return [...report.listed].some((id) => !read.has(id));
+  }
   // Without its id, any report may list it; without its report, it may be any report's.
   return contents.broken.some((b) => b.id === null || !b.placed || report.listed.has(b.id) || b.report === report.id);
 }
@@ -271,7 +279,7 @@ function readReportObservation(report: ReadReport, contents: IndexContents, orig
     if (startsAt === null) unstated.add("startedAt");
   }
   const unnamed = contents.unnamed;
-  if (incident.components.some((c) => unnamed === "all" || unnamed.has(c.id))) unstated.add("components");
+  if (incident.components.some((c) => !contents.names.has(c.id) && (unnamed === "all" || unnamed.has(c.id)))) unstated.add("components");
   if (unstated.has("status")) unstated.add("resolvedAt");
 
   const statements: Partial<Record<StatedField, Statement>> = {};

@@ -151,11 +151,22 @@ function readIncident(reader: SnapshotReader, raw: unknown, path: string, seen: 
   if (failed.has("impact")) unstated.push("impact");
   if (failed.has("started")) unstated.push("startedAt");
   if (failed.has("url")) unstated.push("url");
+  // A word outside Instatus's vocabulary cannot be read: it states nothing, rather than "none".
+  const impact = v.impact ? IMPACTS.get(upper(v.impact)) : null;
+  if (impact === undefined) {
+    reader.warn(joinPath(path, "impact"), `unknown impact ${JSON.stringify(v.impact)}`);
+    unstated.push("impact");
+  }
+  const status = v.status ? INCIDENT_STATUSES.get(upper(v.status)) : null;
+  if (status === undefined) {
+    reader.warn(joinPath(path, "status"), `unknown status ${JSON.stringify(v.status)}`);
+    unstated.push("status");
+  }
   const incident = reshapeEvent(event.key, reader.context.vendor, {
     kind: "incident",
     title: v.name ?? "",
-    status: INCIDENT_STATUSES.get(upper(v.status)) ?? null,
-    impact: IMPACTS.get(upper(v.impact)) ?? null,
+    status: status ?? null,
+    impact: impact ?? null,
     startedAt: v.started ?? null,
     scheduledFor: null,
     scheduledUntil: null,

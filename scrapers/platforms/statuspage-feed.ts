@@ -163,7 +163,9 @@ function readFeedEntry(reader: SnapshotReader, raw: unknown, path: string, ctx: 
     return;
   }
   const reference = referenceTime([entry.published, entry.updated, entry.pubDate], observedMs);
-  const content = read.failed.has("content") ? null : readUpdates(reader, entry.content ?? "", joinPath(path, "content"));
+  // Every history entry carries its updates: one without content says nothing of them.
+  if (entry.content === undefined && !read.failed.has("content")) reader.warn(joinPath(path, "content"), "entry has no content");
+  const content = entry.content === undefined ? null : readUpdates(reader, entry.content, joinPath(path, "content"));
   const unstated = new Set<StatedField | "updates">();
   if (read.failed.has("title")) unstated.add("title");
   if (read.failed.has("link")) unstated.add("url");
