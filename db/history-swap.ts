@@ -162,13 +162,12 @@ export function swapAppliedThrough(main: RedlineDb, scratch: RedlineDb, vendorId
   setAppliedThrough(main, vendorId, row && row.observedAt !== null && row.source !== null && row.hash !== null ? { observedAt: row.observedAt, source: row.source, hash: row.hash } : null);
 }
 
-/** How many versions an incident batch would copy, to keep each swap transaction short. */
-export function countScratchVersions(scratch: RedlineDb, vendorId: number, providerIds: readonly string[]): number {
-  return (
-    scratch.$client
-      .prepare<[number, string], { n: number }>(
-        "SELECT count(*) AS n FROM incident_versions v JOIN incidents i ON i.id = v.incident_id WHERE i.vendor_id = ? AND i.provider_id IN (SELECT value FROM json_each(?))",
-      )
-      .get(vendorId, JSON.stringify(providerIds))?.n ?? 0
-  );
+/** How many versions each of the vendor's incidents has in the scratch: swap batches are sized by them. */
+export function scratchVersionCounts(scratch: RedlineDb, vendorId: number): Map<string, number> {
+  const rows = scratch.$client
+    .prepare<[number], { providerId: string; n: number }>(
+      "SELECT i.provider_id AS providerId, count(v.id) AS n FROM incidents i LEFT JOIN incident_versions v ON v.incident_id = i.id WHERE i.vendor_id = ? GROUP BY i.id",
+    )
+    .all(vendorId);
+  return new Map(rows.map((r) => [r.providerId, r.n]));
 }

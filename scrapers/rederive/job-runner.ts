@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import type { RedlineDb } from "@/db/client";
-import { claimJob, type DerivationJob, finishJob, finishJobIfUnchanged, getJob, noteJobHold, queueJob, releaseJob } from "@/db/derivation-jobs";
+import { claimJob, type DerivationJob, finishJob, finishJobIfUnchanged, getJob, listRecentJobs, noteJobHold, queueJob, releaseJob } from "@/db/derivation-jobs";
 import { getVendorById, listVendorsWithHistory } from "@/db/vendors";
 import type { PlatformResolver } from "@/scrapers/ingest/apply-capture";
 import { getPlatform } from "@/scrapers/platforms";
@@ -29,7 +29,7 @@ export interface RunnerOptions {
   signal?: AbortSignal;
 }
 
-const DEFAULTS = { leaseMs: 60_000, replayLimit: 8, applyBatch: 50, swapBatchVersions: 300, pauseMs: 5 };
+const DEFAULTS = { leaseMs: 60_000, replayLimit: 8, applyBatch: 50, swapBatchVersions: 100, pauseMs: 5 };
 
 function scratchDirOf(db: RedlineDb, options: RunnerOptions): string {
   if (options.scratchDir) return options.scratchDir;
@@ -63,6 +63,7 @@ export async function runJob(db: RedlineDb, job: DerivationJob, options: RunnerO
     swapBatchVersions: settings.swapBatchVersions,
     yield: () => new Promise((resolvePause) => setTimeout(resolvePause, settings.pauseMs)),
     onProgress: options.onProgress,
+    onResume: (done, total) => options.log?.(`rederive: ${vendor.slug}: resuming the rebuild where it stopped, at capture ${done} of ${total}`),
     signal: options.signal,
   });
   const done = getJob(db, job.id);
@@ -74,11 +75,30 @@ function defaultOwner(): string {
 }
 
 /**
+ * Jobs held by a process of this machine that is gone (killed, crashed) are let go at once rather
+ * than when their lease runs out: the next worker resumes them where they stopped.
+ */
+function releaseDeadLocalLeases(db: RedlineDb): void {
+  const prefix = `${os.hostname()}:`;
+  for (const job of listRecentJobs(db, 100)) {
+    if (!job.leaseOwner?.startsWith(prefix) || job.status === "done" || job.status === "failed") continue;
+    const pid = Number(job.leaseOwner.slice(prefix.length));
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ESRCH") releaseJob(db, job.id, job.leaseOwner);
+    }
+  }
+}
+
+/**
  * Claim and run jobs until none is left (for one vendor, or any). A job that fails is marked
  * failed with its error, logged, and the next one runs. Returns how many jobs ran.
  */
 export async function runPendingJobs(db: RedlineDb, options: RunnerOptions & { vendorId?: number } = {}): Promise<number> {
   const owner = options.owner ?? defaultOwner();
+  releaseDeadLocalLeases(db);
   let ran = 0;
   for (;;) {
     if (options.signal?.aborted) return ran;

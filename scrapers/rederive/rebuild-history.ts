@@ -3,7 +3,7 @@ import { closeDatabase, openDatabase, type RedlineDb } from "@/db/client";
 import { type DerivationJob, finishJob, noteJobHold, queueJob, renewLease, saveJobProgress } from "@/db/derivation-jobs";
 import { rewindHistory } from "@/db/history-rewind";
 import {
-  copyCaptureRows, countScratchVersions, maxCaptureId, seedScratch, swapAppliedThrough, swapCandidates, swapCaptureReadings, swapIncidents,
+  copyCaptureRows, maxCaptureId, scratchVersionCounts, seedScratch, swapAppliedThrough, swapCandidates, swapCaptureReadings, swapIncidents,
 } from "@/db/history-swap";
 import { type CaptureKey, compareCaptureKeys } from "@/db/prior-state";
 import { appliedThrough, readCaptureBody } from "@/db/record-capture";
@@ -23,6 +23,8 @@ export interface RebuildOptions {
   /** Paused between main-database transactions, so other writers get their turn. */
   yield: () => Promise<void>;
   onProgress?: (job: DerivationJob) => void;
+  /** Called when a scratch left by an earlier run is taken up again, with how far it had come. */
+  onResume?: (done: number, total: number) => void;
   /** Stop between batches (the scratch is kept, and the job resumes on the next run). */
   signal?: AbortSignal;
 }
@@ -37,6 +39,10 @@ export class RebuildStoppedError extends Error {
 
 const FIRST: CaptureKey = { observedAt: "", source: "", hash: "" };
 const COPY_BATCH = 1_000;
+/** Capture rows given their new reading per main transaction. */
+const CAPTURE_READINGS_BATCH = 500;
+/** Captures recorded during the swap, applied per main transaction afterwards. */
+const PENDING_BATCH = 8;
 /** Longest stretch of work between two yields to the event loop the rebuild shares with polls. */
 const SLICE_MS = 20;
 
@@ -67,12 +73,14 @@ export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: De
   };
   progress.capturesTotal = countCaptures(main, vendor.id);
   save();
+  const resuming = fs.existsSync(scratchPath);
   const scratch = openDatabase(scratchPath);
   const bodyOf = (hash: string) => readCaptureBody(main, hash);
   try {
     seedScratch(main, scratch, vendor.id);
     let copiedThrough = maxCaptureId(scratch, vendor.id);
-    progress.capturesDone = countCaptures(scratch, vendor.id);
+    progress.capturesDone = countAppliedCaptures(scratch, vendor.id);
+    if (resuming) options.onResume?.(progress.capturesDone, progress.capturesTotal);
 
     const build = async () => {
       for (;;) {
@@ -131,6 +139,17 @@ export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: De
   for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(`${scratchPath}${suffix}`, { force: true });
 }
 
+/** Captures up to the database's applied-through point: how far a scratch has come. */
+function countAppliedCaptures(db: RedlineDb, vendorId: number): number {
+  const applied = appliedThrough(db, vendorId);
+  if (applied === null) return 0;
+  return (
+    db.$client
+      .prepare<[number, string, string, string], { n: number }>("SELECT count(*) AS n FROM captures WHERE vendor_id = ? AND (observed_at, source, hash) <= (?, ?, ?)")
+      .get(vendorId, applied.observedAt, applied.source, applied.hash)?.n ?? 0
+  );
+}
+
 function countCaptures(db: RedlineDb, vendorId: number): number {
   return db.$client.prepare<[number], { n: number }>("SELECT count(*) AS n FROM captures WHERE vendor_id = ?").get(vendorId)?.n ?? 0;
 }
@@ -141,11 +160,16 @@ async function swap(
   main: RedlineDb, scratch: RedlineDb, vendor: VendorRow, progress: { incidentsSwapped: number }, save: () => void, options: RebuildOptions, onMain: OnMain,
 ): Promise<void> {
   const ids = swapCandidates(main, scratch, vendor.id);
+  const sizes = scratchVersionCounts(scratch, vendor.id);
   let start = 0;
   while (start < ids.length) {
     // Grow the batch until it would copy about swapBatchVersions versions.
     let end = start + 1;
-    while (end < ids.length && end - start < 500 && countScratchVersions(scratch, vendor.id, ids.slice(start, end + 1)) <= options.swapBatchVersions) end += 1;
+    let versions = sizes.get(ids[start] ?? "") ?? 0;
+    while (end < ids.length && end - start < 200 && versions + (sizes.get(ids[end] ?? "") ?? 0) <= options.swapBatchVersions) {
+      versions += sizes.get(ids[end] ?? "") ?? 0;
+      end += 1;
+    }
     const batch = ids.slice(start, end);
     onMain(() => swapIncidents(main, scratch, vendor.id, batch));
     progress.incidentsSwapped += batch.length;
@@ -155,7 +179,7 @@ async function swap(
   }
   let after = 0;
   for (;;) {
-    const moved = onMain(() => swapCaptureReadings(main, scratch, vendor.id, after, 2_000));
+    const moved = onMain(() => swapCaptureReadings(main, scratch, vendor.id, after, CAPTURE_READINGS_BATCH));
     if (moved.count === 0) break;
     after = moved.lastId;
     await options.yield();
@@ -170,14 +194,14 @@ async function applyPending(main: RedlineDb, vendor: VendorRow, job: DerivationJ
   const st = writeStatements(main.$client);
   for (;;) {
     const cursor = appliedThrough(main, vendor.id) ?? FIRST;
-    const rows = st.capturesAfter.all(vendor.id, cursor.observedAt, cursor.source, cursor.hash, options.applyBatch);
+    const rows = st.capturesAfter.all(vendor.id, cursor.observedAt, cursor.source, cursor.hash, PENDING_BATCH);
     const reads: ReadCapture[] = [];
     for (const row of rows) reads.push(await readStoredCapture(row, vendor.slug, (hash) => readCaptureBody(main, hash), options.resolve));
     const finished = onMain((): boolean | null => {
-      const now = st.capturesAfter.all(vendor.id, cursor.observedAt, cursor.source, cursor.hash, options.applyBatch);
+      const now = st.capturesAfter.all(vendor.id, cursor.observedAt, cursor.source, cursor.hash, PENDING_BATCH);
       if (now.length !== rows.length || now.some((r, i) => r.id !== rows[i]?.id)) return null;
       for (const capture of reads) applyCapture(main, vendor, capture, options.resolve);
-      if (rows.length === options.applyBatch) return false;
+      if (rows.length === PENDING_BATCH) return false;
       finishJob(main, job.id, "done");
       const applied = appliedThrough(main, vendor.id);
       const late = main.$client
