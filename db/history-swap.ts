@@ -96,12 +96,16 @@ export function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorId: num
   );
   const states = s.prepare<[number], { captureId: number; state: string }>("SELECT capture_id AS captureId, state FROM incident_states WHERE incident_id = ? ORDER BY id");
   const listings = s.prepare<[number], { source: string; listed: number; hash: string | null }>("SELECT source, listed, hash FROM incident_sources WHERE incident_id = ?");
+  const remove = m.prepare<[number]>("DELETE FROM incidents WHERE id = ?");
+  const clearVersions = m.prepare<[number]>("DELETE FROM incident_versions WHERE incident_id = ?");
+  const clearStates = m.prepare<[number]>("DELETE FROM incident_states WHERE incident_id = ?");
+  const clearListings = m.prepare<[number]>("DELETE FROM incident_sources WHERE incident_id = ?");
   let written = 0;
   for (const providerId of providerIds) {
     const rebuilt = fromScratch.get(vendorId, providerId);
     const current = inMain.get(vendorId, providerId);
     if (!rebuilt) {
-      if (current) m.prepare("DELETE FROM incidents WHERE id = ?").run(current.id);
+      if (current) remove.run(current.id);
       continue;
     }
     const values = { ...rebuilt, seenAt: current && current.lastSeenAt > rebuilt.lastSeenAt ? current.lastSeenAt : rebuilt.lastSeenAt };
@@ -109,9 +113,9 @@ export function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorId: num
     if (current) {
       id = current.id;
       st.updateIncident.run({ ...values, id });
-      m.prepare("DELETE FROM incident_versions WHERE incident_id = ?").run(id);
-      m.prepare("DELETE FROM incident_states WHERE incident_id = ?").run(id);
-      m.prepare("DELETE FROM incident_sources WHERE incident_id = ?").run(id);
+      clearVersions.run(id);
+      clearStates.run(id);
+      clearListings.run(id);
     } else {
       const inserted = st.insertIncident.get({ ...values, vendorId, providerId });
       if (!inserted) throw new Error(`store: unable to insert incident ${providerId}`);
@@ -162,11 +166,17 @@ export function swapAppliedThrough(main: RedlineDb, scratch: RedlineDb, vendorId
   setAppliedThrough(main, vendorId, row && row.observedAt !== null && row.source !== null && row.hash !== null ? { observedAt: row.observedAt, source: row.source, hash: row.hash } : null);
 }
 
-/** How many versions each of the vendor's incidents has in the scratch: swap batches are sized by them. */
-export function scratchVersionCounts(scratch: RedlineDb, vendorId: number): Map<string, number> {
+/**
+ * How much each of the vendor's incidents would copy out of the scratch (bytes of its versions and
+ * record states): swap batches are sized by it, so that each holds the write lock briefly.
+ */
+export function scratchIncidentWeights(scratch: RedlineDb, vendorId: number): Map<string, number> {
   const rows = scratch.$client
     .prepare<[number], { providerId: string; n: number }>(
-      "SELECT i.provider_id AS providerId, count(v.id) AS n FROM incidents i LEFT JOIN incident_versions v ON v.incident_id = i.id WHERE i.vendor_id = ? GROUP BY i.id",
+      `SELECT i.provider_id AS providerId,
+         coalesce((SELECT sum(length(v.snapshot) + length(v.changes) + length(v.summary)) FROM incident_versions v WHERE v.incident_id = i.id), 0)
+         + coalesce((SELECT sum(length(s.state)) FROM incident_states s WHERE s.incident_id = i.id), 0) + length(coalesce(i.state, '')) AS n
+       FROM incidents i WHERE i.vendor_id = ?`,
     )
     .all(vendorId);
   return new Map(rows.map((r) => [r.providerId, r.n]));

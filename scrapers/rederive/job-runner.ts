@@ -20,7 +20,7 @@ export interface RunnerOptions {
   /** A late capture followed by at most this many is replayed in place, in one short transaction. */
   replayLimit?: number;
   applyBatch?: number;
-  swapBatchVersions?: number;
+  swapBatchBytes?: number;
   /** Pause between main-database transactions (ms). */
   pauseMs?: number;
   onProgress?: (job: DerivationJob) => void;
@@ -29,7 +29,7 @@ export interface RunnerOptions {
   signal?: AbortSignal;
 }
 
-const DEFAULTS = { leaseMs: 60_000, replayLimit: 8, applyBatch: 50, swapBatchVersions: 100, pauseMs: 5 };
+const DEFAULTS = { leaseMs: 60_000, replayLimit: 8, applyBatch: 50, swapBatchBytes: 256 * 1024, pauseMs: 5 };
 
 function scratchDirOf(db: RedlineDb, options: RunnerOptions): string {
   if (options.scratchDir) return options.scratchDir;
@@ -60,7 +60,7 @@ export async function runJob(db: RedlineDb, job: DerivationJob, options: RunnerO
     leaseMs: settings.leaseMs,
     resolve,
     applyBatch: settings.applyBatch,
-    swapBatchVersions: settings.swapBatchVersions,
+    swapBatchBytes: settings.swapBatchBytes,
     yield: () => new Promise((resolvePause) => setTimeout(resolvePause, settings.pauseMs)),
     onProgress: options.onProgress,
     onResume: (done, total) => options.log?.(`rederive: ${vendor.slug}: resuming the rebuild where it stopped, at capture ${done} of ${total}`),

@@ -3,7 +3,7 @@ import { closeDatabase, openDatabase, type RedlineDb } from "@/db/client";
 import { type DerivationJob, finishJob, noteJobHold, queueJob, renewLease, saveJobProgress } from "@/db/derivation-jobs";
 import { rewindHistory } from "@/db/history-rewind";
 import {
-  copyCaptureRows, maxCaptureId, scratchVersionCounts, seedScratch, swapAppliedThrough, swapCandidates, swapCaptureReadings, swapIncidents,
+  copyCaptureRows, maxCaptureId, scratchIncidentWeights, seedScratch, swapAppliedThrough, swapCandidates, swapCaptureReadings, swapIncidents,
 } from "@/db/history-swap";
 import { type CaptureKey, compareCaptureKeys } from "@/db/prior-state";
 import { appliedThrough, readCaptureBody } from "@/db/record-capture";
@@ -18,8 +18,8 @@ export interface RebuildOptions {
   resolve: PlatformResolver;
   /** Captures read and applied per scratch transaction (the scratch is private: no reader waits on it). */
   applyBatch: number;
-  /** Roughly how many versions one swap transaction on the main database may copy: it holds the write lock meanwhile. */
-  swapBatchVersions: number;
+  /** Roughly how many bytes (versions and record states) one swap transaction on the main database may copy: it holds the write lock meanwhile. */
+  swapBatchBytes: number;
   /** Paused between main-database transactions, so other writers get their turn. */
   yield: () => Promise<void>;
   onProgress?: (job: DerivationJob) => void;
@@ -160,14 +160,14 @@ async function swap(
   main: RedlineDb, scratch: RedlineDb, vendor: VendorRow, progress: { incidentsSwapped: number }, save: () => void, options: RebuildOptions, onMain: OnMain,
 ): Promise<void> {
   const ids = swapCandidates(main, scratch, vendor.id);
-  const sizes = scratchVersionCounts(scratch, vendor.id);
+  const weights = scratchIncidentWeights(scratch, vendor.id);
   let start = 0;
   while (start < ids.length) {
-    // Grow the batch until it would copy about swapBatchVersions versions.
+    // Grow the batch until it would copy about swapBatchBytes.
     let end = start + 1;
-    let versions = sizes.get(ids[start] ?? "") ?? 0;
-    while (end < ids.length && end - start < 200 && versions + (sizes.get(ids[end] ?? "") ?? 0) <= options.swapBatchVersions) {
-      versions += sizes.get(ids[end] ?? "") ?? 0;
+    let bytes = weights.get(ids[start] ?? "") ?? 0;
+    while (end < ids.length && end - start < 200 && bytes + (weights.get(ids[end] ?? "") ?? 0) <= options.swapBatchBytes) {
+      bytes += weights.get(ids[end] ?? "") ?? 0;
       end += 1;
     }
     const batch = ids.slice(start, end);
