@@ -126,3 +126,43 @@ export function sameFieldValue(field: StatedField, a: Incident[StatedField], b: 
   if (field === "components") return JSON.stringify(a) === JSON.stringify(b);
   return a === b;
 }
+
+const FIELD_WORDS: Record<StatedField, string> = {
+  kind: "kind", title: "title", status: "status", impact: "impact", url: "link", startedAt: "start", resolvedAt: "end",
+  scheduledFor: "schedule", scheduledUntil: "schedule", components: "components", postmortem: "postmortem",
+};
+
+function listWords(words: readonly string[]): string {
+  const unique = [...new Set(words)];
+  return unique.length <= 1 ? (unique[0] ?? "") : `${unique.slice(0, -1).join(", ")} and ${unique.at(-1)}`;
+}
+
+/**
+ * What a source states, in words (the README's "States" column): its exact fields, then what it
+ * states less precisely or only infers, then what its updates are.
+ */
+export function describeStatements(profile: SourceProfile): string {
+  const by = (s: Statement) => STATED_FIELDS.filter((f) => profile.fields[f] === s).map((f) => FIELD_WORDS[f]);
+  const missing = [...new Set(STATED_FIELDS.filter((f) => profile.fields[f] === undefined).map((f) => FIELD_WORDS[f]))];
+  const exact = by("exact");
+  const parts: string[] = [];
+  const fieldCount = new Set(STATED_FIELDS.filter((f) => profile.fields[f] !== undefined).map((f) => FIELD_WORDS[f])).size;
+  if (missing.length === 0) parts.push("all");
+  else if (missing.length > 0 && missing.length <= 3 && fieldCount >= 6) parts.push(`all but ${listWords(missing)}`);
+  else if (exact.length > 0) parts.push(listWords(exact));
+  if (by("minute").length > 0) parts.push(`${listWords(by("minute"))} to the minute`);
+  if (by("rendered").length > 0) parts.push(`${listWords(by("rendered"))} rendered from HTML`);
+  if (by("inferred").length > 0) parts.push(`${listWords(by("inferred"))} inferred`);
+  const u = profile.updates;
+  if (u === null) parts.push("no updates");
+  else {
+    const notes = [
+      u.list === "partial" ? "the latest update only" : "",
+      u.time === "minute" ? "update times to the minute" : "",
+      u.text === "rendered" ? "update texts rendered from HTML" : "",
+    ].filter((n) => n !== "");
+    parts.push(...notes);
+  }
+  if (!profile.createsIncidents) parts.push("only for incidents another source lists");
+  return parts.join("; ");
+}

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CHANGE_KIND_INFO } from "@/lib/change-kinds";
+import { describeStatements } from "@/lib/derive/source-profile";
 import { LIVE_PLATFORMS } from "@/scrapers/live";
 import { PLATFORMS } from "@/scrapers/platforms";
 
@@ -20,8 +21,12 @@ describe("the README", () => {
     }
   });
 
-  it("lists every platform the import command accepts", () => {
-    for (const platform of PLATFORMS) expect(readme).toContain(`| \`${platform.name}\` |`);
+  it("lists every platform the import command accepts, with what it states as its profile says", () => {
+    for (const platform of PLATFORMS) {
+      const row = readme.split("\n").find((line) => line.startsWith(`| \`${platform.name}\` |`));
+      expect(row, platform.name).toBeDefined();
+      expect(row?.split(" | ").at(-1), platform.name).toBe(`${describeStatements(platform.profile)} |`);
+    }
   });
 
   it("names every live platform a vendor can be polled with", () => {
