@@ -1,6 +1,6 @@
 import type { RedlineDb } from "@/db/client";
 import { setAppliedThrough } from "@/db/record-capture";
-import { writeStatements } from "@/db/write-statements";
+import { type IncidentValues, writeStatements } from "@/db/write-statements";
 import type { IncidentRecord } from "@/lib/derive/incident-record";
 
 /**
@@ -56,25 +56,8 @@ export function swapCandidates(main: RedlineDb, scratch: RedlineDb, vendorId: nu
   return [...new Set([...ids(main), ...ids(scratch)])].sort();
 }
 
-interface ScratchIncident {
-  id: number;
-  kind: string;
-  title: string;
-  status: string | null;
-  impact: string | null;
-  startedAt: string | null;
-  resolvedAt: string | null;
-  presence: string;
-  source: string;
-  firstSeenAt: string;
-  lastSeenAt: string;
-  observedHash: string;
-  versionCount: number;
-  lastChangedAt: string;
-  postmortemAt: string | null;
-  editsAfterResolution: number;
-  state: string;
-}
+/** An incident row of the scratch, as the main database's write statements take it. */
+type ScratchIncident = Omit<IncidentValues, "seenAt"> & { id: number; lastSeenAt: string };
 
 const INCIDENT_COLUMNS = `id, kind, title, status, impact, started_at AS startedAt, resolved_at AS resolvedAt, presence, source,
   first_seen_at AS firstSeenAt, last_seen_at AS lastSeenAt, observed_hash AS observedHash, version_count AS versionCount,

@@ -3,7 +3,7 @@ import { getActiveJob, queueJob } from "@/db/derivation-jobs";
 import { compareCaptureKeys } from "@/db/prior-state";
 import { appliedThrough, findCapture, insertCapture } from "@/db/record-capture";
 import type { CaptureOutcome } from "@/db/schema";
-import { getVendorBySlug, setDerivedWith, type VendorRow } from "@/db/vendors";
+import { getVendorById, getVendorBySlug, setDerivedWith, type VendorRow } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
 import type { ReadWarning } from "@/lib/derive/observation";
 import { DERIVATION_KEY, DERIVATION_VERSION, type DerivedWith, isStale } from "@/lib/derive/derivation-version";
@@ -55,18 +55,19 @@ export function derivedWithOf(vendor: Pick<VendorRow, "derivedWith">): DerivedWi
  * (never here: this runs inside polls and webhook requests). A vendor's first capture of a
  * platform just notes the parser that read it.
  */
-function noteDerivation(db: RedlineDb, vendor: VendorRow, platform: Platform, resolve: PlatformResolver, hadHistory: boolean): void {
-  const stored = derivedWithOf(vendor);
+function noteDerivation(db: RedlineDb, vendorId: number, platform: Platform, resolve: PlatformResolver, hadHistory: boolean): void {
+  // Read inside the capture's transaction: the caller's row may be older than the last capture.
+  const stored = derivedWithOf(getVendorById(db, vendorId) ?? { derivedWith: null });
   const current = (name: string) => resolve(name)?.parserVersion;
   if (!hadHistory) {
-    setDerivedWith(db, vendor.id, { ...stored, [DERIVATION_KEY]: DERIVATION_VERSION, [platform.name]: platform.parserVersion });
+    setDerivedWith(db, vendorId, { ...stored, [DERIVATION_KEY]: DERIVATION_VERSION, [platform.name]: platform.parserVersion });
     return;
   }
   if (stored[platform.name] === undefined && !isStale(stored, current)) {
-    setDerivedWith(db, vendor.id, { ...stored, [platform.name]: platform.parserVersion });
+    setDerivedWith(db, vendorId, { ...stored, [platform.name]: platform.parserVersion });
     return;
   }
-  if (isStale(stored, current) && !getActiveJob(db, vendor.id)) queueJob(db, vendor.id, "parser-upgrade", null);
+  if (isStale(stored, current) && !getActiveJob(db, vendorId)) queueJob(db, vendorId, "parser-upgrade", null);
 }
 
 /**
@@ -106,7 +107,7 @@ export function recordParsed(
     if (captureId === null) return { ...base, outcome: parsed.outcome, error: parsed.error };
     const result = { ...base, captureId, duplicate: false, outcome: parsed.outcome, error: parsed.error, warnings };
     if (parsed.outcome !== "ok") return result;
-    noteDerivation(db, vendor, platform, resolve, hadHistory);
+    noteDerivation(db, vendor.id, platform, resolve, hadHistory);
     const key = { observedAt: input.observedAt, source: input.source, hash };
     const applied = appliedThrough(db, vendor.id);
     const late = applied !== null && compareCaptureKeys(key, applied) < 0;
