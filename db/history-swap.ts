@@ -61,7 +61,8 @@ type ScratchIncident = Omit<IncidentValues, "seenAt"> & { id: number; lastSeenAt
 
 const INCIDENT_COLUMNS = `id, kind, title, status, impact, started_at AS startedAt, resolved_at AS resolvedAt, presence, source,
   first_seen_at AS firstSeenAt, last_seen_at AS lastSeenAt, observed_hash AS observedHash, version_count AS versionCount,
-  last_changed_at AS lastChangedAt, postmortem_at AS postmortemAt, edits_after_resolution AS editsAfterResolution, state`;
+  last_changed_at AS lastChangedAt, postmortem_at AS postmortemAt, edits_after_resolution AS editsAfterResolution,
+  (SELECT s.state FROM incident_states s WHERE s.incident_id = incidents.id ORDER BY s.id DESC LIMIT 1) AS state`;
 
 /**
  * Replace these incidents' whole history in the main database with the scratch's: row, versions,
@@ -158,7 +159,7 @@ export function scratchIncidentWeights(scratch: RedlineDb, vendorId: number): Ma
     .prepare<[number], { providerId: string; n: number }>(
       `SELECT i.provider_id AS providerId,
          coalesce((SELECT sum(length(v.snapshot) + length(v.changes) + length(v.summary)) FROM incident_versions v WHERE v.incident_id = i.id), 0)
-         + coalesce((SELECT sum(length(s.state)) FROM incident_states s WHERE s.incident_id = i.id), 0) + length(coalesce(i.state, '')) AS n
+         + coalesce((SELECT sum(length(s.state)) FROM incident_states s WHERE s.incident_id = i.id), 0) AS n
        FROM incidents i WHERE i.vendor_id = ?`,
     )
     .all(vendorId);

@@ -70,6 +70,11 @@ export function insertCapture(db: RedlineDb, input: CaptureInput): number | null
   return inserted.id;
 }
 
+/** The vendor's parser-version marker as stored now. */
+export function storedDerivedWith(db: RedlineDb, vendorId: number): string | null {
+  return writeStatements(db.$client).derivedWith.get(vendorId)?.derivedWith ?? null;
+}
+
 /** The last capture applied to the vendor's history, in capture order; null when none was. */
 export function appliedThrough(db: RedlineDb, vendorId: number): CaptureKey | null {
   const row = writeStatements(db.$client).applied.get(vendorId);

@@ -127,8 +127,6 @@ export const incidents = sqliteTable(
     postmortemAt: text("postmortem_at"),
     /** Versions that edited it (impact, title, timing, updates, postmortem) after it was resolved. */
     editsAfterResolution: integer("edits_after_resolution").notNull().default(0),
-    /** The derivation record (lib/derive/incident-record.ts) as JSON; null for incidents archived before records. */
-    state: text("state"),
   },
   (t) => [
     uniqueIndex("incidents_identity").on(t.vendorId, t.providerId),

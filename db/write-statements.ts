@@ -35,8 +35,10 @@ export interface CaptureRow {
   bodyHash: string | null;
 }
 
+/** The incident's current record is its latest logged state (none for incidents archived before records). */
 const STATE_COLUMNS = `id, provider_id AS providerId, source, presence, first_seen_at AS firstSeenAt, last_changed_at AS lastChangedAt,
-  version_count AS versionCount, postmortem_at AS postmortemAt, edits_after_resolution AS editsAfterResolution, state`;
+  version_count AS versionCount, postmortem_at AS postmortemAt, edits_after_resolution AS editsAfterResolution,
+  (SELECT s.state FROM incident_states s WHERE s.incident_id = incidents.id ORDER BY s.id DESC LIMIT 1) AS state`;
 const CAPTURE_COLUMNS = `id, vendor_id AS vendorId, source, platform, observed_at AS observedAt, outcome, error, hash, body_hash AS bodyHash`;
 
 /**
@@ -75,6 +77,7 @@ function prepareWriteStatements(sqlite: Database.Database) {
     setApplied: sqlite.prepare<[string | null, string | null, string | null, number]>(
       "UPDATE vendors SET applied_observed_at = ?, applied_source = ?, applied_hash = ? WHERE id = ?",
     ),
+    derivedWith: sqlite.prepare<[number], { derivedWith: string | null }>("SELECT derived_with AS derivedWith FROM vendors WHERE id = ?"),
     vendorSources: sqlite.prepare<[number], { source: string; platform: string }>("SELECT url AS source, platform FROM sources WHERE vendor_id = ?"),
     lastLive: sqlite.prepare<[number, string, string, string, string, string], { observedAt: string }>(
       `SELECT observed_at AS observedAt FROM captures WHERE vendor_id = ? AND source = ? AND outcome IN ('ok', 'not-modified')
@@ -102,16 +105,16 @@ function prepareWriteStatements(sqlite: Database.Database) {
     ),
     insertIncident: sqlite.prepare<IncidentValues & { vendorId: number; providerId: string }, { id: number }>(
       `INSERT INTO incidents (vendor_id, provider_id, kind, title, status, impact, started_at, resolved_at, presence, source,
-         first_seen_at, last_seen_at, observed_hash, version_count, last_changed_at, postmortem_at, edits_after_resolution, state)
+         first_seen_at, last_seen_at, observed_hash, version_count, last_changed_at, postmortem_at, edits_after_resolution)
        VALUES (@vendorId, @providerId, @kind, @title, @status, @impact, @startedAt, @resolvedAt, @presence, @source,
-         @firstSeenAt, @seenAt, @observedHash, @versionCount, @lastChangedAt, @postmortemAt, @editsAfterResolution, @state)
+         @firstSeenAt, @seenAt, @observedHash, @versionCount, @lastChangedAt, @postmortemAt, @editsAfterResolution)
        RETURNING id`,
     ),
     updateIncident: sqlite.prepare<IncidentValues & { id: number }>(
       `UPDATE incidents SET kind = @kind, title = @title, status = @status, impact = @impact, started_at = @startedAt,
          resolved_at = @resolvedAt, presence = @presence, source = @source, observed_hash = @observedHash,
          first_seen_at = @firstSeenAt, version_count = @versionCount, last_changed_at = @lastChangedAt,
-         postmortem_at = @postmortemAt, edits_after_resolution = @editsAfterResolution, state = @state,
+         postmortem_at = @postmortemAt, edits_after_resolution = @editsAfterResolution,
          last_seen_at = max(last_seen_at, @seenAt)
        WHERE id = @id`,
     ),
@@ -169,6 +172,7 @@ export interface IncidentValues {
   lastChangedAt: string;
   postmortemAt: string | null;
   editsAfterResolution: number;
+  /** The record as JSON, logged in incident_states. */
   state: string;
 }
 

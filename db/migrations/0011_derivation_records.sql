@@ -11,6 +11,7 @@ CREATE TABLE `derivation_jobs` (
 	`captures_total` integer DEFAULT 0 NOT NULL,
 	`captures_done` integer DEFAULT 0 NOT NULL,
 	`incidents_swapped` integer DEFAULT 0 NOT NULL,
+	`longest_hold_ms` integer DEFAULT 0 NOT NULL,
 	`error` text,
 	`created_at` text NOT NULL,
 	`updated_at` text NOT NULL,
@@ -49,7 +50,7 @@ ALTER TABLE `captures` ADD `warning_count` integer DEFAULT 0 NOT NULL;--> statem
 ALTER TABLE `captures` ADD `window_start` text;--> statement-breakpoint
 CREATE INDEX `captures_vendor_order` ON `captures` (`vendor_id`,`observed_at`,`source`,`hash`);--> statement-breakpoint
 CREATE INDEX `captures_vendor_source_order` ON `captures` (`vendor_id`,`source`,`observed_at`);--> statement-breakpoint
-ALTER TABLE `incidents` ADD `state` text;--> statement-breakpoint
+CREATE INDEX `captures_with_warnings` ON `captures` (`observed_at`) WHERE "captures"."warning_count" > 0;--> statement-breakpoint
 CREATE INDEX `incidents_vendor_presence_seen` ON `incidents` (`vendor_id`,`presence`,`first_seen_at`);--> statement-breakpoint
 ALTER TABLE `vendors` DROP COLUMN `needs_rederive`;--> statement-breakpoint
 -- Incidents archived before records: the source that last listed each one, as the only source.

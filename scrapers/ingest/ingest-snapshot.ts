@@ -1,9 +1,9 @@
 import type { RedlineDb } from "@/db/client";
 import { getActiveJob, queueJob } from "@/db/derivation-jobs";
 import { compareCaptureKeys } from "@/db/prior-state";
-import { appliedThrough, findCapture, insertCapture } from "@/db/record-capture";
+import { appliedThrough, findCapture, insertCapture, storedDerivedWith } from "@/db/record-capture";
 import type { CaptureOutcome } from "@/db/schema";
-import { getVendorById, getVendorBySlug, setDerivedWith, type VendorRow } from "@/db/vendors";
+import { getVendorBySlug, setDerivedWith, type VendorRow } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
 import type { ReadWarning } from "@/lib/derive/observation";
 import { DERIVATION_KEY, DERIVATION_VERSION, type DerivedWith, isStale } from "@/lib/derive/derivation-version";
@@ -57,7 +57,7 @@ export function derivedWithOf(vendor: Pick<VendorRow, "derivedWith">): DerivedWi
  */
 function noteDerivation(db: RedlineDb, vendorId: number, platform: Platform, resolve: PlatformResolver, hadHistory: boolean): void {
   // Read inside the capture's transaction: the caller's row may be older than the last capture.
-  const stored = derivedWithOf(getVendorById(db, vendorId) ?? { derivedWith: null });
+  const stored = derivedWithOf({ derivedWith: storedDerivedWith(db, vendorId) });
   const current = (name: string) => resolve(name)?.parserVersion;
   if (!hadHistory) {
     setDerivedWith(db, vendorId, { ...stored, [DERIVATION_KEY]: DERIVATION_VERSION, [platform.name]: platform.parserVersion });

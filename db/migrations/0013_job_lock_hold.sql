@@ -1,1 +1,0 @@
-ALTER TABLE `derivation_jobs` ADD `longest_hold_ms` integer DEFAULT 0 NOT NULL;

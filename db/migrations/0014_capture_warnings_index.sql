@@ -1,1 +1,0 @@
-CREATE INDEX `captures_with_warnings` ON `captures` (`observed_at`) WHERE "captures"."warning_count" > 0;
