@@ -34,8 +34,8 @@ export function readCount(file: string, sql: string): number | null {
   } catch (error) {
     const code = (error as { code?: string }).code ?? "";
     const message = (error as Error).message;
-    // Not created yet, mid-creation, or briefly locked by the writer: look again later.
-    if (/^SQLITE_(CANTOPEN|BUSY|LOCKED|NOTADB)/.test(code) || /no such table/.test(message)) return null;
+    // Not created yet, mid-creation, briefly locked by the writer, or its WAL index not yet rebuilt: look again later.
+    if (/^SQLITE_(CANTOPEN|BUSY|LOCKED|NOTADB|READONLY_RECOVERY|READONLY_CANTINIT)/.test(code) || /no such table/.test(message)) return null;
     throw error;
   } finally {
     db?.close();

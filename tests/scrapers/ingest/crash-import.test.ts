@@ -34,9 +34,13 @@ function runImport(file: string): ChildProcess {
 
 const capturesIn = (file: string) => readCount(file, "SELECT count(*) AS n FROM captures") ?? 0;
 
-/** The whole recorded history, one line a capture and a version, after checking the file's integrity. */
+/**
+ * The whole recorded history, one line a capture and a version, after checking the file's
+ * integrity. Opened for writing, as the next import would: a writer killed mid-transaction can
+ * leave a WAL whose index must be rebuilt first, which a read-only connection may not do.
+ */
 function history(file: string): { captures: string[]; versions: string[] } {
-  const db = new Database(file, { readonly: true });
+  const db = new Database(file, { fileMustExist: true });
   try {
     expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
     // A kill during migrations leaves no tables: nothing recorded yet.
