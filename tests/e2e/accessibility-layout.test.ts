@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { Page } from "playwright";
 import { describe, expect, it } from "vitest";
 import { startE2eApp } from "@/tests/e2e/support/e2e-app";
 import { findContrastProblems, findSqueezedCells, horizontalOverflow, readOutline } from "@/tests/e2e/support/page-checks";

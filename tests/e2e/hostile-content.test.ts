@@ -1,4 +1,4 @@
-import type { Page, Request } from "playwright-core";
+import type { Page, Request } from "playwright";
 import Parser from "rss-parser";
 import { describe, expect, it } from "vitest";
 import { startE2eApp } from "@/tests/e2e/support/e2e-app";

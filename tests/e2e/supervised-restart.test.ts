@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import type { Browser } from "playwright-core";
+import type { Browser } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { E2E_OPERATOR_TOKEN, freePort, stopProcess } from "@/tests/e2e/support/app-server";
 import { ensureBuild, NEXT_ENV } from "@/tests/e2e/support/build-app";

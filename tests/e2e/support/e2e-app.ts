@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page, type Response } from "playwright-core";
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page, type Response } from "playwright";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { type AppServer, startAppServer } from "@/tests/e2e/support/app-server";
 import { ensureBuild } from "@/tests/e2e/support/build-app";

@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { Page } from "playwright";
 
 export interface PageOutline {
   h1Count: number;
