@@ -1,4 +1,4 @@
-import { gunzipSync, gzipSync } from "node:zlib";
+import { storeBody } from "@/db/capture-bodies";
 import type { RedlineDb } from "@/db/client";
 import type { CaptureKey } from "@/db/prior-state";
 import type { CaptureOutcome } from "@/db/schema";
@@ -34,12 +34,6 @@ export function findCapture(db: RedlineDb, vendorId: number, source: string, obs
   return row ? { outcome: row.outcome as CaptureOutcome, error: row.error } : undefined;
 }
 
-function storeBody(st: WriteStatements, hash: string, body: Uint8Array): void {
-  if (st.bodyExists.get(hash)) return;
-  // Level 1: history bodies are written once and rarely read; speed matters more than ratio.
-  st.insertBody.run(hash, body.byteLength, gzipSync(body, { level: 1 }));
-}
-
 export function warningsJson(warnings: readonly ReadWarning[]): string | null {
   return warnings.length === 0 ? null : JSON.stringify(warnings.slice(0, MAX_KEPT_WARNINGS));
 }
@@ -49,7 +43,7 @@ export function insertCapture(db: RedlineDb, input: CaptureInput): number | null
   const st = writeStatements(db.$client);
   if (st.captureExists.get(input.vendorId, input.source, input.observedAt, input.hash)) return null;
   const keepBody = input.body !== null && input.body.byteLength > 0 && (input.outcome === "ok" || input.outcome === "invalid");
-  if (keepBody && input.body) storeBody(st, input.hash, input.body);
+  if (keepBody && input.body) storeBody(db.$client, input, input.hash, input.body);
   st.registerSource.run(input.vendorId, input.source, input.platform);
   const inserted = st.insertCapture.get({
     vendorId: input.vendorId,
@@ -193,11 +187,4 @@ export function recordDerivation(
   if (derivation.seen.length > 0) st.touchSeen.run(ctx.observedAt, ctx.vendorId, JSON.stringify(derivation.seen));
   st.setCaptureDerived.run(versions, derivation.windowStart, ctx.captureId);
   return versions;
-}
-
-/** The raw body of a kept capture, decompressed. */
-export function readCaptureBody(db: RedlineDb, hash: string): Buffer {
-  const row = db.$client.prepare<[string], { body: Buffer }>("SELECT body FROM capture_bodies WHERE hash = ?").get(hash);
-  if (!row) throw new Error(`store: capture body ${hash} is missing`);
-  return gunzipSync(row.body);
 }

@@ -55,13 +55,44 @@ export const pollState = sqliteTable("poll_state", {
   backoffSeconds: integer("backoff_seconds").notNull().default(0),
 });
 
-/** Raw bodies, content-addressed: an unchanged snapshot is stored once however often it is fetched. */
-export const captureBodies = sqliteTable("capture_bodies", {
-  hash: text("hash").primaryKey(),
-  encoding: text("encoding", { enum: ["gzip"] }).notNull(),
-  size: integer("size").notNull(),
-  body: blob("body", { mode: "buffer" }).notNull(),
-});
+/**
+ * How raw bodies are encoded at rest: `zstd` a whole body, `zstd-delta` a body compressed with the
+ * raw content of its base body as the dictionary (zstd's patch-from), `gzip` a whole body as the
+ * layout before deltas stored it (read, and converted by `migrate`; never written).
+ */
+export const BODY_ENCODINGS = ["gzip", "zstd", "zstd-delta"] as const;
+export type BodyEncoding = (typeof BODY_ENCODINGS)[number];
+
+/**
+ * Raw bodies, content-addressed: an unchanged snapshot is stored once however often it is fetched.
+ * Each source's bodies form chains: a delta against the body the source stored before it, back to
+ * a whole one (db/capture-bodies.ts).
+ */
+export const captureBodies = sqliteTable(
+  "capture_bodies",
+  {
+    hash: text("hash").primaryKey(),
+    encoding: text("encoding", { enum: BODY_ENCODINGS }).notNull(),
+    size: integer("size").notNull(),
+    body: blob("body", { mode: "buffer" }).notNull(),
+    /** The body a delta is decoded against; null for whole bodies. */
+    baseHash: text("base_hash"),
+    /** Deltas between this body and the whole one its chain starts from. */
+    depth: integer("depth").notNull().default(0),
+    /** Raw bytes decoded to restore it: its size plus its base's chain bytes. */
+    chainBytes: integer("chain_bytes").notNull().default(0),
+    /** The source whose chain it extends (no foreign key: a purge re-bases what others still use). */
+    vendorId: integer("vendor_id"),
+    source: text("source"),
+    /** Its place in that source's chain: the next body of the source is a delta against the last. */
+    position: integer("position"),
+  },
+  (t) => [
+    index("capture_bodies_chain").on(t.vendorId, t.source, t.position),
+    index("capture_bodies_base").on(t.baseHash).where(sql`${t.baseHash} IS NOT NULL`),
+    index("capture_bodies_legacy").on(t.hash).where(sql`${t.encoding} = 'gzip'`),
+  ],
+);
 
 export const CAPTURE_OUTCOMES = ["ok", "not-modified", "failed", "invalid"] as const;
 export type CaptureOutcome = (typeof CAPTURE_OUTCOMES)[number];
@@ -97,6 +128,8 @@ export const captures = sqliteTable(
     index("captures_vendor_order").on(t.vendorId, t.observedAt, t.source, t.hash),
     index("captures_vendor_source_order").on(t.vendorId, t.source, t.observedAt),
     index("captures_with_warnings").on(t.observedAt).where(sql`${t.warningCount} > 0`),
+    // Whether a body is still used by any capture, when one is purged.
+    index("captures_body").on(t.bodyHash).where(sql`${t.bodyHash} IS NOT NULL`),
   ],
 );
 

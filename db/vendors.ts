@@ -1,4 +1,5 @@
 import { asc, eq, isNotNull, sql } from "drizzle-orm";
+import { disownVendorBodies, dropUnusedBodies, vendorBodyHashes } from "@/db/body-pruning";
 import type { RedlineDb } from "@/db/client";
 import { incidents, pollState, vendors } from "@/db/schema";
 
@@ -144,8 +145,18 @@ export function removeVendor(db: RedlineDb, slug: string, purge: boolean): { inc
   const vendor = getVendorBySlug(db, slug);
   if (!vendor) throw new VendorError(`unknown vendor ${JSON.stringify(slug)}`);
   const count = db.select({ n: sql<number>`count(*)` }).from(incidents).where(eq(incidents.vendorId, vendor.id)).get()?.n ?? 0;
-  if (purge) db.delete(vendors).where(eq(vendors.id, vendor.id)).run();
-  else db.update(vendors).set({ enabled: false }).where(eq(vendors.id, vendor.id)).run();
+  if (!purge) {
+    db.update(vendors).set({ enabled: false }).where(eq(vendors.id, vendor.id)).run();
+    return { incidents: count };
+  }
+  const sqlite = db.$client;
+  sqlite.transaction(() => {
+    const bodies = vendorBodyHashes(sqlite, vendor.id);
+    // Its captures go with it (foreign keys cascade); then the raw bodies no other vendor uses.
+    db.delete(vendors).where(eq(vendors.id, vendor.id)).run();
+    dropUnusedBodies(sqlite, bodies);
+    disownVendorBodies(sqlite, vendor.id);
+  }).immediate();
   return { incidents: count };
 }
 

@@ -50,10 +50,6 @@ function prepareWriteStatements(sqlite: Database.Database) {
     captureExists: sqlite.prepare<[number, string, string, string], { id: number; outcome: string; error: string | null }>(
       "SELECT id, outcome, error FROM captures WHERE vendor_id = ? AND source = ? AND observed_at = ? AND hash = ?",
     ),
-    bodyExists: sqlite.prepare<[string], { hash: string }>("SELECT hash FROM capture_bodies WHERE hash = ?"),
-    insertBody: sqlite.prepare<[string, number, Buffer]>(
-      "INSERT INTO capture_bodies (hash, encoding, size, body) VALUES (?, 'gzip', ?, ?)",
-    ),
     insertCapture: sqlite.prepare<{
       vendorId: number; source: string; platform: string; observedAt: string; outcome: CaptureOutcome; error: string | null;
       size: number | null; hash: string; bodyHash: string | null; incidentCount: number | null; recordedAt: string;

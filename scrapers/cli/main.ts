@@ -18,9 +18,10 @@ const addSourceImportOption = ["--add-source", "the snapshots are another source
 
 program
   .command("migrate")
-  .description("create the database if needed and apply all migrations")
+  .description("create the database if needed, apply all migrations, and convert raw bodies stored whole (gzip) to deltas, after a backup")
+  .option("--body-batch <n>", "raw bodies converted per transaction (default 200)")
   .option(...dbOption)
-  .action((opts: { db?: string }) => runMigrate(opts));
+  .action((opts: { db?: string; bodyBatch?: string }) => runMigrate(opts));
 
 program
   .command("import")
@@ -93,9 +94,9 @@ vendorsCommand
 
 vendorsCommand
   .command("remove")
-  .description("stop polling a vendor (its history stays unless --purge)")
+  .description("stop polling a vendor; its history and raw captures stay, and `vendors add --add-source` polls it again")
   .argument("<slug>", "vendor slug")
-  .option("--purge", "also delete everything archived of it")
+  .option("--purge", "delete the vendor and everything archived of it: incidents, versions, captures and the raw bodies no other vendor shares")
   .option(...dbOption)
   .action((slug: string, opts) => runVendorsRemove(slug, opts));
 

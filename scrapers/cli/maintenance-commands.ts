@@ -1,13 +1,27 @@
 import { backupDatabase, restoreDatabase } from "@/db/backup";
+import { convertLegacyBodies, countLegacyBodies } from "@/db/body-conversion";
 import { DatabaseError } from "@/db/client";
 import { type DerivationJob, getJob, listRecentJobs, queueJob } from "@/db/derivation-jobs";
 import { getVendorBySlug } from "@/db/vendors";
 import { CliError, resolveDbPath, withDatabase } from "@/scrapers/cli/cli-context";
 import { runPendingJobs } from "@/scrapers/rederive/job-runner";
 
-export async function runMigrate(opts: { db?: string }): Promise<void> {
-  await withDatabase(opts, () => {
-    process.stdout.write(`migrated ${resolveDbPath(opts)}\n`);
+export async function runMigrate(opts: { db?: string; bodyBatch?: string }): Promise<void> {
+  const batchBodies = opts.bodyBatch === undefined ? undefined : Number(opts.bodyBatch);
+  if (batchBodies !== undefined && (!Number.isInteger(batchBodies) || batchBodies < 1)) throw new CliError(`--body-batch must be a whole number of bodies, not ${JSON.stringify(opts.bodyBatch)}`);
+  const file = resolveDbPath(opts);
+  await withDatabase(opts, async (db) => {
+    process.stdout.write(`migrated ${file}\n`);
+    const legacy = countLegacyBodies(db.$client);
+    if (legacy === 0) return;
+    const backup = `${file}.before-raw-deltas-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+    await backupDatabase(file, backup);
+    process.stdout.write(`backed up ${file} to ${backup} before converting ${legacy} raw bodies to deltas\n`);
+    const converted = convertLegacyBodies(db.$client, {
+      batchBodies,
+      onBatch: ({ converted: done, remaining }) => process.stdout.write(`converted ${done} raw bodies to deltas, ${remaining} to go\n`),
+    });
+    process.stdout.write(`raw bodies: ${converted} converted to deltas; every body is in the delta layout\n`);
   });
 }
 

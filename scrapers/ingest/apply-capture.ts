@@ -1,6 +1,7 @@
 import type { RedlineDb } from "@/db/client";
 import { type CaptureKey, loadPriorState } from "@/db/prior-state";
-import { readCaptureBody, recordDerivation, setAppliedThrough, warningsJson } from "@/db/record-capture";
+import { bodyReader } from "@/db/capture-bodies";
+import { recordDerivation, setAppliedThrough, warningsJson } from "@/db/record-capture";
 import { type CaptureRow, writeStatements } from "@/db/write-statements";
 import { deriveCapture, prepareObservations } from "@/lib/derive/derive-capture";
 import { type ParseOutcome, parseSnapshot } from "@/scrapers/ingest/parse-snapshot";
@@ -87,7 +88,7 @@ export async function readCapturesFrom(
   from: CaptureKey,
   limit: number,
   resolve: PlatformResolver = getPlatform,
-  bodyOf: (hash: string) => Uint8Array = (hash) => readCaptureBody(db, hash),
+  bodyOf: (hash: string) => Uint8Array = bodyReader(db),
 ): Promise<ReadCapture[]> {
   const rows = writeStatements(db.$client).capturesFrom.all(vendor.id, from.observedAt, from.source, from.hash, limit);
   const out: ReadCapture[] = [];

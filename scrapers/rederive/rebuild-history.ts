@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { bodyReader } from "@/db/capture-bodies";
 import { closeDatabase, openDatabase, type RedlineDb } from "@/db/client";
 import { type DerivationJob, finishJob, noteJobHold, queueJob, renewLease, saveJobProgress } from "@/db/derivation-jobs";
 import { rewindHistory } from "@/db/history-rewind";
@@ -6,7 +7,7 @@ import {
   copyCaptureRows, maxCaptureId, scratchIncidentWeights, seedScratch, swapAppliedThrough, swapCandidates, swapCaptureReadings, swapIncidents,
 } from "@/db/history-swap";
 import { type CaptureKey, compareCaptureKeys } from "@/db/prior-state";
-import { appliedThrough, readCaptureBody } from "@/db/record-capture";
+import { appliedThrough } from "@/db/record-capture";
 import { type CaptureRow, writeStatements } from "@/db/write-statements";
 import { setDerivedWith, type VendorRow } from "@/db/vendors";
 import { applyCapture, type PlatformResolver, type ReadCapture, readStoredCapture, saveCaptureReading } from "@/scrapers/ingest/apply-capture";
@@ -75,7 +76,7 @@ export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: De
   save();
   const resuming = fs.existsSync(scratchPath);
   const scratch = openDatabase(scratchPath);
-  const bodyOf = (hash: string) => readCaptureBody(main, hash);
+  const bodyOf = bodyReader(main);
   try {
     seedScratch(main, scratch, vendor.id);
     let copiedThrough = maxCaptureId(scratch, vendor.id);
@@ -196,7 +197,7 @@ async function applyPending(main: RedlineDb, vendor: VendorRow, job: DerivationJ
     const cursor = appliedThrough(main, vendor.id) ?? FIRST;
     const rows = st.capturesAfter.all(vendor.id, cursor.observedAt, cursor.source, cursor.hash, PENDING_BATCH);
     const reads: ReadCapture[] = [];
-    for (const row of rows) reads.push(await readStoredCapture(row, vendor.slug, (hash) => readCaptureBody(main, hash), options.resolve));
+    for (const row of rows) reads.push(await readStoredCapture(row, vendor.slug, bodyReader(main), options.resolve));
     const finished = onMain((): boolean | null => {
       const now = st.capturesAfter.all(vendor.id, cursor.observedAt, cursor.source, cursor.hash, PENDING_BATCH);
       if (now.length !== rows.length || now.some((r, i) => r.id !== rows[i]?.id)) return null;

@@ -1,7 +1,7 @@
 import type { RedlineDb } from "@/db/client";
 import { rewindHistory } from "@/db/history-rewind";
 import type { CaptureKey } from "@/db/prior-state";
-import { readCaptureBody } from "@/db/record-capture";
+import { bodyReader } from "@/db/capture-bodies";
 import { writeStatements } from "@/db/write-statements";
 import { applyCapture, type PlatformResolver, readCapturesFrom, saveCaptureReading } from "@/scrapers/ingest/apply-capture";
 import { getPlatform } from "@/scrapers/platforms";
@@ -28,7 +28,7 @@ export async function replayFrom(
   from: CaptureKey,
   limit: number,
   resolve: PlatformResolver = getPlatform,
-  bodyOf: (hash: string) => Uint8Array = (hash) => readCaptureBody(db, hash),
+  bodyOf: (hash: string) => Uint8Array = bodyReader(db),
 ): Promise<ReplayResult | null> {
   const st = writeStatements(db.$client);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {

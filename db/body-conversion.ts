@@ -1,0 +1,124 @@
+import type Database from "better-sqlite3";
+import { gunzipSync } from "node:zlib";
+import { decodeBody } from "@/db/body-codec";
+import { BodyStoreError, chainHead, type EncodedBody, encodeInChain, sha256Hex } from "@/db/capture-bodies";
+
+/**
+ * Bodies stored whole with gzip, as before deltas, are converted in place into their sources'
+ * chains, in the order their captures were recorded. Each batch is encoded outside any
+ * transaction and written in one short one, so a poller's writes wait only for the writes; a
+ * gzip row stays readable until its batch commits, and a crash leaves the rest for the next run.
+ */
+
+export interface ConversionOptions {
+  /** Bodies per transaction. */
+  batchBodies?: number;
+  /** Called after each batch commits. */
+  onBatch?: (progress: { converted: number; remaining: number }) => void;
+}
+
+interface Pending {
+  hash: string;
+  vendorId: number | null;
+  source: string | null;
+  encoded: EncodedBody;
+}
+
+const DEFAULT_BATCH = 200;
+
+export function countLegacyBodies(sqlite: Database.Database): number {
+  return sqlite.prepare<[], { n: number }>("SELECT count(*) AS n FROM capture_bodies WHERE encoding = 'gzip'").get()?.n ?? 0;
+}
+
+function prepare(sqlite: Database.Database) {
+  return {
+    // In recording order, each body under the source of the first capture that kept it.
+    next: sqlite.prepare<[number, number], { captureId: number; vendorId: number; source: string; hash: string; stored: Buffer }>(
+      `SELECT c.id AS captureId, c.vendor_id AS vendorId, c.source, b.hash, b.body AS stored
+       FROM captures c JOIN capture_bodies b ON b.hash = c.body_hash
+       WHERE c.id > ? AND c.body_hash IS NOT NULL AND b.encoding = 'gzip' ORDER BY c.id LIMIT ?`,
+    ),
+    orphans: sqlite.prepare<[number], { hash: string; stored: Buffer }>("SELECT hash, body AS stored FROM capture_bodies WHERE encoding = 'gzip' LIMIT ?"),
+    isLegacy: sqlite.prepare<[string], { hash: string }>("SELECT hash FROM capture_bodies WHERE hash = ? AND encoding = 'gzip'"),
+    exists: sqlite.prepare<[string], { hash: string }>("SELECT hash FROM capture_bodies WHERE hash = ?"),
+    position: sqlite.prepare<[number, string], { position: number | null }>(
+      "SELECT max(position) AS position FROM capture_bodies WHERE vendor_id = ? AND source = ?",
+    ),
+    write: sqlite.prepare<{ hash: string; vendorId: number | null; source: string | null; position: number | null } & EncodedBody>(
+      `UPDATE capture_bodies SET encoding = @encoding, body = @body, base_hash = @baseHash, depth = @depth, chain_bytes = @chainBytes,
+         vendor_id = @vendorId, source = @source, position = @position
+       WHERE hash = @hash AND encoding = 'gzip'`,
+    ),
+  };
+}
+
+function readLegacy(sqlite: Database.Database, hash: string, stored: Buffer): Buffer {
+  const body = gunzipSync(stored);
+  if (sha256Hex(body) !== hash) throw new BodyStoreError(`store: raw body ${hash} (gzip) does not match its hash; it was damaged before conversion and is left as it is`);
+  return body;
+}
+
+/** Encode one batch against each source's chain as it stands, plus the bodies of the batch before it. */
+function encodeBatch(sqlite: Database.Database, rows: ReadonlyArray<{ vendorId: number | null; source: string | null; hash: string; stored: Buffer }>): Pending[] {
+  const heads = new Map<string, { hash: string; body: Uint8Array; depth: number; chainBytes: number } | null>();
+  const pending: Pending[] = [];
+  const seen = new Set<string>();
+  for (const row of rows) {
+    if (seen.has(row.hash)) continue;
+    seen.add(row.hash);
+    const body = readLegacy(sqlite, row.hash, row.stored);
+    const owner = row.vendorId === null || row.source === null ? null : `${row.vendorId}\0${row.source}`;
+    let base = null;
+    if (owner !== null && row.vendorId !== null && row.source !== null) {
+      if (!heads.has(owner)) heads.set(owner, chainHead(sqlite, row.vendorId, row.source));
+      base = heads.get(owner) ?? null;
+    }
+    const encoded = encodeInChain(body, base);
+    // Checked before it replaces the only copy.
+    const check = decodeBody(encoded.encoding, encoded.body, encoded.encoding === "zstd-delta" ? (base?.body ?? null) : null);
+    if (sha256Hex(check) !== row.hash) throw new BodyStoreError(`store: raw body ${row.hash} did not survive re-encoding; it is left as gzip`);
+    pending.push({ hash: row.hash, vendorId: row.vendorId, source: row.source, encoded });
+    if (owner !== null) heads.set(owner, { hash: row.hash, body, depth: encoded.depth, chainBytes: encoded.chainBytes });
+  }
+  return pending;
+}
+
+/** Write a batch in one transaction; a MovedError when a base was deleted meanwhile (a purge), to encode it again. */
+function writeBatch(sqlite: Database.Database, st: ReturnType<typeof prepare>, pending: readonly Pending[]): void {
+  sqlite.transaction(() => {
+    for (const item of pending) {
+      if (!st.isLegacy.get(item.hash)) continue;
+      if (item.encoded.baseHash !== null && !st.exists.get(item.encoded.baseHash)) throw new MovedError();
+      const position = item.vendorId === null || item.source === null ? null : (st.position.get(item.vendorId, item.source)?.position ?? 0) + 1;
+      st.write.run({ hash: item.hash, vendorId: item.vendorId, source: item.source, position, ...item.encoded });
+    }
+  }).immediate();
+}
+
+class MovedError extends Error {
+  readonly kind = "moved";
+}
+
+/** Convert every gzip body to the delta layout; returns how many were converted. */
+export function convertLegacyBodies(sqlite: Database.Database, options: ConversionOptions = {}): number {
+  const st = prepare(sqlite);
+  const batch = options.batchBodies ?? DEFAULT_BATCH;
+  let cursor = 0;
+  let converted = 0;
+  for (;;) {
+    const rows = st.next.all(cursor, batch);
+    const orphans = rows.length === 0 ? st.orphans.all(batch).map((r) => ({ ...r, vendorId: null, source: null })) : [];
+    if (rows.length === 0 && orphans.length === 0) return converted;
+    const pending = encodeBatch(sqlite, rows.length > 0 ? rows : orphans);
+    try {
+      writeBatch(sqlite, st, pending);
+    } catch (error) {
+      if (error instanceof MovedError) continue;
+      throw error;
+    }
+    converted += pending.length;
+    const last = rows[rows.length - 1];
+    if (last) cursor = last.captureId;
+    options.onBatch?.({ converted, remaining: countLegacyBodies(sqlite) });
+  }
+}

@@ -1,0 +1,188 @@
+import { createHash } from "node:crypto";
+import type Database from "better-sqlite3";
+import { decodeBody, encodeDelta, encodeFull } from "@/db/body-codec";
+import type { RedlineDb } from "@/db/client";
+import type { BodyEncoding } from "@/db/schema";
+
+/**
+ * Raw bodies at rest: each source's bodies as a chain of zstd deltas, each against the body the
+ * source stored before it, back to a whole one. Content addressing stays: a body seen again, by
+ * any source, is stored once, in the chain of the source that stored it first.
+ */
+
+export class BodyStoreError extends Error {
+  readonly kind = "store";
+}
+
+/** Bounds restoring any body to a few decodes: a whole body after this many deltas... */
+export const MAX_CHAIN_DEPTH = 32;
+/** ...or once restoring it would decode this many raw bytes (long histories of large bodies). */
+export const MAX_CHAIN_BYTES = 8 * 1024 * 1024;
+/** A chain longer than any this code writes is a loop in damaged rows, not a history. */
+const MAX_WALK = 10_000;
+
+export interface StoredBodyRow {
+  hash: string;
+  encoding: BodyEncoding;
+  size: number;
+  body: Buffer;
+  baseHash: string | null;
+  depth: number;
+  chainBytes: number;
+}
+
+/** A body as it will be written: its encoding, and where it sits in its source's chain. */
+export interface EncodedBody {
+  encoding: "zstd" | "zstd-delta";
+  body: Buffer;
+  baseHash: string | null;
+  depth: number;
+  chainBytes: number;
+}
+
+interface ChainHead {
+  hash: string;
+  depth: number;
+  chainBytes: number;
+  position: number;
+}
+
+const ROW = "hash, encoding, size, body, base_hash AS baseHash, depth, chain_bytes AS chainBytes";
+
+function prepare(sqlite: Database.Database) {
+  return {
+    row: sqlite.prepare<[string], StoredBodyRow>(`SELECT ${ROW} FROM capture_bodies WHERE hash = ?`),
+    exists: sqlite.prepare<[string], { hash: string }>("SELECT hash FROM capture_bodies WHERE hash = ?"),
+    head: sqlite.prepare<[number, string], ChainHead>(
+      `SELECT hash, depth, chain_bytes AS chainBytes, position FROM capture_bodies
+       WHERE vendor_id = ? AND source = ? AND position IS NOT NULL ORDER BY position DESC LIMIT 1`,
+    ),
+    insert: sqlite.prepare<{ hash: string; size: number; vendorId: number | null; source: string | null; position: number | null } & EncodedBody>(
+      `INSERT INTO capture_bodies (hash, encoding, size, body, base_hash, depth, chain_bytes, vendor_id, source, position)
+       VALUES (@hash, @encoding, @size, @body, @baseHash, @depth, @chainBytes, @vendorId, @source, @position)`,
+    ),
+    captureBody: sqlite.prepare<[number], { bodyHash: string | null }>("SELECT body_hash AS bodyHash FROM captures WHERE id = ?"),
+    capturesOf: sqlite.prepare<[string], { id: number }>("SELECT id FROM captures WHERE body_hash = ? ORDER BY id LIMIT 3"),
+  };
+}
+
+const statements = new WeakMap<Database.Database, ReturnType<typeof prepare>>();
+function bodyStatements(sqlite: Database.Database): ReturnType<typeof prepare> {
+  let st = statements.get(sqlite);
+  if (!st) {
+    st = prepare(sqlite);
+    statements.set(sqlite, st);
+  }
+  return st;
+}
+
+/** The last body each source stored on this connection: the next one's base, without a walk. */
+const lastStored = new WeakMap<Database.Database, Map<string, { hash: string; body: Uint8Array }>>();
+
+export function sha256Hex(body: Uint8Array): string {
+  return createHash("sha256").update(body).digest("hex");
+}
+
+/** The error names the captures that point at the body, so an operator knows what is lost. */
+function damaged(sqlite: Database.Database, hash: string, what: string, cause?: unknown): BodyStoreError {
+  const ids = bodyStatements(sqlite).capturesOf.all(hash).map((r) => r.id);
+  const of = ids.length > 0 ? `capture ${ids.join(", ")}${ids.length === 3 ? " …" : ""}` : "no capture";
+  return new BodyStoreError(`store: raw body ${hash} (of ${of}) ${what}`, cause === undefined ? undefined : { cause });
+}
+
+/**
+ * Restore a raw body by its hash: decode from its chain's whole body through each delta, then
+ * check it against the hash. `known` holds bodies already restored (and checked) by the caller.
+ */
+export function restoreBody(sqlite: Database.Database, hash: string, known?: ReadonlyMap<string, Uint8Array>): Buffer {
+  const st = bodyStatements(sqlite);
+  const chain: StoredBodyRow[] = [];
+  let base: Uint8Array | null = null;
+  for (let at: string | null = hash; at !== null;) {
+    // The asked-for row is always read, so a body is never restored that the database no longer holds.
+    const cached: Uint8Array | undefined = chain.length > 0 ? known?.get(at) : undefined;
+    if (cached) {
+      base = cached;
+      break;
+    }
+    const row = st.row.get(at);
+    if (!row) throw chain.length === 0 ? new BodyStoreError(`store: raw body ${hash} is missing`) : damaged(sqlite, hash, `has lost its base ${at}`);
+    chain.push(row);
+    if (chain.length > MAX_WALK) throw damaged(sqlite, hash, "has a delta chain that loops");
+    if (row.encoding !== "zstd-delta") break;
+    if (row.baseHash === null) throw damaged(sqlite, hash, `is a delta without a base (row ${row.hash})`);
+    at = row.baseHash;
+  }
+  let current = base;
+  for (let i = chain.length - 1; i >= 0; i -= 1) {
+    const row = chain[i] as StoredBodyRow;
+    try {
+      current = decodeBody(row.encoding, row.body, current);
+    } catch (error) {
+      throw damaged(sqlite, hash, `cannot be decoded (${row.encoding} row ${row.hash}: ${(error as Error).message})`, error);
+    }
+  }
+  const restored = Buffer.from(current ?? new Uint8Array(0));
+  const actual = sha256Hex(restored);
+  if (actual !== hash) throw damaged(sqlite, hash, `restored to ${restored.byteLength} bytes of sha256 ${actual}, not its own: its stored rows are damaged`);
+  return restored;
+}
+
+/** The raw body a capture kept, restored and checked against its hash; null when it kept none. */
+export function restoreCaptureBody(db: RedlineDb, captureId: number): Buffer | null {
+  const row = bodyStatements(db.$client).captureBody.get(captureId);
+  if (!row) throw new BodyStoreError(`store: no capture ${captureId}`);
+  return row.bodyHash === null ? null : restoreBody(db.$client, row.bodyHash);
+}
+
+/** Restored bodies kept for a run of reads: captures of one source in order share their chain. */
+const READER_CACHE = 8;
+
+/** A reader for a run of body reads (re-derivation), each decode starting from the last bodies it restored. */
+export function bodyReader(db: RedlineDb): (hash: string) => Buffer {
+  const recent = new Map<string, Uint8Array>();
+  return (hash) => {
+    const body = restoreBody(db.$client, hash, recent);
+    recent.delete(hash);
+    recent.set(hash, body);
+    if (recent.size > READER_CACHE) recent.delete(recent.keys().next().value as string);
+    return body;
+  };
+}
+
+/** Encode a body after `base` in a chain: a delta when the chain may grow and the delta is smaller. */
+export function encodeInChain(body: Uint8Array, base: { body: Uint8Array; hash: string; depth: number; chainBytes: number } | null): EncodedBody {
+  const full = encodeFull(body);
+  const whole: EncodedBody = { encoding: "zstd", body: full, baseHash: null, depth: 0, chainBytes: body.byteLength };
+  if (!base || base.depth + 1 > MAX_CHAIN_DEPTH || base.chainBytes + body.byteLength > MAX_CHAIN_BYTES) return whole;
+  const delta = encodeDelta(base.body, body);
+  if (delta.byteLength >= full.byteLength) return whole;
+  return { encoding: "zstd-delta", body: delta, baseHash: base.hash, depth: base.depth + 1, chainBytes: base.chainBytes + body.byteLength };
+}
+
+/** The last body a source's chain holds, with its content (for the next delta); null when none. */
+export function chainHead(sqlite: Database.Database, vendorId: number, source: string): (ChainHead & { body: Uint8Array }) | null {
+  const head = bodyStatements(sqlite).head.get(vendorId, source);
+  if (!head) return null;
+  const remembered = lastStored.get(sqlite)?.get(`${vendorId}\0${source}`);
+  return { ...head, body: remembered?.hash === head.hash ? remembered.body : restoreBody(sqlite, head.hash) };
+}
+
+/**
+ * Store a raw body at the end of its source's chain, unless a body of that hash is stored
+ * already (by any source). Runs inside the caller's transaction.
+ */
+export function storeBody(sqlite: Database.Database, owner: { vendorId: number; source: string }, hash: string, body: Uint8Array): void {
+  const st = bodyStatements(sqlite);
+  if (st.exists.get(hash)) return;
+  if (sha256Hex(body) !== hash) throw new BodyStoreError(`store: a body of vendor ${owner.vendorId} from ${owner.source} does not match its hash ${hash}`);
+  const head = chainHead(sqlite, owner.vendorId, owner.source);
+  const encoded = encodeInChain(body, head);
+  st.insert.run({ hash, size: body.byteLength, ...encoded, vendorId: owner.vendorId, source: owner.source, position: (head?.position ?? 0) + 1 });
+  let bySource = lastStored.get(sqlite);
+  if (!bySource) {
+    bySource = new Map();
+    lastStored.set(sqlite, bySource);
+  }
+  bySource.set(`${owner.vendorId}\0${owner.source}`, { hash, body });
+}
