@@ -1,0 +1,137 @@
+import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { encodeFull } from "@/db/body-codec";
+import { bodyReader, MAX_CHAIN_DEPTH, restoreBody, restoreCaptureBody } from "@/db/capture-bodies";
+import { insertCapture } from "@/db/record-capture";
+import { ensureVendor, removeVendor } from "@/db/vendors";
+import { describeCorpus } from "@/tests/support/corpus";
+import { bodyRows, importCorpusFolder, restoredHashes } from "@/tests/support/body-store";
+import { countRows, freshDatabase } from "@/tests/support/database";
+
+const sha = (body: Uint8Array) => createHash("sha256").update(body).digest("hex");
+
+/** A live source's bodies as a poller records them: one incident list growing by an update at a time. */
+function pollHistory(polls: number): Buffer[] {
+  const updates: Array<{ id: string; body: string }> = [];
+  const bodies: Buffer[] = [];
+  for (let i = 0; i < polls; i += 1) {
+    updates.push({ id: `u${i}`, body: `Update ${i}: we are still looking into elevated error rates in region ${i % 7}.` });
+    bodies.push(Buffer.from(JSON.stringify({ page: { id: "acme" }, incidents: [{ id: "inc1", name: "Errors", incident_updates: updates }] }, null, 2)));
+  }
+  return bodies;
+}
+
+function recordPolls(db: ReturnType<typeof freshDatabase>, vendorId: number, source: string, bodies: readonly Buffer[]): number[] {
+  return bodies.map((body, i) => {
+    const id = insertCapture(db, {
+      vendorId, source, platform: "statuspage-summary", observedAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(), hash: sha(body), body,
+      outcome: "ok", error: null, incidentCount: 1, warnings: [],
+    });
+    if (id === null) throw new Error(`poll ${i} was a duplicate`);
+    return id;
+  });
+}
+
+describe("raw bodies stored as deltas", () => {
+  it("restores every capture of a poll history to its recorded hash, with chains bounded in length", () => {
+    const db = freshDatabase();
+    const vendor = ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
+    const bodies = pollHistory(80);
+    // The same body polled again, then an older one served again: each is stored once.
+    const ids = recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", [...bodies, bodies[79] as Buffer, bodies[3] as Buffer]);
+    expect(countRows(db, "capture_bodies")).toBe(80);
+    for (const [i, id] of ids.entries()) expect(sha(restoreCaptureBody(db, id) ?? Buffer.alloc(0))).toBe(sha(i < 80 ? (bodies[i] as Buffer) : i === 80 ? (bodies[79] as Buffer) : (bodies[3] as Buffer)));
+    const rows = bodyRows(db);
+    expect(rows.filter((r) => r.encoding === "zstd-delta").length).toBeGreaterThan(70);
+    expect(Math.max(...rows.map((r) => r.depth))).toBe(MAX_CHAIN_DEPTH);
+    expect(rows.filter((r) => r.encoding === "zstd").length).toBe(Math.ceil(80 / (MAX_CHAIN_DEPTH + 1)));
+    const stored = rows.reduce((n, r) => n + r.bytes, 0);
+    const gzipAlone = bodies.reduce((n, b) => n + gzipSync(b, { level: 1 }).byteLength, 0);
+    expect(stored * 5).toBeLessThan(gzipAlone);
+  });
+
+  it("reads a run of bodies through a reader as it restores them one by one", () => {
+    const db = freshDatabase();
+    const vendor = ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
+    const bodies = pollHistory(40);
+    recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", bodies);
+    const read = bodyReader(db);
+    for (const body of bodies) expect(read(sha(body)).equals(body)).toBe(true);
+  });
+
+  it("refuses a damaged delta row with a store error naming the capture, never wrong bytes", () => {
+    const db = freshDatabase();
+    const vendor = ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
+    const bodies = pollHistory(10);
+    const ids = recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", bodies);
+    const victim = ids[5] as number;
+    const hash = sha(bodies[5] as Buffer);
+    const row = db.$client.prepare<[string], { body: Buffer; encoding: string }>("SELECT body, encoding FROM capture_bodies WHERE hash = ?").get(hash);
+    expect(row?.encoding).toBe("zstd-delta");
+    const flipped = Buffer.from(row?.body ?? Buffer.alloc(0));
+    flipped[flipped.length - 6] = (flipped[flipped.length - 6] ?? 0) ^ 0xff;
+    db.$client.prepare("UPDATE capture_bodies SET body = ? WHERE hash = ?").run(flipped, hash);
+    expect(() => restoreCaptureBody(db, victim)).toThrow(new RegExp(`^store: raw body ${hash} \\(of capture ${victim}\\)`));
+    // A later body whose chain runs through the damaged one is refused too.
+    expect(() => restoreCaptureBody(db, ids[6] as number)).toThrow(/^store: raw body .* capture/);
+    // Bodies before it are untouched.
+    expect(restoreCaptureBody(db, ids[4] as number)?.equals(bodies[4] as Buffer)).toBe(true);
+  });
+
+  it("refuses a delta whose base decodes to other bytes, by its hash", () => {
+    const db = freshDatabase();
+    const vendor = ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
+    const bodies = pollHistory(4);
+    const ids = recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", bodies);
+    // The chain's whole body replaced by a valid one of other content: the deltas after it decode to wrong bytes.
+    db.$client.prepare("UPDATE capture_bodies SET body = ? WHERE hash = ?").run(encodeFull(Buffer.from('{"other":true}')), sha(bodies[0] as Buffer));
+    expect(() => restoreCaptureBody(db, ids[2] as number)).toThrow(/^store: raw body [0-9a-f]{64} \(of capture \d+\) (restored to .* not its own|cannot be decoded)/);
+    expect(() => restoreCaptureBody(db, ids[0] as number)).toThrow(new RegExp(`of capture ${ids[0]}\\) restored to 14 bytes`));
+  });
+});
+
+describe("vendors remove --purge", () => {
+  it("keeps every raw body when a vendor is only removed", () => {
+    const db = freshDatabase();
+    const vendor = ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
+    recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", pollHistory(5));
+    removeVendor(db, "acme", false);
+    expect(countRows(db, "capture_bodies")).toBe(5);
+  });
+
+  it("deletes the vendor's raw bodies and keeps, restorable, those another vendor shares", () => {
+    const db = freshDatabase();
+    const a = ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
+    const b = ensureVendor(db, { slug: "bolt", platform: "statuspage-summary" });
+    const bodies = pollHistory(20);
+    recordPolls(db, a.id, "https://status.acme.test/api/v2/summary.json", bodies);
+    // Bolt's page served three of Acme's bodies (one mirrored status page): stored once, in Acme's chain.
+    recordPolls(db, b.id, "https://status.bolt.test/api/v2/summary.json", bodies.slice(10, 13));
+    expect(countRows(db, "capture_bodies")).toBe(20);
+    removeVendor(db, "acme", true);
+    expect(countRows(db, "captures")).toBe(3);
+    expect(bodyRows(db).map((r) => r.hash).sort()).toEqual(bodies.slice(10, 13).map(sha).sort());
+    // The first of them was a delta against a body now deleted: it is stored whole.
+    expect(bodyRows(db, `hash = '${sha(bodies[10] as Buffer)}'`)[0]?.encoding).toBe("zstd");
+    for (const r of restoredHashes(db)) expect(r.restored).toBe(r.recorded);
+    expect(db.$client.prepare("SELECT count(*) AS n FROM capture_bodies WHERE vendor_id IS NOT NULL").get()).toEqual({ n: 0 });
+  });
+});
+
+describeCorpus("raw bodies of real histories", () => {
+  for (const folder of ["statuspage-summary-github-2025", "gcp-incidents"]) {
+    it(`restores every capture of ${folder}, imported, to its recorded hash, in less space than gzip alone`, async () => {
+      const db = freshDatabase();
+      await importCorpusFolder(db, folder);
+      const restored = restoredHashes(db);
+      expect(restored.length).toBeGreaterThan(90);
+      for (const r of restored) expect(r.restored, `capture ${r.id}`).toBe(r.recorded);
+      const rows = bodyRows(db);
+      expect(rows.some((r) => r.encoding === "zstd-delta")).toBe(true);
+      const stored = rows.reduce((n, r) => n + r.bytes, 0);
+      const gzipAlone = rows.reduce((n, r) => n + gzipSync(restoreBody(db.$client, r.hash), { level: 1 }).byteLength, 0);
+      expect(stored * 4).toBeLessThan(gzipAlone);
+    });
+  }
+});

@@ -1,0 +1,61 @@
+import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
+import { restoreBody, restoreCaptureBody } from "@/db/capture-bodies";
+import type { RedlineDb } from "@/db/client";
+import { loadVendorExport } from "@/db/queries/incident-history";
+import { ensureVendor, type VendorRow } from "@/db/vendors";
+import { renderExportJson } from "@/lib/export-document";
+import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
+import { getPlatform } from "@/scrapers/platforms";
+import { CORPUS_FOLDERS, corpusPath } from "@/tests/support/corpus";
+
+/** Import a corpus folder (or a slice of its snapshots, in capture order) into `db` as the CLI does; the vendor. */
+export async function importCorpusFolder(db: RedlineDb, folder: string, options: { slug?: string; slice?: [number, number] } = {}): Promise<VendorRow> {
+  const spec = CORPUS_FOLDERS.find((f) => f.folder === folder);
+  const platform = spec && getPlatform(spec.platform);
+  if (!spec || !platform) throw new Error(`unknown corpus folder ${folder}`);
+  const vendor = ensureVendor(db, { slug: options.slug ?? spec.vendor, platform: platform.name });
+  const { snapshots } = listSnapshotFolder(corpusPath(folder));
+  await importSnapshots(db, vendor, platform, options.slice ? snapshots.slice(...options.slice) : snapshots);
+  return vendor;
+}
+
+/** Every capture that kept a body, with the hash recorded when it was taken. */
+export function keptCaptures(db: RedlineDb): Array<{ id: number; hash: string }> {
+  return db.$client.prepare<[], { id: number; hash: string }>("SELECT id, hash FROM captures WHERE body_hash IS NOT NULL ORDER BY id").all();
+}
+
+/** The sha256 of each kept capture's restored body, beside its recorded hash. */
+export function restoredHashes(db: RedlineDb): Array<{ id: number; recorded: string; restored: string | null }> {
+  return keptCaptures(db).map(({ id, hash }) => {
+    const body = restoreCaptureBody(db, id);
+    return { id, recorded: hash, restored: body && createHash("sha256").update(body).digest("hex") };
+  });
+}
+
+export function vendorExportJson(db: RedlineDb, slug: string): string {
+  const doc = loadVendorExport(db, slug);
+  if (!doc) throw new Error(`no export of ${slug}`);
+  return renderExportJson(doc);
+}
+
+export function bodyRows(db: RedlineDb, where = "1"): Array<{ hash: string; encoding: string; depth: number; bytes: number; size: number }> {
+  return db.$client
+    .prepare<[], { hash: string; encoding: string; depth: number; bytes: number; size: number }>(
+      `SELECT hash, encoding, depth, length(body) AS bytes, size FROM capture_bodies WHERE ${where} ORDER BY rowid`,
+    )
+    .all();
+}
+
+/** Rewrite every stored body as the layout before deltas wrote it: whole, gzip level 1, no chain. */
+export function toLegacyLayout(db: RedlineDb): number {
+  const rows = bodyRows(db);
+  const bodies = rows.map((r) => ({ hash: r.hash, body: restoreBody(db.$client, r.hash) }));
+  const write = db.$client.prepare<[Buffer, string]>(
+    "UPDATE capture_bodies SET encoding = 'gzip', body = ?, base_hash = NULL, depth = 0, chain_bytes = 0, vendor_id = NULL, source = NULL, position = NULL WHERE hash = ?",
+  );
+  db.$client.transaction(() => {
+    for (const { hash, body } of bodies) write.run(gzipSync(body, { level: 1 }), hash);
+  })();
+  return bodies.length;
+}
