@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { gunzipSync } from "node:zlib";
 import { decodeBody } from "@/db/body-codec";
-import { BodyStoreError, chainHead, type EncodedBody, encodeInChain, sha256Hex } from "@/db/capture-bodies";
+import { BodyStoreError, chainHead, type EncodedBody, encodeInChain, nextPosition, sha256Hex } from "@/db/capture-bodies";
 
 /**
  * Bodies stored whole with gzip, as before deltas, are converted in place into their sources'
@@ -41,9 +41,6 @@ function prepare(sqlite: Database.Database) {
     orphans: sqlite.prepare<[number], { hash: string; stored: Buffer }>("SELECT hash, body AS stored FROM capture_bodies WHERE encoding = 'gzip' LIMIT ?"),
     isLegacy: sqlite.prepare<[string], { hash: string }>("SELECT hash FROM capture_bodies WHERE hash = ? AND encoding = 'gzip'"),
     exists: sqlite.prepare<[string], { hash: string }>("SELECT hash FROM capture_bodies WHERE hash = ?"),
-    position: sqlite.prepare<[number, string], { position: number | null }>(
-      "SELECT max(position) AS position FROM capture_bodies WHERE vendor_id = ? AND source = ?",
-    ),
     write: sqlite.prepare<{ hash: string; vendorId: number | null; source: string | null; position: number | null } & EncodedBody>(
       `UPDATE capture_bodies SET encoding = @encoding, body = @body, base_hash = @baseHash, depth = @depth, chain_bytes = @chainBytes,
          vendor_id = @vendorId, source = @source, position = @position
@@ -52,7 +49,7 @@ function prepare(sqlite: Database.Database) {
   };
 }
 
-function readLegacy(sqlite: Database.Database, hash: string, stored: Buffer): Buffer {
+function readLegacy(hash: string, stored: Buffer): Buffer {
   const body = gunzipSync(stored);
   if (sha256Hex(body) !== hash) throw new BodyStoreError(`store: raw body ${hash} (gzip) does not match its hash; it was damaged before conversion and is left as it is`);
   return body;
@@ -60,25 +57,31 @@ function readLegacy(sqlite: Database.Database, hash: string, stored: Buffer): Bu
 
 /** Encode one batch against each source's chain as it stands, plus the bodies of the batch before it. */
 function encodeBatch(sqlite: Database.Database, rows: ReadonlyArray<{ vendorId: number | null; source: string | null; hash: string; stored: Buffer }>): Pending[] {
-  const heads = new Map<string, { hash: string; body: Uint8Array; depth: number; chainBytes: number } | null>();
+  type Head = { hash: string; body: Uint8Array; depth: number; chainBytes: number };
+  const sourceHeads = new Map<string, Head | null>();
+  const vendorHeads = new Map<number, Head>();
   const pending: Pending[] = [];
   const seen = new Set<string>();
   for (const row of rows) {
     if (seen.has(row.hash)) continue;
     seen.add(row.hash);
-    const body = readLegacy(sqlite, row.hash, row.stored);
-    const owner = row.vendorId === null || row.source === null ? null : `${row.vendorId}\0${row.source}`;
-    let base = null;
-    if (owner !== null && row.vendorId !== null && row.source !== null) {
-      if (!heads.has(owner)) heads.set(owner, chainHead(sqlite, row.vendorId, row.source));
-      base = heads.get(owner) ?? null;
+    const body = readLegacy(row.hash, row.stored);
+    let base: Head | null = null;
+    const key = `${row.vendorId}\0${row.source}`;
+    if (row.vendorId !== null && row.source !== null) {
+      if (!sourceHeads.has(key)) sourceHeads.set(key, chainHead(sqlite, row.vendorId, row.source, { ownOnly: true }));
+      base = sourceHeads.get(key) ?? vendorHeads.get(row.vendorId) ?? chainHead(sqlite, row.vendorId, row.source);
     }
     const encoded = encodeInChain(body, base);
     // Checked before it replaces the only copy.
     const check = decodeBody(encoded.encoding, encoded.body, encoded.encoding === "zstd-delta" ? (base?.body ?? null) : null);
     if (sha256Hex(check) !== row.hash) throw new BodyStoreError(`store: raw body ${row.hash} did not survive re-encoding; it is left as gzip`);
     pending.push({ hash: row.hash, vendorId: row.vendorId, source: row.source, encoded });
-    if (owner !== null) heads.set(owner, { hash: row.hash, body, depth: encoded.depth, chainBytes: encoded.chainBytes });
+    if (row.vendorId !== null) {
+      const head = { hash: row.hash, body, depth: encoded.depth, chainBytes: encoded.chainBytes };
+      sourceHeads.set(key, head);
+      vendorHeads.set(row.vendorId, head);
+    }
   }
   return pending;
 }
@@ -89,7 +92,7 @@ function writeBatch(sqlite: Database.Database, st: ReturnType<typeof prepare>, p
     for (const item of pending) {
       if (!st.isLegacy.get(item.hash)) continue;
       if (item.encoded.baseHash !== null && !st.exists.get(item.encoded.baseHash)) throw new MovedError();
-      const position = item.vendorId === null || item.source === null ? null : (st.position.get(item.vendorId, item.source)?.position ?? 0) + 1;
+      const position = item.vendorId === null ? null : nextPosition(sqlite, item.vendorId);
       st.write.run({ hash: item.hash, vendorId: item.vendorId, source: item.source, position, ...item.encoded });
     }
   }).immediate();

@@ -57,6 +57,10 @@ function prepare(sqlite: Database.Database) {
       `SELECT hash, depth, chain_bytes AS chainBytes, position FROM capture_bodies
        WHERE vendor_id = ? AND source = ? AND position IS NOT NULL ORDER BY position DESC LIMIT 1`,
     ),
+    vendorHead: sqlite.prepare<[number], ChainHead>(
+      `SELECT hash, depth, chain_bytes AS chainBytes, position FROM capture_bodies
+       WHERE vendor_id = ? AND position IS NOT NULL ORDER BY position DESC LIMIT 1`,
+    ),
     insert: sqlite.prepare<{ hash: string; size: number; vendorId: number | null; source: string | null; position: number | null } & EncodedBody>(
       `INSERT INTO capture_bodies (hash, encoding, size, body, base_hash, depth, chain_bytes, vendor_id, source, position)
        VALUES (@hash, @encoding, @size, @body, @baseHash, @depth, @chainBytes, @vendorId, @source, @position)`,
@@ -76,8 +80,8 @@ function bodyStatements(sqlite: Database.Database): ReturnType<typeof prepare> {
   return st;
 }
 
-/** The last body each source stored on this connection: the next one's base, without a walk. */
-const lastStored = new WeakMap<Database.Database, Map<string, { hash: string; body: Uint8Array }>>();
+/** The last body each vendor stored on this connection: its source's next base, mostly, without a walk. */
+const lastStored = new WeakMap<Database.Database, Map<number, { hash: string; body: Uint8Array }>>();
 
 export function sha256Hex(body: Uint8Array): string {
   return createHash("sha256").update(body).digest("hex");
@@ -160,12 +164,21 @@ export function encodeInChain(body: Uint8Array, base: { body: Uint8Array; hash: 
   return { encoding: "zstd-delta", body: delta, baseHash: base.hash, depth: base.depth + 1, chainBytes: base.chainBytes + body.byteLength };
 }
 
-/** The last body a source's chain holds, with its content (for the next delta); null when none. */
-export function chainHead(sqlite: Database.Database, vendorId: number, source: string): (ChainHead & { body: Uint8Array }) | null {
-  const head = bodyStatements(sqlite).head.get(vendorId, source);
+/**
+ * The body the next one of a source is a delta against, with its content: the last its chain
+ * holds, else (a source's first body, as with one endpoint per incident) the vendor's last.
+ */
+export function chainHead(sqlite: Database.Database, vendorId: number, source: string, { ownOnly = false } = {}): (ChainHead & { body: Uint8Array }) | null {
+  const st = bodyStatements(sqlite);
+  const head = st.head.get(vendorId, source) ?? (ownOnly ? undefined : st.vendorHead.get(vendorId));
   if (!head) return null;
-  const remembered = lastStored.get(sqlite)?.get(`${vendorId}\0${source}`);
+  const remembered = lastStored.get(sqlite)?.get(vendorId);
   return { ...head, body: remembered?.hash === head.hash ? remembered.body : restoreBody(sqlite, head.hash) };
+}
+
+/** Positions count a vendor's stored bodies, so its last one is found across its sources. */
+export function nextPosition(sqlite: Database.Database, vendorId: number): number {
+  return (bodyStatements(sqlite).vendorHead.get(vendorId)?.position ?? 0) + 1;
 }
 
 /**
@@ -178,11 +191,11 @@ export function storeBody(sqlite: Database.Database, owner: { vendorId: number; 
   if (sha256Hex(body) !== hash) throw new BodyStoreError(`store: a body of vendor ${owner.vendorId} from ${owner.source} does not match its hash ${hash}`);
   const head = chainHead(sqlite, owner.vendorId, owner.source);
   const encoded = encodeInChain(body, head);
-  st.insert.run({ hash, size: body.byteLength, ...encoded, vendorId: owner.vendorId, source: owner.source, position: (head?.position ?? 0) + 1 });
-  let bySource = lastStored.get(sqlite);
-  if (!bySource) {
-    bySource = new Map();
-    lastStored.set(sqlite, bySource);
+  st.insert.run({ hash, size: body.byteLength, ...encoded, vendorId: owner.vendorId, source: owner.source, position: nextPosition(sqlite, owner.vendorId) });
+  let byVendor = lastStored.get(sqlite);
+  if (!byVendor) {
+    byVendor = new Map();
+    lastStored.set(sqlite, byVendor);
   }
-  bySource.set(`${owner.vendorId}\0${owner.source}`, { hash, body });
+  byVendor.set(owner.vendorId, { hash, body });
 }

@@ -84,11 +84,12 @@ export const captureBodies = sqliteTable(
     /** The source whose chain it extends (no foreign key: a purge re-bases what others still use). */
     vendorId: integer("vendor_id"),
     source: text("source"),
-    /** Its place in that source's chain: the next body of the source is a delta against the last. */
+    /** Its place among the vendor's bodies: a source's next body is a delta against its last (or the vendor's). */
     position: integer("position"),
   },
   (t) => [
     index("capture_bodies_chain").on(t.vendorId, t.source, t.position),
+    index("capture_bodies_vendor_order").on(t.vendorId, t.position),
     index("capture_bodies_base").on(t.baseHash).where(sql`${t.baseHash} IS NOT NULL`),
     index("capture_bodies_legacy").on(t.hash).where(sql`${t.encoding} = 'gzip'`),
   ],

@@ -51,6 +51,16 @@ describe("raw bodies stored as deltas", () => {
     expect(stored * 5).toBeLessThan(gzipAlone);
   });
 
+  it("stores a source's first body as a delta against the vendor's last, as with one endpoint per incident", () => {
+    const db = freshDatabase();
+    const vendor = ensureVendor(db, { slug: "acme", platform: "statuspage-incident" });
+    const [first, second] = pollHistory(2) as [Buffer, Buffer];
+    recordPolls(db, vendor.id, "https://status.acme.test/api/v2/incidents/one.json", [first]);
+    const [id] = recordPolls(db, vendor.id, "https://status.acme.test/api/v2/incidents/two.json", [second]);
+    expect(db.$client.prepare("SELECT encoding, base_hash AS baseHash FROM capture_bodies WHERE hash = ?").get(sha(second))).toEqual({ encoding: "zstd-delta", baseHash: sha(first) });
+    expect(restoreCaptureBody(db, id as number)?.equals(second)).toBe(true);
+  });
+
   it("reads a run of bodies through a reader as it restores them one by one", () => {
     const db = freshDatabase();
     const vendor = ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });

@@ -7,7 +7,7 @@ import { ensureVendor, type VendorRow } from "@/db/vendors";
 import { renderExportJson } from "@/lib/export-document";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
 import { getPlatform } from "@/scrapers/platforms";
-import { CORPUS_FOLDERS, corpusPath } from "@/tests/support/corpus";
+import { CORPUS_FOLDERS, corpusPath } from "@/tests/support/corpus-location";
 
 /** Import a corpus folder (or a slice of its snapshots, in capture order) into `db` as the CLI does; the vendor. */
 export async function importCorpusFolder(db: RedlineDb, folder: string, options: { slug?: string; slice?: [number, number] } = {}): Promise<VendorRow> {
