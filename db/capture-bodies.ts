@@ -80,8 +80,9 @@ function bodyStatements(sqlite: Database.Database): ReturnType<typeof prepare> {
   return st;
 }
 
-/** The last body each vendor stored on this connection: its source's next base, mostly, without a walk. */
-const lastStored = new WeakMap<Database.Database, Map<number, { hash: string; body: Uint8Array }>>();
+/** The last body each source stored on this connection: its next base, without a walk. */
+const REMEMBERED_SOURCES = 256;
+const lastStored = new WeakMap<Database.Database, Map<string, { hash: string; body: Uint8Array }>>();
 
 export function sha256Hex(body: Uint8Array): string {
   return createHash("sha256").update(body).digest("hex");
@@ -172,7 +173,7 @@ export function chainHead(sqlite: Database.Database, vendorId: number, source: s
   const st = bodyStatements(sqlite);
   const head = st.head.get(vendorId, source) ?? (ownOnly ? undefined : st.vendorHead.get(vendorId));
   if (!head) return null;
-  const remembered = lastStored.get(sqlite)?.get(vendorId);
+  const remembered = lastStored.get(sqlite)?.get(`${vendorId}\0${source}`);
   return { ...head, body: remembered?.hash === head.hash ? remembered.body : restoreBody(sqlite, head.hash) };
 }
 
@@ -192,10 +193,13 @@ export function storeBody(sqlite: Database.Database, owner: { vendorId: number; 
   const head = chainHead(sqlite, owner.vendorId, owner.source);
   const encoded = encodeInChain(body, head);
   st.insert.run({ hash, size: body.byteLength, ...encoded, vendorId: owner.vendorId, source: owner.source, position: nextPosition(sqlite, owner.vendorId) });
-  let byVendor = lastStored.get(sqlite);
-  if (!byVendor) {
-    byVendor = new Map();
-    lastStored.set(sqlite, byVendor);
+  let bySource = lastStored.get(sqlite);
+  if (!bySource) {
+    bySource = new Map();
+    lastStored.set(sqlite, bySource);
   }
-  byVendor.set(owner.vendorId, { hash, body });
+  const key = `${owner.vendorId}\0${owner.source}`;
+  bySource.delete(key);
+  bySource.set(key, { hash, body });
+  if (bySource.size > REMEMBERED_SOURCES) bySource.delete(bySource.keys().next().value as string);
 }
