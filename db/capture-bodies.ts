@@ -18,6 +18,7 @@ export class BodyStoreError extends Error {
 export const MAX_CHAIN_DEPTH = 32;
 /** ...or once restoring it would decode this many raw bytes (long histories of large bodies). */
 export const MAX_CHAIN_BYTES = 8 * 1024 * 1024;
+const DELTA_SURELY_SMALLER = 32;
 /** A chain longer than any this code writes is a loop in damaged rows, not a history. */
 const MAX_WALK = 10_000;
 
@@ -157,12 +158,15 @@ export function bodyReader(db: RedlineDb): (hash: string) => Buffer {
 
 /** Encode a body after `base` in a chain: a delta when the chain may grow and the delta is smaller. */
 export function encodeInChain(body: Uint8Array, base: { body: Uint8Array; hash: string; depth: number; chainBytes: number } | null): EncodedBody {
-  const full = encodeFull(body);
-  const whole: EncodedBody = { encoding: "zstd", body: full, baseHash: null, depth: 0, chainBytes: body.byteLength };
-  if (!base || base.depth + 1 > MAX_CHAIN_DEPTH || base.chainBytes + body.byteLength > MAX_CHAIN_BYTES) return whole;
-  const delta = encodeDelta(base.body, body);
-  if (delta.byteLength >= full.byteLength) return whole;
-  return { encoding: "zstd-delta", body: delta, baseHash: base.hash, depth: base.depth + 1, chainBytes: base.chainBytes + body.byteLength };
+  const whole = (): EncodedBody => ({ encoding: "zstd", body: encodeFull(body), baseHash: null, depth: 0, chainBytes: body.byteLength });
+  if (!base || base.depth + 1 > MAX_CHAIN_DEPTH || base.chainBytes + body.byteLength > MAX_CHAIN_BYTES) return whole();
+  const delta: EncodedBody = {
+    encoding: "zstd-delta", body: encodeDelta(base.body, body), baseHash: base.hash, depth: base.depth + 1, chainBytes: base.chainBytes + body.byteLength,
+  };
+  // Whole status bodies compress 5 to 10-fold: a delta this small is kept without compressing the whole to compare.
+  if (delta.body.byteLength * DELTA_SURELY_SMALLER < body.byteLength) return delta;
+  const full = whole();
+  return delta.body.byteLength < full.body.byteLength ? delta : full;
 }
 
 /**
