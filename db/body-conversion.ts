@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { gunzipSync } from "node:zlib";
 import { decodeBody } from "@/db/body-codec";
-import { BodyStoreError, chainHead, type EncodedBody, encodeInChain, nextPosition, sha256Hex } from "@/db/capture-bodies";
+import { BodyStoreError, chainHead, type ChainLink, type EncodedBody, encodeInChain, nextPosition, restoreBody, sha256Hex, stretchStart } from "@/db/capture-bodies";
 
 /**
  * Bodies stored whole with gzip, as before deltas, are converted in place into their sources'
@@ -42,7 +42,7 @@ function prepare(sqlite: Database.Database) {
     isLegacy: sqlite.prepare<[string], { hash: string }>("SELECT hash FROM capture_bodies WHERE hash = ? AND encoding = 'gzip'"),
     exists: sqlite.prepare<[string], { hash: string }>("SELECT hash FROM capture_bodies WHERE hash = ?"),
     write: sqlite.prepare<{ hash: string; vendorId: number | null; source: string | null; position: number | null } & EncodedBody>(
-      `UPDATE capture_bodies SET encoding = @encoding, body = @body, base_hash = @baseHash, depth = @depth, chain_bytes = @chainBytes,
+      `UPDATE capture_bodies SET encoding = @encoding, body = @body, base_hash = @baseHash, depth = @depth, chain_bytes = @chainBytes, run = @run,
          vendor_id = @vendorId, source = @source, position = @position
        WHERE hash = @hash AND encoding = 'gzip'`,
     ),
@@ -57,30 +57,32 @@ function readLegacy(hash: string, stored: Buffer): Buffer {
 
 /** Encode one batch against each source's chain as it stands, plus the bodies of the batch before it. */
 function encodeBatch(sqlite: Database.Database, rows: ReadonlyArray<{ vendorId: number | null; source: string | null; hash: string; stored: Buffer }>): Pending[] {
-  type Head = { hash: string; body: Uint8Array; depth: number; chainBytes: number };
-  const sourceHeads = new Map<string, Head | null>();
-  const vendorHeads = new Map<number, Head>();
+  const sourceHeads = new Map<string, ChainLink | null>();
+  const vendorHeads = new Map<number, ChainLink>();
+  // Bodies of this batch as links: their rows are gzip until it commits.
+  const known = new Map<string, ChainLink>();
   const pending: Pending[] = [];
-  const seen = new Set<string>();
   for (const row of rows) {
-    if (seen.has(row.hash)) continue;
-    seen.add(row.hash);
+    if (known.has(row.hash)) continue;
     const body = readLegacy(row.hash, row.stored);
-    let base: Head | null = null;
+    let head: ChainLink | null = null;
     const key = `${row.vendorId}\0${row.source}`;
     if (row.vendorId !== null && row.source !== null) {
       if (!sourceHeads.has(key)) sourceHeads.set(key, chainHead(sqlite, row.vendorId, row.source, { ownOnly: true }));
-      base = sourceHeads.get(key) ?? vendorHeads.get(row.vendorId) ?? chainHead(sqlite, row.vendorId, row.source);
+      head = sourceHeads.get(key) ?? vendorHeads.get(row.vendorId) ?? chainHead(sqlite, row.vendorId, row.source);
     }
-    const encoded = encodeInChain(body, base);
+    const encoded = encodeInChain(body, head, (h) => stretchStart(sqlite, h, known));
     // Checked before it replaces the only copy.
-    const check = decodeBody(encoded.encoding, encoded.body, encoded.encoding === "zstd-delta" ? (base?.body ?? null) : null);
-    if (sha256Hex(check) !== row.hash) throw new BodyStoreError(`store: raw body ${row.hash} did not survive re-encoding; it is left as gzip`);
+    const base = encoded.baseHash === null ? null : (known.get(encoded.baseHash)?.body ?? restoreBody(sqlite, encoded.baseHash));
+    if (sha256Hex(decodeBody(encoded.encoding, encoded.body, base)) !== row.hash) {
+      throw new BodyStoreError(`store: raw body ${row.hash} did not survive re-encoding; it is left as gzip`);
+    }
     pending.push({ hash: row.hash, vendorId: row.vendorId, source: row.source, encoded });
+    const link: ChainLink = { hash: row.hash, baseHash: encoded.baseHash, depth: encoded.depth, chainBytes: encoded.chainBytes, run: encoded.run, body };
+    known.set(row.hash, link);
     if (row.vendorId !== null) {
-      const head = { hash: row.hash, body, depth: encoded.depth, chainBytes: encoded.chainBytes };
-      sourceHeads.set(key, head);
-      vendorHeads.set(row.vendorId, head);
+      sourceHeads.set(key, link);
+      vendorHeads.set(row.vendorId, link);
     }
   }
   return pending;

@@ -19,7 +19,7 @@ export function dropUnusedBodies(sqlite: Database.Database, candidates: Iterable
   const stored = sqlite.prepare<[string], { hash: string }>("SELECT hash FROM capture_bodies WHERE hash = ?");
   const dependents = sqlite.prepare<[string], { hash: string }>("SELECT hash FROM capture_bodies WHERE base_hash = ?");
   const rewrite = sqlite.prepare<[Buffer, number, string]>(
-    "UPDATE capture_bodies SET encoding = 'zstd', body = ?, base_hash = NULL, depth = 0, chain_bytes = ? WHERE hash = ?",
+    "UPDATE capture_bodies SET encoding = 'zstd', body = ?, base_hash = NULL, depth = 0, chain_bytes = ?, run = 0 WHERE hash = ?",
   );
   const remove = sqlite.prepare<[string]>("DELETE FROM capture_bodies WHERE hash = ?");
   const doomed = new Set<string>();

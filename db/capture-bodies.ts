@@ -39,33 +39,45 @@ export interface EncodedBody {
   baseHash: string | null;
   depth: number;
   chainBytes: number;
+  run: number;
 }
 
-interface ChainHead {
+/** A stored body as the next one's base: where it sits in its chain, and its content. */
+export interface ChainLink {
   hash: string;
+  baseHash: string | null;
   depth: number;
   chainBytes: number;
+  run: number;
+  body: Uint8Array;
+}
+
+type LinkRow = Omit<ChainLink, "body">;
+
+interface ChainHead extends LinkRow {
   position: number;
 }
 
 const ROW = "hash, encoding, size, body, base_hash AS baseHash, depth, chain_bytes AS chainBytes";
+const LINK = "hash, base_hash AS baseHash, depth, chain_bytes AS chainBytes, run";
 
 function prepare(sqlite: Database.Database) {
   return {
     row: sqlite.prepare<[string], StoredBodyRow>(`SELECT ${ROW} FROM capture_bodies WHERE hash = ?`),
     exists: sqlite.prepare<[string], { hash: string }>("SELECT hash FROM capture_bodies WHERE hash = ?"),
     head: sqlite.prepare<[number, string], ChainHead>(
-      `SELECT hash, depth, chain_bytes AS chainBytes, position FROM capture_bodies
+      `SELECT ${LINK}, position FROM capture_bodies
        WHERE vendor_id = ? AND source = ? AND position IS NOT NULL ORDER BY position DESC LIMIT 1`,
     ),
     vendorHead: sqlite.prepare<[number], ChainHead>(
-      `SELECT hash, depth, chain_bytes AS chainBytes, position FROM capture_bodies
+      `SELECT ${LINK}, position FROM capture_bodies
        WHERE vendor_id = ? AND position IS NOT NULL ORDER BY position DESC LIMIT 1`,
     ),
     insert: sqlite.prepare<{ hash: string; size: number; vendorId: number | null; source: string | null; position: number | null } & EncodedBody>(
-      `INSERT INTO capture_bodies (hash, encoding, size, body, base_hash, depth, chain_bytes, vendor_id, source, position)
-       VALUES (@hash, @encoding, @size, @body, @baseHash, @depth, @chainBytes, @vendorId, @source, @position)`,
+      `INSERT INTO capture_bodies (hash, encoding, size, body, base_hash, depth, chain_bytes, run, vendor_id, source, position)
+       VALUES (@hash, @encoding, @size, @body, @baseHash, @depth, @chainBytes, @run, @vendorId, @source, @position)`,
     ),
+    link: sqlite.prepare<[string], LinkRow>(`SELECT ${LINK} FROM capture_bodies WHERE hash = ?`),
     captureBody: sqlite.prepare<[number], { bodyHash: string | null }>("SELECT body_hash AS bodyHash FROM captures WHERE id = ?"),
     capturesOf: sqlite.prepare<[string], { id: number }>("SELECT id FROM captures WHERE body_hash = ? ORDER BY id LIMIT 3"),
   };
@@ -156,24 +168,47 @@ export function bodyReader(db: RedlineDb): (hash: string) => Buffer {
   };
 }
 
-/** Encode a body after `base` in a chain: a delta when the chain may grow and the delta is smaller. */
-export function encodeInChain(body: Uint8Array, base: { body: Uint8Array; hash: string; depth: number; chainBytes: number } | null): EncodedBody {
-  const whole = (): EncodedBody => ({ encoding: "zstd", body: encodeFull(body), baseHash: null, depth: 0, chainBytes: body.byteLength });
-  if (!base || base.depth + 1 > MAX_CHAIN_DEPTH || base.chainBytes + body.byteLength > MAX_CHAIN_BYTES) return whole();
-  const delta: EncodedBody = {
-    encoding: "zstd-delta", body: encodeDelta(base.body, body), baseHash: base.hash, depth: base.depth + 1, chainBytes: base.chainBytes + body.byteLength,
+/**
+ * Encode a body after `head` in its chain: a delta against it while restoring stays within
+ * bounds; past them, a delta against the start of the head's stretch (a new stretch, restored
+ * through fewer, larger deltas); else a whole body. A delta is kept only when it is smaller.
+ */
+export function encodeInChain(body: Uint8Array, head: ChainLink | null, stretchStartOf: (head: ChainLink) => ChainLink | null): EncodedBody {
+  const whole = (): EncodedBody => ({ encoding: "zstd", body: encodeFull(body), baseHash: null, depth: 0, chainBytes: body.byteLength, run: 0 });
+  const fits = (base: ChainLink) => base.depth + 1 <= MAX_CHAIN_DEPTH && base.chainBytes + body.byteLength <= MAX_CHAIN_BYTES;
+  const against = (base: ChainLink, run: number): EncodedBody => {
+    const delta: EncodedBody = {
+      encoding: "zstd-delta", body: encodeDelta(base.body, body), baseHash: base.hash, depth: base.depth + 1, chainBytes: base.chainBytes + body.byteLength, run,
+    };
+    // Whole status bodies compress 5 to 10-fold: a delta this small is kept without compressing the whole to compare.
+    if (delta.body.byteLength * DELTA_SURELY_SMALLER < body.byteLength) return delta;
+    const full = whole();
+    return delta.body.byteLength < full.body.byteLength ? delta : full;
   };
-  // Whole status bodies compress 5 to 10-fold: a delta this small is kept without compressing the whole to compare.
-  if (delta.body.byteLength * DELTA_SURELY_SMALLER < body.byteLength) return delta;
-  const full = whole();
-  return delta.body.byteLength < full.body.byteLength ? delta : full;
+  if (!head) return whole();
+  if (fits(head)) return against(head, head.run + 1);
+  const start = head.run > 0 ? stretchStartOf(head) : head;
+  return start && fits(start) ? against(start, 0) : whole();
+}
+
+/**
+ * Where a link's stretch starts: `run` bases back. `known` holds links not yet written as such
+ * (a conversion batch); a link that cannot be followed (rows re-based since) ends the walk.
+ */
+export function stretchStart(sqlite: Database.Database, head: ChainLink, known?: ReadonlyMap<string, ChainLink>): ChainLink | null {
+  const st = bodyStatements(sqlite);
+  let link: LinkRow | undefined = head;
+  for (let i = 0; i < head.run && link; i += 1) link = link.baseHash === null ? undefined : (known?.get(link.baseHash) ?? st.link.get(link.baseHash));
+  if (!link) return null;
+  const body = known?.get(link.hash)?.body ?? restoreBody(sqlite, link.hash);
+  return { ...link, body };
 }
 
 /**
  * The body the next one of a source is a delta against, with its content: the last its chain
  * holds, else (a source's first body, as with one endpoint per incident) the vendor's last.
  */
-export function chainHead(sqlite: Database.Database, vendorId: number, source: string, { ownOnly = false } = {}): (ChainHead & { body: Uint8Array }) | null {
+export function chainHead(sqlite: Database.Database, vendorId: number, source: string, { ownOnly = false } = {}): ChainLink | null {
   const st = bodyStatements(sqlite);
   const head = st.head.get(vendorId, source) ?? (ownOnly ? undefined : st.vendorHead.get(vendorId));
   if (!head) return null;
@@ -195,7 +230,7 @@ export function storeBody(sqlite: Database.Database, owner: { vendorId: number; 
   if (st.exists.get(hash)) return;
   if (sha256Hex(body) !== hash) throw new BodyStoreError(`store: a body of vendor ${owner.vendorId} from ${owner.source} does not match its hash ${hash}`);
   const head = chainHead(sqlite, owner.vendorId, owner.source);
-  const encoded = encodeInChain(body, head);
+  const encoded = encodeInChain(body, head, (h) => stretchStart(sqlite, h));
   st.insert.run({ hash, size: body.byteLength, ...encoded, vendorId: owner.vendorId, source: owner.source, position: nextPosition(sqlite, owner.vendorId) });
   let bySource = lastStored.get(sqlite);
   if (!bySource) {

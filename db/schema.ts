@@ -81,6 +81,8 @@ export const captureBodies = sqliteTable(
     depth: integer("depth").notNull().default(0),
     /** Raw bytes decoded to restore it: its size plus its base's chain bytes. */
     chainBytes: integer("chain_bytes").notNull().default(0),
+    /** Deltas back to where its stretch of the chain starts: a whole body, or a delta against the previous stretch's start. */
+    run: integer("run").notNull().default(0),
     /** The source whose chain it extends (no foreign key: a purge re-bases what others still use). */
     vendorId: integer("vendor_id"),
     source: text("source"),

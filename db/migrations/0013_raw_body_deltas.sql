@@ -1,6 +1,7 @@
 ALTER TABLE `capture_bodies` ADD `base_hash` text;--> statement-breakpoint
 ALTER TABLE `capture_bodies` ADD `depth` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE `capture_bodies` ADD `chain_bytes` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE `capture_bodies` ADD `run` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE `capture_bodies` ADD `vendor_id` integer;--> statement-breakpoint
 ALTER TABLE `capture_bodies` ADD `source` text;--> statement-breakpoint
 ALTER TABLE `capture_bodies` ADD `position` integer;--> statement-breakpoint

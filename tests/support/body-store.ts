@@ -39,10 +39,10 @@ export function vendorExportJson(db: RedlineDb, slug: string): string {
   return renderExportJson(doc);
 }
 
-export function bodyRows(db: RedlineDb, where = "1"): Array<{ hash: string; encoding: string; depth: number; bytes: number; size: number }> {
+export function bodyRows(db: RedlineDb, where = "1"): Array<{ hash: string; encoding: string; depth: number; run: number; bytes: number; size: number }> {
   return db.$client
-    .prepare<[], { hash: string; encoding: string; depth: number; bytes: number; size: number }>(
-      `SELECT hash, encoding, depth, length(body) AS bytes, size FROM capture_bodies WHERE ${where} ORDER BY rowid`,
+    .prepare<[], { hash: string; encoding: string; depth: number; run: number; bytes: number; size: number }>(
+      `SELECT hash, encoding, depth, run, length(body) AS bytes, size FROM capture_bodies WHERE ${where} ORDER BY rowid`,
     )
     .all();
 }
@@ -52,7 +52,7 @@ export function toLegacyLayout(db: RedlineDb): number {
   const rows = bodyRows(db);
   const bodies = rows.map((r) => ({ hash: r.hash, body: restoreBody(db.$client, r.hash) }));
   const write = db.$client.prepare<[Buffer, string]>(
-    "UPDATE capture_bodies SET encoding = 'gzip', body = ?, base_hash = NULL, depth = 0, chain_bytes = 0, vendor_id = NULL, source = NULL, position = NULL WHERE hash = ?",
+    "UPDATE capture_bodies SET encoding = 'gzip', body = ?, base_hash = NULL, depth = 0, chain_bytes = 0, run = 0, vendor_id = NULL, source = NULL, position = NULL WHERE hash = ?",
   );
   db.$client.transaction(() => {
     for (const { hash, body } of bodies) write.run(gzipSync(body, { level: 1 }), hash);
