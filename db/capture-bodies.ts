@@ -93,8 +93,8 @@ function bodyStatements(sqlite: Database.Database): ReturnType<typeof prepare> {
   return st;
 }
 
-/** The last body each source stored on this connection: its next base, without a walk. */
 const REMEMBERED_SOURCES = 256;
+/** The last body each source stored on this connection: its next base, without a walk. */
 const lastStored = new WeakMap<Database.Database, Map<string, { hash: string; body: Uint8Array }>>();
 
 export function sha256Hex(body: Uint8Array): string {
