@@ -1,5 +1,5 @@
 import { asc, eq, isNotNull, sql } from "drizzle-orm";
-import { disownVendorBodies, dropUnusedBodies, vendorBodyHashes } from "@/db/body-pruning";
+import { disownVendorBodies, dropUnusedBodies, type PruneSummary, vendorBodyHashes } from "@/db/body-pruning";
 import type { RedlineDb } from "@/db/client";
 import { incidents, pollState, vendors } from "@/db/schema";
 
@@ -141,7 +141,7 @@ export function addLiveSource(db: RedlineDb, settings: VendorSettings): VendorRo
 }
 
 /** Stop polling a vendor and keep its history; with `purge`, delete the vendor and everything archived of it. */
-export function removeVendor(db: RedlineDb, slug: string, purge: boolean): { incidents: number } {
+export function removeVendor(db: RedlineDb, slug: string, purge: boolean): { incidents: number; bodies?: PruneSummary } {
   const vendor = getVendorBySlug(db, slug);
   if (!vendor) throw new VendorError(`unknown vendor ${JSON.stringify(slug)}`);
   const count = db.select({ n: sql<number>`count(*)` }).from(incidents).where(eq(incidents.vendorId, vendor.id)).get()?.n ?? 0;
@@ -150,14 +150,15 @@ export function removeVendor(db: RedlineDb, slug: string, purge: boolean): { inc
     return { incidents: count };
   }
   const sqlite = db.$client;
-  sqlite.transaction(() => {
-    const bodies = vendorBodyHashes(sqlite, vendor.id);
+  const bodies = sqlite.transaction((): PruneSummary => {
+    const hashes = vendorBodyHashes(sqlite, vendor.id);
     // Its captures go with it (foreign keys cascade); then the raw bodies no other vendor uses.
     db.delete(vendors).where(eq(vendors.id, vendor.id)).run();
-    dropUnusedBodies(sqlite, bodies);
+    const pruned = dropUnusedBodies(sqlite, hashes);
     disownVendorBodies(sqlite, vendor.id);
+    return pruned;
   }).immediate();
-  return { incidents: count };
+  return { incidents: count, bodies };
 }
 
 /**

@@ -85,11 +85,12 @@ export async function runVendorsAdd(opts: AddOptions): Promise<void> {
 export async function runVendorsRemove(slug: string, opts: { purge?: boolean; db?: string }): Promise<void> {
   await withDatabase(opts, (db) => {
     if (!getVendorBySlug(db, slug)) throw new CliError(`unknown vendor ${JSON.stringify(slug)}`);
-    const { incidents } = removeVendor(db, slug, opts.purge ?? false);
+    const { incidents, bodies } = removeVendor(db, slug, opts.purge ?? false);
+    const shared = bodies && bodies.rebased > 0 ? ` (${bodies.rebased} it shared with other vendors re-stored whole)` : "";
     process.stdout.write(
       opts.purge
-        ? `deleted ${slug} and its ${incidents} archived incidents\n`
-        : `${slug} will no longer be polled; its ${incidents} archived incidents stay (use --purge to delete them)\n`,
+        ? `deleted ${slug}, its ${incidents} archived incidents and ${bodies?.dropped ?? 0} raw bodies${shared}\n`
+        : `${slug} will no longer be polled; its ${incidents} archived incidents and raw captures stay (use --purge to delete them)\n`,
     );
   }, { mustExist: true });
 }

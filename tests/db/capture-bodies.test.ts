@@ -121,7 +121,7 @@ describe("vendors remove --purge", () => {
     // Bolt's page served three of Acme's bodies (one mirrored status page): stored once, in Acme's chain.
     recordPolls(db, b.id, "https://status.bolt.test/api/v2/summary.json", bodies.slice(10, 13));
     expect(countRows(db, "capture_bodies")).toBe(20);
-    removeVendor(db, "acme", true);
+    expect(removeVendor(db, "acme", true).bodies).toEqual({ dropped: 17, rebased: 1 });
     expect(countRows(db, "captures")).toBe(3);
     expect(bodyRows(db).map((r) => r.hash).sort()).toEqual(bodies.slice(10, 13).map(sha).sort());
     // The first of them was a delta against a body now deleted: it is stored whole.
