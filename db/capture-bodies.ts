@@ -6,17 +6,18 @@ import type { BodyEncoding } from "@/db/schema";
 
 /**
  * Raw bodies at rest: each source's bodies as a chain of zstd deltas, each against the body the
- * source stored before it, back to a whole one. Content addressing stays: a body seen again, by
- * any source, is stored once, in the chain of the source that stored it first.
+ * source stored before it, back to a whole one; past the bounds below, a new stretch starts with
+ * a delta against the last stretch's start (docs/decisions/0014-raw-body-deltas.md). Content
+ * addressing stays: a body seen again, by any source, is stored once, where it was first stored.
  */
 
 export class BodyStoreError extends Error {
   readonly kind = "store";
 }
 
-/** Bounds restoring any body to a few decodes: a whole body after this many deltas... */
+/** Restoring any body decodes at most this many deltas... */
 export const MAX_CHAIN_DEPTH = 32;
-/** ...or once restoring it would decode this many raw bytes (long histories of large bodies). */
+/** ...and at most this many raw bytes (long histories of large bodies), a few milliseconds. */
 export const MAX_CHAIN_BYTES = 8 * 1024 * 1024;
 const DELTA_SURELY_SMALLER = 32;
 /** A chain longer than any this code writes is a loop in damaged rows, not a history. */

@@ -65,8 +65,7 @@ export type BodyEncoding = (typeof BODY_ENCODINGS)[number];
 
 /**
  * Raw bodies, content-addressed: an unchanged snapshot is stored once however often it is fetched.
- * Each source's bodies form chains: a delta against the body the source stored before it, back to
- * a whole one (db/capture-bodies.ts).
+ * Each source's bodies form chains of deltas back to a whole one (db/capture-bodies.ts).
  */
 export const captureBodies = sqliteTable(
   "capture_bodies",
@@ -77,7 +76,7 @@ export const captureBodies = sqliteTable(
     body: blob("body", { mode: "buffer" }).notNull(),
     /** The body a delta is decoded against; null for whole bodies. */
     baseHash: text("base_hash"),
-    /** Deltas between this body and the whole one its chain starts from. */
+    /** Deltas decoded to restore it (0 for a whole body). */
     depth: integer("depth").notNull().default(0),
     /** Raw bytes decoded to restore it: its size plus its base's chain bytes. */
     chainBytes: integer("chain_bytes").notNull().default(0),
