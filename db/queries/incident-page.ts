@@ -36,6 +36,9 @@ const statements = preparedFor((sqlite) => ({
   versions: sqlite.prepare<[number], { seq: number; observedAt: string; kinds: string; summary: string }>(
     `SELECT seq, observed_at AS observedAt, kinds, summary FROM incident_versions WHERE incident_id = ? ORDER BY seq`,
   ),
+  versionRefs: sqlite.prepare<[number], { incidentId: number; versionCount: number }>(
+    "SELECT id AS incidentId, version_count AS versionCount FROM incidents WHERE vendor_id = ? ORDER BY id",
+  ),
   version: sqlite.prepare<[number, number], { seq: number; observedAt: string; kinds: string; summary: string; hash: string; changes: string; snapshot: string }>(
     `SELECT seq, observed_at AS observedAt, kinds, summary, hash, changes, snapshot FROM incident_versions WHERE incident_id = ? AND seq = ?`,
   ),
@@ -65,4 +68,9 @@ export function getVersionDetail(db: RedlineDb, incidentId: number, seq: number)
     changes: JSON.parse(row.changes) as Change[],
     snapshot: JSON.parse(row.snapshot) as IncidentState,
   };
+}
+
+/** Every version of every incident of a vendor, as getVersionDetail takes them. */
+export function listVersionRefs(db: RedlineDb, vendorId: number): Array<{ incidentId: number; seq: number }> {
+  return statements(db).versionRefs.all(vendorId).flatMap((r) => Array.from({ length: r.versionCount }, (_, i) => ({ incidentId: r.incidentId, seq: i + 1 })));
 }
