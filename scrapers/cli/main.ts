@@ -3,6 +3,7 @@ import { runExport } from "@/scrapers/cli/export-command";
 import { runImport, runImportGit } from "@/scrapers/cli/import-command";
 import { runBackup, runMigrate, runRederive, runRestore } from "@/scrapers/cli/maintenance-commands";
 import { runPoll } from "@/scrapers/cli/poll-command";
+import { runStats } from "@/scrapers/cli/stats-command";
 import { runVendorsAdd, runVendorsHookSecret, runVendorsList, runVendorsRemove, runVendorsSyncCatalog } from "@/scrapers/cli/vendors-command";
 import { LIVE_PLATFORMS } from "@/scrapers/live";
 import { PLATFORM_NAMES } from "@/scrapers/platforms";
@@ -76,6 +77,13 @@ program
   .argument("<file>", "a file made by `backup`")
   .option(...dbOption)
   .action((file: string, opts: { db?: string }) => runRestore(file, opts));
+
+program
+  .command("stats")
+  .description("bytes per table (with its indexes) and per vendor, and the ratio of the database to the raw bytes recorded")
+  .option("--json", "print the figures as JSON")
+  .option(...dbOption)
+  .action((opts: { db?: string; json?: boolean }) => runStats(opts));
 
 const vendorsCommand = program.command("vendors").description("the vendors Redline polls");
 
