@@ -1,5 +1,6 @@
 /** `npm run bench -- <name>`: run one benchmark (or all) and print its figures. */
 import { runApiBenchmark } from "@/bench/api-load";
+import { runArchiveBenchmark } from "@/bench/archive-size";
 import { runHookFloodBenchmark } from "@/bench/hook-flood";
 import { runImportBenchmark } from "@/bench/import-corpus";
 import { runPollBenchmark } from "@/bench/poll-round";
@@ -13,6 +14,7 @@ const BENCHMARKS: Record<string, () => void | Promise<void>> = {
   api: runApiBenchmark,
   hooks: runHookFloodBenchmark,
   storage: runStorageBenchmark,
+  archive: runArchiveBenchmark,
 };
 
 async function main(): Promise<void> {
