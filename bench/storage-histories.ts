@@ -105,9 +105,9 @@ export async function measureHistory(history: History, dir: string): Promise<His
   const args = [...what, "--vendor", history.vendor, "--platform", history.platform, "--db", dbFile];
   const first = await runRedline(args);
   const redlineBytes = bytesOnDisk(dbFile);
-  const second = await runRedline(args);
-  const reimportAddedBytes = bytesOnDisk(dbFile) - redlineBytes;
   const checkpointed = checkpointedBytes(dbFile);
+  const second = await runRedline(args);
+  const reimportAddedBytes = bytesOnDisk(dbFile) - checkpointed;
   return {
     label: history.label,
     snapshots: history.snapshots.length,
