@@ -48,14 +48,18 @@ function isBuildFresh() {
 
 function writeAtomically(file, contents) {
   const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, contents);
-  fs.renameSync(temporary, file);
+  try {
+    fs.writeFileSync(temporary, contents);
+    fs.renameSync(temporary, file);
+  } finally {
+    fs.rmSync(temporary, { force: true });
+  }
 }
 
 /**
  * Build every bundle. Each file is renamed into place, so a command starting meanwhile loads a
- * whole old or new bundle, and the manifest comes last. A source saved during the build may be
- * missing from it: then no manifest is written and the next command builds again.
+ * whole old or new bundle; the manifest is removed first and written last. A source saved during
+ * the build may be missing from it: then no manifest is written and the next command builds again.
  */
 async function buildCli() {
   const esbuild = require("esbuild");
@@ -76,6 +80,8 @@ async function buildCli() {
     logLevel: "warning",
   });
   fs.mkdirSync(OUT_DIR, { recursive: true });
+  // Without a manifest a command starting while the bundles are replaced builds them itself.
+  fs.rmSync(MANIFEST, { force: true });
   for (const output of result.outputFiles) writeAtomically(output.path, output.contents);
   const files = [...Object.keys(result.metafile.inputs), ...BUILD_FILES];
   const inputs = Object.fromEntries(files.map((file) => [file, signature(file)]));
@@ -84,7 +90,6 @@ async function buildCli() {
     return Number(mtime) >= startedAt;
   });
   if (savedDuring.length > 0) {
-    fs.rmSync(MANIFEST, { force: true });
     console.error(`redline: ${savedDuring[0]} changed during the build; the next command builds again`);
     return;
   }
