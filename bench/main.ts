@@ -1,5 +1,6 @@
 /** `npm run bench -- <name>`: run one benchmark (or all) and print its figures. */
 import { runApiBenchmark } from "@/bench/api-load";
+import { runCliStartBenchmark } from "@/bench/cli-start";
 import { runHookFloodBenchmark } from "@/bench/hook-flood";
 import { runImportBenchmark } from "@/bench/import-corpus";
 import { runPollBenchmark } from "@/bench/poll-round";
@@ -11,6 +12,7 @@ const BENCHMARKS: Record<string, () => void | Promise<void>> = {
   web: runWebBenchmark,
   api: runApiBenchmark,
   hooks: runHookFloodBenchmark,
+  cli: runCliStartBenchmark,
 };
 
 async function main(): Promise<void> {
