@@ -33,7 +33,7 @@ function signature(file) {
 /**
  * True when every bundle exists and none of the files they were built from changed since. A new
  * source file matters only through one that imports it, which changed, so stat'ing the recorded
- * inputs (about 120) is the whole check, a millisecond or two.
+ * inputs (about 120) is the whole check, a few milliseconds.
  */
 function isBuildFresh() {
   let manifest;

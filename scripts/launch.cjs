@@ -19,6 +19,10 @@ const RUNS_ON_LOAD = new Set(["redline"]);
  */
 function runChild(args) {
   const child = spawn(process.execPath, args, { stdio: "inherit" });
+  child.on("error", (error) => {
+    console.error(`redline: cannot start ${args.join(" ")}: ${error.message}`);
+    process.exitCode = 1;
+  });
   process.on("SIGINT", () => {});
   for (const signal of ["SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));
   child.on("exit", (code, signal) => {
@@ -50,4 +54,7 @@ async function main() {
   require(bundle);
 }
 
-main();
+main().catch((error) => {
+  console.error(`redline: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});
