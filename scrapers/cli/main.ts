@@ -1,33 +1,24 @@
 import { Command, CommanderError, Option } from "commander";
 
-type CommandModule<K extends string> = Record<K, (...args: never[]) => Promise<void>>;
+type Commands<K extends string> = Record<K, (...args: never[]) => Promise<void>>;
+type LazyCommands<K extends string, M extends Commands<K>> = { [P in K]: (...args: Parameters<M[P]>) => Promise<void> };
 
 /**
  * A command's module loads when the command runs: loading them all (every parser, the database
  * layer, their packages) was most of the time `--help` took.
  */
-function lazy<K extends string, M extends CommandModule<K>>(load: () => Promise<M>, name: K): (...args: Parameters<M[K]>) => Promise<void> {
-  return async (...args) => (await load())[name](...args);
+function lazily<K extends string, M extends Commands<K>>(load: () => Promise<M>, names: readonly K[]): LazyCommands<K, M> {
+  return Object.fromEntries(names.map((name) => [name, async (...args: Parameters<M[K]>) => (await load())[name](...args)])) as LazyCommands<K, M>;
 }
 
-const exportCommand = () => import("@/scrapers/cli/export-command");
-const importCommand = () => import("@/scrapers/cli/import-command");
-const maintenanceCommands = () => import("@/scrapers/cli/maintenance-commands");
-const pollCommand = () => import("@/scrapers/cli/poll-command");
-const vendorsCommands = () => import("@/scrapers/cli/vendors-command");
-const runExport = lazy(exportCommand, "runExport");
-const runImport = lazy(importCommand, "runImport");
-const runImportGit = lazy(importCommand, "runImportGit");
-const runBackup = lazy(maintenanceCommands, "runBackup");
-const runMigrate = lazy(maintenanceCommands, "runMigrate");
-const runRederive = lazy(maintenanceCommands, "runRederive");
-const runRestore = lazy(maintenanceCommands, "runRestore");
-const runPoll = lazy(pollCommand, "runPoll");
-const runVendorsAdd = lazy(vendorsCommands, "runVendorsAdd");
-const runVendorsHookSecret = lazy(vendorsCommands, "runVendorsHookSecret");
-const runVendorsList = lazy(vendorsCommands, "runVendorsList");
-const runVendorsRemove = lazy(vendorsCommands, "runVendorsRemove");
-const runVendorsSyncCatalog = lazy(vendorsCommands, "runVendorsSyncCatalog");
+const { runExport } = lazily(() => import("@/scrapers/cli/export-command"), ["runExport"]);
+const { runImport, runImportGit } = lazily(() => import("@/scrapers/cli/import-command"), ["runImport", "runImportGit"]);
+const { runBackup, runMigrate, runRederive, runRestore } = lazily(() => import("@/scrapers/cli/maintenance-commands"), ["runBackup", "runMigrate", "runRederive", "runRestore"]);
+const { runPoll } = lazily(() => import("@/scrapers/cli/poll-command"), ["runPoll"]);
+const { runVendorsAdd, runVendorsHookSecret, runVendorsList, runVendorsRemove, runVendorsSyncCatalog } = lazily(
+  () => import("@/scrapers/cli/vendors-command"),
+  ["runVendorsAdd", "runVendorsHookSecret", "runVendorsList", "runVendorsRemove", "runVendorsSyncCatalog"],
+);
 
 const program = new Command()
   .name("redline")
