@@ -1,6 +1,7 @@
 /** `npm run bench -- <name>`: run one benchmark (or all) and print its figures. */
 import { runApiBenchmark } from "@/bench/api-load";
 import { runArchiveBenchmark } from "@/bench/archive-size";
+import { runCliStartBenchmark } from "@/bench/cli-start";
 import { runHookFloodBenchmark } from "@/bench/hook-flood";
 import { runImportBenchmark } from "@/bench/import-corpus";
 import { runPollBenchmark } from "@/bench/poll-round";
@@ -15,6 +16,7 @@ const BENCHMARKS: Record<string, () => void | Promise<void>> = {
   hooks: runHookFloodBenchmark,
   storage: runStorageBenchmark,
   archive: runArchiveBenchmark,
+  cli: runCliStartBenchmark,
 };
 
 async function main(): Promise<void> {
