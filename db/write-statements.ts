@@ -125,13 +125,11 @@ function prepareWriteStatements(sqlite: Database.Database) {
       `INSERT INTO incident_sources (incident_id, vendor_id, source, listed, hash) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (incident_id, source) DO UPDATE SET listed = excluded.listed, hash = excluded.hash`,
     ),
-    insertState: sqlite.prepare<[number, number, string]>("INSERT INTO incident_states (incident_id, capture_id, state) VALUES (?, ?, ?)"),
-    insertVersion: sqlite.prepare<{
-      incidentId: number; vendorId: number; seq: number; observedAt: string; hash: string; snapshot: string;
-      changes: string; kinds: string; summary: string; headline: string; captureId: number;
-    }, { id: number }>(
-      `INSERT INTO incident_versions (incident_id, vendor_id, seq, observed_at, hash, snapshot, changes, kinds, summary, headline, capture_id)
-       VALUES (@incidentId, @vendorId, @seq, @observedAt, @hash, @snapshot, @changes, @kinds, @summary, @headline, @captureId)
+    insertVersion: sqlite.prepare<VersionValues, { id: number }>(
+      `INSERT INTO incident_versions (incident_id, vendor_id, seq, observed_at, hash, snapshot, patch, title, impact, incident_kind,
+         changes, kinds, summary, headline, text_version, capture_id)
+       VALUES (@incidentId, @vendorId, @seq, @observedAt, @hash, @snapshot, @patch, @title, @impact, @incidentKind,
+         @changes, @kinds, @summary, @headline, @textVersion, @captureId)
        RETURNING id`,
     ),
     insertKind: sqlite.prepare<[number, string, number, string]>(
@@ -174,6 +172,26 @@ export interface IncidentValues {
   editsAfterResolution: number;
   /** The record as JSON, logged in incident_states. */
   state: string;
+}
+
+/** A version row as written (db/version-states.ts decides snapshot and patch). */
+export interface VersionValues {
+  incidentId: number;
+  vendorId: number;
+  seq: number;
+  observedAt: string;
+  hash: string;
+  snapshot: string | null;
+  patch: string | null;
+  title: string | null;
+  impact: string | null;
+  incidentKind: string | null;
+  changes: string;
+  kinds: string;
+  summary: string;
+  headline: string;
+  textVersion: number;
+  captureId: number;
 }
 
 export type WriteStatements = ReturnType<typeof prepareWriteStatements>;
