@@ -61,7 +61,6 @@ function restoreIncident(db: RedlineDb, vendorId: number, incidentId: number, re
     source: listed[0] ?? Object.keys(record.sources)[0] ?? "",
     observedHash: "", firstSeenAt: record.firstSeenAt, seenAt: record.firstSeenAt, versionCount: record.versionCount,
     lastChangedAt: record.lastChangedAt, postmortemAt: record.postmortemAt, editsAfterResolution: record.editsAfterResolution,
-    state: JSON.stringify(record),
   });
   sqlite.prepare("DELETE FROM incident_sources WHERE incident_id = ?").run(incidentId);
   for (const [source, view] of Object.entries(record.sources)) st.upsertIncidentSource.run(incidentId, vendorId, source, view.listed ? 1 : 0, view.hash);

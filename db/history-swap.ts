@@ -1,4 +1,5 @@
 import type { RedlineDb } from "@/db/client";
+import { type PackedJson, unpackJson } from "@/db/packed-json";
 import { setAppliedThrough } from "@/db/record-capture";
 import { type IncidentValues, type VersionValues, writeStatements } from "@/db/write-statements";
 import type { IncidentRecord } from "@/lib/derive/incident-record";
@@ -57,7 +58,7 @@ export function swapCandidates(main: RedlineDb, scratch: RedlineDb, vendorId: nu
 }
 
 /** An incident row of the scratch, as the main database's write statements take it. */
-type ScratchIncident = Omit<IncidentValues, "seenAt"> & { id: number; lastSeenAt: string };
+type ScratchIncident = Omit<IncidentValues, "seenAt" | "state"> & { id: number; lastSeenAt: string; state: PackedJson };
 
 const INCIDENT_COLUMNS = `id, kind, title, status, impact, started_at AS startedAt, resolved_at AS resolvedAt, presence, source,
   first_seen_at AS firstSeenAt, last_seen_at AS lastSeenAt, observed_hash AS observedHash, version_count AS versionCount,
@@ -79,10 +80,10 @@ export function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorId: num
     `SELECT seq, observed_at AS observedAt, hash, snapshot, patch, title, impact, incident_kind AS incidentKind, changes, kinds, summary, headline,
        text_version AS textVersion, capture_id AS captureId FROM incident_versions WHERE incident_id = ? ORDER BY seq`,
   );
-  const states = s.prepare<[number], { captureId: number; state: string | null; patch: string | null; depth: number }>(
+  const states = s.prepare<[number], { captureId: number; state: PackedJson | null; patch: string | null; depth: number }>(
     "SELECT capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = ? ORDER BY id",
   );
-  const copyState = m.prepare<[number, number, string | null, string | null, number]>(
+  const copyState = m.prepare<[number, number, PackedJson | null, string | null, number]>(
     "INSERT INTO incident_states (incident_id, capture_id, state, patch, depth) VALUES (?, ?, ?, ?, ?)",
   );
   const listings = s.prepare<[number], { source: string; listed: number; hash: string | null }>("SELECT source, listed, hash FROM incident_sources WHERE incident_id = ?");
@@ -119,7 +120,7 @@ export function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorId: num
     }
     for (const state of states.all(rebuilt.id)) copyState.run(id, state.captureId, state.state, state.patch, state.depth);
     for (const l of listings.all(rebuilt.id)) st.upsertIncidentSource.run(id, vendorId, l.source, l.listed, l.hash);
-    const { incident } = JSON.parse(rebuilt.state) as IncidentRecord;
+    const { incident } = JSON.parse(unpackJson(rebuilt.state)) as IncidentRecord;
     st.deleteSearch.run(id);
     st.insertSearch.run(id, incident.title, incident.updates.map((u) => u.body).join("\n"), incident.postmortem?.body ?? "");
     st.deleteComponents.run(id);

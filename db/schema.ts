@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { PackedJson } from "@/db/packed-json";
 
 export const vendors = sqliteTable("vendors", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -165,10 +166,10 @@ export const incidentVersions = sqliteTable(
     observedAt: text("observed_at").notNull(),
     hash: text("hash").notNull(),
     /**
-     * The full IncidentState (normalized incident + presence) as JSON, kept for the latest version
-     * and every VERSION_CHECKPOINT-th; the others are rebuilt from `patch` (db/version-states.ts).
+     * The full IncidentState (normalized incident + presence) as JSON (deflated, db/packed-json.ts), kept
+     * for the latest version and every VERSION_CHECKPOINT-th; the others are rebuilt from `patch` (db/version-states.ts).
      */
-    snapshot: text("snapshot", { mode: "json" }),
+    snapshot: text("snapshot").$type<PackedJson>(),
     /** lib/json-patch from the previous version's snapshot (null for the first). */
     patch: text("patch"),
     /** The incident's title, impact and kind as of this version, for lists of changes. */
@@ -216,7 +217,7 @@ export const incidentStates = sqliteTable(
     incidentId: integer("incident_id").notNull().references(() => incidents.id, { onDelete: "cascade" }),
     captureId: integer("capture_id").notNull().references(() => captures.id),
     /** The record as JSON: kept for the latest state and at checkpoints (depth 0), else rebuilt from `patch`. */
-    state: text("state"),
+    state: text("state").$type<PackedJson>(),
     /** lib/json-patch from the incident's previous state row. */
     patch: text("patch"),
     /** Patches since the last full state: 0 is a checkpoint. */

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { packJson, type PackedJson, unpackJson } from "@/db/packed-json";
 import { applyJsonPatch, diffJson, type JsonPatch, type JsonValue } from "@/lib/json-patch";
 
 /**
@@ -14,7 +15,7 @@ export class StateLogError extends Error {
 
 interface StateRow {
   id: number;
-  state: string | null;
+  state: PackedJson | null;
   patch: string | null;
   depth: number;
 }
@@ -24,11 +25,11 @@ const statements = new WeakMap<Database.Database, ReturnType<typeof prepare>>();
 function prepare(sqlite: Database.Database) {
   return {
     latest: sqlite.prepare<[number], StateRow>("SELECT id, state, patch, depth FROM incident_states WHERE incident_id = ? ORDER BY id DESC LIMIT 1"),
-    insert: sqlite.prepare<[number, number, string, string | null, number]>(
+    insert: sqlite.prepare<[number, number, PackedJson, string | null, number]>(
       "INSERT INTO incident_states (incident_id, capture_id, state, patch, depth) VALUES (?, ?, ?, ?, ?)",
     ),
     dropState: sqlite.prepare<[number]>("UPDATE incident_states SET state = NULL WHERE id = ? AND patch IS NOT NULL AND depth > 0"),
-    setState: sqlite.prepare<[string, number]>("UPDATE incident_states SET state = ? WHERE id = ?"),
+    setState: sqlite.prepare<[PackedJson, number]>("UPDATE incident_states SET state = ? WHERE id = ?"),
     range: sqlite.prepare<[number, number, number, number], StateRow>(
       `SELECT id, state, patch, depth FROM incident_states WHERE incident_id = ? AND id <= ?
          AND id >= (SELECT max(id) FROM incident_states WHERE incident_id = ? AND id <= ? AND state IS NOT NULL)
@@ -50,7 +51,7 @@ function st(sqlite: Database.Database): ReturnType<typeof prepare> {
 function rebuildState(sqlite: Database.Database, incidentId: number, id: number): string {
   let state: JsonValue | undefined;
   for (const row of st(sqlite).range.all(incidentId, id, incidentId, id)) {
-    if (row.state !== null) state = JSON.parse(row.state) as JsonValue;
+    if (row.state !== null) state = JSON.parse(unpackJson(row.state)) as JsonValue;
     else if (state !== undefined && row.patch !== null) state = applyJsonPatch(state, JSON.parse(row.patch) as JsonPatch);
     else throw new StateLogError(`store: record state ${row.id} of incident ${incidentId} cannot be rebuilt`);
   }
@@ -63,11 +64,11 @@ export function appendState(sqlite: Database.Database, incidentId: number, captu
   const s = st(sqlite);
   const previous = s.latest.get(incidentId);
   const depth = previous ? previous.depth + 1 : 0;
-  if (!previous || depth >= STATE_CHECKPOINT) s.insert.run(incidentId, captureId, state, null, 0);
+  if (!previous || depth >= STATE_CHECKPOINT) s.insert.run(incidentId, captureId, packJson(state), null, 0);
   else {
-    const before = previous.state ?? rebuildState(sqlite, incidentId, previous.id);
+    const before = previous.state !== null ? unpackJson(previous.state) : rebuildState(sqlite, incidentId, previous.id);
     const patch = JSON.stringify(diffJson(JSON.parse(before) as JsonValue, JSON.parse(state) as JsonValue));
-    s.insert.run(incidentId, captureId, state, patch, depth);
+    s.insert.run(incidentId, captureId, packJson(state), patch, depth);
   }
   if (previous) s.dropState.run(previous.id);
 }
@@ -77,19 +78,20 @@ export function keepLatestState(sqlite: Database.Database, incidentId: number): 
   const s = st(sqlite);
   const latest = s.latest.get(incidentId);
   if (!latest) return undefined;
-  if (latest.state !== null) return latest.state;
+  if (latest.state !== null) return unpackJson(latest.state);
   const text = rebuildState(sqlite, incidentId, latest.id);
-  s.setState.run(text, latest.id);
+  s.setState.run(packJson(text), latest.id);
   return text;
 }
 
 /** Each logged row's full record, in order, rebuilding the ones kept as patches. */
-export function replayStateRows<T extends { state: string | null; patch: string | null }>(rows: readonly T[]): string[] {
+export function replayStateRows<T extends { state: PackedJson | null; patch: string | null }>(rows: readonly T[]): string[] {
   let state: JsonValue | undefined;
   return rows.map((row) => {
     if (row.state !== null) {
-      state = JSON.parse(row.state) as JsonValue;
-      return row.state;
+      const text = unpackJson(row.state);
+      state = JSON.parse(text) as JsonValue;
+      return text;
     }
     if (state === undefined || row.patch === null) throw new StateLogError("store: a record state without a full state before it");
     state = applyJsonPatch(state, JSON.parse(row.patch) as JsonPatch);

@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
 import type { IncidentState } from "@/lib/incident";
 import { applyJsonPatch, diffJson, type JsonPatch, type JsonValue } from "@/lib/json-patch";
+import { packJson, type PackedJson, unpackJson } from "@/db/packed-json";
 
 /**
  * A version keeps its full snapshot when it is the latest or its seq is 1 + a multiple of this;
@@ -20,7 +21,7 @@ export class VersionStateError extends Error {
 /** A stored version as replay reads it. */
 export interface StoredStep {
   seq: number;
-  snapshot: string | null;
+  snapshot: PackedJson | null;
   patch: string | null;
 }
 
@@ -32,7 +33,7 @@ export function replaySteps<T extends StoredStep>(steps: readonly T[]): Array<{ 
   const out: Array<{ step: T; state: JsonValue }> = [];
   let state: JsonValue | undefined;
   for (const step of steps) {
-    if (step.snapshot !== null) state = JSON.parse(step.snapshot) as JsonValue;
+    if (step.snapshot !== null) state = JSON.parse(unpackJson(step.snapshot)) as JsonValue;
     else if (state !== undefined && step.patch !== null) state = applyJsonPatch(state, JSON.parse(step.patch) as JsonPatch);
     else throw new VersionStateError(`store: version ${step.seq} has neither a snapshot nor a patch to replay from`);
     out.push({ step, state });
@@ -50,9 +51,9 @@ function prepare(sqlite: Database.Database) {
          AND seq >= (SELECT max(seq) FROM incident_versions WHERE incident_id = ? AND seq <= ? AND snapshot IS NOT NULL)
        ORDER BY seq`,
     ),
-    snapshotAt: sqlite.prepare<[number, number], { snapshot: string | null }>("SELECT snapshot FROM incident_versions WHERE incident_id = ? AND seq = ?"),
+    snapshotAt: sqlite.prepare<[number, number], { snapshot: PackedJson | null }>("SELECT snapshot FROM incident_versions WHERE incident_id = ? AND seq = ?"),
     dropSnapshot: sqlite.prepare<[number, number]>("UPDATE incident_versions SET snapshot = NULL WHERE incident_id = ? AND seq = ? AND patch IS NOT NULL"),
-    setSnapshot: sqlite.prepare<[string, number, number]>("UPDATE incident_versions SET snapshot = ? WHERE incident_id = ? AND seq = ?"),
+    setSnapshot: sqlite.prepare<[PackedJson, number, number]>("UPDATE incident_versions SET snapshot = ? WHERE incident_id = ? AND seq = ?"),
     latestSeq: sqlite.prepare<[number], { seq: number | null }>("SELECT max(seq) AS seq FROM incident_versions WHERE incident_id = ?"),
   };
 }
@@ -71,7 +72,7 @@ export function readVersionSnapshotText(sqlite: Database.Database, incidentId: n
   const steps = st(sqlite).range.all(incidentId, seq, incidentId, seq);
   const last = steps.at(-1);
   if (!last || last.seq !== seq) return undefined;
-  if (last.snapshot !== null) return last.snapshot;
+  if (last.snapshot !== null) return unpackJson(last.snapshot);
   return JSON.stringify(replaySteps(steps).at(-1)?.state);
 }
 
@@ -86,14 +87,15 @@ export function readVersionState(db: RedlineDb, incidentId: number, seq: number)
  * What to store for a new version: its snapshot (the latest keeps one) and its patch from the
  * version before, which stops keeping its snapshot unless it is a checkpoint. Runs in the writer's transaction.
  */
-export function versionStorage(sqlite: Database.Database, incidentId: number, seq: number, snapshot: string): { snapshot: string; patch: string | null } {
-  if (seq === 1) return { snapshot, patch: null };
+export function versionStorage(sqlite: Database.Database, incidentId: number, seq: number, snapshot: string): { snapshot: PackedJson; patch: string | null } {
+  if (seq === 1) return { snapshot: packJson(snapshot), patch: null };
   const s = st(sqlite);
-  const previous = s.snapshotAt.get(incidentId, seq - 1)?.snapshot ?? readVersionSnapshotText(sqlite, incidentId, seq - 1);
-  if (previous === undefined || previous === null) return { snapshot, patch: null };
+  const kept = s.snapshotAt.get(incidentId, seq - 1)?.snapshot;
+  const previous = kept !== null && kept !== undefined ? unpackJson(kept) : readVersionSnapshotText(sqlite, incidentId, seq - 1);
+  if (previous === undefined) return { snapshot: packJson(snapshot), patch: null };
   const patch = JSON.stringify(diffJson(JSON.parse(previous) as JsonValue, JSON.parse(snapshot) as JsonValue));
   if (!isVersionCheckpoint(seq - 1)) s.dropSnapshot.run(incidentId, seq - 1);
-  return { snapshot, patch };
+  return { snapshot: packJson(snapshot), patch };
 }
 
 /** After versions were taken off the end of an incident's history, its new latest keeps a full snapshot again. */
@@ -105,5 +107,5 @@ export function keepLatestSnapshot(sqlite: Database.Database, incidentId: number
   if (kept !== null && kept !== undefined) return;
   const text = readVersionSnapshotText(sqlite, incidentId, seq);
   if (text === undefined) throw new VersionStateError(`store: version ${seq} of incident ${incidentId} cannot be rebuilt`);
-  s.setSnapshot.run(text, incidentId, seq);
+  s.setSnapshot.run(packJson(text), incidentId, seq);
 }

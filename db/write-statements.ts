@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import type { PackedJson } from "@/db/packed-json";
 import type { CaptureOutcome } from "@/db/schema";
 
 /** An incident as the write path looks it up: its record, and whether this source listed it and saw it so. */
@@ -20,7 +21,7 @@ export interface IncidentStateRow {
   versionCount: number;
   postmortemAt: string | null;
   editsAfterResolution: number;
-  state: string | null;
+  state: PackedJson | null;
 }
 
 export interface CaptureRow {
@@ -100,17 +101,17 @@ function prepareWriteStatements(sqlite: Database.Database) {
       "SELECT id, provider_id AS providerId FROM incidents WHERE vendor_id = ? AND presence = 'listed' AND first_seen_at > ?",
     ),
     incidentStates: sqlite.prepare<[string], IncidentStateRow>(`SELECT ${STATE_COLUMNS} FROM incidents WHERE id IN (SELECT value FROM json_each(?))`),
-    lastSnapshot: sqlite.prepare<[number], { snapshot: string }>(
+    lastSnapshot: sqlite.prepare<[number], { snapshot: PackedJson }>(
       "SELECT snapshot FROM incident_versions WHERE incident_id = ? ORDER BY seq DESC LIMIT 1",
     ),
-    insertIncident: sqlite.prepare<IncidentValues & { vendorId: number; providerId: string }, { id: number }>(
+    insertIncident: sqlite.prepare<Omit<IncidentValues, "state"> & { vendorId: number; providerId: string }, { id: number }>(
       `INSERT INTO incidents (vendor_id, provider_id, kind, title, status, impact, started_at, resolved_at, presence, source,
          first_seen_at, last_seen_at, observed_hash, version_count, last_changed_at, postmortem_at, edits_after_resolution)
        VALUES (@vendorId, @providerId, @kind, @title, @status, @impact, @startedAt, @resolvedAt, @presence, @source,
          @firstSeenAt, @seenAt, @observedHash, @versionCount, @lastChangedAt, @postmortemAt, @editsAfterResolution)
        RETURNING id`,
     ),
-    updateIncident: sqlite.prepare<IncidentValues & { id: number }>(
+    updateIncident: sqlite.prepare<Omit<IncidentValues, "state"> & { id: number }>(
       `UPDATE incidents SET kind = @kind, title = @title, status = @status, impact = @impact, started_at = @startedAt,
          resolved_at = @resolvedAt, presence = @presence, source = @source, observed_hash = @observedHash,
          first_seen_at = @firstSeenAt, version_count = @versionCount, last_changed_at = @lastChangedAt,
@@ -181,7 +182,7 @@ export interface VersionValues {
   seq: number;
   observedAt: string;
   hash: string;
-  snapshot: string | null;
+  snapshot: PackedJson | null;
   patch: string | null;
   title: string | null;
   impact: string | null;

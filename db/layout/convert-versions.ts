@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
+import { isPacked, packJson, type PackedJson, unpackJson } from "@/db/packed-json";
 import { replayStateRows, STATE_CHECKPOINT } from "@/db/state-log";
 import { isVersionCheckpoint, replaySteps } from "@/db/version-states";
 import { diffJson, type JsonValue } from "@/lib/json-patch";
@@ -20,15 +21,20 @@ export interface VersionConversion {
 interface VersionRow {
   id: number;
   seq: number;
-  snapshot: string | null;
+  snapshot: PackedJson | null;
   patch: string | null;
 }
 
 interface StateRow {
   id: number;
-  state: string | null;
+  state: PackedJson | null;
   patch: string | null;
   depth: number;
+}
+
+/** The stored form of a full copy that is to be kept: the one there if already packed. */
+function keptForm(stored: PackedJson | null, text: string): PackedJson {
+  return stored !== null && isPacked(stored, text) ? stored : packJson(text);
 }
 
 function patchText(before: string, after: string): string {
@@ -37,15 +43,15 @@ function patchText(before: string, after: string): string {
 
 function convertVersions(sqlite: Database.Database, rows: readonly VersionRow[]): number {
   if (rows.length === 0) return 0;
-  const update = sqlite.prepare<[string | null, string | null, number]>("UPDATE incident_versions SET snapshot = ?, patch = ? WHERE id = ?");
-  const texts = replaySteps(rows).map(({ step, state }) => step.snapshot ?? JSON.stringify(state));
+  const update = sqlite.prepare<[PackedJson | null, string | null, number]>("UPDATE incident_versions SET snapshot = ?, patch = ? WHERE id = ?");
+  const texts = replaySteps(rows).map(({ step, state }) => (step.snapshot !== null ? unpackJson(step.snapshot) : JSON.stringify(state)));
   let rewritten = 0;
   rows.forEach((row, i) => {
     const text = texts[i] ?? "";
     const keep = isVersionCheckpoint(row.seq) || i === rows.length - 1;
     const before = i > 0 ? texts[i - 1] : undefined;
     const patch = before === undefined ? null : (row.patch ?? patchText(before, text));
-    const snapshot = keep ? text : null;
+    const snapshot = keep ? keptForm(row.snapshot, text) : null;
     if (snapshot === row.snapshot && patch === row.patch) return;
     update.run(snapshot, patch, row.id);
     rewritten += 1;
@@ -55,7 +61,7 @@ function convertVersions(sqlite: Database.Database, rows: readonly VersionRow[])
 
 function convertStates(sqlite: Database.Database, rows: readonly StateRow[]): number {
   if (rows.length === 0) return 0;
-  const update = sqlite.prepare<[string | null, string | null, number, number]>("UPDATE incident_states SET state = ?, patch = ?, depth = ? WHERE id = ?");
+  const update = sqlite.prepare<[PackedJson | null, string | null, number, number]>("UPDATE incident_states SET state = ?, patch = ?, depth = ? WHERE id = ?");
   const texts = replayStateRows(rows);
   let rewritten = 0;
   let depth = 0;
@@ -64,7 +70,7 @@ function convertStates(sqlite: Database.Database, rows: readonly StateRow[]): nu
     const text = texts[i] ?? "";
     const before = texts[i - 1];
     const patch = depth === 0 || before === undefined ? null : row.depth === depth && row.patch !== null ? row.patch : patchText(before, text);
-    const state = depth === 0 || i === rows.length - 1 ? text : null;
+    const state = depth === 0 || i === rows.length - 1 ? keptForm(row.state, text) : null;
     if (state === row.state && patch === row.patch && depth === row.depth) return;
     update.run(state, patch, depth, row.id);
     rewritten += 1;

@@ -8,6 +8,7 @@ import { toExportIncident } from "@/lib/export-document";
 import type { IncidentState } from "@/lib/incident";
 import { applyJsonPatch, type JsonPatch, type JsonValue } from "@/lib/json-patch";
 import { currentSummarizer, type Summarizer } from "@/lib/summarize";
+import { type PackedJson, unpackJson } from "@/db/packed-json";
 import { renderVersionText } from "@/db/version-text";
 
 interface VersionRow {
@@ -19,7 +20,7 @@ interface VersionRow {
   changes: unknown;
   summary: string;
   textVersion: number;
-  snapshot: unknown;
+  snapshot: PackedJson | null;
   patch: string | null;
 }
 
@@ -36,7 +37,7 @@ function toHistory(rows: readonly VersionRow[], vendorName: string, summarizer: 
   for (const r of rows) {
     const version: ExportVersion = { seq: r.seq, observedAt: r.observedAt, hash: r.hash, kinds: r.kinds as ChangeKindName[], changes: r.changes as Change[], summary: r.summary };
     if (stale) {
-      if (r.snapshot !== null) state = r.snapshot as JsonValue;
+      if (r.snapshot !== null) state = JSON.parse(unpackJson(r.snapshot)) as JsonValue;
       else if (state !== null && r.patch !== null) state = applyJsonPatch(state, JSON.parse(r.patch) as JsonPatch);
       else throw new ExportReplayError(`export: version ${r.seq} cannot be rebuilt`);
       const current = state as unknown as IncidentState;
@@ -47,8 +48,8 @@ function toHistory(rows: readonly VersionRow[], vendorName: string, summarizer: 
     }
     versions.push(version);
   }
-  const last = rows.at(-1);
-  return { current: (last?.snapshot ?? null) as IncidentState | null, versions };
+  const kept = rows.at(-1)?.snapshot;
+  return { current: kept === null || kept === undefined ? null : (JSON.parse(unpackJson(kept)) as IncidentState), versions };
 }
 
 /**
