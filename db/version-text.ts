@@ -72,10 +72,10 @@ interface TextStep extends StoredStep {
 }
 
 /**
- * Rewrite the text of every version an older summarizer wrote, a batch of incidents per
- * transaction (resumable: what is done is no longer stale). Returns the versions rewritten.
+ * Rewrite the text of every version an older summarizer wrote (or of `batch` × `batches` incidents'),
+ * a batch of incidents per transaction (resumable: what is done is no longer stale). Returns the versions rewritten.
  */
-export function rerenderVersionTexts(db: RedlineDb, summarizer: Summarizer = currentSummarizer, batch = 200): number {
+export function rerenderVersionTexts(db: RedlineDb, summarizer: Summarizer = currentSummarizer, batch = 200, batches = Number.POSITIVE_INFINITY): number {
   const sqlite = db.$client;
   const staleIncidents = sqlite.prepare<[number, number], { incidentId: number; vendorName: string }>(
     `SELECT DISTINCT v.incident_id AS incidentId, d.name AS vendorName FROM incident_versions v JOIN vendors d ON d.id = v.vendor_id
@@ -87,7 +87,7 @@ export function rerenderVersionTexts(db: RedlineDb, summarizer: Summarizer = cur
   );
   const update = sqlite.prepare<[string, string, number, number]>("UPDATE incident_versions SET summary = ?, headline = ?, text_version = ? WHERE id = ?");
   let written = 0;
-  for (;;) {
+  for (let done = 0; done < batches; done += 1) {
     const incidents = staleIncidents.all(summarizer.version, batch);
     if (incidents.length === 0) return written;
     sqlite.transaction(() => {
@@ -107,4 +107,5 @@ export function rerenderVersionTexts(db: RedlineDb, summarizer: Summarizer = cur
       }
     }).immediate();
   }
+  return written;
 }

@@ -8,6 +8,8 @@ import { getPlatform } from "@/scrapers/platforms";
 import { historyIsStale } from "@/scrapers/rederive/derived-with";
 import { LeaseLostError, rebuildHistory, RebuildStoppedError } from "@/scrapers/rederive/rebuild-history";
 import { replayFrom } from "@/scrapers/rederive/replay";
+import { rerenderVersionTexts } from "@/db/version-text";
+import { currentSummarizer } from "@/lib/summarize";
 
 export interface RunnerOptions {
   /** Who holds the jobs this runner takes (a process id and host by default). */
@@ -167,12 +169,19 @@ export class DerivationWorker {
       log(`rederive: could not look for stale histories: ${error instanceof Error ? error.message : String(error)}`);
     }
     while (!this.stopping) {
+      let rendered = 0;
       try {
+        // A few incidents at a time: the polls share this thread.
+        rendered = rerenderVersionTexts(this.db, currentSummarizer, 50, 1);
         await runPendingJobs(this.db, { ...this.options, log, signal: this.abort.signal });
       } catch (error) {
         log(`rederive: worker error: ${error instanceof Error ? error.message : String(error)}`);
       }
       if (this.stopping) break;
+      if (rendered > 0) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        continue;
+      }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.options.idleMs ?? 1_000);
         this.wake = () => {

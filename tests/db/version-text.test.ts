@@ -69,3 +69,17 @@ describe("summaries and headlines derived by a versioned summarizer", () => {
     expect(listChanges(db, { vendorId: vendor.id }, 100, reworded).rows.every((r) => r.headline.startsWith("[v2] "))).toBe(true);
   });
 });
+
+describe("rendering stale text a few incidents at a time", () => {
+  it("rewrites only the batches asked for, and the rest on later calls", async () => {
+    const { db } = await archiveWithoutRawBodies();
+    const incidents = countRows(db, "incidents");
+    expect(incidents).toBeGreaterThan(2);
+    const first = rerenderVersionTexts(db, reworded, 2, 1);
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThan(countRows(db, "incident_versions"));
+    const stale = db.$client.prepare<[number], { incidents: number }>("SELECT count(DISTINCT incident_id) AS incidents FROM incident_versions WHERE text_version <> ?");
+    expect(stale.get(reworded.version)?.incidents).toBe(incidents - 2);
+    expect(first + rerenderVersionTexts(db, reworded, 2)).toBe(countRows(db, "incident_versions"));
+  });
+});
