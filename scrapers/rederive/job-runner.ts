@@ -143,6 +143,7 @@ export function queueStaleRebuilds(db: RedlineDb, resolve: PlatformResolver = ge
  */
 export class DerivationWorker {
   private stopping = false;
+  private textsStale = true;
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private readonly abort = new AbortController();
@@ -171,8 +172,9 @@ export class DerivationWorker {
     while (!this.stopping) {
       let rendered = 0;
       try {
-        // A few incidents at a time: the polls share this thread.
-        rendered = rerenderVersionTexts(this.db, currentSummarizer, 50, 1);
+        // A few incidents at a time, since the polls share this thread; none is written stale meanwhile.
+        if (this.textsStale) rendered = rerenderVersionTexts(this.db, currentSummarizer, 50, 1);
+        this.textsStale = rendered > 0;
         await runPendingJobs(this.db, { ...this.options, log, signal: this.abort.signal });
       } catch (error) {
         log(`rederive: worker error: ${error instanceof Error ? error.message : String(error)}`);
