@@ -6,6 +6,7 @@ import { runHookFloodBenchmark } from "@/bench/hook-flood";
 import { runImportBenchmark } from "@/bench/import-corpus";
 import { runPollBenchmark } from "@/bench/poll-round";
 import { runStorageBenchmark } from "@/bench/storage";
+import { runVersionReadBenchmark } from "@/bench/version-reads";
 import { runWebBenchmark } from "@/bench/web-load";
 
 const BENCHMARKS: Record<string, () => void | Promise<void>> = {
@@ -17,6 +18,7 @@ const BENCHMARKS: Record<string, () => void | Promise<void>> = {
   storage: runStorageBenchmark,
   archive: runArchiveBenchmark,
   cli: runCliStartBenchmark,
+  versions: runVersionReadBenchmark,
 };
 
 async function main(): Promise<void> {

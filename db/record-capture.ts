@@ -2,10 +2,13 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import type { RedlineDb } from "@/db/client";
 import type { CaptureKey } from "@/db/prior-state";
 import type { CaptureOutcome } from "@/db/schema";
+import { appendState } from "@/db/state-log";
+import { versionStorage } from "@/db/version-states";
 import { type IncidentValues, writeStatements, type WriteStatements } from "@/db/write-statements";
 import type { CaptureDerivation, DerivedIncident } from "@/lib/derive/derive-capture";
 import type { IncidentRecord } from "@/lib/derive/incident-record";
 import type { ReadWarning } from "@/lib/derive/observation";
+import { SUMMARY_VERSION } from "@/lib/summarize";
 
 export interface CaptureInput {
   vendorId: number;
@@ -151,20 +154,25 @@ export function writeDerivedIncident(
     if (was && was.listed === view.listed && was.hash === view.hash) continue;
     st.upsertIncidentSource.run(id, ctx.vendorId, source, view.listed ? 1 : 0, view.hash);
   }
-  st.insertState.run(id, ctx.captureId, values.state);
+  appendState(db.$client, id, ctx.captureId, values.state);
   const { version } = derived;
   if (version) {
+    const { incident } = version.state;
     const row = st.insertVersion.get({
       incidentId: id,
       vendorId: ctx.vendorId,
       seq: version.seq,
       observedAt: ctx.observedAt,
       hash: version.hash,
-      snapshot: JSON.stringify(version.state),
+      ...versionStorage(db.$client, id, version.seq, JSON.stringify(version.state)),
+      title: incident.title,
+      impact: incident.impact,
+      incidentKind: incident.kind,
       changes: JSON.stringify(version.changes),
       kinds: JSON.stringify(version.kinds),
       summary: version.summary,
       headline: version.headline,
+      textVersion: SUMMARY_VERSION,
       captureId: ctx.captureId,
     });
     if (!row) throw new Error(`store: unable to insert version ${version.seq} of incident ${derived.providerId}`);

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { PackedJson } from "@/db/packed-json";
 
 export const vendors = sqliteTable("vendors", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -164,13 +165,24 @@ export const incidentVersions = sqliteTable(
     seq: integer("seq").notNull(),
     observedAt: text("observed_at").notNull(),
     hash: text("hash").notNull(),
-    /** The full IncidentState (normalized incident + presence) as JSON. */
-    snapshot: text("snapshot", { mode: "json" }).notNull(),
+    /**
+     * The full IncidentState (normalized incident + presence) as JSON (deflated, db/packed-json.ts), kept
+     * for the latest version and every VERSION_CHECKPOINT-th; the others are rebuilt from `patch` (db/version-states.ts).
+     */
+    snapshot: text("snapshot").$type<PackedJson>(),
+    /** lib/json-patch from the previous version's snapshot (null for the first). */
+    patch: text("patch"),
+    /** The incident's title, impact and kind as of this version, for lists of changes. */
+    title: text("title"),
+    impact: text("impact"),
+    incidentKind: text("incident_kind"),
     changes: text("changes", { mode: "json" }).notNull(),
     kinds: text("kinds", { mode: "json" }).notNull().$type<string[]>(),
     summary: text("summary").notNull(),
     /** The summary's sentences about this version's changes alone. */
     headline: text("headline").notNull().default(""),
+    /** The SUMMARY_VERSION that wrote summary and headline: older text is rendered again on read. */
+    textVersion: integer("text_version").notNull().default(1),
     captureId: integer("capture_id").notNull().references(() => captures.id),
   },
   (t) => [
@@ -204,7 +216,12 @@ export const incidentStates = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     incidentId: integer("incident_id").notNull().references(() => incidents.id, { onDelete: "cascade" }),
     captureId: integer("capture_id").notNull().references(() => captures.id),
-    state: text("state").notNull(),
+    /** The record as JSON: kept for the latest state and at checkpoints (depth 0), else rebuilt from `patch`. */
+    state: text("state").$type<PackedJson>(),
+    /** lib/json-patch from the incident's previous state row. */
+    patch: text("patch"),
+    /** Patches since the last full state: 0 is a checkpoint. */
+    depth: integer("depth").notNull().default(0),
   },
   (t) => [index("incident_states_incident").on(t.incidentId, t.id), index("incident_states_capture").on(t.captureId)],
 );

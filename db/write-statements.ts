@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import type { PackedJson } from "@/db/packed-json";
 import type { CaptureOutcome } from "@/db/schema";
 
 /** An incident as the write path looks it up: its record, and whether this source listed it and saw it so. */
@@ -20,7 +21,7 @@ export interface IncidentStateRow {
   versionCount: number;
   postmortemAt: string | null;
   editsAfterResolution: number;
-  state: string | null;
+  state: PackedJson | null;
 }
 
 export interface CaptureRow {
@@ -100,17 +101,17 @@ function prepareWriteStatements(sqlite: Database.Database) {
       "SELECT id, provider_id AS providerId FROM incidents WHERE vendor_id = ? AND presence = 'listed' AND first_seen_at > ?",
     ),
     incidentStates: sqlite.prepare<[string], IncidentStateRow>(`SELECT ${STATE_COLUMNS} FROM incidents WHERE id IN (SELECT value FROM json_each(?))`),
-    lastSnapshot: sqlite.prepare<[number], { snapshot: string }>(
+    lastSnapshot: sqlite.prepare<[number], { snapshot: PackedJson }>(
       "SELECT snapshot FROM incident_versions WHERE incident_id = ? ORDER BY seq DESC LIMIT 1",
     ),
-    insertIncident: sqlite.prepare<IncidentValues & { vendorId: number; providerId: string }, { id: number }>(
+    insertIncident: sqlite.prepare<Omit<IncidentValues, "state"> & { vendorId: number; providerId: string }, { id: number }>(
       `INSERT INTO incidents (vendor_id, provider_id, kind, title, status, impact, started_at, resolved_at, presence, source,
          first_seen_at, last_seen_at, observed_hash, version_count, last_changed_at, postmortem_at, edits_after_resolution)
        VALUES (@vendorId, @providerId, @kind, @title, @status, @impact, @startedAt, @resolvedAt, @presence, @source,
          @firstSeenAt, @seenAt, @observedHash, @versionCount, @lastChangedAt, @postmortemAt, @editsAfterResolution)
        RETURNING id`,
     ),
-    updateIncident: sqlite.prepare<IncidentValues & { id: number }>(
+    updateIncident: sqlite.prepare<Omit<IncidentValues, "state"> & { id: number }>(
       `UPDATE incidents SET kind = @kind, title = @title, status = @status, impact = @impact, started_at = @startedAt,
          resolved_at = @resolvedAt, presence = @presence, source = @source, observed_hash = @observedHash,
          first_seen_at = @firstSeenAt, version_count = @versionCount, last_changed_at = @lastChangedAt,
@@ -125,13 +126,11 @@ function prepareWriteStatements(sqlite: Database.Database) {
       `INSERT INTO incident_sources (incident_id, vendor_id, source, listed, hash) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (incident_id, source) DO UPDATE SET listed = excluded.listed, hash = excluded.hash`,
     ),
-    insertState: sqlite.prepare<[number, number, string]>("INSERT INTO incident_states (incident_id, capture_id, state) VALUES (?, ?, ?)"),
-    insertVersion: sqlite.prepare<{
-      incidentId: number; vendorId: number; seq: number; observedAt: string; hash: string; snapshot: string;
-      changes: string; kinds: string; summary: string; headline: string; captureId: number;
-    }, { id: number }>(
-      `INSERT INTO incident_versions (incident_id, vendor_id, seq, observed_at, hash, snapshot, changes, kinds, summary, headline, capture_id)
-       VALUES (@incidentId, @vendorId, @seq, @observedAt, @hash, @snapshot, @changes, @kinds, @summary, @headline, @captureId)
+    insertVersion: sqlite.prepare<VersionValues, { id: number }>(
+      `INSERT INTO incident_versions (incident_id, vendor_id, seq, observed_at, hash, snapshot, patch, title, impact, incident_kind,
+         changes, kinds, summary, headline, text_version, capture_id)
+       VALUES (@incidentId, @vendorId, @seq, @observedAt, @hash, @snapshot, @patch, @title, @impact, @incidentKind,
+         @changes, @kinds, @summary, @headline, @textVersion, @captureId)
        RETURNING id`,
     ),
     insertKind: sqlite.prepare<[number, string, number, string]>(
@@ -174,6 +173,26 @@ export interface IncidentValues {
   editsAfterResolution: number;
   /** The record as JSON, logged in incident_states. */
   state: string;
+}
+
+/** A version row as written (db/version-states.ts decides snapshot and patch). */
+export interface VersionValues {
+  incidentId: number;
+  vendorId: number;
+  seq: number;
+  observedAt: string;
+  hash: string;
+  snapshot: PackedJson | null;
+  patch: string | null;
+  title: string | null;
+  impact: string | null;
+  incidentKind: string | null;
+  changes: string;
+  kinds: string;
+  summary: string;
+  headline: string;
+  textVersion: number;
+  captureId: number;
 }
 
 export type WriteStatements = ReturnType<typeof prepareWriteStatements>;

@@ -1,13 +1,49 @@
+import fs from "node:fs";
+import Database from "better-sqlite3";
 import { backupDatabase, restoreDatabase } from "@/db/backup";
+import { convertVersionLayout, versionLayoutPending } from "@/db/layout/convert-versions";
+import { rerenderVersionTexts } from "@/db/version-text";
 import { DatabaseError } from "@/db/client";
 import { type DerivationJob, getJob, listRecentJobs, queueJob } from "@/db/derivation-jobs";
 import { getVendorBySlug } from "@/db/vendors";
 import { CliError, resolveDbPath, withDatabase } from "@/scrapers/cli/cli-context";
 import { runPendingJobs } from "@/scrapers/rederive/job-runner";
 
+/** Whether the database file holds data an in-place conversion would rewrite. */
+function conversionPending(file: string): boolean {
+  if (!fs.existsSync(file)) return false;
+  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const tables = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'incident_versions'").get();
+    return tables !== undefined && versionLayoutPending(sqlite);
+  } finally {
+    sqlite.close();
+  }
+}
+
 export async function runMigrate(opts: { db?: string }): Promise<void> {
-  await withDatabase(opts, () => {
-    process.stdout.write(`migrated ${resolveDbPath(opts)}\n`);
+  const file = resolveDbPath(opts);
+  if (conversionPending(file)) {
+    const target = `${file}.before-migrate-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+    const backup = await backupDatabase(file, target);
+    process.stdout.write(`backed up ${file} to ${backup.file} (${(backup.bytes / 1e6).toFixed(1)} MB) before converting it\n`);
+  }
+  await withDatabase(opts, (db) => {
+    const versions = convertVersionLayout(db, {
+      onBatch: (p) => process.stderr.write(`versions: ${p.incidents} incidents looked at, ${p.versionsRewritten} versions and ${p.statesRewritten} record states rewritten\n`),
+    });
+    const texts = rerenderVersionTexts(db);
+    if (versions.versionsRewritten + versions.statesRewritten > 0) {
+      process.stdout.write(`versions kept as patches: ${versions.versionsRewritten} versions and ${versions.statesRewritten} record states rewritten\n`);
+      try {
+        db.$client.exec("VACUUM");
+      } catch (error) {
+        // The conversion is complete either way; only the file's free pages stay until a VACUUM.
+        process.stderr.write(`migrate: the file keeps its freed space (VACUUM failed: ${(error as Error).message}); run VACUUM on it with Redline stopped\n`);
+      }
+    }
+    if (texts > 0) process.stdout.write(`summaries rendered again: ${texts} versions\n`);
+    process.stdout.write(`migrated ${file}\n`);
   });
 }
 
