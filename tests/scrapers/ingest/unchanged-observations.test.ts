@@ -111,6 +111,11 @@ describeCorpus("corpus: repeated identical snapshots as runs", () => {
   });
 });
 
+/** The simulator listens on free ports: its origin, and the hashes of incidents whose links name it, are left out. */
+function withoutPorts(json: string): string {
+  return json.replace(/http:\/\/127\.0\.0\.1:\d+/g, "http://simulator").replace(/"hash": "[0-9a-f]{64}"/g, '"hash": "…"');
+}
+
 describe("a simulated poll history with many unchanged polls", () => {
   let sim: Simulator | null = null;
   afterEach(async () => {
@@ -134,12 +139,12 @@ describe("a simulated poll history with many unchanged polls", () => {
         await scheduler.runOnce();
       }
     }
-    const before = { acme: exportOf(db, "acme"), beta: exportOf(db, "beta") };
+    const before = { acme: withoutPorts(exportOf(db, "acme")), beta: withoutPorts(exportOf(db, "beta")) };
     expectGolden("runs-poll-acme-export.json", before.acme);
     expectGolden("runs-poll-beta-export.json", before.beta);
     await rederive(db, "acme");
     await rederive(db, "beta");
-    expect(exportOf(db, "acme")).toBe(before.acme);
-    expect(exportOf(db, "beta")).toBe(before.beta);
+    expect(withoutPorts(exportOf(db, "acme"))).toBe(before.acme);
+    expect(withoutPorts(exportOf(db, "beta"))).toBe(before.beta);
   });
 });
