@@ -58,6 +58,10 @@ async function rederive(db: RedlineDb, slug: string): Promise<void> {
   await runPendingJobs(db, { vendorId: vendor.id });
 }
 
+function captureRows(db: RedlineDb): { rows: number; observations: number } {
+  return db.$client.prepare<[], { rows: number; observations: number }>("SELECT count(*) AS rows, sum(observations) AS observations FROM captures").get() ?? { rows: 0, observations: 0 };
+}
+
 function shifted(iso: string, ms: number): string {
   return new Date(Date.parse(iso) + ms).toISOString();
 }
@@ -81,6 +85,7 @@ describeCorpus("corpus: repeated identical snapshots as runs", () => {
     const snapshots = withRepeats(corpusSnapshots("statuspage-summary-jira").slice(0, 120), "jira_summary_v1.json", 3);
     const first = await importSnapshots(db, vendor, platform, snapshots);
     expect(first.captures).toBe(snapshots.length);
+    expect(captureRows(db)).toEqual({ rows: 120, observations: snapshots.length });
     expectGoldenDigest("jira", exportOf(db, "jira"));
     const again = await importSnapshots(db, vendor, platform, snapshots);
     expect(again).toMatchObject({ captures: 0, duplicates: snapshots.length, versions: 0 });
@@ -105,6 +110,9 @@ describeCorpus("corpus: repeated identical snapshots as runs", () => {
     );
     await importSnapshots(db, vendor, summary, withRepeats(summaryFiles, "github_summary_v1.json", 2, 0, 240_000));
     await importSnapshots(db, vendor, atom, atomSnapshots);
+    const stored = captureRows(db);
+    expect(stored.observations).toBe(summaryFiles.length * 3 + atomSnapshots.length);
+    expect(stored.rows).toBeLessThan(stored.observations / 2);
     expectGoldenDigest("github-two-sources", exportOf(db, "github"));
     await rederive(db, "github");
     expectGoldenDigest("github-two-sources", exportOf(db, "github"));
@@ -139,6 +147,8 @@ describe("a simulated poll history with many unchanged polls", () => {
         await scheduler.runOnce();
       }
     }
+    const stored = captureRows(db);
+    expect(stored.rows).toBeLessThan(stored.observations / 3);
     const before = { acme: withoutPorts(exportOf(db, "acme")), beta: withoutPorts(exportOf(db, "beta")) };
     expectGolden("runs-poll-acme-export.json", before.acme);
     expectGolden("runs-poll-beta-export.json", before.beta);
