@@ -94,3 +94,38 @@ export function listCaptureWarnings(db: RedlineDb, limit: number): CaptureWarnin
     .recent.all(limit)
     .map((r) => ({ ...r, warnings: r.warnings ? (JSON.parse(r.warnings) as CaptureWarnings["warnings"]) : [] }));
 }
+
+/** Each polled or imported source of a vendor: when it was last observed, last served new content, and last failed. */
+export interface SourceStatus {
+  vendorSlug: string;
+  source: string;
+  platform: string;
+  lastPolledAt: string | null;
+  /** The first observation of its latest good snapshot: when it last served new content. */
+  lastChangedAt: string | null;
+  lastFailedAt: string | null;
+  lastFailure: string | null;
+  /** Observations recorded, and the capture rows (runs) that hold them. */
+  observations: number;
+  runs: number;
+}
+
+const sourceStatements = preparedFor((sqlite) => ({
+  status: sqlite.prepare<[], SourceStatus>(
+    `SELECT v.slug AS vendorSlug, s.url AS source, s.platform,
+       (SELECT max(coalesce(c.last_observed_at, c.observed_at)) FROM captures c WHERE c.vendor_id = s.vendor_id AND c.source = s.url) AS lastPolledAt,
+       (SELECT max(c.observed_at) FROM captures c WHERE c.vendor_id = s.vendor_id AND c.source = s.url AND c.outcome = 'ok') AS lastChangedAt,
+       f.last_observed_at AS lastFailedAt, f.error AS lastFailure,
+       (SELECT coalesce(sum(c.observations), 0) FROM captures c WHERE c.vendor_id = s.vendor_id AND c.source = s.url) AS observations,
+       (SELECT count(*) FROM captures c WHERE c.vendor_id = s.vendor_id AND c.source = s.url) AS runs
+     FROM sources s JOIN vendors v ON v.id = s.vendor_id
+     LEFT JOIN captures f ON f.id = (SELECT c.id FROM captures c WHERE c.vendor_id = s.vendor_id AND c.source = s.url AND c.outcome IN ('failed', 'invalid')
+       ORDER BY c.observed_at DESC LIMIT 1)
+     ORDER BY lower(v.name), v.slug, s.url`,
+  ),
+}));
+
+/** Every source of every vendor, with its last poll, last new content and last failure (with the error). */
+export function listSourceStatus(db: RedlineDb): SourceStatus[] {
+  return sourceStatements(db).status.all();
+}
