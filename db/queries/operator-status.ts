@@ -14,7 +14,9 @@ export interface VendorPollStatus {
   backoffSeconds: number;
   nextPollAt: string | null;
   pushPollDueAt: string | null;
+  /** Observations (polls, pushes, imported snapshots), and the capture rows (runs) holding them. */
   captures: number;
+  captureRows: number;
   failedCaptures: number;
   /** Captures recorded with parts that could not be read (the rest of each was recorded). */
   capturesWithWarnings: number;
@@ -26,9 +28,10 @@ const statements = preparedFor((sqlite) => ({
     `SELECT v.slug, v.name, v.platform, v.enabled, v.url, p.last_poll_at AS lastPollAt, p.last_outcome AS lastOutcome, p.last_error AS lastError,
        coalesce(p.consecutive_failures, 0) AS consecutiveFailures, coalesce(p.backoff_seconds, 0) AS backoffSeconds, p.next_poll_at AS nextPollAt,
        (SELECT due_at FROM push_polls q WHERE q.vendor_id = v.id) AS pushPollDueAt,
-       (SELECT count(*) FROM captures c WHERE c.vendor_id = v.id) AS captures,
-       (SELECT count(*) FROM captures c WHERE c.vendor_id = v.id AND c.outcome IN ('failed', 'invalid')) AS failedCaptures,
-       (SELECT count(*) FROM captures c WHERE c.vendor_id = v.id AND c.warning_count > 0) AS capturesWithWarnings,
+       (SELECT coalesce(sum(c.observations), 0) FROM captures c WHERE c.vendor_id = v.id) AS captures,
+       (SELECT count(*) FROM captures c WHERE c.vendor_id = v.id) AS captureRows,
+       (SELECT coalesce(sum(c.observations), 0) FROM captures c WHERE c.vendor_id = v.id AND c.outcome IN ('failed', 'invalid')) AS failedCaptures,
+       (SELECT coalesce(sum(c.observations), 0) FROM captures c WHERE c.vendor_id = v.id AND c.warning_count > 0) AS capturesWithWarnings,
        (SELECT count(*) FROM incident_versions iv WHERE iv.vendor_id = v.id) AS versions
      FROM vendors v LEFT JOIN poll_state p ON p.vendor_id = v.id
      ORDER BY (p.last_outcome IS NOT NULL AND p.last_outcome <> 'ok') DESC, lower(v.name), v.slug`,

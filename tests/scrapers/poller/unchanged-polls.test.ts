@@ -3,7 +3,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { afterEach, describe, expect, it } from "vitest";
+import { SourceStatusTable } from "@/components/source-status-table";
 import { openDatabase, type RedlineDb } from "@/db/client";
 import { listSourceStatus } from "@/db/queries/operator-status";
 import { addVendor, getVendorBySlug } from "@/db/vendors";
@@ -132,7 +135,9 @@ describe("failure runs", () => {
     const page = await startPage(true);
     cleanup.push(() => page.close());
     const p = poller(tempDbFile(), page);
-    cleanup.push(() => p.db.$client.close());
+    cleanup.push(() => {
+      p.db.$client.close();
+    });
     await p.poll(0);
     page.status = 503;
     for (let m = 1; m <= 20; m += 1) expect((await p.poll(m)).outcome).toBe("failed");
@@ -155,5 +160,9 @@ describe("failure runs", () => {
       vendorSlug: "acme", source: page.url, lastPolledAt: p.at(30), lastChangedAt: p.at(0), lastFailedAt: p.at(25), observations: 31, runs: 4,
     });
     expect(status?.lastFailure).toMatch(/500/);
+    const html = renderToStaticMarkup(createElement(SourceStatusTable, { sources: listSourceStatus(p.db), now: new Date(START + 31 * 60_000) }));
+    for (const at of [p.at(30), p.at(0), p.at(25)]) expect(html).toContain(`dateTime="${at}"`);
+    expect(html).toContain(status?.lastFailure ?? "no failure");
+    expect(html).toContain("31 (4)");
   });
 });
