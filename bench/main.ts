@@ -3,6 +3,7 @@ import { runApiBenchmark } from "@/bench/api-load";
 import { runHookFloodBenchmark } from "@/bench/hook-flood";
 import { runImportBenchmark } from "@/bench/import-corpus";
 import { runPollBenchmark } from "@/bench/poll-round";
+import { runUnchangedPollsBenchmark } from "@/bench/unchanged-polls";
 import { runWebBenchmark } from "@/bench/web-load";
 
 const BENCHMARKS: Record<string, () => void | Promise<void>> = {
@@ -11,6 +12,7 @@ const BENCHMARKS: Record<string, () => void | Promise<void>> = {
   web: runWebBenchmark,
   api: runApiBenchmark,
   hooks: runHookFloodBenchmark,
+  "unchanged-polls": runUnchangedPollsBenchmark,
 };
 
 async function main(): Promise<void> {
