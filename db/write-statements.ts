@@ -83,8 +83,8 @@ function prepareWriteStatements(sqlite: Database.Database) {
     endRunAtFirst: sqlite.prepare<[number]>("UPDATE captures SET last_observed_at = observed_at, observations = 1 WHERE id = ?"),
     copyRunTail: sqlite.prepare<[string, string, number, string, number]>(
       `INSERT INTO captures (vendor_id, source, platform, observed_at, last_observed_at, observations, outcome, error, size, hash, body_hash,
-         incident_count, recorded_at, warnings, warning_count)
-       SELECT vendor_id, source, platform, ?, ?, ?, outcome, error, size, hash, body_hash, incident_count, ?, warnings, warning_count
+         incident_count, recorded_at, warnings, warning_count, window_start)
+       SELECT vendor_id, source, platform, ?, ?, ?, outcome, error, size, hash, body_hash, incident_count, ?, warnings, warning_count, window_start
        FROM captures WHERE id = ?`,
     ),
     standingsRead: sqlite.prepare<[number], { at: string | null; by: string | null }>(
