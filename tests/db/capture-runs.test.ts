@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { recordObservation } from "@/db/capture-runs";
 import type { RedlineDb } from "@/db/client";
+import { queueJob } from "@/db/derivation-jobs";
+import { loadVendorExport } from "@/db/queries/incident-history";
 import { ensureVendor, type VendorRow } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
+import { renderExportJson } from "@/lib/export-document";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
+import { runPendingJobs } from "@/scrapers/rederive/job-runner";
 import { freshDatabase } from "@/tests/support/database";
 
 const PAGE = { id: "p1", name: "Acme", url: "https://status.acme.test" };
@@ -27,10 +31,23 @@ async function listing(db: RedlineDb, vendor: VendorRow, minute: number, ids: st
   await ingestSnapshot(db, { vendor, platform, source: LISTING, observedAt: at(minute), body });
 }
 
+async function summary(db: RedlineDb, vendor: VendorRow, minute: number, incidents: unknown[]): Promise<void> {
+  const platform = getPlatform("statuspage-summary");
+  if (!platform) throw new Error("no platform");
+  const body = Buffer.from(JSON.stringify({ page: PAGE, incidents }));
+  await ingestSnapshot(db, { vendor, platform, source: "https://status.acme.test/api/v2/summary.json", observedAt: at(minute), body });
+}
+
+function exportOf(db: RedlineDb): string {
+  const doc = loadVendorExport(db, "acme");
+  if (!doc) throw new Error("no vendor acme");
+  return renderExportJson(doc);
+}
+
 /** An unchanged poll of the maintenances endpoint (its body never changes here). */
-function unchangedMaintenances(db: RedlineDb, vendor: VendorRow, minute: number): void {
+function unchangedMaintenances(db: RedlineDb, vendor: VendorRow, minute: number, source = MAINTENANCES): void {
   recordObservation(db, {
-    vendorId: vendor.id, source: MAINTENANCES, platform: "statuspage-incidents", observedAt: at(minute), hash: sha256Hex("maintenances"),
+    vendorId: vendor.id, source, platform: "statuspage-incidents", observedAt: at(minute), hash: sha256Hex("maintenances"),
     body: null, outcome: "not-modified", error: null, incidentCount: null, warnings: [],
   });
 }
@@ -62,5 +79,23 @@ describe("runs of a source beside another", () => {
       { first: at(0), last: at(3), n: 2 },
       { first: at(5), last: at(5), n: 1 },
     ]);
+  });
+});
+
+describe("re-deriving runs", () => {
+  it("sees a source's standing where another source's derivation saw it: an incident awaited by a listing that had not looked since", async () => {
+    const db = freshDatabase();
+    const vendor = ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage" });
+    await listing(db, vendor, 0, ["a"]);
+    for (const m of [1, 2, 3, 4]) unchangedMaintenances(db, vendor, m, LISTING);
+    // summary.json lists a new incident, then drops it before incidents.json looks again: that list owes it a listing.
+    await summary(db, vendor, 5, [incident("y", "2026-03-01T10:04:00.000Z")]);
+    await summary(db, vendor, 6, []);
+    for (const m of [7, 8, 9, 10]) unchangedMaintenances(db, vendor, m, LISTING);
+    const live = exportOf(db);
+    expect((JSON.parse(live) as { incidents: Array<{ id: string; presence: string }> }).incidents.find((i) => i.id === "y")?.presence).toBe("listed");
+    queueJob(db, vendor.id, "requested", null);
+    await runPendingJobs(db, { vendorId: vendor.id });
+    expect(exportOf(db)).toBe(live);
   });
 });
