@@ -7,6 +7,7 @@ import { runImportBenchmark } from "@/bench/import-corpus";
 import { runPollBenchmark } from "@/bench/poll-round";
 import { runStorageBenchmark } from "@/bench/storage";
 import { runVersionReadBenchmark } from "@/bench/version-reads";
+import { runUnchangedPollsBenchmark } from "@/bench/unchanged-polls";
 import { runWebBenchmark } from "@/bench/web-load";
 
 const BENCHMARKS: Record<string, () => void | Promise<void>> = {
@@ -19,6 +20,7 @@ const BENCHMARKS: Record<string, () => void | Promise<void>> = {
   archive: runArchiveBenchmark,
   cli: runCliStartBenchmark,
   versions: runVersionReadBenchmark,
+  "unchanged-polls": runUnchangedPollsBenchmark,
 };
 
 async function main(): Promise<void> {

@@ -20,7 +20,8 @@ export function seedScratch(main: RedlineDb, scratch: RedlineDb, vendorId: numbe
     .run(vendor);
 }
 
-const CAPTURE_COPY = `id, vendor_id, source, platform, observed_at, outcome, error, size, hash, body_hash, incident_count, version_count, recorded_at, warnings, warning_count, window_start`;
+const CAPTURE_COPY = `id, vendor_id, source, platform, observed_at, last_observed_at, observations, outcome, error, size, hash, body_hash, incident_count,
+  version_count, recorded_at, warnings, warning_count, window_start`;
 
 /** Copy the vendor's capture rows recorded after `afterId` into the scratch; returns how many, and the last id. */
 export function copyCaptureRows(main: RedlineDb, scratch: RedlineDb, vendorId: number, afterId: number, limit: number): { copied: number; lastId: number; rows: Array<{ id: number; observedAt: string; source: string; hash: string }> } {
@@ -28,7 +29,7 @@ export function copyCaptureRows(main: RedlineDb, scratch: RedlineDb, vendorId: n
     .prepare<[number, number, number], Record<string, string | number | null>>(`SELECT ${CAPTURE_COPY} FROM captures WHERE vendor_id = ? AND id > ? ORDER BY id LIMIT ?`)
     .all(vendorId, afterId, limit);
   const insert = scratch.$client.prepare(
-    `INSERT OR IGNORE INTO captures (${CAPTURE_COPY}) VALUES (@id, @vendor_id, @source, @platform, @observed_at, @outcome, @error, @size, @hash,
+    `INSERT OR IGNORE INTO captures (${CAPTURE_COPY}) VALUES (@id, @vendor_id, @source, @platform, @observed_at, @last_observed_at, @observations, @outcome, @error, @size, @hash,
        @body_hash, @incident_count, 0, @recorded_at, @warnings, @warning_count, NULL)`,
   );
   const st = writeStatements(scratch.$client);

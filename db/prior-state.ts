@@ -42,7 +42,7 @@ function standingOf(db: RedlineDb, vendorId: number, source: string, presence: P
   return {
     source,
     presence,
-    lastLiveAt: st.lastLive.get(...args)?.observedAt ?? null,
+    lastLiveAt: st.lastLive.get(key.observedAt, ...args)?.observedAt ?? null,
     windowStart: st.lastWindow.get(...args)?.windowStart ?? null,
   };
 }

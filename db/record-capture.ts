@@ -31,12 +31,6 @@ export interface CaptureInput {
 /** At most this many warnings are kept per capture; the count says how many there were. */
 const MAX_KEPT_WARNINGS = 100;
 
-/** The capture already recorded with this identity: how it went, so a repeat reports the same. */
-export function findCapture(db: RedlineDb, vendorId: number, source: string, observedAt: string, hash: string): { outcome: CaptureOutcome; error: string | null } | undefined {
-  const row = writeStatements(db.$client).captureExists.get(vendorId, source, observedAt, hash);
-  return row ? { outcome: row.outcome as CaptureOutcome, error: row.error } : undefined;
-}
-
 function storeBody(st: WriteStatements, hash: string, body: Uint8Array): void {
   if (st.bodyExists.get(hash)) return;
   // Level 1: history bodies are written once and rarely read; speed matters more than ratio.
@@ -47,7 +41,10 @@ export function warningsJson(warnings: readonly ReadWarning[]): string | null {
   return warnings.length === 0 ? null : JSON.stringify(warnings.slice(0, MAX_KEPT_WARNINGS));
 }
 
-/** Record a capture row (and its body, content-addressed); null when exactly this capture was recorded before. */
+/**
+ * Record a capture row, a run of one (and its body, content-addressed); null when exactly this
+ * capture was recorded before. Whether an observation continues a run instead: db/capture-runs.
+ */
 export function insertCapture(db: RedlineDb, input: CaptureInput): number | null {
   const st = writeStatements(db.$client);
   if (st.captureExists.get(input.vendorId, input.source, input.observedAt, input.hash)) return null;

@@ -13,6 +13,12 @@ export const vendors = sqliteTable("vendors", {
   appliedObservedAt: text("applied_observed_at"),
   appliedSource: text("applied_source"),
   appliedHash: text("applied_hash"),
+  /**
+   * The latest capture whose derivation read the vendor's other sources' standing (when each last
+   * served content): a run of unchanged observations ending before it may not be extended past it.
+   */
+  standingsReadAt: text("standings_read_at"),
+  standingsReadBy: text("standings_read_by"),
   createdAt: text("created_at").notNull(),
   /** The status page's base URL or an exact endpoint; null for import-only vendors. */
   url: text("url"),
@@ -74,11 +80,16 @@ export const captures = sqliteTable(
     vendorId: integer("vendor_id").notNull().references(() => vendors.id, { onDelete: "cascade" }),
     source: text("source").notNull(),
     platform: text("platform").notNull(),
+    /** The first observation of the run: capture order and the identity go by it. */
     observedAt: text("observed_at").notNull(),
+    /** The last observation of the run (consecutive observations of the source with this outcome and content). */
+    lastObservedAt: text("last_observed_at"),
+    /** How many observations the run holds. */
+    observations: integer("observations").notNull().default(1),
     outcome: text("outcome", { enum: CAPTURE_OUTCOMES }).notNull(),
     error: text("error"),
     size: integer("size"),
-    /** sha256 of the raw body (of the empty body when there was none). */
+    /** sha256 of the raw body; of the body it confirms for a 304; of the empty body when there was none. */
     hash: text("hash").notNull(),
     /** Set when the raw body is kept (ok and invalid captures). */
     bodyHash: text("body_hash").references(() => captureBodies.hash),
@@ -98,6 +109,8 @@ export const captures = sqliteTable(
     index("captures_vendor_order").on(t.vendorId, t.observedAt, t.source, t.hash),
     index("captures_vendor_source_order").on(t.vendorId, t.source, t.observedAt),
     index("captures_with_warnings").on(t.observedAt).where(sql`${t.warningCount} > 0`),
+    // Runs still open to a late capture's split: few, the recent ones.
+    index("captures_vendor_runs").on(t.vendorId, t.lastObservedAt).where(sql`${t.observations} > 1`),
   ],
 );
 
