@@ -3,7 +3,7 @@ import nextVitals from "eslint-config-next/core-web-vitals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".next/", ".next-*/", "data/", "test-results/", "db/migrations/", "next-env.d.ts"] },
+  { ignores: ["node_modules/", ".next/", ".next-*/", "data/", "test-results/", "db/migrations/", "next-env.d.ts", "dist/"] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   ...nextVitals,
@@ -14,5 +14,14 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-console": "off",
     },
+  },
+  {
+    // The build and its launcher run before anything is compiled, as plain CommonJS.
+    files: ["scripts/*.cjs"],
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { require: "readonly", module: "readonly", __dirname: "readonly", process: "readonly", console: "readonly" },
+    },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
   },
 );

@@ -5,13 +5,14 @@
  */
 import http from "node:http";
 import Database from "better-sqlite3";
+import { type PackedJson, unpackJson } from "@/db/packed-json";
 import { providerIdFromKey } from "@/lib/incident-key";
 
 const PATH = /^\/vendors\/([^/]+)\/incidents\/([^/?]+)$/;
 
 function serve(file: string, port: number): void {
   const db = new Database(file, { readonly: true, fileMustExist: true });
-  const incident = db.prepare<[string, string], Record<string, unknown>>(
+  const incident = db.prepare<[string, string], Record<string, unknown> & { snapshot: PackedJson }>(
     `SELECT i.*, v.snapshot FROM vendors d JOIN incidents i ON i.vendor_id = d.id AND i.provider_id = ?
      JOIN incident_versions v ON v.incident_id = i.id AND v.seq = i.version_count WHERE d.slug = ?`,
   );
@@ -23,7 +24,7 @@ function serve(file: string, port: number): void {
       res.writeHead(404, { "content-type": "application/json" }).end("{}");
       return;
     }
-    res.writeHead(200, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(row));
+    res.writeHead(200, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify({ ...row, snapshot: unpackJson(row.snapshot) }));
   });
   server.listen(port, "127.0.0.1", () => console.log(`listening ${port}`));
   const stop = () => server.close(() => db.close());

@@ -1,9 +1,14 @@
 /** `npm run bench -- <name>`: run one benchmark (or all) and print its figures. */
 import { runApiBenchmark } from "@/bench/api-load";
+import { runArchiveBenchmark } from "@/bench/archive-size";
+import { runCliStartBenchmark } from "@/bench/cli-start";
 import { runHookFloodBenchmark } from "@/bench/hook-flood";
 import { runImportBenchmark } from "@/bench/import-corpus";
 import { runPollBenchmark } from "@/bench/poll-round";
 import { runRawBodiesBenchmark } from "@/bench/raw-bodies";
+import { runStorageBenchmark } from "@/bench/storage";
+import { runVersionReadBenchmark } from "@/bench/version-reads";
+import { runUnchangedPollsBenchmark } from "@/bench/unchanged-polls";
 import { runWebBenchmark } from "@/bench/web-load";
 
 const BENCHMARKS: Record<string, () => void | Promise<void>> = {
@@ -13,6 +18,11 @@ const BENCHMARKS: Record<string, () => void | Promise<void>> = {
   api: runApiBenchmark,
   hooks: runHookFloodBenchmark,
   "raw-bodies": runRawBodiesBenchmark,
+  storage: runStorageBenchmark,
+  archive: runArchiveBenchmark,
+  cli: runCliStartBenchmark,
+  versions: runVersionReadBenchmark,
+  "unchanged-polls": runUnchangedPollsBenchmark,
 };
 
 async function main(): Promise<void> {

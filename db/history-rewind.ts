@@ -1,6 +1,8 @@
 import type { RedlineDb } from "@/db/client";
 import type { CaptureKey } from "@/db/prior-state";
 import { setAppliedThrough } from "@/db/record-capture";
+import { keepLatestState } from "@/db/state-log";
+import { keepLatestSnapshot } from "@/db/version-states";
 import { writeStatements } from "@/db/write-statements";
 import type { IncidentRecord } from "@/lib/derive/incident-record";
 
@@ -27,14 +29,14 @@ export function rewindHistory(db: RedlineDb, vendorId: number, from: CaptureKey)
   sqlite.prepare("DELETE FROM incident_versions WHERE capture_id IN (SELECT value FROM json_each(?))").run(ids);
   sqlite.prepare("DELETE FROM incident_states WHERE capture_id IN (SELECT value FROM json_each(?))").run(ids);
   sqlite.prepare("UPDATE captures SET version_count = 0 WHERE id IN (SELECT value FROM json_each(?))").run(ids);
-  const latest = sqlite.prepare<[number], { state: string }>("SELECT state FROM incident_states WHERE incident_id = ? ORDER BY id DESC LIMIT 1");
   for (const incidentId of touched) {
-    const row = latest.get(incidentId);
-    if (!row) {
+    const state = keepLatestState(sqlite, incidentId);
+    if (state === undefined) {
       sqlite.prepare("DELETE FROM incidents WHERE id = ?").run(incidentId);
       continue;
     }
-    restoreIncident(db, vendorId, incidentId, JSON.parse(row.state) as IncidentRecord);
+    keepLatestSnapshot(sqlite, incidentId);
+    restoreIncident(db, vendorId, incidentId, JSON.parse(state) as IncidentRecord);
   }
   const before = sqlite
     .prepare<[number, string, string, string], { observedAt: string; source: string; hash: string }>(
@@ -59,7 +61,6 @@ function restoreIncident(db: RedlineDb, vendorId: number, incidentId: number, re
     source: listed[0] ?? Object.keys(record.sources)[0] ?? "",
     observedHash: "", firstSeenAt: record.firstSeenAt, seenAt: record.firstSeenAt, versionCount: record.versionCount,
     lastChangedAt: record.lastChangedAt, postmortemAt: record.postmortemAt, editsAfterResolution: record.editsAfterResolution,
-    state: JSON.stringify(record),
   });
   sqlite.prepare("DELETE FROM incident_sources WHERE incident_id = ?").run(incidentId);
   for (const [source, view] of Object.entries(record.sources)) st.upsertIncidentSource.run(incidentId, vendorId, source, view.listed ? 1 : 0, view.hash);

@@ -1,6 +1,7 @@
 import type { RedlineDb } from "@/db/client";
+import { type PackedJson, unpackJson } from "@/db/packed-json";
 import { setAppliedThrough } from "@/db/record-capture";
-import { type IncidentValues, writeStatements } from "@/db/write-statements";
+import { type IncidentValues, type VersionValues, writeStatements } from "@/db/write-statements";
 import type { IncidentRecord } from "@/lib/derive/incident-record";
 
 /**
@@ -19,7 +20,8 @@ export function seedScratch(main: RedlineDb, scratch: RedlineDb, vendorId: numbe
     .run(vendor);
 }
 
-const CAPTURE_COPY = `id, vendor_id, source, platform, observed_at, outcome, error, size, hash, body_hash, incident_count, version_count, recorded_at, warnings, warning_count, window_start`;
+const CAPTURE_COPY = `id, vendor_id, source, platform, observed_at, last_observed_at, observations, outcome, error, size, hash, body_hash, incident_count,
+  version_count, recorded_at, warnings, warning_count, window_start`;
 
 /** Copy the vendor's capture rows recorded after `afterId` into the scratch; returns how many, and the last id. */
 export function copyCaptureRows(main: RedlineDb, scratch: RedlineDb, vendorId: number, afterId: number, limit: number): { copied: number; lastId: number; rows: Array<{ id: number; observedAt: string; source: string; hash: string }> } {
@@ -27,7 +29,7 @@ export function copyCaptureRows(main: RedlineDb, scratch: RedlineDb, vendorId: n
     .prepare<[number, number, number], Record<string, string | number | null>>(`SELECT ${CAPTURE_COPY} FROM captures WHERE vendor_id = ? AND id > ? ORDER BY id LIMIT ?`)
     .all(vendorId, afterId, limit);
   const insert = scratch.$client.prepare(
-    `INSERT OR IGNORE INTO captures (${CAPTURE_COPY}) VALUES (@id, @vendor_id, @source, @platform, @observed_at, @outcome, @error, @size, @hash,
+    `INSERT OR IGNORE INTO captures (${CAPTURE_COPY}) VALUES (@id, @vendor_id, @source, @platform, @observed_at, @last_observed_at, @observations, @outcome, @error, @size, @hash,
        @body_hash, @incident_count, 0, @recorded_at, @warnings, @warning_count, NULL)`,
   );
   const st = writeStatements(scratch.$client);
@@ -57,7 +59,7 @@ export function swapCandidates(main: RedlineDb, scratch: RedlineDb, vendorId: nu
 }
 
 /** An incident row of the scratch, as the main database's write statements take it. */
-type ScratchIncident = Omit<IncidentValues, "seenAt"> & { id: number; lastSeenAt: string };
+type ScratchIncident = Omit<IncidentValues, "seenAt" | "state"> & { id: number; lastSeenAt: string; state: PackedJson };
 
 const INCIDENT_COLUMNS = `id, kind, title, status, impact, started_at AS startedAt, resolved_at AS resolvedAt, presence, source,
   first_seen_at AS firstSeenAt, last_seen_at AS lastSeenAt, observed_hash AS observedHash, version_count AS versionCount,
@@ -75,10 +77,16 @@ export function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorId: num
   const st = writeStatements(m);
   const fromScratch = s.prepare<[number, string], ScratchIncident>(`SELECT ${INCIDENT_COLUMNS} FROM incidents WHERE vendor_id = ? AND provider_id = ?`);
   const inMain = m.prepare<[number, string], { id: number; lastSeenAt: string }>("SELECT id, last_seen_at AS lastSeenAt FROM incidents WHERE vendor_id = ? AND provider_id = ?");
-  const versions = s.prepare<[number], Record<string, string | number>>(
-    "SELECT seq, observed_at AS observedAt, hash, snapshot, changes, kinds, summary, headline, capture_id AS captureId FROM incident_versions WHERE incident_id = ? ORDER BY seq",
+  const versions = s.prepare<[number], Omit<VersionValues, "incidentId" | "vendorId">>(
+    `SELECT seq, observed_at AS observedAt, hash, snapshot, patch, title, impact, incident_kind AS incidentKind, changes, kinds, summary, headline,
+       text_version AS textVersion, capture_id AS captureId FROM incident_versions WHERE incident_id = ? ORDER BY seq`,
   );
-  const states = s.prepare<[number], { captureId: number; state: string }>("SELECT capture_id AS captureId, state FROM incident_states WHERE incident_id = ? ORDER BY id");
+  const states = s.prepare<[number], { captureId: number; state: PackedJson | null; patch: string | null; depth: number }>(
+    "SELECT capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = ? ORDER BY id",
+  );
+  const copyState = m.prepare<[number, number, PackedJson | null, string | null, number]>(
+    "INSERT INTO incident_states (incident_id, capture_id, state, patch, depth) VALUES (?, ?, ?, ?, ?)",
+  );
   const listings = s.prepare<[number], { source: string; listed: number; hash: string | null }>("SELECT source, listed, hash FROM incident_sources WHERE incident_id = ?");
   const remove = m.prepare<[number]>("DELETE FROM incidents WHERE id = ?");
   const clearVersions = m.prepare<[number]>("DELETE FROM incident_versions WHERE incident_id = ?");
@@ -106,17 +114,14 @@ export function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorId: num
       id = inserted.id;
     }
     for (const v of versions.all(rebuilt.id)) {
-      const row = st.insertVersion.get({
-        incidentId: id, vendorId, seq: Number(v.seq), observedAt: String(v.observedAt), hash: String(v.hash), snapshot: String(v.snapshot),
-        changes: String(v.changes), kinds: String(v.kinds), summary: String(v.summary), headline: String(v.headline), captureId: Number(v.captureId),
-      });
-      if (!row) throw new Error(`store: unable to copy version ${String(v.seq)} of ${providerId}`);
-      for (const kind of JSON.parse(String(v.kinds)) as string[]) st.insertKind.run(row.id, kind, vendorId, String(v.observedAt));
+      const row = st.insertVersion.get({ ...v, incidentId: id, vendorId });
+      if (!row) throw new Error(`store: unable to copy version ${v.seq} of ${providerId}`);
+      for (const kind of JSON.parse(v.kinds) as string[]) st.insertKind.run(row.id, kind, vendorId, v.observedAt);
       written += 1;
     }
-    for (const state of states.all(rebuilt.id)) st.insertState.run(id, state.captureId, state.state);
+    for (const state of states.all(rebuilt.id)) copyState.run(id, state.captureId, state.state, state.patch, state.depth);
     for (const l of listings.all(rebuilt.id)) st.upsertIncidentSource.run(id, vendorId, l.source, l.listed, l.hash);
-    const { incident } = JSON.parse(rebuilt.state) as IncidentRecord;
+    const { incident } = JSON.parse(unpackJson(rebuilt.state)) as IncidentRecord;
     st.deleteSearch.run(id);
     st.insertSearch.run(id, incident.title, incident.updates.map((u) => u.body).join("\n"), incident.postmortem?.body ?? "");
     st.deleteComponents.run(id);
@@ -158,8 +163,8 @@ export function scratchIncidentWeights(scratch: RedlineDb, vendorId: number): Ma
   const rows = scratch.$client
     .prepare<[number], { providerId: string; n: number }>(
       `SELECT i.provider_id AS providerId,
-         coalesce((SELECT sum(length(v.snapshot) + length(v.changes) + length(v.summary)) FROM incident_versions v WHERE v.incident_id = i.id), 0)
-         + coalesce((SELECT sum(length(s.state)) FROM incident_states s WHERE s.incident_id = i.id), 0) AS n
+         coalesce((SELECT sum(coalesce(length(v.snapshot), 0) + coalesce(length(v.patch), 0) + length(v.changes) + length(v.summary)) FROM incident_versions v WHERE v.incident_id = i.id), 0)
+         + coalesce((SELECT sum(coalesce(length(s.state), 0) + coalesce(length(s.patch), 0)) FROM incident_states s WHERE s.incident_id = i.id), 0) AS n
        FROM incidents i WHERE i.vendor_id = ?`,
     )
     .all(vendorId);

@@ -1,4 +1,5 @@
 import type { RedlineDb } from "@/db/client";
+import { unpackJson } from "@/db/packed-json";
 import { type IncidentStateRow, writeStatements } from "@/db/write-statements";
 import type { PreparedObservation } from "@/lib/derive/derive-capture";
 import { type IncidentRecord, recordFromLegacy } from "@/lib/derive/incident-record";
@@ -29,10 +30,10 @@ export interface PriorState {
 
 /** The stored record of an incident; one archived before records is rebuilt from its last version. */
 function readRecord(db: RedlineDb, row: IncidentStateRow): IncidentRecord {
-  if (row.state !== null) return JSON.parse(row.state) as IncidentRecord;
+  if (row.state !== null) return JSON.parse(unpackJson(row.state)) as IncidentRecord;
   const last = writeStatements(db.$client).lastSnapshot.get(row.id);
   if (!last) throw new Error(`store: incident ${row.id} has neither a record nor a version`);
-  return recordFromLegacy(JSON.parse(last.snapshot) as IncidentState, row);
+  return recordFromLegacy(JSON.parse(unpackJson(last.snapshot)) as IncidentState, row);
 }
 
 function standingOf(db: RedlineDb, vendorId: number, source: string, presence: PresenceRule, key: CaptureKey): SourceStanding {
@@ -41,7 +42,7 @@ function standingOf(db: RedlineDb, vendorId: number, source: string, presence: P
   return {
     source,
     presence,
-    lastLiveAt: st.lastLive.get(...args)?.observedAt ?? null,
+    lastLiveAt: st.lastLive.get(key.observedAt, ...args)?.observedAt ?? null,
     windowStart: st.lastWindow.get(...args)?.windowStart ?? null,
   };
 }

@@ -2,10 +2,13 @@ import { storeBody } from "@/db/capture-bodies";
 import type { RedlineDb } from "@/db/client";
 import type { CaptureKey } from "@/db/prior-state";
 import type { CaptureOutcome } from "@/db/schema";
+import { appendState } from "@/db/state-log";
+import { versionStorage } from "@/db/version-states";
 import { type IncidentValues, writeStatements, type WriteStatements } from "@/db/write-statements";
 import type { CaptureDerivation, DerivedIncident } from "@/lib/derive/derive-capture";
 import type { IncidentRecord } from "@/lib/derive/incident-record";
 import type { ReadWarning } from "@/lib/derive/observation";
+import { SUMMARY_VERSION } from "@/lib/summarize";
 
 export interface CaptureInput {
   vendorId: number;
@@ -28,17 +31,14 @@ export interface CaptureInput {
 /** At most this many warnings are kept per capture; the count says how many there were. */
 const MAX_KEPT_WARNINGS = 100;
 
-/** The capture already recorded with this identity: how it went, so a repeat reports the same. */
-export function findCapture(db: RedlineDb, vendorId: number, source: string, observedAt: string, hash: string): { outcome: CaptureOutcome; error: string | null } | undefined {
-  const row = writeStatements(db.$client).captureExists.get(vendorId, source, observedAt, hash);
-  return row ? { outcome: row.outcome as CaptureOutcome, error: row.error } : undefined;
-}
-
 export function warningsJson(warnings: readonly ReadWarning[]): string | null {
   return warnings.length === 0 ? null : JSON.stringify(warnings.slice(0, MAX_KEPT_WARNINGS));
 }
 
-/** Record a capture row (and its body, content-addressed); null when exactly this capture was recorded before. */
+/**
+ * Record a capture row, a run of one (and its body, content-addressed); null when exactly this
+ * capture was recorded before. Whether an observation continues a run instead: db/capture-runs.
+ */
 export function insertCapture(db: RedlineDb, input: CaptureInput): number | null {
   const st = writeStatements(db.$client);
   if (st.captureExists.get(input.vendorId, input.source, input.observedAt, input.hash)) return null;
@@ -145,20 +145,25 @@ export function writeDerivedIncident(
     if (was && was.listed === view.listed && was.hash === view.hash) continue;
     st.upsertIncidentSource.run(id, ctx.vendorId, source, view.listed ? 1 : 0, view.hash);
   }
-  st.insertState.run(id, ctx.captureId, values.state);
+  appendState(db.$client, id, ctx.captureId, values.state);
   const { version } = derived;
   if (version) {
+    const { incident } = version.state;
     const row = st.insertVersion.get({
       incidentId: id,
       vendorId: ctx.vendorId,
       seq: version.seq,
       observedAt: ctx.observedAt,
       hash: version.hash,
-      snapshot: JSON.stringify(version.state),
+      ...versionStorage(db.$client, id, version.seq, JSON.stringify(version.state)),
+      title: incident.title,
+      impact: incident.impact,
+      incidentKind: incident.kind,
       changes: JSON.stringify(version.changes),
       kinds: JSON.stringify(version.kinds),
       summary: version.summary,
       headline: version.headline,
+      textVersion: SUMMARY_VERSION,
       captureId: ctx.captureId,
     });
     if (!row) throw new Error(`store: unable to insert version ${version.seq} of incident ${derived.providerId}`);

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { PackedJson } from "@/db/packed-json";
 
 export const vendors = sqliteTable("vendors", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -12,6 +13,12 @@ export const vendors = sqliteTable("vendors", {
   appliedObservedAt: text("applied_observed_at"),
   appliedSource: text("applied_source"),
   appliedHash: text("applied_hash"),
+  /**
+   * The latest capture whose derivation read the vendor's other sources' standing (when each last
+   * served content): a run of unchanged observations ending before it may not be extended past it.
+   */
+  standingsReadAt: text("standings_read_at"),
+  standingsReadBy: text("standings_read_by"),
   createdAt: text("created_at").notNull(),
   /** The status page's base URL or an exact endpoint; null for import-only vendors. */
   url: text("url"),
@@ -106,11 +113,16 @@ export const captures = sqliteTable(
     vendorId: integer("vendor_id").notNull().references(() => vendors.id, { onDelete: "cascade" }),
     source: text("source").notNull(),
     platform: text("platform").notNull(),
+    /** The first observation of the run: capture order and the identity go by it. */
     observedAt: text("observed_at").notNull(),
+    /** The last observation of the run (consecutive observations of the source with this outcome and content). */
+    lastObservedAt: text("last_observed_at"),
+    /** How many observations the run holds. */
+    observations: integer("observations").notNull().default(1),
     outcome: text("outcome", { enum: CAPTURE_OUTCOMES }).notNull(),
     error: text("error"),
     size: integer("size"),
-    /** sha256 of the raw body (of the empty body when there was none). */
+    /** sha256 of the raw body; of the body it confirms for a 304; of the empty body when there was none. */
     hash: text("hash").notNull(),
     /** Set when the raw body is kept (ok and invalid captures). */
     bodyHash: text("body_hash").references(() => captureBodies.hash),
@@ -132,6 +144,8 @@ export const captures = sqliteTable(
     index("captures_with_warnings").on(t.observedAt).where(sql`${t.warningCount} > 0`),
     // Whether a body is still used by any capture, when one is purged.
     index("captures_body").on(t.bodyHash).where(sql`${t.bodyHash} IS NOT NULL`),
+    // Runs still open to a late capture's split: few, the recent ones.
+    index("captures_vendor_runs").on(t.vendorId, t.lastObservedAt).where(sql`${t.observations} > 1`),
   ],
 );
 
@@ -199,13 +213,24 @@ export const incidentVersions = sqliteTable(
     seq: integer("seq").notNull(),
     observedAt: text("observed_at").notNull(),
     hash: text("hash").notNull(),
-    /** The full IncidentState (normalized incident + presence) as JSON. */
-    snapshot: text("snapshot", { mode: "json" }).notNull(),
+    /**
+     * The full IncidentState (normalized incident + presence) as JSON (deflated, db/packed-json.ts), kept
+     * for the latest version and every VERSION_CHECKPOINT-th; the others are rebuilt from `patch` (db/version-states.ts).
+     */
+    snapshot: text("snapshot").$type<PackedJson>(),
+    /** lib/json-patch from the previous version's snapshot (null for the first). */
+    patch: text("patch"),
+    /** The incident's title, impact and kind as of this version, for lists of changes. */
+    title: text("title"),
+    impact: text("impact"),
+    incidentKind: text("incident_kind"),
     changes: text("changes", { mode: "json" }).notNull(),
     kinds: text("kinds", { mode: "json" }).notNull().$type<string[]>(),
     summary: text("summary").notNull(),
     /** The summary's sentences about this version's changes alone. */
     headline: text("headline").notNull().default(""),
+    /** The SUMMARY_VERSION that wrote summary and headline: older text is rendered again on read. */
+    textVersion: integer("text_version").notNull().default(1),
     captureId: integer("capture_id").notNull().references(() => captures.id),
   },
   (t) => [
@@ -239,7 +264,12 @@ export const incidentStates = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     incidentId: integer("incident_id").notNull().references(() => incidents.id, { onDelete: "cascade" }),
     captureId: integer("capture_id").notNull().references(() => captures.id),
-    state: text("state").notNull(),
+    /** The record as JSON: kept for the latest state and at checkpoints (depth 0), else rebuilt from `patch`. */
+    state: text("state").$type<PackedJson>(),
+    /** lib/json-patch from the incident's previous state row. */
+    patch: text("patch"),
+    /** Patches since the last full state: 0 is a checkpoint. */
+    depth: integer("depth").notNull().default(0),
   },
   (t) => [index("incident_states_incident").on(t.incidentId, t.id), index("incident_states_capture").on(t.captureId)],
 );

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import type { PackedJson } from "@/db/packed-json";
 import type { CaptureOutcome } from "@/db/schema";
 
 /** An incident as the write path looks it up: its record, and whether this source listed it and saw it so. */
@@ -20,7 +21,7 @@ export interface IncidentStateRow {
   versionCount: number;
   postmortemAt: string | null;
   editsAfterResolution: number;
-  state: string | null;
+  state: PackedJson | null;
 }
 
 export interface CaptureRow {
@@ -33,13 +34,17 @@ export interface CaptureRow {
   error: string | null;
   hash: string;
   bodyHash: string | null;
+  /** The run's last observation (its first is observedAt) and how many it holds. */
+  lastObservedAt: string;
+  observations: number;
 }
 
 /** The incident's current record is its latest logged state (none for incidents archived before records). */
 const STATE_COLUMNS = `id, provider_id AS providerId, source, presence, first_seen_at AS firstSeenAt, last_changed_at AS lastChangedAt,
   version_count AS versionCount, postmortem_at AS postmortemAt, edits_after_resolution AS editsAfterResolution,
   (SELECT s.state FROM incident_states s WHERE s.incident_id = incidents.id ORDER BY s.id DESC LIMIT 1) AS state`;
-const CAPTURE_COLUMNS = `id, vendor_id AS vendorId, source, platform, observed_at AS observedAt, outcome, error, hash, body_hash AS bodyHash`;
+const CAPTURE_COLUMNS = `id, vendor_id AS vendorId, source, platform, observed_at AS observedAt, outcome, error, hash, body_hash AS bodyHash,
+  coalesce(last_observed_at, observed_at) AS lastObservedAt, observations`;
 
 /**
  * The write path's statements, prepared once per connection. Recording runs for every poll of
@@ -55,9 +60,35 @@ function prepareWriteStatements(sqlite: Database.Database) {
       size: number | null; hash: string; bodyHash: string | null; incidentCount: number | null; recordedAt: string;
       warnings: string | null; warningCount: number;
     }, { id: number }>(
-      `INSERT INTO captures (vendor_id, source, platform, observed_at, outcome, error, size, hash, body_hash, incident_count, recorded_at, warnings, warning_count)
-       VALUES (@vendorId, @source, @platform, @observedAt, @outcome, @error, @size, @hash, @bodyHash, @incidentCount, @recordedAt, @warnings, @warningCount)
+      `INSERT INTO captures (vendor_id, source, platform, observed_at, last_observed_at, outcome, error, size, hash, body_hash, incident_count, recorded_at, warnings, warning_count)
+       VALUES (@vendorId, @source, @platform, @observedAt, @observedAt, @outcome, @error, @size, @hash, @bodyHash, @incidentCount, @recordedAt, @warnings, @warningCount)
        RETURNING id`,
+    ),
+    sourceLatest: sqlite.prepare<[number, string], CaptureRow>(
+      `SELECT ${CAPTURE_COLUMNS} FROM captures WHERE vendor_id = ? AND source = ? ORDER BY observed_at DESC, hash DESC LIMIT 1`,
+    ),
+    sourceAtOrBefore: sqlite.prepare<[number, string, string], CaptureRow>(
+      `SELECT ${CAPTURE_COLUMNS} FROM captures WHERE vendor_id = ? AND source = ? AND observed_at <= ? ORDER BY observed_at DESC, hash DESC LIMIT 1`,
+    ),
+    captureByKey: sqlite.prepare<[number, string, string, string], CaptureRow>(
+      `SELECT ${CAPTURE_COLUMNS} FROM captures WHERE vendor_id = ? AND source = ? AND observed_at = ? AND hash = ?`,
+    ),
+    okRunsSpanning: sqlite.prepare<[number, string, string], CaptureRow>(
+      `SELECT ${CAPTURE_COLUMNS} FROM captures WHERE vendor_id = ? AND observations > 1 AND last_observed_at > ? AND observed_at < ? AND outcome = 'ok'`,
+    ),
+    extendRun: sqlite.prepare<[string, number]>("UPDATE captures SET last_observed_at = ?, observations = observations + 1 WHERE id = ?"),
+    endRunAtFirst: sqlite.prepare<[number]>("UPDATE captures SET last_observed_at = observed_at, observations = 1 WHERE id = ?"),
+    copyRunTail: sqlite.prepare<[string, string, number, string, number]>(
+      `INSERT INTO captures (vendor_id, source, platform, observed_at, last_observed_at, observations, outcome, error, size, hash, body_hash,
+         incident_count, recorded_at, warnings, warning_count, window_start)
+       SELECT vendor_id, source, platform, ?, ?, ?, outcome, error, size, hash, body_hash, incident_count, ?, warnings, warning_count, window_start
+       FROM captures WHERE id = ?`,
+    ),
+    standingsRead: sqlite.prepare<[number], { at: string | null; by: string | null }>(
+      "SELECT standings_read_at AS at, standings_read_by AS by FROM vendors WHERE id = ?",
+    ),
+    markStandingsRead: sqlite.prepare<{ at: string; by: string; id: number }>(
+      "UPDATE vendors SET standings_read_at = @at, standings_read_by = @by WHERE id = @id AND coalesce(standings_read_at, '') <= @at",
     ),
     registerSource: sqlite.prepare<[number, string, string]>(
       "INSERT INTO sources (vendor_id, url, platform) VALUES (?, ?, ?) ON CONFLICT (vendor_id, url) DO NOTHING",
@@ -75,8 +106,9 @@ function prepareWriteStatements(sqlite: Database.Database) {
     ),
     derivedWith: sqlite.prepare<[number], { derivedWith: string | null }>("SELECT derived_with AS derivedWith FROM vendors WHERE id = ?"),
     vendorSources: sqlite.prepare<[number], { source: string; platform: string }>("SELECT url AS source, platform FROM sources WHERE vendor_id = ?"),
-    lastLive: sqlite.prepare<[number, string, string, string, string, string], { observedAt: string }>(
-      `SELECT observed_at AS observedAt FROM captures WHERE vendor_id = ? AND source = ? AND outcome IN ('ok', 'not-modified')
+    // A run that reaches past the capture (one that arrived late) is taken as observing up to it.
+    lastLive: sqlite.prepare<[string, number, string, string, string, string, string], { observedAt: string }>(
+      `SELECT min(coalesce(last_observed_at, observed_at), ?) AS observedAt FROM captures WHERE vendor_id = ? AND source = ? AND outcome IN ('ok', 'not-modified')
          AND (observed_at, source, hash) < (?, ?, ?) AND observed_at <= ? ORDER BY observed_at DESC LIMIT 1`,
     ),
     lastWindow: sqlite.prepare<[number, string, string, string, string, string], { windowStart: string | null }>(
@@ -96,17 +128,17 @@ function prepareWriteStatements(sqlite: Database.Database) {
       "SELECT id, provider_id AS providerId FROM incidents WHERE vendor_id = ? AND presence = 'listed' AND first_seen_at > ?",
     ),
     incidentStates: sqlite.prepare<[string], IncidentStateRow>(`SELECT ${STATE_COLUMNS} FROM incidents WHERE id IN (SELECT value FROM json_each(?))`),
-    lastSnapshot: sqlite.prepare<[number], { snapshot: string }>(
+    lastSnapshot: sqlite.prepare<[number], { snapshot: PackedJson }>(
       "SELECT snapshot FROM incident_versions WHERE incident_id = ? ORDER BY seq DESC LIMIT 1",
     ),
-    insertIncident: sqlite.prepare<IncidentValues & { vendorId: number; providerId: string }, { id: number }>(
+    insertIncident: sqlite.prepare<Omit<IncidentValues, "state"> & { vendorId: number; providerId: string }, { id: number }>(
       `INSERT INTO incidents (vendor_id, provider_id, kind, title, status, impact, started_at, resolved_at, presence, source,
          first_seen_at, last_seen_at, observed_hash, version_count, last_changed_at, postmortem_at, edits_after_resolution)
        VALUES (@vendorId, @providerId, @kind, @title, @status, @impact, @startedAt, @resolvedAt, @presence, @source,
          @firstSeenAt, @seenAt, @observedHash, @versionCount, @lastChangedAt, @postmortemAt, @editsAfterResolution)
        RETURNING id`,
     ),
-    updateIncident: sqlite.prepare<IncidentValues & { id: number }>(
+    updateIncident: sqlite.prepare<Omit<IncidentValues, "state"> & { id: number }>(
       `UPDATE incidents SET kind = @kind, title = @title, status = @status, impact = @impact, started_at = @startedAt,
          resolved_at = @resolvedAt, presence = @presence, source = @source, observed_hash = @observedHash,
          first_seen_at = @firstSeenAt, version_count = @versionCount, last_changed_at = @lastChangedAt,
@@ -121,13 +153,11 @@ function prepareWriteStatements(sqlite: Database.Database) {
       `INSERT INTO incident_sources (incident_id, vendor_id, source, listed, hash) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (incident_id, source) DO UPDATE SET listed = excluded.listed, hash = excluded.hash`,
     ),
-    insertState: sqlite.prepare<[number, number, string]>("INSERT INTO incident_states (incident_id, capture_id, state) VALUES (?, ?, ?)"),
-    insertVersion: sqlite.prepare<{
-      incidentId: number; vendorId: number; seq: number; observedAt: string; hash: string; snapshot: string;
-      changes: string; kinds: string; summary: string; headline: string; captureId: number;
-    }, { id: number }>(
-      `INSERT INTO incident_versions (incident_id, vendor_id, seq, observed_at, hash, snapshot, changes, kinds, summary, headline, capture_id)
-       VALUES (@incidentId, @vendorId, @seq, @observedAt, @hash, @snapshot, @changes, @kinds, @summary, @headline, @captureId)
+    insertVersion: sqlite.prepare<VersionValues, { id: number }>(
+      `INSERT INTO incident_versions (incident_id, vendor_id, seq, observed_at, hash, snapshot, patch, title, impact, incident_kind,
+         changes, kinds, summary, headline, text_version, capture_id)
+       VALUES (@incidentId, @vendorId, @seq, @observedAt, @hash, @snapshot, @patch, @title, @impact, @incidentKind,
+         @changes, @kinds, @summary, @headline, @textVersion, @captureId)
        RETURNING id`,
     ),
     insertKind: sqlite.prepare<[number, string, number, string]>(
@@ -170,6 +200,26 @@ export interface IncidentValues {
   editsAfterResolution: number;
   /** The record as JSON, logged in incident_states. */
   state: string;
+}
+
+/** A version row as written (db/version-states.ts decides snapshot and patch). */
+export interface VersionValues {
+  incidentId: number;
+  vendorId: number;
+  seq: number;
+  observedAt: string;
+  hash: string;
+  snapshot: PackedJson | null;
+  patch: string | null;
+  title: string | null;
+  impact: string | null;
+  incidentKind: string | null;
+  changes: string;
+  kinds: string;
+  summary: string;
+  headline: string;
+  textVersion: number;
+  captureId: number;
 }
 
 export type WriteStatements = ReturnType<typeof prepareWriteStatements>;

@@ -24,23 +24,20 @@ export interface ExportDocument {
   incidents: ExportIncident[];
 }
 
-export interface StoredVersion extends ExportVersion {
-  snapshot: IncidentState;
-}
-
 export interface StoredIncidentHistory {
   firstSeenAt: string;
   lastSeenAt: string;
-  versions: StoredVersion[];
+  /** The state of the last version. */
+  current: IncidentState;
+  versions: ExportVersion[];
 }
 
 /** An incident's current state (its last version) with its whole history. */
 export function toExportIncident(history: StoredIncidentHistory): ExportIncident {
-  const last = history.versions[history.versions.length - 1];
-  if (!last) throw new Error("export: an incident without versions");
+  if (history.versions.length === 0) throw new Error("export: an incident without versions");
   return {
-    ...last.snapshot.incident,
-    presence: last.snapshot.presence,
+    ...history.current.incident,
+    presence: history.current.presence,
     firstSeenAt: history.firstSeenAt,
     lastSeenAt: history.lastSeenAt,
     versions: history.versions.map(({ seq, observedAt, hash, kinds, changes, summary }) => ({ seq, observedAt, hash, kinds, changes, summary })),

@@ -6,7 +6,10 @@ import type { Incident, IncidentState, IncidentUpdate } from "@/lib/incident";
 
 export const MACHINE_SUMMARY_NOTICE = "Machine-written from the diff below; check the diff before relying on it.";
 
-interface SummaryInput {
+/** Raise with any change to the wording below: text an older version wrote is rendered again on read. */
+export const SUMMARY_VERSION = 1;
+
+export interface SummaryInput {
   vendorName: string;
   state: IncidentState;
   previous: IncidentState | null;
@@ -24,6 +27,15 @@ export function summarizeVersion(input: SummaryInput): string {
 export function headlineVersion(input: SummaryInput): string {
   return describeChanges(input).join(" ");
 }
+
+/** A version's derived text, and the version of its wording. */
+export interface Summarizer {
+  version: number;
+  summarize(input: SummaryInput): string;
+  headline(input: SummaryInput): string;
+}
+
+export const currentSummarizer: Summarizer = { version: SUMMARY_VERSION, summarize: summarizeVersion, headline: headlineVersion };
 
 function article(word: string): string {
   return /^[aeiou]/i.test(word) ? "an" : "a";

@@ -14,6 +14,7 @@ import { errorMessage } from "@/lib/error-message";
 import { CATALOG, catalogVendorSettings } from "@/scrapers/catalog/catalog";
 import { supervise } from "@/scripts/supervise";
 import { newestMtime } from "@/scripts/newest-mtime";
+import { programArgs } from "@/scripts/prebuilt-program";
 
 const ROOT = path.resolve(__dirname, "..");
 const SOURCE_DIRS = ["app", "components", "lib", "db", "server", "public"];
@@ -59,10 +60,10 @@ export async function runWebAndPoller(env: Record<string, string> = {}): Promise
         {
           name: "web",
           command: process.execPath,
-          args: ["--import", "tsx", path.join(ROOT, "server", "web-server.ts")],
+          args: programArgs("web-server"),
           env: { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", HOST: host, PORT: String(PORT), ...env },
         },
-        { name: "poller", command: process.execPath, args: ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), "poll"], env },
+        { name: "poller", command: process.execPath, args: programArgs("redline", ["poll"]), env },
       ],
       { cwd: ROOT, record: db ? (event) => recordSupervisorEvent(db, event) : undefined },
     );

@@ -3,7 +3,8 @@ import { cookies } from "next/headers";
 import { UtcTime } from "@/components/utc-time";
 import { listThrottleTelemetry } from "@/db/hooks";
 import { type DerivationJob, listRecentJobs } from "@/db/derivation-jobs";
-import { listCaptureWarnings, listProcessStatus, listVendorPollStatus, type ProcessStatus } from "@/db/queries/operator-status";
+import { SourceStatusTable } from "@/components/source-status-table";
+import { listCaptureWarnings, listProcessStatus, listSourceStatus, listVendorPollStatus, type ProcessStatus } from "@/db/queries/operator-status";
 import { getServerDb } from "@/db/server-db";
 import { listSupervisorEvents } from "@/db/supervisor-events";
 import { readEnv } from "@/lib/env";
@@ -113,6 +114,7 @@ export default async function OperatorPage({ searchParams }: Props) {
   const events = listSupervisorEvents(db, 20);
   const jobs = listRecentJobs(db, 20);
   const warned = listCaptureWarnings(db, 20);
+  const sources = listSourceStatus(db);
   return (
     <>
       <h1>Operator status</h1>
@@ -170,7 +172,7 @@ export default async function OperatorPage({ searchParams }: Props) {
                 <th scope="col">Failures in a row</th>
                 <th scope="col">Backoff</th>
                 <th scope="col">Next poll (UTC)</th>
-                <th scope="col">Captures (failed, read in part)</th>
+                <th scope="col">Observations (failed, read in part)</th>
                 <th scope="col">Versions</th>
               </tr>
             </thead>
@@ -190,7 +192,7 @@ export default async function OperatorPage({ searchParams }: Props) {
                     {v.pushPollDueAt ? <span className="muted"> (pushed: <UtcTime iso={v.pushPollDueAt} relative={false} />)</span> : null}
                   </td>
                   <td>
-                    {v.captures} ({v.failedCaptures}, {v.capturesWithWarnings})
+                    {v.captures} ({v.failedCaptures}, {v.capturesWithWarnings}) <span className="muted">in {v.captureRows} rows</span>
                   </td>
                   <td>{v.versions}</td>
                 </tr>
@@ -198,6 +200,14 @@ export default async function OperatorPage({ searchParams }: Props) {
             </tbody>
           </table>
         </div>
+      </section>
+      <section aria-labelledby="sources-heading">
+        <h2 id="sources-heading">Sources</h2>
+        <p>
+          Unchanged polls, and repeated failures with the same error, are kept as one run each: its first and last observation and how many
+          there were.
+        </p>
+        {sources.length === 0 ? <p>No source has been polled or imported.</p> : <SourceStatusTable sources={sources} now={now} />}
       </section>
       <section aria-labelledby="rederive-heading">
         <h2 id="rederive-heading">Re-derivation</h2>

@@ -3,6 +3,8 @@ import type { RedlineDb } from "@/db/client";
 import { conditionsOf, type Cursor, encodeCursor, prepareShaped } from "@/db/queries/prepared";
 import type { Change } from "@/lib/change";
 import type { ChangeKindName } from "@/lib/change-kinds";
+import { currentSummarizer, type Summarizer } from "@/lib/summarize";
+import { withFreshText } from "@/db/version-text";
 
 export interface ChangeRow {
   versionId: number;
@@ -55,12 +57,13 @@ export interface ChangeFilter {
 interface RawChange extends Omit<ChangeRow, "kinds"> {
   kinds: string;
   changes?: string;
+  incidentId: number;
+  textVersion: number;
 }
 
 const COLUMNS = `v.id AS versionId, v.seq, v.observed_at AS observedAt, v.kinds, v.summary, v.headline, i.provider_id AS providerId,
   i.title, i.impact, i.status, i.kind AS incidentKind, d.slug AS vendorSlug, d.name AS vendorName,
-  json_extract(v.snapshot, '$.incident.title') AS versionTitle, json_extract(v.snapshot, '$.incident.impact') AS versionImpact,
-  json_extract(v.snapshot, '$.incident.kind') AS versionKind`;
+  v.title AS versionTitle, v.impact AS versionImpact, v.incident_kind AS versionKind, v.incident_id AS incidentId, v.text_version AS textVersion`;
 const END = { at: "9999-12-31T23:59:59.999Z", id: Number.MAX_SAFE_INTEGER };
 
 type Params = Record<string, string | number>;
@@ -122,28 +125,36 @@ function readRows(sqlite: Database.Database, ids: readonly number[], withChanges
   return new Map(rows.map((r) => [r.versionId, r]));
 }
 
-function page<T extends ChangeRow>(db: RedlineDb, filter: ChangeFilter, limit: number, withChanges: boolean, shape: (raw: RawChange) => T): ChangePage<T> {
+function refreshText(db: RedlineDb, raw: RawChange, summarizer: Summarizer): RawChange {
+  const [fresh] = withFreshText(db, [{ ...raw, kinds: JSON.parse(raw.kinds) as string[] }], summarizer);
+  return fresh ? { ...raw, summary: fresh.summary, headline: fresh.headline } : raw;
+}
+
+function page<T extends ChangeRow>(
+  db: RedlineDb, filter: ChangeFilter, limit: number, withChanges: boolean, shape: (raw: RawChange) => T, summarizer: Summarizer,
+): ChangePage<T> {
   const ids = newestIds(db.$client, filter, limit + 1);
   const byId = readRows(db.$client, ids.map((r) => r.id), withChanges);
-  const rows = ids.map((r) => byId.get(r.id)).filter((r): r is RawChange => r !== undefined).map(shape);
+  const raw = ids.map((r) => byId.get(r.id)).filter((r): r is RawChange => r !== undefined);
+  const rows = raw.map((r) => shape(r.textVersion === summarizer.version ? r : refreshText(db, r, summarizer)));
   const shown = rows.slice(0, limit);
   const last = shown.at(-1);
   return { rows: shown, next: rows.length > limit && last ? encodeCursor({ at: last.observedAt, id: last.versionId }) : null };
 }
 
-function toRow({ changes: _changes, ...raw }: RawChange): ChangeRow {
+function toRow({ changes: _changes, incidentId: _incidentId, textVersion: _textVersion, ...raw }: RawChange): ChangeRow {
   return { ...raw, versionTitle: raw.versionTitle ?? raw.title, versionKind: raw.versionKind ?? raw.incidentKind, kinds: JSON.parse(raw.kinds) as ChangeKindName[] };
 }
 
 /** Changes newest first, filtered, a page at a time. */
-export function listChanges(db: RedlineDb, filter: ChangeFilter, limit: number): ChangePage {
-  return page(db, filter, limit, false, toRow);
+export function listChanges(db: RedlineDb, filter: ChangeFilter, limit: number, summarizer: Summarizer = currentSummarizer): ChangePage {
+  return page(db, filter, limit, false, toRow, summarizer);
 }
 
 /** The same list, each change with its field changes (Before / After). */
-export function listChangeDetails(db: RedlineDb, filter: ChangeFilter, limit: number): ChangePage<ChangeDetailRow> {
+export function listChangeDetails(db: RedlineDb, filter: ChangeFilter, limit: number, summarizer: Summarizer = currentSummarizer): ChangePage<ChangeDetailRow> {
   return page(db, filter, limit, true, (raw) => ({
     ...toRow(raw),
     changes: JSON.parse(raw.changes ?? "[]") as Change[],
-  }));
+  }), summarizer);
 }

@@ -3,29 +3,60 @@ import type { RedlineExecutor } from "@/db/client";
 import { incidents, incidentVersions, vendors } from "@/db/schema";
 import type { Change } from "@/lib/change";
 import type { ChangeKindName } from "@/lib/change-kinds";
-import type { IncidentState } from "@/lib/incident";
-import type { ExportDocument, StoredIncidentHistory, StoredVersion } from "@/lib/export-document";
+import type { ExportDocument, ExportVersion, StoredIncidentHistory } from "@/lib/export-document";
 import { toExportIncident } from "@/lib/export-document";
+import type { IncidentState } from "@/lib/incident";
+import { applyJsonPatch, type JsonPatch, type JsonValue } from "@/lib/json-patch";
+import { currentSummarizer, type Summarizer } from "@/lib/summarize";
+import { type PackedJson, unpackJson } from "@/db/packed-json";
+import { renderVersionText } from "@/db/version-text";
 
-type VersionRow = typeof incidentVersions.$inferSelect;
+interface VersionRow {
+  incidentId: number;
+  seq: number;
+  observedAt: string;
+  hash: string;
+  kinds: string[];
+  changes: unknown;
+  summary: string;
+  textVersion: number;
+  snapshot: PackedJson | null;
+  patch: string | null;
+}
 
-export function toStoredVersion(row: VersionRow): StoredVersion {
-  return {
-    seq: row.seq,
-    observedAt: row.observedAt,
-    hash: row.hash,
-    kinds: row.kinds as ChangeKindName[],
-    changes: row.changes as Change[],
-    summary: row.summary,
-    snapshot: row.snapshot as IncidentState,
-  };
+class ExportReplayError extends Error {
+  readonly kind = "export-replay";
+}
+
+/** The incident's versions for export, with the current state; text an older summarizer wrote is rendered again by one replay. */
+function toHistory(rows: readonly VersionRow[], vendorName: string, summarizer: Summarizer): { current: IncidentState | null; versions: ExportVersion[] } {
+  const stale = rows.some((r) => r.textVersion !== summarizer.version);
+  const versions: ExportVersion[] = [];
+  let state: JsonValue | null = null;
+  let previous: IncidentState | null = null;
+  for (const r of rows) {
+    const version: ExportVersion = { seq: r.seq, observedAt: r.observedAt, hash: r.hash, kinds: r.kinds as ChangeKindName[], changes: r.changes as Change[], summary: r.summary };
+    if (stale) {
+      if (r.snapshot !== null) state = JSON.parse(unpackJson(r.snapshot)) as JsonValue;
+      else if (state !== null && r.patch !== null) state = applyJsonPatch(state, JSON.parse(r.patch) as JsonPatch);
+      else throw new ExportReplayError(`export: version ${r.seq} cannot be rebuilt`);
+      const current = state as unknown as IncidentState;
+      if (r.textVersion !== summarizer.version) {
+        version.summary = renderVersionText({ vendorName, observedAt: r.observedAt, kinds: r.kinds, changes: version.changes, state: current, previous }, summarizer).summary;
+      }
+      previous = current;
+    }
+    versions.push(version);
+  }
+  const kept = rows.at(-1)?.snapshot;
+  return { current: kept === null || kept === undefined ? null : (JSON.parse(unpackJson(kept)) as IncidentState), versions };
 }
 
 /**
  * A vendor's incidents (or one of them) with every version, newest incident first; undefined
  * when the vendor, or the asked-for incident, is unknown.
  */
-export function loadVendorExport(db: RedlineExecutor, slug: string, providerId?: string): ExportDocument | undefined {
+export function loadVendorExport(db: RedlineExecutor, slug: string, providerId?: string, summarizer: Summarizer = currentSummarizer): ExportDocument | undefined {
   const vendor = db.select().from(vendors).where(eq(vendors.slug, slug)).get();
   if (!vendor) return undefined;
   const rows = db
@@ -35,26 +66,32 @@ export function loadVendorExport(db: RedlineExecutor, slug: string, providerId?:
     .orderBy(desc(sql`coalesce(${incidents.startedAt}, ${incidents.firstSeenAt})`), asc(incidents.providerId))
     .all();
   if (providerId !== undefined && rows.length === 0) return undefined;
-  const versionsByIncident = new Map<number, StoredVersion[]>();
+  const versionsByIncident = new Map<number, VersionRow[]>();
   const ids = rows.map((r) => r.id);
   const chunk = 500;
+  const v = incidentVersions;
   for (let i = 0; i < ids.length; i += chunk) {
     const versionRows = db
-      .select()
-      .from(incidentVersions)
-      .where(inArray(incidentVersions.incidentId, ids.slice(i, i + chunk)))
-      .orderBy(asc(incidentVersions.incidentId), asc(incidentVersions.seq))
+      .select({
+        incidentId: v.incidentId, seq: v.seq, observedAt: v.observedAt, hash: v.hash, kinds: v.kinds, changes: v.changes, summary: v.summary,
+        textVersion: v.textVersion, snapshot: v.snapshot, patch: v.patch,
+      })
+      .from(v)
+      .where(inArray(v.incidentId, ids.slice(i, i + chunk)))
+      .orderBy(asc(v.incidentId), asc(v.seq))
       .all();
-    for (const v of versionRows) {
-      const list = versionsByIncident.get(v.incidentId) ?? [];
-      list.push(toStoredVersion(v));
-      versionsByIncident.set(v.incidentId, list);
+    for (const row of versionRows) {
+      const list = versionsByIncident.get(row.incidentId) ?? [];
+      list.push(row);
+      versionsByIncident.set(row.incidentId, list);
     }
   }
   return {
     vendor: { slug: vendor.slug, name: vendor.name },
     incidents: rows.map((r) => {
-      const history: StoredIncidentHistory = { firstSeenAt: r.firstSeenAt, lastSeenAt: r.lastSeenAt, versions: versionsByIncident.get(r.id) ?? [] };
+      const { current, versions } = toHistory(versionsByIncident.get(r.id) ?? [], vendor.name, summarizer);
+      if (!current) throw new ExportReplayError(versions.length === 0 ? "export: an incident without versions" : `export: incident ${r.providerId} has no current snapshot`);
+      const history: StoredIncidentHistory = { firstSeenAt: r.firstSeenAt, lastSeenAt: r.lastSeenAt, current, versions };
       return toExportIncident(history);
     }),
   };

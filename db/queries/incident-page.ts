@@ -3,6 +3,9 @@ import { preparedFor } from "@/db/queries/prepared";
 import type { Change } from "@/lib/change";
 import type { ChangeKindName } from "@/lib/change-kinds";
 import type { IncidentState } from "@/lib/incident";
+import { currentSummarizer, type Summarizer } from "@/lib/summarize";
+import { readVersionState } from "@/db/version-states";
+import { withFreshText } from "@/db/version-text";
 
 export interface VersionSummary {
   seq: number;
@@ -29,40 +32,57 @@ export interface IncidentRecord {
 }
 
 const statements = preparedFor((sqlite) => ({
-  incident: sqlite.prepare<[number, string], { id: number; providerId: string; firstSeenAt: string; lastSeenAt: string; versionCount: number }>(
-    `SELECT id, provider_id AS providerId, first_seen_at AS firstSeenAt, last_seen_at AS lastSeenAt, version_count AS versionCount
-     FROM incidents WHERE vendor_id = ? AND provider_id = ?`,
+  incident: sqlite.prepare<[number, string], { id: number; providerId: string; firstSeenAt: string; lastSeenAt: string; versionCount: number; vendorName: string }>(
+    `SELECT i.id, i.provider_id AS providerId, i.first_seen_at AS firstSeenAt, i.last_seen_at AS lastSeenAt, i.version_count AS versionCount,
+       d.name AS vendorName
+     FROM incidents i JOIN vendors d ON d.id = i.vendor_id WHERE i.vendor_id = ? AND i.provider_id = ?`,
   ),
-  versions: sqlite.prepare<[number], { seq: number; observedAt: string; kinds: string; summary: string }>(
-    `SELECT seq, observed_at AS observedAt, kinds, summary FROM incident_versions WHERE incident_id = ? ORDER BY seq`,
+  versions: sqlite.prepare<[number], { seq: number; observedAt: string; kinds: string; summary: string; headline: string; textVersion: number }>(
+    `SELECT seq, observed_at AS observedAt, kinds, summary, headline, text_version AS textVersion FROM incident_versions WHERE incident_id = ? ORDER BY seq`,
   ),
-  version: sqlite.prepare<[number, number], { seq: number; observedAt: string; kinds: string; summary: string; hash: string; changes: string; snapshot: string }>(
-    `SELECT seq, observed_at AS observedAt, kinds, summary, hash, changes, snapshot FROM incident_versions WHERE incident_id = ? AND seq = ?`,
+  versionRefs: sqlite.prepare<[number], { incidentId: number; versionCount: number }>(
+    "SELECT id AS incidentId, version_count AS versionCount FROM incidents WHERE vendor_id = ? ORDER BY id",
+  ),
+  version: sqlite.prepare<[number, number], { seq: number; observedAt: string; kinds: string; summary: string; headline: string; textVersion: number; hash: string; changes: string; vendorName: string }>(
+    `SELECT v.seq, v.observed_at AS observedAt, v.kinds, v.summary, v.headline, v.text_version AS textVersion, v.hash, v.changes, d.name AS vendorName
+     FROM incident_versions v JOIN vendors d ON d.id = v.vendor_id WHERE v.incident_id = ? AND v.seq = ?`,
   ),
 }));
 
 /** An incident with its current state and the list of its versions; undefined when unknown. */
-export function getIncidentRecord(db: RedlineDb, vendorId: number, providerId: string): IncidentRecord | undefined {
+export function getIncidentRecord(db: RedlineDb, vendorId: number, providerId: string, summarizer: Summarizer = currentSummarizer): IncidentRecord | undefined {
   const st = statements(db);
-  const row = st.incident.get(vendorId, providerId);
-  if (!row) return undefined;
-  const latest = st.version.get(row.id, row.versionCount);
-  if (!latest) return undefined;
-  const versions = st.versions.all(row.id).map((v) => ({ ...v, kinds: JSON.parse(v.kinds) as ChangeKindName[] }));
-  return { ...row, current: JSON.parse(latest.snapshot) as IncidentState, versions };
+  const found = st.incident.get(vendorId, providerId);
+  if (!found) return undefined;
+  const { vendorName, ...row } = found;
+  const incidentId = row.id;
+  const current = readVersionState(db, incidentId, row.versionCount);
+  if (!current) return undefined;
+  const listed = st.versions.all(incidentId).map((v) => ({ ...v, incidentId, vendorName, kinds: JSON.parse(v.kinds) as ChangeKindName[] }));
+  const versions = withFreshText(db, listed, summarizer).map(({ seq, observedAt, kinds, summary }) => ({ seq, observedAt, kinds, summary }));
+  return { ...row, current, versions };
 }
 
-/** One version of an incident, with its changes and full snapshot; undefined when unknown. */
-export function getVersionDetail(db: RedlineDb, incidentId: number, seq: number): VersionDetail | undefined {
+/** One version of an incident, with its changes and full snapshot (rebuilt by bounded replay); undefined when unknown. */
+export function getVersionDetail(db: RedlineDb, incidentId: number, seq: number, summarizer: Summarizer = currentSummarizer): VersionDetail | undefined {
   const row = statements(db).version.get(incidentId, seq);
   if (!row) return undefined;
+  const snapshot = readVersionState(db, incidentId, seq);
+  if (!snapshot) return undefined;
+  const kinds = JSON.parse(row.kinds) as ChangeKindName[];
+  const [fresh] = withFreshText(db, [{ ...row, incidentId, kinds }], summarizer);
   return {
     seq: row.seq,
     observedAt: row.observedAt,
-    kinds: JSON.parse(row.kinds) as ChangeKindName[],
-    summary: row.summary,
+    kinds,
+    summary: fresh?.summary ?? row.summary,
     hash: row.hash,
     changes: JSON.parse(row.changes) as Change[],
-    snapshot: JSON.parse(row.snapshot) as IncidentState,
+    snapshot,
   };
+}
+
+/** Every version of every incident of a vendor, as getVersionDetail takes them. */
+export function listVersionRefs(db: RedlineDb, vendorId: number): Array<{ incidentId: number; seq: number }> {
+  return statements(db).versionRefs.all(vendorId).flatMap((r) => Array.from({ length: r.versionCount }, (_, i) => ({ incidentId: r.incidentId, seq: i + 1 })));
 }

@@ -14,7 +14,9 @@ export interface VendorPollStatus {
   backoffSeconds: number;
   nextPollAt: string | null;
   pushPollDueAt: string | null;
+  /** Observations (polls, pushes, imported snapshots), and the capture rows (runs) holding them. */
   captures: number;
+  captureRows: number;
   failedCaptures: number;
   /** Captures recorded with parts that could not be read (the rest of each was recorded). */
   capturesWithWarnings: number;
@@ -26,9 +28,10 @@ const statements = preparedFor((sqlite) => ({
     `SELECT v.slug, v.name, v.platform, v.enabled, v.url, p.last_poll_at AS lastPollAt, p.last_outcome AS lastOutcome, p.last_error AS lastError,
        coalesce(p.consecutive_failures, 0) AS consecutiveFailures, coalesce(p.backoff_seconds, 0) AS backoffSeconds, p.next_poll_at AS nextPollAt,
        (SELECT due_at FROM push_polls q WHERE q.vendor_id = v.id) AS pushPollDueAt,
-       (SELECT count(*) FROM captures c WHERE c.vendor_id = v.id) AS captures,
-       (SELECT count(*) FROM captures c WHERE c.vendor_id = v.id AND c.outcome IN ('failed', 'invalid')) AS failedCaptures,
-       (SELECT count(*) FROM captures c WHERE c.vendor_id = v.id AND c.warning_count > 0) AS capturesWithWarnings,
+       (SELECT coalesce(sum(c.observations), 0) FROM captures c WHERE c.vendor_id = v.id) AS captures,
+       (SELECT count(*) FROM captures c WHERE c.vendor_id = v.id) AS captureRows,
+       (SELECT coalesce(sum(c.observations), 0) FROM captures c WHERE c.vendor_id = v.id AND c.outcome IN ('failed', 'invalid')) AS failedCaptures,
+       (SELECT coalesce(sum(c.observations), 0) FROM captures c WHERE c.vendor_id = v.id AND c.warning_count > 0) AS capturesWithWarnings,
        (SELECT count(*) FROM incident_versions iv WHERE iv.vendor_id = v.id) AS versions
      FROM vendors v LEFT JOIN poll_state p ON p.vendor_id = v.id
      ORDER BY (p.last_outcome IS NOT NULL AND p.last_outcome <> 'ok') DESC, lower(v.name), v.slug`,
@@ -93,4 +96,39 @@ export function listCaptureWarnings(db: RedlineDb, limit: number): CaptureWarnin
   return warningStatements(db)
     .recent.all(limit)
     .map((r) => ({ ...r, warnings: r.warnings ? (JSON.parse(r.warnings) as CaptureWarnings["warnings"]) : [] }));
+}
+
+/** Each polled or imported source of a vendor: when it was last observed, last served new content, and last failed. */
+export interface SourceStatus {
+  vendorSlug: string;
+  source: string;
+  platform: string;
+  lastPolledAt: string | null;
+  /** The first observation of its latest good snapshot: when it last served new content. */
+  lastChangedAt: string | null;
+  lastFailedAt: string | null;
+  lastFailure: string | null;
+  /** Observations recorded, and the capture rows (runs) that hold them. */
+  observations: number;
+  runs: number;
+}
+
+const sourceStatements = preparedFor((sqlite) => ({
+  status: sqlite.prepare<[], SourceStatus>(
+    `SELECT v.slug AS vendorSlug, s.url AS source, s.platform,
+       (SELECT max(coalesce(c.last_observed_at, c.observed_at)) FROM captures c WHERE c.vendor_id = s.vendor_id AND c.source = s.url) AS lastPolledAt,
+       (SELECT max(c.observed_at) FROM captures c WHERE c.vendor_id = s.vendor_id AND c.source = s.url AND c.outcome = 'ok') AS lastChangedAt,
+       f.last_observed_at AS lastFailedAt, f.error AS lastFailure,
+       (SELECT coalesce(sum(c.observations), 0) FROM captures c WHERE c.vendor_id = s.vendor_id AND c.source = s.url) AS observations,
+       (SELECT count(*) FROM captures c WHERE c.vendor_id = s.vendor_id AND c.source = s.url) AS runs
+     FROM sources s JOIN vendors v ON v.id = s.vendor_id
+     LEFT JOIN captures f ON f.id = (SELECT c.id FROM captures c WHERE c.vendor_id = s.vendor_id AND c.source = s.url AND c.outcome IN ('failed', 'invalid')
+       ORDER BY c.observed_at DESC LIMIT 1)
+     ORDER BY lower(v.name), v.slug, s.url`,
+  ),
+}));
+
+/** Every source of every vendor, with its last poll, last new content and last failure (with the error). */
+export function listSourceStatus(db: RedlineDb): SourceStatus[] {
+  return sourceStatements(db).status.all();
 }

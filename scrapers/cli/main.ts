@@ -1,11 +1,25 @@
-import { Command, CommanderError } from "commander";
-import { runExport } from "@/scrapers/cli/export-command";
-import { runImport, runImportGit } from "@/scrapers/cli/import-command";
-import { runBackup, runMigrate, runRederive, runRestore } from "@/scrapers/cli/maintenance-commands";
-import { runPoll } from "@/scrapers/cli/poll-command";
-import { runVendorsAdd, runVendorsHookSecret, runVendorsList, runVendorsRemove, runVendorsSyncCatalog } from "@/scrapers/cli/vendors-command";
-import { LIVE_PLATFORMS } from "@/scrapers/live";
-import { PLATFORM_NAMES } from "@/scrapers/platforms";
+import { Command, CommanderError, Option } from "commander";
+
+type Commands<K extends string> = Record<K, (...args: never[]) => Promise<void>>;
+type LazyCommands<K extends string, M extends Commands<K>> = { [P in K]: (...args: Parameters<M[P]>) => Promise<void> };
+
+/**
+ * A command's module loads when the command runs: loading them all (every parser, the database
+ * layer, their packages) was most of the time `--help` took.
+ */
+function lazily<K extends string, M extends Commands<K>>(load: () => Promise<M>, names: readonly K[]): LazyCommands<K, M> {
+  return Object.fromEntries(names.map((name) => [name, async (...args: Parameters<M[K]>) => (await load())[name](...args)])) as LazyCommands<K, M>;
+}
+
+const { runExport } = lazily(() => import("@/scrapers/cli/export-command"), ["runExport"]);
+const { runImport, runImportGit } = lazily(() => import("@/scrapers/cli/import-command"), ["runImport", "runImportGit"]);
+const { runBackup, runMigrate, runRederive, runRestore } = lazily(() => import("@/scrapers/cli/maintenance-commands"), ["runBackup", "runMigrate", "runRederive", "runRestore"]);
+const { runPoll } = lazily(() => import("@/scrapers/cli/poll-command"), ["runPoll"]);
+const { runStats } = lazily(() => import("@/scrapers/cli/stats-command"), ["runStats"]);
+const { runVendorsAdd, runVendorsHookSecret, runVendorsList, runVendorsRemove, runVendorsSyncCatalog } = lazily(
+  () => import("@/scrapers/cli/vendors-command"),
+  ["runVendorsAdd", "runVendorsHookSecret", "runVendorsList", "runVendorsRemove", "runVendorsSyncCatalog"],
+);
 
 const program = new Command()
   .name("redline")
@@ -14,6 +28,15 @@ const program = new Command()
   .exitOverride();
 
 const dbOption = ["--db <path>", "database file (default: $REDLINE_DB or data/redline.db)"] as const;
+/** Each import command's --platform; the list of platforms is filled in only for their help (see main). */
+const importPlatformOptions = new Map<string, Option>();
+
+function importPlatformOption(command: string): Option {
+  const option = new Option("--platform <platform>", "the snapshots' format").makeOptionMandatory();
+  importPlatformOptions.set(command, option);
+  return option;
+}
+
 const addSourceImportOption = ["--add-source", "the snapshots are another source of an existing vendor of another platform family"] as const;
 
 program
@@ -28,7 +51,7 @@ program
   .description("import a folder of snapshots named <YYYYMMDDTHHMMSSZ>__<name>, in name order")
   .argument("<dir>", "folder of snapshot files")
   .requiredOption("--vendor <slug>", "vendor slug, e.g. github")
-  .requiredOption("--platform <platform>", `one of: ${PLATFORM_NAMES.join(", ")}`)
+  .addOption(importPlatformOption("import"))
   .option("--name <name>", "vendor display name (first import only; default: the slug)")
   .option(...addSourceImportOption)
   .option(...dbOption)
@@ -40,7 +63,7 @@ program
   .argument("<repo-dir>", "the repository's working copy")
   .argument("<path-in-repo>", "the scraped file, e.g. github_summary_v1.json")
   .requiredOption("--vendor <slug>", "vendor slug")
-  .requiredOption("--platform <platform>", `one of: ${PLATFORM_NAMES.join(", ")}`)
+  .addOption(importPlatformOption("import-git"))
   .option("--name <name>", "vendor display name (first import only)")
   .option(...addSourceImportOption)
   .option(...dbOption)
@@ -77,6 +100,13 @@ program
   .argument("<file>", "a file made by `backup`")
   .option(...dbOption)
   .action((file: string, opts: { db?: string }) => runRestore(file, opts));
+
+program
+  .command("stats")
+  .description("bytes per table (with its indexes) and per vendor, and the ratio of the database to the raw bytes recorded")
+  .option("--json", "print the figures as JSON")
+  .option(...dbOption)
+  .action((opts: { db?: string; json?: boolean }) => runStats(opts));
 
 const vendorsCommand = program.command("vendors").description("the vendors Redline polls");
 
@@ -123,7 +153,8 @@ vendorsCommand
 vendorsCommand
   .command("platforms")
   .description("the live platforms a vendor can be polled with")
-  .action(() => {
+  .action(async () => {
+    const { LIVE_PLATFORMS } = await import("@/scrapers/live");
     for (const p of LIVE_PLATFORMS) process.stdout.write(`${p.name.padEnd(22)} ${p.description}\n`);
   });
 
@@ -136,8 +167,17 @@ program
   .option(...dbOption)
   .action((opts) => runPoll(opts));
 
+const HELP_WORDS = new Set(["--help", "-h", "help"]);
+
 async function main(argv: string[]): Promise<number> {
   try {
+    const words = argv.slice(2);
+    // Naming every platform loads every parser, which would be most of any help's start-up.
+    const listing = words.some((word) => HELP_WORDS.has(word)) ? [...importPlatformOptions].filter(([command]) => words.includes(command)) : [];
+    if (listing.length > 0) {
+      const { PLATFORM_NAMES } = await import("@/scrapers/platforms");
+      for (const [, option] of listing) option.description = `one of: ${PLATFORM_NAMES.join(", ")}`;
+    }
     await program.parseAsync(argv);
     return 0;
   } catch (error) {

@@ -1,27 +1,62 @@
+import fs from "node:fs";
+import Database from "better-sqlite3";
 import { backupDatabase, restoreDatabase } from "@/db/backup";
 import { convertLegacyBodies, countLegacyBodies } from "@/db/body-conversion";
+import { convertVersionLayout, versionLayoutPending } from "@/db/layout/convert-versions";
+import { rerenderVersionTexts } from "@/db/version-text";
 import { DatabaseError } from "@/db/client";
 import { type DerivationJob, getJob, listRecentJobs, queueJob } from "@/db/derivation-jobs";
 import { getVendorBySlug } from "@/db/vendors";
 import { CliError, resolveDbPath, withDatabase } from "@/scrapers/cli/cli-context";
 import { runPendingJobs } from "@/scrapers/rederive/job-runner";
 
+/** Whether the database file holds data an in-place conversion would rewrite. */
+function conversionPending(file: string): boolean {
+  if (!fs.existsSync(file)) return false;
+  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const has = (table: string) => sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
+    return (has("incident_versions") && versionLayoutPending(sqlite)) || (has("capture_bodies") && countLegacyBodies(sqlite) > 0);
+  } finally {
+    sqlite.close();
+  }
+}
+
 export async function runMigrate(opts: { db?: string; bodyBatch?: string }): Promise<void> {
   const batchBodies = opts.bodyBatch === undefined ? undefined : Number(opts.bodyBatch);
   if (batchBodies !== undefined && (!Number.isInteger(batchBodies) || batchBodies < 1)) throw new CliError(`--body-batch must be a whole number of bodies, not ${JSON.stringify(opts.bodyBatch)}`);
   const file = resolveDbPath(opts);
-  await withDatabase(opts, async (db) => {
-    process.stdout.write(`migrated ${file}\n`);
+  if (conversionPending(file)) {
+    const target = `${file}.before-migrate-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+    const backup = await backupDatabase(file, target);
+    process.stdout.write(`backed up ${file} to ${backup.file} (${(backup.bytes / 1e6).toFixed(1)} MB) before converting it\n`);
+  }
+  await withDatabase(opts, (db) => {
     const legacy = countLegacyBodies(db.$client);
-    if (legacy === 0) return;
-    const backup = `${file}.before-raw-deltas-${new Date().toISOString().replace(/[:.]/g, "-")}`;
-    await backupDatabase(file, backup);
-    process.stdout.write(`backed up ${file} to ${backup} before converting ${legacy} raw bodies to deltas\n`);
-    const converted = convertLegacyBodies(db.$client, {
-      batchBodies,
-      onBatch: ({ converted: done, remaining }) => process.stdout.write(`converted ${done} raw bodies to deltas, ${remaining} to go\n`),
+    if (legacy > 0) {
+      const converted = convertLegacyBodies(db.$client, {
+        batchBodies,
+        onBatch: ({ converted: done, remaining }) => process.stdout.write(`converted ${done} raw bodies to deltas, ${remaining} to go\n`),
+      });
+      process.stdout.write(`raw bodies: ${converted} converted to deltas; every body is in the delta layout\n`);
+    }
+    const versions = convertVersionLayout(db, {
+      onBatch: (p) => process.stderr.write(`versions: ${p.incidents} incidents looked at, ${p.versionsRewritten} versions and ${p.statesRewritten} record states rewritten\n`),
     });
-    process.stdout.write(`raw bodies: ${converted} converted to deltas; every body is in the delta layout\n`);
+    const texts = rerenderVersionTexts(db);
+    if (legacy > 0 || versions.versionsRewritten + versions.statesRewritten > 0) {
+      if (versions.versionsRewritten + versions.statesRewritten > 0) {
+        process.stdout.write(`versions kept as patches: ${versions.versionsRewritten} versions and ${versions.statesRewritten} record states rewritten\n`);
+      }
+      try {
+        db.$client.exec("VACUUM");
+      } catch (error) {
+        // The conversion is complete either way; only the file's free pages stay until a VACUUM.
+        process.stderr.write(`migrate: the file keeps its freed space (VACUUM failed: ${(error as Error).message}); run VACUUM on it with Redline stopped\n`);
+      }
+    }
+    if (texts > 0) process.stdout.write(`summaries rendered again: ${texts} versions\n`);
+    process.stdout.write(`migrated ${file}\n`);
   });
 }
 

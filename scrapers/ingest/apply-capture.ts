@@ -1,9 +1,10 @@
 import type { RedlineDb } from "@/db/client";
-import { type CaptureKey, loadPriorState } from "@/db/prior-state";
 import { bodyReader } from "@/db/capture-bodies";
+import { markStandingsRead } from "@/db/capture-runs";
+import { type CaptureKey, loadPriorState, type PriorState } from "@/db/prior-state";
 import { recordDerivation, setAppliedThrough, warningsJson } from "@/db/record-capture";
 import { type CaptureRow, writeStatements } from "@/db/write-statements";
-import { deriveCapture, prepareObservations } from "@/lib/derive/derive-capture";
+import { type CaptureDerivation, deriveCapture, prepareObservations } from "@/lib/derive/derive-capture";
 import { type ParseOutcome, parseSnapshot } from "@/scrapers/ingest/parse-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
 import type { Platform } from "@/scrapers/platforms/platform";
@@ -16,23 +17,24 @@ export interface ReadCapture {
   key: CaptureKey;
   platform: Platform;
   parsed: ParseOutcome;
+  /** The last observation of the capture's run (its first is key.observedAt). */
+  lastObservedAt: string;
+}
+
+/** What deriving a good capture gave, and what it was derived from. */
+export interface CaptureApplication {
+  prior: PriorState;
+  derivation: CaptureDerivation;
 }
 
 export class DerivationError extends Error {
   readonly kind = "derivation";
 }
 
-/**
- * Apply one read capture to the vendor's history: load the prior records it concerns, derive,
- * record. Runs inside the caller's transaction. Only good captures change anything; each one
- * becomes the vendor's latest applied capture.
- */
-export function applyCapture(db: RedlineDb, vendor: { id: number; name: string }, capture: ReadCapture, resolve: PlatformResolver = getPlatform): number {
+/** Derive a good capture against the vendor's history as it stands: nothing is written. Null for other outcomes. */
+export function deriveApplication(db: RedlineDb, vendor: { id: number; name: string }, capture: Omit<ReadCapture, "captureId" | "lastObservedAt">, resolve: PlatformResolver = getPlatform): CaptureApplication | null {
   const { parsed, platform, key } = capture;
-  if (parsed.outcome !== "ok" || parsed.snapshot === null) {
-    setAppliedThrough(db, vendor.id, key);
-    return 0;
-  }
+  if (parsed.outcome !== "ok" || parsed.snapshot === null) return null;
   const { profile } = platform;
   const observations = prepareObservations(parsed.snapshot);
   const prior = loadPriorState(db, vendor.id, key, profile.presence, observations, (name) => resolve(name)?.profile.presence);
@@ -45,8 +47,43 @@ export function applyCapture(db: RedlineDb, vendor: { id: number; name: string }
     unread: parsed.snapshot.unread,
     ...prior,
   });
-  const versions = recordDerivation(db, { vendorId: vendor.id, captureId: capture.captureId, source: key.source, observedAt: key.observedAt }, derivation, prior.ids);
-  setAppliedThrough(db, vendor.id, key);
+  return { prior, derivation };
+}
+
+/**
+ * Whether applying it only says when its incidents were last seen: no record was even looked at
+ * (so no other source's standing mattered) and none changed. Such a capture may continue a run.
+ */
+export function changesNothing(application: CaptureApplication): boolean {
+  return application.prior.records.size === 0 && application.derivation.incidents.length === 0;
+}
+
+/** Record a derived capture; returns the versions added. Runs inside the caller's transaction. */
+export function recordApplication(db: RedlineDb, vendorId: number, captureId: number, key: CaptureKey, application: CaptureApplication): number {
+  if (!changesNothing(application)) markStandingsRead(db, vendorId, key.source, key.observedAt);
+  return recordDerivation(db, { vendorId, captureId, source: key.source, observedAt: key.observedAt }, application.derivation, application.prior.ids);
+}
+
+/** What a run's later observations add to its first: when its incidents were last seen. */
+export function touchRunSeen(db: RedlineDb, vendorId: number, application: CaptureApplication, lastObservedAt: string): void {
+  if (application.derivation.seen.length === 0) return;
+  writeStatements(db.$client).touchSeen.run(lastObservedAt, vendorId, JSON.stringify(application.derivation.seen));
+}
+
+/**
+ * Apply one read capture to the vendor's history: load the prior records it concerns, derive,
+ * record. Runs inside the caller's transaction. Only good captures change anything; each one
+ * becomes the vendor's latest applied capture. A run of good snapshots is applied as its first
+ * observation, its later ones having changed nothing but when its incidents were last seen.
+ */
+export function applyCapture(db: RedlineDb, vendor: { id: number; name: string }, capture: ReadCapture, resolve: PlatformResolver = getPlatform): number {
+  const application = deriveApplication(db, vendor, capture, resolve);
+  let versions = 0;
+  if (application) {
+    versions = recordApplication(db, vendor.id, capture.captureId, capture.key, application);
+    if (capture.lastObservedAt > capture.key.observedAt) touchRunSeen(db, vendor.id, application, capture.lastObservedAt);
+  }
+  setAppliedThrough(db, vendor.id, capture.key);
   return versions;
 }
 
@@ -64,7 +101,7 @@ export async function readStoredCapture(
     row.bodyHash === null
       ? { outcome: row.outcome, error: row.error, snapshot: null }
       : await parseSnapshot(platform, bodyOf(row.bodyHash), { vendor: vendorSlug, source: row.source, observedAt: row.observedAt });
-  return { captureId: row.id, key, platform, parsed };
+  return { captureId: row.id, key, platform, parsed, lastObservedAt: row.lastObservedAt };
 }
 
 /** What a capture says once read again: its outcome and warnings may differ under a newer parser. */

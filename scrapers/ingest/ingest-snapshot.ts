@@ -1,13 +1,15 @@
 import type { RedlineDb } from "@/db/client";
 import { getActiveJob, queueJob } from "@/db/derivation-jobs";
-import { compareCaptureKeys } from "@/db/prior-state";
-import { appliedThrough, findCapture, insertCapture, storedDerivedWith } from "@/db/record-capture";
+import { type CaptureKey, compareCaptureKeys } from "@/db/prior-state";
+import { continueRun, findRecordedObservation, mayContinueServingRun, placeObservation, recordObservation, splitGoodRunsAround } from "@/db/capture-runs";
+import { appliedThrough, type CaptureInput, insertCapture, setAppliedThrough, storedDerivedWith } from "@/db/record-capture";
+import { writeStatements } from "@/db/write-statements";
 import type { CaptureOutcome } from "@/db/schema";
 import { getVendorBySlug, setDerivedWith, type VendorRow } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
 import type { ReadWarning } from "@/lib/derive/observation";
 import { DERIVATION_KEY, DERIVATION_VERSION, type DerivedWith, isStale } from "@/lib/derive/derivation-version";
-import { applyCapture, type PlatformResolver } from "@/scrapers/ingest/apply-capture";
+import { type CaptureApplication, changesNothing, deriveApplication, type PlatformResolver, recordApplication, touchRunSeen } from "@/scrapers/ingest/apply-capture";
 import { type ParseOutcome, parseSnapshot } from "@/scrapers/ingest/parse-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
 import type { Platform } from "@/scrapers/platforms/platform";
@@ -79,7 +81,7 @@ export async function ingestSnapshot(db: RedlineDb, input: SnapshotInput, resolv
   const vendor = getVendorBySlug(db, input.vendor.slug) ?? input.vendor;
   const hash = sha256Hex(input.body);
   // A capture recorded before reports how it went then: a broken snapshot seen twice is still broken.
-  const recorded = findCapture(db, vendor.id, input.source, input.observedAt, hash);
+  const recorded = findRecordedObservation(db, vendor.id, input.source, input.observedAt, hash);
   if (recorded) return { captureId: null, duplicate: true, versionsAdded: 0, warnings: [], pending: false, outcome: recorded.outcome, error: recorded.error };
   const parsed = await parseSnapshot(input.platform, input.body, { vendor: vendor.slug, source: input.source, observedAt: input.observedAt });
   return recordParsed(db, { ...input, vendor, hash }, parsed, resolvePlatform);
@@ -98,22 +100,52 @@ export function recordParsed(
   const base = { captureId: null, duplicate: true, versionsAdded: 0, warnings: [], pending: false };
   return db.$client.transaction((): CaptureResult => {
     const hadHistory = appliedThrough(db, vendor.id) !== null;
-    const captureId = insertCapture(db, {
+    const capture: CaptureInput = {
       vendorId: vendor.id, source: input.source, platform: platform.name, observedAt: input.observedAt, hash, body: input.body,
       outcome: parsed.outcome, error: parsed.error,
       incidentCount: parsed.snapshot ? parsed.snapshot.observations.length + parsed.snapshot.unread.length : null,
       warnings,
-    });
-    if (captureId === null) return { ...base, outcome: parsed.outcome, error: parsed.error };
-    const result = { ...base, captureId, duplicate: false, outcome: parsed.outcome, error: parsed.error, warnings };
-    if (parsed.outcome !== "ok") return result;
-    noteDerivation(db, vendor.id, platform, resolve, hadHistory);
+    };
+    if (parsed.outcome !== "ok") {
+      const captureId = recordObservation(db, capture);
+      return captureId === null ? { ...base, outcome: parsed.outcome, error: parsed.error } : { ...base, captureId, duplicate: false, outcome: parsed.outcome, error: parsed.error, warnings };
+    }
     const key = { observedAt: input.observedAt, source: input.source, hash };
     const applied = appliedThrough(db, vendor.id);
-    const late = applied !== null && compareCaptureKeys(key, applied) < 0;
+    // Judged before a split can shorten it: a capture before the last observation of the run applied last is late too.
+    const late = applied !== null && compareCaptureKeys(key, appliedEnd(db, vendor.id, applied)) < 0;
+    const placement = placeObservation(db, capture);
+    if (placement.kind === "duplicate") return { ...base, outcome: placement.outcome, error: placement.error };
+    const result = { ...base, duplicate: false, outcome: parsed.outcome, error: parsed.error, warnings };
+    noteDerivation(db, vendor.id, platform, resolve, hadHistory);
+    let application: CaptureApplication | null = null;
+    if (placement.kind === "continues" && !late && isApplied(placement.run, applied) && mayContinueServingRun(db, vendor.id, placement.run)) {
+      application = deriveApplication(db, vendor, { key, platform, parsed }, resolve);
+      if (application && changesNothing(application)) {
+        continueRun(db, placement.run, input.observedAt);
+        touchRunSeen(db, vendor.id, application, input.observedAt);
+        return { ...result, captureId: placement.run.id };
+      }
+    }
+    if (late) splitGoodRunsAround(db, vendor.id, input.observedAt);
+    const captureId = insertCapture(db, capture);
+    if (captureId === null) return { ...base, outcome: parsed.outcome, error: parsed.error };
     if (late) queueJob(db, vendor.id, "late-capture", key);
-    if (late || getActiveJob(db, vendor.id)?.status === "swapping") return { ...result, pending: true };
-    const versionsAdded = applyCapture(db, vendor, { captureId, key, platform, parsed }, resolve);
-    return { ...result, versionsAdded };
+    if (late || getActiveJob(db, vendor.id)?.status === "swapping") return { ...result, captureId, pending: true };
+    application ??= deriveApplication(db, vendor, { key, platform, parsed }, resolve);
+    const versionsAdded = application ? recordApplication(db, vendor.id, captureId, key, application) : 0;
+    setAppliedThrough(db, vendor.id, key);
+    return { ...result, captureId, versionsAdded };
   }).immediate();
+}
+
+/** The last observation of the capture applied last (it may be a run). */
+function appliedEnd(db: RedlineDb, vendorId: number, applied: CaptureKey): CaptureKey {
+  const run = writeStatements(db.$client).captureByKey.get(vendorId, applied.source, applied.observedAt, applied.hash);
+  return { ...applied, observedAt: run?.lastObservedAt ?? applied.observedAt };
+}
+
+/** Whether the run is the capture applied last: only then can a good snapshot continue it. */
+function isApplied(run: { source: string; observedAt: string; hash: string }, applied: CaptureKey | null): boolean {
+  return applied !== null && compareCaptureKeys(run, applied) === 0;
 }

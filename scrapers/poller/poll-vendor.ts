@@ -1,6 +1,6 @@
 import type { RedlineDb } from "@/db/client";
 import { getSource, listIncidentsInStatus, saveSource, type SourceRow } from "@/db/poll-state";
-import { insertCapture } from "@/db/record-capture";
+import { recordObservation } from "@/db/capture-runs";
 import type { CaptureOutcome } from "@/db/schema";
 import type { VendorRow } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
@@ -39,7 +39,7 @@ export interface VendorPollResult {
 const EMPTY_HASH = sha256Hex(new Uint8Array());
 
 function recordWithoutBody(deps: PollDeps, vendor: VendorRow, endpoint: Endpoint, observedAt: string, outcome: CaptureOutcome, error: string | null, hash: string, size: number | null): void {
-  insertCapture(deps.db, {
+  recordObservation(deps.db, {
     vendorId: vendor.id,
     source: endpoint.url,
     platform: endpoint.platform,
@@ -84,7 +84,8 @@ export async function pollEndpoint(deps: PollDeps, vendor: VendorRow, endpoint: 
     lastModified: response.lastModified ?? source.lastModified,
   };
   if (response.notModified) {
-    recordWithoutBody(deps, vendor, endpoint, observedAt, "not-modified", null, EMPTY_HASH, null);
+    // A 304 confirms the body last received: it continues the run of that content.
+    recordWithoutBody(deps, vendor, endpoint, observedAt, "not-modified", null, source.lastBodyHash ?? EMPTY_HASH, null);
     saveSource(deps.db, { ...source, ...validators, platform: endpoint.platform, lastFetchedAt: observedAt, lastStatus: 304 });
     return { ...base, outcome: "not-modified", error: null };
   }

@@ -8,6 +8,8 @@ import { getPlatform } from "@/scrapers/platforms";
 import { historyIsStale } from "@/scrapers/rederive/derived-with";
 import { LeaseLostError, rebuildHistory, RebuildStoppedError } from "@/scrapers/rederive/rebuild-history";
 import { replayFrom } from "@/scrapers/rederive/replay";
+import { rerenderVersionTexts } from "@/db/version-text";
+import { currentSummarizer } from "@/lib/summarize";
 
 export interface RunnerOptions {
   /** Who holds the jobs this runner takes (a process id and host by default). */
@@ -141,6 +143,7 @@ export function queueStaleRebuilds(db: RedlineDb, resolve: PlatformResolver = ge
  */
 export class DerivationWorker {
   private stopping = false;
+  private textsStale = true;
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private readonly abort = new AbortController();
@@ -167,12 +170,20 @@ export class DerivationWorker {
       log(`rederive: could not look for stale histories: ${error instanceof Error ? error.message : String(error)}`);
     }
     while (!this.stopping) {
+      let rendered = 0;
       try {
+        // A few incidents at a time, since the polls share this thread; none is written stale meanwhile.
+        if (this.textsStale) rendered = rerenderVersionTexts(this.db, currentSummarizer, 50, 1);
+        this.textsStale = rendered > 0;
         await runPendingJobs(this.db, { ...this.options, log, signal: this.abort.signal });
       } catch (error) {
         log(`rederive: worker error: ${error instanceof Error ? error.message : String(error)}`);
       }
       if (this.stopping) break;
+      if (rendered > 0) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        continue;
+      }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.options.idleMs ?? 1_000);
         this.wake = () => {

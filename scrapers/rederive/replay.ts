@@ -36,8 +36,9 @@ export async function replayFrom(
     if (captures.length > limit) return null;
     const started = performance.now();
     const result = db.$client.transaction((): Omit<ReplayResult, "holdMs"> | null => {
-      const now = st.capturesFrom.all(vendor.id, from.observedAt, from.source, from.hash, limit + 1).map((r) => r.id);
-      if (now.length !== captures.length || now.some((id, i) => captures[i]?.captureId !== id)) return null;
+      const now = st.capturesFrom.all(vendor.id, from.observedAt, from.source, from.hash, limit + 1);
+      // A run continued meanwhile is read again too: its last observation is part of what is applied.
+      if (now.length !== captures.length || now.some((r, i) => captures[i]?.captureId !== r.id || captures[i]?.lastObservedAt !== r.lastObservedAt)) return null;
       rewindHistory(db, vendor.id, from);
       let versions = 0;
       for (const capture of captures) {

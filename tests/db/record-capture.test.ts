@@ -98,10 +98,11 @@ describe("recording captures", () => {
     expect(countRows(db, "incident_versions")).toBe(1);
   });
 
-  it("keeps one compressed copy of a body fetched many times", async () => {
+  it("keeps one compressed copy of a body fetched many times, in one run of five observations", async () => {
     const { db, capture } = setup();
     for (let i = 0; i < 5; i += 1) await capture([makeIncident()]);
-    expect(countRows(db, "captures")).toBe(5);
+    expect(countRows(db, "captures")).toBe(1);
+    expect(db.$client.prepare("SELECT observations FROM captures").get()).toEqual({ observations: 5 });
     expect(countRows(db, "capture_bodies")).toBe(1);
   });
 

@@ -100,7 +100,7 @@ describeCorpus("a parser upgrade on a vendor with a long history", () => {
       const check = new Database(dbPath, { readonly: true });
       const polled = check
         .prepare<[], { slug: string; polls: number; failed: number }>(
-          `SELECT v.slug, count(c.id) AS polls, sum(c.outcome NOT IN ('ok', 'not-modified')) AS failed FROM vendors v
+          `SELECT v.slug, sum(c.observations) AS polls, sum(c.outcome NOT IN ('ok', 'not-modified')) AS failed FROM vendors v
            JOIN captures c ON c.vendor_id = v.id WHERE v.slug LIKE 'sim-%' GROUP BY v.slug`,
         )
         .all();

@@ -106,3 +106,49 @@ describe("captures that arrive after later ones", () => {
     expect(history(db)).toEqual(history(reference.db));
   });
 });
+
+function runRows(db: RedlineDb): string[] {
+  return db.$client
+    .prepare<[], { line: string }>(
+      `SELECT source || ' ' || observed_at || '..' || last_observed_at || ' x' || observations AS line FROM captures ORDER BY observed_at, source, hash`,
+    )
+    .all()
+    .map((r) => r.line);
+}
+
+describe("late captures and runs of unchanged snapshots", () => {
+  const at = (minute: number) => `2026-03-01T10:${String(minute).padStart(2, "0")}:00.000Z`;
+  const unchanged = [poll(at(15), [first]), poll(at(20), [first]), poll(at(25), [first]), poll(at(30), [first])];
+
+  it("a late snapshot of a run's own content inside it was recorded already: nothing is added, nothing re-derived", async () => {
+    const { db, vendor } = await archive(unchanged);
+    const before = { runs: runRows(db), history: history(db) };
+    expect(before.runs).toEqual([`${poll("", []).source} ${at(15)}..${at(30)} x4`]);
+    await record(db, vendor, [poll(at(22), [first])]);
+    expect(runRows(db)).toEqual(before.runs);
+    expect(getActiveJob(db, vendor.id)).toBeUndefined();
+    expect(history(db)).toEqual(before.history);
+  });
+
+  it("a late snapshot of other content splits the run of its source: its first stays before, its last is applied again after", async () => {
+    const { db, vendor } = await archive(unchanged);
+    await record(db, vendor, [poll(at(22), [second])]);
+    const source = poll("", []).source;
+    expect(runRows(db)).toEqual([`${source} ${at(15)}..${at(15)} x1`, `${source} ${at(22)}..${at(22)} x1`, `${source} ${at(30)}..${at(30)} x3`]);
+    expect(getActiveJob(db, vendor.id)?.reason).toBe("late-capture");
+    await runPendingJobs(db);
+    // The observations between are not kept one by one: the vendor is taken to have gone back to the run's content at its last.
+    const reference = await archive([poll(at(15), [first]), poll(at(22), [second]), poll(at(30), [first])]);
+    expect(history(db)).toEqual(history(reference.db));
+  });
+
+  it("a webhook push that lands inside a run of another source splits it, and the history is the one recorded in time order", async () => {
+    const { db, vendor } = await archive([...unchanged, poll(at(35), [second])]);
+    await record(db, vendor, [push(at(22), second)]);
+    expect(getActiveJob(db, vendor.id)?.reason).toBe("late-capture");
+    await runPendingJobs(db);
+    const reference = await archive([poll(at(15), [first]), push(at(22), second), poll(at(30), [first]), poll(at(35), [second])]);
+    expect(history(db)).toEqual(history(reference.db));
+    expect(runRows(db)).toEqual(runRows(reference.db).map((line) => (line.includes(at(30)) ? line.replace("x1", "x3") : line)));
+  });
+});

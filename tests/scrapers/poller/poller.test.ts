@@ -73,12 +73,20 @@ describe("polling the simulator", () => {
     const first = await scheduler.runOnce();
     expect(first.versionsAdded).toBeGreaterThan(0);
     const before = db.$client.prepare("SELECT count(*) AS n FROM incident_versions").get() as { n: number };
+    const rowsBefore = db.$client.prepare("SELECT max(id) AS id FROM captures").get() as { id: number };
+    sim.setClock("2026-03-02T00:01:00.000Z");
     const second = await scheduler.runOnce();
     expect(second).toMatchObject({ ok: 3, failed: 0, versionsAdded: 0 });
     const after = db.$client.prepare("SELECT count(*) AS n FROM incident_versions").get() as { n: number };
     expect(after.n).toBe(before.n);
-    const outcomes = db.$client.prepare("SELECT outcome, count(*) AS n FROM captures WHERE id > (SELECT max(id) FROM captures) - 4 GROUP BY outcome").all();
-    expect(outcomes).toEqual([{ outcome: "not-modified", n: 4 }]);
+    const added = db.$client.prepare("SELECT outcome, count(*) AS n, sum(observations) AS observations FROM captures WHERE id > ? GROUP BY outcome");
+    const runs = added.all(rowsBefore.id) as Array<{ outcome: string; n: number; observations: number }>;
+    expect(runs).toEqual([{ outcome: "not-modified", n: expect.any(Number), observations: runs[0]?.n }]);
+    expect(runs[0]?.n).toBeGreaterThanOrEqual(4);
+    sim.setClock("2026-03-02T00:02:00.000Z");
+    expect(await scheduler.runOnce()).toMatchObject({ ok: 3, failed: 0, versionsAdded: 0 });
+    // The third poll continues the second's runs: no row added.
+    expect(added.all(rowsBefore.id)).toEqual([{ outcome: "not-modified", n: runs[0]?.n, observations: 2 * (runs[0]?.n ?? 0) }]);
   });
 
   it("does not let a hanging or failing vendor hold up the healthy ones beyond its own timeout", async () => {

@@ -1,0 +1,49 @@
+import type { RedlineDb } from "@/db/client";
+import { preparedFor } from "@/db/queries/prepared";
+import { restoreBody } from "@/db/capture-bodies";
+import { sha256Hex } from "@/lib/canonicalize";
+
+export class CaptureRestoreError extends Error {
+  readonly kind = "capture-restore";
+}
+
+export interface RestoredCapture {
+  id: number;
+  observedAt: string;
+  /** The sha256 recorded with the capture, which the body was checked against. */
+  hash: string;
+  body: Buffer;
+}
+
+const statements = preparedFor((sqlite) => ({
+  capture: sqlite.prepare<[number], { id: number; observedAt: string; hash: string; bodyHash: string | null }>(
+    "SELECT id, observed_at AS observedAt, hash, body_hash AS bodyHash FROM captures WHERE id = ?",
+  ),
+  stored: sqlite.prepare<[number], { id: number }>(
+    "SELECT id FROM captures WHERE vendor_id = ? AND body_hash IS NOT NULL ORDER BY observed_at, source, hash",
+  ),
+}));
+
+/**
+ * A capture's raw body as it was fetched or imported, checked against the hash recorded with it.
+ * Throws when the capture is unknown, kept no body, or its stored body does not match.
+ */
+export function restoreCapture(db: RedlineDb, captureId: number): RestoredCapture {
+  const row = statements(db).capture.get(captureId);
+  if (!row) throw new CaptureRestoreError(`store: no capture ${captureId}`);
+  if (row.bodyHash === null) throw new CaptureRestoreError(`store: capture ${captureId} kept no body`);
+  let body: Buffer;
+  try {
+    body = restoreBody(db.$client, row.bodyHash);
+  } catch (error) {
+    throw new CaptureRestoreError(`store: unable to restore capture ${captureId}: ${(error as Error).message}`, { cause: error });
+  }
+  const actual = sha256Hex(body);
+  if (actual !== row.hash) throw new CaptureRestoreError(`store: capture ${captureId} restored to sha256 ${actual}, recorded ${row.hash}`);
+  return { id: row.id, observedAt: row.observedAt, hash: row.hash, body };
+}
+
+/** The vendor's captures that kept a raw body, in capture order: what restoreCapture can give back. */
+export function listStoredCaptureIds(db: RedlineDb, vendorId: number): number[] {
+  return statements(db).stored.all(vendorId).map((r) => r.id);
+}

@@ -1,0 +1,111 @@
+import type Database from "better-sqlite3";
+import type { RedlineDb } from "@/db/client";
+import { readVersionState, replaySteps, type StoredStep } from "@/db/version-states";
+import type { Change } from "@/lib/change";
+import type { ChangeKindName } from "@/lib/change-kinds";
+import type { IncidentState } from "@/lib/incident";
+import { currentSummarizer, type Summarizer } from "@/lib/summarize";
+
+/**
+ * A version's summary and headline are derived from its stored changes and the states around it,
+ * and stored with the summarizer version that wrote them. Text an older summarizer wrote is
+ * rendered again when read, and rewritten in place by `rerenderVersionTexts`; raw captures are never read.
+ */
+
+export interface VersionTextInput {
+  vendorName: string;
+  observedAt: string;
+  kinds: readonly string[];
+  changes: readonly Change[];
+  state: IncidentState;
+  /** The version before's state; null for the first. */
+  previous: IncidentState | null;
+}
+
+export function renderVersionText(input: VersionTextInput, summarizer: Summarizer = currentSummarizer): { summary: string; headline: string } {
+  const args = { ...input, kinds: input.kinds as ChangeKindName[] };
+  return { summary: summarizer.summarize(args), headline: summarizer.headline(args) };
+}
+
+/** What a read of versions carries to have its text checked. */
+export interface DerivedTextRow {
+  incidentId: number;
+  seq: number;
+  observedAt: string;
+  kinds: readonly string[];
+  textVersion: number;
+  vendorName: string;
+  summary: string;
+  headline: string;
+}
+
+const changesOf = new WeakMap<Database.Database, Database.Statement<[number, number], { changes: string }>>();
+
+function readChanges(sqlite: Database.Database, incidentId: number, seq: number): Change[] {
+  let statement = changesOf.get(sqlite);
+  if (!statement) {
+    statement = sqlite.prepare<[number, number], { changes: string }>("SELECT changes FROM incident_versions WHERE incident_id = ? AND seq = ?");
+    changesOf.set(sqlite, statement);
+  }
+  return JSON.parse(statement.get(incidentId, seq)?.changes ?? "[]") as Change[];
+}
+
+/** The rows, those whose text an older summarizer wrote rendered again (each rebuilds two states by bounded replay). */
+export function withFreshText<T extends DerivedTextRow>(db: RedlineDb, rows: T[], summarizer: Summarizer = currentSummarizer): T[] {
+  return rows.map((row) => {
+    if (row.textVersion === summarizer.version) return row;
+    const state = readVersionState(db, row.incidentId, row.seq);
+    if (!state) return row;
+    const previous = row.seq > 1 ? (readVersionState(db, row.incidentId, row.seq - 1) ?? null) : null;
+    const changes = readChanges(db.$client, row.incidentId, row.seq);
+    const text = renderVersionText({ vendorName: row.vendorName, observedAt: row.observedAt, kinds: row.kinds, changes, state, previous }, summarizer);
+    return { ...row, ...text, textVersion: summarizer.version };
+  });
+}
+
+interface TextStep extends StoredStep {
+  id: number;
+  observedAt: string;
+  kinds: string;
+  changes: string;
+  textVersion: number;
+}
+
+/**
+ * Rewrite the text of every version an older summarizer wrote (or of `batch` × `batches` incidents'),
+ * a batch of incidents per transaction (resumable: what is done is no longer stale). Returns the versions rewritten.
+ */
+export function rerenderVersionTexts(db: RedlineDb, summarizer: Summarizer = currentSummarizer, batch = 200, batches = Number.POSITIVE_INFINITY): number {
+  const sqlite = db.$client;
+  const staleIncidents = sqlite.prepare<[number, number], { incidentId: number; vendorName: string }>(
+    `SELECT DISTINCT v.incident_id AS incidentId, d.name AS vendorName FROM incident_versions v JOIN vendors d ON d.id = v.vendor_id
+     WHERE v.text_version <> ? LIMIT ?`,
+  );
+  const steps = sqlite.prepare<[number], TextStep>(
+    `SELECT id, seq, snapshot, patch, observed_at AS observedAt, kinds, changes, text_version AS textVersion
+     FROM incident_versions WHERE incident_id = ? ORDER BY seq`,
+  );
+  const update = sqlite.prepare<[string, string, number, number]>("UPDATE incident_versions SET summary = ?, headline = ?, text_version = ? WHERE id = ?");
+  let written = 0;
+  for (let done = 0; done < batches; done += 1) {
+    const incidents = staleIncidents.all(summarizer.version, batch);
+    if (incidents.length === 0) return written;
+    sqlite.transaction(() => {
+      for (const { incidentId, vendorName } of incidents) {
+        let previous: IncidentState | null = null;
+        for (const { step, state } of replaySteps(steps.all(incidentId))) {
+          const current = state as unknown as IncidentState;
+          if (step.textVersion !== summarizer.version) {
+            const changes = JSON.parse(step.changes) as Change[];
+            const kinds = JSON.parse(step.kinds) as string[];
+            const text = renderVersionText({ vendorName, observedAt: step.observedAt, kinds, changes, state: current, previous }, summarizer);
+            update.run(text.summary, text.headline, summarizer.version, step.id);
+            written += 1;
+          }
+          previous = current;
+        }
+      }
+    }).immediate();
+  }
+  return written;
+}

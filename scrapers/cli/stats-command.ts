@@ -1,0 +1,71 @@
+import fs from "node:fs";
+import { readStorageStats, type RowsAndBytes, type StorageStats, VENDOR_PARTS, type VendorPart } from "@/db/queries/storage-stats";
+import { resolveDbPath, withDatabase } from "@/scrapers/cli/cli-context";
+
+const PART_LABELS: Record<VendorPart, string> = {
+  captures: "captures",
+  rawBodies: "raw bodies",
+  incidents: "incidents",
+  versions: "versions",
+  states: "states",
+};
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1e3) return `${bytes} B`;
+  if (bytes < 1e6) return `${(bytes / 1e3).toFixed(1)} KB`;
+  if (bytes < 1e9) return `${(bytes / 1e6).toFixed(1)} MB`;
+  return `${(bytes / 1e9).toFixed(2)} GB`;
+}
+
+/** The database's files as they are on disk before this command opens them. */
+function filesOnDisk(file: string): { db: number; wal: number; shm: number } {
+  const size = (f: string) => (fs.existsSync(f) ? fs.statSync(f).size : 0);
+  return { db: size(file), wal: size(`${file}-wal`), shm: size(`${file}-shm`) };
+}
+
+function row(cells: readonly string[], widths: readonly number[]): string {
+  return cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ").trimEnd();
+}
+
+function rowsAndBytes(p: RowsAndBytes): string {
+  return `${p.rows} / ${formatBytes(p.bytes)}`;
+}
+
+function renderStats(file: string, disk: ReturnType<typeof filesOnDisk>, s: StorageStats): string {
+  const lines: string[] = [];
+  const onDisk = disk.db + disk.wal + disk.shm;
+  lines.push(`database ${file}: ${formatBytes(onDisk)} on disk (file ${formatBytes(disk.db)}, -wal ${formatBytes(disk.wal)}, -shm ${formatBytes(disk.shm)})`);
+  lines.push(`pages: ${formatBytes(s.databaseBytes)} (${s.pageSize}-byte pages), of which free ${formatBytes(s.freeBytes)}`);
+  lines.push(`raw bytes recorded (every capture's size): ${formatBytes(s.rawBytes)}; database / raw: ${s.rawBytes > 0 ? `${s.ratio.toFixed(3)}x` : "nothing recorded"}`);
+  lines.push("");
+  const tw = [26, 10, 12, 12, 12];
+  lines.push(row(["table (with its indexes)", "rows", "table", "indexes", "total"], tw));
+  for (const t of s.tables) {
+    lines.push(row([t.name, String(t.rows), formatBytes(t.tableBytes), formatBytes(t.indexBytes), formatBytes(t.tableBytes + t.indexBytes)], tw));
+  }
+  const counted = s.tables.reduce((n, t) => n + t.tableBytes + t.indexBytes, 0);
+  lines.push(row(["free pages", "", "", "", formatBytes(s.freeBytes)], tw));
+  const other = s.databaseBytes - counted - s.freeBytes;
+  if (other !== 0) lines.push(row(["other pages (lock page)", "", "", "", formatBytes(other)], tw));
+  lines.push(row(["all pages", "", "", "", formatBytes(s.databaseBytes)], tw));
+  lines.push("");
+  lines.push("per vendor: rows / stored bytes of each (column lengths, without indexes); ≈ on disk is its share of those tables");
+  const vw = [24, 10, 10, 7, ...VENDOR_PARTS.map(() => 20)];
+  lines.push(row(["vendor", "raw", "≈ on disk", "x raw", ...VENDOR_PARTS.map((p) => PART_LABELS[p])], vw));
+  for (const v of s.vendors) {
+    const ratio = v.rawBytes > 0 ? (v.approxDiskBytes / v.rawBytes).toFixed(2) : "-";
+    lines.push(row([v.slug, formatBytes(v.rawBytes), formatBytes(v.approxDiskBytes), ratio, ...VENDOR_PARTS.map((p) => rowsAndBytes(v.parts[p]))], vw));
+  }
+  if (s.unreferencedBodies.rows > 0) {
+    lines.push(`raw bodies no capture refers to: ${rowsAndBytes(s.unreferencedBodies)}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** `redline stats`: where the database's bytes are, per table and per vendor, against the raw bytes recorded. */
+export async function runStats(opts: { db?: string; json?: boolean }): Promise<void> {
+  const file = resolveDbPath(opts);
+  const disk = filesOnDisk(file);
+  const stats = await withDatabase(opts, (db) => readStorageStats(db), { mustExist: true });
+  process.stdout.write(opts.json ? `${JSON.stringify({ file, onDisk: disk, ...stats }, null, 2)}\n` : renderStats(file, disk, stats));
+}

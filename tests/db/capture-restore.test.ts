@@ -1,0 +1,80 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { CaptureRestoreError, listStoredCaptureIds, restoreCapture } from "@/db/capture-restore";
+import { ensureVendor } from "@/db/vendors";
+import { sha256Hex } from "@/lib/canonicalize";
+import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
+import { getPlatform } from "@/scrapers/platforms";
+import { corpusPath, describeCorpus } from "@/tests/support/corpus";
+import { freshDatabase } from "@/tests/support/database";
+
+const FIXTURE = path.join(__dirname, "..", "fixtures", "statuspage", "summary-maintenance-offset.json");
+
+function summaryPlatform() {
+  const platform = getPlatform("statuspage-summary");
+  if (!platform) throw new Error("no statuspage-summary platform");
+  return platform;
+}
+
+/** Three bodies of one endpoint, one of them empty (a failed fetch keeps no body). */
+async function importThree() {
+  const db = freshDatabase();
+  const platform = summaryPlatform();
+  const vendor = ensureVendor(db, { slug: "acme", platform: platform.name });
+  const body = fs.readFileSync(FIXTURE);
+  const edited = Buffer.from(body.toString("utf8").replace("Card payouts delayed", "Card payouts delayed in Europe"));
+  const bodies = [body, Buffer.alloc(0), edited];
+  const snapshots = bodies.map((b, i) => ({ label: `s${i}`, observedAt: `2026-03-01T10:0${i}:00.000Z`, source: "summary.json", read: () => b }));
+  await importSnapshots(db, vendor, platform, snapshots);
+  return { db, vendor, body, edited };
+}
+
+describe("restoring a capture's raw body", () => {
+  it("gives back each kept body byte for byte, in capture order, and lists no capture that kept none", async () => {
+    const { db, vendor, body, edited } = await importThree();
+    const ids = listStoredCaptureIds(db, vendor.id);
+    expect(ids).toHaveLength(2);
+    const restored = ids.map((id) => restoreCapture(db, id));
+    expect(restored.map((r) => r.body.equals(body))).toEqual([true, false]);
+    expect(restored[1]?.body.equals(edited)).toBe(true);
+    expect(restored.map((r) => r.hash)).toEqual([sha256Hex(body), sha256Hex(edited)]);
+  });
+
+  it("refuses a capture that kept no body, and one that does not exist", async () => {
+    const { db, vendor } = await importThree();
+    const failed = db.$client.prepare<[number], { id: number }>("SELECT id FROM captures WHERE vendor_id = ? AND outcome = 'failed'").get(vendor.id);
+    expect(failed).toBeDefined();
+    expect(() => restoreCapture(db, failed?.id ?? 0)).toThrow(/kept no body/);
+    expect(() => restoreCapture(db, 999_999)).toThrow(CaptureRestoreError);
+  });
+
+  it("refuses a stored body that no longer matches the capture's recorded hash", async () => {
+    const { db, vendor, body } = await importThree();
+    const [first] = listStoredCaptureIds(db, vendor.id);
+    // Swap the first capture's stored body for the second's: same encoding, wrong content.
+    db.$client.exec(
+      `UPDATE capture_bodies SET body = (SELECT body FROM capture_bodies WHERE hash != '${sha256Hex(body)}') WHERE hash = '${sha256Hex(body)}'`,
+    );
+    expect(() => restoreCapture(db, first ?? 0)).toThrow(/restored to sha256 [0-9a-f]{64}, recorded/);
+  });
+});
+
+describeCorpus("restoring every capture of a real history", () => {
+  it("gives every kept capture of Trello's summary.json back with its recorded hash", async () => {
+    const db = freshDatabase();
+    const platform = summaryPlatform();
+    const vendor = ensureVendor(db, { slug: "trello", platform: platform.name });
+    const { snapshots } = listSnapshotFolder(corpusPath("statuspage-summary-trello-nonutc"));
+    await importSnapshots(db, vendor, platform, snapshots);
+    const ids = listStoredCaptureIds(db, vendor.id);
+    const nonEmpty = snapshots.filter((s) => s.read().byteLength > 0);
+    expect(ids).toHaveLength(nonEmpty.length);
+    const files = new Set(nonEmpty.map((s) => sha256Hex(s.read())));
+    for (const id of ids) {
+      const { body, hash } = restoreCapture(db, id);
+      expect(sha256Hex(body)).toBe(hash);
+      expect(files.has(hash)).toBe(true);
+    }
+  });
+});

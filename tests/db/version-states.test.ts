@@ -1,0 +1,121 @@
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import type { RedlineDb } from "@/db/client";
+import { replayStateRows, STATE_CHECKPOINT } from "@/db/state-log";
+import { isVersionCheckpoint, readVersionState } from "@/db/version-states";
+import { ensureVendor } from "@/db/vendors";
+import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
+import { getPlatform } from "@/scrapers/platforms";
+import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
+import { corpusPath, describeCorpus } from "@/tests/support/corpus";
+import { freshDatabase } from "@/tests/support/database";
+
+/** What the write path was handed, before it chose what to keep: the derive stage's output, as JSON. */
+const derived = vi.hoisted(() => ({ versions: new Map<string, string>(), states: new Map<string, string>() }));
+
+vi.mock("@/db/version-states", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("@/db/version-states")>();
+  return {
+    ...actual,
+    versionStorage: (sqlite: Parameters<typeof actual.versionStorage>[0], incidentId: number, seq: number, snapshot: string) => {
+      derived.versions.set(`${incidentId}:${seq}`, snapshot);
+      return actual.versionStorage(sqlite, incidentId, seq, snapshot);
+    },
+  };
+});
+vi.mock("@/db/state-log", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("@/db/state-log")>();
+  return {
+    ...actual,
+    appendState: (sqlite: Parameters<typeof actual.appendState>[0], incidentId: number, captureId: number, state: string) => {
+      derived.states.set(`${incidentId}:${captureId}`, state);
+      actual.appendState(sqlite, incidentId, captureId, state);
+    },
+  };
+});
+
+interface Stored {
+  versions: number;
+  fullSnapshots: number;
+  states: number;
+  fullStates: number;
+}
+
+/** Every stored version and record state, rebuilt, against what derivation produced. */
+function checkEveryState(db: RedlineDb): Stored {
+  const versions = db.$client
+    .prepare<[], { incidentId: number; seq: number; full: number; latest: number }>(
+      `SELECT incident_id AS incidentId, seq, snapshot IS NOT NULL AS full,
+         seq = (SELECT max(seq) FROM incident_versions w WHERE w.incident_id = v.incident_id) AS latest FROM incident_versions v`,
+    )
+    .all();
+  for (const v of versions) {
+    const expected = derived.versions.get(`${v.incidentId}:${v.seq}`);
+    expect(expected, `version ${v.incidentId}:${v.seq} was derived`).toBeDefined();
+    expect(JSON.stringify(readVersionState(db, v.incidentId, v.seq))).toBe(expected);
+    expect(v.full === 1).toBe(v.latest === 1 || isVersionCheckpoint(v.seq));
+  }
+  const states = db.$client
+    .prepare<[], { incidentId: number; captureId: number; state: string | null; patch: string | null; depth: number }>(
+      "SELECT incident_id AS incidentId, capture_id AS captureId, state, patch, depth FROM incident_states ORDER BY incident_id, id",
+    )
+    .all();
+  const byIncident = new Map<number, typeof states>();
+  for (const s of states) byIncident.set(s.incidentId, [...(byIncident.get(s.incidentId) ?? []), s]);
+  for (const rows of byIncident.values()) {
+    const rebuilt = replayStateRows(rows);
+    rows.forEach((row, i) => {
+      expect(rebuilt[i]).toBe(derived.states.get(`${row.incidentId}:${row.captureId}`));
+      expect(row.depth).toBeLessThan(STATE_CHECKPOINT);
+      expect(row.state !== null).toBe(row.depth === 0 || i === rows.length - 1);
+    });
+  }
+  return { versions: versions.length, fullSnapshots: versions.filter((v) => v.full === 1).length, states: states.length, fullStates: states.filter((s) => s.state !== null).length };
+}
+
+async function importFolder(db: RedlineDb, folder: string, slug: string, platformName: string): Promise<void> {
+  const platform = getPlatform(platformName);
+  if (!platform) throw new Error(`no platform ${platformName}`);
+  await importSnapshots(db, ensureVendor(db, { slug, platform: platform.name }), platform, listSnapshotFolder(corpusPath(folder)).snapshots);
+}
+
+describe("versions and record states kept as patches", () => {
+  it("rebuild exactly what derivation produced for a lifecycle with a rewrite, a deletion and an edited postmortem", async () => {
+    const db = freshDatabase();
+    await archiveAcmeLifecycle(db);
+    const stored = checkEveryState(db);
+    expect(stored.versions).toBeGreaterThan(10);
+    const kinds = db.$client.prepare<[], { kind: string }>("SELECT DISTINCT kind FROM version_kinds").all().map((r) => r.kind);
+    expect(kinds).toEqual(expect.arrayContaining(["incident-deleted", "postmortem-published", "postmortem-edited"]));
+  });
+
+  it("keeps the latest version full after a late capture rewinds the history", async () => {
+    const db = freshDatabase();
+    const vendor = await archiveAcmeLifecycle(db);
+    const before = checkEveryState(db);
+    // Rewind past the last four captures, as a late capture does, then check what is left.
+    const { rewindHistory } = await import("@/db/history-rewind");
+    const from = db.$client.prepare<[number], { observedAt: string; source: string; hash: string }>(
+      "SELECT observed_at AS observedAt, source, hash FROM captures WHERE vendor_id = ? ORDER BY observed_at LIMIT 1 OFFSET 3",
+    ).get(vendor.id);
+    if (!from) throw new Error("no capture to rewind from");
+    db.$client.transaction(() => rewindHistory(db, vendor.id, from))();
+    const after = checkEveryState(db);
+    expect(after.versions).toBeLessThan(before.versions);
+  });
+});
+
+describeCorpus("versions and record states of real imports", () => {
+  const db = freshDatabase();
+  beforeAll(async () => {
+    await importFolder(db, "statuspage-summary-github-2025", "github", "statuspage-summary");
+    await importFolder(db, "atom-github-history", "github-atom", "statuspage-atom");
+    await importFolder(db, "gcp-incidents", "google-cloud", "gcp");
+  }, 120_000);
+
+  it("rebuild, version by version and state by state, exactly what derivation produced, from at most one full copy in sixteen", () => {
+    const stored = checkEveryState(db);
+    expect(stored.versions).toBeGreaterThan(1000);
+    expect(stored.fullSnapshots).toBeLessThan(stored.versions);
+    expect(stored.fullStates).toBeLessThan(stored.states);
+  });
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { listChangeDetails, listChanges } from "@/db/queries/changes";
+import { loadVendorExport } from "@/db/queries/incident-history";
+import { getIncidentRecord, getVersionDetail } from "@/db/queries/incident-page";
+import { rerenderVersionTexts } from "@/db/version-text";
+import { currentSummarizer, type Summarizer } from "@/lib/summarize";
+import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
+import { countRows, freshDatabase } from "@/tests/support/database";
+
+/** Wording of a summarizer version after the stored one: each sentence marked, so its text is told apart. */
+const reworded: Summarizer = {
+  version: currentSummarizer.version + 1,
+  summarize: (input) => `[v2] ${currentSummarizer.summarize(input)}`,
+  headline: (input) => `[v2] ${currentSummarizer.headline(input)}`,
+};
+
+async function archiveWithoutRawBodies() {
+  const db = freshDatabase();
+  const vendor = await archiveAcmeLifecycle(db);
+  // Nothing below may re-derive from raw captures: there are none left to read.
+  db.$client.exec("UPDATE captures SET body_hash = NULL; DELETE FROM capture_bodies");
+  const incident = db.$client.prepare<[], { id: number; providerId: string; versionCount: number }>(
+    "SELECT id, provider_id AS providerId, version_count AS versionCount FROM incidents ORDER BY version_count DESC LIMIT 1",
+  ).get();
+  if (!incident) throw new Error("no incident archived");
+  return { db, vendor, incident };
+}
+
+describe("summaries and headlines derived by a versioned summarizer", () => {
+  it("shows the new wording everywhere a version's text is read once the summarizer changes, without any raw capture", async () => {
+    const { db, vendor, incident } = await archiveWithoutRawBodies();
+    expect(countRows(db, "capture_bodies")).toBe(0);
+    const stored = getVersionDetail(db, incident.id, incident.versionCount);
+    expect(stored?.summary).not.toMatch(/^\[v2\]/);
+
+    const detail = getVersionDetail(db, incident.id, incident.versionCount, reworded);
+    expect(detail?.summary).toBe(`[v2] ${stored?.summary ?? ""}`);
+    const record = getIncidentRecord(db, vendor.id, incident.providerId, reworded);
+    expect(record?.versions.every((v) => v.summary.startsWith("[v2] "))).toBe(true);
+    const changes = listChanges(db, { vendorId: vendor.id }, 100, reworded);
+    expect(changes.rows.length).toBe(countRows(db, "incident_versions"));
+    expect(changes.rows.every((r) => r.summary.startsWith("[v2] ") && r.headline.startsWith("[v2] "))).toBe(true);
+    const details = listChangeDetails(db, { vendorId: vendor.id }, 100, reworded);
+    expect(details.rows.every((r) => r.summary.startsWith("[v2] "))).toBe(true);
+    const exported = loadVendorExport(db, vendor.slug, undefined, reworded);
+    expect(exported?.incidents.flatMap((i) => i.versions).every((v) => v.summary.startsWith("[v2] "))).toBe(true);
+  });
+
+  it("renders the stored wording again exactly from the stored changes and rebuilt states", async () => {
+    const { db, vendor } = await archiveWithoutRawBodies();
+    const before = listChanges(db, { vendorId: vendor.id }, 100).rows.map((r) => [r.summary, r.headline]);
+    const expectedExport = JSON.stringify(loadVendorExport(db, vendor.slug));
+    // Mark every text as written by an older summarizer, then let the current one write it again.
+    db.$client.exec("UPDATE incident_versions SET text_version = 0, summary = 'stale', headline = 'stale'");
+    expect(listChanges(db, { vendorId: vendor.id }, 100).rows.map((r) => [r.summary, r.headline])).toEqual(before);
+    expect(JSON.stringify(loadVendorExport(db, vendor.slug))).toBe(expectedExport);
+    expect(rerenderVersionTexts(db)).toBe(before.length);
+    const rows = db.$client.prepare<[], { summary: string; textVersion: number }>("SELECT summary, text_version AS textVersion FROM incident_versions").all();
+    expect(rows.every((r) => r.summary !== "stale" && r.textVersion === currentSummarizer.version)).toBe(true);
+    expect(rerenderVersionTexts(db)).toBe(0);
+  });
+
+  it("rewrites stored text in place with the new wording, after which reads render nothing again", async () => {
+    const { db, vendor } = await archiveWithoutRawBodies();
+    const n = countRows(db, "incident_versions");
+    expect(rerenderVersionTexts(db, reworded, 2)).toBe(n);
+    const stale = db.$client.prepare<[number], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE text_version <> ? OR summary NOT LIKE '[v2] %'").get(reworded.version);
+    expect(stale?.n).toBe(0);
+    expect(listChanges(db, { vendorId: vendor.id }, 100, reworded).rows.every((r) => r.headline.startsWith("[v2] "))).toBe(true);
+  });
+});
+
+describe("rendering stale text a few incidents at a time", () => {
+  it("rewrites only the batches asked for, and the rest on later calls", async () => {
+    const { db } = await archiveWithoutRawBodies();
+    const incidents = countRows(db, "incidents");
+    expect(incidents).toBeGreaterThan(2);
+    const first = rerenderVersionTexts(db, reworded, 2, 1);
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThan(countRows(db, "incident_versions"));
+    const stale = db.$client.prepare<[number], { incidents: number }>("SELECT count(DISTINCT incident_id) AS incidents FROM incident_versions WHERE text_version <> ?");
+    expect(stale.get(reworded.version)?.incidents).toBe(incidents - 2);
+    expect(first + rerenderVersionTexts(db, reworded, 2)).toBe(countRows(db, "incident_versions"));
+  });
+});

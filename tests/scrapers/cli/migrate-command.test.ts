@@ -1,0 +1,52 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { closeDatabase, openDatabase } from "@/db/client";
+import { versionLayoutPending } from "@/db/layout/convert-versions";
+import { loadVendorExport } from "@/db/queries/incident-history";
+import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
+import { countRows } from "@/tests/support/database";
+import { previousLayoutFile, writePreviousLayout } from "@/tests/support/previous-layout";
+
+function migrateCli(file: string) {
+  return spawnSync(process.execPath, ["--import", "tsx", "scrapers/cli/main.ts", "migrate", "--db", file], { cwd: process.cwd(), encoding: "utf8" });
+}
+
+describe("redline migrate on a database of the previous layout", () => {
+  it("backs the file up, says where, converts it in place, and does neither again on a converted one", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-migrate-"));
+    const source = openDatabase(path.join(dir, "source.db"));
+    await archiveAcmeLifecycle(source);
+    const expected = JSON.stringify(loadVendorExport(source, "acme"));
+    const file = previousLayoutFile(dir);
+    writePreviousLayout(source, file);
+    const versions = countRows(source, "incident_versions");
+    closeDatabase(source);
+
+    const first = migrateCli(file);
+    expect(first.stderr).not.toMatch(/VACUUM failed/);
+    expect(first.status).toBe(0);
+    const backup = /backed up \S+ to (\S+) \(/.exec(first.stdout)?.[1];
+    expect(backup, first.stdout).toBeDefined();
+    const kept = new Database(backup ?? "", { readonly: true, fileMustExist: true });
+    const columns = kept.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('incident_versions')").all().map((c) => c.name);
+    expect(columns).toContain("snapshot");
+    expect(columns).not.toContain("patch");
+    expect(kept.prepare("SELECT count(*) AS n FROM incident_versions WHERE snapshot IS NOT NULL").get()).toEqual({ n: versions });
+    kept.close();
+    expect(first.stdout).toMatch(/versions kept as patches: \d+ versions and \d+ record states rewritten/);
+    const db = openDatabase(file);
+    expect(versionLayoutPending(db.$client)).toBe(false);
+    expect(JSON.stringify(loadVendorExport(db, "acme"))).toBe(expected);
+    closeDatabase(db);
+
+    const second = migrateCli(file);
+    expect(second.status).toBe(0);
+    expect(second.stdout).not.toMatch(/backed up|kept as patches/);
+    expect(second.stdout).toContain(`migrated ${file}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+});
