@@ -3,6 +3,7 @@ import type Database from "better-sqlite3";
 import { decodeBody, encodeDelta, encodeFull } from "@/db/body-codec";
 import type { RedlineDb } from "@/db/client";
 import type { BodyEncoding } from "@/db/schema";
+import { preparedOnConnection } from "@/db/queries/prepared";
 
 /**
  * Raw bodies at rest: each source's bodies as a chain of zstd deltas, each against the body the
@@ -84,15 +85,7 @@ function prepare(sqlite: Database.Database) {
   };
 }
 
-const statements = new WeakMap<Database.Database, ReturnType<typeof prepare>>();
-function bodyStatements(sqlite: Database.Database): ReturnType<typeof prepare> {
-  let st = statements.get(sqlite);
-  if (!st) {
-    st = prepare(sqlite);
-    statements.set(sqlite, st);
-  }
-  return st;
-}
+const bodyStatements = preparedOnConnection(prepare);
 
 const REMEMBERED_SOURCES = 256;
 /** The last body each source stored on this connection: its next base, without a walk. */

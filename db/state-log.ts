@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { packJson, type PackedJson, unpackJson } from "@/db/packed-json";
 import { applyJsonPatch, diffJson, type JsonPatch, type JsonValue } from "@/lib/json-patch";
+import { preparedOnConnection } from "@/db/queries/prepared";
 
 /**
  * The log of an incident's records (incident_states): the latest row and every row of depth 0
@@ -20,8 +21,6 @@ interface StateRow {
   depth: number;
 }
 
-const statements = new WeakMap<Database.Database, ReturnType<typeof prepare>>();
-
 function prepare(sqlite: Database.Database) {
   return {
     latest: sqlite.prepare<[number], StateRow>("SELECT id, state, patch, depth FROM incident_states WHERE incident_id = ? ORDER BY id DESC LIMIT 1"),
@@ -38,14 +37,7 @@ function prepare(sqlite: Database.Database) {
   };
 }
 
-function st(sqlite: Database.Database): ReturnType<typeof prepare> {
-  let s = statements.get(sqlite);
-  if (!s) {
-    s = prepare(sqlite);
-    statements.set(sqlite, s);
-  }
-  return s;
-}
+const st = preparedOnConnection(prepare);
 
 /** Rebuild one row's record from the nearest full row before it. */
 function rebuildState(sqlite: Database.Database, incidentId: number, id: number): string {

@@ -3,6 +3,7 @@ import type { RedlineDb } from "@/db/client";
 import type { IncidentState } from "@/lib/incident";
 import { applyJsonPatch, diffJson, type JsonPatch, type JsonValue } from "@/lib/json-patch";
 import { packJson, type PackedJson, unpackJson } from "@/db/packed-json";
+import { preparedOnConnection } from "@/db/queries/prepared";
 
 /**
  * A version keeps its full snapshot when it is the latest or its seq is 1 + a multiple of this;
@@ -41,8 +42,6 @@ export function replaySteps<T extends StoredStep>(steps: readonly T[]): Array<{ 
   return out;
 }
 
-const statements = new WeakMap<Database.Database, ReturnType<typeof prepare>>();
-
 function prepare(sqlite: Database.Database) {
   return {
     // The nearest full snapshot at or before seq is at most VERSION_CHECKPOINT rows back on the identity index.
@@ -58,14 +57,7 @@ function prepare(sqlite: Database.Database) {
   };
 }
 
-function st(sqlite: Database.Database): ReturnType<typeof prepare> {
-  let s = statements.get(sqlite);
-  if (!s) {
-    s = prepare(sqlite);
-    statements.set(sqlite, s);
-  }
-  return s;
-}
+const st = preparedOnConnection(prepare);
 
 /** The snapshot JSON of one stored version, rebuilt by replay when it keeps only a patch. */
 export function readVersionSnapshotText(sqlite: Database.Database, incidentId: number, seq: number): string | undefined {

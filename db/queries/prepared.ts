@@ -6,12 +6,18 @@ import type { RedlineDb } from "@/db/client";
  * preparing them once keeps a page's database time to the query itself.
  */
 export function preparedFor<T>(factory: (sqlite: Database.Database) => T): (db: RedlineDb) => T {
+  const onConnection = preparedOnConnection(factory);
+  return (db) => onConnection(db.$client);
+}
+
+/** The same, for code that holds the connection itself. */
+export function preparedOnConnection<T>(factory: (sqlite: Database.Database) => T): (sqlite: Database.Database) => T {
   const cache = new WeakMap<Database.Database, T>();
-  return (db) => {
-    let statements = cache.get(db.$client);
+  return (sqlite) => {
+    let statements = cache.get(sqlite);
     if (!statements) {
-      statements = factory(db.$client);
-      cache.set(db.$client, statements);
+      statements = factory(sqlite);
+      cache.set(sqlite, statements);
     }
     return statements;
   };
