@@ -1,3 +1,4 @@
+import { encodeFull } from "@/db/body-codec";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -52,11 +53,11 @@ describe("restoring a capture's raw body", () => {
   it("refuses a stored body that no longer matches the capture's recorded hash", async () => {
     const { db, vendor, body } = await importThree();
     const [first] = listStoredCaptureIds(db, vendor.id);
-    // Swap the first capture's stored body for the second's: same encoding, wrong content.
-    db.$client.exec(
-      `UPDATE capture_bodies SET body = (SELECT body FROM capture_bodies WHERE hash != '${sha256Hex(body)}') WHERE hash = '${sha256Hex(body)}'`,
-    );
-    expect(() => restoreCapture(db, first ?? 0)).toThrow(/restored to sha256 [0-9a-f]{64}, recorded/);
+    // Replace the first capture's stored body by a whole, well-formed body of other content.
+    db.$client
+      .prepare("UPDATE capture_bodies SET encoding = 'zstd', base_hash = NULL, depth = 0, body = ? WHERE hash = ?")
+      .run(encodeFull(Buffer.from('{"page":{},"incidents":[]}')), sha256Hex(body));
+    expect(() => restoreCapture(db, first ?? 0)).toThrow(/restore capture \d+: .*sha256 [0-9a-f]{64}, not its own/);
   });
 });
 

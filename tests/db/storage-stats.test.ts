@@ -110,7 +110,8 @@ describe("storage statistics", () => {
     db.$client.prepare("INSERT INTO capture_bodies (hash, encoding, size, body) VALUES ('orphan', 'gzip', 3, ?)").run(Buffer.from("abcdef"));
     const stats = readStorageStats(db);
     expect(stats.unreferencedBodies.rows).toBe(1);
-    expect(stats.unreferencedBodies.bytes).toBe("orphan".length + "gzip".length + 1 + 6);
+    // hash, encoding, size, body, and the chain columns depth, chain_bytes and run (each 0: one byte each).
+    expect(stats.unreferencedBodies.bytes).toBe("orphan".length + "gzip".length + 1 + 6 + 3);
     expect(vendorOf(stats, "acme").parts.rawBodies.rows).toBe(2);
   });
 });

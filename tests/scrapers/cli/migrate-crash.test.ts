@@ -60,7 +60,9 @@ describeCorpus("migrate killed while converting raw bodies", () => {
     const second = migrate(file);
     const exit = await second.watched.exited;
     expect(exit.code, second.watched.stderr.join("\n")).toBe(0);
-    expect(second.watched.stdout).toContainEqual(expect.stringMatching(new RegExp(`before converting ${left} raw bodies`)));
+    expect(second.watched.stdout).toContainEqual(expect.stringMatching(/^backed up .* before converting it/));
+    const firstBatch = second.watched.stdout.map((l) => /^converted (\d+) raw bodies to deltas, (\d+) to go/.exec(l)).find((m) => m !== null);
+    expect(Number(firstBatch?.[1]) + Number(firstBatch?.[2])).toBe(left);
     inspect(file, (done) => {
       expect(countLegacyBodies(done.$client)).toBe(0);
       for (const r of restoredHashes(done)) expect(r.restored, `capture ${r.id} after the second migrate`).toBe(r.recorded);
