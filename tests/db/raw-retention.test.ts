@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { listStoredCaptureIds, restoreCapture } from "@/db/capture-restore";
 import { loadVendorExport } from "@/db/queries/incident-history";
+import { listRawRetention } from "@/db/queries/operator-status";
+import { readStorageStats } from "@/db/queries/storage-stats";
 import { pruneRawBodies, retentionHorizon, retentionRefusal, vendorRetention } from "@/db/raw-retention";
 import { ensureVendor, type VendorRow } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
@@ -64,6 +66,7 @@ describe("raw-body retention", () => {
     const { db, vendor, b0, b1, b2 } = await importEdits();
     const before = exportJson(db, vendor);
     const counts = derivedCounts(db);
+    expect(listRawRetention(db)).toEqual([]);
     expect(bodyHashes(db)).toEqual(new Set([sha256Hex(b0), sha256Hex(b1), sha256Hex(b2)]));
 
     const result = pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z", now: "2026-04-01T00:00:00.000Z" });
@@ -83,6 +86,14 @@ describe("raw-body retention", () => {
     expect(exportJson(db, vendor)).toBe(before);
     expect(derivedCounts(db)).toEqual(counts);
     expect(vendorRetention(db, vendor.id)).toEqual({ keptFrom: "2026-03-03T10:00:00.000Z", prunedCaptures: 2, lastPrunedAt: "2026-04-01T00:00:00.000Z" });
+
+    expect(listRawRetention(db)).toEqual([
+      { vendorSlug: "acme", name: vendor.name, keptFrom: "2026-03-03T10:00:00.000Z", prunedCaptures: 2, lastPrunedAt: "2026-04-01T00:00:00.000Z" },
+    ]);
+    const stats = readStorageStats(db);
+    const sizes = db.$client.prepare<[], { size: number }>("SELECT size FROM captures ORDER BY observed_at").all().map((r) => r.size);
+    expect(stats.prunedRaw).toEqual({ captures: 2, bytes: (sizes[0] ?? 0) + (sizes[1] ?? 0) });
+    expect(stats.rawBytes).toBe(sizes.reduce((a, b) => a + b, 0));
 
     // Run again: nothing more is expired, nothing changes.
     expect(pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z" })).toEqual({ captures: 0, bodies: 0, rebased: 0 });
