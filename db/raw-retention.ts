@@ -50,9 +50,6 @@ const statements = preparedFor((sqlite) => ({
   anyPruned: sqlite.prepare<[number], { observedAt: string }>(
     "SELECT observed_at AS observedAt FROM captures WHERE vendor_id = ? AND body_pruned_at IS NOT NULL ORDER BY observed_at DESC LIMIT 1",
   ),
-  lastJobError: sqlite.prepare<[number], { status: string; error: string | null }>(
-    "SELECT status, error FROM derivation_jobs WHERE vendor_id = ? ORDER BY id DESC LIMIT 1",
-  ),
 }));
 
 /** Begins the error of a re-derivation refused because raw bodies it needs were pruned. */
@@ -65,15 +62,9 @@ export function retentionRefusal(db: RedlineDb, vendorId: number, fromObservedAt
   const { keptFrom } = vendorRetention(db, vendorId);
   return (
     `${RETENTION_REFUSAL} the raw bodies of its captures up to ${latest} were deleted by retention (REDLINE_KEEP_RAW_DAYS or prune-raw); ` +
-    `rebuilding from its captures would lose the history derived from them, so its history stays as it was derived` +
+    `deriving again from a capture before them would need those bodies, so its history stays as it was derived` +
     (keptFrom === null ? "" : ` (raw captures are kept from ${keptFrom})`)
   );
-}
-
-/** Whether the vendor's latest re-derivation job was refused for retention: asking again would only be refused again. */
-export function rebuildRefusedForRetention(db: RedlineDb, vendorId: number): boolean {
-  const job = statements(db).lastJobError.get(vendorId);
-  return job?.status === "failed" && (job.error?.startsWith(RETENTION_REFUSAL) ?? false) && latestPrunedObservation(db, vendorId) !== null;
 }
 
 /** The instant `days` days before `now`: captures last observed before it are past retention. */

@@ -7,7 +7,6 @@ import { rerenderVersionTexts } from "@/db/version-text";
 import { DatabaseError } from "@/db/client";
 import { type DerivationJob, getJob, listRecentJobs, queueJob } from "@/db/derivation-jobs";
 import { getVendorBySlug } from "@/db/vendors";
-import { RETENTION_REFUSAL, retentionRefusal } from "@/db/raw-retention";
 import { CliError, resolveDbPath, withDatabase } from "@/scrapers/cli/cli-context";
 import { runPendingJobs } from "@/scrapers/rederive/job-runner";
 
@@ -78,8 +77,6 @@ export async function runRederive(opts: { vendor?: string; status?: boolean; db?
     }
     const vendor = getVendorBySlug(db, opts.vendor);
     if (!vendor) throw new CliError(`unknown vendor ${JSON.stringify(opts.vendor)}`);
-    const refusal = retentionRefusal(db, vendor.id, null);
-    if (refusal !== null) throw new CliError(`rederive ${vendor.slug}: refused: ${refusal.slice(RETENTION_REFUSAL.length).trim()}`);
     const job = queueJob(db, vendor.id, "requested", null);
     let last = 0;
     await runPendingJobs(db, {

@@ -1,6 +1,5 @@
 import type { RedlineDb } from "@/db/client";
 import { getActiveJob, queueJob } from "@/db/derivation-jobs";
-import { rebuildRefusedForRetention } from "@/db/raw-retention";
 import { type CaptureKey, compareCaptureKeys } from "@/db/prior-state";
 import { continueRun, findRecordedObservation, mayContinueServingRun, placeObservation, recordObservation, splitGoodRunsAround } from "@/db/capture-runs";
 import { appliedThrough, type CaptureInput, insertCapture, setAppliedThrough, storedDerivedWith } from "@/db/record-capture";
@@ -70,7 +69,7 @@ function noteDerivation(db: RedlineDb, vendorId: number, platform: Platform, res
     setDerivedWith(db, vendorId, { ...stored, [platform.name]: platform.parserVersion });
     return;
   }
-  if (isStale(stored, current) && !getActiveJob(db, vendorId) && !rebuildRefusedForRetention(db, vendorId)) queueJob(db, vendorId, "parser-upgrade", null);
+  if (isStale(stored, current) && !getActiveJob(db, vendorId)) queueJob(db, vendorId, "parser-upgrade", null);
 }
 
 /**

@@ -9,7 +9,7 @@ import { historyIsStale } from "@/scrapers/rederive/derived-with";
 import { LeaseLostError, rebuildHistory, RebuildStoppedError } from "@/scrapers/rederive/rebuild-history";
 import { replayFrom } from "@/scrapers/rederive/replay";
 import { rerenderVersionTexts } from "@/db/version-text";
-import { rebuildRefusedForRetention, retentionRefusal } from "@/db/raw-retention";
+import { retentionRefusal } from "@/db/raw-retention";
 import { currentSummarizer } from "@/lib/summarize";
 
 export interface RunnerOptions {
@@ -64,7 +64,8 @@ export async function runJob(db: RedlineDb, job: DerivationJob, options: RunnerO
     }
     if (replayed) return;
   }
-  if (refuse(null)) return;
+  // A whole rebuild starts after the pruned captures (db/history-seed.ts); one from an earlier capture cannot.
+  if (job.from !== null && refuse(job.from.observedAt)) return;
   const scratchPath = job.scratchPath ?? path.join(scratchDirOf(db, options), `redline-rebuild-${vendor.slug}-${job.id}.db`);
   options.log?.(`rederive: ${vendor.slug}: rebuilding its history from ${job.capturesTotal || "all its"} captures (${job.reason})`);
   await rebuildHistory(db, vendor, job, scratchPath, {
@@ -140,7 +141,7 @@ export async function runPendingJobs(db: RedlineDb, options: RunnerOptions & { v
 export function queueStaleRebuilds(db: RedlineDb, resolve: PlatformResolver = getPlatform): number {
   let queued = 0;
   for (const vendor of listVendorsWithHistory(db)) {
-    if (!historyIsStale(vendor, resolve) || rebuildRefusedForRetention(db, vendor.id)) continue;
+    if (!historyIsStale(vendor, resolve)) continue;
     queueJob(db, vendor.id, "parser-upgrade", null);
     queued += 1;
   }
