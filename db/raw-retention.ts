@@ -30,13 +30,15 @@ const DEFAULT_BATCH = 500;
 
 /**
  * Each source's latest capture with a body keeps it whatever its age: it is what the source serves
- * now (polls answered "not modified" confirm it) and the base of the source's next delta.
+ * now (polls answered "not modified" confirm it) and the base of the source's next delta. A vendor
+ * being rebuilt aside keeps its bodies until the next run: its scratch may still read them.
  */
 const statements = preparedFor((sqlite) => ({
   expired: sqlite.prepare<{ before: string; vendorId: number | null; afterId: number; batch: number }, { id: number; bodyHash: string }>(
     `SELECT c.id, c.body_hash AS bodyHash FROM captures c
      WHERE c.body_hash IS NOT NULL AND c.id > @afterId AND coalesce(c.last_observed_at, c.observed_at) < @before
        AND (@vendorId IS NULL OR c.vendor_id = @vendorId)
+       AND NOT EXISTS (SELECT 1 FROM derivation_jobs j WHERE j.vendor_id = c.vendor_id AND j.status IN ('building', 'swapping'))
        AND c.id <> (SELECT l.id FROM captures l WHERE l.vendor_id = c.vendor_id AND l.source = c.source AND l.body_hash IS NOT NULL
                     ORDER BY l.observed_at DESC, l.id DESC LIMIT 1)
      ORDER BY c.id LIMIT @batch`,

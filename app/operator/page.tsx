@@ -218,9 +218,9 @@ export default async function OperatorPage({ searchParams }: Props) {
           {env.REDLINE_KEEP_RAW_DAYS === undefined
             ? "Raw bodies are kept forever (REDLINE_KEEP_RAW_DAYS is not set)."
             : `Raw bodies of captures last observed more than ${env.REDLINE_KEEP_RAW_DAYS} days ago are deleted by the poller once a day (REDLINE_KEEP_RAW_DAYS).`}{" "}
-          The incidents and versions derived from them stay. Re-derivation covers only the captures whose raw body is kept: for a vendor listed
-          here a capture arriving late within that period is still replayed, but a whole rebuild (after a parser upgrade, or{" "}
-          <code>rederive</code>) is refused and its history stays as it was derived; its new captures are read by the current parsers.
+          The incidents and versions derived from them stay. Re-derivation covers only the captures whose raw body is kept: a rebuild of a
+          vendor listed here (after a parser upgrade, or <code>rederive</code>) keeps its history up to its last deleted body as it was
+          derived and derives the rest again; a capture arriving late among the deleted ones is recorded but refused (see Re-derivation).
         </p>
         {retention.length === 0 ? (
           <p>No raw body has been deleted.</p>

@@ -175,3 +175,17 @@ describeCorpus("raw-body retention on a real history", () => {
     expect(derivedCounts(db)).toEqual(counts);
   });
 });
+
+describe("raw-body retention beside a rebuild", () => {
+  it("leaves a vendor being rebuilt aside alone until its rebuild is over", async () => {
+    const { db, vendor } = await importEdits();
+    const job = db.$client
+      .prepare<[number, string, string], { id: number }>(
+        "INSERT INTO derivation_jobs (vendor_id, reason, status, created_at, updated_at) VALUES (?, 'requested', 'building', ?, ?) RETURNING id",
+      )
+      .get(vendor.id, "2026-04-01T00:00:00.000Z", "2026-04-01T00:00:00.000Z");
+    expect(pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z" }).captures).toBe(0);
+    db.$client.prepare("UPDATE derivation_jobs SET status = 'done' WHERE id = ?").run(job?.id ?? 0);
+    expect(pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z" }).captures).toBe(2);
+  });
+});
