@@ -126,6 +126,8 @@ export const captures = sqliteTable(
     hash: text("hash").notNull(),
     /** Set when the raw body is kept (ok and invalid captures). */
     bodyHash: text("body_hash").references(() => captureBodies.hash),
+    /** When retention removed the raw body (body_hash is then NULL): the capture is kept, its body is not. */
+    bodyPrunedAt: text("body_pruned_at"),
     incidentCount: integer("incident_count"),
     versionCount: integer("version_count").notNull().default(0),
     recordedAt: text("recorded_at").notNull(),
@@ -146,6 +148,8 @@ export const captures = sqliteTable(
     index("captures_body").on(t.bodyHash).where(sql`${t.bodyHash} IS NOT NULL`),
     // Runs still open to a late capture's split: few, the recent ones.
     index("captures_vendor_runs").on(t.vendorId, t.lastObservedAt).where(sql`${t.observations} > 1`),
+    // A vendor's pruned captures: where re-derivation must stop, and what the operator page shows.
+    index("captures_vendor_pruned").on(t.vendorId, t.observedAt).where(sql`${t.bodyPrunedAt} IS NOT NULL`),
   ],
 );
 

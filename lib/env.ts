@@ -31,6 +31,16 @@ const proxyList = z
     if (bad !== undefined) ctx.addIssue({ code: "custom", message: `${JSON.stringify(bad)} is not an IP address, a CIDR range or one of ${PROXY_NAMES.join(", ")}` });
   });
 
+/** Days of raw bodies kept; unset or empty, they are kept forever. */
+export const keepRawDays = z.preprocess(
+  (v) => (v === "" ? undefined : v),
+  z.coerce
+    .number({ error: "must be a whole number of days" })
+    .int("must be a whole number of days")
+    .min(1, "must be at least 1 day (unset it to keep raw bodies forever)")
+    .optional(),
+);
+
 const envSchema = z.object({
   REDLINE_DB: z.string().min(1).default("data/redline.db"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -77,6 +87,8 @@ const envSchema = z.object({
   REDLINE_ALERT_WEBHOOK_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^https?$/ }).optional()),
   /** Memory for rendered archive pages kept while the archive is unchanged; 0 turns it off. */
   REDLINE_PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
+  /** Raw bodies of captures last observed longer ago than this many days are deleted; the history derived from them stays. */
+  REDLINE_KEEP_RAW_DAYS: keepRawDays,
 });
 
 export type Env = Omit<z.infer<typeof envSchema>, "REDLINE_TRUST_PROXY">;

@@ -4,7 +4,9 @@ import { UtcTime } from "@/components/utc-time";
 import { listThrottleTelemetry } from "@/db/hooks";
 import { type DerivationJob, listRecentJobs } from "@/db/derivation-jobs";
 import { SourceStatusTable } from "@/components/source-status-table";
-import { listCaptureWarnings, listProcessStatus, listSourceStatus, listVendorPollStatus, type ProcessStatus } from "@/db/queries/operator-status";
+import {
+  listCaptureWarnings, listProcessStatus, listRawRetention, listSourceStatus, listVendorPollStatus, type ProcessStatus,
+} from "@/db/queries/operator-status";
 import { getServerDb } from "@/db/server-db";
 import { listSupervisorEvents } from "@/db/supervisor-events";
 import { readEnv } from "@/lib/env";
@@ -115,6 +117,7 @@ export default async function OperatorPage({ searchParams }: Props) {
   const jobs = listRecentJobs(db, 20);
   const warned = listCaptureWarnings(db, 20);
   const sources = listSourceStatus(db);
+  const retention = listRawRetention(db);
   return (
     <>
       <h1>Operator status</h1>
@@ -208,6 +211,30 @@ export default async function OperatorPage({ searchParams }: Props) {
           there were.
         </p>
         {sources.length === 0 ? <p>No source has been polled or imported.</p> : <SourceStatusTable sources={sources} now={now} />}
+      </section>
+      <section aria-labelledby="retention-heading">
+        <h2 id="retention-heading">Raw captures kept</h2>
+        <p>
+          {env.REDLINE_KEEP_RAW_DAYS === undefined
+            ? "Raw bodies are kept forever (REDLINE_KEEP_RAW_DAYS is not set)."
+            : `Raw bodies of captures last observed more than ${env.REDLINE_KEEP_RAW_DAYS} days ago are deleted by the poller once a day (REDLINE_KEEP_RAW_DAYS).`}{" "}
+          The incidents and versions derived from them stay. Re-derivation covers only the captures whose raw body is kept: a rebuild of a
+          vendor listed here (after a parser upgrade, or <code>rederive</code>) keeps its history up to its last deleted body as it was
+          derived and derives the rest again; a capture arriving late among the deleted ones is recorded but refused (see Re-derivation).
+        </p>
+        {retention.length === 0 ? (
+          <p>No raw body has been deleted.</p>
+        ) : (
+          <ul className="raw-retention">
+            {retention.map((r) => (
+              <li key={r.vendorSlug} data-retention={r.vendorSlug}>
+                {r.name} <span className="muted">({r.vendorSlug})</span>: raw captures kept from{" "}
+                {r.keptFrom === null ? "none (every raw body was deleted)" : <UtcTime iso={r.keptFrom} relative={false} />}; re-derivation covers only
+                that period. {r.prunedCaptures} captures lost their raw body, last on <UtcTime iso={r.lastPrunedAt} relative={false} />.
+              </li>
+            ))}
+          </ul>
+        )}
       </section>
       <section aria-labelledby="rederive-heading">
         <h2 id="rederive-heading">Re-derivation</h2>

@@ -132,3 +132,29 @@ const sourceStatements = preparedFor((sqlite) => ({
 export function listSourceStatus(db: RedlineDb): SourceStatus[] {
   return sourceStatements(db).status.all();
 }
+
+/** A vendor some of whose raw bodies retention removed: from when its raw captures are kept. */
+export interface VendorRawRetention {
+  vendorSlug: string;
+  name: string;
+  /** The first observation whose raw body is kept (null: none is); re-derivation covers only from it. */
+  keptFrom: string | null;
+  prunedCaptures: number;
+  lastPrunedAt: string | null;
+}
+
+const retentionStatements = preparedFor((sqlite) => ({
+  pruned: sqlite.prepare<[], VendorRawRetention>(
+    `SELECT v.slug AS vendorSlug, v.name,
+       (SELECT min(c.observed_at) FROM captures c WHERE c.vendor_id = v.id AND c.body_hash IS NOT NULL) AS keptFrom,
+       (SELECT count(*) FROM captures c WHERE c.vendor_id = v.id AND c.body_pruned_at IS NOT NULL) AS prunedCaptures,
+       (SELECT max(c.body_pruned_at) FROM captures c WHERE c.vendor_id = v.id AND c.body_pruned_at IS NOT NULL) AS lastPrunedAt
+     FROM vendors v WHERE EXISTS (SELECT 1 FROM captures c WHERE c.vendor_id = v.id AND c.body_pruned_at IS NOT NULL)
+     ORDER BY lower(v.name), v.slug`,
+  ),
+}));
+
+/** Every vendor with raw bodies removed by retention (REDLINE_KEEP_RAW_DAYS, prune-raw). */
+export function listRawRetention(db: RedlineDb): VendorRawRetention[] {
+  return retentionStatements(db).pruned.all();
+}

@@ -40,6 +40,8 @@ export interface StorageStats {
   rawBytes: number;
   /** databaseBytes / rawBytes (0 when nothing was recorded). */
   ratio: number;
+  /** Captures whose raw body retention removed, and their sizes: part of rawBytes, no longer stored. */
+  prunedRaw: { captures: number; bytes: number };
 }
 
 /** The tables whose rows belong to one vendor, and how a row finds its vendor. */
@@ -144,6 +146,9 @@ export function readStorageStats(db: RedlineDb): StorageStats {
     const tables = readTables(sqlite);
     const { vendors, unreferencedBodies } = readVendors(sqlite, tables);
     const rawBytes = sqlite.prepare<[], { raw: number }>("SELECT coalesce(sum(size), 0) AS raw FROM captures").get()?.raw ?? 0;
-    return { pageSize, databaseBytes, freeBytes, tables, vendors, unreferencedBodies, rawBytes, ratio: rawBytes > 0 ? databaseBytes / rawBytes : 0 };
+    const prunedRaw = sqlite
+      .prepare<[], { captures: number; bytes: number }>("SELECT count(*) AS captures, coalesce(sum(size), 0) AS bytes FROM captures WHERE body_pruned_at IS NOT NULL")
+      .get() ?? { captures: 0, bytes: 0 };
+    return { pageSize, databaseBytes, freeBytes, tables, vendors, unreferencedBodies, rawBytes, ratio: rawBytes > 0 ? databaseBytes / rawBytes : 0, prunedRaw };
   })();
 }

@@ -15,6 +15,7 @@ const { runExport } = lazily(() => import("@/scrapers/cli/export-command"), ["ru
 const { runImport, runImportGit } = lazily(() => import("@/scrapers/cli/import-command"), ["runImport", "runImportGit"]);
 const { runBackup, runMigrate, runRederive, runRestore } = lazily(() => import("@/scrapers/cli/maintenance-commands"), ["runBackup", "runMigrate", "runRederive", "runRestore"]);
 const { runPoll } = lazily(() => import("@/scrapers/cli/poll-command"), ["runPoll"]);
+const { runPruneRaw } = lazily(() => import("@/scrapers/cli/retention-command"), ["runPruneRaw"]);
 const { runStats } = lazily(() => import("@/scrapers/cli/stats-command"), ["runStats"]);
 const { runVendorsAdd, runVendorsHookSecret, runVendorsList, runVendorsRemove, runVendorsSyncCatalog } = lazily(
   () => import("@/scrapers/cli/vendors-command"),
@@ -86,6 +87,14 @@ program
   .option("--status", "list the re-derivation jobs and their progress")
   .option(...dbOption)
   .action((opts) => runRederive(opts));
+
+program
+  .command("prune-raw")
+  .description("delete the raw bodies of captures last observed more than N days ago; captures, incidents and versions stay, and re-derivation then covers only the kept period")
+  .option("--keep-raw-days <n>", "days of raw bodies to keep (default: $REDLINE_KEEP_RAW_DAYS)")
+  .option("--vendor <slug>", "only this vendor")
+  .option(...dbOption)
+  .action((opts: { db?: string; keepRawDays?: string; vendor?: string }) => runPruneRaw(opts));
 
 program
   .command("backup")

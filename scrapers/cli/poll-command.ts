@@ -4,6 +4,7 @@ import type { VendorPollResult } from "@/scrapers/poller/poll-vendor";
 import { createPollDeps, createScheduler } from "@/scrapers/poller/create-poller";
 import { CliError, withDatabase } from "@/scrapers/cli/cli-context";
 import { DerivationWorker, runPendingJobs } from "@/scrapers/rederive/job-runner";
+import { applyRawRetention, describeRetention, RawRetentionTimer } from "@/scrapers/poller/raw-retention-timer";
 
 function logPoll(slug: string, result: VendorPollResult): void {
   const when = new Date().toISOString().slice(0, 19).replace("T", " ");
@@ -30,6 +31,8 @@ export async function runPoll(opts: { vendor?: string; once?: boolean; db?: stri
       // Captures that arrived after later ones are put in order before the command ends.
       const vendorId = opts.vendor === undefined ? undefined : getVendorBySlug(db, opts.vendor)?.id;
       await runPendingJobs(db, { vendorId, log: (line) => process.stderr.write(`${line}\n`) });
+      const days = env.REDLINE_KEEP_RAW_DAYS;
+      if (days !== undefined) process.stderr.write(`${describeRetention(days, await applyRawRetention(db, days))}\n`);
       process.stdout.write(`polled ${round.vendors} vendors: ${round.ok} ok, ${round.failed} failed, ${round.versionsAdded} new versions\n`);
       if (round.vendors > 0 && round.ok === 0) {
         throw new CliError(`every vendor failed: is this machine offline, or is DNS failing? first error: ${round.firstError ?? "none recorded"}`);
@@ -40,6 +43,9 @@ export async function runPoll(opts: { vendor?: string; once?: boolean; db?: stri
     // polls, never inside one.
     const worker = new DerivationWorker(db, { log: (line) => process.stderr.write(`${line}\n`) });
     worker.start();
+    const days = env.REDLINE_KEEP_RAW_DAYS;
+    const retention = days === undefined ? null : new RawRetentionTimer(db, days, (line) => process.stderr.write(`${line}\n`));
+    retention?.start();
     const stop = (signal: string) => {
       process.stdout.write(`poller: ${signal}: finishing the polls in flight\n`);
       scheduler.stop();
@@ -50,6 +56,7 @@ export async function runPoll(opts: { vendor?: string; once?: boolean; db?: stri
     const which = opts.vendor === undefined ? "every enabled vendor" : opts.vendor;
     process.stdout.write(`poller: polling ${which} every ${env.REDLINE_POLL_INTERVAL_SECONDS} s, ${env.REDLINE_POLL_CONCURRENCY} at a time\n`);
     await scheduler.run();
+    await retention?.stop();
     await worker.stop();
     process.stdout.write("poller: stopped\n");
   });

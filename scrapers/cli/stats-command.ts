@@ -37,6 +37,9 @@ function renderStats(file: string, disk: ReturnType<typeof filesOnDisk>, s: Stor
   lines.push(`database ${file}: ${formatBytes(onDisk)} on disk (file ${formatBytes(disk.db)}, -wal ${formatBytes(disk.wal)}, -shm ${formatBytes(disk.shm)})`);
   lines.push(`pages: ${formatBytes(s.databaseBytes)} (${s.pageSize}-byte pages), of which free ${formatBytes(s.freeBytes)}`);
   lines.push(`raw bytes recorded (every capture's size): ${formatBytes(s.rawBytes)}; database / raw: ${s.rawBytes > 0 ? `${s.ratio.toFixed(3)}x` : "nothing recorded"}`);
+  if (s.prunedRaw.captures > 0) {
+    lines.push(`of which no longer kept (raw bodies deleted by retention): ${s.prunedRaw.captures} captures, ${formatBytes(s.prunedRaw.bytes)} as given`);
+  }
   lines.push("");
   const tw = [26, 10, 12, 12, 12];
   lines.push(row(["table (with its indexes)", "rows", "table", "indexes", "total"], tw));

@@ -9,6 +9,7 @@ import { historyIsStale } from "@/scrapers/rederive/derived-with";
 import { LeaseLostError, rebuildHistory, RebuildStoppedError } from "@/scrapers/rederive/rebuild-history";
 import { replayFrom } from "@/scrapers/rederive/replay";
 import { rerenderVersionTexts } from "@/db/version-text";
+import { retentionRefusal } from "@/db/raw-retention";
 import { currentSummarizer } from "@/lib/summarize";
 
 export interface RunnerOptions {
@@ -46,7 +47,15 @@ export async function runJob(db: RedlineDb, job: DerivationJob, options: RunnerO
   const settings = { ...DEFAULTS, ...options };
   const vendor = getVendorById(db, job.vendorId);
   if (!vendor) return;
+  const refuse = (from: string | null): boolean => {
+    const refusal = retentionRefusal(db, vendor.id, from);
+    if (refusal === null) return false;
+    finishJob(db, job.id, "failed", refusal);
+    options.log?.(`rederive: ${vendor.slug}: not rebuilt: ${refusal}`);
+    return true;
+  };
   if (job.from !== null && job.status === "queued" && !historyIsStale(vendor, resolve)) {
+    if (refuse(job.from.observedAt)) return;
     const replayed = await replayFrom(db, vendor, job.from, settings.replayLimit, resolve);
     if (replayed) noteJobHold(db, job.id, replayed.holdMs);
     if (replayed && finishJobIfUnchanged(db, job.id, job.requests)) {
@@ -55,6 +64,8 @@ export async function runJob(db: RedlineDb, job: DerivationJob, options: RunnerO
     }
     if (replayed) return;
   }
+  // A whole rebuild starts after the pruned captures (db/history-seed.ts); one from an earlier capture cannot.
+  if (job.from !== null && refuse(job.from.observedAt)) return;
   const scratchPath = job.scratchPath ?? path.join(scratchDirOf(db, options), `redline-rebuild-${vendor.slug}-${job.id}.db`);
   options.log?.(`rederive: ${vendor.slug}: rebuilding its history from ${job.capturesTotal || "all its"} captures (${job.reason})`);
   await rebuildHistory(db, vendor, job, scratchPath, {

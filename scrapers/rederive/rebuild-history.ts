@@ -3,6 +3,7 @@ import { bodyReader } from "@/db/capture-bodies";
 import { closeDatabase, openDatabase, type RedlineDb } from "@/db/client";
 import { type DerivationJob, finishJob, noteJobHold, queueJob, renewLease, saveJobProgress } from "@/db/derivation-jobs";
 import { rewindHistory } from "@/db/history-rewind";
+import { rebuildStart, seedScratchFromHistory } from "@/db/history-seed";
 import {
   copyCaptureRows, maxCaptureId, scratchIncidentWeights, seedScratch, swapAppliedThrough, swapCandidates, swapCaptureReadings, swapIncidents,
 } from "@/db/history-swap";
@@ -79,6 +80,9 @@ export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: De
   const bodyOf = bodyReader(main);
   try {
     seedScratch(main, scratch, vendor.id);
+    // Retention removed the oldest bodies: derive again only from the first capture after them.
+    const start = rebuildStart(main, vendor.id);
+    if (start.pruned && maxCaptureId(scratch, vendor.id) === 0) seedScratchFromHistory(main, scratch, vendor.id, start.from);
     let copiedThrough = maxCaptureId(scratch, vendor.id);
     progress.capturesDone = countAppliedCaptures(scratch, vendor.id);
     if (resuming) options.onResume?.(progress.capturesDone, progress.capturesTotal);
@@ -91,6 +95,9 @@ export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: De
           // A capture recorded after a later one was applied in the scratch: rewind it there and go on.
           const applied = appliedThrough(scratch, vendor.id);
           const late = applied === null ? undefined : copy.rows.filter((r) => compareCaptureKeys(r, applied) < 0).sort(compareCaptureKeys)[0];
+          if (late && start.pruned && (start.from === null || compareCaptureKeys(late, start.from) < 0)) {
+            throw new Error(`retention: a capture of ${late.observedAt} arrived among captures whose raw bodies were deleted; it cannot be derived in order`);
+          }
           if (late) scratch.$client.transaction(() => rewindHistory(scratch, vendor.id, late)).immediate();
           continue;
         }

@@ -1,0 +1,191 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { RedlineDb } from "@/db/client";
+import { listStoredCaptureIds, restoreCapture } from "@/db/capture-restore";
+import { loadVendorExport } from "@/db/queries/incident-history";
+import { listRawRetention } from "@/db/queries/operator-status";
+import { readStorageStats } from "@/db/queries/storage-stats";
+import { pruneRawBodies, retentionHorizon, retentionRefusal, vendorRetention } from "@/db/raw-retention";
+import { ensureVendor, type VendorRow } from "@/db/vendors";
+import { sha256Hex } from "@/lib/canonicalize";
+import { renderExportJson } from "@/lib/export-document";
+import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
+import { getPlatform } from "@/scrapers/platforms";
+import { corpusPath, describeCorpus } from "@/tests/support/corpus";
+import { countRows, freshDatabase } from "@/tests/support/database";
+
+const FIXTURE = path.join(__dirname, "..", "fixtures", "statuspage", "summary-maintenance-offset.json");
+const DERIVED = ["incidents", "incident_versions", "incident_states", "incident_sources", "version_kinds"];
+
+function summaryPlatform() {
+  const platform = getPlatform("statuspage-summary");
+  if (!platform) throw new Error("no statuspage-summary platform");
+  return platform;
+}
+
+function exportJson(db: RedlineDb, vendor: VendorRow): string {
+  const doc = loadVendorExport(db, vendor.slug);
+  if (!doc) throw new Error(`no export of ${vendor.slug}`);
+  return renderExportJson(doc);
+}
+
+function derivedCounts(db: RedlineDb): number[] {
+  return DERIVED.map((table) => countRows(db, table));
+}
+
+function bodyHashes(db: RedlineDb): Set<string> {
+  return new Set(db.$client.prepare<[], { hash: string }>("SELECT hash FROM capture_bodies").all().map((r) => r.hash));
+}
+
+function captureRows(db: RedlineDb) {
+  return db.$client
+    .prepare<[], { id: number; observedAt: string; hash: string; bodyHash: string | null; prunedAt: string | null }>(
+      "SELECT id, observed_at AS observedAt, hash, body_hash AS bodyHash, body_pruned_at AS prunedAt FROM captures ORDER BY observed_at, id",
+    )
+    .all();
+}
+
+/** Four edits of one summary.json; the third is the first again (stored once, where it was first stored). */
+async function importEdits() {
+  const db = freshDatabase();
+  const platform = summaryPlatform();
+  const vendor = ensureVendor(db, { slug: "acme", platform: platform.name });
+  const base = fs.readFileSync(FIXTURE, "utf8");
+  const b0 = Buffer.from(base);
+  const b1 = Buffer.from(base.replace("Card payouts delayed", "Card payouts delayed in Europe"));
+  const b2 = Buffer.from(base.replace("Card payouts delayed", "Card payouts delayed in Asia"));
+  const bodies = [b0, b1, b0, b2];
+  const snapshots = bodies.map((b, i) => ({ label: `s${i}`, observedAt: `2026-03-0${i + 1}T10:00:00.000Z`, source: "summary.json", read: () => b }));
+  await importSnapshots(db, vendor, platform, snapshots);
+  return { db, vendor, b0, b1, b2 };
+}
+
+describe("raw-body retention", () => {
+  it("removes exactly the expired bodies, keeps one a kept capture shares, and leaves every derived row as it was", async () => {
+    const { db, vendor, b0, b1, b2 } = await importEdits();
+    const before = exportJson(db, vendor);
+    const counts = derivedCounts(db);
+    expect(listRawRetention(db)).toEqual([]);
+    expect(bodyHashes(db)).toEqual(new Set([sha256Hex(b0), sha256Hex(b1), sha256Hex(b2)]));
+
+    const result = pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z", now: "2026-04-01T00:00:00.000Z" });
+
+    expect(result.captures).toBe(2);
+    // b0 is used again by the capture of 3 March: only b1 goes.
+    expect(result.bodies).toBe(1);
+    expect(bodyHashes(db)).toEqual(new Set([sha256Hex(b0), sha256Hex(b2)]));
+    const rows = captureRows(db);
+    expect(rows).toHaveLength(4);
+    expect(rows.map((r) => r.prunedAt)).toEqual(["2026-04-01T00:00:00.000Z", "2026-04-01T00:00:00.000Z", null, null]);
+    expect(rows.map((r) => r.bodyHash)).toEqual([null, null, sha256Hex(b0), sha256Hex(b2)]);
+    for (const id of listStoredCaptureIds(db, vendor.id)) {
+      const restored = restoreCapture(db, id);
+      expect(sha256Hex(restored.body)).toBe(restored.hash);
+    }
+    expect(exportJson(db, vendor)).toBe(before);
+    expect(derivedCounts(db)).toEqual(counts);
+    expect(vendorRetention(db, vendor.id)).toEqual({ keptFrom: "2026-03-03T10:00:00.000Z", prunedCaptures: 2, lastPrunedAt: "2026-04-01T00:00:00.000Z" });
+
+    expect(listRawRetention(db)).toEqual([
+      { vendorSlug: "acme", name: vendor.name, keptFrom: "2026-03-03T10:00:00.000Z", prunedCaptures: 2, lastPrunedAt: "2026-04-01T00:00:00.000Z" },
+    ]);
+    const stats = readStorageStats(db);
+    const sizes = db.$client.prepare<[], { size: number }>("SELECT size FROM captures ORDER BY observed_at").all().map((r) => r.size);
+    expect(stats.prunedRaw).toEqual({ captures: 2, bytes: (sizes[0] ?? 0) + (sizes[1] ?? 0) });
+    expect(stats.rawBytes).toBe(sizes.reduce((a, b) => a + b, 0));
+
+    // Run again: nothing more is expired, nothing changes.
+    expect(pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z" })).toEqual({ captures: 0, bodies: 0, rebased: 0 });
+  });
+
+  it("keeps each source's latest body whatever its age: it is what the source still serves", async () => {
+    const { db, vendor, b2 } = await importEdits();
+    const result = pruneRawBodies(db, { before: "2030-01-01T00:00:00.000Z" });
+    expect(result.captures).toBe(3);
+    expect(bodyHashes(db)).toEqual(new Set([sha256Hex(b2)]));
+    const [kept] = listStoredCaptureIds(db, vendor.id);
+    expect(restoreCapture(db, kept ?? 0).body.equals(b2)).toBe(true);
+  });
+
+  it("stores whole a kept body whose delta base was deleted, and it still restores to its hash", async () => {
+    const { db, vendor, b2 } = await importEdits();
+    const base = db.$client.prepare<[string], { baseHash: string | null }>("SELECT base_hash AS baseHash FROM capture_bodies WHERE hash = ?");
+    expect(base.get(sha256Hex(b2))?.baseHash).not.toBeNull();
+    // Only the first vendor's captures before 3 March go; the chain under b2 loses b1.
+    const result = pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z", vendorId: vendor.id, batch: 1 });
+    expect(result.captures).toBe(2);
+    for (const id of listStoredCaptureIds(db, vendor.id)) expect(sha256Hex(restoreCapture(db, id).body)).toBe(restoreCapture(db, id).hash);
+    const bases = db.$client.prepare<[], { hash: string; baseHash: string | null }>("SELECT hash, base_hash AS baseHash FROM capture_bodies").all();
+    const stored = new Set(bases.map((b) => b.hash));
+    for (const b of bases) if (b.baseHash !== null) expect(stored.has(b.baseHash)).toBe(true);
+  });
+
+  it("leaves another vendor's captures alone when pruning one vendor", async () => {
+    const { db, vendor } = await importEdits();
+    const platform = summaryPlatform();
+    const other = ensureVendor(db, { slug: "other", platform: platform.name });
+    const body = Buffer.from(fs.readFileSync(FIXTURE, "utf8").replace("Card payouts delayed", "Other delay"));
+    const later = Buffer.from(fs.readFileSync(FIXTURE, "utf8").replace("Card payouts delayed", "Other delay, again"));
+    await importSnapshots(db, other, platform, [body, later].map((b, i) => ({ label: `o${i}`, observedAt: `2026-02-0${i + 1}T10:00:00.000Z`, source: "summary.json", read: () => b })));
+    pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z", vendorId: vendor.id });
+    expect(listStoredCaptureIds(db, other.id)).toHaveLength(2);
+    expect(retentionRefusal(db, other.id, null)).toBeNull();
+    expect(retentionRefusal(db, vendor.id, null)).toMatch(/^retention: .*up to 2026-03-02T10:00:00.000Z.*kept from 2026-03-03T10:00:00.000Z/);
+    // A replay that starts after the pruned captures needs none of their bodies.
+    expect(retentionRefusal(db, vendor.id, "2026-03-03T10:00:00.000Z")).toBeNull();
+  });
+
+  it("computes the horizon as whole days before now", () => {
+    expect(retentionHorizon(30, new Date("2026-03-31T12:00:00.000Z"))).toBe("2026-03-01T12:00:00.000Z");
+  });
+});
+
+describeCorpus("raw-body retention on a real history", () => {
+  it("prunes the older half of Trello's summary.json: export identical, every kept capture restores to its hash", async () => {
+    const db = freshDatabase();
+    const platform = summaryPlatform();
+    const vendor = ensureVendor(db, { slug: "trello", platform: platform.name });
+    const { snapshots } = listSnapshotFolder(corpusPath("statuspage-summary-trello-nonutc"));
+    await importSnapshots(db, vendor, platform, snapshots);
+    const exported = exportJson(db, vendor);
+    const counts = derivedCounts(db);
+    const rows = captureRows(db).filter((r) => r.bodyHash !== null);
+    const horizon = rows[Math.floor(rows.length / 2)]?.observedAt ?? "";
+    const lastObserved = new Map(
+      db.$client.prepare<[], { id: number; last: string }>("SELECT id, coalesce(last_observed_at, observed_at) AS last FROM captures").all().map((r) => [r.id, r.last]),
+    );
+    const expected = rows.filter((r) => (lastObserved.get(r.id) ?? "") < horizon && r.id !== rows[rows.length - 1]?.id).map((r) => r.id);
+    expect(expected.length).toBeGreaterThan(50);
+
+    const result = pruneRawBodies(db, { before: horizon, batch: 37 });
+
+    expect(result.captures).toBe(expected.length);
+    const pruned = captureRows(db).filter((r) => r.prunedAt !== null).map((r) => r.id);
+    expect(pruned.sort((a, b) => a - b)).toEqual([...expected].sort((a, b) => a - b));
+    const used = new Set(captureRows(db).flatMap((r) => (r.bodyHash === null ? [] : [r.bodyHash])));
+    expect(bodyHashes(db)).toEqual(used);
+    const kept = listStoredCaptureIds(db, vendor.id);
+    expect(kept.length).toBe(rows.length - expected.length);
+    for (const id of kept) {
+      const { body, hash } = restoreCapture(db, id);
+      expect(sha256Hex(body)).toBe(hash);
+    }
+    expect(exportJson(db, vendor)).toBe(exported);
+    expect(derivedCounts(db)).toEqual(counts);
+  });
+});
+
+describe("raw-body retention beside a rebuild", () => {
+  it("leaves a vendor being rebuilt aside alone until its rebuild is over", async () => {
+    const { db, vendor } = await importEdits();
+    const job = db.$client
+      .prepare<[number, string, string], { id: number }>(
+        "INSERT INTO derivation_jobs (vendor_id, reason, status, created_at, updated_at) VALUES (?, 'requested', 'building', ?, ?) RETURNING id",
+      )
+      .get(vendor.id, "2026-04-01T00:00:00.000Z", "2026-04-01T00:00:00.000Z");
+    expect(pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z" }).captures).toBe(0);
+    db.$client.prepare("UPDATE derivation_jobs SET status = 'done' WHERE id = ?").run(job?.id ?? 0);
+    expect(pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z" }).captures).toBe(2);
+  });
+});
