@@ -120,6 +120,13 @@ export function addVendor(db: RedlineDb, settings: VendorSettings, origin: "user
 }
 
 /**
+ * A transaction that reads before it writes takes the write lock first: a deferred one is refused
+ * at once (SQLITE_BUSY, the busy timeout not waited) when another process, an import or a poll,
+ * committed after it read.
+ */
+const IMMEDIATE = { behavior: "immediate" } as const;
+
+/**
  * Give an existing vendor that is not polled (known only from imports, or removed) a URL to be
  * polled from, keeping its history. Whether the URL's platform suits that history is the
  * caller's check (platform families live in scrapers/). A polled vendor is refused.
@@ -137,7 +144,7 @@ export function addLiveSource(db: RedlineDb, settings: VendorSettings): VendorRo
     // A removed vendor's backoff and schedule belong to its old URL: start as a new vendor would.
     tx.delete(pollState).where(eq(pollState.vendorId, existing.id)).run();
     return tx.update(vendors).set(values).where(eq(vendors.id, existing.id)).returning().get();
-  });
+  }, IMMEDIATE);
 }
 
 /** Stop polling a vendor and keep its history; with `purge`, delete the vendor and everything archived of it. */
@@ -183,7 +190,7 @@ export function syncCatalogVendors(db: RedlineDb, entries: readonly VendorSettin
         updated += 1;
       }
     }
-  });
+  }, IMMEDIATE);
   return { added, updated };
 }
 
