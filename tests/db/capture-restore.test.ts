@@ -1,3 +1,4 @@
+import { platformNamed } from "@/tests/support/parsing";
 import { encodeFull } from "@/db/body-codec";
 import fs from "node:fs";
 import path from "node:path";
@@ -6,17 +7,12 @@ import { CaptureRestoreError, listStoredCaptureIds, restoreCapture } from "@/db/
 import { ensureVendor } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
-import { getPlatform } from "@/scrapers/platforms";
 import { corpusPath, describeCorpus } from "@/tests/support/corpus";
 import { freshDatabase } from "@/tests/support/database";
 
 const FIXTURE = path.join(__dirname, "..", "fixtures", "statuspage", "summary-maintenance-offset.json");
 
-function summaryPlatform() {
-  const platform = getPlatform("statuspage-summary");
-  if (!platform) throw new Error("no statuspage-summary platform");
-  return platform;
-}
+const summaryPlatform = () => platformNamed("statuspage-summary");
 
 /** Three bodies of one endpoint, one of them empty (a failed fetch keeps no body). */
 async function importThree() {

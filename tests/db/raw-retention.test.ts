@@ -1,34 +1,25 @@
+import { platformNamed } from "@/tests/support/parsing";
+import { vendorExportJson } from "@/tests/support/body-store";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { listStoredCaptureIds, restoreCapture } from "@/db/capture-restore";
-import { loadVendorExport } from "@/db/queries/incident-history";
 import { listRawRetention } from "@/db/queries/operator-status";
 import { readStorageStats } from "@/db/queries/storage-stats";
 import { pruneRawBodies, retentionHorizon, retentionRefusal, vendorRetention } from "@/db/raw-retention";
 import { ensureVendor, type VendorRow } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
-import { renderExportJson } from "@/lib/export-document";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
-import { getPlatform } from "@/scrapers/platforms";
 import { corpusPath, describeCorpus } from "@/tests/support/corpus";
 import { countRows, freshDatabase } from "@/tests/support/database";
 
 const FIXTURE = path.join(__dirname, "..", "fixtures", "statuspage", "summary-maintenance-offset.json");
 const DERIVED = ["incidents", "incident_versions", "incident_states", "incident_sources", "version_kinds"];
 
-function summaryPlatform() {
-  const platform = getPlatform("statuspage-summary");
-  if (!platform) throw new Error("no statuspage-summary platform");
-  return platform;
-}
+const summaryPlatform = () => platformNamed("statuspage-summary");
 
-function exportJson(db: RedlineDb, vendor: VendorRow): string {
-  const doc = loadVendorExport(db, vendor.slug);
-  if (!doc) throw new Error(`no export of ${vendor.slug}`);
-  return renderExportJson(doc);
-}
+const exportJson = (db: RedlineDb, vendor: VendorRow): string => vendorExportJson(db, vendor.slug);
 
 function derivedCounts(db: RedlineDb): number[] {
   return DERIVED.map((table) => countRows(db, table));

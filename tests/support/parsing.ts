@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Incident } from "@/lib/incident";
 import { type ParseContext, type Platform, SnapshotError } from "@/scrapers/platforms/platform";
 import { observedAtOf } from "@/tests/support/corpus-location";
+import { getPlatform } from "@/scrapers/platforms";
 
 /** The incident with this id, or a failure naming it. */
 export function findIncident(incidents: readonly Incident[], id: string): Incident {
@@ -26,4 +27,11 @@ export async function parseIncidents(platform: Platform, body: Uint8Array, conte
 /** Parse one corpus snapshot file as an import would: its name gives source and capture time. */
 export function parseCorpusFile(platform: Platform, file: string, vendor: string): Promise<Incident[]> {
   return parseIncidents(platform, fs.readFileSync(file), { vendor, source: path.basename(file), observedAt: observedAtOf(file) });
+}
+
+/** A registered platform by name; the test fails clearly when it is not registered. */
+export function platformNamed(name: string): Platform {
+  const platform = getPlatform(name);
+  if (!platform) throw new Error(`no ${name} platform`);
+  return platform;
 }

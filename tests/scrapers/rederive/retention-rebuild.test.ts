@@ -1,32 +1,23 @@
+import { platformNamed } from "@/tests/support/parsing";
+import { vendorExportJson } from "@/tests/support/body-store";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { listRecentJobs, queueJob } from "@/db/derivation-jobs";
-import { loadVendorExport } from "@/db/queries/incident-history";
 import { pruneRawBodies } from "@/db/raw-retention";
 import { ensureVendor, type VendorRow } from "@/db/vendors";
 import { DERIVATION_VERSION } from "@/lib/derive/derivation-version";
-import { renderExportJson } from "@/lib/export-document";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
-import { getPlatform } from "@/scrapers/platforms";
 import { queueStaleRebuilds, runPendingJobs } from "@/scrapers/rederive/job-runner";
 import { corpusPath, describeCorpus } from "@/tests/support/corpus";
 import { countRows, freshDatabase } from "@/tests/support/database";
 
 const FIXTURE = fs.readFileSync(path.join(__dirname, "..", "..", "fixtures", "statuspage", "summary-maintenance-offset.json"), "utf8");
 
-function summaryPlatform() {
-  const platform = getPlatform("statuspage-summary");
-  if (!platform) throw new Error("no statuspage-summary platform");
-  return platform;
-}
+const summaryPlatform = () => platformNamed("statuspage-summary");
 
-function exportJson(db: RedlineDb, vendor: VendorRow): string {
-  const doc = loadVendorExport(db, vendor.slug);
-  if (!doc) throw new Error(`no export of ${vendor.slug}`);
-  return renderExportJson(doc);
-}
+const exportJson = (db: RedlineDb, vendor: VendorRow): string => vendorExportJson(db, vendor.slug);
 
 /** Six edits of one incident, a day apart. */
 async function history(slug: string) {
