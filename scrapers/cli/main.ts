@@ -199,6 +199,13 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A reader that stops early (`redline vendors platforms | head`) closes the pipe: the command
+// stops writing and ends as it would have, not with an unhandled EPIPE.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  process.exit(process.exitCode ?? 0);
+});
+
 main(process.argv).then((code) => {
   process.exitCode = code;
 });

@@ -1,4 +1,5 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -137,5 +138,19 @@ describe("the redline command", () => {
     const bad = redline(["restore", path.join(snapshots, "MANIFEST.tsv"), "--db", db]);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/restore: /);
+  });
+
+  it("ends quietly with its own exit code when the reader of its output goes away", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), "vendors", "platforms"], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    // Closed before the command can have written a byte: its first write meets a closed pipe, as under `| head`.
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(child, "close")) as [number | null];
+    expect(stderr).not.toMatch(/EPIPE|Unhandled/);
+    expect(code).toBe(0);
   });
 });
