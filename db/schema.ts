@@ -138,11 +138,10 @@ export const captures = sqliteTable(
     windowStart: text("window_start"),
   },
   (t) => [
+    // Also serves a source's captures in time order, and this one a vendor's: no shorter copies of either.
     uniqueIndex("captures_identity").on(t.vendorId, t.source, t.observedAt, t.hash),
-    index("captures_vendor_observed").on(t.vendorId, t.observedAt),
     // Capture order: by time, then source and content, whatever order they were recorded in.
     index("captures_vendor_order").on(t.vendorId, t.observedAt, t.source, t.hash),
-    index("captures_vendor_source_order").on(t.vendorId, t.source, t.observedAt),
     index("captures_with_warnings").on(t.observedAt).where(sql`${t.warningCount} > 0`),
     // Whether a body is still used by any capture, when one is purged.
     index("captures_body").on(t.bodyHash).where(sql`${t.bodyHash} IS NOT NULL`),

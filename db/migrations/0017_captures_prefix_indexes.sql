@@ -1,0 +1,2 @@
+DROP INDEX `captures_vendor_observed`;--> statement-breakpoint
+DROP INDEX `captures_vendor_source_order`;
