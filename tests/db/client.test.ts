@@ -3,7 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { closeDatabase, openDatabase } from "@/db/client";
+import Database from "better-sqlite3";
+import { closeDatabase, openDatabase, PAGE_SIZE } from "@/db/client";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-db-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -22,6 +23,26 @@ describe("openDatabase", () => {
       closeDatabase(db);
     }
     expect(fs.existsSync(file)).toBe(true);
+  });
+
+  it("makes a new database with small pages and leaves an existing one's page size alone", () => {
+    const fresh = openDatabase(path.join(dir, "pages-new.db"));
+    const freshSize = fresh.$client.pragma("page_size", { simple: true });
+    closeDatabase(fresh);
+    expect(freshSize).toBe(PAGE_SIZE);
+
+    const file = path.join(dir, "pages-old.db");
+    const made = new Database(file);
+    made.pragma("page_size = 4096");
+    made.exec("CREATE TABLE kept (v TEXT); INSERT INTO kept VALUES ('still here')");
+    made.close();
+    const db = openDatabase(file);
+    try {
+      expect(db.$client.pragma("page_size", { simple: true })).toBe(4096);
+      expect(db.$client.prepare("SELECT v FROM kept").get()).toEqual({ v: "still here" });
+    } finally {
+      closeDatabase(db);
+    }
   });
 
   it("applies migrations once: reopening an existing database changes nothing", () => {
