@@ -184,7 +184,6 @@ export const incidents = sqliteTable(
     uniqueIndex("incidents_identity").on(t.vendorId, t.providerId),
     index("incidents_vendor_source_presence").on(t.vendorId, t.source, t.presence),
     index("incidents_vendor_changed").on(t.vendorId, t.lastChangedAt),
-    index("incidents_started").on(t.startedAt),
     index("incidents_vendor_started").on(t.vendorId, t.startedAt),
     index("incidents_open").on(t.vendorId).where(sql`${t.presence} = 'listed' AND ${t.resolvedAt} IS NULL`),
     // Listed incidents first seen after a source last looked: those it may owe a listing.

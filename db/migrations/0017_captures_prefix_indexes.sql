@@ -1,2 +1,0 @@
-DROP INDEX `captures_vendor_observed`;--> statement-breakpoint
-DROP INDEX `captures_vendor_source_order`;
