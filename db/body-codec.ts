@@ -2,7 +2,6 @@ import { gunzipSync } from "node:zlib";
 import { Compressor, compress, Decompressor, decompress } from "zstd-napi";
 import type { BodyEncoding } from "@/db/schema";
 
-
 /** Level 9: within 3% of level 19 on the corpus at a fifth of the time (docs/decisions/0014). */
 const LEVEL = 9;
 /** zstd's largest window without the long-window flag on both sides; bodies are capped well below. */
@@ -17,14 +16,14 @@ function windowLogFor(bytes: number): number {
 }
 
 /** A whole body, compressed on its own. */
-export function encodeFull(body: Uint8Array): Buffer {
-  return compress(body, { compressionLevel: LEVEL });
+export function encodeFull(body: Uint8Array, level = LEVEL): Buffer {
+  return compress(body, { compressionLevel: level });
 }
 
 /** A body compressed against its base body's raw content. */
-export function encodeDelta(base: Uint8Array, body: Uint8Array): Buffer {
+export function encodeDelta(base: Uint8Array, body: Uint8Array, level = LEVEL): Buffer {
   compressor ??= new Compressor();
-  compressor.setParameters({ compressionLevel: LEVEL, windowLog: windowLogFor(base.byteLength + body.byteLength) });
+  compressor.setParameters({ compressionLevel: level, windowLog: windowLogFor(base.byteLength + body.byteLength) });
   compressor.loadDictionary(base);
   return compressor.compress(body);
 }
