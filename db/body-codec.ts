@@ -16,8 +16,8 @@ function windowLogFor(bytes: number): number {
 }
 
 /** A whole body, compressed on its own. */
-export function encodeFull(body: Uint8Array, level = LEVEL): Buffer {
-  return compress(body, { compressionLevel: level });
+export function encodeFull(body: Uint8Array): Buffer {
+  return compress(body, { compressionLevel: LEVEL });
 }
 
 /** A body compressed against its base body's raw content. */

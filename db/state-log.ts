@@ -4,11 +4,15 @@ import { packJson, type PackedJson, unpackJson } from "@/db/packed-json";
 import { preparedOnConnection } from "@/db/queries/prepared";
 
 /**
- * The log of an incident's records (incident_states): the latest row and every row of depth 0
- * keep the full record, the others a reverse delta against the row after (db/json-deltas.ts).
- * Depth counts rows since the last checkpoint, so rebuilding any row decodes at most this many.
+ * The log of an incident's records (incident_states): the latest row and every checkpoint (the
+ * last depth) keep the full record, the others a reverse delta against the row after
+ * (db/json-deltas.ts). Depth is the row's place since the incident's first, modulo this.
  */
 export const STATE_CHECKPOINT = 16;
+
+export function isStateCheckpoint(depth: number): boolean {
+  return depth === STATE_CHECKPOINT - 1;
+}
 
 export class StateLogError extends Error {
   readonly kind = "state-log";
@@ -58,7 +62,7 @@ export function appendState(sqlite: Database.Database, incidentId: number, captu
   const s = st(sqlite);
   const previous = s.latest.get(incidentId);
   const depth = previous && previous.depth + 1 < STATE_CHECKPOINT ? previous.depth + 1 : 0;
-  if (previous && previous.depth > 0) {
+  if (previous && !isStateCheckpoint(previous.depth)) {
     const before = previous.state !== null ? unpackJson(previous.state) : readStateText(sqlite, incidentId, previous.id);
     s.toDelta.run(encodeReverseDelta(state, before), previous.id);
   }

@@ -7,14 +7,14 @@ import type { IncidentState } from "@/lib/incident";
 import type { JsonValue } from "@/lib/json-patch";
 
 /**
- * A version keeps its full snapshot when it is the latest or its seq is 1 + a multiple of this;
- * the others keep a reverse delta against the version after (db/json-deltas.ts). Reading one
- * decodes at most this many.
+ * A version keeps its full snapshot when it is the latest or its seq is a multiple of this; the
+ * others keep a reverse delta against the version after (db/json-deltas.ts), so an incident with
+ * fewer versions keeps one full copy. Reading one decodes at most this many minus one.
  */
 export const VERSION_CHECKPOINT = 16;
 
 export function isVersionCheckpoint(seq: number): boolean {
-  return (seq - 1) % VERSION_CHECKPOINT === 0;
+  return seq % VERSION_CHECKPOINT === 0;
 }
 
 export class VersionStateError extends Error {

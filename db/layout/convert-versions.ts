@@ -2,12 +2,12 @@ import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
 import { encodeReverseDelta, type StoredPatch } from "@/db/json-deltas";
 import { isPacked, packJson, type PackedJson } from "@/db/packed-json";
-import { replayStateRows, STATE_CHECKPOINT } from "@/db/state-log";
+import { isStateCheckpoint, replayStateRows, STATE_CHECKPOINT } from "@/db/state-log";
 import { isVersionCheckpoint, replaySteps, VERSION_CHECKPOINT } from "@/db/version-states";
 
 /**
  * The `migrate` step that brings versions and record states to the form the write path gives them
- * now (db/json-deltas.ts): full zstd copies for the latest row and checkpoints, reverse zstd deltas
+ * now (db/json-deltas.ts): full copies for the latest row and checkpoints, reverse zstd deltas
  * for the rest, and `changes` packed. Rows of any earlier form (every snapshot in full, forward JSON
  * patches, deflated copies) are read and rewritten per incident, in one transaction; an incident
  * already in the new form is left as it is, so a run cut short is finished by running it again.
@@ -73,7 +73,7 @@ function convertStates(sqlite: Database.Database, rows: readonly StateRow[]): nu
   let rewritten = 0;
   rows.forEach((row, i) => {
     const depth = i % STATE_CHECKPOINT;
-    const form = targetForm({ full: row.state, patch: row.patch }, depth === 0, texts[i] ?? "", texts[i + 1]);
+    const form = targetForm({ full: row.state, patch: row.patch }, isStateCheckpoint(depth), texts[i] ?? "", texts[i + 1]);
     if (same(form.full, row.state) && same(form.patch, row.patch) && depth === row.depth) return;
     update.run(form.full, form.patch, depth, row.id);
     rewritten += 1;
@@ -106,12 +106,10 @@ export function convertVersionLayout(db: RedlineDb, options: { batch?: number; o
 }
 
 /** A full copy stored otherwise than packJson stores it now (plain text of packable length, or deflated). */
-const UNPACKED = (column: string) =>
-  `(typeof(${column}) = 'text' AND length(${column}) >= 256) OR (typeof(${column}) = 'blob' AND substr(${column}, 1, 4) <> x'28b52ffd')`;
+const UNPACKED = (column: string) => `(typeof(${column}) = 'text' AND length(${column}) >= 256)`;
 
-/** More full rows than the checkpoints (every 16th from the first) and the latest. */
-const TOO_MANY_FULL = (column: string, position: string, every: number) =>
-  `sum(${column} IS NOT NULL) > (${position} - 1) / ${every} + 1 + ((${position} - 1) % ${every} <> 0)`;
+/** More full rows than the checkpoints (every 16th) and the latest. */
+const TOO_MANY_FULL = (column: string, position: string, every: number) => `sum(${column} IS NOT NULL) > ${position} / ${every} + (${position} % ${every} <> 0)`;
 
 /** Whether some version or record state still has a form written before (full copies everywhere, forward patches, deflate, unpacked changes). */
 export function versionLayoutPending(sqlite: Database.Database): boolean {

@@ -4,9 +4,11 @@ import type { RedlineDb } from "@/db/client";
 import type { StoredPatch } from "@/db/json-deltas";
 import { type PackedJson, unpackJson } from "@/db/packed-json";
 import { replayStateRows } from "@/db/state-log";
-import { isVersionCheckpoint, replaySteps } from "@/db/version-states";
+import { replaySteps } from "@/db/version-states";
 import { diffJson, type JsonValue } from "@/lib/json-patch";
 
+/** That layout kept the first version and every 16th after it full. */
+const wasCheckpoint = (seq: number) => (seq - 1) % 16 === 0;
 const deflated = (text: string): PackedJson => (text.length < 256 ? text : deflateRawSync(text, { level: 6 }));
 const patchOf = (before: string, after: string) => JSON.stringify(diffJson(JSON.parse(before) as JsonValue, JSON.parse(after) as JsonValue));
 
@@ -26,7 +28,7 @@ export function writePatchLayout(db: RedlineDb): void {
       vs.forEach((v, i) => {
         const text = vTexts[i] ?? "";
         const before = vTexts[i - 1];
-        const keep = isVersionCheckpoint(v.seq) || i === vs.length - 1;
+        const keep = wasCheckpoint(v.seq) || i === vs.length - 1;
         setVersion.run(keep ? deflated(text) : null, before === undefined ? null : patchOf(before, text), unpackJson(v.changes), v.id);
       });
       const ss = states.all(id);
