@@ -20,6 +20,7 @@ export class StateLogError extends Error {
 
 interface StateRow {
   id: number;
+  captureId: number;
   state: PackedJson | null;
   patch: StoredPatch | null;
   depth: number;
@@ -27,19 +28,19 @@ interface StateRow {
 
 function prepare(sqlite: Database.Database) {
   return {
-    latest: sqlite.prepare<[number], StateRow>("SELECT id, state, patch, depth FROM incident_states WHERE incident_id = ? ORDER BY id DESC LIMIT 1"),
-    insert: sqlite.prepare<[number, number, PackedJson, number]>("INSERT INTO incident_states (incident_id, capture_id, state, patch, depth) VALUES (?, ?, ?, NULL, ?)"),
-    toDelta: sqlite.prepare<[Buffer, number]>("UPDATE incident_states SET state = NULL, patch = ? WHERE id = ?"),
+    latest: sqlite.prepare<[number], StateRow>("SELECT id, capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = ? ORDER BY id DESC LIMIT 1"),
+    insert: sqlite.prepare<[number, number, PackedJson | null, Buffer | null, number]>("INSERT INTO incident_states (incident_id, capture_id, state, patch, depth) VALUES (?, ?, ?, ?, ?)"),
+    remove: sqlite.prepare<[number]>("DELETE FROM incident_states WHERE id = ?"),
     setFull: sqlite.prepare<[PackedJson, number]>("UPDATE incident_states SET state = ?, patch = NULL WHERE id = ?"),
     // From the nearest full row at or before id to the nearest at or after: forward patches need the first, reverse deltas the last.
     around: sqlite.prepare<{ incident: number; id: number }, StateRow>(
-      `SELECT id, state, patch, depth FROM incident_states WHERE incident_id = @incident
+      `SELECT id, capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = @incident
          AND id >= coalesce((SELECT max(id) FROM incident_states WHERE incident_id = @incident AND id <= @id AND state IS NOT NULL), @id)
          AND id <= coalesce((SELECT min(id) FROM incident_states WHERE incident_id = @incident AND id >= @id AND state IS NOT NULL), @id)
        ORDER BY id`,
     ),
     lastKept: sqlite.prepare<[number, string], StateRow>(
-      `SELECT id, state, patch, depth FROM incident_states WHERE incident_id = ? AND capture_id NOT IN (SELECT value FROM json_each(?))
+      `SELECT id, capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = ? AND capture_id NOT IN (SELECT value FROM json_each(?))
        ORDER BY id DESC LIMIT 1`,
     ),
   };
@@ -64,9 +65,12 @@ export function appendState(sqlite: Database.Database, incidentId: number, captu
   const depth = previous && previous.depth + 1 < STATE_CHECKPOINT ? previous.depth + 1 : 0;
   if (previous && !isStateCheckpoint(previous.depth)) {
     const before = previous.state !== null ? unpackJson(previous.state) : readStateText(sqlite, incidentId, previous.id);
-    s.toDelta.run(encodeReverseDelta(state, before), previous.id);
+    // Moved to the end rather than shrunk in place: a shrunk row leaves its page mostly empty, as
+    // rows are only ever added at the end; ids are used only for order, which this keeps.
+    s.remove.run(previous.id);
+    s.insert.run(incidentId, previous.captureId, null, encodeReverseDelta(state, before), previous.depth);
   }
-  s.insert.run(incidentId, captureId, packJson(state), depth);
+  s.insert.run(incidentId, captureId, packJson(state), null, depth);
 }
 
 /**
