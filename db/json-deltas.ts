@@ -22,17 +22,15 @@ export class DeltaChainError extends Error {
   readonly kind = "delta-chain";
 }
 
-/** Level 19 is at most 3% smaller for deltas of a few KB (larger for some), at twice the time (docs/decisions/0018). */
-const LEVEL = 9;
 const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
 
 export function isZstdFrame(value: Uint8Array): boolean {
   return value.byteLength >= 4 && Buffer.from(value.buffer, value.byteOffset, 4).equals(ZSTD_MAGIC);
 }
 
-/** `text` stored as a delta against the text of the row after it. */
+/** `text` stored as a delta against the text of the row after it (level 9, as bodies: 19 gains at most 3% here, docs/decisions/0018). */
 export function encodeReverseDelta(next: string, text: string): Buffer {
-  return encodeDelta(Buffer.from(next, "utf8"), Buffer.from(text, "utf8"), LEVEL);
+  return encodeDelta(Buffer.from(next, "utf8"), Buffer.from(text, "utf8"));
 }
 
 export function decodeReverseDelta(next: string, delta: Buffer): string {

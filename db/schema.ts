@@ -276,11 +276,11 @@ export const incidentStates = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     incidentId: integer("incident_id").notNull().references(() => incidents.id, { onDelete: "cascade" }),
     captureId: integer("capture_id").notNull().references(() => captures.id),
-    /** The record as JSON: kept for the latest state and at checkpoints (depth 0), else rebuilt from `patch`. */
+    /** The record as JSON: kept for the latest state and at checkpoints (db/state-log.ts), else rebuilt from `patch`. */
     state: textOrBlob<PackedJson>()("state"),
     /** A zstd delta against the incident's next state row, or (written before) a lib/json-patch text from the previous one. */
     patch: textOrBlob<StoredPatch>()("patch"),
-    /** Patches since the last full state: 0 is a checkpoint. */
+    /** The row's place since the incident's first, modulo STATE_CHECKPOINT: the last value is a checkpoint. */
     depth: integer("depth").notNull().default(0),
   },
   (t) => [index("incident_states_incident").on(t.incidentId, t.id), index("incident_states_capture").on(t.captureId)],
