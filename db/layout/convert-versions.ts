@@ -111,7 +111,7 @@ const UNPACKED = (column: string) => `(typeof(${column}) = 'text' AND length(${c
 /** More full rows than the checkpoints (every 16th) and the latest. */
 const TOO_MANY_FULL = (column: string, position: string, every: number) => `sum(${column} IS NOT NULL) > ${position} / ${every} + (${position} % ${every} <> 0)`;
 
-/** Whether some version or record state still has a form written before (full copies everywhere, forward patches, deflate, unpacked changes). */
+/** Whether some version or record state still has a form written before (full copies everywhere, forward patches, plain copies or changes). */
 export function versionLayoutPending(sqlite: Database.Database): boolean {
   const columns = sqlite.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('incident_versions')").all().map((c) => c.name);
   if (!columns.includes("patch")) return sqlite.prepare("SELECT 1 FROM incident_versions LIMIT 1").get() !== undefined;
