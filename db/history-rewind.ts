@@ -1,8 +1,8 @@
 import type { RedlineDb } from "@/db/client";
 import type { CaptureKey } from "@/db/prior-state";
 import { setAppliedThrough } from "@/db/record-capture";
-import { keepLatestState } from "@/db/state-log";
-import { keepLatestSnapshot } from "@/db/version-states";
+import { keepLatestState, keepStateBeforeDeleting } from "@/db/state-log";
+import { keepLatestSnapshot, keepSnapshotBeforeDeleting } from "@/db/version-states";
 import { writeStatements } from "@/db/write-statements";
 import type { IncidentRecord } from "@/lib/derive/incident-record";
 
@@ -26,6 +26,10 @@ export function rewindHistory(db: RedlineDb, vendorId: number, from: CaptureKey)
     .prepare<[string], { incidentId: number }>("SELECT DISTINCT incident_id AS incidentId FROM incident_states WHERE capture_id IN (SELECT value FROM json_each(?))")
     .all(ids)
     .map((r) => r.incidentId);
+  for (const incidentId of touched) {
+    keepStateBeforeDeleting(sqlite, incidentId, ids);
+    keepSnapshotBeforeDeleting(sqlite, incidentId, ids);
+  }
   sqlite.prepare("DELETE FROM incident_versions WHERE capture_id IN (SELECT value FROM json_each(?))").run(ids);
   sqlite.prepare("DELETE FROM incident_states WHERE capture_id IN (SELECT value FROM json_each(?))").run(ids);
   sqlite.prepare("UPDATE captures SET version_count = 0 WHERE id IN (SELECT value FROM json_each(?))").run(ids);

@@ -1,4 +1,5 @@
 import type { RedlineDb } from "@/db/client";
+import type { StoredPatch } from "@/db/json-deltas";
 import { type PackedJson, unpackJson } from "@/db/packed-json";
 import { setAppliedThrough } from "@/db/record-capture";
 import { type IncidentValues, type VersionValues, writeStatements } from "@/db/write-statements";
@@ -81,10 +82,10 @@ export function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorId: num
     `SELECT seq, observed_at AS observedAt, hash, snapshot, patch, title, impact, incident_kind AS incidentKind, changes, kinds, summary, headline,
        text_version AS textVersion, capture_id AS captureId FROM incident_versions WHERE incident_id = ? ORDER BY seq`,
   );
-  const states = s.prepare<[number], { captureId: number; state: PackedJson | null; patch: string | null; depth: number }>(
+  const states = s.prepare<[number], { captureId: number; state: PackedJson | null; patch: StoredPatch | null; depth: number }>(
     "SELECT capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = ? ORDER BY id",
   );
-  const copyState = m.prepare<[number, number, PackedJson | null, string | null, number]>(
+  const copyState = m.prepare<[number, number, PackedJson | null, StoredPatch | null, number]>(
     "INSERT INTO incident_states (incident_id, capture_id, state, patch, depth) VALUES (?, ?, ?, ?, ?)",
   );
   const listings = s.prepare<[number], { source: string; listed: number; hash: string | null }>("SELECT source, listed, hash FROM incident_sources WHERE incident_id = ?");

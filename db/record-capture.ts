@@ -2,6 +2,7 @@ import { storeBody } from "@/db/capture-bodies";
 import type { RedlineDb } from "@/db/client";
 import type { CaptureKey } from "@/db/prior-state";
 import type { CaptureOutcome } from "@/db/schema";
+import { packJson } from "@/db/packed-json";
 import { appendState } from "@/db/state-log";
 import { versionStorage } from "@/db/version-states";
 import { type IncidentValues, writeStatements, type WriteStatements } from "@/db/write-statements";
@@ -159,7 +160,7 @@ export function writeDerivedIncident(
       title: incident.title,
       impact: incident.impact,
       incidentKind: incident.kind,
-      changes: JSON.stringify(version.changes),
+      changes: packJson(JSON.stringify(version.changes)),
       kinds: JSON.stringify(version.kinds),
       summary: version.summary,
       headline: version.headline,

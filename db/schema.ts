@@ -1,6 +1,13 @@
 import { sql } from "drizzle-orm";
-import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, customType, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { StoredPatch } from "@/db/json-deltas";
 import type { PackedJson } from "@/db/packed-json";
+
+/** A TEXT column that may also hold a blob (SQLite keeps a Buffer bound to it as one): read and written as stored. */
+const textOrBlob = <T extends string | Buffer>() =>
+  customType<{ data: T; driverData: T }>({
+    dataType: () => "text",
+  });
 
 export const vendors = sqliteTable("vendors", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -216,17 +223,18 @@ export const incidentVersions = sqliteTable(
     observedAt: text("observed_at").notNull(),
     hash: text("hash").notNull(),
     /**
-     * The full IncidentState (normalized incident + presence) as JSON (deflated, db/packed-json.ts), kept
+     * The full IncidentState (normalized incident + presence) as JSON (packed, db/packed-json.ts), kept
      * for the latest version and every VERSION_CHECKPOINT-th; the others are rebuilt from `patch` (db/version-states.ts).
      */
-    snapshot: text("snapshot").$type<PackedJson>(),
-    /** lib/json-patch from the previous version's snapshot (null for the first). */
-    patch: text("patch"),
+    snapshot: textOrBlob<PackedJson>()("snapshot"),
+    /** A zstd delta against the next version's snapshot, or (written before) a lib/json-patch text from the previous one. */
+    patch: textOrBlob<StoredPatch>()("patch"),
     /** The incident's title, impact and kind as of this version, for lists of changes. */
     title: text("title"),
     impact: text("impact"),
     incidentKind: text("incident_kind"),
-    changes: text("changes", { mode: "json" }).notNull(),
+    /** The version's changes as JSON, packed (db/packed-json.ts unpackChanges). */
+    changes: textOrBlob<PackedJson>()("changes").notNull(),
     kinds: text("kinds", { mode: "json" }).notNull().$type<string[]>(),
     summary: text("summary").notNull(),
     /** The summary's sentences about this version's changes alone. */
@@ -266,11 +274,11 @@ export const incidentStates = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     incidentId: integer("incident_id").notNull().references(() => incidents.id, { onDelete: "cascade" }),
     captureId: integer("capture_id").notNull().references(() => captures.id),
-    /** The record as JSON: kept for the latest state and at checkpoints (depth 0), else rebuilt from `patch`. */
-    state: text("state").$type<PackedJson>(),
-    /** lib/json-patch from the incident's previous state row. */
-    patch: text("patch"),
-    /** Patches since the last full state: 0 is a checkpoint. */
+    /** The record as JSON: kept for the latest state and at checkpoints (db/state-log.ts), else rebuilt from `patch`. */
+    state: textOrBlob<PackedJson>()("state"),
+    /** A zstd delta against the incident's next state row, or (written before) a lib/json-patch text from the previous one. */
+    patch: textOrBlob<StoredPatch>()("patch"),
+    /** The row's place since the incident's first, modulo STATE_CHECKPOINT: the last value is a checkpoint. */
     depth: integer("depth").notNull().default(0),
   },
   (t) => [index("incident_states_incident").on(t.incidentId, t.id), index("incident_states_capture").on(t.captureId)],

@@ -1,14 +1,18 @@
 import type Database from "better-sqlite3";
+import { encodeReverseDelta, resolveChain, resolveRow, type StoredPatch } from "@/db/json-deltas";
 import { packJson, type PackedJson, unpackJson } from "@/db/packed-json";
-import { applyJsonPatch, diffJson, type JsonPatch, type JsonValue } from "@/lib/json-patch";
 import { preparedOnConnection } from "@/db/queries/prepared";
 
 /**
- * The log of an incident's records (incident_states): the latest row and every row of depth 0
- * keep the full record, the others a patch from the row before. A row becomes a checkpoint after
- * this many patches, so rebuilding any row replays at most this many.
+ * The log of an incident's records (incident_states): the latest row and every checkpoint (the
+ * last depth) keep the full record, the others a reverse delta against the row after
+ * (db/json-deltas.ts). Depth is the row's place since the incident's first, modulo this.
  */
 export const STATE_CHECKPOINT = 16;
+
+export function isStateCheckpoint(depth: number): boolean {
+  return depth === STATE_CHECKPOINT - 1;
+}
 
 export class StateLogError extends Error {
   readonly kind = "state-log";
@@ -16,77 +20,85 @@ export class StateLogError extends Error {
 
 interface StateRow {
   id: number;
+  captureId: number;
   state: PackedJson | null;
-  patch: string | null;
+  patch: StoredPatch | null;
   depth: number;
 }
 
 function prepare(sqlite: Database.Database) {
   return {
-    latest: sqlite.prepare<[number], StateRow>("SELECT id, state, patch, depth FROM incident_states WHERE incident_id = ? ORDER BY id DESC LIMIT 1"),
-    insert: sqlite.prepare<[number, number, PackedJson, string | null, number]>(
-      "INSERT INTO incident_states (incident_id, capture_id, state, patch, depth) VALUES (?, ?, ?, ?, ?)",
-    ),
-    dropState: sqlite.prepare<[number]>("UPDATE incident_states SET state = NULL WHERE id = ? AND patch IS NOT NULL AND depth > 0"),
-    setState: sqlite.prepare<[PackedJson, number]>("UPDATE incident_states SET state = ? WHERE id = ?"),
-    range: sqlite.prepare<[number, number, number, number], StateRow>(
-      `SELECT id, state, patch, depth FROM incident_states WHERE incident_id = ? AND id <= ?
-         AND id >= (SELECT max(id) FROM incident_states WHERE incident_id = ? AND id <= ? AND state IS NOT NULL)
+    latest: sqlite.prepare<[number], StateRow>("SELECT id, capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = ? ORDER BY id DESC LIMIT 1"),
+    insert: sqlite.prepare<[number, number, PackedJson | null, Buffer | null, number]>("INSERT INTO incident_states (incident_id, capture_id, state, patch, depth) VALUES (?, ?, ?, ?, ?)"),
+    remove: sqlite.prepare<[number]>("DELETE FROM incident_states WHERE id = ?"),
+    setFull: sqlite.prepare<[PackedJson, number]>("UPDATE incident_states SET state = ?, patch = NULL WHERE id = ?"),
+    // From the nearest full row at or before id to the nearest at or after: forward patches need the first, reverse deltas the last.
+    around: sqlite.prepare<{ incident: number; id: number }, StateRow>(
+      `SELECT id, capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = @incident
+         AND id >= coalesce((SELECT max(id) FROM incident_states WHERE incident_id = @incident AND id <= @id AND state IS NOT NULL), @id)
+         AND id <= coalesce((SELECT min(id) FROM incident_states WHERE incident_id = @incident AND id >= @id AND state IS NOT NULL), @id)
        ORDER BY id`,
+    ),
+    lastKept: sqlite.prepare<[number, string], StateRow>(
+      `SELECT id, capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = ? AND capture_id NOT IN (SELECT value FROM json_each(?))
+       ORDER BY id DESC LIMIT 1`,
     ),
   };
 }
 
 const st = preparedOnConnection(prepare);
 
-/** Rebuild one row's record from the nearest full row before it. */
-function rebuildState(sqlite: Database.Database, incidentId: number, id: number): string {
-  let state: JsonValue | undefined;
-  for (const row of st(sqlite).range.all(incidentId, id, incidentId, id)) {
-    if (row.state !== null) state = JSON.parse(unpackJson(row.state)) as JsonValue;
-    else if (state !== undefined && row.patch !== null) state = applyJsonPatch(state, JSON.parse(row.patch) as JsonPatch);
-    else throw new StateLogError(`store: record state ${row.id} of incident ${incidentId} cannot be rebuilt`);
-  }
-  if (state === undefined) throw new StateLogError(`store: incident ${incidentId} has no full record state before ${id}`);
-  return JSON.stringify(state);
+/** One row's record, rebuilt from the full rows around it. */
+function readStateText(sqlite: Database.Database, incidentId: number, id: number): string {
+  const rows = st(sqlite).around.all({ incident: incidentId, id });
+  return resolveRow(
+    rows.map((r) => ({ full: r.state, patch: r.patch })),
+    rows.findIndex((r) => r.id === id),
+    () => `record state ${id} of incident ${incidentId}`,
+  );
 }
 
 /** Log an incident's new record as of a capture. Runs in the writer's transaction. */
 export function appendState(sqlite: Database.Database, incidentId: number, captureId: number, state: string): void {
   const s = st(sqlite);
   const previous = s.latest.get(incidentId);
-  const depth = previous ? previous.depth + 1 : 0;
-  if (!previous || depth >= STATE_CHECKPOINT) s.insert.run(incidentId, captureId, packJson(state), null, 0);
-  else {
-    const before = previous.state !== null ? unpackJson(previous.state) : rebuildState(sqlite, incidentId, previous.id);
-    const patch = JSON.stringify(diffJson(JSON.parse(before) as JsonValue, JSON.parse(state) as JsonValue));
-    s.insert.run(incidentId, captureId, packJson(state), patch, depth);
+  const depth = previous && previous.depth + 1 < STATE_CHECKPOINT ? previous.depth + 1 : 0;
+  if (previous && !isStateCheckpoint(previous.depth)) {
+    const before = previous.state !== null ? unpackJson(previous.state) : readStateText(sqlite, incidentId, previous.id);
+    // Moved to the end rather than shrunk in place: a shrunk row leaves its page mostly empty, as
+    // rows are only ever added at the end; ids are used only for order, which this keeps.
+    s.remove.run(previous.id);
+    s.insert.run(incidentId, previous.captureId, null, encodeReverseDelta(state, before), previous.depth);
   }
-  if (previous) s.dropState.run(previous.id);
+  s.insert.run(incidentId, captureId, packJson(state), null, depth);
 }
 
-/** The incident's latest logged record, made full again if rows after it were deleted; undefined when none is left. */
+/**
+ * Before the rows of these captures are deleted (always an incident's newest), the row that will
+ * be its latest keeps its full record: its delta is against a row about to go.
+ */
+export function keepStateBeforeDeleting(sqlite: Database.Database, incidentId: number, captureIdsJson: string): void {
+  const s = st(sqlite);
+  const kept = s.lastKept.get(incidentId, captureIdsJson);
+  if (!kept || kept.state !== null) return;
+  s.setFull.run(packJson(readStateText(sqlite, incidentId, kept.id)), kept.id);
+}
+
+/** The incident's latest logged record, made full again if it is not; undefined when none is left. */
 export function keepLatestState(sqlite: Database.Database, incidentId: number): string | undefined {
   const s = st(sqlite);
   const latest = s.latest.get(incidentId);
   if (!latest) return undefined;
   if (latest.state !== null) return unpackJson(latest.state);
-  const text = rebuildState(sqlite, incidentId, latest.id);
-  s.setState.run(packJson(text), latest.id);
+  const text = readStateText(sqlite, incidentId, latest.id);
+  s.setFull.run(packJson(text), latest.id);
   return text;
 }
 
-/** Each logged row's full record, in order, rebuilding the ones kept as patches. */
-export function replayStateRows<T extends { state: PackedJson | null; patch: string | null }>(rows: readonly T[]): string[] {
-  let state: JsonValue | undefined;
-  return rows.map((row) => {
-    if (row.state !== null) {
-      const text = unpackJson(row.state);
-      state = JSON.parse(text) as JsonValue;
-      return text;
-    }
-    if (state === undefined || row.patch === null) throw new StateLogError("store: a record state without a full state before it");
-    state = applyJsonPatch(state, JSON.parse(row.patch) as JsonPatch);
-    return JSON.stringify(state);
-  });
+/** Each logged row's full record, in order; `rows` are an incident's rows from its first or a full one to its last. */
+export function replayStateRows<T extends { state: PackedJson | null; patch: StoredPatch | null }>(rows: readonly T[]): string[] {
+  return resolveChain(
+    rows.map((r) => ({ full: r.state, patch: r.patch })),
+    (i) => `record state ${i + 1} of ${rows.length}`,
+  );
 }

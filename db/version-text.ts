@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
+import { type PackedJson, unpackChanges } from "@/db/packed-json";
 import { readVersionState, replaySteps, type StoredStep } from "@/db/version-states";
 import type { Change } from "@/lib/change";
 import type { ChangeKindName } from "@/lib/change-kinds";
@@ -39,15 +40,15 @@ export interface DerivedTextRow {
   headline: string;
 }
 
-const changesOf = new WeakMap<Database.Database, Database.Statement<[number, number], { changes: string }>>();
+const changesOf = new WeakMap<Database.Database, Database.Statement<[number, number], { changes: PackedJson }>>();
 
 function readChanges(sqlite: Database.Database, incidentId: number, seq: number): Change[] {
   let statement = changesOf.get(sqlite);
   if (!statement) {
-    statement = sqlite.prepare<[number, number], { changes: string }>("SELECT changes FROM incident_versions WHERE incident_id = ? AND seq = ?");
+    statement = sqlite.prepare<[number, number], { changes: PackedJson }>("SELECT changes FROM incident_versions WHERE incident_id = ? AND seq = ?");
     changesOf.set(sqlite, statement);
   }
-  return JSON.parse(statement.get(incidentId, seq)?.changes ?? "[]") as Change[];
+  return unpackChanges(statement.get(incidentId, seq)?.changes);
 }
 
 /** The rows, those whose text an older summarizer wrote rendered again (each rebuilds two states by bounded replay). */
@@ -67,7 +68,7 @@ interface TextStep extends StoredStep {
   id: number;
   observedAt: string;
   kinds: string;
-  changes: string;
+  changes: PackedJson;
   textVersion: number;
 }
 
@@ -96,7 +97,7 @@ export function rerenderVersionTexts(db: RedlineDb, summarizer: Summarizer = cur
         for (const { step, state } of replaySteps(steps.all(incidentId))) {
           const current = state as unknown as IncidentState;
           if (step.textVersion !== summarizer.version) {
-            const changes = JSON.parse(step.changes) as Change[];
+            const changes = unpackChanges(step.changes);
             const kinds = JSON.parse(step.kinds) as string[];
             const text = renderVersionText({ vendorName, observedAt: step.observedAt, kinds, changes, state: current, previous }, summarizer);
             update.run(text.summary, text.headline, summarizer.version, step.id);

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import type { StoredPatch } from "@/db/json-deltas";
 import type { PackedJson } from "@/db/packed-json";
 import type { CaptureOutcome } from "@/db/schema";
 
@@ -210,11 +211,12 @@ export interface VersionValues {
   observedAt: string;
   hash: string;
   snapshot: PackedJson | null;
-  patch: string | null;
+  patch: StoredPatch | null;
   title: string | null;
   impact: string | null;
   incidentKind: string | null;
-  changes: string;
+  /** JSON, packed (db/packed-json.ts). */
+  changes: PackedJson;
   kinds: string;
   summary: string;
   headline: string;

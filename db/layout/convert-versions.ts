@@ -1,15 +1,16 @@
 import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
-import { isPacked, packJson, type PackedJson, unpackJson } from "@/db/packed-json";
-import { replayStateRows, STATE_CHECKPOINT } from "@/db/state-log";
-import { isVersionCheckpoint, replaySteps } from "@/db/version-states";
-import { diffJson, type JsonValue } from "@/lib/json-patch";
+import { encodeReverseDelta, type StoredPatch } from "@/db/json-deltas";
+import { isPacked, packJson, type PackedJson } from "@/db/packed-json";
+import { isStateCheckpoint, replayStateRows, STATE_CHECKPOINT } from "@/db/state-log";
+import { isVersionCheckpoint, replaySteps, VERSION_CHECKPOINT } from "@/db/version-states";
 
 /**
- * The `migrate` step that drops repeated snapshots from databases written before versions and
- * record states were kept as patches: per incident, in one transaction, each version and state row
- * gets the form the write path gives it now. An incident already in that form is left as it is, so
- * a run cut short is finished by running it again.
+ * The `migrate` step that brings versions and record states to the form the write path gives them
+ * now (db/json-deltas.ts): full copies for the latest row and checkpoints, reverse zstd deltas
+ * for the rest, and `changes` packed. Rows of any earlier form (every snapshot in full, forward JSON
+ * patches, deflated copies) are read and rewritten per incident, in one transaction; an incident
+ * already in the new form is left as it is, so a run cut short is finished by running it again.
  */
 
 export interface VersionConversion {
@@ -22,38 +23,44 @@ interface VersionRow {
   id: number;
   seq: number;
   snapshot: PackedJson | null;
-  patch: string | null;
+  patch: StoredPatch | null;
+  changes: PackedJson;
 }
 
 interface StateRow {
   id: number;
   state: PackedJson | null;
-  patch: string | null;
+  patch: StoredPatch | null;
   depth: number;
 }
 
-/** The stored form of a full copy that is to be kept: the one there if already packed. */
-function keptForm(stored: PackedJson | null, text: string): PackedJson {
-  return stored !== null && isPacked(stored, text) ? stored : packJson(text);
+/** What a row should hold: a full copy (kept as it is if already packed) or a reverse delta against the next text. */
+function targetForm(stored: { full: PackedJson | null; patch: StoredPatch | null }, keep: boolean, text: string, next: string | undefined): { full: PackedJson | null; patch: Buffer | null } {
+  if (keep || next === undefined) return { full: stored.full !== null && isPacked(stored.full, text) ? stored.full : packJson(text), patch: null };
+  // A stored reverse delta is against the next row's text, which conversion never changes.
+  if (stored.full === null && Buffer.isBuffer(stored.patch)) return { full: null, patch: stored.patch };
+  return { full: null, patch: encodeReverseDelta(next, text) };
 }
 
-function patchText(before: string, after: string): string {
-  return JSON.stringify(diffJson(JSON.parse(before) as JsonValue, JSON.parse(after) as JsonValue));
+function same(a: PackedJson | StoredPatch | null, b: PackedJson | StoredPatch | null): boolean {
+  return Buffer.isBuffer(a) && Buffer.isBuffer(b) ? a.equals(b) : a === b;
+}
+
+function packedChanges(changes: PackedJson): PackedJson {
+  return typeof changes === "string" && !isPacked(changes, changes) ? packJson(changes) : changes;
 }
 
 function convertVersions(sqlite: Database.Database, rows: readonly VersionRow[]): number {
   if (rows.length === 0) return 0;
-  const update = sqlite.prepare<[PackedJson | null, string | null, number]>("UPDATE incident_versions SET snapshot = ?, patch = ? WHERE id = ?");
-  const texts = replaySteps(rows).map(({ step, state }) => (step.snapshot !== null ? unpackJson(step.snapshot) : JSON.stringify(state)));
+  const update = sqlite.prepare<[PackedJson | null, Buffer | null, PackedJson, number]>("UPDATE incident_versions SET snapshot = ?, patch = ?, changes = ? WHERE id = ?");
+  const texts = replaySteps(rows).map(({ state }) => JSON.stringify(state));
   let rewritten = 0;
   rows.forEach((row, i) => {
     const text = texts[i] ?? "";
-    const keep = isVersionCheckpoint(row.seq) || i === rows.length - 1;
-    const before = i > 0 ? texts[i - 1] : undefined;
-    const patch = before === undefined ? null : (row.patch ?? patchText(before, text));
-    const snapshot = keep ? keptForm(row.snapshot, text) : null;
-    if (snapshot === row.snapshot && patch === row.patch) return;
-    update.run(snapshot, patch, row.id);
+    const form = targetForm({ full: row.snapshot, patch: row.patch }, isVersionCheckpoint(row.seq), text, texts[i + 1]);
+    const changes = packedChanges(row.changes);
+    if (same(form.full, row.snapshot) && same(form.patch, row.patch) && changes === row.changes) return;
+    update.run(form.full, form.patch, changes, row.id);
     rewritten += 1;
   });
   return rewritten;
@@ -61,18 +68,14 @@ function convertVersions(sqlite: Database.Database, rows: readonly VersionRow[])
 
 function convertStates(sqlite: Database.Database, rows: readonly StateRow[]): number {
   if (rows.length === 0) return 0;
-  const update = sqlite.prepare<[PackedJson | null, string | null, number, number]>("UPDATE incident_states SET state = ?, patch = ?, depth = ? WHERE id = ?");
+  const update = sqlite.prepare<[PackedJson | null, Buffer | null, number, number]>("UPDATE incident_states SET state = ?, patch = ?, depth = ? WHERE id = ?");
   const texts = replayStateRows(rows);
   let rewritten = 0;
-  let depth = 0;
   rows.forEach((row, i) => {
-    depth = i === 0 || depth + 1 >= STATE_CHECKPOINT ? 0 : depth + 1;
-    const text = texts[i] ?? "";
-    const before = texts[i - 1];
-    const patch = depth === 0 || before === undefined ? null : row.depth === depth && row.patch !== null ? row.patch : patchText(before, text);
-    const state = depth === 0 || i === rows.length - 1 ? keptForm(row.state, text) : null;
-    if (state === row.state && patch === row.patch && depth === row.depth) return;
-    update.run(state, patch, depth, row.id);
+    const depth = i % STATE_CHECKPOINT;
+    const form = targetForm({ full: row.state, patch: row.patch }, isStateCheckpoint(depth), texts[i] ?? "", texts[i + 1]);
+    if (same(form.full, row.state) && same(form.patch, row.patch) && depth === row.depth) return;
+    update.run(form.full, form.patch, depth, row.id);
     rewritten += 1;
   });
   return rewritten;
@@ -83,7 +86,7 @@ export function convertVersionLayout(db: RedlineDb, options: { batch?: number; o
   const sqlite = db.$client;
   const batch = options.batch ?? 200;
   const next = sqlite.prepare<[number, number], { id: number }>("SELECT id FROM incidents WHERE id > ? ORDER BY id LIMIT ?");
-  const versions = sqlite.prepare<[number], VersionRow>("SELECT id, seq, snapshot, patch FROM incident_versions WHERE incident_id = ? ORDER BY seq");
+  const versions = sqlite.prepare<[number], VersionRow>("SELECT id, seq, snapshot, patch, changes FROM incident_versions WHERE incident_id = ? ORDER BY seq");
   const states = sqlite.prepare<[number], StateRow>("SELECT id, state, patch, depth FROM incident_states WHERE incident_id = ? ORDER BY id");
   const progress: VersionConversion = { incidents: 0, versionsRewritten: 0, statesRewritten: 0 };
   let after = 0;
@@ -102,13 +105,21 @@ export function convertVersionLayout(db: RedlineDb, options: { batch?: number; o
   }
 }
 
-/** Whether some version or record state still has the form written before patches. */
+/** A full copy stored otherwise than packJson stores it now (plain text of packable length, or deflated). */
+const UNPACKED = (column: string) => `(typeof(${column}) = 'text' AND length(${column}) >= 256)`;
+
+/** More full rows than the checkpoints (every 16th) and the latest. */
+const TOO_MANY_FULL = (column: string, position: string, every: number) => `sum(${column} IS NOT NULL) > ${position} / ${every} + (${position} % ${every} <> 0)`;
+
+/** Whether some version or record state still has a form written before (full copies everywhere, forward patches, plain copies or changes). */
 export function versionLayoutPending(sqlite: Database.Database): boolean {
   const columns = sqlite.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('incident_versions')").all().map((c) => c.name);
   if (!columns.includes("patch")) return sqlite.prepare("SELECT 1 FROM incident_versions LIMIT 1").get() !== undefined;
-  if (sqlite.prepare("SELECT 1 FROM incident_versions WHERE seq > 1 AND patch IS NULL LIMIT 1").get() !== undefined) return true;
-  // Written now, an incident's rows are full only once every STATE_CHECKPOINT.
-  return sqlite
-    .prepare<[number], unknown>("SELECT 1 FROM incident_states GROUP BY incident_id HAVING sum(depth = 0) > 1 + (count(*) - 1) / ? LIMIT 1")
-    .get(STATE_CHECKPOINT) !== undefined;
+  const found = (sql: string) => sqlite.prepare(sql).get() !== undefined;
+  return (
+    found(`SELECT 1 FROM incident_versions WHERE typeof(patch) = 'text' OR ${UNPACKED("snapshot")} OR (typeof(changes) = 'text' AND length(changes) >= 256) LIMIT 1`) ||
+    found(`SELECT 1 FROM incident_states WHERE typeof(patch) = 'text' OR ${UNPACKED("state")} LIMIT 1`) ||
+    found(`SELECT 1 FROM incident_versions GROUP BY incident_id HAVING ${TOO_MANY_FULL("snapshot", "max(seq)", VERSION_CHECKPOINT)} LIMIT 1`) ||
+    found(`SELECT 1 FROM incident_states GROUP BY incident_id HAVING ${TOO_MANY_FULL("state", "count(*)", STATE_CHECKPOINT)} LIMIT 1`)
+  );
 }

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
+import { type PackedJson, unpackChanges } from "@/db/packed-json";
 import { conditionsOf, type Cursor, encodeCursor, prepareShaped } from "@/db/queries/prepared";
 import type { Change } from "@/lib/change";
 import type { ChangeKindName } from "@/lib/change-kinds";
@@ -56,7 +57,7 @@ export interface ChangeFilter {
 
 interface RawChange extends Omit<ChangeRow, "kinds"> {
   kinds: string;
-  changes?: string;
+  changes?: PackedJson;
   incidentId: number;
   textVersion: number;
 }
@@ -155,6 +156,6 @@ export function listChanges(db: RedlineDb, filter: ChangeFilter, limit: number, 
 export function listChangeDetails(db: RedlineDb, filter: ChangeFilter, limit: number, summarizer: Summarizer = currentSummarizer): ChangePage<ChangeDetailRow> {
   return page(db, filter, limit, true, (raw) => ({
     ...toRow(raw),
-    changes: JSON.parse(raw.changes ?? "[]") as Change[],
+    changes: unpackChanges(raw.changes),
   }), summarizer);
 }

@@ -1,15 +1,15 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { RedlineExecutor } from "@/db/client";
 import { incidents, incidentVersions, vendors } from "@/db/schema";
-import type { Change } from "@/lib/change";
 import type { ChangeKindName } from "@/lib/change-kinds";
 import type { ExportDocument, ExportVersion, StoredIncidentHistory } from "@/lib/export-document";
 import { toExportIncident } from "@/lib/export-document";
 import type { IncidentState } from "@/lib/incident";
-import { applyJsonPatch, type JsonPatch, type JsonValue } from "@/lib/json-patch";
 import { currentSummarizer, type Summarizer } from "@/lib/summarize";
-import { type PackedJson, unpackJson } from "@/db/packed-json";
+import type { StoredPatch } from "@/db/json-deltas";
+import { type PackedJson, unpackChanges, unpackJson } from "@/db/packed-json";
 import { renderVersionText } from "@/db/version-text";
+import { replaySteps } from "@/db/version-states";
 
 interface VersionRow {
   incidentId: number;
@@ -17,11 +17,11 @@ interface VersionRow {
   observedAt: string;
   hash: string;
   kinds: string[];
-  changes: unknown;
+  changes: PackedJson;
   summary: string;
   textVersion: number;
   snapshot: PackedJson | null;
-  patch: string | null;
+  patch: StoredPatch | null;
 }
 
 class ExportReplayError extends Error {
@@ -32,15 +32,12 @@ class ExportReplayError extends Error {
 function toHistory(rows: readonly VersionRow[], vendorName: string, summarizer: Summarizer): { current: IncidentState | null; versions: ExportVersion[] } {
   const stale = rows.some((r) => r.textVersion !== summarizer.version);
   const versions: ExportVersion[] = [];
-  let state: JsonValue | null = null;
+  const states = stale ? replaySteps(rows).map(({ state }) => state as unknown as IncidentState) : [];
   let previous: IncidentState | null = null;
-  for (const r of rows) {
-    const version: ExportVersion = { seq: r.seq, observedAt: r.observedAt, hash: r.hash, kinds: r.kinds as ChangeKindName[], changes: r.changes as Change[], summary: r.summary };
-    if (stale) {
-      if (r.snapshot !== null) state = JSON.parse(unpackJson(r.snapshot)) as JsonValue;
-      else if (state !== null && r.patch !== null) state = applyJsonPatch(state, JSON.parse(r.patch) as JsonPatch);
-      else throw new ExportReplayError(`export: version ${r.seq} cannot be rebuilt`);
-      const current = state as unknown as IncidentState;
+  for (const [i, r] of rows.entries()) {
+    const version: ExportVersion = { seq: r.seq, observedAt: r.observedAt, hash: r.hash, kinds: r.kinds as ChangeKindName[], changes: unpackChanges(r.changes), summary: r.summary };
+    const current = states[i];
+    if (current) {
       if (r.textVersion !== summarizer.version) {
         version.summary = renderVersionText({ vendorName, observedAt: r.observedAt, kinds: r.kinds, changes: version.changes, state: current, previous }, summarizer).summary;
       }

@@ -1,4 +1,5 @@
 import type { RedlineDb } from "@/db/client";
+import { type PackedJson, unpackChanges } from "@/db/packed-json";
 import { preparedFor } from "@/db/queries/prepared";
 import type { Change } from "@/lib/change";
 import type { ChangeKindName } from "@/lib/change-kinds";
@@ -43,7 +44,7 @@ const statements = preparedFor((sqlite) => ({
   versionRefs: sqlite.prepare<[number], { incidentId: number; versionCount: number }>(
     "SELECT id AS incidentId, version_count AS versionCount FROM incidents WHERE vendor_id = ? ORDER BY id",
   ),
-  version: sqlite.prepare<[number, number], { seq: number; observedAt: string; kinds: string; summary: string; headline: string; textVersion: number; hash: string; changes: string; vendorName: string }>(
+  version: sqlite.prepare<[number, number], { seq: number; observedAt: string; kinds: string; summary: string; headline: string; textVersion: number; hash: string; changes: PackedJson; vendorName: string }>(
     `SELECT v.seq, v.observed_at AS observedAt, v.kinds, v.summary, v.headline, v.text_version AS textVersion, v.hash, v.changes, d.name AS vendorName
      FROM incident_versions v JOIN vendors d ON d.id = v.vendor_id WHERE v.incident_id = ? AND v.seq = ?`,
   ),
@@ -77,7 +78,7 @@ export function getVersionDetail(db: RedlineDb, incidentId: number, seq: number,
     kinds,
     summary: fresh?.summary ?? row.summary,
     hash: row.hash,
-    changes: JSON.parse(row.changes) as Change[],
+    changes: unpackChanges(row.changes),
     snapshot,
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { queueJob } from "@/db/derivation-jobs";
+import { type PackedJson, unpackChanges } from "@/db/packed-json";
 import { ensureVendor } from "@/db/vendors";
 import { statingOnly } from "@/lib/derive/source-profile";
 import type { Incident } from "@/lib/incident";
@@ -32,8 +33,8 @@ function setup(presence: PresenceRule = { kind: "active" }) {
       )
       .all(providerId)
       .map((r) => {
-        const row = r as { seq: number; kinds: string; changes: string };
-        return { seq: row.seq, kinds: JSON.parse(row.kinds) as string[], changes: JSON.parse(row.changes) as Array<{ field: string }> };
+        const row = r as { seq: number; kinds: string; changes: PackedJson };
+        return { seq: row.seq, kinds: JSON.parse(row.kinds) as string[], changes: unpackChanges(row.changes) as Array<{ field: string }> };
       });
   return { db, vendor, platform, capture, versions };
 }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { replayStateRows, STATE_CHECKPOINT } from "@/db/state-log";
+import { isStateCheckpoint, replayStateRows, STATE_CHECKPOINT } from "@/db/state-log";
 import { isVersionCheckpoint, readVersionState } from "@/db/version-states";
 import { ensureVendor } from "@/db/vendors";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
@@ -66,7 +66,7 @@ function checkEveryState(db: RedlineDb): Stored {
     rows.forEach((row, i) => {
       expect(rebuilt[i]).toBe(derived.states.get(`${row.incidentId}:${row.captureId}`));
       expect(row.depth).toBeLessThan(STATE_CHECKPOINT);
-      expect(row.state !== null).toBe(row.depth === 0 || i === rows.length - 1);
+      expect(row.state !== null).toBe(isStateCheckpoint(row.depth) || i === rows.length - 1);
     });
   }
   return { versions: versions.length, fullSnapshots: versions.filter((v) => v.full === 1).length, states: states.length, fullStates: states.filter((s) => s.state !== null).length };

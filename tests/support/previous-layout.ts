@@ -5,6 +5,8 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { MIGRATIONS_DIR, type RedlineDb } from "@/db/client";
+import type { StoredPatch } from "@/db/json-deltas";
+import { type PackedJson, unpackJson } from "@/db/packed-json";
 import { replayStateRows } from "@/db/state-log";
 import { readVersionState } from "@/db/version-states";
 
@@ -42,12 +44,11 @@ export function writePreviousLayout(source: RedlineDb, file: string): void {
       const values = names.map((n) => (n === "snapshot" || n === "state" ? `coalesce("${n}", '{}')` : `"${n}"`)).join(", ");
       old.exec(`DELETE FROM main."${table}"; INSERT INTO main."${table}" (rowid, ${names.map((n) => `"${n}"`).join(", ")}) SELECT rowid, ${values} FROM src."${table}"`);
     }
-    const setSnapshot = old.prepare<[string, number]>("UPDATE main.incident_versions SET snapshot = ? WHERE id = ?");
-    for (const v of source.$client.prepare<[], { id: number; incidentId: number; seq: number }>("SELECT id, incident_id AS incidentId, seq FROM incident_versions").all()) {
-      setSnapshot.run(JSON.stringify(readVersionState(source, v.incidentId, v.seq)), v.id);
-    }
+    const setSnapshot = old.prepare<[string, string, number]>("UPDATE main.incident_versions SET snapshot = ?, changes = ? WHERE id = ?");
+    const versions = source.$client.prepare<[], { id: number; incidentId: number; seq: number; changes: PackedJson }>("SELECT id, incident_id AS incidentId, seq, changes FROM incident_versions");
+    for (const v of versions.all()) setSnapshot.run(JSON.stringify(readVersionState(source, v.incidentId, v.seq)), unpackJson(v.changes), v.id);
     const setState = old.prepare<[string, number]>("UPDATE main.incident_states SET state = ? WHERE id = ?");
-    const states = source.$client.prepare<[number], { id: number; state: string | null; patch: string | null }>("SELECT id, state, patch FROM incident_states WHERE incident_id = ? ORDER BY id");
+    const states = source.$client.prepare<[number], { id: number; state: PackedJson | null; patch: StoredPatch | null }>("SELECT id, state, patch FROM incident_states WHERE incident_id = ? ORDER BY id");
     for (const { id } of source.$client.prepare<[], { id: number }>("SELECT id FROM incidents").all()) {
       const rows = states.all(id);
       replayStateRows(rows).forEach((text, i) => setState.run(text, rows[i]?.id ?? 0));

@@ -12,6 +12,7 @@ import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-sn
 import { getPlatform } from "@/scrapers/platforms";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { corpusAvailable, corpusPath } from "@/tests/support/corpus";
+import { writePatchLayout } from "@/tests/support/patch-layout";
 import { previousLayoutFile, writePreviousLayout } from "@/tests/support/previous-layout";
 
 class SimulatedCrash extends Error {
@@ -68,6 +69,43 @@ describe("converting a database of the previous layout in place", () => {
     for (const v of versions) expect(readVersionState(resumed, v.incidentId, v.seq)).toEqual(readVersionState(source, v.incidentId, v.seq));
     const full = resumed.$client.prepare<[], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE snapshot IS NOT NULL").get()?.n ?? 0;
     expect(full).toBeLessThan(versions.length);
+    closeDatabase(resumed);
+    closeDatabase(source);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 120_000);
+
+  it(`exports every vendor identically from the forward-patch layout after a crash mid-conversion and a second run${corpusAvailable ? "" : " (lifecycle fixture only: corpus not found, set REDLINE_CORPUS)"}`, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-convert-patches-"));
+    const source = await archive(dir, corpusAvailable);
+    const expected = new Map(slugsOf(source).map((slug) => [slug, JSON.stringify(loadVendorExport(source, slug))]));
+    const file = path.join(dir, "patches.db");
+    await source.$client.backup(file);
+    const old = openDatabase(file);
+    writePatchLayout(old);
+    const textPatches = (db: RedlineDb) =>
+      db.$client.prepare<[], { n: number }>("SELECT (SELECT count(*) FROM incident_versions WHERE typeof(patch) = 'text') + (SELECT count(*) FROM incident_states WHERE typeof(patch) = 'text') AS n").get()?.n ?? 0;
+    expect(textPatches(old)).toBeGreaterThan(0);
+    expect(versionLayoutPending(old.$client)).toBe(true);
+    for (const [slug, json] of expected) expect(JSON.stringify(loadVendorExport(old, slug))).toBe(json);
+    expect(() =>
+      convertVersionLayout(old, {
+        batch: 1,
+        onBatch: (p) => {
+          if (p.incidents === 2) throw new SimulatedCrash("killed after two incidents");
+        },
+      }),
+    ).toThrow(SimulatedCrash);
+    closeDatabase(old);
+
+    const resumed = openDatabase(file);
+    expect(versionLayoutPending(resumed.$client)).toBe(true);
+    expect(convertVersionLayout(resumed).versionsRewritten).toBeGreaterThan(0);
+    expect(versionLayoutPending(resumed.$client)).toBe(false);
+    expect(textPatches(resumed)).toBe(0);
+    expect(convertVersionLayout(resumed)).toMatchObject({ versionsRewritten: 0, statesRewritten: 0 });
+    for (const [slug, json] of expected) expect(JSON.stringify(loadVendorExport(resumed, slug))).toBe(json);
+    const versions = source.$client.prepare<[], { incidentId: number; seq: number }>("SELECT incident_id AS incidentId, seq FROM incident_versions").all();
+    for (const v of versions) expect(readVersionState(resumed, v.incidentId, v.seq)).toEqual(readVersionState(source, v.incidentId, v.seq));
     closeDatabase(resumed);
     closeDatabase(source);
     fs.rmSync(dir, { recursive: true, force: true });

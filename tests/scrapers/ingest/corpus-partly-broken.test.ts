@@ -1,5 +1,6 @@
 import { beforeAll, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
+import { type PackedJson, unpackChanges } from "@/db/packed-json";
 import { ensureVendor } from "@/db/vendors";
 import { type ImportSummary, importSnapshots, listSnapshotFolder, type SnapshotSource } from "@/scrapers/ingest/import-snapshots";
 import { getPlatform } from "@/scrapers/platforms";
@@ -72,11 +73,12 @@ interface Row {
 
 function history(db: RedlineDb): Row[] {
   return db.$client
-    .prepare<[], Row>(
-      `SELECT i.provider_id AS providerId, v.seq || ' ' || v.observed_at || ' ' || v.kinds || ' ' || v.changes AS line
+    .prepare<[], Row & { changes: PackedJson }>(
+      `SELECT i.provider_id AS providerId, v.seq || ' ' || v.observed_at || ' ' || v.kinds AS line, v.changes
        FROM incident_versions v JOIN incidents i ON i.id = v.incident_id ORDER BY i.provider_id, v.seq`,
     )
-    .all();
+    .all()
+    .map(({ changes, ...r }) => ({ ...r, line: `${r.line} ${JSON.stringify(unpackChanges(changes))}` }));
 }
 
 describeCorpus("corpus: Jira's summary.json with one incident broken in every third snapshot", () => {

@@ -1,5 +1,6 @@
 import { beforeAll, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
+import { type PackedJson, unpackChanges } from "@/db/packed-json";
 import { ensureVendor } from "@/db/vendors";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
 import { getPlatform } from "@/scrapers/platforms";
@@ -36,12 +37,12 @@ async function archive(parts: ReadonlyArray<typeof SUMMARY>): Promise<RedlineDb>
 
 function versions(db: RedlineDb): VersionRow[] {
   return db.$client
-    .prepare<[], { providerId: string; observedAt: string; seq: number; hash: string; kinds: string; changes: string }>(
+    .prepare<[], { providerId: string; observedAt: string; seq: number; hash: string; kinds: string; changes: PackedJson }>(
       `SELECT i.provider_id AS providerId, v.observed_at AS observedAt, v.seq, v.hash, v.kinds, v.changes
        FROM incident_versions v JOIN incidents i ON i.id = v.incident_id ORDER BY i.provider_id, v.seq`,
     )
     .all()
-    .map((r) => ({ ...r, kinds: JSON.parse(r.kinds) as string[], changes: JSON.parse(r.changes) as VersionRow["changes"] }));
+    .map((r) => ({ ...r, kinds: JSON.parse(r.kinds) as string[], changes: unpackChanges(r.changes) as VersionRow["changes"] }));
 }
 
 /** Text compared by its words: the feed's update texts are recovered from HTML. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
+import { type PackedJson, unpackChanges } from "@/db/packed-json";
 import { getActiveJob } from "@/db/derivation-jobs";
 import { ensureVendor, type VendorRow } from "@/db/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
@@ -52,12 +53,12 @@ async function record(db: RedlineDb, vendor: VendorRow, captures: readonly Captu
 
 function history(db: RedlineDb): string[] {
   return db.$client
-    .prepare<[], { line: string }>(
-      `SELECT i.provider_id || ' #' || v.seq || ' ' || v.observed_at || ' ' || v.kinds || ' ' || v.changes AS line
+    .prepare<[], { line: string; changes: PackedJson }>(
+      `SELECT i.provider_id || ' #' || v.seq || ' ' || v.observed_at || ' ' || v.kinds AS line, v.changes
        FROM incident_versions v JOIN incidents i ON i.id = v.incident_id ORDER BY i.provider_id, v.seq`,
     )
     .all()
-    .map((r) => r.line);
+    .map((r) => `${r.line} ${JSON.stringify(unpackChanges(r.changes))}`);
 }
 
 async function archive(captures: readonly Capture[]): Promise<{ db: RedlineDb; vendor: VendorRow }> {

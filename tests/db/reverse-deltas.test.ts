@@ -1,0 +1,162 @@
+import { describe, expect, it, vi } from "vitest";
+import type { RedlineDb } from "@/db/client";
+import { rewindHistory } from "@/db/history-rewind";
+import { convertVersionLayout, versionLayoutPending } from "@/db/layout/convert-versions";
+import { isZstdFrame } from "@/db/json-deltas";
+import { packJson, unpackChanges } from "@/db/packed-json";
+import { loadVendorExport } from "@/db/queries/incident-history";
+import { isStateCheckpoint, replayStateRows, STATE_CHECKPOINT } from "@/db/state-log";
+import { isVersionCheckpoint, readVersionState } from "@/db/version-states";
+import { ensureVendor } from "@/db/vendors";
+import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
+import { freshDatabase } from "@/tests/support/database";
+import { makeIncident, makeUpdate } from "@/tests/support/incidents";
+import { writePatchLayout } from "@/tests/support/patch-layout";
+import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
+
+/** What the write path was handed, before it chose what to keep. */
+const derived = vi.hoisted(() => ({ versions: new Map<string, string>(), states: new Map<string, string>() }));
+
+vi.mock("@/db/version-states", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("@/db/version-states")>();
+  return {
+    ...actual,
+    versionStorage: (sqlite: Parameters<typeof actual.versionStorage>[0], incidentId: number, seq: number, snapshot: string) => {
+      derived.versions.set(`${incidentId}:${seq}`, snapshot);
+      return actual.versionStorage(sqlite, incidentId, seq, snapshot);
+    },
+  };
+});
+vi.mock("@/db/state-log", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("@/db/state-log")>();
+  return {
+    ...actual,
+    appendState: (sqlite: Parameters<typeof actual.appendState>[0], incidentId: number, captureId: number, state: string) => {
+      derived.states.set(`${incidentId}:${captureId}`, state);
+      actual.appendState(sqlite, incidentId, captureId, state);
+    },
+  };
+});
+
+/** One incident edited at every capture (a new update each time), `count` captures from minute `from`. */
+async function archive(db: RedlineDb, from: number, count: number): Promise<number> {
+  const platform = makeTestPlatform({ kind: "active" });
+  const vendor = ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
+  for (let i = from; i < from + count; i += 1) {
+    const updates = Array.from({ length: i + 1 }, (_, u) => makeUpdate({ id: `u${u}`, body: `Update ${u}: we are still looking into elevated API errors in region ${u % 7}.` }));
+    const body = snapshotBody([makeIncident({ title: `Elevated API errors (${i})`, updates })]);
+    const observedAt = new Date(Date.UTC(2026, 2, 1, 10, i)).toISOString();
+    await ingestSnapshot(db, { vendor, platform, source: "feed.json", observedAt, body }, () => platform);
+  }
+  return vendor.id;
+}
+
+interface Form {
+  versions: number;
+  textPatches: number;
+}
+
+/** Every version and record state read one by one and replayed whole equals what derivation produced, and (checkForm) is full only where it should be. */
+function checkEveryRow(db: RedlineDb, checkForm = true): Form {
+  const sqlite = db.$client;
+  const versions = sqlite.prepare<[], { incidentId: number; seq: number; snapshot: unknown; patch: unknown; latest: number }>(
+    `SELECT incident_id AS incidentId, seq, snapshot, patch, seq = (SELECT max(seq) FROM incident_versions w WHERE w.incident_id = v.incident_id) AS latest
+     FROM incident_versions v ORDER BY incident_id, seq`,
+  ).all();
+  let textPatches = 0;
+  for (const v of versions) {
+    expect(JSON.stringify(readVersionState(db, v.incidentId, v.seq)), `version ${v.seq}`).toBe(derived.versions.get(`${v.incidentId}:${v.seq}`));
+    if (typeof v.patch === "string") textPatches += 1;
+    else if (checkForm) expect(v.snapshot !== null, `version ${v.seq} full`).toBe(v.latest === 1 || isVersionCheckpoint(v.seq));
+  }
+  const states = sqlite.prepare<[], { id: number; incidentId: number; captureId: number; state: Buffer | string | null; patch: Buffer | string | null; depth: number }>(
+    "SELECT id, incident_id AS incidentId, capture_id AS captureId, state, patch, depth FROM incident_states ORDER BY incident_id, id",
+  ).all();
+  const rebuilt = replayStateRows(states);
+  states.forEach((s, i) => {
+    expect(rebuilt[i], `state ${s.id}`).toBe(derived.states.get(`${s.incidentId}:${s.captureId}`));
+    if (typeof s.patch === "string") textPatches += 1;
+    else if (checkForm) expect(s.state !== null, `state ${s.id} full`).toBe(isStateCheckpoint(s.depth) || i === states.length - 1);
+  });
+  return { versions: versions.length, textPatches };
+}
+
+function rewindTo(db: RedlineDb, vendorId: number, keep: number): void {
+  const from = db.$client
+    .prepare<[number, number], { observedAt: string; source: string; hash: string }>(
+      "SELECT observed_at AS observedAt, source, hash FROM captures WHERE vendor_id = ? ORDER BY observed_at LIMIT 1 OFFSET ?",
+    )
+    .get(vendorId, keep);
+  if (!from) throw new Error(`no capture ${keep}`);
+  db.$client.transaction(() => rewindHistory(db, vendorId, from))();
+}
+
+describe("versions and record states as reverse zstd deltas", () => {
+  it("read every version and state as derived, across checkpoints, holding zstd deltas between full rows", async () => {
+    const db = freshDatabase();
+    await archive(db, 0, 40);
+    expect(checkEveryRow(db)).toEqual({ versions: 40, textPatches: 0 });
+    const deltas = db.$client.prepare<[], { patch: Buffer }>("SELECT patch FROM incident_versions WHERE snapshot IS NULL").all();
+    // Full: versions 16 and 32 (checkpoints) and 40 (the latest); the first is a delta like any other.
+    expect(deltas).toHaveLength(40 - 3);
+    for (const d of deltas) expect(isZstdFrame(d.patch)).toBe(true);
+    const fullStates = db.$client.prepare<[], { n: number }>("SELECT count(*) AS n FROM incident_states WHERE state IS NOT NULL").get()?.n;
+    expect(fullStates).toBe(Math.floor(40 / STATE_CHECKPOINT) + 1);
+  });
+
+  it("keep the new latest full and every row readable after deleting rows off the end", async () => {
+    const db = freshDatabase();
+    const vendorId = await archive(db, 0, 40);
+    // The new latest: mid-chain, just past a checkpoint, the checkpoint itself, and the row before one.
+    for (const keep of [30, 17, 16, 15]) {
+      rewindTo(db, vendorId, keep);
+      expect(checkEveryRow(db)).toEqual({ versions: keep, textPatches: 0 });
+    }
+  });
+
+  it("still read rows written before (forward JSON patches, deflated copies), appended to, and converted by migrate", async () => {
+    const db = freshDatabase();
+    await archive(db, 0, 37);
+    const exported = JSON.stringify(loadVendorExport(db, "acme"));
+    writePatchLayout(db);
+    expect(checkEveryRow(db, false).textPatches).toBeGreaterThan(60);
+    expect(JSON.stringify(loadVendorExport(db, "acme"))).toBe(exported);
+    // New captures after legacy rows: a chain of both forms.
+    await archive(db, 37, 6);
+    const mixed = checkEveryRow(db, false);
+    expect(mixed.versions).toBe(43);
+    expect(mixed.textPatches).toBeGreaterThan(60);
+    const withNew = JSON.stringify(loadVendorExport(db, "acme"));
+    expect(versionLayoutPending(db.$client)).toBe(true);
+    const converted = convertVersionLayout(db);
+    expect(converted.versionsRewritten).toBeGreaterThan(30);
+    expect(checkEveryRow(db)).toEqual({ versions: 43, textPatches: 0 });
+    expect(versionLayoutPending(db.$client)).toBe(false);
+    expect(convertVersionLayout(db)).toMatchObject({ versionsRewritten: 0, statesRewritten: 0 });
+    expect(JSON.stringify(loadVendorExport(db, "acme"))).toBe(withNew);
+  });
+});
+
+describe("a version's changes", () => {
+  it("are deflated from 256 characters, read back the same whatever the stored form", () => {
+    const short = JSON.stringify([{ field: "title", kind: "changed", before: "a", after: "b" }]);
+    const long = JSON.stringify([{ field: "update", kind: "added", before: null, after: { body: "x".repeat(400) } }]);
+    expect(packJson(short)).toBe(short);
+    const packed = packJson(long);
+    expect(Buffer.isBuffer(packed)).toBe(true);
+    expect(packed.length).toBeLessThan(long.length / 4);
+    expect(unpackChanges(packed)).toEqual(JSON.parse(long));
+    expect(unpackChanges(long)).toEqual(JSON.parse(long));
+    expect(unpackChanges(short)).toEqual(JSON.parse(short));
+  });
+
+  it("are stored packed by the write path and read back by every export", async () => {
+    const db = freshDatabase();
+    await archive(db, 0, 5);
+    const rows = db.$client.prepare<[], { changes: Buffer | string }>("SELECT changes FROM incident_versions ORDER BY seq").all();
+    expect(rows.some((r) => Buffer.isBuffer(r.changes))).toBe(true);
+    const exported = loadVendorExport(db, "acme")?.incidents[0]?.versions.map((v) => v.changes);
+    expect(exported).toEqual(rows.map((r) => unpackChanges(r.changes)));
+    expect(JSON.stringify(exported)).toContain("Update 4: we are still looking");
+  });
+});

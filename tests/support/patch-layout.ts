@@ -1,0 +1,44 @@
+/** Rewrite an archive in the layout before reverse deltas: forward JSON patches, deflated full copies, `changes` as plain text. */
+import { deflateRawSync } from "node:zlib";
+import type { RedlineDb } from "@/db/client";
+import type { StoredPatch } from "@/db/json-deltas";
+import { type PackedJson, unpackJson } from "@/db/packed-json";
+import { replayStateRows } from "@/db/state-log";
+import { replaySteps } from "@/db/version-states";
+import { diffJson, type JsonValue } from "@/lib/json-patch";
+
+/** That layout kept the first version and every 16th after it full. */
+const wasCheckpoint = (seq: number) => (seq - 1) % 16 === 0;
+const deflated = (text: string): PackedJson => (text.length < 256 ? text : deflateRawSync(text, { level: 6 }));
+const patchOf = (before: string, after: string) => JSON.stringify(diffJson(JSON.parse(before) as JsonValue, JSON.parse(after) as JsonValue));
+
+/** Every incident's versions and record states as the previous write path left them, in place. */
+export function writePatchLayout(db: RedlineDb): void {
+  const sqlite = db.$client;
+  const versions = sqlite.prepare<[number], { id: number; seq: number; snapshot: PackedJson | null; patch: StoredPatch | null; changes: PackedJson }>(
+    "SELECT id, seq, snapshot, patch, changes FROM incident_versions WHERE incident_id = ? ORDER BY seq",
+  );
+  const states = sqlite.prepare<[number], { id: number; state: PackedJson | null; patch: StoredPatch | null }>("SELECT id, state, patch FROM incident_states WHERE incident_id = ? ORDER BY id");
+  const setVersion = sqlite.prepare<[PackedJson | null, string | null, string, number]>("UPDATE incident_versions SET snapshot = ?, patch = ?, changes = ? WHERE id = ?");
+  const setState = sqlite.prepare<[PackedJson | null, string | null, number, number]>("UPDATE incident_states SET state = ?, patch = ?, depth = ? WHERE id = ?");
+  sqlite.transaction(() => {
+    for (const { id } of sqlite.prepare<[], { id: number }>("SELECT id FROM incidents").all()) {
+      const vs = versions.all(id);
+      const vTexts = replaySteps(vs).map(({ state }) => JSON.stringify(state));
+      vs.forEach((v, i) => {
+        const text = vTexts[i] ?? "";
+        const before = vTexts[i - 1];
+        const keep = wasCheckpoint(v.seq) || i === vs.length - 1;
+        setVersion.run(keep ? deflated(text) : null, before === undefined ? null : patchOf(before, text), unpackJson(v.changes), v.id);
+      });
+      const ss = states.all(id);
+      const sTexts = replayStateRows(ss);
+      ss.forEach((s, i) => {
+        const text = sTexts[i] ?? "";
+        const depth = i % 16;
+        const before = sTexts[i - 1];
+        setState.run(depth === 0 || i === ss.length - 1 ? deflated(text) : null, depth === 0 || before === undefined ? null : patchOf(before, text), depth, s.id);
+      });
+    }
+  })();
+}
