@@ -156,7 +156,7 @@ export function writeDerivedIncident(
       seq: version.seq,
       observedAt: ctx.observedAt,
       hash: version.hash,
-      ...versionStorage(db.$client, id, version.seq, JSON.stringify(version.state)),
+      ...versionStorage(db.$client, id, version.seq, JSON.stringify(version.state), values.state),
       title: incident.title,
       impact: incident.impact,
       incidentKind: incident.kind,

@@ -39,6 +39,8 @@ function prepare(sqlite: Database.Database) {
          AND id <= coalesce((SELECT min(id) FROM incident_states WHERE incident_id = @incident AND id >= @id AND state IS NOT NULL), @id)
        ORDER BY id`,
     ),
+    atCapture: sqlite.prepare<[number, number], { id: number }>("SELECT id FROM incident_states WHERE capture_id = ? AND incident_id = ? ORDER BY id DESC LIMIT 1"),
+    all: sqlite.prepare<[number], StateRow>("SELECT id, capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = ? ORDER BY id"),
     lastKept: sqlite.prepare<[number, string], StateRow>(
       `SELECT id, capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = ? AND capture_id NOT IN (SELECT value FROM json_each(?))
        ORDER BY id DESC LIMIT 1`,
@@ -101,4 +103,17 @@ export function replayStateRows<T extends { state: PackedJson | null; patch: Sto
     rows.map((r) => ({ full: r.state, patch: r.patch })),
     (i) => `record state ${i + 1} of ${rows.length}`,
   );
+}
+
+/** The record an incident was logged with as of a capture; undefined when that capture logged none for it. */
+export function readStateAtCapture(sqlite: Database.Database, incidentId: number, captureId: number): string | undefined {
+  const row = st(sqlite).atCapture.get(captureId, incidentId);
+  return row ? readStateText(sqlite, incidentId, row.id) : undefined;
+}
+
+/** Every record an incident was logged with, by the capture that logged it (the last, if one logged two). */
+export function statesByCapture(sqlite: Database.Database, incidentId: number): Map<number, string> {
+  const rows = st(sqlite).all.all(incidentId);
+  const texts = replayStateRows(rows);
+  return new Map(rows.map((r, i) => [r.captureId, texts[i] ?? ""]));
 }

@@ -3,6 +3,8 @@ import type { RedlineDb } from "@/db/client";
 import { encodeReverseDelta, resolveChain, resolveRow, type StoredPatch } from "@/db/json-deltas";
 import { packJson, type PackedJson, unpackJson } from "@/db/packed-json";
 import { preparedOnConnection } from "@/db/queries/prepared";
+import { readStateAtCapture, statesByCapture } from "@/db/state-log";
+import { type IncidentRecord, recordState } from "@/lib/derive/incident-record";
 import type { IncidentState } from "@/lib/incident";
 import type { JsonValue } from "@/lib/json-patch";
 
@@ -26,32 +28,67 @@ export interface StoredStep {
   seq: number;
   snapshot: PackedJson | null;
   patch: StoredPatch | null;
+  captureId: number;
 }
 
-/** The snapshot of every step, in order; `steps` run from an incident's first version or a full one to its latest. */
-export function replaySteps<T extends StoredStep>(steps: readonly T[]): Array<{ step: T; state: JsonValue }> {
+/**
+ * A version that keeps neither a snapshot nor a patch is its incident's record logged at the same
+ * capture, as the version shows it (recordState): the record holds the snapshot already, so the
+ * version stores nothing of it. Never part of a delta chain.
+ */
+export function isProjected(step: { snapshot: unknown; patch: unknown }): boolean {
+  return step.snapshot === null && step.patch === null;
+}
+
+/** The snapshot text a version shows, from the record text logged with it. */
+export function projectRecord(recordText: string): string {
+  return JSON.stringify(recordState(JSON.parse(recordText) as IncidentRecord));
+}
+
+/**
+ * The snapshot of every step, in order; `steps` run from an incident's first version or a full one
+ * to its latest. `recordAt` gives the record logged at a capture, for the steps that are projected.
+ */
+export function replaySteps<T extends StoredStep>(steps: readonly T[], recordAt: (captureId: number) => string | undefined): Array<{ step: T; state: JsonValue }> {
+  const chained = steps.filter((s) => !isProjected(s));
   const texts = resolveChain(
-    steps.map((s) => ({ full: s.snapshot, patch: s.patch })),
-    (i) => `version ${steps[i]?.seq ?? "?"}`,
+    chained.map((s) => ({ full: s.snapshot, patch: s.patch })),
+    (i) => `version ${chained[i]?.seq ?? "?"}`,
   );
-  return steps.map((step, i) => ({ step, state: JSON.parse(texts[i] ?? "null") as JsonValue }));
+  const byStep = new Map<T, string>(chained.map((s, i) => [s, texts[i] ?? "null"]));
+  return steps.map((step) => {
+    let text = byStep.get(step);
+    if (text === undefined) {
+      const record = recordAt(step.captureId);
+      if (record === undefined) throw new VersionStateError(`store: version ${step.seq} has no record logged at its capture ${step.captureId}`);
+      text = projectRecord(record);
+    }
+    return { step, state: JSON.parse(text) as JsonValue };
+  });
+}
+
+/** Every version of one incident replayed, reading its logged records only if a version is projected. */
+export function replayIncidentSteps<T extends StoredStep>(sqlite: Database.Database, incidentId: number, steps: readonly T[]): Array<{ step: T; state: JsonValue }> {
+  let records: Map<number, string> | undefined;
+  return replaySteps(steps, (captureId) => (records ??= statesByCapture(sqlite, incidentId)).get(captureId));
 }
 
 function prepare(sqlite: Database.Database) {
   return {
     // From the nearest full snapshot at or before seq to the nearest at or after, on the identity index.
+    one: sqlite.prepare<[number, number], StoredStep>("SELECT seq, snapshot, patch, capture_id AS captureId FROM incident_versions WHERE incident_id = ? AND seq = ?"),
     around: sqlite.prepare<{ incident: number; seq: number }, StoredStep>(
-      `SELECT seq, snapshot, patch FROM incident_versions WHERE incident_id = @incident
+      `SELECT seq, snapshot, patch, capture_id AS captureId FROM incident_versions WHERE incident_id = @incident
          AND seq >= coalesce((SELECT max(seq) FROM incident_versions WHERE incident_id = @incident AND seq <= @seq AND snapshot IS NOT NULL), @seq)
          AND seq <= coalesce((SELECT min(seq) FROM incident_versions WHERE incident_id = @incident AND seq >= @seq AND snapshot IS NOT NULL), @seq)
        ORDER BY seq`,
     ),
-    snapshotAt: sqlite.prepare<[number, number], { snapshot: PackedJson | null }>("SELECT snapshot FROM incident_versions WHERE incident_id = ? AND seq = ?"),
+    snapshotAt: sqlite.prepare<[number, number], { snapshot: PackedJson | null; patch: StoredPatch | null }>("SELECT snapshot, patch FROM incident_versions WHERE incident_id = ? AND seq = ?"),
     toDelta: sqlite.prepare<[Buffer, number, number]>("UPDATE incident_versions SET snapshot = NULL, patch = ? WHERE incident_id = ? AND seq = ?"),
     setFull: sqlite.prepare<[PackedJson, number, number]>("UPDATE incident_versions SET snapshot = ?, patch = NULL WHERE incident_id = ? AND seq = ?"),
     latestSeq: sqlite.prepare<[number], { seq: number | null }>("SELECT max(seq) AS seq FROM incident_versions WHERE incident_id = ?"),
-    lastKept: sqlite.prepare<[number, string], { seq: number; snapshot: PackedJson | null }>(
-      `SELECT seq, snapshot FROM incident_versions WHERE incident_id = ? AND capture_id NOT IN (SELECT value FROM json_each(?))
+    lastKept: sqlite.prepare<[number, string], { seq: number; snapshot: PackedJson | null; patch: StoredPatch | null }>(
+      `SELECT seq, snapshot, patch FROM incident_versions WHERE incident_id = ? AND capture_id NOT IN (SELECT value FROM json_each(?))
        ORDER BY seq DESC LIMIT 1`,
     ),
   };
@@ -61,8 +98,16 @@ const st = preparedOnConnection(prepare);
 
 /** The snapshot JSON of one stored version, rebuilt from the full snapshots around it when it keeps only a patch. */
 export function readVersionSnapshotText(sqlite: Database.Database, incidentId: number, seq: number): string | undefined {
-  const steps = st(sqlite).around.all({ incident: incidentId, seq });
-  const target = steps.findIndex((s) => s.seq === seq);
+  const s = st(sqlite);
+  const row = s.one.get(incidentId, seq);
+  if (!row) return undefined;
+  if (isProjected(row)) {
+    const record = readStateAtCapture(sqlite, incidentId, row.captureId);
+    if (record === undefined) throw new VersionStateError(`store: version ${seq} of incident ${incidentId} has no record logged at its capture ${row.captureId}`);
+    return projectRecord(record);
+  }
+  const steps = s.around.all({ incident: incidentId, seq }).filter((step) => !isProjected(step));
+  const target = steps.findIndex((step) => step.seq === seq);
   if (target < 0) return undefined;
   return resolveRow(
     steps.map((s) => ({ full: s.snapshot, patch: s.patch })),
@@ -78,15 +123,24 @@ export function readVersionState(db: RedlineDb, incidentId: number, seq: number)
 }
 
 /**
- * What to store for a new version: its full snapshot (the latest keeps one). The version before
- * becomes a delta against it unless it is a checkpoint. Runs in the writer's transaction.
+ * What to store for a new version: nothing when `record` (the record text logged with it at the
+ * same capture) projects to its snapshot, as derivation makes it; else its full snapshot (the
+ * latest keeps one), and the version before, if full, becomes a delta against it unless it is a
+ * checkpoint. Runs in the writer's transaction.
  */
-export function versionStorage(sqlite: Database.Database, incidentId: number, seq: number, snapshot: string): { snapshot: PackedJson; patch: StoredPatch | null } {
+export function versionStorage(
+  sqlite: Database.Database,
+  incidentId: number,
+  seq: number,
+  snapshot: string,
+  record: string,
+): { snapshot: PackedJson | null; patch: StoredPatch | null } {
+  if (projectRecord(record) === snapshot) return { snapshot: null, patch: null };
   if (seq > 1 && !isVersionCheckpoint(seq - 1)) {
     const s = st(sqlite);
     const kept = s.snapshotAt.get(incidentId, seq - 1)?.snapshot;
-    const previous = kept !== null && kept !== undefined ? unpackJson(kept) : readVersionSnapshotText(sqlite, incidentId, seq - 1);
-    if (previous !== undefined) s.toDelta.run(encodeReverseDelta(snapshot, previous), incidentId, seq - 1);
+    // A projected version before keeps nothing to turn into a delta.
+    if (kept !== null && kept !== undefined) s.toDelta.run(encodeReverseDelta(snapshot, unpackJson(kept)), incidentId, seq - 1);
   }
   return { snapshot: packJson(snapshot), patch: null };
 }
@@ -98,7 +152,7 @@ export function versionStorage(sqlite: Database.Database, incidentId: number, se
 export function keepSnapshotBeforeDeleting(sqlite: Database.Database, incidentId: number, captureIdsJson: string): void {
   const s = st(sqlite);
   const kept = s.lastKept.get(incidentId, captureIdsJson);
-  if (!kept || kept.snapshot !== null) return;
+  if (!kept || kept.snapshot !== null || isProjected(kept)) return;
   const text = readVersionSnapshotText(sqlite, incidentId, kept.seq);
   if (text === undefined) throw new VersionStateError(`store: version ${kept.seq} of incident ${incidentId} cannot be rebuilt`);
   s.setFull.run(packJson(text), incidentId, kept.seq);
@@ -109,8 +163,8 @@ export function keepLatestSnapshot(sqlite: Database.Database, incidentId: number
   const s = st(sqlite);
   const seq = s.latestSeq.get(incidentId)?.seq;
   if (seq === null || seq === undefined) return;
-  const kept = s.snapshotAt.get(incidentId, seq)?.snapshot;
-  if (kept !== null && kept !== undefined) return;
+  const kept = s.snapshotAt.get(incidentId, seq);
+  if (!kept || kept.snapshot !== null || isProjected(kept)) return;
   const text = readVersionSnapshotText(sqlite, incidentId, seq);
   if (text === undefined) throw new VersionStateError(`store: version ${seq} of incident ${incidentId} cannot be rebuilt`);
   s.setFull.run(packJson(text), incidentId, seq);

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
 import { type PackedJson, unpackChanges } from "@/db/packed-json";
-import { readVersionState, replaySteps, type StoredStep } from "@/db/version-states";
+import { readVersionState, replayIncidentSteps, type StoredStep } from "@/db/version-states";
 import type { Change } from "@/lib/change";
 import type { ChangeKindName } from "@/lib/change-kinds";
 import type { IncidentState } from "@/lib/incident";
@@ -83,7 +83,7 @@ export function rerenderVersionTexts(db: RedlineDb, summarizer: Summarizer = cur
      WHERE v.text_version <> ? LIMIT ?`,
   );
   const steps = sqlite.prepare<[number], TextStep>(
-    `SELECT id, seq, snapshot, patch, observed_at AS observedAt, kinds, changes, text_version AS textVersion
+    `SELECT id, seq, snapshot, patch, capture_id AS captureId, observed_at AS observedAt, kinds, changes, text_version AS textVersion
      FROM incident_versions WHERE incident_id = ? ORDER BY seq`,
   );
   const update = sqlite.prepare<[string, string, number, number]>("UPDATE incident_versions SET summary = ?, headline = ?, text_version = ? WHERE id = ?");
@@ -94,7 +94,7 @@ export function rerenderVersionTexts(db: RedlineDb, summarizer: Summarizer = cur
     sqlite.transaction(() => {
       for (const { incidentId, vendorName } of incidents) {
         let previous: IncidentState | null = null;
-        for (const { step, state } of replaySteps(steps.all(incidentId))) {
+        for (const { step, state } of replayIncidentSteps(sqlite, incidentId, steps.all(incidentId))) {
           const current = state as unknown as IncidentState;
           if (step.textVersion !== summarizer.version) {
             const changes = unpackChanges(step.changes);

@@ -2,13 +2,14 @@ import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
 import { encodeReverseDelta, type StoredPatch } from "@/db/json-deltas";
 import { isPacked, packJson, type PackedJson } from "@/db/packed-json";
-import { isStateCheckpoint, replayStateRows, STATE_CHECKPOINT } from "@/db/state-log";
-import { isVersionCheckpoint, replaySteps, VERSION_CHECKPOINT } from "@/db/version-states";
+import { isStateCheckpoint, replayStateRows, STATE_CHECKPOINT, statesByCapture } from "@/db/state-log";
+import { isVersionCheckpoint, projectRecord, replaySteps, VERSION_CHECKPOINT } from "@/db/version-states";
 
 /**
  * The `migrate` step that brings versions and record states to the form the write path gives them
- * now (db/json-deltas.ts): full copies for the latest row and checkpoints, reverse zstd deltas
- * for the rest, and `changes` packed. Rows of any earlier form (every snapshot in full, forward JSON
+ * now: a version whose record logged at its capture projects to its snapshot keeps nothing of its
+ * own (db/version-states.ts); other versions and the record states keep full copies for the latest
+ * row and checkpoints, reverse zstd deltas for the rest (db/json-deltas.ts), and `changes` packed. Rows of any earlier form (every snapshot in full, forward JSON
  * patches, deflated copies) are read and rewritten per incident, in one transaction; an incident
  * already in the new form is left as it is, so a run cut short is finished by running it again.
  */
@@ -24,6 +25,7 @@ interface VersionRow {
   seq: number;
   snapshot: PackedJson | null;
   patch: StoredPatch | null;
+  captureId: number;
   changes: PackedJson;
 }
 
@@ -50,14 +52,23 @@ function packedChanges(changes: PackedJson): PackedJson {
   return typeof changes === "string" && !isPacked(changes, changes) ? packJson(changes) : changes;
 }
 
-function convertVersions(sqlite: Database.Database, rows: readonly VersionRow[]): number {
+function convertVersions(sqlite: Database.Database, incidentId: number, rows: readonly VersionRow[]): number {
   if (rows.length === 0) return 0;
   const update = sqlite.prepare<[PackedJson | null, Buffer | null, PackedJson, number]>("UPDATE incident_versions SET snapshot = ?, patch = ?, changes = ? WHERE id = ?");
-  const texts = replaySteps(rows).map(({ state }) => JSON.stringify(state));
+  const records = statesByCapture(sqlite, incidentId);
+  const texts = replaySteps(rows, (captureId) => records.get(captureId)).map(({ state }) => JSON.stringify(state));
+  const projected = rows.map((row, i) => {
+    const record = records.get(row.captureId);
+    return record !== undefined && projectRecord(record) === texts[i];
+  });
+  // The versions that keep a copy form their own chain, each a delta against the next of them.
+  const kept = rows.flatMap((row, i) => (projected[i] ? [] : [{ row, text: texts[i] ?? "" }]));
+  const forms = new Map(
+    kept.map(({ row, text }, k) => [row, targetForm({ full: row.snapshot, patch: row.patch }, isVersionCheckpoint(row.seq), text, kept[k + 1]?.text)] as const),
+  );
   let rewritten = 0;
-  rows.forEach((row, i) => {
-    const text = texts[i] ?? "";
-    const form = targetForm({ full: row.snapshot, patch: row.patch }, isVersionCheckpoint(row.seq), text, texts[i + 1]);
+  rows.forEach((row) => {
+    const form = forms.get(row) ?? { full: null, patch: null };
     const changes = packedChanges(row.changes);
     if (same(form.full, row.snapshot) && same(form.patch, row.patch) && changes === row.changes) return;
     update.run(form.full, form.patch, changes, row.id);
@@ -86,7 +97,7 @@ export function convertVersionLayout(db: RedlineDb, options: { batch?: number; o
   const sqlite = db.$client;
   const batch = options.batch ?? 200;
   const next = sqlite.prepare<[number, number], { id: number }>("SELECT id FROM incidents WHERE id > ? ORDER BY id LIMIT ?");
-  const versions = sqlite.prepare<[number], VersionRow>("SELECT id, seq, snapshot, patch, changes FROM incident_versions WHERE incident_id = ? ORDER BY seq");
+  const versions = sqlite.prepare<[number], VersionRow>("SELECT id, seq, snapshot, patch, capture_id AS captureId, changes FROM incident_versions WHERE incident_id = ? ORDER BY seq");
   const states = sqlite.prepare<[number], StateRow>("SELECT id, state, patch, depth FROM incident_states WHERE incident_id = ? ORDER BY id");
   const progress: VersionConversion = { incidents: 0, versionsRewritten: 0, statesRewritten: 0 };
   let after = 0;
@@ -95,7 +106,7 @@ export function convertVersionLayout(db: RedlineDb, options: { batch?: number; o
     if (ids.length === 0) return progress;
     sqlite.transaction(() => {
       for (const id of ids) {
-        progress.versionsRewritten += convertVersions(sqlite, versions.all(id));
+        progress.versionsRewritten += convertVersions(sqlite, id, versions.all(id));
         progress.statesRewritten += convertStates(sqlite, states.all(id));
       }
     }).immediate();
@@ -117,7 +128,8 @@ export function versionLayoutPending(sqlite: Database.Database): boolean {
   if (!columns.includes("patch")) return sqlite.prepare("SELECT 1 FROM incident_versions LIMIT 1").get() !== undefined;
   const found = (sql: string) => sqlite.prepare(sql).get() !== undefined;
   return (
-    found(`SELECT 1 FROM incident_versions WHERE typeof(patch) = 'text' OR ${UNPACKED("snapshot")} OR (typeof(changes) = 'text' AND length(changes) >= 256) LIMIT 1`) ||
+    // A version keeping a copy may be one its logged record projects to (written before projection).
+    found(`SELECT 1 FROM incident_versions WHERE snapshot IS NOT NULL OR patch IS NOT NULL OR (typeof(changes) = 'text' AND length(changes) >= 256) LIMIT 1`) ||
     found(`SELECT 1 FROM incident_states WHERE typeof(patch) = 'text' OR ${UNPACKED("state")} LIMIT 1`) ||
     found(`SELECT 1 FROM incident_versions GROUP BY incident_id HAVING ${TOO_MANY_FULL("snapshot", "max(seq)", VERSION_CHECKPOINT)} LIMIT 1`) ||
     found(`SELECT 1 FROM incident_states GROUP BY incident_id HAVING ${TOO_MANY_FULL("state", "count(*)", STATE_CHECKPOINT)} LIMIT 1`)

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import type { RedlineExecutor } from "@/db/client";
+import type Database from "better-sqlite3";
+import type { RedlineDb } from "@/db/client";
 import { incidents, incidentVersions, vendors } from "@/db/schema";
 import type { ChangeKindName } from "@/lib/change-kinds";
 import type { ExportDocument, ExportVersion, StoredIncidentHistory } from "@/lib/export-document";
@@ -7,9 +8,9 @@ import { toExportIncident } from "@/lib/export-document";
 import type { IncidentState } from "@/lib/incident";
 import { currentSummarizer, type Summarizer } from "@/lib/summarize";
 import type { StoredPatch } from "@/db/json-deltas";
-import { type PackedJson, unpackChanges, unpackJson } from "@/db/packed-json";
+import { type PackedJson, unpackChanges } from "@/db/packed-json";
 import { renderVersionText } from "@/db/version-text";
-import { replaySteps } from "@/db/version-states";
+import { readVersionSnapshotText, replayIncidentSteps } from "@/db/version-states";
 
 interface VersionRow {
   incidentId: number;
@@ -22,6 +23,7 @@ interface VersionRow {
   textVersion: number;
   snapshot: PackedJson | null;
   patch: StoredPatch | null;
+  captureId: number;
 }
 
 class ExportReplayError extends Error {
@@ -29,10 +31,16 @@ class ExportReplayError extends Error {
 }
 
 /** The incident's versions for export, with the current state; text an older summarizer wrote is rendered again by one replay. */
-function toHistory(rows: readonly VersionRow[], vendorName: string, summarizer: Summarizer): { current: IncidentState | null; versions: ExportVersion[] } {
+function toHistory(
+  sqlite: Database.Database,
+  incidentId: number,
+  rows: readonly VersionRow[],
+  vendorName: string,
+  summarizer: Summarizer,
+): { current: IncidentState | null; versions: ExportVersion[] } {
   const stale = rows.some((r) => r.textVersion !== summarizer.version);
   const versions: ExportVersion[] = [];
-  const states = stale ? replaySteps(rows).map(({ state }) => state as unknown as IncidentState) : [];
+  const states = stale ? replayIncidentSteps(sqlite, incidentId, rows).map(({ state }) => state as unknown as IncidentState) : [];
   let previous: IncidentState | null = null;
   for (const [i, r] of rows.entries()) {
     const version: ExportVersion = { seq: r.seq, observedAt: r.observedAt, hash: r.hash, kinds: r.kinds as ChangeKindName[], changes: unpackChanges(r.changes), summary: r.summary };
@@ -45,15 +53,17 @@ function toHistory(rows: readonly VersionRow[], vendorName: string, summarizer: 
     }
     versions.push(version);
   }
-  const kept = rows.at(-1)?.snapshot;
-  return { current: kept === null || kept === undefined ? null : (JSON.parse(unpackJson(kept)) as IncidentState), versions };
+  const latest = rows.at(-1);
+  const text = states.length === 0 && latest ? readVersionSnapshotText(sqlite, incidentId, latest.seq) : undefined;
+  const current = states.at(-1) ?? (text === undefined ? undefined : (JSON.parse(text) as IncidentState));
+  return { current: current ?? null, versions };
 }
 
 /**
  * A vendor's incidents (or one of them) with every version, newest incident first; undefined
  * when the vendor, or the asked-for incident, is unknown.
  */
-export function loadVendorExport(db: RedlineExecutor, slug: string, providerId?: string, summarizer: Summarizer = currentSummarizer): ExportDocument | undefined {
+export function loadVendorExport(db: RedlineDb, slug: string, providerId?: string, summarizer: Summarizer = currentSummarizer): ExportDocument | undefined {
   const vendor = db.select().from(vendors).where(eq(vendors.slug, slug)).get();
   if (!vendor) return undefined;
   const rows = db
@@ -71,7 +81,7 @@ export function loadVendorExport(db: RedlineExecutor, slug: string, providerId?:
     const versionRows = db
       .select({
         incidentId: v.incidentId, seq: v.seq, observedAt: v.observedAt, hash: v.hash, kinds: v.kinds, changes: v.changes, summary: v.summary,
-        textVersion: v.textVersion, snapshot: v.snapshot, patch: v.patch,
+        textVersion: v.textVersion, snapshot: v.snapshot, patch: v.patch, captureId: v.captureId,
       })
       .from(v)
       .where(inArray(v.incidentId, ids.slice(i, i + chunk)))
@@ -86,7 +96,7 @@ export function loadVendorExport(db: RedlineExecutor, slug: string, providerId?:
   return {
     vendor: { slug: vendor.slug, name: vendor.name },
     incidents: rows.map((r) => {
-      const { current, versions } = toHistory(versionsByIncident.get(r.id) ?? [], vendor.name, summarizer);
+      const { current, versions } = toHistory(db.$client, r.id, versionsByIncident.get(r.id) ?? [], vendor.name, summarizer);
       if (!current) throw new ExportReplayError(versions.length === 0 ? "export: an incident without versions" : `export: incident ${r.providerId} has no current snapshot`);
       const history: StoredIncidentHistory = { firstSeenAt: r.firstSeenAt, lastSeenAt: r.lastSeenAt, current, versions };
       return toExportIncident(history);

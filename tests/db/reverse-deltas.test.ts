@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { rewindHistory } from "@/db/history-rewind";
 import { convertVersionLayout, versionLayoutPending } from "@/db/layout/convert-versions";
@@ -15,15 +15,17 @@ import { writePatchLayout } from "@/tests/support/patch-layout";
 import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 
 /** What the write path was handed, before it chose what to keep. */
-const derived = vi.hoisted(() => ({ versions: new Map<string, string>(), states: new Map<string, string>() }));
+const derived = vi.hoisted(() => ({ versions: new Map<string, string>(), states: new Map<string, string>(), chained: true }));
 
 vi.mock("@/db/version-states", async (importOriginal) => {
   const actual = await importOriginal<typeof import("@/db/version-states")>();
   return {
     ...actual,
-    versionStorage: (sqlite: Parameters<typeof actual.versionStorage>[0], incidentId: number, seq: number, snapshot: string) => {
+    // `chained`: as if no record were logged that projects to the version (as in databases written
+    // before), so versions keep their own chain of copies and deltas.
+    versionStorage: (sqlite: Parameters<typeof actual.versionStorage>[0], incidentId: number, seq: number, snapshot: string, record: string) => {
       derived.versions.set(`${incidentId}:${seq}`, snapshot);
-      return actual.versionStorage(sqlite, incidentId, seq, snapshot);
+      return actual.versionStorage(sqlite, incidentId, seq, snapshot, derived.chained ? "{}" : record);
     },
   };
 });
@@ -54,6 +56,8 @@ async function archive(db: RedlineDb, from: number, count: number): Promise<numb
 interface Form {
   versions: number;
   textPatches: number;
+  /** Versions that keep nothing of their own: their logged record projects to them. */
+  projected: number;
 }
 
 /** Every version and record state read one by one and replayed whole equals what derivation produced, and (checkForm) is full only where it should be. */
@@ -64,9 +68,11 @@ function checkEveryRow(db: RedlineDb, checkForm = true): Form {
      FROM incident_versions v ORDER BY incident_id, seq`,
   ).all();
   let textPatches = 0;
+  let projected = 0;
   for (const v of versions) {
     expect(JSON.stringify(readVersionState(db, v.incidentId, v.seq)), `version ${v.seq}`).toBe(derived.versions.get(`${v.incidentId}:${v.seq}`));
     if (typeof v.patch === "string") textPatches += 1;
+    else if (v.snapshot === null && v.patch === null) projected += 1;
     else if (checkForm) expect(v.snapshot !== null, `version ${v.seq} full`).toBe(v.latest === 1 || isVersionCheckpoint(v.seq));
   }
   const states = sqlite.prepare<[], { id: number; incidentId: number; captureId: number; state: Buffer | string | null; patch: Buffer | string | null; depth: number }>(
@@ -78,7 +84,7 @@ function checkEveryRow(db: RedlineDb, checkForm = true): Form {
     if (typeof s.patch === "string") textPatches += 1;
     else if (checkForm) expect(s.state !== null, `state ${s.id} full`).toBe(isStateCheckpoint(s.depth) || i === states.length - 1);
   });
-  return { versions: versions.length, textPatches };
+  return { versions: versions.length, textPatches, projected };
 }
 
 function rewindTo(db: RedlineDb, vendorId: number, keep: number): void {
@@ -95,7 +101,7 @@ describe("versions and record states as reverse zstd deltas", () => {
   it("read every version and state as derived, across checkpoints, holding zstd deltas between full rows", async () => {
     const db = freshDatabase();
     await archive(db, 0, 40);
-    expect(checkEveryRow(db)).toEqual({ versions: 40, textPatches: 0 });
+    expect(checkEveryRow(db)).toEqual({ versions: 40, textPatches: 0, projected: 0 });
     const deltas = db.$client.prepare<[], { patch: Buffer }>("SELECT patch FROM incident_versions WHERE snapshot IS NULL").all();
     // Full: versions 16 and 32 (checkpoints) and 40 (the latest); the first is a delta like any other.
     expect(deltas).toHaveLength(40 - 3);
@@ -110,7 +116,7 @@ describe("versions and record states as reverse zstd deltas", () => {
     // The new latest: mid-chain, just past a checkpoint, the checkpoint itself, and the row before one.
     for (const keep of [30, 17, 16, 15]) {
       rewindTo(db, vendorId, keep);
-      expect(checkEveryRow(db)).toEqual({ versions: keep, textPatches: 0 });
+      expect(checkEveryRow(db)).toEqual({ versions: keep, textPatches: 0, projected: 0 });
     }
   });
 
@@ -130,7 +136,8 @@ describe("versions and record states as reverse zstd deltas", () => {
     expect(versionLayoutPending(db.$client)).toBe(true);
     const converted = convertVersionLayout(db);
     expect(converted.versionsRewritten).toBeGreaterThan(30);
-    expect(checkEveryRow(db)).toEqual({ versions: 43, textPatches: 0 });
+    // Every record was logged with its version: conversion leaves no version a copy of its own.
+    expect(checkEveryRow(db)).toEqual({ versions: 43, textPatches: 0, projected: 43 });
     expect(versionLayoutPending(db.$client)).toBe(false);
     expect(convertVersionLayout(db)).toMatchObject({ versionsRewritten: 0, statesRewritten: 0 });
     expect(JSON.stringify(loadVendorExport(db, "acme"))).toBe(withNew);
@@ -158,5 +165,42 @@ describe("a version's changes", () => {
     const exported = loadVendorExport(db, "acme")?.incidents[0]?.versions.map((v) => v.changes);
     expect(exported).toEqual(rows.map((r) => unpackChanges(r.changes)));
     expect(JSON.stringify(exported)).toContain("Update 4: we are still looking");
+  });
+});
+
+describe("versions projected from the records logged with them", () => {
+  beforeEach(() => {
+    derived.chained = false;
+  });
+  afterEach(() => {
+    derived.chained = true;
+  });
+
+  it("keep nothing of their own, read as derived, and stay readable after rows come off the end", async () => {
+    const db = freshDatabase();
+    const vendorId = await archive(db, 0, 20);
+    expect(checkEveryRow(db)).toEqual({ versions: 20, textPatches: 0, projected: 20 });
+    const kept = db.$client.prepare<[], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE snapshot IS NOT NULL OR patch IS NOT NULL").get()?.n;
+    expect(kept).toBe(0);
+    for (const keep of [17, 16, 3]) {
+      rewindTo(db, vendorId, keep);
+      expect(checkEveryRow(db)).toEqual({ versions: keep, textPatches: 0, projected: keep });
+    }
+  });
+
+  it("follow a chain of copies written before, which still reads, and export the same", async () => {
+    const db = freshDatabase();
+    derived.chained = true;
+    await archive(db, 0, 18);
+    derived.chained = false;
+    await archive(db, 18, 5);
+    expect(checkEveryRow(db, false)).toMatchObject({ versions: 23, projected: 5 });
+    const exported = JSON.stringify(loadVendorExport(db, "acme"));
+    // The last chained version keeps its full copy: nothing after it is a copy to be a delta against.
+    const full = db.$client.prepare<[], { seq: number }>("SELECT seq FROM incident_versions WHERE snapshot IS NOT NULL ORDER BY seq").all().map((r) => r.seq);
+    expect(full).toEqual([16, 18]);
+    convertVersionLayout(db);
+    expect(checkEveryRow(db)).toEqual({ versions: 23, textPatches: 0, projected: 23 });
+    expect(JSON.stringify(loadVendorExport(db, "acme"))).toBe(exported);
   });
 });

@@ -4,7 +4,7 @@ import type { RedlineDb } from "@/db/client";
 import type { StoredPatch } from "@/db/json-deltas";
 import { type PackedJson, unpackJson } from "@/db/packed-json";
 import { replayStateRows } from "@/db/state-log";
-import { replaySteps } from "@/db/version-states";
+import { replayIncidentSteps } from "@/db/version-states";
 import { diffJson, type JsonValue } from "@/lib/json-patch";
 
 /** That layout kept the first version and every 16th after it full. */
@@ -15,8 +15,8 @@ const patchOf = (before: string, after: string) => JSON.stringify(diffJson(JSON.
 /** Every incident's versions and record states as the previous write path left them, in place. */
 export function writePatchLayout(db: RedlineDb): void {
   const sqlite = db.$client;
-  const versions = sqlite.prepare<[number], { id: number; seq: number; snapshot: PackedJson | null; patch: StoredPatch | null; changes: PackedJson }>(
-    "SELECT id, seq, snapshot, patch, changes FROM incident_versions WHERE incident_id = ? ORDER BY seq",
+  const versions = sqlite.prepare<[number], { id: number; seq: number; snapshot: PackedJson | null; patch: StoredPatch | null; captureId: number; changes: PackedJson }>(
+    "SELECT id, seq, snapshot, patch, capture_id AS captureId, changes FROM incident_versions WHERE incident_id = ? ORDER BY seq",
   );
   const states = sqlite.prepare<[number], { id: number; state: PackedJson | null; patch: StoredPatch | null }>("SELECT id, state, patch FROM incident_states WHERE incident_id = ? ORDER BY id");
   const setVersion = sqlite.prepare<[PackedJson | null, string | null, string, number]>("UPDATE incident_versions SET snapshot = ?, patch = ?, changes = ? WHERE id = ?");
@@ -24,7 +24,7 @@ export function writePatchLayout(db: RedlineDb): void {
   sqlite.transaction(() => {
     for (const { id } of sqlite.prepare<[], { id: number }>("SELECT id FROM incidents").all()) {
       const vs = versions.all(id);
-      const vTexts = replaySteps(vs).map(({ state }) => JSON.stringify(state));
+      const vTexts = replayIncidentSteps(sqlite, id, vs).map(({ state }) => JSON.stringify(state));
       vs.forEach((v, i) => {
         const text = vTexts[i] ?? "";
         const before = vTexts[i - 1];
