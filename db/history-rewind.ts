@@ -5,6 +5,7 @@ import { keepLatestState } from "@/db/state-log";
 import { keepLatestSnapshot } from "@/db/version-states";
 import { writeStatements } from "@/db/write-statements";
 import type { IncidentRecord } from "@/lib/derive/incident-record";
+import { searchFieldsOf } from "@/db/search-text";
 
 /**
  * Undo everything derived from the vendor's captures at or after `from` (in capture order): their
@@ -65,7 +66,7 @@ function restoreIncident(db: RedlineDb, vendorId: number, incidentId: number, re
   sqlite.prepare("DELETE FROM incident_sources WHERE incident_id = ?").run(incidentId);
   for (const [source, view] of Object.entries(record.sources)) st.upsertIncidentSource.run(incidentId, vendorId, source, view.listed ? 1 : 0, view.hash);
   st.deleteSearch.run(incidentId);
-  st.insertSearch.run(incidentId, incident.title, incident.updates.map((u) => u.body).join("\n"), incident.postmortem?.body ?? "");
+  st.insertSearch.run(incidentId, ...searchFieldsOf(incident));
   st.deleteComponents.run(incidentId);
   for (const c of incident.components) st.insertComponent.run(incidentId, vendorId, c.id, c.name);
 }

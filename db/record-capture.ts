@@ -9,6 +9,7 @@ import type { CaptureDerivation, DerivedIncident } from "@/lib/derive/derive-cap
 import type { IncidentRecord } from "@/lib/derive/incident-record";
 import type { ReadWarning } from "@/lib/derive/observation";
 import { SUMMARY_VERSION } from "@/lib/summarize";
+import { searchFieldsOf } from "@/db/search-text";
 
 export interface CaptureInput {
   vendorId: number;
@@ -117,7 +118,7 @@ function indexIncident(st: WriteStatements, vendorId: number, incidentId: number
   const text = (i: typeof incident) => JSON.stringify([i.title, i.updates.map((u) => u.body), i.postmortem?.body ?? ""]);
   if (!before || text(before) !== text(incident)) {
     st.deleteSearch.run(incidentId);
-    st.insertSearch.run(incidentId, incident.title, incident.updates.map((u) => u.body).join("\n"), incident.postmortem?.body ?? "");
+    st.insertSearch.run(incidentId, ...searchFieldsOf(incident));
   }
   if (!before || JSON.stringify(before.components) !== JSON.stringify(incident.components)) {
     st.deleteComponents.run(incidentId);
