@@ -2,7 +2,6 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { closeDatabase, DatabaseError, openDatabase } from "@/db/client";
-import { registerSearchFunctions } from "@/db/search-text";
 
 /** Copy everything in one backup step: a single read snapshot, which a writer elsewhere cannot restart. */
 const ALL_PAGES = 0x7fffffff;
@@ -62,8 +61,6 @@ function checkBackup(file: string): void {
     throw new DatabaseError(`restore: cannot open ${file}: ${(error as Error).message}`, { cause: error });
   }
   try {
-    // integrity_check checks the full-text index against its text, which it reads through them.
-    registerSearchFunctions(db);
     const check = db.pragma("integrity_check", { simple: true });
     if (check !== "ok") throw new DatabaseError(`restore: ${file} is damaged (integrity_check: ${String(check)})`);
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('incident_versions', '__drizzle_migrations')").all();
