@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { listRecentJobs, queueJob } from "@/db/derivation-jobs";
 import { pruneRawBodies } from "@/db/raw-retention";
 import { packSearchText, unpackSearchText } from "@/db/search-text";
@@ -8,6 +8,7 @@ import { ensureVendor, removeVendor } from "@/db/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { importSnapshots } from "@/scrapers/ingest/import-snapshots";
 import { runPendingJobs } from "@/scrapers/rederive/job-runner";
+import { createApi } from "@/server/api/api";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { countRows, freshDatabase } from "@/tests/support/database";
 import { makeIncident, makeUpdate } from "@/tests/support/incidents";
@@ -89,6 +90,26 @@ describe("the search index over compressed text", () => {
     expect(countRows(db, "incident_search")).toBe(1);
     expect(matchCount(db, "zeppelin")).toBe(1);
     expect(db.$client.prepare("SELECT count(*) AS n FROM incident_search_text s LEFT JOIN incidents i ON i.id = s.incident_id WHERE i.id IS NULL").get()).toEqual({ n: 0 });
+    checkSearchIndex(db);
+  });
+});
+
+describe("the search index when the operator API purges a vendor", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it("DELETE /api/v1/vendors/acme?purge=true takes acme's incidents out of the index and leaves it consistent", async () => {
+    const token = "operator-token-for-search-tests-0123";
+    vi.stubEnv("REDLINE_OPERATOR_TOKEN", token);
+    const db = freshDatabase();
+    await archiveAcmeLifecycle(db);
+    const words = db.$client.prepare<[], { title: string }>("SELECT title FROM incidents").all().flatMap((r) => r.title.toLowerCase().match(/\p{L}{4,}/gu) ?? []);
+    expect(words.length).toBeGreaterThan(0);
+    const api = createApi(() => db);
+    const request = new Request("http://redline.test/api/v1/vendors/acme?purge=true", { method: "DELETE", headers: { authorization: `Bearer ${token}` } });
+    const response = await api.removeVendor(request, { params: Promise.resolve({ slug: "acme" }) });
+    expect(await response.json()).toMatchObject({ slug: "acme", purged: true });
+    expect(countRows(db, "incident_search_text")).toBe(0);
+    expect(matchCount(db, words.map((w) => `"${w}"`).join(" OR "))).toBe(0);
     checkSearchIndex(db);
   });
 });
