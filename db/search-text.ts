@@ -62,3 +62,8 @@ export function registerSearchFunctions(sqlite: Database.Database): void {
   );
   sqlite.function(FIELD_FUNCTION, { deterministic: true }, fieldReader());
 }
+
+/** Whether the file's search index still keeps its own plain copy of the text (the layout before migration 0019). */
+export function searchTextPending(sqlite: Database.Database): boolean {
+  return sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'incident_search_content'").get() !== undefined;
+}
