@@ -1,11 +1,11 @@
 import type { RedlineDb } from "@/db/client";
 import type { CaptureKey } from "@/db/prior-state";
 import { setAppliedThrough } from "@/db/record-capture";
+import { searchFieldsOf } from "@/db/search-text";
 import { keepLatestState } from "@/db/state-log";
 import { keepLatestSnapshot } from "@/db/version-states";
 import { writeStatements } from "@/db/write-statements";
 import type { IncidentRecord } from "@/lib/derive/incident-record";
-import { searchFieldsOf } from "@/db/search-text";
 
 /**
  * Undo everything derived from the vendor's captures at or after `from` (in capture order): their

@@ -1,9 +1,9 @@
 import type { RedlineDb } from "@/db/client";
 import { type PackedJson, unpackJson } from "@/db/packed-json";
 import { setAppliedThrough } from "@/db/record-capture";
+import { searchFieldsOf } from "@/db/search-text";
 import { type IncidentValues, type VersionValues, writeStatements } from "@/db/write-statements";
 import type { IncidentRecord } from "@/lib/derive/incident-record";
-import { searchFieldsOf } from "@/db/search-text";
 
 /**
  * A rebuild derives a vendor's history in a scratch database of the same schema, then swaps it in

@@ -2,6 +2,7 @@ import { storeBody } from "@/db/capture-bodies";
 import type { RedlineDb } from "@/db/client";
 import type { CaptureKey } from "@/db/prior-state";
 import type { CaptureOutcome } from "@/db/schema";
+import { searchFieldsOf } from "@/db/search-text";
 import { appendState } from "@/db/state-log";
 import { versionStorage } from "@/db/version-states";
 import { type IncidentValues, writeStatements, type WriteStatements } from "@/db/write-statements";
@@ -9,7 +10,6 @@ import type { CaptureDerivation, DerivedIncident } from "@/lib/derive/derive-cap
 import type { IncidentRecord } from "@/lib/derive/incident-record";
 import type { ReadWarning } from "@/lib/derive/observation";
 import { SUMMARY_VERSION } from "@/lib/summarize";
-import { searchFieldsOf } from "@/db/search-text";
 
 export interface CaptureInput {
   vendorId: number;
