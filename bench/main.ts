@@ -6,6 +6,7 @@ import { runHookFloodBenchmark } from "@/bench/hook-flood";
 import { runImportBenchmark } from "@/bench/import-corpus";
 import { runPollBenchmark } from "@/bench/poll-round";
 import { runRawBodiesBenchmark } from "@/bench/raw-bodies";
+import { runSearchBenchmark } from "@/bench/search-queries";
 import { runStorageBenchmark } from "@/bench/storage";
 import { runVersionReadBenchmark } from "@/bench/version-reads";
 import { runUnchangedPollsBenchmark } from "@/bench/unchanged-polls";
@@ -23,6 +24,7 @@ const BENCHMARKS: Record<string, () => void | Promise<void>> = {
   cli: runCliStartBenchmark,
   versions: runVersionReadBenchmark,
   "unchanged-polls": runUnchangedPollsBenchmark,
+  search: runSearchBenchmark,
 };
 
 async function main(): Promise<void> {

@@ -13,6 +13,7 @@ import { describeMachine, ensureBuilt, type LoadResult, measureBareServer, measu
 import { ensureLargeSeed } from "@/bench/seed-large";
 import { createRandom } from "@/bench/synthetic-text";
 import { toFtsQuery } from "@/db/queries/search";
+import { registerSearchFunctions } from "@/db/search-text";
 import { paths } from "@/lib/incident-key";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -27,6 +28,7 @@ const SEARCHES = [
 /** Typical incidents (and their versions) spread over every vendor, and the search queries. */
 function pickTargets(file: string): { targets: Target[]; matches: number[] } {
   const db = new Database(file, { readonly: true, fileMustExist: true });
+  registerSearchFunctions(db);
   try {
     const rows = db
       .prepare<[number], { slug: string; providerId: string }>(

@@ -39,3 +39,15 @@ export function decodeBody(encoding: BodyEncoding, stored: Uint8Array, base: Uin
   decompressor.loadDictionary(base);
   return decompressor.decompress(stored);
 }
+
+/** Level 3 for an incident's indexed text: levels 6-19 save 1-4% more on the corpus at 2-35x the time (decision 0020). */
+const SEARCH_TEXT_LEVEL = 3;
+
+/** An incident's indexed text (a few KB), compressed on its own. */
+export function compressSearchText(text: Uint8Array): Buffer {
+  return compress(text, { compressionLevel: SEARCH_TEXT_LEVEL });
+}
+
+export function decompressSearchText(stored: Uint8Array): Buffer {
+  return decompress(stored);
+}

@@ -5,6 +5,7 @@ import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import * as schema from "@/db/schema";
+import { registerSearchFunctions } from "@/db/search-text";
 
 export type RedlineDb = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 /** The database or a transaction on it: what query and write functions take. */
@@ -29,7 +30,7 @@ export class DatabaseError extends Error {
 
 /**
  * Open (creating if needed) a Redline database: WAL, a busy timeout, foreign keys on,
- * and all migrations applied unless `migrate: false`.
+ * the search text functions registered, and all migrations applied unless `migrate: false`.
  */
 export function openDatabase(file: string, options: { migrate?: boolean; readonly?: boolean } = {}): RedlineDb {
   if (file !== ":memory:" && !options.readonly) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -45,6 +46,8 @@ export function openDatabase(file: string, options: { migrate?: boolean; readonl
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
+  // Before migrations: the search index's migration and its view and triggers call them.
+  registerSearchFunctions(sqlite);
   const db = drizzle(sqlite, { schema });
   if (options.migrate !== false && !options.readonly) migrateDatabase(db);
   return db;

@@ -1,6 +1,7 @@
 import type { RedlineDb } from "@/db/client";
 import type { CaptureKey } from "@/db/prior-state";
 import { setAppliedThrough } from "@/db/record-capture";
+import { searchFieldsOf } from "@/db/search-text";
 import { keepLatestState, keepStateBeforeDeleting } from "@/db/state-log";
 import { keepLatestSnapshot, keepSnapshotBeforeDeleting } from "@/db/version-states";
 import { writeStatements } from "@/db/write-statements";
@@ -69,7 +70,7 @@ function restoreIncident(db: RedlineDb, vendorId: number, incidentId: number, re
   sqlite.prepare("DELETE FROM incident_sources WHERE incident_id = ?").run(incidentId);
   for (const [source, view] of Object.entries(record.sources)) st.upsertIncidentSource.run(incidentId, vendorId, source, view.listed ? 1 : 0, view.hash);
   st.deleteSearch.run(incidentId);
-  st.insertSearch.run(incidentId, incident.title, incident.updates.map((u) => u.body).join("\n"), incident.postmortem?.body ?? "");
+  st.insertSearch.run(incidentId, ...searchFieldsOf(incident));
   st.deleteComponents.run(incidentId);
   for (const c of incident.components) st.insertComponent.run(incidentId, vendorId, c.id, c.name);
 }

@@ -65,7 +65,7 @@ export function seedScratchFromHistory(main: RedlineDb, scratch: RedlineDb, vend
       copyRows(m, s, "incident_states", OF_VENDOR_INCIDENT, [vendorId]);
       copyRows(m, s, "incident_versions", "t.vendor_id = ?", [vendorId]);
       copyRows(m, s, "version_kinds", "t.vendor_id = ?", [vendorId]);
-      copyRows(m, s, "incident_search", "t.rowid IN (SELECT id FROM incidents WHERE vendor_id = ?)", [vendorId], ["rowid"]);
+      copyRows(m, s, "incident_search_text", OF_VENDOR_INCIDENT, [vendorId]);
       if (from !== null) rewindHistory(scratch, vendorId, from);
     }).immediate();
   })();

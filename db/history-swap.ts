@@ -2,6 +2,7 @@ import type { RedlineDb } from "@/db/client";
 import type { StoredPatch } from "@/db/json-deltas";
 import { type PackedJson, unpackJson } from "@/db/packed-json";
 import { setAppliedThrough } from "@/db/record-capture";
+import { searchFieldsOf } from "@/db/search-text";
 import { type IncidentValues, type VersionValues, writeStatements } from "@/db/write-statements";
 import type { IncidentRecord } from "@/lib/derive/incident-record";
 
@@ -124,7 +125,7 @@ export function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorId: num
     for (const l of listings.all(rebuilt.id)) st.upsertIncidentSource.run(id, vendorId, l.source, l.listed, l.hash);
     const { incident } = JSON.parse(unpackJson(rebuilt.state)) as IncidentRecord;
     st.deleteSearch.run(id);
-    st.insertSearch.run(id, incident.title, incident.updates.map((u) => u.body).join("\n"), incident.postmortem?.body ?? "");
+    st.insertSearch.run(id, ...searchFieldsOf(incident));
     st.deleteComponents.run(id);
     for (const c of incident.components) st.insertComponent.run(id, vendorId, c.id, c.name);
   }

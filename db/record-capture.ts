@@ -3,6 +3,7 @@ import type { RedlineDb } from "@/db/client";
 import type { CaptureKey } from "@/db/prior-state";
 import type { CaptureOutcome } from "@/db/schema";
 import { packJson } from "@/db/packed-json";
+import { searchFieldsOf } from "@/db/search-text";
 import { appendState } from "@/db/state-log";
 import { versionStorage } from "@/db/version-states";
 import { type IncidentValues, writeStatements, type WriteStatements } from "@/db/write-statements";
@@ -118,7 +119,7 @@ function indexIncident(st: WriteStatements, vendorId: number, incidentId: number
   const text = (i: typeof incident) => JSON.stringify([i.title, i.updates.map((u) => u.body), i.postmortem?.body ?? ""]);
   if (!before || text(before) !== text(incident)) {
     st.deleteSearch.run(incidentId);
-    st.insertSearch.run(incidentId, incident.title, incident.updates.map((u) => u.body).join("\n"), incident.postmortem?.body ?? "");
+    st.insertSearch.run(incidentId, ...searchFieldsOf(incident));
   }
   if (!before || JSON.stringify(before.components) !== JSON.stringify(incident.components)) {
     st.deleteComponents.run(incidentId);

@@ -213,6 +213,16 @@ export const incidentComponents = sqliteTable(
   ],
 );
 
+/**
+ * Each incident's indexed text (title, update texts, postmortem) compressed, the content of the
+ * external-content FTS5 table incident_search through the view incident_search_source; triggers
+ * keep the index in step with it (migration 0018, db/search-text.ts).
+ */
+export const incidentSearchText = sqliteTable("incident_search_text", {
+  incidentId: integer("incident_id").primaryKey(),
+  body: blob("body", { mode: "buffer" }).notNull(),
+});
+
 export const incidentVersions = sqliteTable(
   "incident_versions",
   {

@@ -164,9 +164,10 @@ function prepareWriteStatements(sqlite: Database.Database) {
     insertKind: sqlite.prepare<[number, string, number, string]>(
       "INSERT INTO version_kinds (version_id, kind, vendor_id, observed_at) VALUES (?, ?, ?, ?)",
     ),
-    deleteSearch: sqlite.prepare<[number]>("DELETE FROM incident_search WHERE rowid = ?"),
+    // incident_search_text's triggers keep the full-text index in step (migration 0018).
+    deleteSearch: sqlite.prepare<[number]>("DELETE FROM incident_search_text WHERE incident_id = ?"),
     insertSearch: sqlite.prepare<[number, string, string, string]>(
-      "INSERT INTO incident_search (rowid, title, updates, postmortem) VALUES (?, ?, ?, ?)",
+      "INSERT INTO incident_search_text (incident_id, body) VALUES (?, redline_search_pack(?, ?, ?))",
     ),
     deleteComponents: sqlite.prepare<[number]>("DELETE FROM incident_components WHERE incident_id = ?"),
     insertComponent: sqlite.prepare<[number, number, string, string]>(

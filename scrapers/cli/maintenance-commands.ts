@@ -3,6 +3,7 @@ import Database from "better-sqlite3";
 import { backupDatabase, restoreDatabase } from "@/db/backup";
 import { convertLegacyBodies, countLegacyBodies } from "@/db/body-conversion";
 import { convertVersionLayout, versionLayoutPending } from "@/db/layout/convert-versions";
+import { searchTextPending } from "@/db/search-text";
 import { rerenderVersionTexts } from "@/db/version-text";
 import { DatabaseError } from "@/db/client";
 import { type DerivationJob, getJob, listRecentJobs, queueJob } from "@/db/derivation-jobs";
@@ -16,7 +17,9 @@ function conversionPending(file: string): boolean {
   const sqlite = new Database(file, { readonly: true, fileMustExist: true });
   try {
     const has = (table: string) => sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
-    return (has("incident_versions") && versionLayoutPending(sqlite)) || (has("capture_bodies") && countLegacyBodies(sqlite) > 0);
+    return (
+      (has("incident_versions") && versionLayoutPending(sqlite)) || (has("capture_bodies") && countLegacyBodies(sqlite) > 0) || searchTextPending(sqlite)
+    );
   } finally {
     sqlite.close();
   }
@@ -26,7 +29,8 @@ export async function runMigrate(opts: { db?: string; bodyBatch?: string }): Pro
   const batchBodies = opts.bodyBatch === undefined ? undefined : Number(opts.bodyBatch);
   if (batchBodies !== undefined && (!Number.isInteger(batchBodies) || batchBodies < 1)) throw new CliError(`--body-batch must be a whole number of bodies, not ${JSON.stringify(opts.bodyBatch)}`);
   const file = resolveDbPath(opts);
-  if (conversionPending(file)) {
+  const pending = conversionPending(file);
+  if (pending) {
     const target = `${file}.before-migrate-${new Date().toISOString().replace(/[:.]/g, "-")}`;
     const backup = await backupDatabase(file, target);
     process.stdout.write(`backed up ${file} to ${backup.file} (${(backup.bytes / 1e6).toFixed(1)} MB) before converting it\n`);
@@ -44,7 +48,8 @@ export async function runMigrate(opts: { db?: string; bodyBatch?: string }): Pro
       onBatch: (p) => process.stderr.write(`versions: ${p.incidents} incidents looked at, ${p.versionsRewritten} versions and ${p.statesRewritten} record states rewritten\n`),
     });
     const texts = rerenderVersionTexts(db);
-    if (legacy > 0 || versions.versionsRewritten + versions.statesRewritten > 0) {
+    // Opening the file applied the SQL migrations: a search index that moved its text left free pages too.
+    if (pending || legacy > 0 || versions.versionsRewritten + versions.statesRewritten > 0) {
       if (versions.versionsRewritten + versions.statesRewritten > 0) {
         process.stdout.write(`versions kept as patches: ${versions.versionsRewritten} versions and ${versions.statesRewritten} record states rewritten\n`);
       }

@@ -10,6 +10,7 @@ import type { Platform } from "@/scrapers/platforms/platform";
 import { countRows, freshDatabase } from "@/tests/support/database";
 import { makeIncident, makeUpdate } from "@/tests/support/incidents";
 import { runPendingJobs } from "@/scrapers/rederive/job-runner";
+import { checkSearchIndex } from "@/tests/support/search-layout";
 import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 
 function setup(presence: PresenceRule = { kind: "active" }) {
@@ -247,6 +248,7 @@ describe("what the pages query", () => {
     const found = db.$client.prepare("SELECT rowid FROM incident_search WHERE incident_search MATCH 'quietly AND stampede'").all();
     expect(found).toHaveLength(1);
     expect(db.$client.prepare("SELECT count(*) AS n FROM incident_search WHERE incident_search MATCH 'title : elevated'").get()).toEqual({ n: 0 });
+    checkSearchIndex(db);
     expect(db.$client.prepare("SELECT name FROM incident_components").all()).toEqual([{ name: "Web" }]);
     const row = db.$client.prepare("SELECT postmortem_at AS pm, edits_after_resolution AS edits FROM incidents").get() as { pm: string | null; edits: number };
     expect(row.edits).toBe(1);
@@ -260,5 +262,6 @@ describe("what the pages query", () => {
     await runPendingJobs(db, { resolve: () => makeTestPlatform({ kind: "active" }) });
     expect(db.$client.prepare("SELECT count(*) AS n FROM incident_search").get()).toEqual({ n: 1 });
     expect(db.$client.prepare("SELECT count(*) AS n FROM incident_search s LEFT JOIN incidents i ON i.id = s.rowid WHERE i.id IS NULL").get()).toEqual({ n: 0 });
+    checkSearchIndex(db);
   });
 });

@@ -2,6 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { setTimeout as pause } from "node:timers/promises";
 import Database from "better-sqlite3";
+import { registerSearchFunctions } from "@/db/search-text";
 
 /** How often a condition is looked at again: a polling rate, not a guess at how long anything takes. */
 const LOOK_AGAIN_MS = 5;
@@ -29,6 +30,7 @@ export function readCount(file: string, sql: string): number | null {
   let db: Database.Database | undefined;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
+    registerSearchFunctions(db);
     const row = db.prepare(sql).get() as { n: number } | undefined;
     return row?.n ?? null;
   } catch (error) {

@@ -7,6 +7,7 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { MIGRATIONS_DIR, type RedlineDb } from "@/db/client";
 import type { StoredPatch } from "@/db/json-deltas";
 import { type PackedJson, unpackJson } from "@/db/packed-json";
+import { registerSearchFunctions } from "@/db/search-text";
 import { replayStateRows } from "@/db/state-log";
 import { readVersionState } from "@/db/version-states";
 
@@ -31,6 +32,8 @@ export function previousLayoutFile(dir: string): string {
 /** Copy an archive into a previous-layout file, every version and record state written out in full as that layout had them. */
 export function writePreviousLayout(source: RedlineDb, file: string): void {
   const old = new Database(file);
+  // Reading src.incident_search's text goes through the source's view of its compressed text.
+  registerSearchFunctions(old);
   old.pragma("foreign_keys = OFF");
   old.exec(`ATTACH '${source.$client.name}' AS src`);
   const tables = old

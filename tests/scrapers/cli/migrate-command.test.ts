@@ -7,9 +7,11 @@ import { describe, expect, it } from "vitest";
 import { closeDatabase, openDatabase } from "@/db/client";
 import { versionLayoutPending } from "@/db/layout/convert-versions";
 import { loadVendorExport } from "@/db/queries/incident-history";
+import { searchTextPending } from "@/db/search-text";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { countRows } from "@/tests/support/database";
 import { previousLayoutFile, writePreviousLayout } from "@/tests/support/previous-layout";
+import { checkSearchIndex, queriesFrom, searchAnswers, writeLayoutBeforeSearchText } from "@/tests/support/search-layout";
 
 function migrateCli(file: string) {
   return spawnSync(process.execPath, ["--import", "tsx", "scrapers/cli/main.ts", "migrate", "--db", file], { cwd: process.cwd(), encoding: "utf8" });
@@ -47,6 +49,34 @@ describe("redline migrate on a database of the previous layout", () => {
     expect(second.status).toBe(0);
     expect(second.stdout).not.toMatch(/backed up|kept as patches/);
     expect(second.stdout).toContain(`migrated ${file}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+});
+
+describe("redline migrate on a database whose search index keeps a plain copy of its text", () => {
+  it("backs the file up, moves the text into its compressed table, frees the space, and searches the same", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-migrate-search-"));
+    const source = openDatabase(path.join(dir, "source.db"));
+    await archiveAcmeLifecycle(source);
+    const queries = queriesFrom(source, 20);
+    const expected = searchAnswers(source, queries, "acme");
+    const file = writeLayoutBeforeSearchText(source, dir);
+    closeDatabase(source);
+
+    const run = migrateCli(file);
+    expect(run.status, run.stderr).toBe(0);
+    const backup = /backed up \S+ to (\S+) \(/.exec(run.stdout)?.[1];
+    expect(backup, run.stdout).toBeDefined();
+    const kept = new Database(backup ?? "", { readonly: true, fileMustExist: true });
+    expect(searchTextPending(kept)).toBe(true);
+    kept.close();
+    const db = openDatabase(file);
+    expect(searchTextPending(db.$client)).toBe(false);
+    expect(db.$client.pragma("freelist_count", { simple: true })).toBe(0);
+    checkSearchIndex(db);
+    expect(searchAnswers(db, queries, "acme")).toBe(expected);
+    closeDatabase(db);
+    expect(migrateCli(file).stdout).not.toMatch(/backed up/);
     fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 });

@@ -1,0 +1,81 @@
+/** The search index as it was before its text was compressed, and the checks and queries its tests share. */
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { MIGRATIONS_DIR, type RedlineDb } from "@/db/client";
+import { listChanges } from "@/db/queries/changes";
+import { listIncidents } from "@/db/queries/incident-list";
+import { searchIncidents, toFtsQuery } from "@/db/queries/search";
+import { registerSearchFunctions } from "@/db/search-text";
+
+/** The migration that moved the index's text into incident_search_text. */
+const SEARCH_TEXT_MIGRATION = 19;
+
+/**
+ * A copy of `source` in the layout before the search text migration: every table's rows, and a
+ * plain FTS5 incident_search holding its own copy of the text.
+ */
+export function writeLayoutBeforeSearchText(source: RedlineDb, dir: string): string {
+  const migrations = path.join(dir, "migrations-before-search-text");
+  fs.mkdirSync(path.join(migrations, "meta"), { recursive: true });
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as { entries: Array<{ idx: number; tag: string }> };
+  journal.entries = journal.entries.filter((e) => e.idx < SEARCH_TEXT_MIGRATION);
+  for (const e of journal.entries) fs.copyFileSync(path.join(MIGRATIONS_DIR, `${e.tag}.sql`), path.join(migrations, `${e.tag}.sql`));
+  fs.writeFileSync(path.join(migrations, "meta", "_journal.json"), JSON.stringify(journal));
+  const file = path.join(dir, "before-search-text.db");
+  const old = new Database(file);
+  migrate(drizzle(old), { migrationsFolder: migrations });
+  // The source's index reads its text through its view, which decodes with these.
+  registerSearchFunctions(old);
+  old.pragma("foreign_keys = OFF");
+  old.exec(`ATTACH '${source.$client.name}' AS src`);
+  const tables = old
+    .prepare<[], { name: string }>("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' AND name NOT LIKE 'incident_search_%'")
+    .all()
+    .map((t) => t.name);
+  old.transaction(() => {
+    for (const table of tables) {
+      const names = old.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => `"${c.name}"`).join(", ");
+      old.exec(`DELETE FROM main."${table}"; INSERT INTO main."${table}" (rowid, ${names}) SELECT rowid, ${names} FROM src."${table}"`);
+    }
+  })();
+  old.exec("DETACH src");
+  old.close();
+  return file;
+}
+
+/** FTS5's own check that the index holds exactly the tokens of its content; throws when it does not. */
+export function checkSearchIndex(db: RedlineDb): void {
+  db.$client.prepare("INSERT INTO incident_search (incident_search, rank) VALUES ('integrity-check', 1)").run();
+}
+
+export const matchCount = (db: RedlineDb, query: string): number =>
+  db.$client.prepare<[string], { n: number }>("SELECT count(*) AS n FROM incident_search WHERE incident_search MATCH ?").get(query)?.n ?? 0;
+
+/** Search words drawn from the archive's own titles and texts: single words, pairs and prefixes. */
+export function queriesFrom(db: RedlineDb, count: number): string[] {
+  const titles = db.$client.prepare<[], { title: string }>("SELECT title FROM incidents ORDER BY id").all().map((r) => r.title);
+  const words = [...new Set(titles.flatMap((t) => t.toLowerCase().match(/\p{L}{4,}/gu) ?? []))].sort();
+  const step = Math.max(1, Math.floor(words.length / count));
+  const picked = words.filter((_, i) => i % step === 0).slice(0, count);
+  return [...picked, ...picked.slice(0, 10).map((w, i) => `${w} ${picked[(i + 3) % picked.length] ?? ""}`), ...picked.slice(0, 10).map((w) => `${w.slice(0, 3)}*`)];
+}
+
+/** Everything search answers for the queries: ranked hits with snippets, a page further, filters, the lists that filter by words. */
+export function searchAnswers(db: RedlineDb, queries: readonly string[], vendor: string): string {
+  return JSON.stringify(
+    queries.map((input) => {
+      const query = toFtsQuery(input) ?? "";
+      return {
+        input,
+        hits: searchIncidents(db, query, {}, { limit: 20, offset: 0 }),
+        second: searchIncidents(db, query, {}, { limit: 5, offset: 5 }),
+        filtered: searchIncidents(db, query, { vendor, from: "2021-01-01T00:00:00.000Z", to: "2026-01-01T00:00:00.000Z" }, { limit: 20, offset: 0 }),
+        listed: listIncidents(db, { query }, 20).rows.map((r) => r.id),
+        changes: listChanges(db, { query }, 20).rows.map((r) => r.versionId),
+      };
+    }),
+  );
+}
