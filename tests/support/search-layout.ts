@@ -11,7 +11,7 @@ import { searchIncidents, toFtsQuery } from "@/db/queries/search";
 import { registerSearchFunctions } from "@/db/search-text";
 
 /** The migration that moved the index's text into incident_search_text. */
-const SEARCH_TEXT_MIGRATION = 19;
+const SEARCH_TEXT_MIGRATION = "search_text";
 
 /**
  * A copy of `source` in the layout before the search text migration: every table's rows, and a
@@ -21,7 +21,9 @@ export function writeLayoutBeforeSearchText(source: RedlineDb, dir: string): str
   const migrations = path.join(dir, "migrations-before-search-text");
   fs.mkdirSync(path.join(migrations, "meta"), { recursive: true });
   const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as { entries: Array<{ idx: number; tag: string }> };
-  journal.entries = journal.entries.filter((e) => e.idx < SEARCH_TEXT_MIGRATION);
+  const moved = journal.entries.find((e) => e.tag.endsWith(`_${SEARCH_TEXT_MIGRATION}`));
+  if (!moved) throw new Error(`no migration ${SEARCH_TEXT_MIGRATION} in ${MIGRATIONS_DIR}`);
+  journal.entries = journal.entries.filter((e) => e.idx < moved.idx);
   for (const e of journal.entries) fs.copyFileSync(path.join(MIGRATIONS_DIR, `${e.tag}.sql`), path.join(migrations, `${e.tag}.sql`));
   fs.writeFileSync(path.join(migrations, "meta", "_journal.json"), JSON.stringify(journal));
   const file = path.join(dir, "before-search-text.db");
