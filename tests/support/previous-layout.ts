@@ -29,17 +29,25 @@ export function previousLayoutFile(dir: string): string {
   return file;
 }
 
-/** Copy an archive into a previous-layout file, every version and record state written out in full as that layout had them. */
-export function writePreviousLayout(source: RedlineDb, file: string): void {
-  const old = new Database(file);
+/**
+ * Attach `source` as `src` to a file of an older layout, to copy its rows across: the tables of
+ * that file to fill (not SQLite's, the migrations' or the search index's shadow tables).
+ */
+export function attachSource(old: Database.Database, source: RedlineDb): string[] {
   // Reading src.incident_search's text goes through the source's view of its compressed text.
   registerSearchFunctions(old);
   old.pragma("foreign_keys = OFF");
   old.exec(`ATTACH '${source.$client.name}' AS src`);
-  const tables = old
+  return old
     .prepare<[], { name: string }>("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' AND name NOT LIKE 'incident_search_%'")
     .all()
     .map((t) => t.name);
+}
+
+/** Copy an archive into a previous-layout file, every version and record state written out in full as that layout had them. */
+export function writePreviousLayout(source: RedlineDb, file: string): void {
+  const old = new Database(file);
+  const tables = attachSource(old, source);
   old.transaction(() => {
     for (const table of tables) {
       const names = old.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => c.name);

@@ -8,7 +8,7 @@ import { MIGRATIONS_DIR, type RedlineDb } from "@/db/client";
 import { listChanges } from "@/db/queries/changes";
 import { listIncidents } from "@/db/queries/incident-list";
 import { searchIncidents, toFtsQuery } from "@/db/queries/search";
-import { registerSearchFunctions } from "@/db/search-text";
+import { attachSource } from "@/tests/support/previous-layout";
 
 /** The migration that moved the index's text into incident_search_text. */
 const SEARCH_TEXT_MIGRATION = "search_text";
@@ -29,14 +29,7 @@ export function writeLayoutBeforeSearchText(source: RedlineDb, dir: string): str
   const file = path.join(dir, "before-search-text.db");
   const old = new Database(file);
   migrate(drizzle(old), { migrationsFolder: migrations });
-  // The source's index reads its text through its view, which decodes with these.
-  registerSearchFunctions(old);
-  old.pragma("foreign_keys = OFF");
-  old.exec(`ATTACH '${source.$client.name}' AS src`);
-  const tables = old
-    .prepare<[], { name: string }>("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' AND name NOT LIKE 'incident_search_%'")
-    .all()
-    .map((t) => t.name);
+  const tables = attachSource(old, source);
   old.transaction(() => {
     for (const table of tables) {
       const names = old.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => `"${c.name}"`).join(", ");
