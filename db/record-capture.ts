@@ -116,10 +116,11 @@ function incidentValues(record: IncidentRecord, source: string, observedAt: stri
 function indexIncident(st: WriteStatements, vendorId: number, incidentId: number, derived: DerivedIncident): void {
   const { incident } = derived.record;
   const before = derived.before?.incident;
-  const text = (i: typeof incident) => JSON.stringify([i.title, i.updates.map((u) => u.body), i.postmortem?.body ?? ""]);
-  if (!before || text(before) !== text(incident)) {
+  // Written again only when what the index holds would change.
+  const fields = searchFieldsOf(incident);
+  if (!before || JSON.stringify(searchFieldsOf(before)) !== JSON.stringify(fields)) {
     st.deleteSearch.run(incidentId);
-    st.insertSearch.run(incidentId, ...searchFieldsOf(incident));
+    st.insertSearch.run(incidentId, ...fields);
   }
   if (!before || JSON.stringify(before.components) !== JSON.stringify(incident.components)) {
     st.deleteComponents.run(incidentId);

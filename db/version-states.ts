@@ -75,8 +75,8 @@ export function replayIncidentSteps<T extends StoredStep>(sqlite: Database.Datab
 
 function prepare(sqlite: Database.Database) {
   return {
-    // From the nearest full snapshot at or before seq to the nearest at or after, on the identity index.
     one: sqlite.prepare<[number, number], StoredStep>("SELECT seq, snapshot, patch, capture_id AS captureId FROM incident_versions WHERE incident_id = ? AND seq = ?"),
+    // From the nearest full snapshot at or before seq to the nearest at or after, on the identity index.
     around: sqlite.prepare<{ incident: number; seq: number }, StoredStep>(
       `SELECT seq, snapshot, patch, capture_id AS captureId FROM incident_versions WHERE incident_id = @incident
          AND seq >= coalesce((SELECT max(seq) FROM incident_versions WHERE incident_id = @incident AND seq <= @seq AND snapshot IS NOT NULL), @seq)

@@ -9,9 +9,10 @@ import { isVersionCheckpoint, projectRecord, replaySteps, VERSION_CHECKPOINT } f
  * The `migrate` step that brings versions and record states to the form the write path gives them
  * now: a version whose record logged at its capture projects to its snapshot keeps nothing of its
  * own (db/version-states.ts); other versions and the record states keep full copies for the latest
- * row and checkpoints, reverse zstd deltas for the rest (db/json-deltas.ts), and `changes` packed. Rows of any earlier form (every snapshot in full, forward JSON
- * patches, deflated copies) are read and rewritten per incident, in one transaction; an incident
- * already in the new form is left as it is, so a run cut short is finished by running it again.
+ * row and checkpoints, reverse zstd deltas for the rest (db/json-deltas.ts), and `changes` packed.
+ * Rows of any earlier form (every snapshot in full, forward JSON patches, deflated copies) are read
+ * and rewritten per incident, in one transaction; an incident already in the new form is left as
+ * it is, so a run cut short is finished by running it again.
  */
 
 export interface VersionConversion {
