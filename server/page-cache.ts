@@ -10,8 +10,11 @@ export interface CachedPage {
   body: Buffer;
   /** The CSP nonce the page was rendered with, replaced by a fresh one each time it is served. */
   nonce?: string | null;
-  /** Whether the body holds the nonce too (pages do; feeds and API answers only carry it in the header). */
-  nonceInBody?: boolean;
+  /**
+   * The body cut at each place it holds the nonce (pages do; feeds and API answers carry it only in
+   * the header): a reader's copy is these pieces joined by its own nonce, with no text decoded.
+   */
+  bodyAroundNonce?: Buffer[];
 }
 
 interface Entry {

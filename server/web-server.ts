@@ -66,9 +66,33 @@ function freshCopy(page: CachedPage, withBody: boolean): CachedPage {
   const headers = { ...page.headers };
   const csp = header(headers["content-security-policy"]);
   if (csp) headers["content-security-policy"] = csp.replaceAll(page.nonce, nonce);
+  const pieces = withBody ? page.bodyAroundNonce : undefined;
   // Feeds and API answers carry the policy but not the nonce: their bodies are served as kept.
-  const body = withBody && page.nonceInBody ? Buffer.from(page.body.toString("utf8").replaceAll(page.nonce, nonce), "utf8") : page.body;
+  const body = pieces ? joinAround(pieces, Buffer.from(nonce, "utf8")) : page.body;
   return { ...page, headers, body, nonce };
+}
+
+/** The body's pieces around each place it held `nonce`; undefined when it holds none. */
+export function cutAroundNonce(body: Buffer, nonce: string): Buffer[] | undefined {
+  const needle = Buffer.from(nonce, "utf8");
+  const pieces: Buffer[] = [];
+  let from = 0;
+  for (let at = body.indexOf(needle); at !== -1; at = body.indexOf(needle, from)) {
+    pieces.push(body.subarray(from, at));
+    from = at + needle.length;
+  }
+  if (pieces.length === 0) return undefined;
+  pieces.push(body.subarray(from));
+  return pieces;
+}
+
+function joinAround(pieces: readonly Buffer[], nonce: Buffer): Buffer {
+  const joined: Buffer[] = [];
+  for (const [i, piece] of pieces.entries()) {
+    if (i > 0) joined.push(nonce);
+    joined.push(piece);
+  }
+  return Buffer.concat(joined);
 }
 
 function header(value: string | string[] | undefined): string | null {
@@ -144,7 +168,7 @@ export function withPageCache(render: RequestHandler, cache: PageCache, revision
         }
         const body = Buffer.concat(chunks);
         const nonce = nonceOf(header(kept["content-security-policy"]) ?? "");
-        cache.set(key, token, { status: 200, headers: kept, body, nonce, nonceInBody: nonce !== null && body.includes(nonce) });
+        cache.set(key, token, { status: 200, headers: kept, body, nonce, bodyAroundNonce: nonce === null ? undefined : cutAroundNonce(body, nonce) });
       }
       return end(...args);
     }) as typeof res.end;

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PageCache } from "@/server/page-cache";
-import { cacheKeyFor, redactSecrets, type RequestHandler, withPageCache } from "@/server/web-server";
+import { cacheKeyFor, cutAroundNonce, redactSecrets, type RequestHandler, withPageCache } from "@/server/web-server";
 
 let server: http.Server | undefined;
 
@@ -129,6 +129,15 @@ describe("the web server's page cache", () => {
       nonces.push(policy);
     }
     expect(new Set(nonces).size).toBe(3);
+  });
+
+  it("cuts a kept page at every place it holds the nonce, so joining the pieces with it gives the page back", () => {
+    const nonce = "AAAAAAAAAAAAAAAAAAAAAA==";
+    const page = `${nonce}<p>café ✓</p><script nonce="${nonce}"></script><style nonce="${nonce}"></style>${nonce}`;
+    const pieces = cutAroundNonce(Buffer.from(page), nonce);
+    expect(pieces?.map((p) => p.toString())).toEqual(["", "<p>café ✓</p><script nonce=\"", "\"></script><style nonce=\"", "\"></style>", ""]);
+    expect(pieces?.map((p) => p.toString()).join(nonce)).toBe(page);
+    expect(cutAroundNonce(Buffer.from("<feed>no nonce here</feed>"), nonce)).toBeUndefined();
   });
 
   it("never logs a webhook's secret with its address", () => {
