@@ -1,5 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import { Compressor, compress, Decompressor, decompress } from "zstd-napi";
+import { compressWithDictionary, decompressWithDictionary, isDictionaryCompressed } from "@/db/json-dictionary";
 import type { BodyEncoding } from "@/db/schema";
 
 
@@ -40,14 +41,12 @@ export function decodeBody(encoding: BodyEncoding, stored: Uint8Array, base: Uin
   return decompressor.decompress(stored);
 }
 
-/** Level 3 for an incident's indexed text: levels 6-19 save 1-4% more on the corpus at 2-35x the time (decision 0020). */
-const SEARCH_TEXT_LEVEL = 3;
-
-/** An incident's indexed text (a few KB), compressed on its own. */
+/** An incident's indexed text (a few KB), compressed against the stored-JSON dictionary (decision 0025). */
 export function compressSearchText(text: Uint8Array): Buffer {
-  return compress(text, { compressionLevel: SEARCH_TEXT_LEVEL });
+  return compressWithDictionary(text);
 }
 
+/** Also reads the rows written before, compressed on their own (decision 0020). */
 export function decompressSearchText(stored: Uint8Array): Buffer {
-  return decompress(stored);
+  return isDictionaryCompressed(stored) ? decompressWithDictionary(stored) : decompress(stored);
 }
