@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { type DerivedFloor, derivedFloor } from "@/bench/derived-floor";
 import { bytesOnDisk, readStatsJson, reportedImportSeconds, runRedline } from "@/bench/redline-cli";
 import { aggressivePackBytes, commitSnapshots } from "@/bench/snapshot-repo";
 import { listStoredCaptureIds, restoreCapture } from "@/db/capture-restore";
@@ -41,6 +42,8 @@ export interface HistoryResult {
   redlineBytes: number;
   /** The same after `PRAGMA wal_checkpoint(TRUNCATE)`. */
   checkpointedBytes: number;
+  /** The derived history's floor for any per-incident layout (bench/derived-floor.ts). */
+  derivedFloor: DerivedFloor;
   importSeconds: number;
   importReportedSeconds: number;
   reimportSeconds: number;
@@ -122,6 +125,7 @@ export async function measureHistory(history: History, dir: string): Promise<His
     reimportReportedSeconds: reportedImportSeconds(second.stdout),
     reimportAddedBytes,
     ...timeReads(dbFile, history.vendor),
+    derivedFloor: derivedFloor(dbFile),
     dbFile,
   };
 }
