@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import type { RedlineDb } from "@/db/client";
@@ -66,7 +67,8 @@ export async function runJob(db: RedlineDb, job: DerivationJob, options: RunnerO
   }
   // A whole rebuild starts after the pruned captures (db/history-seed.ts); one from an earlier capture cannot.
   if (job.from !== null && refuse(job.from.observedAt)) return;
-  const scratchPath = job.scratchPath ?? path.join(scratchDirOf(db, options), `redline-rebuild-${vendor.slug}-${job.id}.db`);
+  // Named for this job alone: another database's job of the same vendor and number may share the folder.
+  const scratchPath = job.scratchPath ?? path.join(scratchDirOf(db, options), `redline-rebuild-${vendor.slug}-${job.id}-${randomBytes(6).toString("hex")}.db`);
   options.log?.(`rederive: ${vendor.slug}: rebuilding its history from ${job.capturesTotal || "all its"} captures (${job.reason})`);
   await rebuildHistory(db, vendor, job, scratchPath, {
     owner,

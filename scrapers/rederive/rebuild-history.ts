@@ -75,7 +75,9 @@ export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: De
   };
   progress.capturesTotal = countCaptures(main, vendor.id);
   save();
-  const resuming = fs.existsSync(scratchPath);
+  // Only a scratch this job recorded is its own to resume; any other file there is not built from this database.
+  const resuming = job.scratchPath === scratchPath && fs.existsSync(scratchPath);
+  if (!resuming) for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(`${scratchPath}${suffix}`, { force: true });
   const scratch = openDatabase(scratchPath);
   const bodyOf = bodyReader(main);
   try {

@@ -1,0 +1,69 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, expect, it } from "vitest";
+import type { RedlineDb } from "@/db/client";
+import { queueJob } from "@/db/derivation-jobs";
+import { type PackedJson, unpackChanges } from "@/db/packed-json";
+import { ensureVendor, type VendorRow } from "@/db/vendors";
+import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
+import { getPlatform } from "@/scrapers/platforms";
+import { runPendingJobs } from "@/scrapers/rederive/job-runner";
+import { freshDatabase } from "@/tests/support/database";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-shared-scratch-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const PAGE = { id: "p1", name: "Acme", url: "https://status.acme.test" };
+
+function incident(title: string, status: string, updates: string[]) {
+  return {
+    id: "inc1", name: title, status, impact: "minor", shortlink: "https://stspg.io/inc1",
+    created_at: "2026-03-01T10:00:00.000Z", started_at: "2026-03-01T10:00:00.000Z", resolved_at: status === "resolved" ? "2026-03-01T11:00:00.000Z" : null,
+    components: [{ id: "api", name: "API" }],
+    incident_updates: updates.map((body, i) => ({ id: `u${i + 1}`, status, body, created_at: `2026-03-01T10:${String(10 + i * 10).padStart(2, "0")}:00.000Z` })),
+  };
+}
+
+/** One vendor "acme" whose incident reads `title`, polled three times as it is updated and resolved. */
+async function archive(title: string): Promise<{ db: RedlineDb; vendor: VendorRow }> {
+  const db = freshDatabase();
+  const vendor = ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage" });
+  const platform = getPlatform("statuspage-incidents");
+  if (!platform) throw new Error("no statuspage-incidents platform");
+  const polls = [
+    incident(title, "investigating", ["Looking into it."]),
+    incident(title, "identified", ["Looking into it.", `${title}: found.`]),
+    incident(title, "resolved", ["Looking into it.", `${title}: found.`, "Fixed."]),
+  ];
+  for (const [i, body] of polls.entries()) {
+    const observedAt = `2026-03-01T1${i}:30:00.000Z`;
+    await ingestSnapshot(db, { vendor, platform, source: "https://status.acme.test/api/v2/incidents.json", observedAt, body: Buffer.from(JSON.stringify({ page: PAGE, incidents: [body] })) });
+  }
+  return { db, vendor };
+}
+
+function history(db: RedlineDb): string[] {
+  return db.$client
+    .prepare<[], { line: string; changes: PackedJson }>(
+      `SELECT i.title || ' #' || v.seq || ' ' || v.observed_at || ' ' || v.kinds AS line, v.changes FROM incident_versions v JOIN incidents i ON i.id = v.incident_id ORDER BY v.seq`,
+    )
+    .all()
+    .map((r) => `${r.line} ${JSON.stringify(unpackChanges(r.changes))}`);
+}
+
+it("rebuilds two databases' histories side by side in one scratch folder, each from its own captures", async () => {
+  const a = await archive("Elevated API errors");
+  const b = await archive("Slow dashboard");
+  const expected = [history(a.db), history(b.db)];
+  expect(expected[0]).toHaveLength(3);
+  expect(expected[0]).not.toEqual(expected[1]);
+  // The same vendor slug and the same job number in both: what two copies of an archive in one folder have.
+  for (const { db, vendor } of [a, b]) queueJob(db, vendor.id, "parser-upgrade", null);
+  const ran = await Promise.all([a, b].map(({ db, vendor }) => runPendingJobs(db, { vendorId: vendor.id, scratchDir: dir })));
+  expect(ran).toEqual([1, 1]);
+  const statusOf = (db: RedlineDb) => db.$client.prepare<[], { status: string; error: string | null }>("SELECT status, error FROM derivation_jobs").all();
+  expect([statusOf(a.db), statusOf(b.db)]).toEqual([[{ status: "done", error: null }], [{ status: "done", error: null }]]);
+  expect([history(a.db), history(b.db)]).toEqual(expected);
+  expect(fs.readdirSync(dir)).toEqual([]);
+});
