@@ -8,7 +8,7 @@ import { MIGRATIONS_DIR, type RedlineDb } from "@/db/client";
 import { listChanges } from "@/db/queries/changes";
 import { listIncidents } from "@/db/queries/incident-list";
 import { searchIncidents, toFtsQuery } from "@/db/queries/search";
-import { attachSource } from "@/tests/support/previous-layout";
+import { attachSource, copyFromSource } from "@/tests/support/previous-layout";
 
 /** The migration that moved the index's text into incident_search_text. */
 const SEARCH_TEXT_MIGRATION = "search_text";
@@ -31,10 +31,7 @@ export function writeLayoutBeforeSearchText(source: RedlineDb, dir: string): str
   migrate(drizzle(old), { migrationsFolder: migrations });
   const tables = attachSource(old, source);
   old.transaction(() => {
-    for (const table of tables) {
-      const names = old.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => `"${c.name}"`).join(", ");
-      old.exec(`DELETE FROM main."${table}"; INSERT INTO main."${table}" (rowid, ${names}) SELECT rowid, ${names} FROM src."${table}"`);
-    }
+    for (const table of tables) old.exec(copyFromSource(old, table));
   })();
   old.exec("DETACH src");
   old.close();
