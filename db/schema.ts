@@ -190,7 +190,8 @@ export const incidents = sqliteTable(
   (t) => [
     uniqueIndex("incidents_identity").on(t.vendorId, t.providerId),
     index("incidents_vendor_started").on(t.vendorId, t.startedAt),
-    index("incidents_open").on(t.vendorId).where(sql`${t.presence} = 'listed' AND ${t.resolvedAt} IS NULL`),
+    // In start order too: a vendor's open incidents are listed newest first.
+    index("incidents_open").on(t.vendorId, t.startedAt).where(sql`${t.presence} = 'listed' AND ${t.resolvedAt} IS NULL`),
     // Listed incidents first seen after a source last looked: those it may owe a listing.
     index("incidents_listed_seen").on(t.vendorId, t.firstSeenAt).where(sql`${t.presence} = 'listed'`),
   ],

@@ -4,6 +4,8 @@
 DROP INDEX `incidents_vendor_source_presence`;--> statement-breakpoint
 DROP INDEX `incidents_vendor_changed`;--> statement-breakpoint
 DROP INDEX `incidents_vendor_presence_seen`;--> statement-breakpoint
+DROP INDEX `incidents_open`;--> statement-breakpoint
+CREATE INDEX `incidents_open` ON `incidents` (`vendor_id`,`started_at`) WHERE "incidents"."presence" = 'listed' AND "incidents"."resolved_at" IS NULL;--> statement-breakpoint
 CREATE INDEX `incidents_listed_seen` ON `incidents` (`vendor_id`,`first_seen_at`) WHERE "incidents"."presence" = 'listed';--> statement-breakpoint
 CREATE TABLE `__new_version_kinds` (
 	`kind` integer NOT NULL,

@@ -30,6 +30,24 @@ export function previousLayoutFile(dir: string): string {
   return file;
 }
 
+/** A database file migrated up to just before the migration tagged `<NNNN>_<name>`: the layout that migration converts. */
+export function fileBeforeMigration(dir: string, name: string): string {
+  const migrations = path.join(dir, `migrations-before-${name}`);
+  fs.mkdirSync(path.join(migrations, "meta"), { recursive: true });
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as { entries: Array<{ idx: number; tag: string }> };
+  const next = journal.entries.find((e) => e.tag.endsWith(`_${name}`));
+  if (!next) throw new Error(`no migration ${name} in ${MIGRATIONS_DIR}`);
+  journal.entries = journal.entries.filter((e) => e.idx < next.idx);
+  for (const e of journal.entries) fs.copyFileSync(path.join(MIGRATIONS_DIR, `${e.tag}.sql`), path.join(migrations, `${e.tag}.sql`));
+  fs.writeFileSync(path.join(migrations, "meta", "_journal.json"), JSON.stringify(journal));
+  const file = path.join(dir, `before-${name}.db`);
+  const sqlite = new Database(file);
+  registerSearchFunctions(sqlite);
+  migrate(drizzle(sqlite), { migrationsFolder: migrations });
+  sqlite.close();
+  return file;
+}
+
 /**
  * Attach `source` as `src` to a file of an older layout, to copy its rows across: the tables of
  * that file to fill (not SQLite's, the migrations' or the search index's shadow tables).
@@ -64,6 +82,17 @@ export function copyFromSource(old: Database.Database, table: string, values: (n
 
 const hasColumn = (db: Database.Database, schema: string, table: string, column: string): boolean =>
   db.prepare<[string, string, string], { name: string }>("SELECT name FROM pragma_table_info(?, ?) WHERE name = ?").get(table, schema, column) !== undefined;
+
+/** Copy every row of an archive into a file of an older layout whose tables differ only in how they are keyed. */
+export function copyArchiveInto(file: string, source: RedlineDb): void {
+  const old = new Database(file);
+  const tables = attachSource(old, source);
+  old.transaction(() => {
+    for (const table of tables) old.exec(copyFromSource(old, table));
+  })();
+  old.exec("DETACH src");
+  old.close();
+}
 
 /** Copy an archive into a previous-layout file, every version and record state written out in full as that layout had them. */
 export function writePreviousLayout(source: RedlineDb, file: string): void {
