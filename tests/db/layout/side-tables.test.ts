@@ -6,6 +6,7 @@ import { closeDatabase, MIGRATIONS_DIR, openDatabase, type RedlineDb } from "@/d
 import { listChanges } from "@/db/queries/changes";
 import { loadVendorExport } from "@/db/queries/incident-history";
 import { listIncidents } from "@/db/queries/incident-list";
+import { sideTablesPending } from "@/db/layout/side-tables";
 import { ensureVendor } from "@/db/vendors";
 import { CHANGE_KIND_CODES, CHANGE_KIND_NAMES } from "@/lib/change-kinds";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
@@ -80,4 +81,43 @@ describe("the side tables' layout", () => {
     closeDatabase(source);
     fs.rmSync(dir, { recursive: true, force: true });
   }, 120_000);
+
+  it("leaves the previous layout whole when the rebuild fails part way, and the next migrate finishes it", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-side-tables-fail-"));
+    const source = openDatabase(path.join(dir, "source.db"));
+    await archiveAcmeLifecycle(source);
+    const expected = answers(source);
+    const file = fileBeforeMigration(dir, MIGRATION);
+    copyArchiveInto(file, source);
+    const before = openDatabase(file, { migrate: false });
+    // A time SQLite cannot read fails the rebuild after its first statements have run.
+    const broken = before.$client.prepare<[], { versionId: number; observedAt: string }>("SELECT version_id AS versionId, observed_at AS observedAt FROM version_kinds LIMIT 1").get();
+    before.$client.prepare<[number]>("UPDATE version_kinds SET observed_at = 'not a time' WHERE version_id = ?").run(broken?.versionId ?? 0);
+    const indexes = before.$client.prepare("SELECT name, sql FROM sqlite_master ORDER BY name").all();
+    closeDatabase(before);
+
+    const failure = (() => {
+      try {
+        openDatabase(file);
+      } catch (error) {
+        return error as Error;
+      }
+    })();
+    expect(failure?.message).toMatch(/unable to apply migrations/);
+    const causes: string[] = [];
+    for (let e: unknown = failure; e instanceof Error; e = e.cause) causes.push(e.message);
+    expect(causes.join("\n")).toMatch(/NOT NULL constraint failed: __new_version_kinds.observed_ms/);
+    const untouched = openDatabase(file, { migrate: false });
+    expect(sideTablesPending(untouched.$client)).toBe(true);
+    expect(untouched.$client.prepare("SELECT name, sql FROM sqlite_master ORDER BY name").all()).toEqual(indexes);
+    untouched.$client.prepare<[string, number]>("UPDATE version_kinds SET observed_at = ? WHERE version_id = ?").run(broken?.observedAt ?? "", broken?.versionId ?? 0);
+    closeDatabase(untouched);
+
+    const migrated = openDatabase(file);
+    expect(sideTablesPending(migrated.$client)).toBe(false);
+    expect(answers(migrated)).toBe(expected);
+    closeDatabase(migrated);
+    closeDatabase(source);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
 });
