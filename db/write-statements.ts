@@ -1,11 +1,9 @@
 import type Database from "better-sqlite3";
 import type { StoredPatch } from "@/db/json-deltas";
+import { observedMsOf } from "@/db/layout/side-tables";
 import type { PackedJson } from "@/db/packed-json";
 import type { CaptureOutcome } from "@/db/schema";
 import { changeKindCode } from "@/lib/change-kinds";
-
-/** An observation time (text) in milliseconds, the way version_kinds keeps it; SQL, so the migration says it the same. */
-export const observedMsOf = (expression: string): string => `CAST(round(unixepoch(${expression}, 'subsec') * 1000) AS INTEGER)`;
 
 /** An incident as the write path looks it up: its record, and whether this source listed it and saw it so. */
 export interface LightIncidentRow {

@@ -8,3 +8,6 @@ import type Database from "better-sqlite3";
 export function sideTablesPending(sqlite: Database.Database): boolean {
   return sqlite.prepare("SELECT 1 FROM pragma_table_info('version_kinds') WHERE name = 'observed_at'").get() !== undefined;
 }
+
+/** An observation time (text) in milliseconds, as version_kinds keeps it; SQL, so the migration, the write path and the kind lists say it alike. */
+export const observedMsOf = (expression: string): string => `CAST(round(unixepoch(${expression}, 'subsec') * 1000) AS INTEGER)`;

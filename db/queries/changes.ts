@@ -6,7 +6,7 @@ import type { Change } from "@/lib/change";
 import { changeKindCode, type ChangeKindName } from "@/lib/change-kinds";
 import { currentSummarizer, type Summarizer } from "@/lib/summarize";
 import { withFreshText } from "@/db/version-text";
-import { observedMsOf } from "@/db/write-statements";
+import { observedMsOf } from "@/db/layout/side-tables";
 
 export interface ChangeRow {
   versionId: number;
