@@ -3,7 +3,7 @@ import type { StoredPatch } from "@/db/json-deltas";
 import { type PackedJson, unpackJson } from "@/db/packed-json";
 import { setAppliedThrough } from "@/db/record-capture";
 import { searchFieldsOf } from "@/db/search-text";
-import { type IncidentValues, type VersionValues, writeStatements } from "@/db/write-statements";
+import { type IncidentValues, insertVersionKinds, type VersionValues, writeStatements } from "@/db/write-statements";
 import type { IncidentRecord } from "@/lib/derive/incident-record";
 
 /**
@@ -118,7 +118,7 @@ export function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorId: num
     for (const v of versions.all(rebuilt.id)) {
       const row = st.insertVersion.get({ ...v, incidentId: id, vendorId });
       if (!row) throw new Error(`store: unable to copy version ${v.seq} of ${providerId}`);
-      for (const kind of JSON.parse(v.kinds) as string[]) st.insertKind.run(row.id, kind, vendorId, v.observedAt);
+      insertVersionKinds(st, row.id, JSON.parse(v.kinds) as string[], vendorId, v.observedAt);
       written += 1;
     }
     for (const state of states.all(rebuilt.id)) copyState.run(id, state.captureId, state.state, state.patch, state.depth);

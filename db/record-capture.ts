@@ -6,7 +6,7 @@ import { packJson } from "@/db/packed-json";
 import { searchFieldsOf } from "@/db/search-text";
 import { appendState } from "@/db/state-log";
 import { versionStorage } from "@/db/version-states";
-import { type IncidentValues, writeStatements, type WriteStatements } from "@/db/write-statements";
+import { type IncidentValues, insertVersionKinds, writeStatements, type WriteStatements } from "@/db/write-statements";
 import type { CaptureDerivation, DerivedIncident } from "@/lib/derive/derive-capture";
 import type { IncidentRecord } from "@/lib/derive/incident-record";
 import type { ReadWarning } from "@/lib/derive/observation";
@@ -170,7 +170,7 @@ export function writeDerivedIncident(
       captureId: ctx.captureId,
     });
     if (!row) throw new Error(`store: unable to insert version ${version.seq} of incident ${derived.providerId}`);
-    for (const kind of version.kinds) st.insertKind.run(row.id, kind, ctx.vendorId, ctx.observedAt);
+    insertVersionKinds(st, row.id, version.kinds, ctx.vendorId, ctx.observedAt);
   }
   indexIncident(st, ctx.vendorId, id, derived);
   return id;

@@ -189,16 +189,15 @@ export const incidents = sqliteTable(
   },
   (t) => [
     uniqueIndex("incidents_identity").on(t.vendorId, t.providerId),
-    index("incidents_vendor_source_presence").on(t.vendorId, t.source, t.presence),
-    index("incidents_vendor_changed").on(t.vendorId, t.lastChangedAt),
     index("incidents_vendor_started").on(t.vendorId, t.startedAt),
-    index("incidents_open").on(t.vendorId).where(sql`${t.presence} = 'listed' AND ${t.resolvedAt} IS NULL`),
+    // In start order too: a vendor's open incidents are listed newest first.
+    index("incidents_open").on(t.vendorId, t.startedAt).where(sql`${t.presence} = 'listed' AND ${t.resolvedAt} IS NULL`),
     // Listed incidents first seen after a source last looked: those it may owe a listing.
-    index("incidents_vendor_presence_seen").on(t.vendorId, t.presence, t.firstSeenAt),
+    index("incidents_listed_seen").on(t.vendorId, t.firstSeenAt).where(sql`${t.presence} = 'listed'`),
   ],
 );
 
-/** The components of each incident's current version, for filtering a vendor's incidents. */
+/** The components of each incident's current version, for filtering a vendor's incidents (WITHOUT ROWID, migration 0021). */
 export const incidentComponents = sqliteTable(
   "incident_components",
   {
@@ -261,7 +260,7 @@ export const incidentVersions = sqliteTable(
   ],
 );
 
-/** Which sources list each incident, and the hash of each one's last observation of it. */
+/** Which sources list each incident, and the hash of each one's last observation of it (WITHOUT ROWID, migration 0021). */
 export const incidentSources = sqliteTable(
   "incident_sources",
   {
@@ -271,7 +270,10 @@ export const incidentSources = sqliteTable(
     listed: integer("listed", { mode: "boolean" }).notNull(),
     hash: text("hash"),
   },
-  (t) => [primaryKey({ columns: [t.incidentId, t.source] }), index("incident_sources_vendor_source").on(t.vendorId, t.source, t.listed)],
+  (t) => [
+    primaryKey({ columns: [t.incidentId, t.source] }),
+    index("incident_sources_listed").on(t.vendorId, t.source).where(sql`${t.listed} = 1`),
+  ],
 );
 
 /**
@@ -333,22 +335,26 @@ export const derivationJobs = sqliteTable(
   ],
 );
 
-/** One row per (version, kind): lets "only impact downgrades" be an indexed query. */
+/**
+ * One row per (version, kind): lets "only impact downgrades" be an indexed query. WITHOUT ROWID
+ * (migration 0021), keyed in the order the kind lists read it; the kind is its code in
+ * CHANGE_KIND_CODES and the observation time the version's, in milliseconds since 1970.
+ */
 export const versionKinds = sqliteTable(
   "version_kinds",
   {
+    kind: integer("kind").notNull(),
+    observedMs: integer("observed_ms").notNull(),
     versionId: integer("version_id").notNull().references(() => incidentVersions.id, { onDelete: "cascade" }),
-    kind: text("kind").notNull(),
     vendorId: integer("vendor_id").notNull(),
-    observedAt: text("observed_at").notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.versionId, t.kind] }),
-    index("version_kinds_kind_observed").on(t.kind, t.observedAt, t.versionId),
-    index("version_kinds_vendor_kind_observed").on(t.vendorId, t.kind, t.observedAt, t.versionId),
+    primaryKey({ columns: [t.kind, t.observedMs, t.versionId] }),
+    index("version_kinds_vendor").on(t.vendorId, t.kind, t.observedMs, t.versionId),
+    // The key's columns follow in every entry: a version's rows, for the cascade from its deletion.
+    index("version_kinds_version").on(t.versionId),
   ],
 );
-
 
 /**
  * One row whose revision goes up (by trigger) whenever a version is written or removed or a

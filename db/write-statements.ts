@@ -1,7 +1,9 @@
 import type Database from "better-sqlite3";
 import type { StoredPatch } from "@/db/json-deltas";
+import { observedMsOf } from "@/db/layout/side-tables";
 import type { PackedJson } from "@/db/packed-json";
 import type { CaptureOutcome } from "@/db/schema";
+import { changeKindCode } from "@/lib/change-kinds";
 
 /** An incident as the write path looks it up: its record, and whether this source listed it and saw it so. */
 export interface LightIncidentRow {
@@ -161,8 +163,8 @@ function prepareWriteStatements(sqlite: Database.Database) {
          @changes, @kinds, @summary, @headline, @textVersion, @captureId)
        RETURNING id`,
     ),
-    insertKind: sqlite.prepare<[number, string, number, string]>(
-      "INSERT INTO version_kinds (version_id, kind, vendor_id, observed_at) VALUES (?, ?, ?, ?)",
+    insertKind: sqlite.prepare<[number, string, number, number]>(
+      `INSERT INTO version_kinds (kind, observed_ms, version_id, vendor_id) VALUES (?, ${observedMsOf("?")}, ?, ?)`,
     ),
     // incident_search_text's triggers keep the full-text index in step (migration 0018).
     deleteSearch: sqlite.prepare<[number]>("DELETE FROM incident_search_text WHERE incident_id = ?"),
@@ -236,4 +238,13 @@ export function writeStatements(sqlite: Database.Database): WriteStatements {
     cache.set(sqlite, statements);
   }
   return statements;
+}
+
+/** Index a written version under each of its kinds. */
+export function insertVersionKinds(st: WriteStatements, versionId: number, kinds: readonly string[], vendorId: number, observedAt: string): void {
+  for (const kind of kinds) {
+    const code = changeKindCode(kind);
+    // A name that is no kind (written by an older Redline) could never be asked for.
+    if (code !== undefined) st.insertKind.run(code, observedAt, versionId, vendorId);
+  }
 }

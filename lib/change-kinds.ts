@@ -56,3 +56,21 @@ export function headingKindLabel(kinds: readonly ChangeKindName[], incident: { i
   const impact = incident.impact && incident.impact !== "none" && incident.impact !== "maintenance" ? `${incident.impact} ` : "";
   return incident.kind === "maintenance" ? "New maintenance" : `New ${impact}incident`;
 }
+
+/**
+ * Each kind's code in version_kinds (migration 0021). Append only: a stored code never changes
+ * meaning, whatever order the kinds above are shown in.
+ */
+export const CHANGE_KIND_CODES: readonly ChangeKindName[] = [
+  "incident-deleted", "incident-reappeared", "incident-reopened", "impact-downgraded", "update-edited", "update-removed",
+  "update-backdated", "timing-changed", "postmortem-published", "postmortem-edited", "title-changed", "relabelled",
+  "impact-escalated", "impact-changed", "incident-resolved", "rescheduled", "components-changed", "status-changed",
+  "update-posted", "incident-left-feed", "incident-new",
+];
+
+const CODE_OF = new Map(CHANGE_KIND_CODES.map((kind, code) => [kind, code]));
+
+/** The stored code of a kind; undefined for a name that is no kind (an index never holds one). */
+export function changeKindCode(kind: string): number | undefined {
+  return CODE_OF.get(kind as ChangeKindName);
+}

@@ -3,9 +3,10 @@ import type { RedlineDb } from "@/db/client";
 import { type PackedJson, unpackChanges } from "@/db/packed-json";
 import { conditionsOf, type Cursor, encodeCursor, prepareShaped } from "@/db/queries/prepared";
 import type { Change } from "@/lib/change";
-import type { ChangeKindName } from "@/lib/change-kinds";
+import { changeKindCode, type ChangeKindName } from "@/lib/change-kinds";
 import { currentSummarizer, type Summarizer } from "@/lib/summarize";
 import { withFreshText } from "@/db/version-text";
+import { observedMsOf } from "@/db/layout/side-tables";
 
 export interface ChangeRow {
   versionId: number;
@@ -98,18 +99,20 @@ function newestIds(sqlite: Database.Database, filter: ChangeFilter, limit: numbe
        WHERE (v.observed_at, v.id) < (@at, @id)${sql} ORDER BY v.observed_at DESC, v.id DESC LIMIT @limit`,
     ).all(base) as { id: number; at: string }[];
   }
-  // Each kind is read from its own index in time order, and the lists merged.
+  // Each kind is read from its own key range in time order, and the lists merged.
   const merged = new Map<number, string>();
   const vendorKey = filter.vendorId !== undefined ? "k.vendor_id = @vendorId AND " : "";
   const statement = prepareShaped(
     sqlite,
     `SELECT v.id, v.observed_at AS at FROM version_kinds k CROSS JOIN incident_versions v ON v.id = k.version_id
        CROSS JOIN incidents i ON i.id = v.incident_id
-     WHERE ${vendorKey}k.kind = @kind AND (k.observed_at, k.version_id) < (@at, @id)${sql}
-     ORDER BY k.observed_at DESC, k.version_id DESC LIMIT @limit`,
+     WHERE ${vendorKey}k.kind = @kind AND (k.observed_ms, k.version_id) < (${observedMsOf("@at")}, @id)${sql}
+     ORDER BY k.observed_ms DESC, k.version_id DESC LIMIT @limit`,
   );
   for (const kind of new Set(filter.kinds)) {
-    for (const row of statement.all({ ...base, kind }) as { id: number; at: string }[]) merged.set(row.id, row.at);
+    const code = changeKindCode(kind);
+    if (code === undefined) continue;
+    for (const row of statement.all({ ...base, kind: code }) as { id: number; at: string }[]) merged.set(row.id, row.at);
   }
   return [...merged.entries()]
     .map(([id, at]) => ({ id, at }))

@@ -1,6 +1,6 @@
 import type { RedlineDb } from "@/db/client";
 import { conditionsOf, type Cursor, encodeCursor, prepareShaped } from "@/db/queries/prepared";
-import type { ChangeKindName } from "@/lib/change-kinds";
+import { changeKindCode, type ChangeKindName } from "@/lib/change-kinds";
 
 export interface IncidentSummaryRow {
   id: number;
@@ -46,7 +46,7 @@ export function listIncidents(db: RedlineDb, filter: IncidentListFilter, limit: 
   addList(
     "EXISTS (SELECT 1 FROM incident_versions v JOIN version_kinds k ON k.version_id = v.id WHERE v.incident_id = i.id AND k.kind IN (SELECT value FROM json_each(@kinds)))",
     "kinds",
-    filter.kinds,
+    filter.kinds?.map(changeKindCode).filter((code) => code !== undefined),
   );
   add("EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = i.id AND c.name = @component COLLATE NOCASE)", "component", filter.component);
   add(`${TIMELINE} >= @since`, "since", filter.since);

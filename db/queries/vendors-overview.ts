@@ -24,11 +24,12 @@ const statements = preparedFor((sqlite) => ({
   vendors: sqlite.prepare<[], VendorRow & { enabledFlag: number }>(
     `SELECT id, slug, name, platform, url, status_page_url AS statusPageUrl, enabled AS enabledFlag FROM vendors ORDER BY lower(name), slug`,
   ),
+  // Without statistics SQLite may scan every listed incident (incidents_listed_seen) for the few open ones.
   open: sqlite.prepare<[], { vendorId: number; n: number; worst: string | null }>(
     `SELECT i.vendor_id AS vendorId, count(*) AS n,
        CASE max(CASE i.impact WHEN 'critical' THEN 4 WHEN 'major' THEN 3 WHEN 'minor' THEN 2 WHEN 'none' THEN 1 ELSE 0 END)
          WHEN 4 THEN 'critical' WHEN 3 THEN 'major' WHEN 2 THEN 'minor' WHEN 1 THEN 'none' ELSE NULL END AS worst
-     FROM incidents i WHERE ${OPEN} AND i.kind = 'incident' GROUP BY i.vendor_id`,
+     FROM incidents i INDEXED BY incidents_open WHERE ${OPEN} AND i.kind = 'incident' GROUP BY i.vendor_id`,
   ),
   last: sqlite.prepare<[number], { providerId: string; title: string; startedAt: string | null; impact: string | null }>(
     `SELECT provider_id AS providerId, title, started_at AS startedAt, impact FROM incidents

@@ -3,6 +3,7 @@ import Database from "better-sqlite3";
 import { backupDatabase, restoreDatabase } from "@/db/backup";
 import { convertLegacyBodies, countLegacyBodies } from "@/db/body-conversion";
 import { convertVersionLayout, versionLayoutPending } from "@/db/layout/convert-versions";
+import { sideTablesPending } from "@/db/layout/side-tables";
 import { searchTextPending } from "@/db/search-text";
 import { rerenderVersionTexts } from "@/db/version-text";
 import { DatabaseError } from "@/db/client";
@@ -18,7 +19,8 @@ function conversionPending(file: string): boolean {
   try {
     const has = (table: string) => sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
     return (
-      (has("incident_versions") && versionLayoutPending(sqlite)) || (has("capture_bodies") && countLegacyBodies(sqlite) > 0) || searchTextPending(sqlite)
+      (has("incident_versions") && versionLayoutPending(sqlite)) || (has("capture_bodies") && countLegacyBodies(sqlite) > 0) || searchTextPending(sqlite) ||
+      sideTablesPending(sqlite)
     );
   } finally {
     sqlite.close();
@@ -48,7 +50,7 @@ export async function runMigrate(opts: { db?: string; bodyBatch?: string }): Pro
       onBatch: (p) => process.stderr.write(`versions: ${p.incidents} incidents looked at, ${p.versionsRewritten} versions and ${p.statesRewritten} record states rewritten\n`),
     });
     const texts = rerenderVersionTexts(db);
-    // Opening the file applied the SQL migrations: a search index that moved its text left free pages too.
+    // Opening the file applied the SQL migrations: a search index that moved its text, or rebuilt side tables, left free pages too.
     if (pending || legacy > 0 || versions.versionsRewritten + versions.statesRewritten > 0) {
       if (versions.versionsRewritten + versions.statesRewritten > 0) {
         process.stdout.write(`versions kept as patches: ${versions.versionsRewritten} versions and ${versions.statesRewritten} record states rewritten\n`);

@@ -3,6 +3,7 @@ import type { RedlineDb } from "@/db/client";
 import { isStateCheckpoint, replayStateRows, STATE_CHECKPOINT } from "@/db/state-log";
 import { readVersionState } from "@/db/version-states";
 import { ensureVendor } from "@/db/vendors";
+import { CHANGE_KIND_CODES } from "@/lib/change-kinds";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
 import { getPlatform } from "@/scrapers/platforms";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
@@ -84,7 +85,7 @@ describe("versions and record states kept as patches", () => {
     await archiveAcmeLifecycle(db);
     const stored = checkEveryState(db);
     expect(stored.versions).toBeGreaterThan(10);
-    const kinds = db.$client.prepare<[], { kind: string }>("SELECT DISTINCT kind FROM version_kinds").all().map((r) => r.kind);
+    const kinds = db.$client.prepare<[], { kind: number }>("SELECT DISTINCT kind FROM version_kinds").all().map((r) => CHANGE_KIND_CODES[r.kind]);
     expect(kinds).toEqual(expect.arrayContaining(["incident-deleted", "postmortem-published", "postmortem-edited"]));
   });
 

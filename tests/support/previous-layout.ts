@@ -10,6 +10,7 @@ import { type PackedJson, unpackJson } from "@/db/packed-json";
 import { registerSearchFunctions } from "@/db/search-text";
 import { replayStateRows } from "@/db/state-log";
 import { readVersionState } from "@/db/version-states";
+import { CHANGE_KIND_CODES } from "@/lib/change-kinds";
 
 /** The last migration of the layout that stored every version's snapshot and every record state in full. */
 const LAST_FULL_LAYOUT = 12;
@@ -24,6 +25,24 @@ export function previousLayoutFile(dir: string): string {
   fs.writeFileSync(path.join(migrations, "meta", "_journal.json"), JSON.stringify(journal));
   const file = path.join(dir, "previous.db");
   const sqlite = new Database(file);
+  migrate(drizzle(sqlite), { migrationsFolder: migrations });
+  sqlite.close();
+  return file;
+}
+
+/** A database file migrated up to just before the migration tagged `<NNNN>_<name>`: the layout that migration converts. */
+export function fileBeforeMigration(dir: string, name: string): string {
+  const migrations = path.join(dir, `migrations-before-${name}`);
+  fs.mkdirSync(path.join(migrations, "meta"), { recursive: true });
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as { entries: Array<{ idx: number; tag: string }> };
+  const next = journal.entries.find((e) => e.tag.endsWith(`_${name}`));
+  if (!next) throw new Error(`no migration ${name} in ${MIGRATIONS_DIR}`);
+  journal.entries = journal.entries.filter((e) => e.idx < next.idx);
+  for (const e of journal.entries) fs.copyFileSync(path.join(MIGRATIONS_DIR, `${e.tag}.sql`), path.join(migrations, `${e.tag}.sql`));
+  fs.writeFileSync(path.join(migrations, "meta", "_journal.json"), JSON.stringify(journal));
+  const file = path.join(dir, `before-${name}.db`);
+  const sqlite = new Database(file);
+  registerSearchFunctions(sqlite);
   migrate(drizzle(sqlite), { migrationsFolder: migrations });
   sqlite.close();
   return file;
@@ -44,17 +63,44 @@ export function attachSource(old: Database.Database, source: RedlineDb): string[
     .map((t) => t.name);
 }
 
+/** version_kinds as the layouts before migration 0021 kept it: the kind's name and the version's observation time as text. */
+const NAMED_VERSION_KINDS = `(SELECT k.version_id, CASE k.kind ${CHANGE_KIND_CODES.map((name, code) => `WHEN ${code} THEN '${name}'`).join(" ")} END AS kind,
+  k.vendor_id, v.observed_at FROM src.version_kinds k JOIN src.incident_versions v ON v.id = k.version_id)`;
+
+/**
+ * The statement that fills `main.<table>` of an older-layout file from the attached source, column
+ * for column (`values` stands in for some), keeping row ids where the source's table has them.
+ */
+export function copyFromSource(old: Database.Database, table: string, values: (name: string) => string = (n) => `"${n}"`): string {
+  const names = old.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => c.name);
+  const list = names.map((n) => `"${n}"`).join(", ");
+  const from = table === "version_kinds" && !hasColumn(old, "src", table, "observed_at") ? `${NAMED_VERSION_KINDS} AS t` : `src."${table}"`;
+  const withRowid = !/WITHOUT ROWID\s*$/i.test(old.prepare<[string], { sql: string }>("SELECT sql FROM src.sqlite_master WHERE name = ?").get(table)?.sql ?? "");
+  const selected = names.map(values).join(", ");
+  return `DELETE FROM main."${table}"; INSERT INTO main."${table}" (${withRowid ? "rowid, " : ""}${list}) SELECT ${withRowid ? "rowid, " : ""}${selected} FROM ${from}`;
+}
+
+const hasColumn = (db: Database.Database, schema: string, table: string, column: string): boolean =>
+  db.prepare<[string, string, string], { name: string }>("SELECT name FROM pragma_table_info(?, ?) WHERE name = ?").get(table, schema, column) !== undefined;
+
+/** Copy every row of an archive into a file of an older layout whose tables differ only in how they are keyed. */
+export function copyArchiveInto(file: string, source: RedlineDb): void {
+  const old = new Database(file);
+  const tables = attachSource(old, source);
+  old.transaction(() => {
+    for (const table of tables) old.exec(copyFromSource(old, table));
+  })();
+  old.exec("DETACH src");
+  old.close();
+}
+
 /** Copy an archive into a previous-layout file, every version and record state written out in full as that layout had them. */
 export function writePreviousLayout(source: RedlineDb, file: string): void {
   const old = new Database(file);
   const tables = attachSource(old, source);
   old.transaction(() => {
-    for (const table of tables) {
-      const names = old.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => c.name);
-      // Filled in full below; the previous layout has them NOT NULL.
-      const values = names.map((n) => (n === "snapshot" || n === "state" ? `coalesce("${n}", '{}')` : `"${n}"`)).join(", ");
-      old.exec(`DELETE FROM main."${table}"; INSERT INTO main."${table}" (rowid, ${names.map((n) => `"${n}"`).join(", ")}) SELECT rowid, ${values} FROM src."${table}"`);
-    }
+    // Snapshots and states are filled in full below; the previous layout has them NOT NULL.
+    for (const table of tables) old.exec(copyFromSource(old, table, (n) => (n === "snapshot" || n === "state" ? `coalesce("${n}", '{}')` : `"${n}"`)));
     const setSnapshot = old.prepare<[string, string, number]>("UPDATE main.incident_versions SET snapshot = ?, changes = ? WHERE id = ?");
     const versions = source.$client.prepare<[], { id: number; incidentId: number; seq: number; changes: PackedJson }>("SELECT id, incident_id AS incidentId, seq, changes FROM incident_versions");
     for (const v of versions.all()) setSnapshot.run(JSON.stringify(readVersionState(source, v.incidentId, v.seq)), unpackJson(v.changes), v.id);

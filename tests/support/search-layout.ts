@@ -1,14 +1,9 @@
 /** The search index as it was before its text was compressed, and the checks and queries its tests share. */
-import fs from "node:fs";
-import path from "node:path";
-import Database from "better-sqlite3";
-import { drizzle } from "drizzle-orm/better-sqlite3";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import { MIGRATIONS_DIR, type RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/client";
 import { listChanges } from "@/db/queries/changes";
 import { listIncidents } from "@/db/queries/incident-list";
 import { searchIncidents, toFtsQuery } from "@/db/queries/search";
-import { attachSource } from "@/tests/support/previous-layout";
+import { copyArchiveInto, fileBeforeMigration } from "@/tests/support/previous-layout";
 
 /** The migration that moved the index's text into incident_search_text. */
 const SEARCH_TEXT_MIGRATION = "search_text";
@@ -18,26 +13,8 @@ const SEARCH_TEXT_MIGRATION = "search_text";
  * plain FTS5 incident_search holding its own copy of the text.
  */
 export function writeLayoutBeforeSearchText(source: RedlineDb, dir: string): string {
-  const migrations = path.join(dir, "migrations-before-search-text");
-  fs.mkdirSync(path.join(migrations, "meta"), { recursive: true });
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as { entries: Array<{ idx: number; tag: string }> };
-  const moved = journal.entries.find((e) => e.tag.endsWith(`_${SEARCH_TEXT_MIGRATION}`));
-  if (!moved) throw new Error(`no migration ${SEARCH_TEXT_MIGRATION} in ${MIGRATIONS_DIR}`);
-  journal.entries = journal.entries.filter((e) => e.idx < moved.idx);
-  for (const e of journal.entries) fs.copyFileSync(path.join(MIGRATIONS_DIR, `${e.tag}.sql`), path.join(migrations, `${e.tag}.sql`));
-  fs.writeFileSync(path.join(migrations, "meta", "_journal.json"), JSON.stringify(journal));
-  const file = path.join(dir, "before-search-text.db");
-  const old = new Database(file);
-  migrate(drizzle(old), { migrationsFolder: migrations });
-  const tables = attachSource(old, source);
-  old.transaction(() => {
-    for (const table of tables) {
-      const names = old.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => `"${c.name}"`).join(", ");
-      old.exec(`DELETE FROM main."${table}"; INSERT INTO main."${table}" (rowid, ${names}) SELECT rowid, ${names} FROM src."${table}"`);
-    }
-  })();
-  old.exec("DETACH src");
-  old.close();
+  const file = fileBeforeMigration(dir, SEARCH_TEXT_MIGRATION);
+  copyArchiveInto(file, source);
   return file;
 }
 

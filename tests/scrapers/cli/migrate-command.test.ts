@@ -6,11 +6,12 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { closeDatabase, openDatabase } from "@/db/client";
 import { versionLayoutPending } from "@/db/layout/convert-versions";
+import { sideTablesPending } from "@/db/layout/side-tables";
 import { loadVendorExport } from "@/db/queries/incident-history";
 import { searchTextPending } from "@/db/search-text";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { countRows } from "@/tests/support/database";
-import { previousLayoutFile, writePreviousLayout } from "@/tests/support/previous-layout";
+import { copyArchiveInto, fileBeforeMigration, previousLayoutFile, writePreviousLayout } from "@/tests/support/previous-layout";
 import { checkSearchIndex, queriesFrom, searchAnswers, writeLayoutBeforeSearchText } from "@/tests/support/search-layout";
 
 function migrateCli(file: string) {
@@ -75,6 +76,33 @@ describe("redline migrate on a database whose search index keeps a plain copy of
     expect(db.$client.pragma("freelist_count", { simple: true })).toBe(0);
     checkSearchIndex(db);
     expect(searchAnswers(db, queries, "acme")).toBe(expected);
+    closeDatabase(db);
+    expect(migrateCli(file).stdout).not.toMatch(/backed up/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+});
+
+describe("redline migrate on a database of the side tables' previous layout", () => {
+  it("backs the file up, rebuilds the side tables in place, frees the space, and exports the same", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-migrate-side-"));
+    const source = openDatabase(path.join(dir, "source.db"));
+    await archiveAcmeLifecycle(source);
+    const expected = JSON.stringify(loadVendorExport(source, "acme"));
+    const file = fileBeforeMigration(dir, "side_tables");
+    copyArchiveInto(file, source);
+    closeDatabase(source);
+
+    const run = migrateCli(file);
+    expect(run.status, run.stderr).toBe(0);
+    const backup = /backed up \S+ to (\S+) \(/.exec(run.stdout)?.[1];
+    expect(backup, run.stdout).toBeDefined();
+    const kept = new Database(backup ?? "", { readonly: true, fileMustExist: true });
+    expect(sideTablesPending(kept)).toBe(true);
+    kept.close();
+    const db = openDatabase(file);
+    expect(sideTablesPending(db.$client)).toBe(false);
+    expect(db.$client.pragma("freelist_count", { simple: true })).toBe(0);
+    expect(JSON.stringify(loadVendorExport(db, "acme"))).toBe(expected);
     closeDatabase(db);
     expect(migrateCli(file).stdout).not.toMatch(/backed up/);
     fs.rmSync(dir, { recursive: true, force: true });

@@ -3,6 +3,7 @@ import { beforeAll, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { type PackedJson, unpackChanges } from "@/db/packed-json";
 import { ensureVendor } from "@/db/vendors";
+import { changeKindCode, type ChangeKindName } from "@/lib/change-kinds";
 import { type ImportSummary, importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
 import { getPlatform } from "@/scrapers/platforms";
 import { CORPUS_FOLDERS, corpusPath, describeCorpus } from "@/tests/support/corpus";
@@ -54,8 +55,8 @@ function importFolder(folder: string) {
     const iso = `${fileTime.slice(0, 4)}-${fileTime.slice(4, 6)}-${fileTime.slice(6, 8)}T${fileTime.slice(9, 11)}:${fileTime.slice(11, 13)}:${fileTime.slice(13, 15)}.000Z`;
     return versions(providerId).find((v) => v.observedAt === iso);
   };
-  const kindCount = (kind: string): number =>
-    (state.db.$client.prepare("SELECT count(*) AS n FROM version_kinds WHERE kind = ?").get(kind) as { n: number }).n;
+  const kindCount = (kind: ChangeKindName): number =>
+    (state.db.$client.prepare("SELECT count(*) AS n FROM version_kinds WHERE kind = ?").get(changeKindCode(kind)) as { n: number }).n;
   const zeroByteFiles = () => fs.readdirSync(corpusPath(folder)).filter((f) => /^\d{8}T/.test(f) && fs.statSync(corpusPath(folder, f)).size === 0).length;
   return { state, versions, versionAt, kindCount, zeroByteFiles };
 }

@@ -1,0 +1,13 @@
+import type Database from "better-sqlite3";
+
+/**
+ * Whether the file keeps version_kinds as before migration 0021 (kind names, times as text, four
+ * b-trees). That migration rebuilds the side tables in SQL, in the one transaction that applies the
+ * migrations: a crash leaves the previous layout whole, and the next migrate starts it again.
+ */
+export function sideTablesPending(sqlite: Database.Database): boolean {
+  return sqlite.prepare("SELECT 1 FROM pragma_table_info('version_kinds') WHERE name = 'observed_at'").get() !== undefined;
+}
+
+/** An observation time (text) in milliseconds, as version_kinds keeps it; SQL, so the migration, the write path and the kind lists say it alike. */
+export const observedMsOf = (expression: string): string => `CAST(round(unixepoch(${expression}, 'subsec') * 1000) AS INTEGER)`;

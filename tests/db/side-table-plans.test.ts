@@ -1,0 +1,120 @@
+import type Database from "better-sqlite3";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { RedlineDb } from "@/db/client";
+import { listChanges } from "@/db/queries/changes";
+import { listIncidents } from "@/db/queries/incident-list";
+import { listComponentNames, listIncidentFacts, listOpenIncidents, listVendorIncidents } from "@/db/queries/vendor-profile";
+import { listVendorOverviews } from "@/db/queries/vendors-overview";
+import { ensureVendor, listVendorSummaries, removeVendor } from "@/db/vendors";
+import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
+import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
+import { freshDatabase } from "@/tests/support/database";
+import { makeIncident } from "@/tests/support/incidents";
+import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
+
+/** Every statement the code prepared on the connection, by its text: the queries as they run, not copies of them. */
+function recordStatements(sqlite: Database.Database): Set<string> {
+  const seen = new Set<string>();
+  const prepare = sqlite.prepare.bind(sqlite);
+  sqlite.prepare = ((source: string) => {
+    seen.add(source);
+    return prepare(source);
+  }) as typeof sqlite.prepare;
+  return seen;
+}
+
+/** EXPLAIN QUERY PLAN of a statement, every parameter bound to null: without ANALYZE the plan does not depend on values. */
+function planOf(sqlite: Database.Database, source: string): string[] {
+  const named = [...new Set(source.match(/@\w+/g) ?? [])].map((p) => p.slice(1));
+  const positional = (source.match(/\?/g) ?? []).length;
+  const statement = sqlite.prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${source}`);
+  const rows = named.length > 0 ? statement.all(Object.fromEntries(named.map((n) => [n, null]))) : statement.all(...Array<null>(positional).fill(null));
+  return rows.map((r) => r.detail);
+}
+
+let db: RedlineDb;
+let statements: Set<string>;
+let purged: { versionKinds: number; acme: number };
+
+beforeAll(async () => {
+  db = freshDatabase();
+  statements = recordStatements(db.$client);
+  const platform = makeTestPlatform({ kind: "recent", limit: 25 });
+  const acme = (await archiveAcmeLifecycle(db, platform)).id;
+  const other = ensureVendor(db, { slug: "other", name: "Other Co", platform: platform.name });
+  const outage = makeIncident({ vendor: "other", id: "o-1", title: "Payments outage", startedAt: "2026-04-09T00:00:00.000Z", components: [{ id: "pay", name: "Payments" }] });
+  await ingestSnapshot(db, { vendor: other, platform, source: "feed", observedAt: "2026-04-09T01:00:00.000Z", body: snapshotBody([outage]) });
+  listChanges(db, { kinds: ["impact-downgraded"] }, 20);
+  listChanges(db, { vendorId: acme, kinds: ["impact-downgraded", "title-changed"] }, 20);
+  listIncidents(db, { kinds: ["impact-downgraded"] }, 20);
+  listIncidents(db, { component: "API" }, 20);
+  listOpenIncidents(db, acme);
+  listIncidentFacts(db, acme, "2020-01-01T00:00:00.000Z", "2030-01-01T00:00:00.000Z");
+  listVendorIncidents(db, acme, {}, 20);
+  listComponentNames(db, acme);
+  listVendorOverviews(db, new Date("2026-06-01T00:00:00.000Z"));
+  listVendorSummaries(db);
+  const kindRows = () => db.$client.prepare<[number], { n: number }>("SELECT count(*) AS n FROM version_kinds WHERE vendor_id = ?").get(acme)?.n ?? 0;
+  const before = kindRows();
+  removeVendor(db, "acme", true);
+  purged = { versionKinds: before - kindRows(), acme };
+});
+
+/** The one recorded statement whose text holds every fragment. */
+function statementWith(...fragments: string[]): string {
+  const found = [...statements].filter((s) => fragments.every((f) => s.replace(/\s+/g, " ").includes(f)));
+  expect(found, `one prepared statement with ${fragments.join(" … ")}`).toHaveLength(1);
+  return found[0] ?? "";
+}
+
+/** `sortsVendors`: the list is ordered by vendor name, a sort of the vendors table alone. */
+const CASES: Array<{ name: string; fragments: string[]; plan: RegExp[]; sortsVendors?: true }> = [
+  { name: "changes of a kind, across vendors (home page kind filter, /kinds/<kind>/feed, API ?kind=)", fragments: ["FROM version_kinds k", "WHERE k.kind = @kind"],
+    plan: [/^SEARCH k USING PRIMARY KEY \(kind=\? AND \(observed_ms,version_id\)<\(\?,\?\)\)$/] },
+  { name: "changes of a kind of one vendor (vendor kind feeds)", fragments: ["FROM version_kinds k", "k.vendor_id = @vendorId AND k.kind = @kind"],
+    plan: [/^SEARCH k USING COVERING INDEX version_kinds_vendor \(vendor_id=\? AND kind=\? AND \(observed_ms,version_id\)<\(\?,\?\)\)$/] },
+  { name: "incidents with a version of a kind", fragments: ["JOIN version_kinds k ON k.version_id = v.id"],
+    plan: [/^SEARCH k USING COVERING INDEX version_kinds_version \(version_id=\? AND kind=\?\)$/] },
+  { name: "a vendor's open incidents, newest first", fragments: ["i.presence = 'listed' AND i.resolved_at IS NULL", "ORDER BY i.started_at DESC"],
+    plan: [/^SEARCH i USING INDEX incidents_open \(vendor_id=\?\)$/] },
+  { name: "open incidents of every vendor", fragments: ["GROUP BY i.vendor_id"], plan: [/^SCAN i USING INDEX incidents_open$/] },
+  { name: "a vendor's incidents by start (its profile's facts)", fragments: ["kind = 'incident' AND started_at >= ? AND started_at < ?"],
+    plan: [/^SEARCH incidents USING INDEX incidents_vendor_started \(vendor_id=\? AND started_at>\? AND started_at<\?\)$/] },
+  { name: "a vendor's latest incident", fragments: ["ORDER BY started_at DESC LIMIT 1"], plan: [/^SEARCH incidents USING INDEX incidents_vendor_started \(vendor_id=\? AND started_at>\?\)$/] },
+  { name: "a vendor's incidents newest first", fragments: ["WHERE i.vendor_id = @vendorId"], plan: [/^SEARCH i USING INDEX incidents_vendor_timeline \(vendor_id=\?\)$/, /^SEARCH c USING PRIMARY KEY \(incident_id=\?\)$/] },
+  { name: "presence: the snapshot's incidents and this source's listing of them", fragments: ["LEFT JOIN incident_sources s"],
+    plan: [/^SEARCH i USING INDEX incidents_identity \(vendor_id=\? AND provider_id=\?\)$/, /^SEARCH s USING PRIMARY KEY \(incident_id=\? AND source=\?\) LEFT-JOIN$/] },
+  { name: "presence: what a source listed", fragments: ["FROM incident_sources s JOIN incidents i"], plan: [/^SEARCH s USING COVERING INDEX incident_sources_listed \(vendor_id=\? AND source=\?\)$/] },
+  { name: "presence: incidents listed since a source last looked", fragments: ["presence = 'listed' AND first_seen_at > ?"],
+    plan: [/^SEARCH incidents USING INDEX incidents_listed_seen \(vendor_id=\? AND first_seen_at>\?\)$/] },
+  { name: "every vendor's incident count and last change (vendors list)", fragments: ['left join "incidents"'],
+    plan: [/^SEARCH incidents USING INDEX \w+ \(vendor_id=\?\) LEFT-JOIN$/], sortsVendors: true },
+  { name: "a vendor's component names", fragments: ["FROM incident_components WHERE vendor_id = ? GROUP BY name"],
+    plan: [/^SEARCH incident_components USING COVERING INDEX incident_components_vendor_name \(vendor_id=\?\)$/] },
+];
+
+describe("every query of the side tables reads an index", () => {
+  for (const c of CASES) {
+    it(`${c.name}, in the order it lists`, () => {
+      const plan = planOf(db.$client, statementWith(...c.fragments));
+      for (const line of c.plan) expect(plan, plan.join("\n")).toContainEqual(expect.stringMatching(line));
+      expect(plan.join("\n")).not.toMatch(/SCAN (k|s|c|i|incidents|incident_components|incident_sources|version_kinds)\b(?! USING INDEX)/);
+      if (!c.sortsVendors) expect(plan).not.toContain("USE TEMP B-TREE FOR ORDER BY");
+    });
+  }
+
+  it("deleting a version or an incident finds its side rows by index (what the cascades look up)", () => {
+    expect(planOf(db.$client, "DELETE FROM version_kinds WHERE version_id = ?")).toEqual(["SEARCH version_kinds USING INDEX version_kinds_version (version_id=?)"]);
+    expect(planOf(db.$client, "DELETE FROM incident_sources WHERE incident_id = ?")).toEqual(["SEARCH incident_sources USING PRIMARY KEY (incident_id=?)"]);
+    expect(planOf(db.$client, "DELETE FROM incident_components WHERE incident_id = ?")).toEqual(["SEARCH incident_components USING PRIMARY KEY (incident_id=?)"]);
+  });
+
+  it("purging a vendor removes its side rows through the cascades", () => {
+    expect(purged.versionKinds).toBeGreaterThan(10);
+    for (const table of ["version_kinds", "incident_sources", "incident_components"]) {
+      const count = (where: string) => db.$client.prepare<[], { n: number }>(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).get()?.n;
+      expect(count(`vendor_id = ${purged.acme}`), table).toBe(0);
+      expect(count("vendor_id = (SELECT id FROM vendors WHERE slug = 'other')"), table).toBeGreaterThan(0);
+    }
+  });
+});
