@@ -197,7 +197,7 @@ export const incidents = sqliteTable(
   ],
 );
 
-/** The components of each incident's current version, for filtering a vendor's incidents (WITHOUT ROWID, migration 0021). */
+/** The components of each incident's current version, for filtering a vendor's incidents (WITHOUT ROWID, migration 0019). */
 export const incidentComponents = sqliteTable(
   "incident_components",
   {
@@ -260,7 +260,7 @@ export const incidentVersions = sqliteTable(
   ],
 );
 
-/** Which sources list each incident, and the hash of each one's last observation of it (WITHOUT ROWID, migration 0021). */
+/** Which sources list each incident, and the hash of each one's last observation of it (WITHOUT ROWID, migration 0019). */
 export const incidentSources = sqliteTable(
   "incident_sources",
   {
@@ -337,7 +337,7 @@ export const derivationJobs = sqliteTable(
 
 /**
  * One row per (version, kind): lets "only impact downgrades" be an indexed query. WITHOUT ROWID
- * (migration 0021), keyed in the order the kind lists read it; the kind is its code in
+ * (migration 0019), keyed in the order the kind lists read it; the kind is its code in
  * CHANGE_KIND_CODES and the observation time the version's, in milliseconds since 1970.
  */
 export const versionKinds = sqliteTable(

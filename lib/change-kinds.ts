@@ -58,7 +58,7 @@ export function headingKindLabel(kinds: readonly ChangeKindName[], incident: { i
 }
 
 /**
- * Each kind's code in version_kinds (migration 0021). Append only: a stored code never changes
+ * Each kind's code in version_kinds (migration 0019). Append only: a stored code never changes
  * meaning, whatever order the kinds above are shown in.
  */
 export const CHANGE_KIND_CODES: readonly ChangeKindName[] = [

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 
 /**
- * Whether the file keeps version_kinds as before migration 0021 (kind names, times as text, four
+ * Whether the file keeps version_kinds as before migration 0019 (kind names, times as text, four
  * b-trees). That migration rebuilds the side tables in SQL, in the one transaction that applies the
  * migrations: a crash leaves the previous layout whole, and the next migrate starts it again.
  */

@@ -63,7 +63,7 @@ export function attachSource(old: Database.Database, source: RedlineDb): string[
     .map((t) => t.name);
 }
 
-/** version_kinds as the layouts before migration 0021 kept it: the kind's name and the version's observation time as text. */
+/** version_kinds as the layouts before migration 0019 kept it: the kind's name and the version's observation time as text. */
 const NAMED_VERSION_KINDS = `(SELECT k.version_id, CASE k.kind ${CHANGE_KIND_CODES.map((name, code) => `WHEN ${code} THEN '${name}'`).join(" ")} END AS kind,
   k.vendor_id, v.observed_at FROM src.version_kinds k JOIN src.incident_versions v ON v.id = k.version_id)`;
 
