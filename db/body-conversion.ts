@@ -26,6 +26,11 @@ interface Pending {
 
 const DEFAULT_BATCH = 200;
 
+/** Whether bodies are still keyed by hex hashes (before migration 0020): opening the file converts them. */
+export function rawRowsPending(sqlite: Database.Database): boolean {
+  return sqlite.prepare("SELECT 1 FROM pragma_table_info('capture_bodies') WHERE name = 'base_hash'").get() !== undefined;
+}
+
 export function countLegacyBodies(sqlite: Database.Database): number {
   return sqlite.prepare<[], { n: number }>("SELECT count(*) AS n FROM capture_bodies WHERE encoding = 'gzip'").get()?.n ?? 0;
 }
