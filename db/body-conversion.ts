@@ -50,7 +50,8 @@ function prepare(sqlite: Database.Database) {
     exists: sqlite.prepare<[string], { id: number }>("SELECT id FROM capture_bodies WHERE hash = unhex(?)"),
     write: sqlite.prepare<{ hash: string; vendorId: number | null; source: string | null; position: number | null } & EncodedBody>(
       `UPDATE capture_bodies SET encoding = @encoding, body = @body, depth = @depth, chain_bytes = @chainBytes, run = @run,
-         base_id = (SELECT p.id FROM capture_bodies p WHERE p.hash = unhex(@baseHash)), vendor_id = @vendorId, source = @source, position = @position
+         base_id = (SELECT p.id FROM capture_bodies p WHERE p.hash = unhex(@baseHash)), vendor_id = @vendorId,
+         source_id = (SELECT s.id FROM sources s WHERE s.vendor_id = @vendorId AND s.url = @source), position = @position
        WHERE hash = unhex(@hash) AND encoding = 'gzip'`,
     ),
   };

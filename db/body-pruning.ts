@@ -51,5 +51,5 @@ export function vendorBodyHashes(sqlite: Database.Database, vendorId: number): s
 
 /** Bodies of a removed vendor that other vendors still use leave its chains: nothing extends them. */
 export function disownVendorBodies(sqlite: Database.Database, vendorId: number): void {
-  sqlite.prepare<[number]>("UPDATE capture_bodies SET vendor_id = NULL, source = NULL, position = NULL WHERE vendor_id = ?").run(vendorId);
+  sqlite.prepare<[number]>("UPDATE capture_bodies SET vendor_id = NULL, source_id = NULL, position = NULL WHERE vendor_id = ?").run(vendorId);
 }

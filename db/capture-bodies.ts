@@ -73,15 +73,16 @@ function prepare(sqlite: Database.Database) {
     exists: sqlite.prepare<[string], { id: number }>(`SELECT b.id FROM capture_bodies b WHERE ${BY_HASH}`),
     head: sqlite.prepare<[number, string], ChainHead>(
       `SELECT ${LINK}, b.position FROM capture_bodies b
-       WHERE b.vendor_id = ? AND b.source = ? AND b.position IS NOT NULL ORDER BY b.position DESC LIMIT 1`,
+       WHERE b.source_id = (SELECT s.id FROM sources s WHERE s.vendor_id = ? AND s.url = ?) AND b.position IS NOT NULL ORDER BY b.position DESC LIMIT 1`,
     ),
     vendorHead: sqlite.prepare<[number], ChainHead>(
       `SELECT ${LINK}, b.position FROM capture_bodies b
        WHERE b.vendor_id = ? AND b.position IS NOT NULL ORDER BY b.position DESC LIMIT 1`,
     ),
     insert: sqlite.prepare<{ hash: string; size: number; vendorId: number | null; source: string | null; position: number | null } & EncodedBody>(
-      `INSERT INTO capture_bodies (hash, encoding, size, body, base_id, depth, chain_bytes, run, vendor_id, source, position)
-       VALUES (unhex(@hash), @encoding, @size, @body, (SELECT p.id FROM capture_bodies p WHERE p.hash = unhex(@baseHash)), @depth, @chainBytes, @run, @vendorId, @source, @position)`,
+      `INSERT INTO capture_bodies (hash, encoding, size, body, base_id, depth, chain_bytes, run, vendor_id, source_id, position)
+       VALUES (unhex(@hash), @encoding, @size, @body, (SELECT p.id FROM capture_bodies p WHERE p.hash = unhex(@baseHash)), @depth, @chainBytes, @run, @vendorId,
+         (SELECT s.id FROM sources s WHERE s.vendor_id = @vendorId AND s.url = @source), @position)`,
     ),
     link: sqlite.prepare<[string], LinkRow>(`SELECT ${LINK} FROM capture_bodies b WHERE ${BY_HASH}`),
     captureBody: sqlite.prepare<[number], { bodyHash: string | null }>(
@@ -224,8 +225,8 @@ export function nextPosition(sqlite: Database.Database, vendorId: number): numbe
 }
 
 /**
- * Store a raw body at the end of its source's chain, unless a body of that hash is stored
- * already (by any source); returns its row id. Runs inside the caller's transaction.
+ * Store a raw body at the end of its source's chain (the source registered first), unless a body
+ * of that hash is stored already (by any source); returns its row id. Runs inside the caller's transaction.
  */
 export function storeBody(sqlite: Database.Database, owner: { vendorId: number; source: string }, hash: string, body: Uint8Array): number {
   const st = bodyStatements(sqlite);

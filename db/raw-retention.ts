@@ -39,7 +39,7 @@ const statements = preparedFor((sqlite) => ({
      WHERE c.body_id IS NOT NULL AND c.id > @afterId AND coalesce(c.last_observed_at, c.observed_at) < @before
        AND (@vendorId IS NULL OR c.vendor_id = @vendorId)
        AND NOT EXISTS (SELECT 1 FROM derivation_jobs j WHERE j.vendor_id = c.vendor_id AND j.status IN ('building', 'swapping'))
-       AND c.id <> (SELECT l.id FROM captures l WHERE l.vendor_id = c.vendor_id AND l.source = c.source AND l.body_id IS NOT NULL
+       AND c.id <> (SELECT l.id FROM captures l INDEXED BY captures_identity WHERE l.vendor_id = c.vendor_id AND l.source = c.source AND l.body_id IS NOT NULL
                     ORDER BY l.observed_at DESC, l.id DESC LIMIT 1)
      ORDER BY c.id LIMIT @batch`,
   ),

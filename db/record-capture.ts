@@ -45,8 +45,8 @@ export function insertCapture(db: RedlineDb, input: CaptureInput): number | null
   const st = writeStatements(db.$client);
   if (st.captureExists.get(input.vendorId, input.source, input.observedAt, input.hash)) return null;
   const keepBody = input.body !== null && input.body.byteLength > 0 && (input.outcome === "ok" || input.outcome === "invalid");
-  const bodyId = keepBody && input.body ? storeBody(db.$client, input, input.hash, input.body) : null;
   st.registerSource.run(input.vendorId, input.source, input.platform);
+  const bodyId = keepBody && input.body ? storeBody(db.$client, input, input.hash, input.body) : null;
   const inserted = st.insertCapture.get({
     vendorId: input.vendorId,
     source: input.source,

@@ -101,13 +101,13 @@ export const captureBodies = sqliteTable(
     run: integer("run").notNull().default(0),
     /** The source whose chain it extends (no foreign key: a purge re-bases what others still use). */
     vendorId: integer("vendor_id"),
-    source: text("source"),
+    sourceId: integer("source_id"),
     /** Its place among the vendor's bodies: a source's next body is a delta against its last (or the vendor's). */
     position: integer("position"),
   },
   (t) => [
     uniqueIndex("capture_bodies_hash").on(t.hash),
-    index("capture_bodies_chain").on(t.vendorId, t.source, t.position),
+    index("capture_bodies_chain").on(t.sourceId, t.position),
     index("capture_bodies_vendor_order").on(t.vendorId, t.position),
     index("capture_bodies_base").on(t.baseId).where(sql`${t.baseId} IS NOT NULL`),
     index("capture_bodies_legacy").on(t.id).where(sql`${t.encoding} = 'gzip'`),
@@ -154,10 +154,10 @@ export const captures = sqliteTable(
     windowStart: text("window_start"),
   },
   (t) => [
-    // Also serves a source's captures in time order, and this one a vendor's: no shorter copies of either.
+    // Also serves a source's captures in time order (queries that must not scan the vendor's say INDEXED BY).
     uniqueIndex("captures_identity").on(t.vendorId, t.source, t.observedAt, t.hash),
-    // Capture order: by time, then source and content, whatever order they were recorded in.
-    index("captures_vendor_order").on(t.vendorId, t.observedAt, t.source, t.hash),
+    // Capture order (time, then source and content): the time seeks, ties of one instant are sorted in place.
+    index("captures_vendor_time").on(t.vendorId, t.observedAt),
     index("captures_with_warnings").on(t.observedAt).where(sql`${t.warningCount} > 0`),
     // Whether a body is still used by any capture, when one is purged.
     index("captures_body").on(t.bodyId).where(sql`${t.bodyId} IS NOT NULL`),

@@ -111,11 +111,11 @@ function prepareWriteStatements(sqlite: Database.Database) {
     vendorSources: sqlite.prepare<[number], { source: string; platform: string }>("SELECT url AS source, platform FROM sources WHERE vendor_id = ?"),
     // A run that reaches past the capture (one that arrived late) is taken as observing up to it.
     lastLive: sqlite.prepare<[string, number, string, string, string, string, string], { observedAt: string }>(
-      `SELECT min(coalesce(last_observed_at, observed_at), ?) AS observedAt FROM captures WHERE vendor_id = ? AND source = ? AND outcome IN ('ok', 'not-modified')
+      `SELECT min(coalesce(last_observed_at, observed_at), ?) AS observedAt FROM captures INDEXED BY captures_identity WHERE vendor_id = ? AND source = ? AND outcome IN ('ok', 'not-modified')
          AND (observed_at, source, hash) < (?, ?, ?) AND observed_at <= ? ORDER BY observed_at DESC LIMIT 1`,
     ),
     lastWindow: sqlite.prepare<[number, string, string, string, string, string], { windowStart: string | null }>(
-      `SELECT window_start AS windowStart FROM captures WHERE vendor_id = ? AND source = ? AND outcome = 'ok'
+      `SELECT window_start AS windowStart FROM captures INDEXED BY captures_identity WHERE vendor_id = ? AND source = ? AND outcome = 'ok'
          AND (observed_at, source, hash) < (?, ?, ?) AND observed_at <= ? ORDER BY observed_at DESC LIMIT 1`,
     ),
     lightRows: sqlite.prepare<[string, number, string], LightIncidentRow>(

@@ -52,7 +52,7 @@ export function toLegacyLayout(db: RedlineDb): number {
   const rows = bodyRows(db);
   const bodies = rows.map((r) => ({ hash: r.hash, body: restoreBody(db.$client, r.hash) }));
   const write = db.$client.prepare<[Buffer, string]>(
-    "UPDATE capture_bodies SET encoding = 'gzip', body = ?, base_id = NULL, depth = 0, chain_bytes = 0, run = 0, vendor_id = NULL, source = NULL, position = NULL WHERE hash = unhex(?)",
+    "UPDATE capture_bodies SET encoding = 'gzip', body = ?, base_id = NULL, depth = 0, chain_bytes = 0, run = 0, vendor_id = NULL, source_id = NULL, position = NULL WHERE hash = unhex(?)",
   );
   db.$client.transaction(() => {
     for (const { hash, body } of bodies) write.run(gzipSync(body, { level: 1 }), hash);

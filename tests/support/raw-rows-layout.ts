@@ -54,6 +54,7 @@ export function writeLayoutBeforeRawRows(source: RedlineDb, file: string): void 
     capture_bodies: {
       hash: "lower(hex(t.hash))",
       base_hash: "(SELECT lower(hex(p.hash)) FROM src.capture_bodies p WHERE p.id = t.base_id)",
+      source: "(SELECT s.url FROM src.sources s WHERE s.id = t.source_id)",
     },
     captures: { body_hash: "CASE WHEN t.body_id IS NULL THEN NULL ELSE t.hash END" },
   };
