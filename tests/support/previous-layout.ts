@@ -10,6 +10,7 @@ import { type PackedJson, unpackJson } from "@/db/packed-json";
 import { registerSearchFunctions } from "@/db/search-text";
 import { replayStateRows } from "@/db/state-log";
 import { readVersionState } from "@/db/version-states";
+import { olderLayoutValue } from "@/tests/support/older-layout-columns";
 
 /** The last migration of the layout that stored every version's snapshot and every record state in full. */
 const LAST_FULL_LAYOUT = 12;
@@ -52,8 +53,8 @@ export function writePreviousLayout(source: RedlineDb, file: string): void {
     for (const table of tables) {
       const names = old.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => c.name);
       // Filled in full below; the previous layout has them NOT NULL.
-      const values = names.map((n) => (n === "snapshot" || n === "state" ? `coalesce("${n}", '{}')` : `"${n}"`)).join(", ");
-      old.exec(`DELETE FROM main."${table}"; INSERT INTO main."${table}" (rowid, ${names.map((n) => `"${n}"`).join(", ")}) SELECT rowid, ${values} FROM src."${table}"`);
+      const values = names.map((n) => (n === "snapshot" || n === "state" ? `coalesce(t."${n}", '{}')` : olderLayoutValue(table, n))).join(", ");
+      old.exec(`DELETE FROM main."${table}"; INSERT INTO main."${table}" (rowid, ${names.map((n) => `"${n}"`).join(", ")}) SELECT t.rowid, ${values} FROM src."${table}" t`);
     }
     const setSnapshot = old.prepare<[string, string, number]>("UPDATE main.incident_versions SET snapshot = ?, changes = ? WHERE id = ?");
     const versions = source.$client.prepare<[], { id: number; incidentId: number; seq: number; changes: PackedJson }>("SELECT id, incident_id AS incidentId, seq, changes FROM incident_versions");

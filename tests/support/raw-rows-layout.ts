@@ -6,6 +6,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { MIGRATIONS_DIR, type RedlineDb } from "@/db/client";
 import { registerSearchFunctions } from "@/db/search-text";
+import { olderLayoutValue } from "@/tests/support/older-layout-columns";
 import { attachSource } from "@/tests/support/previous-layout";
 
 const RAW_ROWS_TAG = /_raw_rows$/;
@@ -50,18 +51,10 @@ export function writeLayoutBeforeRawRows(source: RedlineDb, file: string): void 
   const old = new Database(file);
   // The search index fills itself from incident_search_text by trigger.
   const tables = attachSource(old, source).filter((t) => t !== "incident_search");
-  const special: Record<string, Record<string, string>> = {
-    capture_bodies: {
-      hash: "lower(hex(t.hash))",
-      base_hash: "(SELECT lower(hex(p.hash)) FROM src.capture_bodies p WHERE p.id = t.base_id)",
-      source: "(SELECT s.url FROM src.sources s WHERE s.id = t.source_id)",
-    },
-    captures: { body_hash: "CASE WHEN t.body_id IS NULL THEN NULL ELSE t.hash END" },
-  };
   old.transaction(() => {
     for (const table of tables) {
       const names = old.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => c.name);
-      const values = names.map((n) => special[table]?.[n] ?? `t."${n}"`).join(", ");
+      const values = names.map((n) => olderLayoutValue(table, n)).join(", ");
       old.exec(`DELETE FROM main."${table}"; INSERT INTO main."${table}" (rowid, ${names.map((n) => `"${n}"`).join(", ")}) SELECT t.rowid, ${values} FROM src."${table}" t ORDER BY t.rowid`);
     }
   })();

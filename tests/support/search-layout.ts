@@ -9,6 +9,7 @@ import { listChanges } from "@/db/queries/changes";
 import { listIncidents } from "@/db/queries/incident-list";
 import { searchIncidents, toFtsQuery } from "@/db/queries/search";
 import { attachSource } from "@/tests/support/previous-layout";
+import { olderLayoutValue } from "@/tests/support/older-layout-columns";
 
 /** The migration that moved the index's text into incident_search_text. */
 const SEARCH_TEXT_MIGRATION = "search_text";
@@ -32,8 +33,10 @@ export function writeLayoutBeforeSearchText(source: RedlineDb, dir: string): str
   const tables = attachSource(old, source);
   old.transaction(() => {
     for (const table of tables) {
-      const names = old.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => `"${c.name}"`).join(", ");
-      old.exec(`DELETE FROM main."${table}"; INSERT INTO main."${table}" (rowid, ${names}) SELECT rowid, ${names} FROM src."${table}"`);
+      const columns = old.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => c.name);
+      const names = columns.map((n) => `"${n}"`).join(", ");
+      const values = columns.map((n) => olderLayoutValue(table, n)).join(", ");
+      old.exec(`DELETE FROM main."${table}"; INSERT INTO main."${table}" (rowid, ${names}) SELECT t.rowid, ${values} FROM src."${table}" t`);
     }
   })();
   old.exec("DETACH src");
