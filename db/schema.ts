@@ -161,6 +161,8 @@ export const captures = sqliteTable(
     index("captures_with_warnings").on(t.observedAt).where(sql`${t.warningCount} > 0`),
     // Whether a body is still used by any capture, when one is purged.
     index("captures_body").on(t.bodyId).where(sql`${t.bodyId} IS NOT NULL`),
+    // Empty, one page: deleting a body makes SQLite look for captures naming it in the retired column too, a scan without it.
+    index("captures_retired_body_hash").on(t.retiredBodyHash).where(sql`${t.retiredBodyHash} IS NOT NULL`),
     // Runs still open to a late capture's split: few, the recent ones.
     index("captures_vendor_runs").on(t.vendorId, t.lastObservedAt).where(sql`${t.observations} > 1`),
     // A vendor's pruned captures: where re-derivation must stop, and what the operator page shows.

@@ -27,5 +27,6 @@ CREATE INDEX `capture_bodies_vendor_order` ON `capture_bodies` (`vendor_id`,`pos
 CREATE INDEX `capture_bodies_base` ON `capture_bodies` (`base_id`) WHERE "capture_bodies"."base_id" IS NOT NULL;--> statement-breakpoint
 CREATE INDEX `capture_bodies_legacy` ON `capture_bodies` (`id`) WHERE "capture_bodies"."encoding" = 'gzip';--> statement-breakpoint
 CREATE INDEX `captures_body` ON `captures` (`body_id`) WHERE "captures"."body_id" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `captures_retired_body_hash` ON `captures` (`body_hash`) WHERE "captures"."body_hash" IS NOT NULL;--> statement-breakpoint
 DROP INDEX `captures_vendor_order`;--> statement-breakpoint
 CREATE INDEX `captures_vendor_time` ON `captures` (`vendor_id`,`observed_at`);
