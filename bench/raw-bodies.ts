@@ -48,11 +48,11 @@ export async function runRawBodiesBenchmark(): Promise<void> {
       const started = performance.now();
       await importSnapshots(db, ensureVendor(db, { slug: vendor, platform: p.name }), p, listSnapshotFolder(dir).snapshots);
       const importMs = performance.now() - started;
-      const rows = db.$client.prepare<[], { hash: string; size: number; bytes: number; depth: number }>("SELECT hash, size, length(body) AS bytes, depth FROM capture_bodies").all();
+      const rows = db.$client.prepare<[], { hash: string; size: number; bytes: number; depth: number }>("SELECT lower(hex(hash)) AS hash, size, length(body) AS bytes, depth FROM capture_bodies").all();
       const raw = rows.reduce((n, r) => n + r.size, 0);
       const stored = rows.reduce((n, r) => n + r.bytes, 0);
       const gzip = rows.reduce((n, r) => n + gzipSync(restoreBody(db.$client, r.hash), { level: 1 }).byteLength, 0);
-      const ids = db.$client.prepare<[], { id: number }>("SELECT id FROM captures WHERE body_hash IS NOT NULL").all().map((r) => r.id);
+      const ids = db.$client.prepare<[], { id: number }>("SELECT id FROM captures WHERE body_id IS NOT NULL").all().map((r) => r.id);
       // A first pass warms the JIT and SQLite's page cache; the second is timed.
       for (const id of ids) restoreCaptureBody(db, id);
       const times: number[] = [];

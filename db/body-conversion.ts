@@ -26,6 +26,11 @@ interface Pending {
 
 const DEFAULT_BATCH = 200;
 
+/** Whether bodies are still keyed by hex hashes (before migration 0020): opening the file converts them. */
+export function rawRowsPending(sqlite: Database.Database): boolean {
+  return sqlite.prepare("SELECT 1 FROM pragma_table_info('capture_bodies') WHERE name = 'base_hash'").get() !== undefined;
+}
+
 export function countLegacyBodies(sqlite: Database.Database): number {
   return sqlite.prepare<[], { n: number }>("SELECT count(*) AS n FROM capture_bodies WHERE encoding = 'gzip'").get()?.n ?? 0;
 }
@@ -34,17 +39,20 @@ function prepare(sqlite: Database.Database) {
   return {
     // In recording order, each body under the source of the first capture that kept it.
     next: sqlite.prepare<[number, number], { captureId: number; vendorId: number; source: string; hash: string; stored: Buffer }>(
-      `SELECT c.id AS captureId, c.vendor_id AS vendorId, c.source, b.hash, b.body AS stored
-       FROM captures c JOIN capture_bodies b ON b.hash = c.body_hash
-       WHERE c.id > ? AND c.body_hash IS NOT NULL AND b.encoding = 'gzip' ORDER BY c.id LIMIT ?`,
+      `SELECT c.id AS captureId, c.vendor_id AS vendorId, c.source, lower(hex(b.hash)) AS hash, b.body AS stored
+       FROM captures c JOIN capture_bodies b ON b.id = c.body_id
+       WHERE c.id > ? AND c.body_id IS NOT NULL AND b.encoding = 'gzip' ORDER BY c.id LIMIT ?`,
     ),
-    orphans: sqlite.prepare<[number], { hash: string; stored: Buffer }>("SELECT hash, body AS stored FROM capture_bodies WHERE encoding = 'gzip' LIMIT ?"),
-    isLegacy: sqlite.prepare<[string], { hash: string }>("SELECT hash FROM capture_bodies WHERE hash = ? AND encoding = 'gzip'"),
-    exists: sqlite.prepare<[string], { hash: string }>("SELECT hash FROM capture_bodies WHERE hash = ?"),
+    orphans: sqlite.prepare<[number], { hash: string; stored: Buffer }>(
+      "SELECT lower(hex(hash)) AS hash, body AS stored FROM capture_bodies WHERE encoding = 'gzip' LIMIT ?",
+    ),
+    isLegacy: sqlite.prepare<[string], { id: number }>("SELECT id FROM capture_bodies WHERE hash = unhex(?) AND encoding = 'gzip'"),
+    exists: sqlite.prepare<[string], { id: number }>("SELECT id FROM capture_bodies WHERE hash = unhex(?)"),
     write: sqlite.prepare<{ hash: string; vendorId: number | null; source: string | null; position: number | null } & EncodedBody>(
-      `UPDATE capture_bodies SET encoding = @encoding, body = @body, base_hash = @baseHash, depth = @depth, chain_bytes = @chainBytes, run = @run,
-         vendor_id = @vendorId, source = @source, position = @position
-       WHERE hash = @hash AND encoding = 'gzip'`,
+      `UPDATE capture_bodies SET encoding = @encoding, body = @body, depth = @depth, chain_bytes = @chainBytes, run = @run,
+         base_id = (SELECT p.id FROM capture_bodies p WHERE p.hash = unhex(@baseHash)), vendor_id = @vendorId,
+         source_id = (SELECT s.id FROM sources s WHERE s.vendor_id = @vendorId AND s.url = @source), position = @position
+       WHERE hash = unhex(@hash) AND encoding = 'gzip'`,
     ),
   };
 }

@@ -15,13 +15,14 @@ export interface PruneSummary {
  * caller's transaction; whatever deletes captures (a purge, retention) calls this after.
  */
 export function dropUnusedBodies(sqlite: Database.Database, candidates: Iterable<string>): PruneSummary {
-  const used = sqlite.prepare<[string], { id: number }>("SELECT id FROM captures WHERE body_hash = ? LIMIT 1");
-  const stored = sqlite.prepare<[string], { hash: string }>("SELECT hash FROM capture_bodies WHERE hash = ?");
-  const dependents = sqlite.prepare<[string], { hash: string }>("SELECT hash FROM capture_bodies WHERE base_hash = ?");
+  const byHash = "(SELECT b.id FROM capture_bodies b WHERE b.hash = unhex(?))";
+  const used = sqlite.prepare<[string], { id: number }>(`SELECT id FROM captures WHERE body_id = ${byHash} LIMIT 1`);
+  const stored = sqlite.prepare<[string], { id: number }>("SELECT id FROM capture_bodies WHERE hash = unhex(?)");
+  const dependents = sqlite.prepare<[string], { hash: string }>(`SELECT lower(hex(hash)) AS hash FROM capture_bodies WHERE base_id = ${byHash}`);
   const rewrite = sqlite.prepare<[Buffer, number, string]>(
-    "UPDATE capture_bodies SET encoding = 'zstd', body = ?, base_hash = NULL, depth = 0, chain_bytes = ?, run = 0 WHERE hash = ?",
+    "UPDATE capture_bodies SET encoding = 'zstd', body = ?, base_id = NULL, depth = 0, chain_bytes = ?, run = 0 WHERE hash = unhex(?)",
   );
-  const remove = sqlite.prepare<[string]>("DELETE FROM capture_bodies WHERE hash = ?");
+  const remove = sqlite.prepare<[string]>("DELETE FROM capture_bodies WHERE hash = unhex(?)");
   const doomed = new Set<string>();
   for (const hash of candidates) if (!used.get(hash) && stored.get(hash)) doomed.add(hash);
   let rebased = 0;
@@ -41,8 +42,8 @@ export function dropUnusedBodies(sqlite: Database.Database, candidates: Iterable
 export function vendorBodyHashes(sqlite: Database.Database, vendorId: number): string[] {
   return sqlite
     .prepare<[number, number], { hash: string }>(
-      `SELECT body_hash AS hash FROM captures WHERE vendor_id = ? AND body_hash IS NOT NULL
-       UNION SELECT hash FROM capture_bodies WHERE vendor_id = ?`,
+      `SELECT lower(hex(b.hash)) AS hash FROM captures c JOIN capture_bodies b ON b.id = c.body_id WHERE c.vendor_id = ?
+       UNION SELECT lower(hex(hash)) FROM capture_bodies WHERE vendor_id = ?`,
     )
     .all(vendorId, vendorId)
     .map((r) => r.hash);
@@ -50,5 +51,5 @@ export function vendorBodyHashes(sqlite: Database.Database, vendorId: number): s
 
 /** Bodies of a removed vendor that other vendors still use leave its chains: nothing extends them. */
 export function disownVendorBodies(sqlite: Database.Database, vendorId: number): void {
-  sqlite.prepare<[number]>("UPDATE capture_bodies SET vendor_id = NULL, source = NULL, position = NULL WHERE vendor_id = ?").run(vendorId);
+  sqlite.prepare<[number]>("UPDATE capture_bodies SET vendor_id = NULL, source_id = NULL, position = NULL WHERE vendor_id = ?").run(vendorId);
 }

@@ -60,28 +60,37 @@ interface ChainHead extends LinkRow {
   position: number;
 }
 
-const ROW = "hash, encoding, size, body, base_hash AS baseHash, depth, chain_bytes AS chainBytes";
-const LINK = "hash, base_hash AS baseHash, depth, chain_bytes AS chainBytes, run";
+/** Hashes are 32-byte blobs at rest and hex everywhere else: these read and match them as hex. */
+const HEX = "lower(hex(b.hash)) AS hash";
+const BY_HASH = "b.hash = unhex(?)";
+const BASE = "(SELECT lower(hex(p.hash)) FROM capture_bodies p WHERE p.id = b.base_id) AS baseHash";
+const ROW = `${HEX}, b.encoding, b.size, b.body, ${BASE}, b.depth, b.chain_bytes AS chainBytes`;
+const LINK = `${HEX}, ${BASE}, b.depth, b.chain_bytes AS chainBytes, b.run`;
 
 function prepare(sqlite: Database.Database) {
   return {
-    row: sqlite.prepare<[string], StoredBodyRow>(`SELECT ${ROW} FROM capture_bodies WHERE hash = ?`),
-    exists: sqlite.prepare<[string], { hash: string }>("SELECT hash FROM capture_bodies WHERE hash = ?"),
+    row: sqlite.prepare<[string], StoredBodyRow>(`SELECT ${ROW} FROM capture_bodies b WHERE ${BY_HASH}`),
+    exists: sqlite.prepare<[string], { id: number }>(`SELECT b.id FROM capture_bodies b WHERE ${BY_HASH}`),
     head: sqlite.prepare<[number, string], ChainHead>(
-      `SELECT ${LINK}, position FROM capture_bodies
-       WHERE vendor_id = ? AND source = ? AND position IS NOT NULL ORDER BY position DESC LIMIT 1`,
+      `SELECT ${LINK}, b.position FROM capture_bodies b
+       WHERE b.source_id = (SELECT s.id FROM sources s WHERE s.vendor_id = ? AND s.url = ?) AND b.position IS NOT NULL ORDER BY b.position DESC LIMIT 1`,
     ),
     vendorHead: sqlite.prepare<[number], ChainHead>(
-      `SELECT ${LINK}, position FROM capture_bodies
-       WHERE vendor_id = ? AND position IS NOT NULL ORDER BY position DESC LIMIT 1`,
+      `SELECT ${LINK}, b.position FROM capture_bodies b
+       WHERE b.vendor_id = ? AND b.position IS NOT NULL ORDER BY b.position DESC LIMIT 1`,
     ),
     insert: sqlite.prepare<{ hash: string; size: number; vendorId: number | null; source: string | null; position: number | null } & EncodedBody>(
-      `INSERT INTO capture_bodies (hash, encoding, size, body, base_hash, depth, chain_bytes, run, vendor_id, source, position)
-       VALUES (@hash, @encoding, @size, @body, @baseHash, @depth, @chainBytes, @run, @vendorId, @source, @position)`,
+      `INSERT INTO capture_bodies (hash, encoding, size, body, base_id, depth, chain_bytes, run, vendor_id, source_id, position)
+       VALUES (unhex(@hash), @encoding, @size, @body, (SELECT p.id FROM capture_bodies p WHERE p.hash = unhex(@baseHash)), @depth, @chainBytes, @run, @vendorId,
+         (SELECT s.id FROM sources s WHERE s.vendor_id = @vendorId AND s.url = @source), @position)`,
     ),
-    link: sqlite.prepare<[string], LinkRow>(`SELECT ${LINK} FROM capture_bodies WHERE hash = ?`),
-    captureBody: sqlite.prepare<[number], { bodyHash: string | null }>("SELECT body_hash AS bodyHash FROM captures WHERE id = ?"),
-    capturesOf: sqlite.prepare<[string], { id: number }>("SELECT id FROM captures WHERE body_hash = ? ORDER BY id LIMIT 3"),
+    link: sqlite.prepare<[string], LinkRow>(`SELECT ${LINK} FROM capture_bodies b WHERE ${BY_HASH}`),
+    captureBody: sqlite.prepare<[number], { bodyHash: string | null }>(
+      "SELECT (SELECT lower(hex(b.hash)) FROM capture_bodies b WHERE b.id = c.body_id) AS bodyHash FROM captures c WHERE c.id = ?",
+    ),
+    capturesOf: sqlite.prepare<[string], { id: number }>(
+      `SELECT c.id FROM captures c WHERE c.body_id = (SELECT b.id FROM capture_bodies b WHERE ${BY_HASH}) ORDER BY c.id LIMIT 3`,
+    ),
   };
 }
 
@@ -216,16 +225,17 @@ export function nextPosition(sqlite: Database.Database, vendorId: number): numbe
 }
 
 /**
- * Store a raw body at the end of its source's chain, unless a body of that hash is stored
- * already (by any source). Runs inside the caller's transaction.
+ * Store a raw body at the end of its source's chain (the source registered first), unless a body
+ * of that hash is stored already (by any source); returns its row id. Runs inside the caller's transaction.
  */
-export function storeBody(sqlite: Database.Database, owner: { vendorId: number; source: string }, hash: string, body: Uint8Array): void {
+export function storeBody(sqlite: Database.Database, owner: { vendorId: number; source: string }, hash: string, body: Uint8Array): number {
   const st = bodyStatements(sqlite);
-  if (st.exists.get(hash)) return;
+  const stored = st.exists.get(hash);
+  if (stored) return stored.id;
   if (sha256Hex(body) !== hash) throw new BodyStoreError(`store: a body of vendor ${owner.vendorId} from ${owner.source} does not match its hash ${hash}`);
   const head = chainHead(sqlite, owner.vendorId, owner.source);
   const encoded = encodeInChain(body, head, (h) => stretchStart(sqlite, h));
-  st.insert.run({ hash, size: body.byteLength, ...encoded, vendorId: owner.vendorId, source: owner.source, position: nextPosition(sqlite, owner.vendorId) });
+  const { lastInsertRowid } = st.insert.run({ hash, size: body.byteLength, ...encoded, vendorId: owner.vendorId, source: owner.source, position: nextPosition(sqlite, owner.vendorId) });
   let bySource = lastStored.get(sqlite);
   if (!bySource) {
     bySource = new Map();
@@ -235,4 +245,5 @@ export function storeBody(sqlite: Database.Database, owner: { vendorId: number; 
   bySource.delete(key);
   bySource.set(key, { hash, body });
   if (bySource.size > REMEMBERED_SOURCES) bySource.delete(bySource.keys().next().value as string);
+  return Number(lastInsertRowid);
 }

@@ -16,10 +16,11 @@ export interface RestoredCapture {
 
 const statements = preparedFor((sqlite) => ({
   capture: sqlite.prepare<[number], { id: number; observedAt: string; hash: string; bodyHash: string | null }>(
-    "SELECT id, observed_at AS observedAt, hash, body_hash AS bodyHash FROM captures WHERE id = ?",
+    `SELECT c.id, c.observed_at AS observedAt, c.hash, (SELECT lower(hex(b.hash)) FROM capture_bodies b WHERE b.id = c.body_id) AS bodyHash
+     FROM captures c WHERE c.id = ?`,
   ),
   stored: sqlite.prepare<[number], { id: number }>(
-    "SELECT id FROM captures WHERE vendor_id = ? AND body_hash IS NOT NULL ORDER BY observed_at, source, hash",
+    "SELECT id FROM captures WHERE vendor_id = ? AND body_id IS NOT NULL ORDER BY observed_at, source, hash",
   ),
 }));
 

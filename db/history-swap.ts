@@ -22,7 +22,7 @@ export function seedScratch(main: RedlineDb, scratch: RedlineDb, vendorId: numbe
     .run(vendor);
 }
 
-const CAPTURE_COPY = `id, vendor_id, source, platform, observed_at, last_observed_at, observations, outcome, error, size, hash, body_hash, incident_count,
+const CAPTURE_COPY = `id, vendor_id, source, platform, observed_at, last_observed_at, observations, outcome, error, size, hash, body_id, incident_count,
   version_count, recorded_at, warnings, warning_count, window_start`;
 
 /** Copy the vendor's capture rows recorded after `afterId` into the scratch; returns how many, and the last id. */
@@ -32,7 +32,7 @@ export function copyCaptureRows(main: RedlineDb, scratch: RedlineDb, vendorId: n
     .all(vendorId, afterId, limit);
   const insert = scratch.$client.prepare(
     `INSERT OR IGNORE INTO captures (${CAPTURE_COPY}) VALUES (@id, @vendor_id, @source, @platform, @observed_at, @last_observed_at, @observations, @outcome, @error, @size, @hash,
-       @body_hash, @incident_count, 0, @recorded_at, @warnings, @warning_count, NULL)`,
+       @body_id, @incident_count, 0, @recorded_at, @warnings, @warning_count, NULL)`,
   );
   const st = writeStatements(scratch.$client);
   scratch.$client.transaction(() => {

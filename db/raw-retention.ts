@@ -35,17 +35,17 @@ const DEFAULT_BATCH = 500;
  */
 const statements = preparedFor((sqlite) => ({
   expired: sqlite.prepare<{ before: string; vendorId: number | null; afterId: number; batch: number }, { id: number; bodyHash: string }>(
-    `SELECT c.id, c.body_hash AS bodyHash FROM captures c
-     WHERE c.body_hash IS NOT NULL AND c.id > @afterId AND coalesce(c.last_observed_at, c.observed_at) < @before
+    `SELECT c.id, c.hash AS bodyHash FROM captures c
+     WHERE c.body_id IS NOT NULL AND c.id > @afterId AND coalesce(c.last_observed_at, c.observed_at) < @before
        AND (@vendorId IS NULL OR c.vendor_id = @vendorId)
        AND NOT EXISTS (SELECT 1 FROM derivation_jobs j WHERE j.vendor_id = c.vendor_id AND j.status IN ('building', 'swapping'))
-       AND c.id <> (SELECT l.id FROM captures l WHERE l.vendor_id = c.vendor_id AND l.source = c.source AND l.body_hash IS NOT NULL
+       AND c.id <> (SELECT l.id FROM captures l INDEXED BY captures_identity WHERE l.vendor_id = c.vendor_id AND l.source = c.source AND l.body_id IS NOT NULL
                     ORDER BY l.observed_at DESC, l.id DESC LIMIT 1)
      ORDER BY c.id LIMIT @batch`,
   ),
-  mark: sqlite.prepare<[string, number]>("UPDATE captures SET body_hash = NULL, body_pruned_at = ? WHERE id = ? AND body_hash IS NOT NULL"),
+  mark: sqlite.prepare<[string, number]>("UPDATE captures SET body_id = NULL, body_pruned_at = ? WHERE id = ? AND body_id IS NOT NULL"),
   keptFrom: sqlite.prepare<{ v: number }, { keptFrom: string | null; pruned: number; lastPrunedAt: string | null }>(
-    `SELECT (SELECT min(observed_at) FROM captures WHERE vendor_id = @v AND body_hash IS NOT NULL) AS keptFrom,
+    `SELECT (SELECT min(observed_at) FROM captures WHERE vendor_id = @v AND body_id IS NOT NULL) AS keptFrom,
        (SELECT count(*) FROM captures WHERE vendor_id = @v AND body_pruned_at IS NOT NULL) AS pruned,
        (SELECT max(body_pruned_at) FROM captures WHERE vendor_id = @v AND body_pruned_at IS NOT NULL) AS lastPrunedAt`,
   ),

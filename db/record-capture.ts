@@ -45,8 +45,8 @@ export function insertCapture(db: RedlineDb, input: CaptureInput): number | null
   const st = writeStatements(db.$client);
   if (st.captureExists.get(input.vendorId, input.source, input.observedAt, input.hash)) return null;
   const keepBody = input.body !== null && input.body.byteLength > 0 && (input.outcome === "ok" || input.outcome === "invalid");
-  if (keepBody && input.body) storeBody(db.$client, input, input.hash, input.body);
   st.registerSource.run(input.vendorId, input.source, input.platform);
+  const bodyId = keepBody && input.body ? storeBody(db.$client, input, input.hash, input.body) : null;
   const inserted = st.insertCapture.get({
     vendorId: input.vendorId,
     source: input.source,
@@ -56,7 +56,7 @@ export function insertCapture(db: RedlineDb, input: CaptureInput): number | null
     error: input.error,
     size: input.body?.byteLength ?? input.size ?? null,
     hash: input.hash,
-    bodyHash: keepBody ? input.hash : null,
+    bodyId,
     incidentCount: input.incidentCount,
     recordedAt: new Date().toISOString(),
     warnings: warningsJson(input.warnings),

@@ -84,12 +84,15 @@ export type BodyEncoding = (typeof BODY_ENCODINGS)[number];
 export const captureBodies = sqliteTable(
   "capture_bodies",
   {
-    hash: text("hash").primaryKey(),
+    /** What captures and deltas refer to: an integer, not the 32-byte hash, in every row and index that points at a body. */
+    id: integer("id").primaryKey(),
+    /** sha256 of the raw body, as 32 bytes (db/capture-bodies.ts reads and writes it as hex). */
+    hash: blob("hash", { mode: "buffer" }).notNull(),
     encoding: text("encoding", { enum: BODY_ENCODINGS }).notNull(),
     size: integer("size").notNull(),
     body: blob("body", { mode: "buffer" }).notNull(),
     /** The body a delta is decoded against; null for whole bodies. */
-    baseHash: text("base_hash"),
+    baseId: integer("base_id"),
     /** Deltas decoded to restore it (0 for a whole body). */
     depth: integer("depth").notNull().default(0),
     /** Raw bytes decoded to restore it: its size plus its base's chain bytes. */
@@ -98,15 +101,16 @@ export const captureBodies = sqliteTable(
     run: integer("run").notNull().default(0),
     /** The source whose chain it extends (no foreign key: a purge re-bases what others still use). */
     vendorId: integer("vendor_id"),
-    source: text("source"),
+    sourceId: integer("source_id"),
     /** Its place among the vendor's bodies: a source's next body is a delta against its last (or the vendor's). */
     position: integer("position"),
   },
   (t) => [
-    index("capture_bodies_chain").on(t.vendorId, t.source, t.position),
+    uniqueIndex("capture_bodies_hash").on(t.hash),
+    index("capture_bodies_chain").on(t.sourceId, t.position),
     index("capture_bodies_vendor_order").on(t.vendorId, t.position),
-    index("capture_bodies_base").on(t.baseHash).where(sql`${t.baseHash} IS NOT NULL`),
-    index("capture_bodies_legacy").on(t.hash).where(sql`${t.encoding} = 'gzip'`),
+    index("capture_bodies_base").on(t.baseId).where(sql`${t.baseId} IS NOT NULL`),
+    index("capture_bodies_legacy").on(t.id).where(sql`${t.encoding} = 'gzip'`),
   ],
 );
 
@@ -131,9 +135,14 @@ export const captures = sqliteTable(
     size: integer("size"),
     /** sha256 of the raw body; of the body it confirms for a 304; of the empty body when there was none. */
     hash: text("hash").notNull(),
-    /** Set when the raw body is kept (ok and invalid captures). */
-    bodyHash: text("body_hash").references(() => captureBodies.hash),
-    /** When retention removed the raw body (body_hash is then NULL): the capture is kept, its body is not. */
+    /**
+     * Always NULL: bodies are referred to by `body_id`. SQLite cannot drop a column its table's own
+     * foreign key clause names without rebuilding the table, and others reference this one.
+     */
+    retiredBodyHash: text("body_hash").references(() => captureBodies.hash),
+    /** The raw body, when it is kept (ok and invalid captures): the body of `hash`. */
+    bodyId: integer("body_id").references(() => captureBodies.id),
+    /** When retention removed the raw body (body_id is then NULL): the capture is kept, its body is not. */
     bodyPrunedAt: text("body_pruned_at"),
     incidentCount: integer("incident_count"),
     versionCount: integer("version_count").notNull().default(0),
@@ -145,13 +154,15 @@ export const captures = sqliteTable(
     windowStart: text("window_start"),
   },
   (t) => [
-    // Also serves a source's captures in time order, and this one a vendor's: no shorter copies of either.
+    // Also serves a source's captures in time order (queries that must not scan the vendor's say INDEXED BY).
     uniqueIndex("captures_identity").on(t.vendorId, t.source, t.observedAt, t.hash),
-    // Capture order: by time, then source and content, whatever order they were recorded in.
-    index("captures_vendor_order").on(t.vendorId, t.observedAt, t.source, t.hash),
+    // Capture order (time, then source and content): the time seeks, ties of one instant are sorted in place.
+    index("captures_vendor_time").on(t.vendorId, t.observedAt),
     index("captures_with_warnings").on(t.observedAt).where(sql`${t.warningCount} > 0`),
     // Whether a body is still used by any capture, when one is purged.
-    index("captures_body").on(t.bodyHash).where(sql`${t.bodyHash} IS NOT NULL`),
+    index("captures_body").on(t.bodyId).where(sql`${t.bodyId} IS NOT NULL`),
+    // Empty, one page: deleting a body makes SQLite look for captures naming it in the retired column too, a scan without it.
+    index("captures_retired_body_hash").on(t.retiredBodyHash).where(sql`${t.retiredBodyHash} IS NOT NULL`),
     // Runs still open to a late capture's split: few, the recent ones.
     index("captures_vendor_runs").on(t.vendorId, t.lastObservedAt).where(sql`${t.observations} > 1`),
     // A vendor's pruned captures: where re-derivation must stop, and what the operator page shows.

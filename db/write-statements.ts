@@ -46,7 +46,9 @@ export interface CaptureRow {
 const STATE_COLUMNS = `id, provider_id AS providerId, source, presence, first_seen_at AS firstSeenAt, last_changed_at AS lastChangedAt,
   version_count AS versionCount, postmortem_at AS postmortemAt, edits_after_resolution AS editsAfterResolution,
   (SELECT s.state FROM incident_states s WHERE s.incident_id = incidents.id ORDER BY s.id DESC LIMIT 1) AS state`;
-const CAPTURE_COLUMNS = `id, vendor_id AS vendorId, source, platform, observed_at AS observedAt, outcome, error, hash, body_hash AS bodyHash,
+// A kept body is always the body of the capture's hash.
+const CAPTURE_COLUMNS = `id, vendor_id AS vendorId, source, platform, observed_at AS observedAt, outcome, error, hash,
+  CASE WHEN body_id IS NULL THEN NULL ELSE hash END AS bodyHash,
   coalesce(last_observed_at, observed_at) AS lastObservedAt, observations`;
 
 /**
@@ -60,11 +62,11 @@ function prepareWriteStatements(sqlite: Database.Database) {
     ),
     insertCapture: sqlite.prepare<{
       vendorId: number; source: string; platform: string; observedAt: string; outcome: CaptureOutcome; error: string | null;
-      size: number | null; hash: string; bodyHash: string | null; incidentCount: number | null; recordedAt: string;
+      size: number | null; hash: string; bodyId: number | null; incidentCount: number | null; recordedAt: string;
       warnings: string | null; warningCount: number;
     }, { id: number }>(
-      `INSERT INTO captures (vendor_id, source, platform, observed_at, last_observed_at, outcome, error, size, hash, body_hash, incident_count, recorded_at, warnings, warning_count)
-       VALUES (@vendorId, @source, @platform, @observedAt, @observedAt, @outcome, @error, @size, @hash, @bodyHash, @incidentCount, @recordedAt, @warnings, @warningCount)
+      `INSERT INTO captures (vendor_id, source, platform, observed_at, last_observed_at, outcome, error, size, hash, body_id, incident_count, recorded_at, warnings, warning_count)
+       VALUES (@vendorId, @source, @platform, @observedAt, @observedAt, @outcome, @error, @size, @hash, @bodyId, @incidentCount, @recordedAt, @warnings, @warningCount)
        RETURNING id`,
     ),
     sourceLatest: sqlite.prepare<[number, string], CaptureRow>(
@@ -82,9 +84,9 @@ function prepareWriteStatements(sqlite: Database.Database) {
     extendRun: sqlite.prepare<[string, number]>("UPDATE captures SET last_observed_at = ?, observations = observations + 1 WHERE id = ?"),
     endRunAtFirst: sqlite.prepare<[number]>("UPDATE captures SET last_observed_at = observed_at, observations = 1 WHERE id = ?"),
     copyRunTail: sqlite.prepare<[string, string, number, string, number]>(
-      `INSERT INTO captures (vendor_id, source, platform, observed_at, last_observed_at, observations, outcome, error, size, hash, body_hash,
+      `INSERT INTO captures (vendor_id, source, platform, observed_at, last_observed_at, observations, outcome, error, size, hash, body_id,
          incident_count, recorded_at, warnings, warning_count, window_start)
-       SELECT vendor_id, source, platform, ?, ?, ?, outcome, error, size, hash, body_hash, incident_count, ?, warnings, warning_count, window_start
+       SELECT vendor_id, source, platform, ?, ?, ?, outcome, error, size, hash, body_id, incident_count, ?, warnings, warning_count, window_start
        FROM captures WHERE id = ?`,
     ),
     standingsRead: sqlite.prepare<[number], { at: string | null; by: string | null }>(
@@ -111,11 +113,11 @@ function prepareWriteStatements(sqlite: Database.Database) {
     vendorSources: sqlite.prepare<[number], { source: string; platform: string }>("SELECT url AS source, platform FROM sources WHERE vendor_id = ?"),
     // A run that reaches past the capture (one that arrived late) is taken as observing up to it.
     lastLive: sqlite.prepare<[string, number, string, string, string, string, string], { observedAt: string }>(
-      `SELECT min(coalesce(last_observed_at, observed_at), ?) AS observedAt FROM captures WHERE vendor_id = ? AND source = ? AND outcome IN ('ok', 'not-modified')
+      `SELECT min(coalesce(last_observed_at, observed_at), ?) AS observedAt FROM captures INDEXED BY captures_identity WHERE vendor_id = ? AND source = ? AND outcome IN ('ok', 'not-modified')
          AND (observed_at, source, hash) < (?, ?, ?) AND observed_at <= ? ORDER BY observed_at DESC LIMIT 1`,
     ),
     lastWindow: sqlite.prepare<[number, string, string, string, string, string], { windowStart: string | null }>(
-      `SELECT window_start AS windowStart FROM captures WHERE vendor_id = ? AND source = ? AND outcome = 'ok'
+      `SELECT window_start AS windowStart FROM captures INDEXED BY captures_identity WHERE vendor_id = ? AND source = ? AND outcome = 'ok'
          AND (observed_at, source, hash) < (?, ?, ?) AND observed_at <= ? ORDER BY observed_at DESC LIMIT 1`,
     ),
     lightRows: sqlite.prepare<[string, number, string], LightIncidentRow>(

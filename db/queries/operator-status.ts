@@ -146,7 +146,7 @@ export interface VendorRawRetention {
 const retentionStatements = preparedFor((sqlite) => ({
   pruned: sqlite.prepare<[], VendorRawRetention>(
     `SELECT v.slug AS vendorSlug, v.name,
-       (SELECT min(c.observed_at) FROM captures c WHERE c.vendor_id = v.id AND c.body_hash IS NOT NULL) AS keptFrom,
+       (SELECT min(c.observed_at) FROM captures c WHERE c.vendor_id = v.id AND c.body_id IS NOT NULL) AS keptFrom,
        (SELECT count(*) FROM captures c WHERE c.vendor_id = v.id AND c.body_pruned_at IS NOT NULL) AS prunedCaptures,
        (SELECT max(c.body_pruned_at) FROM captures c WHERE c.vendor_id = v.id AND c.body_pruned_at IS NOT NULL) AS lastPrunedAt
      FROM vendors v WHERE EXISTS (SELECT 1 FROM captures c WHERE c.vendor_id = v.id AND c.body_pruned_at IS NOT NULL)

@@ -51,7 +51,7 @@ const VENDOR_TABLES: Record<VendorPart, { table: string; alias: string; from: st
     table: "capture_bodies",
     alias: "t",
     // A body shared by two vendors' captures counts for each.
-    from: "capture_bodies t JOIN (SELECT DISTINCT vendor_id, body_hash FROM captures WHERE body_hash IS NOT NULL) c ON c.body_hash = t.hash",
+    from: "capture_bodies t JOIN (SELECT DISTINCT vendor_id, body_id FROM captures WHERE body_id IS NOT NULL) c ON c.body_id = t.id",
     vendor: "c.vendor_id",
   },
   incidents: { table: "incidents", alias: "t", from: "incidents t", vendor: "t.vendor_id" },
@@ -127,7 +127,7 @@ function readVendors(sqlite: Database.Database, tables: readonly TableStorage[])
   }
   const unreferencedBodies = sqlite.prepare<[], RowsAndBytes>(
     `SELECT count(*) AS rows, coalesce(sum(${rowLength(sqlite, "capture_bodies", "b")}), 0) AS bytes FROM capture_bodies b
-     WHERE NOT EXISTS (SELECT 1 FROM captures c WHERE c.body_hash = b.hash)`,
+     WHERE NOT EXISTS (SELECT 1 FROM captures c WHERE c.body_id = b.id)`,
   ).get() ?? { rows: 0, bytes: 0 };
   return { vendors: [...vendors.values()].sort((a, b) => b.approxDiskBytes - a.approxDiskBytes || a.slug.localeCompare(b.slug)), unreferencedBodies };
 }

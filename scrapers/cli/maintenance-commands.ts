@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import Database from "better-sqlite3";
 import { backupDatabase, restoreDatabase } from "@/db/backup";
-import { convertLegacyBodies, countLegacyBodies } from "@/db/body-conversion";
+import { convertLegacyBodies, countLegacyBodies, rawRowsPending } from "@/db/body-conversion";
 import { convertVersionLayout, versionLayoutPending } from "@/db/layout/convert-versions";
 import { sideTablesPending } from "@/db/layout/side-tables";
 import { searchTextPending } from "@/db/search-text";
@@ -19,7 +19,7 @@ function conversionPending(file: string): boolean {
   try {
     const has = (table: string) => sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
     return (
-      (has("incident_versions") && versionLayoutPending(sqlite)) || (has("capture_bodies") && countLegacyBodies(sqlite) > 0) || searchTextPending(sqlite) ||
+      (has("incident_versions") && versionLayoutPending(sqlite)) || (has("capture_bodies") && (rawRowsPending(sqlite) || countLegacyBodies(sqlite) > 0)) || searchTextPending(sqlite) ||
       sideTablesPending(sqlite)
     );
   } finally {

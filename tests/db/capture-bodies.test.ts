@@ -59,7 +59,7 @@ describe("raw bodies stored as deltas", () => {
     const [first, second] = pollHistory(2) as [Buffer, Buffer];
     recordPolls(db, vendor.id, "https://status.acme.test/api/v2/incidents/one.json", [first]);
     const [id] = recordPolls(db, vendor.id, "https://status.acme.test/api/v2/incidents/two.json", [second]);
-    expect(db.$client.prepare("SELECT encoding, base_hash AS baseHash FROM capture_bodies WHERE hash = ?").get(sha(second))).toEqual({ encoding: "zstd-delta", baseHash: sha(first) });
+    expect(db.$client.prepare("SELECT encoding, (SELECT lower(hex(p.hash)) FROM capture_bodies p WHERE p.id = b.base_id) AS baseHash FROM capture_bodies b WHERE hash = unhex(?)").get(sha(second))).toEqual({ encoding: "zstd-delta", baseHash: sha(first) });
     expect(restoreCaptureBody(db, id as number)?.equals(second)).toBe(true);
   });
 
@@ -79,11 +79,11 @@ describe("raw bodies stored as deltas", () => {
     const ids = recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", bodies);
     const victim = ids[5] as number;
     const hash = sha(bodies[5] as Buffer);
-    const row = db.$client.prepare<[string], { body: Buffer; encoding: string }>("SELECT body, encoding FROM capture_bodies WHERE hash = ?").get(hash);
+    const row = db.$client.prepare<[string], { body: Buffer; encoding: string }>("SELECT body, encoding FROM capture_bodies WHERE hash = unhex(?)").get(hash);
     expect(row?.encoding).toBe("zstd-delta");
     const flipped = Buffer.from(row?.body ?? Buffer.alloc(0));
     flipped[flipped.length - 6] = (flipped[flipped.length - 6] ?? 0) ^ 0xff;
-    db.$client.prepare("UPDATE capture_bodies SET body = ? WHERE hash = ?").run(flipped, hash);
+    db.$client.prepare("UPDATE capture_bodies SET body = ? WHERE hash = unhex(?)").run(flipped, hash);
     expect(() => restoreCaptureBody(db, victim)).toThrow(new RegExp(`^store: raw body ${hash} \\(of capture ${victim}\\)`));
     // A later body whose chain runs through the damaged one is refused too.
     expect(() => restoreCaptureBody(db, ids[6] as number)).toThrow(/^store: raw body .* capture/);
@@ -97,7 +97,7 @@ describe("raw bodies stored as deltas", () => {
     const bodies = pollHistory(4);
     const ids = recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", bodies);
     // The chain's whole body replaced by a valid one of other content: the deltas after it decode to wrong bytes.
-    db.$client.prepare("UPDATE capture_bodies SET body = ? WHERE hash = ?").run(encodeFull(Buffer.from('{"other":true}')), sha(bodies[0] as Buffer));
+    db.$client.prepare("UPDATE capture_bodies SET body = ? WHERE hash = unhex(?)").run(encodeFull(Buffer.from('{"other":true}')), sha(bodies[0] as Buffer));
     expect(() => restoreCaptureBody(db, ids[2] as number)).toThrow(/^store: raw body [0-9a-f]{64} \(of capture \d+\) (restored to .* not its own|cannot be decoded)/);
     expect(() => restoreCaptureBody(db, ids[0] as number)).toThrow(new RegExp(`of capture ${ids[0]}\\) restored to 14 bytes`));
   });
@@ -125,7 +125,7 @@ describe("vendors remove --purge", () => {
     expect(countRows(db, "captures")).toBe(3);
     expect(bodyRows(db).map((r) => r.hash).sort()).toEqual(bodies.slice(10, 13).map(sha).sort());
     // The first of them was a delta against a body now deleted: it is stored whole.
-    expect(bodyRows(db, `hash = '${sha(bodies[10] as Buffer)}'`)[0]?.encoding).toBe("zstd");
+    expect(bodyRows(db, `hash = unhex('${sha(bodies[10] as Buffer)}')`)[0]?.encoding).toBe("zstd");
     for (const r of restoredHashes(db)) expect(r.restored).toBe(r.recorded);
     expect(db.$client.prepare("SELECT count(*) AS n FROM capture_bodies WHERE vendor_id IS NOT NULL").get()).toEqual({ n: 0 });
   });

@@ -51,7 +51,7 @@ describe("restoring a capture's raw body", () => {
     const [first] = listStoredCaptureIds(db, vendor.id);
     // Replace the first capture's stored body by a whole, well-formed body of other content.
     db.$client
-      .prepare("UPDATE capture_bodies SET encoding = 'zstd', base_hash = NULL, depth = 0, body = ? WHERE hash = ?")
+      .prepare("UPDATE capture_bodies SET encoding = 'zstd', base_id = NULL, depth = 0, body = ? WHERE hash = unhex(?)")
       .run(encodeFull(Buffer.from('{"page":{},"incidents":[]}')), sha256Hex(body));
     expect(() => restoreCapture(db, first ?? 0)).toThrow(/restore capture \d+: .*sha256 [0-9a-f]{64}, not its own/);
   });

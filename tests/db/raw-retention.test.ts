@@ -26,13 +26,13 @@ function derivedCounts(db: RedlineDb): number[] {
 }
 
 function bodyHashes(db: RedlineDb): Set<string> {
-  return new Set(db.$client.prepare<[], { hash: string }>("SELECT hash FROM capture_bodies").all().map((r) => r.hash));
+  return new Set(db.$client.prepare<[], { hash: string }>("SELECT lower(hex(hash)) AS hash FROM capture_bodies").all().map((r) => r.hash));
 }
 
 function captureRows(db: RedlineDb) {
   return db.$client
     .prepare<[], { id: number; observedAt: string; hash: string; bodyHash: string | null; prunedAt: string | null }>(
-      "SELECT id, observed_at AS observedAt, hash, body_hash AS bodyHash, body_pruned_at AS prunedAt FROM captures ORDER BY observed_at, id",
+      "SELECT id, observed_at AS observedAt, hash, CASE WHEN body_id IS NULL THEN NULL ELSE hash END AS bodyHash, body_pruned_at AS prunedAt FROM captures ORDER BY observed_at, id",
     )
     .all();
 }
@@ -101,15 +101,15 @@ describe("raw-body retention", () => {
 
   it("stores whole a kept body whose delta base was deleted, and it still restores to its hash", async () => {
     const { db, vendor, b2 } = await importEdits();
-    const base = db.$client.prepare<[string], { baseHash: string | null }>("SELECT base_hash AS baseHash FROM capture_bodies WHERE hash = ?");
-    expect(base.get(sha256Hex(b2))?.baseHash).not.toBeNull();
+    const base = db.$client.prepare<[string], { baseId: number | null }>("SELECT base_id AS baseId FROM capture_bodies WHERE hash = unhex(?)");
+    expect(base.get(sha256Hex(b2))?.baseId).not.toBeNull();
     // Only the first vendor's captures before 3 March go; the chain under b2 loses b1.
     const result = pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z", vendorId: vendor.id, batch: 1 });
     expect(result.captures).toBe(2);
     for (const id of listStoredCaptureIds(db, vendor.id)) expect(sha256Hex(restoreCapture(db, id).body)).toBe(restoreCapture(db, id).hash);
-    const bases = db.$client.prepare<[], { hash: string; baseHash: string | null }>("SELECT hash, base_hash AS baseHash FROM capture_bodies").all();
-    const stored = new Set(bases.map((b) => b.hash));
-    for (const b of bases) if (b.baseHash !== null) expect(stored.has(b.baseHash)).toBe(true);
+    const bases = db.$client.prepare<[], { id: number; baseId: number | null }>("SELECT id, base_id AS baseId FROM capture_bodies").all();
+    const stored = new Set(bases.map((b) => b.id));
+    for (const b of bases) if (b.baseId !== null) expect(stored.has(b.baseId)).toBe(true);
   });
 
   it("leaves another vendor's captures alone when pruning one vendor", async () => {

@@ -107,11 +107,11 @@ describe("storage statistics", () => {
     const db = freshDatabase();
     await importRenames(db, "acme", 0, 2);
     expect(readStorageStats(db).unreferencedBodies).toEqual({ rows: 0, bytes: 0 });
-    db.$client.prepare("INSERT INTO capture_bodies (hash, encoding, size, body) VALUES ('orphan', 'gzip', 3, ?)").run(Buffer.from("abcdef"));
+    db.$client.prepare("INSERT INTO capture_bodies (id, hash, encoding, size, body) VALUES (7, randomblob(32), 'gzip', 3, ?)").run(Buffer.from("abcdef"));
     const stats = readStorageStats(db);
     expect(stats.unreferencedBodies.rows).toBe(1);
-    // hash, encoding, size, body, and the chain columns depth, chain_bytes and run (each 0: one byte each).
-    expect(stats.unreferencedBodies.bytes).toBe("orphan".length + "gzip".length + 1 + 6 + 3);
+    // id (7), the 32-byte hash, encoding, size, body, and the chain columns depth, chain_bytes and run (each 0: one byte each).
+    expect(stats.unreferencedBodies.bytes).toBe(1 + 32 + "gzip".length + 1 + 6 + 3);
     expect(vendorOf(stats, "acme").parts.rawBodies.rows).toBe(2);
   });
 });

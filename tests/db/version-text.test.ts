@@ -18,7 +18,7 @@ async function archiveWithoutRawBodies() {
   const db = freshDatabase();
   const vendor = await archiveAcmeLifecycle(db);
   // Nothing below may re-derive from raw captures: there are none left to read.
-  db.$client.exec("UPDATE captures SET body_hash = NULL; DELETE FROM capture_bodies");
+  db.$client.exec("UPDATE captures SET body_id = NULL; DELETE FROM capture_bodies");
   const incident = db.$client.prepare<[], { id: number; providerId: string; versionCount: number }>(
     "SELECT id, provider_id AS providerId, version_count AS versionCount FROM incidents ORDER BY version_count DESC LIMIT 1",
   ).get();

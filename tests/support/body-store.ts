@@ -22,7 +22,7 @@ export async function importCorpusFolder(db: RedlineDb, folder: string, options:
 
 /** Every capture that kept a body, with the hash recorded when it was taken. */
 export function keptCaptures(db: RedlineDb): Array<{ id: number; hash: string }> {
-  return db.$client.prepare<[], { id: number; hash: string }>("SELECT id, hash FROM captures WHERE body_hash IS NOT NULL ORDER BY id").all();
+  return db.$client.prepare<[], { id: number; hash: string }>("SELECT id, hash FROM captures WHERE body_id IS NOT NULL ORDER BY id").all();
 }
 
 /** The sha256 of each kept capture's restored body, beside its recorded hash. */
@@ -42,7 +42,7 @@ export function vendorExportJson(db: RedlineDb, slug: string): string {
 export function bodyRows(db: RedlineDb, where = "1"): Array<{ hash: string; encoding: string; depth: number; run: number; bytes: number; size: number }> {
   return db.$client
     .prepare<[], { hash: string; encoding: string; depth: number; run: number; bytes: number; size: number }>(
-      `SELECT hash, encoding, depth, run, length(body) AS bytes, size FROM capture_bodies WHERE ${where} ORDER BY rowid`,
+      `SELECT lower(hex(hash)) AS hash, encoding, depth, run, length(body) AS bytes, size FROM capture_bodies WHERE ${where} ORDER BY id`,
     )
     .all();
 }
@@ -52,7 +52,7 @@ export function toLegacyLayout(db: RedlineDb): number {
   const rows = bodyRows(db);
   const bodies = rows.map((r) => ({ hash: r.hash, body: restoreBody(db.$client, r.hash) }));
   const write = db.$client.prepare<[Buffer, string]>(
-    "UPDATE capture_bodies SET encoding = 'gzip', body = ?, base_hash = NULL, depth = 0, chain_bytes = 0, run = 0, vendor_id = NULL, source = NULL, position = NULL WHERE hash = ?",
+    "UPDATE capture_bodies SET encoding = 'gzip', body = ?, base_id = NULL, depth = 0, chain_bytes = 0, run = 0, vendor_id = NULL, source_id = NULL, position = NULL WHERE hash = unhex(?)",
   );
   db.$client.transaction(() => {
     for (const { hash, body } of bodies) write.run(gzipSync(body, { level: 1 }), hash);

@@ -11,6 +11,7 @@ import { registerSearchFunctions } from "@/db/search-text";
 import { replayStateRows } from "@/db/state-log";
 import { readVersionState } from "@/db/version-states";
 import { CHANGE_KIND_CODES } from "@/lib/change-kinds";
+import { isBeforeRawRows, olderLayoutValue } from "@/tests/support/older-layout-columns";
 
 /** The last migration of the layout that stored every version's snapshot and every record state in full. */
 const LAST_FULL_LAYOUT = 12;
@@ -71,13 +72,16 @@ const NAMED_VERSION_KINDS = `(SELECT k.version_id, CASE k.kind ${CHANGE_KIND_COD
  * The statement that fills `main.<table>` of an older-layout file from the attached source, column
  * for column (`values` stands in for some), keeping row ids where the source's table has them.
  */
-export function copyFromSource(old: Database.Database, table: string, values: (name: string) => string = (n) => `"${n}"`): string {
+export function copyFromSource(old: Database.Database, table: string, values?: (name: string) => string): string {
+  const beforeRawRows = isBeforeRawRows(old);
+  const valueOf = values ?? ((n: string) => olderLayoutValue(table, n, beforeRawRows));
   const names = old.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => c.name);
   const list = names.map((n) => `"${n}"`).join(", ");
-  const from = table === "version_kinds" && !hasColumn(old, "src", table, "observed_at") ? `${NAMED_VERSION_KINDS} AS t` : `src."${table}"`;
+  const named = table === "version_kinds" && hasColumn(old, "main", table, "observed_at") && !hasColumn(old, "src", table, "observed_at");
+  const from = named ? `${NAMED_VERSION_KINDS} AS t` : `src."${table}" t`;
   const withRowid = !/WITHOUT ROWID\s*$/i.test(old.prepare<[string], { sql: string }>("SELECT sql FROM src.sqlite_master WHERE name = ?").get(table)?.sql ?? "");
-  const selected = names.map(values).join(", ");
-  return `DELETE FROM main."${table}"; INSERT INTO main."${table}" (${withRowid ? "rowid, " : ""}${list}) SELECT ${withRowid ? "rowid, " : ""}${selected} FROM ${from}`;
+  const selected = names.map(valueOf).join(", ");
+  return `DELETE FROM main."${table}"; INSERT INTO main."${table}" (${withRowid ? "rowid, " : ""}${list}) SELECT ${withRowid ? "t.rowid, " : ""}${selected} FROM ${from}${withRowid ? " ORDER BY t.rowid" : ""}`;
 }
 
 const hasColumn = (db: Database.Database, schema: string, table: string, column: string): boolean =>
@@ -100,7 +104,8 @@ export function writePreviousLayout(source: RedlineDb, file: string): void {
   const tables = attachSource(old, source);
   old.transaction(() => {
     // Snapshots and states are filled in full below; the previous layout has them NOT NULL.
-    for (const table of tables) old.exec(copyFromSource(old, table, (n) => (n === "snapshot" || n === "state" ? `coalesce("${n}", '{}')` : `"${n}"`)));
+    const beforeRawRows = isBeforeRawRows(old);
+    for (const table of tables) old.exec(copyFromSource(old, table, (n) => (n === "snapshot" || n === "state" ? `coalesce(t."${n}", '{}')` : olderLayoutValue(table, n, beforeRawRows))));
     const setSnapshot = old.prepare<[string, string, number]>("UPDATE main.incident_versions SET snapshot = ?, changes = ? WHERE id = ?");
     const versions = source.$client.prepare<[], { id: number; incidentId: number; seq: number; changes: PackedJson }>("SELECT id, incident_id AS incidentId, seq, changes FROM incident_versions");
     for (const v of versions.all()) setSnapshot.run(JSON.stringify(readVersionState(source, v.incidentId, v.seq)), unpackJson(v.changes), v.id);

@@ -233,11 +233,11 @@ async function ingestAndCheck(db: RedlineDb, vendor: VendorRow, platform: Platfo
   const before = { captures: countRows(db, "captures"), versions: countRows(db, "incident_versions") };
   const result = await ingestSnapshot(db, { vendor, platform, source: ctx.source, observedAt: ctx.observedAt, body });
   const row = db.$client
-    .prepare("SELECT outcome, error, body_hash AS bodyHash, version_count AS versionCount FROM captures WHERE id = ?")
-    .get(result.captureId) as { outcome: string; error: string | null; bodyHash: string | null; versionCount: number } | undefined;
+    .prepare("SELECT outcome, error, body_id AS bodyId, version_count AS versionCount FROM captures WHERE id = ?")
+    .get(result.captureId) as { outcome: string; error: string | null; bodyId: number | null; versionCount: number } | undefined;
   const added = { captures: countRows(db, "captures") - before.captures, versions: countRows(db, "incident_versions") - before.versions };
   const stated = { outcome: result.outcome, error: result.error, bodyKept: body.length > 0 && result.outcome !== "failed", versionCount: result.versionsAdded };
-  const stored = row && { outcome: row.outcome, error: row.error, bodyKept: row.bodyHash !== null, versionCount: row.versionCount };
+  const stored = row && { outcome: row.outcome, error: row.error, bodyKept: row.bodyId !== null, versionCount: row.versionCount };
   const problems: string[] = [];
   if (result.outcome !== expected) problems.push(`${label}: recorded ${result.outcome}, the parser says ${expected}`);
   if (added.captures !== 1) problems.push(`${label}: added ${added.captures} captures`);
