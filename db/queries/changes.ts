@@ -1,10 +1,10 @@
 import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
-import { type PackedJson, unpackChanges } from "@/db/packed-json";
 import { conditionsOf, type Cursor, encodeCursor, prepareShaped } from "@/db/queries/prepared";
 import type { Change } from "@/lib/change";
 import type { ChangeKindName } from "@/lib/change-kinds";
 import { currentSummarizer, type Summarizer } from "@/lib/summarize";
+import { unpackVersionContent } from "@/db/version-content";
 import { withFreshText } from "@/db/version-text";
 
 export interface ChangeRow {
@@ -55,16 +55,23 @@ export interface ChangeFilter {
   before?: Cursor | null;
 }
 
-interface RawChange extends Omit<ChangeRow, "kinds"> {
+interface StoredChange extends Omit<ChangeRow, "kinds" | "summary" | "headline" | "versionTitle" | "versionImpact" | "versionKind"> {
   kinds: string;
-  changes?: PackedJson;
+  content: Buffer;
   incidentId: number;
   textVersion: number;
 }
 
-const COLUMNS = `v.id AS versionId, v.seq, v.observed_at AS observedAt, v.kinds, v.summary, v.headline, i.provider_id AS providerId,
+interface RawChange extends Omit<ChangeRow, "kinds"> {
+  kinds: string;
+  changes: Change[];
+  incidentId: number;
+  textVersion: number;
+}
+
+const COLUMNS = `v.id AS versionId, v.seq, v.observed_at AS observedAt, v.kinds, v.content, i.provider_id AS providerId,
   i.title, i.impact, i.status, i.kind AS incidentKind, d.slug AS vendorSlug, d.name AS vendorName,
-  v.title AS versionTitle, v.impact AS versionImpact, v.incident_kind AS versionKind, v.incident_id AS incidentId, v.text_version AS textVersion`;
+  v.incident_id AS incidentId, v.text_version AS textVersion`;
 const END = { at: "9999-12-31T23:59:59.999Z", id: Number.MAX_SAFE_INTEGER };
 
 type Params = Record<string, string | number>;
@@ -117,13 +124,19 @@ function newestIds(sqlite: Database.Database, filter: ChangeFilter, limit: numbe
     .slice(0, limit);
 }
 
-function readRows(sqlite: Database.Database, ids: readonly number[], withChanges: boolean): Map<number, RawChange> {
+/** A stored row with its content read; the version's title and kind are the incident's where it stored none. */
+function unpackRow({ content, ...row }: StoredChange): RawChange {
+  const { changes, summary, headline, title, impact, incidentKind } = unpackVersionContent(content);
+  return { ...row, changes, summary, headline, versionTitle: title ?? row.title, versionImpact: impact, versionKind: incidentKind ?? row.incidentKind };
+}
+
+function readRows(sqlite: Database.Database, ids: readonly number[]): Map<number, RawChange> {
   const rows = prepareShaped(
     sqlite,
-    `SELECT ${COLUMNS}${withChanges ? ", v.changes" : ""} FROM incident_versions v JOIN incidents i ON i.id = v.incident_id
+    `SELECT ${COLUMNS} FROM incident_versions v JOIN incidents i ON i.id = v.incident_id
      JOIN vendors d ON d.id = v.vendor_id WHERE v.id IN (SELECT value FROM json_each(?))`,
-  ).all(JSON.stringify(ids)) as RawChange[];
-  return new Map(rows.map((r) => [r.versionId, r]));
+  ).all(JSON.stringify(ids)) as StoredChange[];
+  return new Map(rows.map((r) => [r.versionId, unpackRow(r)]));
 }
 
 function refreshText(db: RedlineDb, raw: RawChange, summarizer: Summarizer): RawChange {
@@ -132,10 +145,10 @@ function refreshText(db: RedlineDb, raw: RawChange, summarizer: Summarizer): Raw
 }
 
 function page<T extends ChangeRow>(
-  db: RedlineDb, filter: ChangeFilter, limit: number, withChanges: boolean, shape: (raw: RawChange) => T, summarizer: Summarizer,
+  db: RedlineDb, filter: ChangeFilter, limit: number, shape: (raw: RawChange) => T, summarizer: Summarizer,
 ): ChangePage<T> {
   const ids = newestIds(db.$client, filter, limit + 1);
-  const byId = readRows(db.$client, ids.map((r) => r.id), withChanges);
+  const byId = readRows(db.$client, ids.map((r) => r.id));
   const raw = ids.map((r) => byId.get(r.id)).filter((r): r is RawChange => r !== undefined);
   const rows = raw.map((r) => shape(r.textVersion === summarizer.version ? r : refreshText(db, r, summarizer)));
   const shown = rows.slice(0, limit);
@@ -144,18 +157,18 @@ function page<T extends ChangeRow>(
 }
 
 function toRow({ changes: _changes, incidentId: _incidentId, textVersion: _textVersion, ...raw }: RawChange): ChangeRow {
-  return { ...raw, versionTitle: raw.versionTitle ?? raw.title, versionKind: raw.versionKind ?? raw.incidentKind, kinds: JSON.parse(raw.kinds) as ChangeKindName[] };
+  return { ...raw, kinds: JSON.parse(raw.kinds) as ChangeKindName[] };
 }
 
 /** Changes newest first, filtered, a page at a time. */
 export function listChanges(db: RedlineDb, filter: ChangeFilter, limit: number, summarizer: Summarizer = currentSummarizer): ChangePage {
-  return page(db, filter, limit, false, toRow, summarizer);
+  return page(db, filter, limit, toRow, summarizer);
 }
 
 /** The same list, each change with its field changes (Before / After). */
 export function listChangeDetails(db: RedlineDb, filter: ChangeFilter, limit: number, summarizer: Summarizer = currentSummarizer): ChangePage<ChangeDetailRow> {
-  return page(db, filter, limit, true, (raw) => ({
+  return page(db, filter, limit, (raw) => ({
     ...toRow(raw),
-    changes: unpackChanges(raw.changes),
+    changes: raw.changes,
   }), summarizer);
 }

@@ -4,6 +4,7 @@ import { backupDatabase, restoreDatabase } from "@/db/backup";
 import { convertLegacyBodies, countLegacyBodies } from "@/db/body-conversion";
 import { convertVersionLayout, versionLayoutPending } from "@/db/layout/convert-versions";
 import { searchTextPending } from "@/db/search-text";
+import { versionContentPending } from "@/db/version-content";
 import { rerenderVersionTexts } from "@/db/version-text";
 import { DatabaseError } from "@/db/client";
 import { type DerivationJob, getJob, listRecentJobs, queueJob } from "@/db/derivation-jobs";
@@ -18,7 +19,9 @@ function conversionPending(file: string): boolean {
   try {
     const has = (table: string) => sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
     return (
-      (has("incident_versions") && versionLayoutPending(sqlite)) || (has("capture_bodies") && countLegacyBodies(sqlite) > 0) || searchTextPending(sqlite)
+      (has("incident_versions") && (versionContentPending(sqlite) || versionLayoutPending(sqlite))) ||
+      (has("capture_bodies") && countLegacyBodies(sqlite) > 0) ||
+      searchTextPending(sqlite)
     );
   } finally {
     sqlite.close();

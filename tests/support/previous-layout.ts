@@ -6,8 +6,9 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { MIGRATIONS_DIR, type RedlineDb } from "@/db/client";
 import type { StoredPatch } from "@/db/json-deltas";
-import { type PackedJson, unpackJson } from "@/db/packed-json";
+import type { PackedJson } from "@/db/packed-json";
 import { registerSearchFunctions } from "@/db/search-text";
+import { unpackVersionContent, type VersionContent } from "@/db/version-content";
 import { replayStateRows } from "@/db/state-log";
 import { readVersionState } from "@/db/version-states";
 
@@ -29,6 +30,18 @@ export function previousLayoutFile(dir: string): string {
   return file;
 }
 
+/** The columns a version kept of its own before migration 0019 packed them into its content. */
+const CONTENT_COLUMNS: Record<string, keyof VersionContent> = {
+  changes: "changes", summary: "summary", headline: "headline", title: "title", impact: "impact", incident_kind: "incidentKind",
+};
+const FIELD_FUNCTION = "redline_test_version_field";
+
+/** The value to copy into `column` of an older layout's `table` from the source's row `src."table"`. */
+export function sourceValue(table: string, column: string): string {
+  const field = table === "incident_versions" ? CONTENT_COLUMNS[column] : undefined;
+  return field === undefined ? `"${column}"` : `${FIELD_FUNCTION}("content", '${field}')`;
+}
+
 /**
  * Attach `source` as `src` to a file of an older layout, to copy its rows across: the tables of
  * that file to fill (not SQLite's, the migrations' or the search index's shadow tables).
@@ -36,6 +49,11 @@ export function previousLayoutFile(dir: string): string {
 export function attachSource(old: Database.Database, source: RedlineDb): string[] {
   // Reading src.incident_search's text goes through the source's view of its compressed text.
   registerSearchFunctions(old);
+  // An older layout's version columns are read out of the source's content (changes as plain JSON, as that layout kept them).
+  old.function(FIELD_FUNCTION, { deterministic: true }, (content: unknown, field: unknown) => {
+    const value = unpackVersionContent(content as Buffer)[field as keyof VersionContent];
+    return field === "changes" ? JSON.stringify(value) : (value as string | null);
+  });
   old.pragma("foreign_keys = OFF");
   old.exec(`ATTACH '${source.$client.name}' AS src`);
   return old
@@ -52,12 +70,12 @@ export function writePreviousLayout(source: RedlineDb, file: string): void {
     for (const table of tables) {
       const names = old.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => c.name);
       // Filled in full below; the previous layout has them NOT NULL.
-      const values = names.map((n) => (n === "snapshot" || n === "state" ? `coalesce("${n}", '{}')` : `"${n}"`)).join(", ");
+      const values = names.map((n) => (n === "snapshot" || n === "state" ? `coalesce("${n}", '{}')` : sourceValue(table, n))).join(", ");
       old.exec(`DELETE FROM main."${table}"; INSERT INTO main."${table}" (rowid, ${names.map((n) => `"${n}"`).join(", ")}) SELECT rowid, ${values} FROM src."${table}"`);
     }
-    const setSnapshot = old.prepare<[string, string, number]>("UPDATE main.incident_versions SET snapshot = ?, changes = ? WHERE id = ?");
-    const versions = source.$client.prepare<[], { id: number; incidentId: number; seq: number; changes: PackedJson }>("SELECT id, incident_id AS incidentId, seq, changes FROM incident_versions");
-    for (const v of versions.all()) setSnapshot.run(JSON.stringify(readVersionState(source, v.incidentId, v.seq)), unpackJson(v.changes), v.id);
+    const setSnapshot = old.prepare<[string, number]>("UPDATE main.incident_versions SET snapshot = ? WHERE id = ?");
+    const versions = source.$client.prepare<[], { id: number; incidentId: number; seq: number }>("SELECT id, incident_id AS incidentId, seq FROM incident_versions");
+    for (const v of versions.all()) setSnapshot.run(JSON.stringify(readVersionState(source, v.incidentId, v.seq)), v.id);
     const setState = old.prepare<[string, number]>("UPDATE main.incident_states SET state = ? WHERE id = ?");
     const states = source.$client.prepare<[number], { id: number; state: PackedJson | null; patch: StoredPatch | null }>("SELECT id, state, patch FROM incident_states WHERE incident_id = ? ORDER BY id");
     for (const { id } of source.$client.prepare<[], { id: number }>("SELECT id FROM incidents").all()) {

@@ -8,7 +8,7 @@ import { MIGRATIONS_DIR, type RedlineDb } from "@/db/client";
 import { listChanges } from "@/db/queries/changes";
 import { listIncidents } from "@/db/queries/incident-list";
 import { searchIncidents, toFtsQuery } from "@/db/queries/search";
-import { attachSource } from "@/tests/support/previous-layout";
+import { attachSource, sourceValue } from "@/tests/support/previous-layout";
 
 /** The migration that moved the index's text into incident_search_text. */
 const SEARCH_TEXT_MIGRATION = "search_text";
@@ -32,8 +32,10 @@ export function writeLayoutBeforeSearchText(source: RedlineDb, dir: string): str
   const tables = attachSource(old, source);
   old.transaction(() => {
     for (const table of tables) {
-      const names = old.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => `"${c.name}"`).join(", ");
-      old.exec(`DELETE FROM main."${table}"; INSERT INTO main."${table}" (rowid, ${names}) SELECT rowid, ${names} FROM src."${table}"`);
+      const columns = old.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => c.name);
+      const names = columns.map((n) => `"${n}"`).join(", ");
+      const values = columns.map((n) => sourceValue(table, n)).join(", ");
+      old.exec(`DELETE FROM main."${table}"; INSERT INTO main."${table}" (rowid, ${names}) SELECT rowid, ${values} FROM src."${table}"`);
     }
   })();
   old.exec("DETACH src");
