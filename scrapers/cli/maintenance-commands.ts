@@ -28,15 +28,26 @@ function conversionPending(file: string): boolean {
   }
 }
 
+function fileVersionContentPending(file: string): boolean {
+  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return versionContentPending(sqlite);
+  } finally {
+    sqlite.close();
+  }
+}
+
 export async function runMigrate(opts: { db?: string; bodyBatch?: string }): Promise<void> {
   const batchBodies = opts.bodyBatch === undefined ? undefined : Number(opts.bodyBatch);
   if (batchBodies !== undefined && (!Number.isInteger(batchBodies) || batchBodies < 1)) throw new CliError(`--body-batch must be a whole number of bodies, not ${JSON.stringify(opts.bodyBatch)}`);
   const file = resolveDbPath(opts);
   const pending = conversionPending(file);
+  const contentPending = pending && fileVersionContentPending(file);
   if (pending) {
     const target = `${file}.before-migrate-${new Date().toISOString().replace(/[:.]/g, "-")}`;
     const backup = await backupDatabase(file, target);
     process.stdout.write(`backed up ${file} to ${backup.file} (${(backup.bytes / 1e6).toFixed(1)} MB) before converting it\n`);
+    if (contentPending) process.stdout.write("versions: packing each version's changes and text into its content, in one transaction (a crash leaves the file as it was)\n");
   }
   await withDatabase(opts, (db) => {
     const legacy = countLegacyBodies(db.$client);
