@@ -4,7 +4,7 @@ import { conditionsOf, type Cursor, encodeCursor, prepareShaped } from "@/db/que
 import type { Change } from "@/lib/change";
 import type { ChangeKindName } from "@/lib/change-kinds";
 import { currentSummarizer, type Summarizer } from "@/lib/summarize";
-import { unpackVersionContent } from "@/db/version-content";
+import { unpackVersionContent, unpackVersionText } from "@/db/version-content";
 import { withFreshText } from "@/db/version-text";
 
 export interface ChangeRow {
@@ -64,7 +64,7 @@ interface StoredChange extends Omit<ChangeRow, "kinds" | "summary" | "headline" 
 
 interface RawChange extends Omit<ChangeRow, "kinds"> {
   kinds: string;
-  changes: Change[];
+  changes?: Change[];
   incidentId: number;
   textVersion: number;
 }
@@ -124,19 +124,19 @@ function newestIds(sqlite: Database.Database, filter: ChangeFilter, limit: numbe
     .slice(0, limit);
 }
 
-/** A stored row with its content read; the version's title and kind are the incident's where it stored none. */
-function unpackRow({ content, ...row }: StoredChange): RawChange {
-  const { changes, summary, headline, title, impact, incidentKind } = unpackVersionContent(content);
+/** A stored row with its content read (its changes only if asked); the version's title and kind are the incident's where it stored none. */
+function unpackRow({ content, ...row }: StoredChange, withChanges: boolean): RawChange {
+  const { changes, summary, headline, title, impact, incidentKind } = withChanges ? unpackVersionContent(content) : { ...unpackVersionText(content), changes: undefined };
   return { ...row, changes, summary, headline, versionTitle: title ?? row.title, versionImpact: impact, versionKind: incidentKind ?? row.incidentKind };
 }
 
-function readRows(sqlite: Database.Database, ids: readonly number[]): Map<number, RawChange> {
+function readRows(sqlite: Database.Database, ids: readonly number[], withChanges: boolean): Map<number, RawChange> {
   const rows = prepareShaped(
     sqlite,
     `SELECT ${COLUMNS} FROM incident_versions v JOIN incidents i ON i.id = v.incident_id
      JOIN vendors d ON d.id = v.vendor_id WHERE v.id IN (SELECT value FROM json_each(?))`,
   ).all(JSON.stringify(ids)) as StoredChange[];
-  return new Map(rows.map((r) => [r.versionId, unpackRow(r)]));
+  return new Map(rows.map((r) => [r.versionId, unpackRow(r, withChanges)]));
 }
 
 function refreshText(db: RedlineDb, raw: RawChange, summarizer: Summarizer): RawChange {
@@ -145,10 +145,10 @@ function refreshText(db: RedlineDb, raw: RawChange, summarizer: Summarizer): Raw
 }
 
 function page<T extends ChangeRow>(
-  db: RedlineDb, filter: ChangeFilter, limit: number, shape: (raw: RawChange) => T, summarizer: Summarizer,
+  db: RedlineDb, filter: ChangeFilter, limit: number, withChanges: boolean, shape: (raw: RawChange) => T, summarizer: Summarizer,
 ): ChangePage<T> {
   const ids = newestIds(db.$client, filter, limit + 1);
-  const byId = readRows(db.$client, ids.map((r) => r.id));
+  const byId = readRows(db.$client, ids.map((r) => r.id), withChanges);
   const raw = ids.map((r) => byId.get(r.id)).filter((r): r is RawChange => r !== undefined);
   const rows = raw.map((r) => shape(r.textVersion === summarizer.version ? r : refreshText(db, r, summarizer)));
   const shown = rows.slice(0, limit);
@@ -162,13 +162,13 @@ function toRow({ changes: _changes, incidentId: _incidentId, textVersion: _textV
 
 /** Changes newest first, filtered, a page at a time. */
 export function listChanges(db: RedlineDb, filter: ChangeFilter, limit: number, summarizer: Summarizer = currentSummarizer): ChangePage {
-  return page(db, filter, limit, toRow, summarizer);
+  return page(db, filter, limit, false, toRow, summarizer);
 }
 
 /** The same list, each change with its field changes (Before / After). */
 export function listChangeDetails(db: RedlineDb, filter: ChangeFilter, limit: number, summarizer: Summarizer = currentSummarizer): ChangePage<ChangeDetailRow> {
-  return page(db, filter, limit, (raw) => ({
+  return page(db, filter, limit, true, (raw) => ({
     ...toRow(raw),
-    changes: raw.changes,
+    changes: raw.changes ?? [],
   }), summarizer);
 }

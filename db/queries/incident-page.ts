@@ -4,7 +4,7 @@ import type { Change } from "@/lib/change";
 import type { ChangeKindName } from "@/lib/change-kinds";
 import type { IncidentState } from "@/lib/incident";
 import { currentSummarizer, type Summarizer } from "@/lib/summarize";
-import { unpackVersionContent } from "@/db/version-content";
+import { unpackVersionContent, unpackVersionText } from "@/db/version-content";
 import { readVersionState } from "@/db/version-states";
 import { withFreshText } from "@/db/version-text";
 
@@ -60,7 +60,7 @@ export function getIncidentRecord(db: RedlineDb, vendorId: number, providerId: s
   const current = readVersionState(db, incidentId, row.versionCount);
   if (!current) return undefined;
   const listed = st.versions.all(incidentId).map(({ content, ...v }) => {
-    const { summary, headline } = unpackVersionContent(content);
+    const { summary, headline } = unpackVersionText(content);
     return { ...v, summary, headline, incidentId, vendorName, kinds: JSON.parse(v.kinds) as ChangeKindName[] };
   });
   const versions = withFreshText(db, listed, summarizer).map(({ seq, observedAt, kinds, summary }) => ({ seq, observedAt, kinds, summary }));
