@@ -4,7 +4,7 @@ import { conditionsOf, type Cursor, encodeCursor, prepareShaped } from "@/db/que
 import type { Change } from "@/lib/change";
 import type { ChangeKindName } from "@/lib/change-kinds";
 import { currentSummarizer, type Summarizer } from "@/lib/summarize";
-import { unpackVersionContent, unpackVersionText } from "@/db/version-content";
+import { unpackVersionContent, unpackVersionText, type VersionContent } from "@/db/version-content";
 import { withFreshText } from "@/db/version-text";
 
 export interface ChangeRow {
@@ -125,9 +125,16 @@ function newestIds(sqlite: Database.Database, filter: ChangeFilter, limit: numbe
 }
 
 /** A stored row with its content read (its changes only if asked); the version's title and kind are the incident's where it stored none. */
-function unpackRow({ content, ...row }: StoredChange, withChanges: boolean): RawChange {
-  const { changes, summary, headline, title, impact, incidentKind } = withChanges ? unpackVersionContent(content) : { ...unpackVersionText(content), changes: undefined };
-  return { ...row, changes, summary, headline, versionTitle: title ?? row.title, versionImpact: impact, versionKind: incidentKind ?? row.incidentKind };
+function unpackRow(row: StoredChange, withChanges: boolean): RawChange {
+  const content: Omit<VersionContent, "changes"> & { changes?: Change[] } = withChanges ? unpackVersionContent(row.content) : unpackVersionText(row.content);
+  // Built field by field, in the order rows had as columns: faster than spreads, and the same JSON.
+  return {
+    versionId: row.versionId, seq: row.seq, observedAt: row.observedAt, kinds: row.kinds, summary: content.summary, headline: content.headline,
+    providerId: row.providerId, title: row.title, impact: row.impact, status: row.status, incidentKind: row.incidentKind,
+    vendorSlug: row.vendorSlug, vendorName: row.vendorName,
+    versionTitle: content.title ?? row.title, versionImpact: content.impact, versionKind: content.incidentKind ?? row.incidentKind,
+    incidentId: row.incidentId, textVersion: row.textVersion, changes: content.changes,
+  };
 }
 
 function readRows(sqlite: Database.Database, ids: readonly number[], withChanges: boolean): Map<number, RawChange> {
