@@ -20,7 +20,7 @@ import { getPlatform } from "@/scrapers/platforms";
 import { createVendors, type IncidentScript, scriptIncident, stateAt } from "@/bench/synthetic-incidents";
 import { createRandom } from "@/bench/synthetic-text";
 
-const SEED_VERSION = "3";
+const SEED_VERSION = "4";
 const INCIDENTS = Number(process.env.BENCH_WEB_INCIDENTS ?? 100_000);
 const VENDORS = Number(process.env.BENCH_WEB_VENDORS ?? 200);
 /** New incidents per poll, and for how many polls the feed lists each (the feed shows ~48). */

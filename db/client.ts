@@ -6,6 +6,7 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import * as schema from "@/db/schema";
 import { registerSearchFunctions } from "@/db/search-text";
+import { registerVersionContentFunction } from "@/db/version-content";
 
 export type RedlineDb = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 /** The database or a transaction on it: what query and write functions take. */
@@ -46,8 +47,9 @@ export function openDatabase(file: string, options: { migrate?: boolean; readonl
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
-  // Before migrations: the search index's migration and its view and triggers call them.
+  // Before migrations: the search index's and the versions' migrations, and the index's view and triggers, call them.
   registerSearchFunctions(sqlite);
+  registerVersionContentFunction(sqlite);
   const db = drizzle(sqlite, { schema });
   if (options.migrate !== false && !options.readonly) migrateDatabase(db);
   return db;

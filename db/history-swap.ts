@@ -80,8 +80,8 @@ export function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorId: num
   const fromScratch = s.prepare<[number, string], ScratchIncident>(`SELECT ${INCIDENT_COLUMNS} FROM incidents WHERE vendor_id = ? AND provider_id = ?`);
   const inMain = m.prepare<[number, string], { id: number; lastSeenAt: string }>("SELECT id, last_seen_at AS lastSeenAt FROM incidents WHERE vendor_id = ? AND provider_id = ?");
   const versions = s.prepare<[number], Omit<VersionValues, "incidentId" | "vendorId">>(
-    `SELECT seq, observed_at AS observedAt, hash, snapshot, patch, title, impact, incident_kind AS incidentKind, changes, kinds, summary, headline,
-       text_version AS textVersion, capture_id AS captureId FROM incident_versions WHERE incident_id = ? ORDER BY seq`,
+    `SELECT seq, observed_at AS observedAt, hash, snapshot, patch, kinds, content, text_version AS textVersion, capture_id AS captureId
+       FROM incident_versions WHERE incident_id = ? ORDER BY seq`,
   );
   const states = s.prepare<[number], { captureId: number; state: PackedJson | null; patch: StoredPatch | null; depth: number }>(
     "SELECT capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = ? ORDER BY id",
@@ -165,7 +165,7 @@ export function scratchIncidentWeights(scratch: RedlineDb, vendorId: number): Ma
   const rows = scratch.$client
     .prepare<[number], { providerId: string; n: number }>(
       `SELECT i.provider_id AS providerId,
-         coalesce((SELECT sum(coalesce(length(v.snapshot), 0) + coalesce(length(v.patch), 0) + length(v.changes) + length(v.summary)) FROM incident_versions v WHERE v.incident_id = i.id), 0)
+         coalesce((SELECT sum(coalesce(length(v.snapshot), 0) + coalesce(length(v.patch), 0) + length(v.content)) FROM incident_versions v WHERE v.incident_id = i.id), 0)
          + coalesce((SELECT sum(coalesce(length(s.state), 0) + coalesce(length(s.patch), 0)) FROM incident_states s WHERE s.incident_id = i.id), 0) AS n
        FROM incidents i WHERE i.vendor_id = ?`,
     )

@@ -2,7 +2,7 @@ import { storeBody } from "@/db/capture-bodies";
 import type { RedlineDb } from "@/db/client";
 import type { CaptureKey } from "@/db/prior-state";
 import type { CaptureOutcome } from "@/db/schema";
-import { packJson } from "@/db/packed-json";
+import { packVersionContent } from "@/db/version-content";
 import { searchFieldsOf } from "@/db/search-text";
 import { appendState } from "@/db/state-log";
 import { versionStorage } from "@/db/version-states";
@@ -159,13 +159,11 @@ export function writeDerivedIncident(
       observedAt: ctx.observedAt,
       hash: version.hash,
       ...versionStorage(db.$client, id, version.seq, JSON.stringify(version.state), values.state),
-      title: incident.title,
-      impact: incident.impact,
-      incidentKind: incident.kind,
-      changes: packJson(JSON.stringify(version.changes)),
       kinds: JSON.stringify(version.kinds),
-      summary: version.summary,
-      headline: version.headline,
+      content: packVersionContent({
+        changes: version.changes, summary: version.summary, headline: version.headline,
+        title: incident.title, impact: incident.impact, incidentKind: incident.kind,
+      }),
       textVersion: SUMMARY_VERSION,
       captureId: ctx.captureId,
     });

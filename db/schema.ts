@@ -249,16 +249,12 @@ export const incidentVersions = sqliteTable(
     snapshot: textOrBlob<PackedJson>()("snapshot"),
     /** A zstd delta against the next version's snapshot, or (written before) a lib/json-patch text from the previous one. */
     patch: textOrBlob<StoredPatch>()("patch"),
-    /** The incident's title, impact and kind as of this version, for lists of changes. */
-    title: text("title"),
-    impact: text("impact"),
-    incidentKind: text("incident_kind"),
-    /** The version's changes as JSON, packed (db/packed-json.ts unpackChanges). */
-    changes: textOrBlob<PackedJson>()("changes").notNull(),
     kinds: text("kinds", { mode: "json" }).notNull().$type<string[]>(),
-    summary: text("summary").notNull(),
-    /** The summary's sentences about this version's changes alone. */
-    headline: text("headline").notNull().default(""),
+    /**
+     * The version's changes, summary and headline, and the incident's title, impact and kind as of
+     * it: one zstd frame against a fixed dictionary (db/version-content.ts).
+     */
+    content: blob("content", { mode: "buffer" }).notNull(),
     /** The SUMMARY_VERSION that wrote summary and headline: older text is rendered again on read. */
     textVersion: integer("text_version").notNull().default(1),
     captureId: integer("capture_id").notNull().references(() => captures.id),

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
-import { type PackedJson, unpackChanges } from "@/db/packed-json";
+import { unpackVersionContent, withVersionText } from "@/db/version-content";
 import { readVersionState, replayIncidentSteps, type StoredStep } from "@/db/version-states";
 import type { Change } from "@/lib/change";
 import type { ChangeKindName } from "@/lib/change-kinds";
@@ -40,15 +40,16 @@ export interface DerivedTextRow {
   headline: string;
 }
 
-const changesOf = new WeakMap<Database.Database, Database.Statement<[number, number], { changes: PackedJson }>>();
+const contentOf = new WeakMap<Database.Database, Database.Statement<[number, number], { content: Buffer }>>();
 
 function readChanges(sqlite: Database.Database, incidentId: number, seq: number): Change[] {
-  let statement = changesOf.get(sqlite);
+  let statement = contentOf.get(sqlite);
   if (!statement) {
-    statement = sqlite.prepare<[number, number], { changes: PackedJson }>("SELECT changes FROM incident_versions WHERE incident_id = ? AND seq = ?");
-    changesOf.set(sqlite, statement);
+    statement = sqlite.prepare<[number, number], { content: Buffer }>("SELECT content FROM incident_versions WHERE incident_id = ? AND seq = ?");
+    contentOf.set(sqlite, statement);
   }
-  return unpackChanges(statement.get(incidentId, seq)?.changes);
+  const row = statement.get(incidentId, seq);
+  return row ? unpackVersionContent(row.content).changes : [];
 }
 
 /** The rows, those whose text an older summarizer wrote rendered again (each rebuilds two states by bounded replay). */
@@ -68,7 +69,7 @@ interface TextStep extends StoredStep {
   id: number;
   observedAt: string;
   kinds: string;
-  changes: PackedJson;
+  content: Buffer;
   textVersion: number;
 }
 
@@ -83,10 +84,10 @@ export function rerenderVersionTexts(db: RedlineDb, summarizer: Summarizer = cur
      WHERE v.text_version <> ? LIMIT ?`,
   );
   const steps = sqlite.prepare<[number], TextStep>(
-    `SELECT id, seq, snapshot, patch, capture_id AS captureId, observed_at AS observedAt, kinds, changes, text_version AS textVersion
+    `SELECT id, seq, snapshot, patch, capture_id AS captureId, observed_at AS observedAt, kinds, content, text_version AS textVersion
      FROM incident_versions WHERE incident_id = ? ORDER BY seq`,
   );
-  const update = sqlite.prepare<[string, string, number, number]>("UPDATE incident_versions SET summary = ?, headline = ?, text_version = ? WHERE id = ?");
+  const update = sqlite.prepare<[Buffer, number, number]>("UPDATE incident_versions SET content = ?, text_version = ? WHERE id = ?");
   let written = 0;
   for (let done = 0; done < batches; done += 1) {
     const incidents = staleIncidents.all(summarizer.version, batch);
@@ -97,10 +98,10 @@ export function rerenderVersionTexts(db: RedlineDb, summarizer: Summarizer = cur
         for (const { step, state } of replayIncidentSteps(sqlite, incidentId, steps.all(incidentId))) {
           const current = state as unknown as IncidentState;
           if (step.textVersion !== summarizer.version) {
-            const changes = unpackChanges(step.changes);
+            const { changes } = unpackVersionContent(step.content);
             const kinds = JSON.parse(step.kinds) as string[];
             const text = renderVersionText({ vendorName, observedAt: step.observedAt, kinds, changes, state: current, previous }, summarizer);
-            update.run(text.summary, text.headline, summarizer.version, step.id);
+            update.run(withVersionText(step.content, text), summarizer.version, step.id);
             written += 1;
           }
           previous = current;

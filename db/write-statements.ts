@@ -159,10 +159,8 @@ function prepareWriteStatements(sqlite: Database.Database) {
        ON CONFLICT (incident_id, source) DO UPDATE SET listed = excluded.listed, hash = excluded.hash`,
     ),
     insertVersion: sqlite.prepare<VersionValues, { id: number }>(
-      `INSERT INTO incident_versions (incident_id, vendor_id, seq, observed_at, hash, snapshot, patch, title, impact, incident_kind,
-         changes, kinds, summary, headline, text_version, capture_id)
-       VALUES (@incidentId, @vendorId, @seq, @observedAt, @hash, @snapshot, @patch, @title, @impact, @incidentKind,
-         @changes, @kinds, @summary, @headline, @textVersion, @captureId)
+      `INSERT INTO incident_versions (incident_id, vendor_id, seq, observed_at, hash, snapshot, patch, kinds, content, text_version, capture_id)
+       VALUES (@incidentId, @vendorId, @seq, @observedAt, @hash, @snapshot, @patch, @kinds, @content, @textVersion, @captureId)
        RETURNING id`,
     ),
     insertKind: sqlite.prepare<[number, string, number, number]>(
@@ -217,14 +215,9 @@ export interface VersionValues {
   hash: string;
   snapshot: PackedJson | null;
   patch: StoredPatch | null;
-  title: string | null;
-  impact: string | null;
-  incidentKind: string | null;
-  /** JSON, packed (db/packed-json.ts). */
-  changes: PackedJson;
   kinds: string;
-  summary: string;
-  headline: string;
+  /** db/version-content.ts packVersionContent. */
+  content: Buffer;
   textVersion: number;
   captureId: number;
 }

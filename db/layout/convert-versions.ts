@@ -9,7 +9,8 @@ import { isVersionCheckpoint, projectRecord, replaySteps, VERSION_CHECKPOINT } f
  * The `migrate` step that brings versions and record states to the form the write path gives them
  * now: a version whose record logged at its capture projects to its snapshot keeps nothing of its
  * own (db/version-states.ts); other versions and the record states keep full copies for the latest
- * row and checkpoints, reverse zstd deltas for the rest (db/json-deltas.ts), and `changes` packed.
+ * row and checkpoints, reverse zstd deltas for the rest (db/json-deltas.ts). A version's changes,
+ * in whatever form they were written, are packed into its content by migration 0021.
  * Rows of any earlier form (every snapshot in full, forward JSON patches, deflated copies) are read
  * and rewritten per incident, in one transaction; an incident already in the new form is left as
  * it is, so a run cut short is finished by running it again.
@@ -27,7 +28,6 @@ interface VersionRow {
   snapshot: PackedJson | null;
   patch: StoredPatch | null;
   captureId: number;
-  changes: PackedJson;
 }
 
 interface StateRow {
@@ -49,13 +49,9 @@ function same(a: PackedJson | StoredPatch | null, b: PackedJson | StoredPatch | 
   return Buffer.isBuffer(a) && Buffer.isBuffer(b) ? a.equals(b) : a === b;
 }
 
-function packedChanges(changes: PackedJson): PackedJson {
-  return typeof changes === "string" && !isPacked(changes, changes) ? packJson(changes) : changes;
-}
-
 function convertVersions(sqlite: Database.Database, incidentId: number, rows: readonly VersionRow[]): number {
   if (rows.length === 0) return 0;
-  const update = sqlite.prepare<[PackedJson | null, Buffer | null, PackedJson, number]>("UPDATE incident_versions SET snapshot = ?, patch = ?, changes = ? WHERE id = ?");
+  const update = sqlite.prepare<[PackedJson | null, Buffer | null, number]>("UPDATE incident_versions SET snapshot = ?, patch = ? WHERE id = ?");
   const records = statesByCapture(sqlite, incidentId);
   const texts = replaySteps(rows, (captureId) => records.get(captureId)).map(({ state }) => JSON.stringify(state));
   const projected = rows.map((row, i) => {
@@ -70,9 +66,8 @@ function convertVersions(sqlite: Database.Database, incidentId: number, rows: re
   let rewritten = 0;
   rows.forEach((row) => {
     const form = forms.get(row) ?? { full: null, patch: null };
-    const changes = packedChanges(row.changes);
-    if (same(form.full, row.snapshot) && same(form.patch, row.patch) && changes === row.changes) return;
-    update.run(form.full, form.patch, changes, row.id);
+    if (same(form.full, row.snapshot) && same(form.patch, row.patch)) return;
+    update.run(form.full, form.patch, row.id);
     rewritten += 1;
   });
   return rewritten;
@@ -98,7 +93,7 @@ export function convertVersionLayout(db: RedlineDb, options: { batch?: number; o
   const sqlite = db.$client;
   const batch = options.batch ?? 200;
   const next = sqlite.prepare<[number, number], { id: number }>("SELECT id FROM incidents WHERE id > ? ORDER BY id LIMIT ?");
-  const versions = sqlite.prepare<[number], VersionRow>("SELECT id, seq, snapshot, patch, capture_id AS captureId, changes FROM incident_versions WHERE incident_id = ? ORDER BY seq");
+  const versions = sqlite.prepare<[number], VersionRow>("SELECT id, seq, snapshot, patch, capture_id AS captureId FROM incident_versions WHERE incident_id = ? ORDER BY seq");
   const states = sqlite.prepare<[number], StateRow>("SELECT id, state, patch, depth FROM incident_states WHERE incident_id = ? ORDER BY id");
   const progress: VersionConversion = { incidents: 0, versionsRewritten: 0, statesRewritten: 0 };
   let after = 0;
@@ -123,14 +118,14 @@ const UNPACKED = (column: string) => `(typeof(${column}) = 'text' AND length(${c
 /** More full rows than the checkpoints (every 16th) and the latest. */
 const TOO_MANY_FULL = (column: string, position: string, every: number) => `sum(${column} IS NOT NULL) > ${position} / ${every} + (${position} % ${every} <> 0)`;
 
-/** Whether some version or record state still has a form written before (full copies everywhere, forward patches, plain copies or changes). */
+/** Whether some version or record state still has a form written before (full copies everywhere, forward patches, plain copies). */
 export function versionLayoutPending(sqlite: Database.Database): boolean {
   const columns = sqlite.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('incident_versions')").all().map((c) => c.name);
   if (!columns.includes("patch")) return sqlite.prepare("SELECT 1 FROM incident_versions LIMIT 1").get() !== undefined;
   const found = (sql: string) => sqlite.prepare(sql).get() !== undefined;
   return (
     // A version keeping a copy may be one its logged record projects to (written before projection).
-    found(`SELECT 1 FROM incident_versions WHERE snapshot IS NOT NULL OR patch IS NOT NULL OR (typeof(changes) = 'text' AND length(changes) >= 256) LIMIT 1`) ||
+    found(`SELECT 1 FROM incident_versions WHERE snapshot IS NOT NULL OR patch IS NOT NULL LIMIT 1`) ||
     found(`SELECT 1 FROM incident_states WHERE typeof(patch) = 'text' OR ${UNPACKED("state")} LIMIT 1`) ||
     found(`SELECT 1 FROM incident_versions GROUP BY incident_id HAVING ${TOO_MANY_FULL("snapshot", "max(seq)", VERSION_CHECKPOINT)} LIMIT 1`) ||
     found(`SELECT 1 FROM incident_states GROUP BY incident_id HAVING ${TOO_MANY_FULL("state", "count(*)", STATE_CHECKPOINT)} LIMIT 1`)

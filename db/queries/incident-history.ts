@@ -8,7 +8,8 @@ import { toExportIncident } from "@/lib/export-document";
 import type { IncidentState } from "@/lib/incident";
 import { currentSummarizer, type Summarizer } from "@/lib/summarize";
 import type { StoredPatch } from "@/db/json-deltas";
-import { type PackedJson, unpackChanges } from "@/db/packed-json";
+import type { PackedJson } from "@/db/packed-json";
+import { unpackVersionContent } from "@/db/version-content";
 import { renderVersionText } from "@/db/version-text";
 import { readVersionSnapshotText, replayIncidentSteps } from "@/db/version-states";
 
@@ -18,8 +19,7 @@ interface VersionRow {
   observedAt: string;
   hash: string;
   kinds: string[];
-  changes: PackedJson;
-  summary: string;
+  content: Buffer;
   textVersion: number;
   snapshot: PackedJson | null;
   patch: StoredPatch | null;
@@ -43,7 +43,8 @@ function toHistory(
   const states = stale ? replayIncidentSteps(sqlite, incidentId, rows).map(({ state }) => state as unknown as IncidentState) : [];
   let previous: IncidentState | null = null;
   for (const [i, r] of rows.entries()) {
-    const version: ExportVersion = { seq: r.seq, observedAt: r.observedAt, hash: r.hash, kinds: r.kinds as ChangeKindName[], changes: unpackChanges(r.changes), summary: r.summary };
+    const { changes, summary } = unpackVersionContent(r.content);
+    const version: ExportVersion = { seq: r.seq, observedAt: r.observedAt, hash: r.hash, kinds: r.kinds as ChangeKindName[], changes, summary };
     const current = states[i];
     if (current) {
       if (r.textVersion !== summarizer.version) {
@@ -80,7 +81,7 @@ export function loadVendorExport(db: RedlineDb, slug: string, providerId?: strin
   for (let i = 0; i < ids.length; i += chunk) {
     const versionRows = db
       .select({
-        incidentId: v.incidentId, seq: v.seq, observedAt: v.observedAt, hash: v.hash, kinds: v.kinds, changes: v.changes, summary: v.summary,
+        incidentId: v.incidentId, seq: v.seq, observedAt: v.observedAt, hash: v.hash, kinds: v.kinds, content: v.content,
         textVersion: v.textVersion, snapshot: v.snapshot, patch: v.patch, captureId: v.captureId,
       })
       .from(v)

@@ -1,10 +1,10 @@
 import type { RedlineDb } from "@/db/client";
-import { type PackedJson, unpackChanges } from "@/db/packed-json";
 import { preparedFor } from "@/db/queries/prepared";
 import type { Change } from "@/lib/change";
 import type { ChangeKindName } from "@/lib/change-kinds";
 import type { IncidentState } from "@/lib/incident";
 import { currentSummarizer, type Summarizer } from "@/lib/summarize";
+import { unpackVersionContent, unpackVersionText } from "@/db/version-content";
 import { readVersionState } from "@/db/version-states";
 import { withFreshText } from "@/db/version-text";
 
@@ -38,14 +38,14 @@ const statements = preparedFor((sqlite) => ({
        d.name AS vendorName
      FROM incidents i JOIN vendors d ON d.id = i.vendor_id WHERE i.vendor_id = ? AND i.provider_id = ?`,
   ),
-  versions: sqlite.prepare<[number], { seq: number; observedAt: string; kinds: string; summary: string; headline: string; textVersion: number }>(
-    `SELECT seq, observed_at AS observedAt, kinds, summary, headline, text_version AS textVersion FROM incident_versions WHERE incident_id = ? ORDER BY seq`,
+  versions: sqlite.prepare<[number], { seq: number; observedAt: string; kinds: string; content: Buffer; textVersion: number }>(
+    `SELECT seq, observed_at AS observedAt, kinds, content, text_version AS textVersion FROM incident_versions WHERE incident_id = ? ORDER BY seq`,
   ),
   versionRefs: sqlite.prepare<[number], { incidentId: number; versionCount: number }>(
     "SELECT id AS incidentId, version_count AS versionCount FROM incidents WHERE vendor_id = ? ORDER BY id",
   ),
-  version: sqlite.prepare<[number, number], { seq: number; observedAt: string; kinds: string; summary: string; headline: string; textVersion: number; hash: string; changes: PackedJson; vendorName: string }>(
-    `SELECT v.seq, v.observed_at AS observedAt, v.kinds, v.summary, v.headline, v.text_version AS textVersion, v.hash, v.changes, d.name AS vendorName
+  version: sqlite.prepare<[number, number], { seq: number; observedAt: string; kinds: string; content: Buffer; textVersion: number; hash: string; vendorName: string }>(
+    `SELECT v.seq, v.observed_at AS observedAt, v.kinds, v.content, v.text_version AS textVersion, v.hash, d.name AS vendorName
      FROM incident_versions v JOIN vendors d ON d.id = v.vendor_id WHERE v.incident_id = ? AND v.seq = ?`,
   ),
 }));
@@ -59,7 +59,10 @@ export function getIncidentRecord(db: RedlineDb, vendorId: number, providerId: s
   const incidentId = row.id;
   const current = readVersionState(db, incidentId, row.versionCount);
   if (!current) return undefined;
-  const listed = st.versions.all(incidentId).map((v) => ({ ...v, incidentId, vendorName, kinds: JSON.parse(v.kinds) as ChangeKindName[] }));
+  const listed = st.versions.all(incidentId).map(({ content, ...v }) => {
+    const { summary, headline } = unpackVersionText(content);
+    return { ...v, summary, headline, incidentId, vendorName, kinds: JSON.parse(v.kinds) as ChangeKindName[] };
+  });
   const versions = withFreshText(db, listed, summarizer).map(({ seq, observedAt, kinds, summary }) => ({ seq, observedAt, kinds, summary }));
   return { ...row, current, versions };
 }
@@ -71,14 +74,15 @@ export function getVersionDetail(db: RedlineDb, incidentId: number, seq: number,
   const snapshot = readVersionState(db, incidentId, seq);
   if (!snapshot) return undefined;
   const kinds = JSON.parse(row.kinds) as ChangeKindName[];
-  const [fresh] = withFreshText(db, [{ ...row, incidentId, kinds }], summarizer);
+  const { changes, summary, headline } = unpackVersionContent(row.content);
+  const [fresh] = withFreshText(db, [{ ...row, summary, headline, incidentId, kinds }], summarizer);
   return {
     seq: row.seq,
     observedAt: row.observedAt,
     kinds,
-    summary: fresh?.summary ?? row.summary,
+    summary: fresh?.summary ?? summary,
     hash: row.hash,
-    changes: unpackChanges(row.changes),
+    changes,
     snapshot,
   };
 }

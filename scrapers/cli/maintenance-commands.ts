@@ -5,6 +5,7 @@ import { convertLegacyBodies, countLegacyBodies, rawRowsPending } from "@/db/bod
 import { convertVersionLayout, versionLayoutPending } from "@/db/layout/convert-versions";
 import { sideTablesPending } from "@/db/layout/side-tables";
 import { searchTextPending } from "@/db/search-text";
+import { versionContentPending } from "@/db/version-content";
 import { rerenderVersionTexts } from "@/db/version-text";
 import { DatabaseError } from "@/db/client";
 import { type DerivationJob, getJob, listRecentJobs, queueJob } from "@/db/derivation-jobs";
@@ -19,9 +20,20 @@ function conversionPending(file: string): boolean {
   try {
     const has = (table: string) => sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
     return (
-      (has("incident_versions") && versionLayoutPending(sqlite)) || (has("capture_bodies") && (rawRowsPending(sqlite) || countLegacyBodies(sqlite) > 0)) || searchTextPending(sqlite) ||
+      (has("incident_versions") && (versionContentPending(sqlite) || versionLayoutPending(sqlite))) ||
+      (has("capture_bodies") && (rawRowsPending(sqlite) || countLegacyBodies(sqlite) > 0)) ||
+      searchTextPending(sqlite) ||
       sideTablesPending(sqlite)
     );
+  } finally {
+    sqlite.close();
+  }
+}
+
+function fileVersionContentPending(file: string): boolean {
+  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return versionContentPending(sqlite);
   } finally {
     sqlite.close();
   }
@@ -32,10 +44,12 @@ export async function runMigrate(opts: { db?: string; bodyBatch?: string }): Pro
   if (batchBodies !== undefined && (!Number.isInteger(batchBodies) || batchBodies < 1)) throw new CliError(`--body-batch must be a whole number of bodies, not ${JSON.stringify(opts.bodyBatch)}`);
   const file = resolveDbPath(opts);
   const pending = conversionPending(file);
+  const contentPending = pending && fileVersionContentPending(file);
   if (pending) {
     const target = `${file}.before-migrate-${new Date().toISOString().replace(/[:.]/g, "-")}`;
     const backup = await backupDatabase(file, target);
     process.stdout.write(`backed up ${file} to ${backup.file} (${(backup.bytes / 1e6).toFixed(1)} MB) before converting it\n`);
+    if (contentPending) process.stdout.write("versions: packing each version's changes and text into its content, in one transaction (a crash leaves the file as it was)\n");
   }
   await withDatabase(opts, (db) => {
     const legacy = countLegacyBodies(db.$client);

@@ -29,7 +29,7 @@ function setup(presence: PresenceRule = { kind: "active" }) {
   const versions = (providerId = "inc1") =>
     db.$client
       .prepare(
-        `SELECT v.seq, v.kinds, v.changes FROM incident_versions v JOIN incidents i ON i.id = v.incident_id
+        `SELECT v.seq, v.kinds, redline_version_field(v.content, 'changes') AS changes FROM incident_versions v JOIN incidents i ON i.id = v.incident_id
          WHERE i.provider_id = ? ORDER BY v.seq`,
       )
       .all(providerId)

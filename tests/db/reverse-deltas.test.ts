@@ -11,6 +11,7 @@ import { ensureVendor } from "@/db/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { freshDatabase } from "@/tests/support/database";
 import { makeIncident, makeUpdate } from "@/tests/support/incidents";
+import { unpackVersionContent } from "@/db/version-content";
 import { writePatchLayout } from "@/tests/support/patch-layout";
 import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 
@@ -157,13 +158,13 @@ describe("a version's changes", () => {
     expect(unpackChanges(short)).toEqual(JSON.parse(short));
   });
 
-  it("are stored packed by the write path and read back by every export", async () => {
+  it("are stored in the version's compressed content by the write path and read back by every export", async () => {
     const db = freshDatabase();
     await archive(db, 0, 5);
-    const rows = db.$client.prepare<[], { changes: Buffer | string }>("SELECT changes FROM incident_versions ORDER BY seq").all();
-    expect(rows.some((r) => Buffer.isBuffer(r.changes))).toBe(true);
+    const rows = db.$client.prepare<[], { content: Buffer }>("SELECT content FROM incident_versions ORDER BY seq").all();
     const exported = loadVendorExport(db, "acme")?.incidents[0]?.versions.map((v) => v.changes);
-    expect(exported).toEqual(rows.map((r) => unpackChanges(r.changes)));
+    expect(exported).toEqual(rows.map((r) => unpackVersionContent(r.content).changes));
+    expect(rows.every((r) => r.content.length < JSON.stringify(unpackVersionContent(r.content)).length)).toBe(true);
     expect(JSON.stringify(exported)).toContain("Update 4: we are still looking");
   });
 });

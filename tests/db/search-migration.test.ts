@@ -35,7 +35,7 @@ function expectSameSearchAcrossLayouts(dir: string, source: RedlineDb, vendor: s
   const before = openDatabase(file, { migrate: false });
   expect(before.$client.prepare("SELECT 1 FROM sqlite_master WHERE name = 'incident_search_content'").get()).toBeDefined();
   expect(before.$client.prepare("SELECT 1 FROM sqlite_master WHERE name = 'incident_search_text'").get()).toBeUndefined();
-  expect(searchAnswers(before, queries, vendor)).toBe(expected);
+  expect(searchAnswers(before, queries, vendor, { changes: false })).toBe(searchAnswers(source, queries, vendor, { changes: false }));
   const text = plainText(before);
   closeDatabase(before);
 

@@ -51,11 +51,11 @@ describe("summaries and headlines derived by a versioned summarizer", () => {
     const before = listChanges(db, { vendorId: vendor.id }, 100).rows.map((r) => [r.summary, r.headline]);
     const expectedExport = JSON.stringify(loadVendorExport(db, vendor.slug));
     // Mark every text as written by an older summarizer, then let the current one write it again.
-    db.$client.exec("UPDATE incident_versions SET text_version = 0, summary = 'stale', headline = 'stale'");
+    db.$client.exec("UPDATE incident_versions SET text_version = 0, content = redline_version_with(redline_version_with(content, 'summary', 'stale'), 'headline', 'stale')");
     expect(listChanges(db, { vendorId: vendor.id }, 100).rows.map((r) => [r.summary, r.headline])).toEqual(before);
     expect(JSON.stringify(loadVendorExport(db, vendor.slug))).toBe(expectedExport);
     expect(rerenderVersionTexts(db)).toBe(before.length);
-    const rows = db.$client.prepare<[], { summary: string; textVersion: number }>("SELECT summary, text_version AS textVersion FROM incident_versions").all();
+    const rows = db.$client.prepare<[], { summary: string; textVersion: number }>("SELECT redline_version_field(content, 'summary') AS summary, text_version AS textVersion FROM incident_versions").all();
     expect(rows.every((r) => r.summary !== "stale" && r.textVersion === currentSummarizer.version)).toBe(true);
     expect(rerenderVersionTexts(db)).toBe(0);
   });
@@ -64,7 +64,7 @@ describe("summaries and headlines derived by a versioned summarizer", () => {
     const { db, vendor } = await archiveWithoutRawBodies();
     const n = countRows(db, "incident_versions");
     expect(rerenderVersionTexts(db, reworded, 2)).toBe(n);
-    const stale = db.$client.prepare<[number], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE text_version <> ? OR summary NOT LIKE '[v2] %'").get(reworded.version);
+    const stale = db.$client.prepare<[number], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE text_version <> ? OR redline_version_field(content, 'summary') NOT LIKE '[v2] %'").get(reworded.version);
     expect(stale?.n).toBe(0);
     expect(listChanges(db, { vendorId: vendor.id }, 100, reworded).rows.every((r) => r.headline.startsWith("[v2] "))).toBe(true);
   });

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { unpackVersionContent, type VersionContent } from "@/db/version-content";
 
 /** How a row of the current layout is written into a file of an older one, column by column (the copies older-layout tests make). */
 
@@ -12,12 +13,41 @@ const BEFORE_RAW_ROWS: Record<string, Record<string, string>> = {
   captures: { body_hash: "CASE WHEN t.body_id IS NULL THEN NULL ELSE t.hash END" },
 };
 
-/** Whether the file being filled (`main`) keeps raw bodies as the layouts before raw rows did: keyed by hex hash. */
-export function isBeforeRawRows(old: Database.Database): boolean {
-  return old.prepare("SELECT 1 FROM pragma_table_info('capture_bodies', 'main') WHERE name = 'base_id'").get() === undefined;
+/** The columns a version kept of its own before the version-content migration packed them into its content. */
+const CONTENT_COLUMNS: Record<string, keyof VersionContent> = {
+  changes: "changes", summary: "summary", headline: "headline", title: "title", impact: "impact", incident_kind: "incidentKind",
+};
+const FIELD_FUNCTION = "redline_test_version_field";
+
+/** What the file being filled (`main`) predates. */
+export interface OlderLayout {
+  /** Raw bodies keyed by hex hash, not by id. */
+  beforeRawRows: boolean;
+  /** A version's changes, texts and title in columns of their own, not in its content. */
+  beforeVersionContent: boolean;
 }
 
-/** What to select from src's row `t` of `table` for the column `name` of an older layout's file (`beforeRawRows`: isBeforeRawRows of it). */
-export function olderLayoutValue(table: string, name: string, beforeRawRows = true): string {
-  return (beforeRawRows ? BEFORE_RAW_ROWS[table]?.[name] : undefined) ?? `t."${name}"`;
+const hasColumn = (old: Database.Database, table: string, column: string) =>
+  old.prepare("SELECT 1 FROM pragma_table_info(?, 'main') WHERE name = ?").get(table, column) !== undefined;
+
+/** The SQL function copies into an older layout read a version's content with (once per connection, before copying). */
+export function registerOlderLayoutFunctions(old: Database.Database): void {
+  // An older layout's version columns are read out of the source's content (changes as plain JSON, as that layout kept them).
+  old.function(FIELD_FUNCTION, { deterministic: true }, (content: unknown, field: unknown) => {
+    const value = unpackVersionContent(content as Buffer)[field as keyof VersionContent];
+    return field === "changes" ? JSON.stringify(value) : (value as string | null);
+  });
+}
+
+/** The layout of the file being filled (`main`). */
+export function olderLayoutOf(old: Database.Database): OlderLayout {
+  return { beforeRawRows: !hasColumn(old, "capture_bodies", "base_id"), beforeVersionContent: !hasColumn(old, "incident_versions", "content") };
+}
+
+/** What to select from src's row `t` of `table` for the column `name` of a file of layout `layout`. */
+export function olderLayoutValue(table: string, name: string, layout: OlderLayout): string {
+  const raw = layout.beforeRawRows ? BEFORE_RAW_ROWS[table]?.[name] : undefined;
+  if (raw !== undefined) return raw;
+  const field = layout.beforeVersionContent && table === "incident_versions" ? CONTENT_COLUMNS[name] : undefined;
+  return field === undefined ? `t."${name}"` : `${FIELD_FUNCTION}(t."content", '${field}')`;
 }

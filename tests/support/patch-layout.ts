@@ -1,8 +1,8 @@
-/** Rewrite an archive in the layout before reverse deltas: forward JSON patches, deflated full copies, `changes` as plain text. */
+/** Rewrite an archive in the layout before reverse deltas: forward JSON patches, deflated full copies. */
 import { deflateRawSync } from "node:zlib";
 import type { RedlineDb } from "@/db/client";
 import type { StoredPatch } from "@/db/json-deltas";
-import { type PackedJson, unpackJson } from "@/db/packed-json";
+import type { PackedJson } from "@/db/packed-json";
 import { replayStateRows } from "@/db/state-log";
 import { replayIncidentSteps } from "@/db/version-states";
 import { diffJson, type JsonValue } from "@/lib/json-patch";
@@ -15,11 +15,11 @@ const patchOf = (before: string, after: string) => JSON.stringify(diffJson(JSON.
 /** Every incident's versions and record states as the previous write path left them, in place. */
 export function writePatchLayout(db: RedlineDb): void {
   const sqlite = db.$client;
-  const versions = sqlite.prepare<[number], { id: number; seq: number; snapshot: PackedJson | null; patch: StoredPatch | null; captureId: number; changes: PackedJson }>(
-    "SELECT id, seq, snapshot, patch, capture_id AS captureId, changes FROM incident_versions WHERE incident_id = ? ORDER BY seq",
+  const versions = sqlite.prepare<[number], { id: number; seq: number; snapshot: PackedJson | null; patch: StoredPatch | null; captureId: number }>(
+    "SELECT id, seq, snapshot, patch, capture_id AS captureId FROM incident_versions WHERE incident_id = ? ORDER BY seq",
   );
   const states = sqlite.prepare<[number], { id: number; state: PackedJson | null; patch: StoredPatch | null }>("SELECT id, state, patch FROM incident_states WHERE incident_id = ? ORDER BY id");
-  const setVersion = sqlite.prepare<[PackedJson | null, string | null, string, number]>("UPDATE incident_versions SET snapshot = ?, patch = ?, changes = ? WHERE id = ?");
+  const setVersion = sqlite.prepare<[PackedJson | null, string | null, number]>("UPDATE incident_versions SET snapshot = ?, patch = ? WHERE id = ?");
   const setState = sqlite.prepare<[PackedJson | null, string | null, number, number]>("UPDATE incident_states SET state = ?, patch = ?, depth = ? WHERE id = ?");
   sqlite.transaction(() => {
     for (const { id } of sqlite.prepare<[], { id: number }>("SELECT id FROM incidents").all()) {
@@ -29,7 +29,7 @@ export function writePatchLayout(db: RedlineDb): void {
         const text = vTexts[i] ?? "";
         const before = vTexts[i - 1];
         const keep = wasCheckpoint(v.seq) || i === vs.length - 1;
-        setVersion.run(keep ? deflated(text) : null, before === undefined ? null : patchOf(before, text), unpackJson(v.changes), v.id);
+        setVersion.run(keep ? deflated(text) : null, before === undefined ? null : patchOf(before, text), v.id);
       });
       const ss = states.all(id);
       const sTexts = replayStateRows(ss);

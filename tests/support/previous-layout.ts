@@ -6,12 +6,12 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { MIGRATIONS_DIR, type RedlineDb } from "@/db/client";
 import type { StoredPatch } from "@/db/json-deltas";
-import { type PackedJson, unpackJson } from "@/db/packed-json";
+import type { PackedJson } from "@/db/packed-json";
 import { registerSearchFunctions } from "@/db/search-text";
 import { replayStateRows } from "@/db/state-log";
 import { readVersionState } from "@/db/version-states";
 import { CHANGE_KIND_CODES } from "@/lib/change-kinds";
-import { isBeforeRawRows, olderLayoutValue } from "@/tests/support/older-layout-columns";
+import { olderLayoutOf, olderLayoutValue, registerOlderLayoutFunctions } from "@/tests/support/older-layout-columns";
 
 /** The last migration of the layout that stored every version's snapshot and every record state in full. */
 const LAST_FULL_LAYOUT = 12;
@@ -56,6 +56,7 @@ export function fileBeforeMigration(dir: string, name: string): string {
 export function attachSource(old: Database.Database, source: RedlineDb): string[] {
   // Reading src.incident_search's text goes through the source's view of its compressed text.
   registerSearchFunctions(old);
+  registerOlderLayoutFunctions(old);
   old.pragma("foreign_keys = OFF");
   old.exec(`ATTACH '${source.$client.name}' AS src`);
   return old
@@ -73,8 +74,8 @@ const NAMED_VERSION_KINDS = `(SELECT k.version_id, CASE k.kind ${CHANGE_KIND_COD
  * for column (`values` stands in for some), keeping row ids where the source's table has them.
  */
 export function copyFromSource(old: Database.Database, table: string, values?: (name: string) => string): string {
-  const beforeRawRows = isBeforeRawRows(old);
-  const valueOf = values ?? ((n: string) => olderLayoutValue(table, n, beforeRawRows));
+  const layout = olderLayoutOf(old);
+  const valueOf = values ?? ((n: string) => olderLayoutValue(table, n, layout));
   const names = old.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => c.name);
   const list = names.map((n) => `"${n}"`).join(", ");
   const named = table === "version_kinds" && hasColumn(old, "main", table, "observed_at") && !hasColumn(old, "src", table, "observed_at");
@@ -104,11 +105,11 @@ export function writePreviousLayout(source: RedlineDb, file: string): void {
   const tables = attachSource(old, source);
   old.transaction(() => {
     // Snapshots and states are filled in full below; the previous layout has them NOT NULL.
-    const beforeRawRows = isBeforeRawRows(old);
-    for (const table of tables) old.exec(copyFromSource(old, table, (n) => (n === "snapshot" || n === "state" ? `coalesce(t."${n}", '{}')` : olderLayoutValue(table, n, beforeRawRows))));
-    const setSnapshot = old.prepare<[string, string, number]>("UPDATE main.incident_versions SET snapshot = ?, changes = ? WHERE id = ?");
-    const versions = source.$client.prepare<[], { id: number; incidentId: number; seq: number; changes: PackedJson }>("SELECT id, incident_id AS incidentId, seq, changes FROM incident_versions");
-    for (const v of versions.all()) setSnapshot.run(JSON.stringify(readVersionState(source, v.incidentId, v.seq)), unpackJson(v.changes), v.id);
+    const layout = olderLayoutOf(old);
+    for (const table of tables) old.exec(copyFromSource(old, table, (n) => (n === "snapshot" || n === "state" ? `coalesce(t."${n}", '{}')` : olderLayoutValue(table, n, layout))));
+    const setSnapshot = old.prepare<[string, number]>("UPDATE main.incident_versions SET snapshot = ? WHERE id = ?");
+    const versions = source.$client.prepare<[], { id: number; incidentId: number; seq: number }>("SELECT id, incident_id AS incidentId, seq FROM incident_versions");
+    for (const v of versions.all()) setSnapshot.run(JSON.stringify(readVersionState(source, v.incidentId, v.seq)), v.id);
     const setState = old.prepare<[string, number]>("UPDATE main.incident_states SET state = ? WHERE id = ?");
     const states = source.$client.prepare<[number], { id: number; state: PackedJson | null; patch: StoredPatch | null }>("SELECT id, state, patch FROM incident_states WHERE incident_id = ? ORDER BY id");
     for (const { id } of source.$client.prepare<[], { id: number }>("SELECT id FROM incidents").all()) {

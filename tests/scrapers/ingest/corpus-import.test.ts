@@ -20,7 +20,7 @@ interface VersionRow {
 /** The changes (as JSON text) of the versions observed at a time whose kinds include `kind`. */
 function changesAt(db: RedlineDb, observedAt: string, kind: string): string[] {
   return db.$client
-    .prepare<[string], { kinds: string; changes: PackedJson }>("SELECT kinds, changes FROM incident_versions WHERE observed_at = ?")
+    .prepare<[string], { kinds: string; changes: PackedJson }>("SELECT kinds, redline_version_field(content, 'changes') AS changes FROM incident_versions WHERE observed_at = ?")
     .all(observedAt)
     .filter((r) => (JSON.parse(r.kinds) as string[]).includes(kind))
     .map((r) => JSON.stringify(unpackChanges(r.changes)));
@@ -42,7 +42,7 @@ function importFolder(folder: string) {
   const versions = (providerId: string): VersionRow[] =>
     state.db.$client
       .prepare(
-        `SELECT v.seq, v.observed_at AS observedAt, v.kinds, v.changes FROM incident_versions v
+        `SELECT v.seq, v.observed_at AS observedAt, v.kinds, redline_version_field(v.content, 'changes') AS changes FROM incident_versions v
          JOIN incidents i ON i.id = v.incident_id WHERE i.provider_id = ? ORDER BY v.seq`,
       )
       .all(providerId)
@@ -99,7 +99,7 @@ describeCorpus("corpus: statuspage-summary-github-2025", () => {
   it("finds the corrected maintenance dates and weekday as edits of posted updates", () => {
     expect(h.kindCount("update-edited")).toBe(3);
     const rows = h.state.db.$client
-      .prepare("SELECT v.changes FROM incident_versions v WHERE v.observed_at = '2025-04-02T18:53:51.000Z' AND v.kinds LIKE '%update-edited%'")
+      .prepare("SELECT redline_version_field(v.content, 'changes') AS changes FROM incident_versions v WHERE v.observed_at = '2025-04-02T18:53:51.000Z' AND v.kinds LIKE '%update-edited%'")
       .all() as Array<{ changes: PackedJson }>;
     const edits = rows.flatMap((r) => unpackChanges(r.changes) as unknown as Array<{ before: { body: string } | null; after: { body: string } | null }>);
     expect(edits.some((c) => c.before?.body.includes("March 2 to") && c.after?.body.includes("April 2 to"))).toBe(true);

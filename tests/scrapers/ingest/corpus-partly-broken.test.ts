@@ -74,7 +74,7 @@ interface Row {
 function history(db: RedlineDb): Row[] {
   return db.$client
     .prepare<[], Row & { changes: PackedJson }>(
-      `SELECT i.provider_id AS providerId, v.seq || ' ' || v.observed_at || ' ' || v.kinds AS line, v.changes
+      `SELECT i.provider_id AS providerId, v.seq || ' ' || v.observed_at || ' ' || v.kinds AS line, redline_version_field(v.content, 'changes') AS changes
        FROM incident_versions v JOIN incidents i ON i.id = v.incident_id ORDER BY i.provider_id, v.seq`,
     )
     .all()

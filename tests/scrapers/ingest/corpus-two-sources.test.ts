@@ -38,7 +38,7 @@ async function archive(parts: ReadonlyArray<typeof SUMMARY>): Promise<RedlineDb>
 function versions(db: RedlineDb): VersionRow[] {
   return db.$client
     .prepare<[], { providerId: string; observedAt: string; seq: number; hash: string; kinds: string; changes: PackedJson }>(
-      `SELECT i.provider_id AS providerId, v.observed_at AS observedAt, v.seq, v.hash, v.kinds, v.changes
+      `SELECT i.provider_id AS providerId, v.observed_at AS observedAt, v.seq, v.hash, v.kinds, redline_version_field(v.content, 'changes') AS changes
        FROM incident_versions v JOIN incidents i ON i.id = v.incident_id ORDER BY i.provider_id, v.seq`,
     )
     .all()

@@ -54,7 +54,7 @@ async function record(db: RedlineDb, vendor: VendorRow, captures: readonly Captu
 function history(db: RedlineDb): string[] {
   return db.$client
     .prepare<[], { line: string; changes: PackedJson }>(
-      `SELECT i.provider_id || ' #' || v.seq || ' ' || v.observed_at || ' ' || v.kinds AS line, v.changes
+      `SELECT i.provider_id || ' #' || v.seq || ' ' || v.observed_at || ' ' || v.kinds AS line, redline_version_field(v.content, 'changes') AS changes
        FROM incident_versions v JOIN incidents i ON i.id = v.incident_id ORDER BY i.provider_id, v.seq`,
     )
     .all()

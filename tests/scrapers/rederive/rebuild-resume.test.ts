@@ -38,7 +38,7 @@ describeCorpus("a rebuild killed midway", () => {
     const exportOf = async () => (await runRedline(["export", "--vendor", "jira", "--format", "json", "--db", file])).stdout;
     const expected = await exportOf();
     const tamper = openDatabase(file);
-    tamper.$client.prepare("UPDATE incident_versions SET summary = 'worded by an older parser'").run();
+    tamper.$client.prepare("UPDATE incident_versions SET content = redline_version_with(content, 'summary', 'worded by an older parser')").run();
     closeDatabase(tamper);
     expect(await exportOf()).not.toEqual(expected);
 

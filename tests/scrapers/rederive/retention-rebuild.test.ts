@@ -62,13 +62,13 @@ describe("re-derivation after retention removed raw bodies", () => {
     const before = exportJson(db, vendor);
     pruneRawBodies(db, { before: "2026-03-03T12:00:00.000Z" });
     // Mark every version's summary: a rebuild rewrites those it derives again, and only those.
-    db.$client.prepare("UPDATE incident_versions SET summary = 'marked'").run();
+    db.$client.prepare("UPDATE incident_versions SET content = redline_version_with(content, 'summary', 'marked')").run();
     staleParsers(db, vendor.slug);
     expect(queueStaleRebuilds(db)).toBe(1);
     await runPendingJobs(db, { vendorId: vendor.id, pauseMs: 0 });
     expect(listRecentJobs(db).map((j) => [j.reason, j.status])).toEqual([["parser-upgrade", "done"]]);
     const summaries = db.$client
-      .prepare<[], { observedAt: string; summary: string }>("SELECT observed_at AS observedAt, summary FROM incident_versions ORDER BY observed_at")
+      .prepare<[], { observedAt: string; summary: string }>("SELECT observed_at AS observedAt, redline_version_field(content, 'summary') AS summary FROM incident_versions ORDER BY observed_at")
       .all();
     const kept = summaries.filter((v) => v.observedAt < "2026-03-04T10:00:00.000Z");
     const rebuilt = summaries.filter((v) => v.observedAt >= "2026-03-04T10:00:00.000Z");
@@ -77,7 +77,7 @@ describe("re-derivation after retention removed raw bodies", () => {
     expect(kept.every((v) => v.summary === "marked")).toBe(true);
     expect(rebuilt.every((v) => v.summary !== "marked")).toBe(true);
     // The history itself is what it was; and the vendor is no longer stale.
-    db.$client.prepare("UPDATE incident_versions SET summary = 'marked'").run();
+    db.$client.prepare("UPDATE incident_versions SET content = redline_version_with(content, 'summary', 'marked')").run();
     const remarked = exportJson(db, vendor);
     expect(queueStaleRebuilds(db)).toBe(0);
     const withoutSummaries = (json: string) => json.replace(/"summary": "(?:[^"\\]|\\.)*"/g, "");
@@ -130,7 +130,7 @@ describeCorpus("re-derivation of a real history after retention", () => {
       .get();
     expect(pruneRawBodies(db, { before: middle?.observedAt ?? "" }).captures).toBeGreaterThan(100);
     // What is derived again is worded afresh: mark it, and the rebuild must put it back.
-    const marked = db.$client.prepare("UPDATE incident_versions SET summary = 'marked' WHERE vendor_id = ? AND observed_at >= ?").run(vendor.id, middle?.observedAt ?? "");
+    const marked = db.$client.prepare("UPDATE incident_versions SET content = redline_version_with(content, 'summary', 'marked') WHERE vendor_id = ? AND observed_at >= ?").run(vendor.id, middle?.observedAt ?? "");
     expect(marked.changes).toBeGreaterThan(0);
     expect(exportJson(db, vendor)).not.toBe(before);
     queueJob(db, vendor.id, "requested", null);
