@@ -46,7 +46,7 @@ async function archive(title: string): Promise<{ db: RedlineDb; vendor: VendorRo
 function history(db: RedlineDb): string[] {
   return db.$client
     .prepare<[], { line: string; changes: PackedJson }>(
-      `SELECT i.title || ' #' || v.seq || ' ' || v.observed_at || ' ' || v.kinds AS line, v.changes FROM incident_versions v JOIN incidents i ON i.id = v.incident_id ORDER BY v.seq`,
+      `SELECT i.title || ' #' || v.seq || ' ' || v.observed_at || ' ' || v.kinds AS line, redline_version_field(v.content, 'changes') AS changes FROM incident_versions v JOIN incidents i ON i.id = v.incident_id ORDER BY v.seq`,
     )
     .all()
     .map((r) => `${r.line} ${JSON.stringify(unpackChanges(r.changes))}`);
