@@ -7,8 +7,8 @@
  */
 import { closeDatabase, openDatabase } from "@/db/client";
 import { compressWithDictionary } from "@/db/json-dictionary";
-import { unpackChanges, type PackedJson } from "@/db/packed-json";
 import { statesByCapture } from "@/db/state-log";
+import { unpackVersionContent } from "@/db/version-content";
 
 export interface DerivedFloor {
   states: number;
@@ -19,13 +19,13 @@ export function derivedFloor(dbFile: string): DerivedFloor {
   const db = openDatabase(dbFile);
   try {
     const sqlite = db.$client;
-    const versionsOf = sqlite.prepare<[number], { changes: PackedJson; kinds: string; observedAt: string }>(
-      "SELECT changes, kinds, observed_at AS observedAt FROM incident_versions WHERE incident_id = ? ORDER BY seq",
+    const versionsOf = sqlite.prepare<[number], { content: Buffer; kinds: string; observedAt: string }>(
+      "SELECT content, kinds, observed_at AS observedAt FROM incident_versions WHERE incident_id = ? ORDER BY seq",
     );
     const floor: DerivedFloor = { states: 0, versions: 0 };
     for (const { id } of sqlite.prepare<[], { id: number }>("SELECT id FROM incidents").all()) {
       floor.states += compressWithDictionary(Buffer.from(JSON.stringify([...statesByCapture(sqlite, id).values()]))).length;
-      const versions = versionsOf.all(id).map((v) => [unpackChanges(v.changes), v.kinds, v.observedAt]);
+      const versions = versionsOf.all(id).map((v) => [unpackVersionContent(v.content).changes, v.kinds, v.observedAt]);
       floor.versions += compressWithDictionary(Buffer.from(JSON.stringify(versions))).length;
     }
     return floor;
