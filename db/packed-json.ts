@@ -21,9 +21,9 @@ export function unpackJson(value: PackedJson): string {
   return (isDictionaryCompressed(value) ? decompressWithDictionary(value) : inflateRawSync(value)).toString("utf8");
 }
 
-/** Whether a stored value is in the form packJson gives it now. */
+/** Whether a stored value is in the form packJson gives it now (a deflated one of an earlier Redline is not). */
 export function isPacked(value: PackedJson, text: string): boolean {
-  return typeof value !== "string" || text.length < MIN_PACKED;
+  return typeof value === "string" ? text.length < MIN_PACKED : isDictionaryCompressed(value);
 }
 
 /** A version's stored `changes`, however it was written: every reader goes through here. */

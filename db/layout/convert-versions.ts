@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
 import { encodeReverseDelta, type StoredPatch } from "@/db/json-deltas";
+import { DICTIONARY_MARKER } from "@/db/json-dictionary";
 import { isPacked, packJson, type PackedJson } from "@/db/packed-json";
 import { isStateCheckpoint, replayStateRows, STATE_CHECKPOINT, statesByCapture } from "@/db/state-log";
 import { isVersionCheckpoint, projectRecord, replaySteps, VERSION_CHECKPOINT } from "@/db/version-states";
@@ -112,8 +113,9 @@ export function convertVersionLayout(db: RedlineDb, options: { batch?: number; o
   }
 }
 
-/** A full copy stored otherwise than packJson stores it now (plain text of packable length, or deflated). */
-const UNPACKED = (column: string) => `(typeof(${column}) = 'text' AND length(${column}) >= 256)`;
+/** A full copy stored otherwise than packJson stores it now (plain text of packable length, or deflated without the dictionary). */
+const UNPACKED = (column: string) =>
+  `((typeof(${column}) = 'text' AND length(${column}) >= 256) OR (typeof(${column}) = 'blob' AND substr(${column}, 1, 1) <> x'${DICTIONARY_MARKER.toString(16).padStart(2, "0")}'))`;
 
 /** More full rows than the checkpoints (every 16th) and the latest. */
 const TOO_MANY_FULL = (column: string, position: string, every: number) => `sum(${column} IS NOT NULL) > ${position} / ${every} + (${position} % ${every} <> 0)`;

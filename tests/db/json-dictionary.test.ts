@@ -4,7 +4,10 @@ import { describe, expect, it } from "vitest";
 import { decompressSearchText } from "@/db/body-codec";
 import json1 from "@/db/dictionaries/json-1.json";
 import { compressWithDictionary, decompressWithDictionary, DictionaryError, isDictionaryCompressed, verifiedDictionary } from "@/db/json-dictionary";
+import { convertVersionLayout, versionLayoutPending } from "@/db/layout/convert-versions";
 import { packJson, unpackJson } from "@/db/packed-json";
+import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
+import { freshDatabase } from "@/tests/support/database";
 
 const state = JSON.stringify({
   incident: { vendor: "acme", id: "x1", kind: "incident", title: "Elevated error rates", status: "investigating", impact: "minor", updates: [{ id: "u1", status: "investigating", body: "We are investigating elevated error rates on the API. ✓" }] },
@@ -39,5 +42,24 @@ describe("stored JSON compressed against a fixed dictionary", () => {
     expect(() => decompressWithDictionary(unknown)).toThrow(/dictionary 9, which this version of Redline does not have/);
     const damaged = Buffer.from(row.subarray(0, row.length - 3));
     expect(() => decompressWithDictionary(damaged)).toThrow(DictionaryError);
+  });
+});
+
+describe("migrate's conversion of record states deflated by an earlier Redline", () => {
+  it("recompresses them against the dictionary, the texts unchanged, and then has nothing left to do", async () => {
+    const db = freshDatabase();
+    await archiveAcmeLifecycle(db);
+    const sqlite = db.$client;
+    const full = () => sqlite.prepare<[], { id: number; state: Buffer | string }>("SELECT id, state FROM incident_states WHERE state IS NOT NULL ORDER BY id").all();
+    const texts = full().map((r) => unpackJson(r.state));
+    const deflate = sqlite.prepare<[Buffer, number]>("UPDATE incident_states SET state = ? WHERE id = ?");
+    for (const [i, row] of full().entries()) deflate.run(deflateRawSync(texts[i] ?? "", { level: 6 }), row.id);
+    expect(full().every((r) => Buffer.isBuffer(r.state) && !isDictionaryCompressed(r.state))).toBe(true);
+    expect(versionLayoutPending(sqlite)).toBe(true);
+
+    expect(convertVersionLayout(db).statesRewritten).toBe(texts.length);
+    expect(full().every((r) => typeof r.state === "string" || isDictionaryCompressed(r.state))).toBe(true);
+    expect(full().map((r) => unpackJson(r.state))).toEqual(texts);
+    expect(versionLayoutPending(sqlite)).toBe(false);
   });
 });
