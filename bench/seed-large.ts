@@ -47,7 +47,7 @@ function seedKey(): string {
 
 /** Where the cached database for the current generator and schema lives. */
 export function largeSeedFile(): string {
-  return path.join(process.cwd(), "data", `bench-web-${seedKey()}.db`);
+  return path.join(process.cwd(), "data", `bench-web-v${SEED_VERSION}-${seedKey()}.db`);
 }
 
 function buildSeed(file: string): SeedStats {
@@ -121,8 +121,9 @@ export function ensureLargeSeed(): SeedStats {
     return stats;
   }
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  // Older generations of the cache are a few GB each.
-  for (const old of fs.readdirSync(path.dirname(file)).filter((n) => /^bench-web-[0-9a-f]+\.db/.test(n))) {
+  // Older generations of the cache are a few GB each; seeds of other sizes of this generation stay.
+  const current = `bench-web-v${SEED_VERSION}-`;
+  for (const old of fs.readdirSync(path.dirname(file)).filter((n) => /^bench-web-.+\.db(?:-wal|-shm)?$/.test(n) && !n.startsWith(current))) {
     fs.rmSync(path.join(path.dirname(file), old), { force: true });
   }
   const out = execFileSync(process.execPath, ["--import", "tsx", __filename, "--build", file], {
