@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { unpackVersionContent, type VersionContent } from "@/db/version-content";
+import { registerVersionContentFunction, type VersionContent } from "@/db/version-content";
 
 /** How a row of the current layout is written into a file of an older one, column by column (the copies older-layout tests make). */
 
@@ -17,7 +17,6 @@ const BEFORE_RAW_ROWS: Record<string, Record<string, string>> = {
 const CONTENT_COLUMNS: Record<string, keyof VersionContent> = {
   changes: "changes", summary: "summary", headline: "headline", title: "title", impact: "impact", incident_kind: "incidentKind",
 };
-const FIELD_FUNCTION = "redline_test_version_field";
 
 /** What the file being filled (`main`) predates. */
 export interface OlderLayout {
@@ -30,13 +29,9 @@ export interface OlderLayout {
 const hasColumn = (old: Database.Database, table: string, column: string) =>
   old.prepare("SELECT 1 FROM pragma_table_info(?, 'main') WHERE name = ?").get(table, column) !== undefined;
 
-/** The SQL function copies into an older layout read a version's content with (once per connection, before copying). */
+/** The SQL functions copies into an older layout read a version's content with (once per connection, before copying). */
 export function registerOlderLayoutFunctions(old: Database.Database): void {
-  // An older layout's version columns are read out of the source's content (changes as plain JSON, as that layout kept them).
-  old.function(FIELD_FUNCTION, { deterministic: true }, (content: unknown, field: unknown) => {
-    const value = unpackVersionContent(content as Buffer)[field as keyof VersionContent];
-    return field === "changes" ? JSON.stringify(value) : (value as string | null);
-  });
+  registerVersionContentFunction(old);
 }
 
 /** The layout of the file being filled (`main`). */
@@ -49,5 +44,5 @@ export function olderLayoutValue(table: string, name: string, layout: OlderLayou
   const raw = layout.beforeRawRows ? BEFORE_RAW_ROWS[table]?.[name] : undefined;
   if (raw !== undefined) return raw;
   const field = layout.beforeVersionContent && table === "incident_versions" ? CONTENT_COLUMNS[name] : undefined;
-  return field === undefined ? `t."${name}"` : `${FIELD_FUNCTION}(t."content", '${field}')`;
+  return field === undefined ? `t."${name}"` : `redline_version_field(t."content", '${field}')`;
 }

@@ -2,13 +2,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { drizzle } from "drizzle-orm/better-sqlite3";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { MIGRATIONS_DIR, type RedlineDb } from "@/db/client";
-import { registerSearchFunctions } from "@/db/search-text";
-import { attachSource, copyFromSource } from "@/tests/support/previous-layout";
+import { attachSource, copyFromSource, fileBeforeMigration } from "@/tests/support/previous-layout";
 
-const RAW_ROWS_TAG = /_raw_rows$/;
+const RAW_ROWS_MIGRATION = "raw_rows";
 
 interface Journal {
   entries: Array<{ idx: number; tag: string }>;
@@ -20,29 +17,14 @@ function journal(): Journal {
 
 /** The statements of the raw-rows migration, found by name so that renumbering at a merge does not move it. */
 export function rawRowsStatements(): string[] {
-  const entry = journal().entries.find((e) => RAW_ROWS_TAG.test(e.tag));
+  const entry = journal().entries.find((e) => e.tag.endsWith(`_${RAW_ROWS_MIGRATION}`));
   if (!entry) throw new Error("no raw_rows migration in the journal");
   return fs.readFileSync(path.join(MIGRATIONS_DIR, `${entry.tag}.sql`), "utf8").split("--> statement-breakpoint").map((s) => s.trim()).filter(Boolean);
 }
 
 /** A database file migrated up to just before the raw-rows migration. */
-export function layoutBeforeRawRowsFile(dir: string, name = "before-raw-rows.db"): string {
-  const migrations = path.join(dir, `migrations-${name}`);
-  fs.mkdirSync(path.join(migrations, "meta"), { recursive: true });
-  const j = journal();
-  const at = j.entries.findIndex((e) => RAW_ROWS_TAG.test(e.tag));
-  if (at < 0) throw new Error("no raw_rows migration in the journal");
-  j.entries = j.entries.slice(0, at);
-  for (const e of j.entries) fs.copyFileSync(path.join(MIGRATIONS_DIR, `${e.tag}.sql`), path.join(migrations, `${e.tag}.sql`));
-  fs.writeFileSync(path.join(migrations, "meta", "_journal.json"), JSON.stringify(j));
-  const file = path.join(dir, name);
-  const sqlite = new Database(file);
-  sqlite.pragma("page_size = 1024");
-  sqlite.pragma("journal_mode = WAL");
-  registerSearchFunctions(sqlite);
-  migrate(drizzle(sqlite), { migrationsFolder: migrations });
-  sqlite.close();
-  return file;
+export function layoutBeforeRawRowsFile(dir: string): string {
+  return fileBeforeMigration(dir, RAW_ROWS_MIGRATION);
 }
 
 /** Copy an archive into a file of the layout before raw rows, writing bodies and captures as that layout had them. */
