@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { Compressor, Decompressor } from "zstd-napi";
+import { type CompressParameters, Compressor, Decompressor } from "zstd-napi";
 import json1 from "@/db/dictionaries/json-1.json";
 
 /**
@@ -31,9 +31,6 @@ export class DictionaryError extends Error {
   readonly kind = "dictionary";
 }
 
-const compressors = new Map<number, Compressor>();
-const decompressors = new Map<number, Decompressor>();
-
 function dictionaryBytes(number: number): Buffer {
   const file = FILES.get(number);
   if (!file) throw new DictionaryError(`store: a row names compression dictionary ${number}, which this version of Redline does not have`);
@@ -50,25 +47,44 @@ export function verifiedDictionary(file: DictionaryFile, number: number): Buffer
   return bytes;
 }
 
-function compressorFor(number: number): Compressor {
-  let compressor = compressors.get(number);
-  if (!compressor) {
-    compressor = new Compressor();
-    compressor.setParameters({ compressionLevel: LEVEL });
-    compressor.loadDictionary(dictionaryBytes(number));
-    compressors.set(number, compressor);
-  }
-  return compressor;
+/** zstd against one fixed dictionary: its compressor and decompressor, made on first use and kept. */
+export interface DictionaryCodec {
+  compress(data: Uint8Array): Buffer;
+  decompress(data: Uint8Array): Buffer;
 }
 
-function decompressorFor(number: number): Decompressor {
-  let decompressor = decompressors.get(number);
-  if (!decompressor) {
-    decompressor = new Decompressor();
-    decompressor.loadDictionary(dictionaryBytes(number));
-    decompressors.set(number, decompressor);
+export function dictionaryCodec(dictionary: () => Buffer, parameters: CompressParameters): DictionaryCodec {
+  let compressor: Compressor | undefined;
+  let decompressor: Decompressor | undefined;
+  return {
+    compress(data) {
+      if (!compressor) {
+        compressor = new Compressor();
+        compressor.setParameters(parameters);
+        compressor.loadDictionary(dictionary());
+      }
+      return compressor.compress(data);
+    },
+    decompress(data) {
+      if (!decompressor) {
+        decompressor = new Decompressor();
+        decompressor.loadDictionary(dictionary());
+      }
+      return decompressor.decompress(data);
+    },
+  };
+}
+
+const codecs = new Map<number, DictionaryCodec>();
+
+function codecFor(number: number): DictionaryCodec {
+  let codec = codecs.get(number);
+  if (!codec) {
+    const bytes = dictionaryBytes(number);
+    codec = dictionaryCodec(() => bytes, { compressionLevel: LEVEL });
+    codecs.set(number, codec);
   }
-  return decompressor;
+  return codec;
 }
 
 /** Whether a stored value was written by compressWithDictionary. */
@@ -77,14 +93,14 @@ export function isDictionaryCompressed(value: Uint8Array): boolean {
 }
 
 export function compressWithDictionary(data: Uint8Array): Buffer {
-  return Buffer.concat([Buffer.from([DICTIONARY_MARKER, CURRENT]), compressorFor(CURRENT).compress(data)]);
+  return Buffer.concat([Buffer.from([DICTIONARY_MARKER, CURRENT]), codecFor(CURRENT).compress(data)]);
 }
 
 export function decompressWithDictionary(value: Uint8Array): Buffer {
   if (!isDictionaryCompressed(value)) throw new DictionaryError("store: a value was read as dictionary-compressed but is not");
   const number = value[1] ?? 0;
   try {
-    return decompressorFor(number).decompress(value.subarray(2));
+    return codecFor(number).decompress(value.subarray(2));
   } catch (error) {
     if (error instanceof DictionaryError) throw error;
     throw new DictionaryError(`store: a value compressed with dictionary ${number} cannot be decompressed (${error instanceof Error ? error.message : String(error)})`);

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { Compressor, Decompressor } from "zstd-napi";
+import { dictionaryCodec } from "@/db/json-dictionary";
 import { type PackedJson, unpackJson } from "@/db/packed-json";
 import { VERSION_DICTIONARY_V1 } from "@/db/version-dictionary";
 import type { Change } from "@/lib/change";
@@ -31,31 +31,12 @@ const LEVEL = 9;
 /** The text fields, then the changes: a reader of text alone stops at the newline (JSON text never holds a raw one). */
 type StoredText = [string, string, string | null, string | null, string | null];
 
-let compressor: Compressor | null = null;
-let decompressor: Decompressor | null = null;
-const dictionary = () => Buffer.from(VERSION_DICTIONARY_V1, "utf8");
-
-function compress(data: Buffer): Buffer {
-  if (!compressor) {
-    compressor = new Compressor();
-    compressor.setParameters({ compressionLevel: LEVEL, checksumFlag: false, dictIDFlag: false });
-    compressor.loadDictionary(dictionary());
-  }
-  return compressor.compress(data);
-}
-
-function decompress(data: Buffer): Buffer {
-  if (!decompressor) {
-    decompressor = new Decompressor();
-    decompressor.loadDictionary(dictionary());
-  }
-  return decompressor.decompress(data);
-}
+const codec = dictionaryCodec(() => Buffer.from(VERSION_DICTIONARY_V1, "utf8"), { compressionLevel: LEVEL, checksumFlag: false, dictIDFlag: false });
 
 export function packVersionContent(content: VersionContent): Buffer {
   const text: StoredText = [content.summary, content.headline, content.title, content.impact, content.incidentKind];
   const plain = `${JSON.stringify(text)}\n${JSON.stringify(content.changes)}`;
-  return Buffer.concat([Buffer.of(CONTENT_FORMAT), compress(Buffer.from(plain, "utf8"))]);
+  return Buffer.concat([Buffer.of(CONTENT_FORMAT), codec.compress(Buffer.from(plain, "utf8"))]);
 }
 
 /** The frame's plain bytes and where its text ends (the newline before the changes). */
@@ -63,7 +44,7 @@ function decompressContent(value: Buffer): { plain: Buffer; split: number } {
   if (value[0] !== CONTENT_FORMAT) throw new VersionContentError(`store: version content of unknown format ${String(value[0])}`);
   let plain: Buffer;
   try {
-    plain = decompress(value.subarray(1));
+    plain = codec.decompress(value.subarray(1));
   } catch (error) {
     throw new VersionContentError(`store: unable to read a version's content: ${(error as Error).message}`, { cause: error });
   }
