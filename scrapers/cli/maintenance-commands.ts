@@ -13,27 +13,20 @@ import { getVendorBySlug } from "@/db/vendors";
 import { CliError, resolveDbPath, withDatabase } from "@/scrapers/cli/cli-context";
 import { runPendingJobs } from "@/scrapers/rederive/job-runner";
 
-/** Whether the database file holds data an in-place conversion would rewrite. */
-function conversionPending(file: string): boolean {
-  if (!fs.existsSync(file)) return false;
+/** Whether the database file holds data an in-place conversion would rewrite, and whether its versions' content is among it. */
+function conversionPending(file: string): { any: boolean; versionContent: boolean } {
+  if (!fs.existsSync(file)) return { any: false, versionContent: false };
   const sqlite = new Database(file, { readonly: true, fileMustExist: true });
   try {
     const has = (table: string) => sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
-    return (
-      (has("incident_versions") && (versionContentPending(sqlite) || versionLayoutPending(sqlite))) ||
+    const versionContent = has("incident_versions") && versionContentPending(sqlite);
+    const any =
+      versionContent ||
+      (has("incident_versions") && versionLayoutPending(sqlite)) ||
       (has("capture_bodies") && (rawRowsPending(sqlite) || countLegacyBodies(sqlite) > 0)) ||
       searchTextPending(sqlite) ||
-      sideTablesPending(sqlite)
-    );
-  } finally {
-    sqlite.close();
-  }
-}
-
-function fileVersionContentPending(file: string): boolean {
-  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    return versionContentPending(sqlite);
+      sideTablesPending(sqlite);
+    return { any, versionContent };
   } finally {
     sqlite.close();
   }
@@ -43,8 +36,7 @@ export async function runMigrate(opts: { db?: string; bodyBatch?: string }): Pro
   const batchBodies = opts.bodyBatch === undefined ? undefined : Number(opts.bodyBatch);
   if (batchBodies !== undefined && (!Number.isInteger(batchBodies) || batchBodies < 1)) throw new CliError(`--body-batch must be a whole number of bodies, not ${JSON.stringify(opts.bodyBatch)}`);
   const file = resolveDbPath(opts);
-  const pending = conversionPending(file);
-  const contentPending = pending && fileVersionContentPending(file);
+  const { any: pending, versionContent: contentPending } = conversionPending(file);
   if (pending) {
     const target = `${file}.before-migrate-${new Date().toISOString().replace(/[:.]/g, "-")}`;
     const backup = await backupDatabase(file, target);
