@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { closeDatabase, openDatabase } from "@/db/client";
+import { closeDatabase, openDatabase, type RedlineDb } from "@/db/client";
 import { versionLayoutPending } from "@/db/layout/convert-versions";
 import { sideTablesPending } from "@/db/layout/side-tables";
 import { loadVendorExport } from "@/db/queries/incident-history";
@@ -16,6 +16,21 @@ import { checkSearchIndex, queriesFrom, searchAnswers, writeLayoutBeforeSearchTe
 
 function migrateCli(file: string) {
   return spawnSync(process.execPath, ["--import", "tsx", "scrapers/cli/main.ts", "migrate", "--db", file], { cwd: process.cwd(), encoding: "utf8" });
+}
+
+/** Migrate `file` by the CLI: its backup still holds the layout `pending` finds, the file no longer does and has no free pages. */
+function migrateInPlace(file: string, pending: (sqlite: Database.Database) => boolean): RedlineDb {
+  const run = migrateCli(file);
+  expect(run.status, run.stderr).toBe(0);
+  const backup = /backed up \S+ to (\S+) \(/.exec(run.stdout)?.[1];
+  expect(backup, run.stdout).toBeDefined();
+  const kept = new Database(backup ?? "", { readonly: true, fileMustExist: true });
+  expect(pending(kept)).toBe(true);
+  kept.close();
+  const db = openDatabase(file);
+  expect(pending(db.$client)).toBe(false);
+  expect(db.$client.pragma("freelist_count", { simple: true })).toBe(0);
+  return db;
 }
 
 describe("redline migrate on a database of the previous layout", () => {
@@ -64,16 +79,7 @@ describe("redline migrate on a database whose search index keeps a plain copy of
     const file = writeLayoutBeforeSearchText(source, dir);
     closeDatabase(source);
 
-    const run = migrateCli(file);
-    expect(run.status, run.stderr).toBe(0);
-    const backup = /backed up \S+ to (\S+) \(/.exec(run.stdout)?.[1];
-    expect(backup, run.stdout).toBeDefined();
-    const kept = new Database(backup ?? "", { readonly: true, fileMustExist: true });
-    expect(searchTextPending(kept)).toBe(true);
-    kept.close();
-    const db = openDatabase(file);
-    expect(searchTextPending(db.$client)).toBe(false);
-    expect(db.$client.pragma("freelist_count", { simple: true })).toBe(0);
+    const db = migrateInPlace(file, searchTextPending);
     checkSearchIndex(db);
     expect(searchAnswers(db, queries, "acme")).toBe(expected);
     closeDatabase(db);
@@ -92,16 +98,7 @@ describe("redline migrate on a database of the side tables' previous layout", ()
     copyArchiveInto(file, source);
     closeDatabase(source);
 
-    const run = migrateCli(file);
-    expect(run.status, run.stderr).toBe(0);
-    const backup = /backed up \S+ to (\S+) \(/.exec(run.stdout)?.[1];
-    expect(backup, run.stdout).toBeDefined();
-    const kept = new Database(backup ?? "", { readonly: true, fileMustExist: true });
-    expect(sideTablesPending(kept)).toBe(true);
-    kept.close();
-    const db = openDatabase(file);
-    expect(sideTablesPending(db.$client)).toBe(false);
-    expect(db.$client.pragma("freelist_count", { simple: true })).toBe(0);
+    const db = migrateInPlace(file, sideTablesPending);
     expect(JSON.stringify(loadVendorExport(db, "acme"))).toBe(expected);
     closeDatabase(db);
     expect(migrateCli(file).stdout).not.toMatch(/backed up/);
