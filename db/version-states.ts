@@ -96,30 +96,41 @@ function prepare(sqlite: Database.Database) {
 
 const st = preparedOnConnection(prepare);
 
-/** The snapshot JSON of one stored version, rebuilt from the full snapshots around it when it keeps only a patch. */
-export function readVersionSnapshotText(sqlite: Database.Database, incidentId: number, seq: number): string | undefined {
+/** Where a stored version's snapshot is: its own text (rebuilt from the full snapshots around it), or the record logged with it. */
+function locateVersion(sqlite: Database.Database, incidentId: number, seq: number): { text: string } | { record: string } | undefined {
   const s = st(sqlite);
   const row = s.one.get(incidentId, seq);
   if (!row) return undefined;
   if (isProjected(row)) {
     const record = readStateAtCapture(sqlite, incidentId, row.captureId);
     if (record === undefined) throw new VersionStateError(`store: version ${seq} of incident ${incidentId} has no record logged at its capture ${row.captureId}`);
-    return projectRecord(record);
+    return { record };
   }
   const steps = s.around.all({ incident: incidentId, seq }).filter((step) => !isProjected(step));
   const target = steps.findIndex((step) => step.seq === seq);
   if (target < 0) return undefined;
-  return resolveRow(
+  const text = resolveRow(
     steps.map((s) => ({ full: s.snapshot, patch: s.patch })),
     target,
     () => `version ${seq} of incident ${incidentId}`,
   );
+  return { text };
 }
 
-/** The incident as it was at one version (its full state); undefined when there is no such version. */
+/** The snapshot JSON of one stored version; undefined when there is no such version. */
+export function readVersionSnapshotText(sqlite: Database.Database, incidentId: number, seq: number): string | undefined {
+  const found = locateVersion(sqlite, incidentId, seq);
+  return found === undefined ? undefined : "text" in found ? found.text : projectRecord(found.record);
+}
+
+/**
+ * The incident as it was at one version (its full state); undefined when there is no such version.
+ * A projected version's state is taken from its parsed record, not written out as text and parsed again.
+ */
 export function readVersionState(db: RedlineDb, incidentId: number, seq: number): IncidentState | undefined {
-  const text = readVersionSnapshotText(db.$client, incidentId, seq);
-  return text === undefined ? undefined : (JSON.parse(text) as IncidentState);
+  const found = locateVersion(db.$client, incidentId, seq);
+  if (found === undefined) return undefined;
+  return "text" in found ? (JSON.parse(found.text) as IncidentState) : recordState(JSON.parse(found.record) as IncidentRecord);
 }
 
 /**

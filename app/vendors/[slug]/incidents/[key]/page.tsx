@@ -8,8 +8,7 @@ import { FirstArchived, IncidentLinks } from "@/components/incident-links";
 import { PostmortemBody } from "@/components/postmortem-body";
 import { UpdateTimeline } from "@/components/update-timeline";
 import { UtcTime } from "@/components/utc-time";
-import { resolveIncidentRoute } from "@/db/queries/incident-route";
-import { getServerDb } from "@/db/server-db";
+import { incidentRoute } from "@/app/vendors/[slug]/incidents/[key]/route-data";
 import { formatDuration } from "@/lib/format";
 import { paths } from "@/lib/incident-key";
 
@@ -19,7 +18,7 @@ type Props = { params: Promise<{ slug: string; key: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { slug, key } = await params;
-  const route = resolveIncidentRoute(getServerDb(), slug, key);
+  const route = incidentRoute(slug, key);
   if (!route) return { title: "Not found" };
   const title = `${route.vendor.name}: ${route.incident.current.incident.title}`;
   return { title, alternates: feedAlternates((f) => paths.incidentFeed(route.vendor.slug, route.incident.providerId, f), title) };
@@ -27,7 +26,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function IncidentPage({ params }: Props) {
   const { slug, key } = await params;
-  const route = resolveIncidentRoute(getServerDb(), slug, key);
+  const route = incidentRoute(slug, key);
   if (!route) notFound();
   const { vendor, incident } = route;
   const { incident: current, presence } = incident.current;

@@ -7,8 +7,7 @@ import { WhatChanged } from "@/components/change-diff";
 import { CompareForm } from "@/components/compare-form";
 import { HistoryTable } from "@/components/history-table";
 import { FirstArchived, IncidentLinks } from "@/components/incident-links";
-import { resolveVersionRoute } from "@/db/queries/incident-route";
-import { getServerDb } from "@/db/server-db";
+import { versionRoute } from "@/app/vendors/[slug]/incidents/[key]/route-data";
 import { headingKindLabel } from "@/lib/change-kinds";
 import { formatUtcMinute } from "@/lib/format";
 import { paths } from "@/lib/incident-key";
@@ -18,21 +17,21 @@ export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ slug: string; key: string; seq: string }> };
 
-function headingOf(route: NonNullable<ReturnType<typeof resolveVersionRoute>>): string {
+function headingOf(route: NonNullable<ReturnType<typeof versionRoute>>): string {
   const incident = route.version.snapshot.incident;
   return `${route.vendor.name}: ${headingKindLabel(route.version.kinds, incident)}: ${incident.title || "(untitled)"}`;
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { slug, key, seq } = await params;
-  const route = resolveVersionRoute(getServerDb(), slug, key, seq);
+  const route = versionRoute(slug, key, seq);
   if (!route) return { title: "Not found" };
   return { title: headingOf(route), alternates: feedAlternates((f) => paths.incidentFeed(route.vendor.slug, route.incident.providerId, f), `${route.vendor.name}: ${route.incident.current.incident.title}`) };
 }
 
 export default async function ChangePage({ params }: Props) {
   const { slug, key, seq } = await params;
-  const route = resolveVersionRoute(getServerDb(), slug, key, seq);
+  const route = versionRoute(slug, key, seq);
   if (!route) notFound();
   const { vendor, incident, version } = route;
   const title = version.snapshot.incident.title || "(untitled)";
