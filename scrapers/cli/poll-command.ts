@@ -5,6 +5,7 @@ import { createPollDeps, createScheduler } from "@/scrapers/poller/create-poller
 import { CliError, withDatabase } from "@/scrapers/cli/cli-context";
 import { DerivationWorker, runPendingJobs } from "@/scrapers/rederive/job-runner";
 import { applyRawRetention, describeRetention, RawRetentionTimer } from "@/scrapers/poller/raw-retention-timer";
+import { describeSearchUpkeep, SearchUpkeepTimer, tidySearchIndex } from "@/scrapers/poller/search-upkeep";
 
 function logPoll(slug: string, result: VendorPollResult): void {
   const when = new Date().toISOString().slice(0, 19).replace("T", " ");
@@ -33,6 +34,8 @@ export async function runPoll(opts: { vendor?: string; once?: boolean; db?: stri
       await runPendingJobs(db, { vendorId, log: (line) => process.stderr.write(`${line}\n`) });
       const days = env.REDLINE_KEEP_RAW_DAYS;
       if (days !== undefined) process.stderr.write(`${describeRetention(days, await applyRawRetention(db, days))}\n`);
+      const upkeep = await tidySearchIndex(db);
+      if (upkeep.steps > 0) process.stderr.write(`${describeSearchUpkeep(upkeep)}\n`);
       process.stdout.write(`polled ${round.vendors} vendors: ${round.ok} ok, ${round.failed} failed, ${round.versionsAdded} new versions\n`);
       if (round.vendors > 0 && round.ok === 0) {
         throw new CliError(`every vendor failed: is this machine offline, or is DNS failing? first error: ${round.firstError ?? "none recorded"}`);
@@ -46,6 +49,8 @@ export async function runPoll(opts: { vendor?: string; once?: boolean; db?: stri
     const days = env.REDLINE_KEEP_RAW_DAYS;
     const retention = days === undefined ? null : new RawRetentionTimer(db, days, (line) => process.stderr.write(`${line}\n`));
     retention?.start();
+    const searchUpkeep = new SearchUpkeepTimer(db, (line) => process.stderr.write(`${line}\n`));
+    searchUpkeep.start();
     const stop = (signal: string) => {
       process.stdout.write(`poller: ${signal}: finishing the polls in flight\n`);
       scheduler.stop();
@@ -57,6 +62,7 @@ export async function runPoll(opts: { vendor?: string; once?: boolean; db?: stri
     process.stdout.write(`poller: polling ${which} every ${env.REDLINE_POLL_INTERVAL_SECONDS} s, ${env.REDLINE_POLL_CONCURRENCY} at a time\n`);
     await scheduler.run();
     await retention?.stop();
+    await searchUpkeep.stop();
     await worker.stop();
     process.stdout.write("poller: stopped\n");
   });

@@ -1,5 +1,6 @@
 import type { RedlineDb } from "@/db/client";
 import { pruneRawBatch, type RetentionSummary, retentionHorizon } from "@/db/raw-retention";
+import { PeriodicTask } from "@/scrapers/poller/periodic-task";
 
 const DAY_MS = 86_400_000;
 
@@ -23,36 +24,8 @@ export function describeRetention(days: number, summary: RetentionSummary): stri
 }
 
 /** Runs applyRawRetention at once and every `intervalMs`; stop() waits for a run in progress. */
-export class RawRetentionTimer {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> = Promise.resolve();
-
-  constructor(
-    private readonly db: RedlineDb,
-    private readonly days: number,
-    private readonly log: (line: string) => void,
-    private readonly intervalMs = DAY_MS,
-  ) {}
-
-  start(): void {
-    this.run();
-    this.timer = setInterval(() => this.run(), this.intervalMs);
-    this.timer.unref();
-  }
-
-  private run(): void {
-    this.running = this.running.then(async () => {
-      try {
-        this.log(describeRetention(this.days, await applyRawRetention(this.db, this.days)));
-      } catch (error) {
-        this.log(`retention: failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    });
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+export class RawRetentionTimer extends PeriodicTask {
+  constructor(db: RedlineDb, days: number, log: (line: string) => void, intervalMs = DAY_MS) {
+    super("retention", async () => describeRetention(days, await applyRawRetention(db, days)), log, intervalMs);
   }
 }
