@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { closeDatabase, openDatabase } from "@/db/client";
+import { mergeSearchStep, SEARCH_SEGMENT_LIMIT, searchSegmentCount } from "@/db/search-upkeep";
 import { ensureVendor } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
 import { wholeSnapshot } from "@/lib/derive/observation";
@@ -20,7 +21,7 @@ import { getPlatform } from "@/scrapers/platforms";
 import { createVendors, type IncidentScript, scriptIncident, stateAt } from "@/bench/synthetic-incidents";
 import { createRandom } from "@/bench/synthetic-text";
 
-const SEED_VERSION = "4";
+const SEED_VERSION = "5";
 const INCIDENTS = Number(process.env.BENCH_WEB_INCIDENTS ?? 100_000);
 const VENDORS = Number(process.env.BENCH_WEB_VENDORS ?? 200);
 /** New incidents per poll, and for how many polls the feed lists each (the feed shows ~48). */
@@ -97,6 +98,8 @@ function buildSeed(file: string): SeedStats {
     }
   });
   const incidents = db.$client.prepare<[], { n: number }>("SELECT count(*) AS n FROM incidents").get()?.n ?? 0;
+  // As the poller's daily upkeep leaves it (scrapers/poller/search-upkeep.ts).
+  if (searchSegmentCount(db.$client) > SEARCH_SEGMENT_LIMIT) while (mergeSearchStep(db.$client));
   db.$client.pragma("wal_checkpoint(TRUNCATE)");
   closeDatabase(db);
   fs.renameSync(tmp, file);
