@@ -67,24 +67,46 @@ export function getIncidentRecord(db: RedlineDb, vendorId: number, providerId: s
   return { ...row, current, versions };
 }
 
-/** One version of an incident, with its changes and full snapshot (rebuilt by bounded replay); undefined when unknown. */
-export function getVersionDetail(db: RedlineDb, incidentId: number, seq: number, summarizer: Summarizer = currentSummarizer): VersionDetail | undefined {
+/** What a version's own row says: its changes, its text (re-rendered if an older summarizer wrote it) and the incident's title, impact and kind as it stored them. */
+function versionRow(db: RedlineDb, incidentId: number, seq: number, summarizer: Summarizer) {
   const row = statements(db).version.get(incidentId, seq);
   if (!row) return undefined;
+  const kinds = JSON.parse(row.kinds) as ChangeKindName[];
+  const content = unpackVersionContent(row.content);
+  const [fresh] = withFreshText(db, [{ ...row, summary: content.summary, headline: content.headline, incidentId, kinds }], summarizer);
+  return { seq: row.seq, observedAt: row.observedAt, kinds, summary: fresh?.summary ?? content.summary, hash: row.hash, changes: content.changes, content };
+}
+
+/** One version of an incident, with its changes and full snapshot (rebuilt by bounded replay); undefined when unknown. */
+export function getVersionDetail(db: RedlineDb, incidentId: number, seq: number, summarizer: Summarizer = currentSummarizer): VersionDetail | undefined {
+  const found = versionRow(db, incidentId, seq, summarizer);
+  if (!found) return undefined;
   const snapshot = readVersionState(db, incidentId, seq);
   if (!snapshot) return undefined;
-  const kinds = JSON.parse(row.kinds) as ChangeKindName[];
-  const { changes, summary, headline } = unpackVersionContent(row.content);
-  const [fresh] = withFreshText(db, [{ ...row, summary, headline, incidentId, kinds }], summarizer);
-  return {
-    seq: row.seq,
-    observedAt: row.observedAt,
-    kinds,
-    summary: fresh?.summary ?? summary,
-    hash: row.hash,
-    changes,
-    snapshot,
-  };
+  const { content: _content, ...version } = found;
+  return { ...version, snapshot };
+}
+
+export interface VersionChange extends VersionSummary {
+  hash: string;
+  changes: Change[];
+  /** The incident as this version named it. */
+  heading: { title: string; impact: string | null; kind: string };
+}
+
+/**
+ * One version's changes and how it named the incident, for its change page: from the version's
+ * own row, without rebuilding its snapshot, unless the row predates storing the title and kind.
+ */
+export function getVersionChange(db: RedlineDb, incidentId: number, seq: number, summarizer: Summarizer = currentSummarizer): VersionChange | undefined {
+  const found = versionRow(db, incidentId, seq, summarizer);
+  if (!found) return undefined;
+  const { content, ...version } = found;
+  if (content.title !== null && content.incidentKind !== null) {
+    return { ...version, heading: { title: content.title, impact: content.impact, kind: content.incidentKind } };
+  }
+  const incident = readVersionState(db, incidentId, seq)?.incident;
+  return incident ? { ...version, heading: { title: incident.title, impact: incident.impact, kind: incident.kind } } : undefined;
 }
 
 /** Every version of every incident of a vendor, as getVersionDetail takes them. */

@@ -1,5 +1,5 @@
 import type { RedlineDb } from "@/db/client";
-import { getIncidentRecord, getVersionDetail, type IncidentRecord, type VersionDetail } from "@/db/queries/incident-page";
+import { getIncidentRecord, getVersionChange, type IncidentRecord, type VersionChange } from "@/db/queries/incident-page";
 import { getVendor } from "@/db/queries/vendor-profile";
 import type { VendorRow } from "@/db/vendors";
 import { providerIdFromKey } from "@/lib/incident-key";
@@ -23,10 +23,10 @@ export function parseSeq(value: string): number | null {
   return /^[1-9]\d{0,8}$/.test(value) ? Number(value) : null;
 }
 
-export function resolveVersionRoute(db: RedlineDb, slug: string, key: string, seqText: string): (IncidentRoute & { version: VersionDetail }) | undefined {
+export function resolveVersionRoute(db: RedlineDb, slug: string, key: string, seqText: string): (IncidentRoute & { version: VersionChange }) | undefined {
   const route = resolveIncidentRoute(db, slug, key);
   const seq = parseSeq(seqText);
   if (!route || seq === null) return undefined;
-  const version = getVersionDetail(db, route.incident.id, seq);
+  const version = getVersionChange(db, route.incident.id, seq);
   return version ? { ...route, version } : undefined;
 }

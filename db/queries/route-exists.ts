@@ -1,23 +1,40 @@
 import type { RedlineDb } from "@/db/client";
-import { parseSeq, resolveIncidentRoute } from "@/db/queries/incident-route";
-import { getVersionDetail } from "@/db/queries/incident-page";
-import { getVendor } from "@/db/queries/vendor-profile";
+import { parseSeq } from "@/db/queries/incident-route";
+import { preparedFor } from "@/db/queries/prepared";
+import { providerIdFromKey } from "@/lib/incident-key";
 
 const VENDOR_PATH = /^\/vendors\/([^/]+)(?:\/(?:changes|incidents\/([^/]+)(?:\/(?:compare|export\.md|export\.json|versions\/([^/]+)(?:\/export\.(?:md|json))?))?))?\/?$/;
 
+// Row lookups on the identity indexes: the proxy asks before every archive page, so it must not
+// read the incident's record or rebuild a version the page itself reads next.
+const statements = preparedFor((sqlite) => ({
+  vendor: sqlite.prepare<[string], { n: number }>("SELECT 1 AS n FROM vendors WHERE slug = ?"),
+  incident: sqlite.prepare<[string, string], { n: number }>(
+    `SELECT 1 AS n FROM vendors d JOIN incidents i ON i.vendor_id = d.id AND i.provider_id = ?
+       JOIN incident_versions v ON v.incident_id = i.id AND v.seq = i.version_count WHERE d.slug = ?`,
+  ),
+  version: sqlite.prepare<[string, number, string], { n: number }>(
+    `SELECT 1 AS n FROM vendors d JOIN incidents i ON i.vendor_id = d.id AND i.provider_id = ?
+       JOIN incident_versions latest ON latest.incident_id = i.id AND latest.seq = i.version_count
+       JOIN incident_versions v ON v.incident_id = i.id AND v.seq = ? WHERE d.slug = ?`,
+  ),
+}));
+
 /**
- * Whether the vendor, incident and version a path names exist. Paths this does not recognise
- * are left to the router (true); only archive addresses that name something missing are false.
+ * Whether the vendor, incident and version a path names exist (an incident, with its latest
+ * version). Paths this does not recognise are left to the router (true); only archive addresses
+ * that name something missing are false.
  */
 export function archivePathExists(db: RedlineDb, pathname: string): boolean {
   const m = VENDOR_PATH.exec(pathname);
   if (!m) return true;
   const [, rawSlug = "", key, seq] = m;
   const slug = decodeURIComponent(rawSlug);
-  if (key === undefined) return getVendor(db, slug) !== undefined;
-  const route = resolveIncidentRoute(db, slug, decodeURIComponent(key));
-  if (!route) return false;
-  if (seq === undefined) return true;
+  const st = statements(db);
+  if (key === undefined) return st.vendor.get(slug) !== undefined;
+  const providerId = providerIdFromKey(decodeURIComponent(key));
+  if (providerId === null) return false;
+  if (seq === undefined) return st.incident.get(providerId, slug) !== undefined;
   const n = parseSeq(seq);
-  return n !== null && getVersionDetail(db, route.incident.id, n) !== undefined;
+  return n !== null && st.version.get(providerId, n, slug) !== undefined;
 }

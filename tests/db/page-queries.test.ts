@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { listChanges } from "@/db/queries/changes";
+import { getVersionChange, getVersionDetail } from "@/db/queries/incident-page";
 import { resolveIncidentRoute, resolveVersionRoute } from "@/db/queries/incident-route";
 import { decodeCursor } from "@/db/queries/prepared";
+import { archivePathExists } from "@/db/queries/route-exists";
 import { SNIPPET_OPEN, searchIncidents, toFtsQuery } from "@/db/queries/search";
 import { getVendor, listVendorIncidents } from "@/db/queries/vendor-profile";
 import { listVendorOverviews } from "@/db/queries/vendors-overview";
@@ -72,6 +74,57 @@ describe("vendors and incidents", () => {
     expect(route?.incident.current.incident.title).toBe("Payments outage");
     expect(resolveVersionRoute(db, "acme", "k3x9", "5")?.version.kinds).toEqual(["impact-downgraded"]);
     expect(resolveVersionRoute(db, "acme", "k3x9", "0")).toBeUndefined();
+  });
+
+  it("names each version's incident on its change page as the version's snapshot does, also for rows that stored no title", () => {
+    const route = resolveIncidentRoute(db, "acme", "k3x9");
+    if (!route) throw new Error("missing incident");
+    const headings = route.incident.versions.map((v) => {
+      const incident = getVersionDetail(db, route.incident.id, v.seq)?.snapshot.incident;
+      return incident ? { title: incident.title, impact: incident.impact, kind: incident.kind } : undefined;
+    });
+    expect(new Set(headings.map((h) => h?.impact)).size).toBeGreaterThan(1);
+    expect(route.incident.versions.map((v) => getVersionChange(db, route.incident.id, v.seq)?.heading)).toEqual(headings);
+    const sqlite = db.$client;
+    const stored = sqlite.prepare<[number], { content: Buffer }>("SELECT content FROM incident_versions WHERE incident_id = ? AND seq = 2").get(route.incident.id)?.content;
+    if (!stored) throw new Error("missing version 2");
+    const setContent = sqlite.prepare<[Buffer, number]>("UPDATE incident_versions SET content = ? WHERE incident_id = ? AND seq = 2");
+    try {
+      sqlite.prepare<[number]>("UPDATE incident_versions SET content = redline_version_with(content, 'title', NULL) WHERE incident_id = ? AND seq = 2").run(route.incident.id);
+      expect(getVersionChange(db, route.incident.id, 2)?.heading).toEqual(headings[1]);
+    } finally {
+      setContent.run(stored, route.incident.id);
+    }
+  });
+
+  it("tells the proxy which archive addresses name something missing, as the pages would find it", () => {
+    const acme = resolveIncidentRoute(db, "acme", "k3x9");
+    const count = acme?.incident.versionCount ?? 0;
+    expect(count).toBeGreaterThan(1);
+    const url = `/vendors/other/incidents/${incidentKey("https://blog.other.test/post/1")}`;
+    const cases: Array<[string, boolean]> = [
+      ["/vendors/acme", true],
+      ["/vendors/acme/changes", true],
+      ["/vendors/nobody", false],
+      ["/vendors/nobody/incidents/k3x9", false],
+      ["/vendors/acme/incidents/k3x9", true],
+      ["/vendors/acme/incidents/k3x9/compare", true],
+      ["/vendors/acme/incidents/k3x9/export.json", true],
+      ["/vendors/other/incidents/k3x9", false],
+      ["/vendors/acme/incidents/nope", false],
+      [url, true],
+      ["/vendors/acme/incidents/k3x9/versions/1", true],
+      [`/vendors/acme/incidents/k3x9/versions/${count}/export.md`, true],
+      [`/vendors/acme/incidents/k3x9/versions/${count + 1}`, false],
+      ["/vendors/acme/incidents/k3x9/versions/0", false],
+      ["/vendors/acme/incidents/k3x9/versions/x", false],
+      ["/vendors/acme/unknown", true],
+    ];
+    expect(cases.map(([path]) => [path, archivePathExists(db, path)])).toEqual(cases);
+    // The same answers the pages' own reads give.
+    for (let seq = 1; seq <= count + 1; seq += 1) {
+      expect(archivePathExists(db, `/vendors/acme/incidents/k3x9/versions/${seq}`)).toBe(resolveVersionRoute(db, "acme", "k3x9", String(seq)) !== undefined);
+    }
   });
 });
 

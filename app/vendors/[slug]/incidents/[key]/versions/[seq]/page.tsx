@@ -18,8 +18,8 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<{ slug: string; key: string; seq: string }> };
 
 function headingOf(route: NonNullable<ReturnType<typeof versionRoute>>): string {
-  const incident = route.version.snapshot.incident;
-  return `${route.vendor.name}: ${headingKindLabel(route.version.kinds, incident)}: ${incident.title || "(untitled)"}`;
+  const { heading } = route.version;
+  return `${route.vendor.name}: ${headingKindLabel(route.version.kinds, heading)}: ${heading.title || "(untitled)"}`;
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
@@ -34,7 +34,7 @@ export default async function ChangePage({ params }: Props) {
   const route = versionRoute(slug, key, seq);
   if (!route) notFound();
   const { vendor, incident, version } = route;
-  const title = version.snapshot.incident.title || "(untitled)";
+  const title = version.heading.title || "(untitled)";
   const previous = version.seq > 1 ? version.seq - 1 : null;
   return (
     <>
