@@ -5,7 +5,7 @@ import { createPollDeps, createScheduler } from "@/scrapers/poller/create-poller
 import { CliError, withDatabase } from "@/scrapers/cli/cli-context";
 import { DerivationWorker, runPendingJobs } from "@/scrapers/rederive/job-runner";
 import { applyRawRetention, describeRetention, RawRetentionTimer } from "@/scrapers/poller/raw-retention-timer";
-import { describeSearchUpkeep, SearchUpkeepTimer, tidySearchIndex } from "@/scrapers/poller/search-upkeep";
+import { SearchUpkeepTimer, tidySearchIndex } from "@/scrapers/poller/search-upkeep";
 
 function logPoll(slug: string, result: VendorPollResult): void {
   const when = new Date().toISOString().slice(0, 19).replace("T", " ");
@@ -34,8 +34,8 @@ export async function runPoll(opts: { vendor?: string; once?: boolean; db?: stri
       await runPendingJobs(db, { vendorId, log: (line) => process.stderr.write(`${line}\n`) });
       const days = env.REDLINE_KEEP_RAW_DAYS;
       if (days !== undefined) process.stderr.write(`${describeRetention(days, await applyRawRetention(db, days))}\n`);
-      const upkeep = await tidySearchIndex(db);
-      if (upkeep.steps > 0) process.stderr.write(`${describeSearchUpkeep(upkeep)}\n`);
+      // Routine, like an import's: a good round prints nothing on stderr.
+      await tidySearchIndex(db);
       process.stdout.write(`polled ${round.vendors} vendors: ${round.ok} ok, ${round.failed} failed, ${round.versionsAdded} new versions\n`);
       if (round.vendors > 0 && round.ok === 0) {
         throw new CliError(`every vendor failed: is this machine offline, or is DNS failing? first error: ${round.firstError ?? "none recorded"}`);
