@@ -3,7 +3,6 @@ import { ensureVendor, getVendorBySlug, VENDOR_SLUG_PATTERN, type VendorRow } fr
 import { listFileVersions, readFileVersions } from "@/scrapers/ingest/git-snapshots";
 import { type ImportSummary, importSnapshots, listSnapshotFolder, type SnapshotSource } from "@/scrapers/ingest/import-snapshots";
 import { CliError, requirePlatform, withDatabase } from "@/scrapers/cli/cli-context";
-import { tidySearchIndex } from "@/scrapers/poller/search-upkeep";
 import { describePlatformFamily, isSameFamily } from "@/scrapers/platforms/families";
 
 interface ImportOptions {
@@ -69,8 +68,6 @@ async function runSnapshots(opts: ImportOptions, what: string, total: number, sn
     const bar = progressBar(total);
     try {
       const summary = await importSnapshots(db, vendor, platform, snapshots, (done) => bar.update(done));
-      // An import writes the index in many transactions: searches read it merged.
-      await tidySearchIndex(db);
       bar.stop();
       printSummary(what, summary, skipped);
     } finally {
