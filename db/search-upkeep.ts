@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { preparedOnConnection } from "@/db/queries/prepared";
 
 /**
  * The search index (FTS5) writes a new segment for every transaction that changes it and merges
@@ -11,8 +12,14 @@ export const SEARCH_SEGMENT_LIMIT = 8;
 /** Pages one merge step writes: a short hold of the write lock, as every maintenance batch. */
 const STEP_PAGES = 200;
 
+const st = preparedOnConnection((sqlite) => ({
+  segments: sqlite.prepare<[], { n: number }>("SELECT count(DISTINCT segid) AS n FROM incident_search_idx"),
+  changes: sqlite.prepare<[], { n: number }>("SELECT total_changes() AS n"),
+  merge: sqlite.prepare<[number]>("INSERT INTO incident_search (incident_search, rank) VALUES ('merge', ?)"),
+}));
+
 export function searchSegmentCount(sqlite: Database.Database): number {
-  return sqlite.prepare<[], { n: number }>("SELECT count(DISTINCT segid) AS n FROM incident_search_idx").get()?.n ?? 0;
+  return st(sqlite).segments.get()?.n ?? 0;
 }
 
 /**
@@ -20,8 +27,8 @@ export function searchSegmentCount(sqlite: Database.Database): number {
  * FTS5 says whether a merge did work only through the change count: two or more changes is work.
  */
 export function mergeSearchStep(sqlite: Database.Database, pages = STEP_PAGES): boolean {
-  const changes = sqlite.prepare<[], { n: number }>("SELECT total_changes() AS n");
-  const before = changes.get()?.n ?? 0;
-  sqlite.prepare<[number]>("INSERT INTO incident_search (incident_search, rank) VALUES ('merge', ?)").run(-pages);
-  return (changes.get()?.n ?? 0) - before >= 2;
+  const s = st(sqlite);
+  const before = s.changes.get()?.n ?? 0;
+  s.merge.run(-pages);
+  return (s.changes.get()?.n ?? 0) - before >= 2;
 }
