@@ -34,7 +34,7 @@ export async function runPoll(opts: { vendor?: string; once?: boolean; db?: stri
       await runPendingJobs(db, { vendorId, log: (line) => process.stderr.write(`${line}\n`) });
       const days = env.REDLINE_KEEP_RAW_DAYS;
       if (days !== undefined) process.stderr.write(`${describeRetention(days, await applyRawRetention(db, days))}\n`);
-      // Routine, like an import's: a good round prints nothing on stderr.
+      // Routine upkeep, not news: a good round prints nothing on stderr.
       await tidySearchIndex(db);
       process.stdout.write(`polled ${round.vendors} vendors: ${round.ok} ok, ${round.failed} failed, ${round.versionsAdded} new versions\n`);
       if (round.vendors > 0 && round.ok === 0) {

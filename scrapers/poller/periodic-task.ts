@@ -1,3 +1,5 @@
+export const DAY_MS = 86_400_000;
+
 /** Runs `task` at once and every `intervalMs`, one run at a time, logging what it says or how it failed; stop() waits for a run in progress. */
 export class PeriodicTask {
   private timer: NodeJS.Timeout | null = null;

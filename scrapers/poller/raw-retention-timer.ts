@@ -1,8 +1,6 @@
 import type { RedlineDb } from "@/db/client";
 import { pruneRawBatch, type RetentionSummary, retentionHorizon } from "@/db/raw-retention";
-import { PeriodicTask } from "@/scrapers/poller/periodic-task";
-
-const DAY_MS = 86_400_000;
+import { DAY_MS, PeriodicTask } from "@/scrapers/poller/periodic-task";
 
 /**
  * Apply REDLINE_KEEP_RAW_DAYS now and, in a long-lived poller, once a day: one short transaction

@@ -1,8 +1,6 @@
 import type { RedlineDb } from "@/db/client";
 import { mergeSearchStep, SEARCH_SEGMENT_LIMIT, searchSegmentCount } from "@/db/search-upkeep";
-import { PeriodicTask } from "@/scrapers/poller/periodic-task";
-
-const DAY_MS = 86_400_000;
+import { DAY_MS, PeriodicTask } from "@/scrapers/poller/periodic-task";
 
 export interface SearchUpkeep {
   before: number;
