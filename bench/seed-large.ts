@@ -11,13 +11,13 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { closeDatabase, openDatabase } from "@/db/client";
-import { mergeSearchStep, SEARCH_SEGMENT_LIMIT, searchSegmentCount } from "@/db/search-upkeep";
 import { ensureVendor } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
 import { wholeSnapshot } from "@/lib/derive/observation";
 import type { Incident } from "@/lib/incident";
 import { recordParsed } from "@/scrapers/ingest/ingest-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
+import { tidySearchIndex } from "@/scrapers/poller/search-upkeep";
 import { createVendors, type IncidentScript, scriptIncident, stateAt } from "@/bench/synthetic-incidents";
 import { createRandom } from "@/bench/synthetic-text";
 
@@ -51,7 +51,7 @@ export function largeSeedFile(): string {
   return path.join(process.cwd(), "data", `bench-web-v${SEED_VERSION}-${seedKey()}.db`);
 }
 
-function buildSeed(file: string): SeedStats {
+async function buildSeed(file: string): Promise<SeedStats> {
   const started = performance.now();
   const tmp = `${file}.tmp`;
   for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) fs.rmSync(f, { force: true });
@@ -99,7 +99,7 @@ function buildSeed(file: string): SeedStats {
   });
   const incidents = db.$client.prepare<[], { n: number }>("SELECT count(*) AS n FROM incidents").get()?.n ?? 0;
   // As the poller's daily upkeep leaves it (scrapers/poller/search-upkeep.ts).
-  if (searchSegmentCount(db.$client) > SEARCH_SEGMENT_LIMIT) while (mergeSearchStep(db.$client));
+  await tidySearchIndex(db);
   db.$client.pragma("wal_checkpoint(TRUNCATE)");
   closeDatabase(db);
   fs.renameSync(tmp, file);
@@ -138,7 +138,7 @@ export function ensureLargeSeed(): SeedStats {
 
 const buildFlag = process.argv.indexOf("--build");
 if (buildFlag >= 0) {
-  process.stdout.write(`${JSON.stringify(buildSeed(process.argv[buildFlag + 1] ?? largeSeedFile()))}\n`);
+  void buildSeed(process.argv[buildFlag + 1] ?? largeSeedFile()).then((stats) => process.stdout.write(`${JSON.stringify(stats)}\n`));
 } else if (require.main === module) {
   console.log(JSON.stringify(ensureLargeSeed()));
 }
