@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { type DerivedFloor, derivedFloor } from "@/bench/derived-floor";
+import { rawFloorBytes } from "@/bench/raw-floor";
 import { bytesOnDisk, readStatsJson, reportedImportSeconds, runRedline } from "@/bench/redline-cli";
 import { aggressivePackBytes, commitSnapshots } from "@/bench/snapshot-repo";
 import { listStoredCaptureIds, restoreCapture } from "@/db/capture-restore";
@@ -44,6 +45,8 @@ export interface HistoryResult {
   checkpointedBytes: number;
   /** The derived history's floor for any per-incident layout (bench/derived-floor.ts). */
   derivedFloor: DerivedFloor;
+  /** The raw bodies' floor for any layout (bench/raw-floor.ts). */
+  rawFloorBytes: number;
   importSeconds: number;
   importReportedSeconds: number;
   reimportSeconds: number;
@@ -117,6 +120,7 @@ export async function measureHistory(history: History, dir: string): Promise<His
     rawBytes,
     gzipBytes,
     packBytes,
+    rawFloorBytes: rawFloorBytes(bodies),
     redlineBytes,
     checkpointedBytes: checkpointed,
     importSeconds: first.ms / 1000,
