@@ -178,7 +178,7 @@ describe("API addresses no route has", () => {
     ["POST", "/api/v1/incidents/nope"],
     ["DELETE", "/api/v1/changes/nope"],
   ])("answers %s %s with a 404 problem pointing to the route list, not the site's HTML page", async (method, path) => {
-    const route = (await import("@/app/api/v1/[...path]/route")) as Record<string, (request: Request) => Response>;
+    const route = (await import("@/app/api/v1/[...path]/route")) as unknown as Record<string, (request: Request) => Response>;
     const handler = route[method];
     expect(handler, method).toBeTypeOf("function");
     const response = handler?.(new Request(`${ORIGIN}${path}`, { method })) ?? new Response(null, { status: 599 });

@@ -52,7 +52,7 @@ describe("redline vendors", () => {
 
   it("lists vendors by name ignoring case", () => {
     const db = path.join(dir, "order.db");
-    for (const [slug, name] of [["zulu", "Zulu"], ["acme", "acme"], ["mid", "Mid"]]) {
+    for (const [slug, name] of [["zulu", "Zulu"], ["acme", "acme"], ["mid", "Mid"]] as const) {
       expect(redline(["vendors", "add", "--slug", slug, "--name", name, "--platform", "statuspage", "--url", `https://${slug}.example.com`, "--db", db]).code).toBe(0);
     }
     const slugs = redline(["vendors", "list", "--db", db]).stdout.trim().split("\n").slice(1).map((line) => line.split(/\s+/)[0]);
