@@ -1,6 +1,7 @@
 import sanitizeHtml from "sanitize-html";
 import { type Change, FIELD_LABELS } from "@/lib/change";
 import { formatUtcSecond } from "@/lib/format";
+import { presenceLabel } from "@/lib/labels";
 import type { Component, IncidentUpdate, Postmortem } from "@/lib/incident";
 import { renderVendorMarkdown } from "@/lib/render/postmortem-html";
 import { diffText } from "@/lib/word-diff";
@@ -66,7 +67,7 @@ function sides(change: Change): { before: string; after: string; words: string |
     case "components":
       return { before: components(change.before), after: components(change.after), words: null };
     case "presence":
-      return { before: change.before ?? NOT_PRESENT, after: change.after ?? NOT_PRESENT, words: null };
+      return { before: change.before ? escapeHtml(presenceLabel(change.before)) : NOT_PRESENT, after: change.after ? escapeHtml(presenceLabel(change.after)) : NOT_PRESENT, words: null };
     default:
       return {
         before: scalar(change.field, change.before),
