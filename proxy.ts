@@ -4,6 +4,7 @@ import { getServerDb } from "@/db/server-db";
 import { describeParamError, paramsSchemaFor, searchParamsToObject } from "@/lib/page-params";
 import { renderBadRequestPage } from "@/lib/render/bad-request-html";
 import { contentSecurityPolicy, newNonce, securityHeaders } from "@/lib/security-headers";
+import { builtStylesheets } from "@/server/http/built-stylesheets";
 
 /**
  * Before any page renders: every answer gets the security headers, with a fresh nonce that Next
@@ -31,7 +32,7 @@ export function proxy(request: NextRequest): NextResponse {
   const result = schema?.safeParse(searchParamsToObject(request.nextUrl.searchParams));
   if (!result || result.success) return secured(NextResponse.next({ request: { headers: forwarded } }));
   return secured(
-    new NextResponse(renderBadRequestPage(describeParamError(result.error), request.nextUrl.pathname, nonce), {
+    new NextResponse(renderBadRequestPage(describeParamError(result.error), request.nextUrl.pathname, nonce, builtStylesheets()), {
       status: 400,
       headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
     }),

@@ -4,9 +4,9 @@ export default function NotFound() {
   return (
     <section aria-labelledby="not-found-heading">
       <h1 id="not-found-heading">Not found</h1>
-      <p>Redline has no vendor, incident or version at this address.</p>
+      <p>There is nothing at this address. The link may be mistyped or cut short, or name a vendor, incident or version this archive does not have.</p>
       <p>
-        See the <Link href="/">latest changes</Link>, <Link href="/vendors">all vendors</Link>, or <Link href="/search">search</Link>.
+        See the <Link href="/">latest changes</Link>, <Link href="/vendors">all vendors</Link>, or <Link href="/search">search</Link> every archived version.
       </p>
     </section>
   );

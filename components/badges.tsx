@@ -1,4 +1,5 @@
 import { CHANGE_KIND_INFO, type ChangeKindName } from "@/lib/change-kinds";
+import { impactLabel } from "@/lib/labels";
 
 /** Kinds that rewrite what was said, shown in the warning colour. */
 const EDITS = new Set<ChangeKindName>([
@@ -19,6 +20,5 @@ export function KindBadges({ kinds }: { kinds: readonly ChangeKindName[] }) {
 }
 
 export function ImpactBadge({ impact }: { impact: string | null }) {
-  const label = impact ?? "unknown";
-  return <span className={`impact impact-${label}`}>{label}</span>;
+  return <span className={`impact impact-${impact ?? "unknown"}`}>{impactLabel(impact)}</span>;
 }

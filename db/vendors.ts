@@ -59,7 +59,8 @@ export function listVendorSummaries(db: RedlineDb): VendorSummary[] {
     .from(vendors)
     .leftJoin(incidents, eq(incidents.vendorId, vendors.id))
     .groupBy(vendors.id)
-    .orderBy(asc(vendors.name))
+    // "incident.io" between "GitHub" and "Jira", not after "Zoom".
+    .orderBy(sql`${vendors.name} collate nocase`, asc(vendors.slug))
     .all();
 }
 

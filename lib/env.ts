@@ -87,6 +87,8 @@ const envSchema = z.object({
   REDLINE_ALERT_WEBHOOK_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^https?$/ }).optional()),
   /** Memory for rendered archive pages kept while the archive is unchanged; 0 turns it off. */
   REDLINE_PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
+  /** `npm run demo` only: the poller observes by the simulator's clock (lib/catch-up-clock.ts), "startMs,anchorRealMs,acceleration". */
+  REDLINE_DEMO_CLOCK: z.preprocess((v) => (v === "" ? undefined : v), z.string().regex(/^\d+,\d+,\d+(?:\.\d+)?$/, "expected startMs,anchorRealMs,acceleration").optional()),
   /** Raw bodies of captures last observed longer ago than this many days are deleted; the history derived from them stays. */
   REDLINE_KEEP_RAW_DAYS: keepRawDays,
 });

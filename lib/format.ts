@@ -6,9 +6,14 @@ export function formatUtcMinute(iso: string | null): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
-/** "42 min", "3 h 5 min", "2 days 4 h" */
+/** "42 min", "3 h 5 min", "2 days 4 h"; a negative span (an end before its start) keeps its minus sign. */
 export function formatDuration(ms: number): string {
-  const minutes = Math.round(Math.abs(ms) / 60_000);
+  const sign = Math.round(ms / 60_000) < 0 ? "−" : "";
+  return `${sign}${formatUnsignedDuration(Math.abs(ms))}`;
+}
+
+function formatUnsignedDuration(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
   if (minutes < 60) return `${minutes} min`;
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
@@ -27,6 +32,14 @@ export function formatSpan(ms: number): string {
   if (hours < 48) return `${hours} hours`;
   const days = Math.round(hours / 24);
   return `${days} days`;
+}
+
+/**
+ * "2 hours after", "4 days before": formatSpan with the side of the reference it falls on, so a
+ * span that runs backwards (an update edited before the time it shows) never reads as "after".
+ */
+export function formatSignedSpan(ms: number, words: { after: string; before: string } = { after: "after", before: "before" }): string {
+  return `${formatSpan(ms)} ${ms < 0 ? words.before : words.after}`;
 }
 
 export function msBetween(fromIso: string, toIso: string): number {

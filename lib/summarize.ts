@@ -1,6 +1,6 @@
 import type { Change, UpdateChange } from "@/lib/change";
 import type { ChangeKindName } from "@/lib/change-kinds";
-import { excerpt, formatDuration, formatList, formatSpan, formatUtcMinute, msBetween } from "@/lib/format";
+import { excerpt, formatDuration, formatList, formatSignedSpan, formatSpan, formatUtcMinute, msBetween } from "@/lib/format";
 import { sameInstant } from "@/lib/diff-incidents";
 import type { Incident, IncidentState, IncidentUpdate } from "@/lib/incident";
 
@@ -85,7 +85,7 @@ function describeUpdateChanges(changes: readonly UpdateChange[], observedAt: str
     if (c.kind === "removed" && c.before) out.push(`${capitalize(updateLabel(c.before))} was removed.`);
     if (c.kind !== "changed" || !c.before || !c.after) continue;
     const posted = c.before.displayAt ?? c.before.createdAt;
-    const later = posted ? `, ${formatSpan(msBetween(posted, observedAt))} after it was posted` : "";
+    const later = posted ? `, ${formatSignedSpan(msBetween(posted, observedAt), { after: "after it was posted", before: "before the time it shows" })}` : "";
     if (c.before.body !== c.after.body) out.push(`${capitalize(updateLabel(c.before))} was rewritten${later}.`);
     else if (c.before.status !== c.after.status) {
       out.push(`${capitalize(updateLabel(c.before))} was relabelled ${c.after.status ?? "without a status"}.`);
@@ -113,7 +113,7 @@ function describeChanges({ state, previous, changes, kinds, observedAt }: Summar
     const start = state.incident.startedAt ?? state.incident.scheduledFor;
     if (!start) return ["First archived version."];
     const ms = msBetween(start, observedAt);
-    return [ms >= 0 ? `First archived ${formatSpan(ms)} after it started.` : `First archived ${formatSpan(ms)} before its start.`];
+    return [`First archived ${formatSignedSpan(ms, { after: "after it started", before: "before its start" })}.`];
   }
   const prev = previous?.incident ?? null;
   const out: string[] = [];
@@ -165,11 +165,11 @@ function describeChanges({ state, previous, changes, kinds, observedAt }: Summar
         if (c.kind === "added") {
           const from = prev?.resolvedAt ?? state.incident.resolvedAt;
           const at = c.after?.publishedAt ?? observedAt;
-          out.push(from ? `Postmortem published ${formatSpan(msBetween(from, at))} after resolution.` : "Postmortem published.");
+          out.push(from ? `Postmortem published ${formatSignedSpan(msBetween(from, at), { after: "after resolution", before: "before resolution" })}.` : "Postmortem published.");
         } else if (c.kind === "removed") out.push("The postmortem was taken down.");
         else {
           const since = c.before?.publishedAt;
-          out.push(since ? `Postmortem edited ${formatSpan(msBetween(since, observedAt))} after publication.` : "Postmortem edited.");
+          out.push(since ? `Postmortem edited ${formatSignedSpan(msBetween(since, observedAt), { after: "after publication", before: "before its stated publication" })}.` : "Postmortem edited.");
         }
         break;
       }

@@ -1,12 +1,15 @@
 /**
  * `npm run demo`: Redline against the vendor simulator with accelerated time (one real second is
  * a simulated hour), in its own database (data/demo.db, recreated each run). Within a minute the
- * poller archives incidents and the edits vendors make to them.
+ * poller archives incidents and the edits vendors make to them. Simulated time starts four weeks
+ * back and stops at real time, so the pages never show times still to come as past; the poller
+ * observes by the same clock.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { closeDatabase, openDatabase } from "@/db/client";
 import { addVendor } from "@/db/vendors";
+import { catchUpAt, formatCatchUpClock } from "@/lib/catch-up-clock";
 import { readEnv } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 import { ensureBuilt, runWebAndPoller } from "@/scripts/start";
@@ -15,16 +18,26 @@ import { startSimulator } from "@/simulator/server";
 const ROOT = path.resolve(__dirname, "..");
 const DEMO_DB = path.join(ROOT, "data", "demo.db");
 const VENDORS = Number(process.env.REDLINE_DEMO_VENDORS ?? 12);
+const ACCELERATION = 3_600;
+const REPLAY_MS = 28 * 24 * 3_600_000;
+const INTERVAL_SECONDS = 10;
 
 async function main(): Promise<void> {
   const { PORT } = readEnv();
   for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(`${DEMO_DB}${suffix}`, { force: true });
-  const simulator = await startSimulator({ count: VENDORS, acceleration: 3_600, seed: Date.now() % 10_000 });
+  const simulator = await startSimulator({
+    count: VENDORS, acceleration: ACCELERATION, start: new Date(Date.now() - REPLAY_MS).toISOString(), notAfterRealTime: true, seed: Date.now() % 10_000,
+  });
+  const clock = simulator.clockAnchor();
   const db = openDatabase(DEMO_DB);
-  for (const v of simulator.vendors) addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url, intervalSeconds: 10 }, "user");
+  for (const v of simulator.vendors) addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url, intervalSeconds: INTERVAL_SECONDS }, "user");
   closeDatabase(db);
   console.log(`redline demo: ${simulator.vendors.length} simulated vendors (${[...new Set(simulator.vendors.map((v) => v.family))].join(", ")})`);
   console.log(`redline demo: simulator control at ${simulator.controlUrl ?? "(off)"}; database ${path.relative(ROOT, DEMO_DB)}`);
+  const caughtUp = new Date(catchUpAt(clock)).toISOString().slice(11, 19);
+  console.log(
+    `redline demo: simulated time starts at ${simulator.now().slice(0, 16).replace("T", " ")} UTC and runs an hour a second until it reaches real time (at ${caughtUp} UTC), then at real time; each vendor is polled every ${INTERVAL_SECONDS} s`,
+  );
   try {
     if (!ensureBuilt()) {
       process.exitCode = 1;
@@ -37,6 +50,7 @@ async function main(): Promise<void> {
       REDLINE_POLL_CONCURRENCY: "8",
       REDLINE_RESPONSE_TIMEOUT_MS: "5000",
       REDLINE_POSTMORTEM_INTERVAL_SECONDS: "10",
+      REDLINE_DEMO_CLOCK: formatCatchUpClock(clock),
       PORT: String(PORT),
     });
   } finally {

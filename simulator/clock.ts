@@ -1,6 +1,9 @@
+import { type CatchUpClock, catchUpTime } from "@/lib/catch-up-clock";
+
 /**
  * The simulated clock: simulated time = anchor + real time elapsed since the anchor × acceleration.
- * Acceleration 1 is real time, 3600 an hour per second, 0 a frozen clock (for tests).
+ * Acceleration 1 is real time, 3600 an hour per second, 0 a frozen clock (for tests). With
+ * `notAfterRealTime` it stops at real time and runs at real time from there (the demo's clock).
  */
 export class SimClock {
   private anchorSimulatedMs: number;
@@ -10,6 +13,7 @@ export class SimClock {
     startMs: number,
     readonly acceleration: number,
     private readonly realNow: () => number = Date.now,
+    readonly notAfterRealTime = false,
   ) {
     if (!Number.isFinite(startMs)) throw new RangeError(`simulator: start time is not a time: ${startMs}`);
     if (!Number.isFinite(acceleration) || acceleration < 0) {
@@ -20,7 +24,14 @@ export class SimClock {
   }
 
   nowMs(): number {
-    return Math.floor(this.anchorSimulatedMs + (this.realNow() - this.anchorRealMs) * this.acceleration);
+    const real = this.realNow();
+    if (this.notAfterRealTime) return catchUpTime(this.anchor(), real);
+    return Math.floor(this.anchorSimulatedMs + (real - this.anchorRealMs) * this.acceleration);
+  }
+
+  /** What another process needs to keep the same time (lib/catch-up-clock.ts). */
+  anchor(): CatchUpClock {
+    return { startMs: this.anchorSimulatedMs, anchorRealMs: this.anchorRealMs, acceleration: this.acceleration };
   }
 
   now(): string {

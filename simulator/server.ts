@@ -5,6 +5,7 @@
  */
 import { createServer } from "node:http";
 import type { Incident } from "@/lib/incident";
+import type { CatchUpClock } from "@/lib/catch-up-clock";
 import { SimClock } from "@/simulator/clock";
 import { startControlServer } from "@/simulator/control-server";
 import { type Fault, type FaultInput, parseFault } from "@/simulator/faults";
@@ -23,6 +24,8 @@ export interface SimulatorOptions {
   acceleration?: number;
   /** Simulated time at start (ISO); default now. */
   start?: string;
+  /** Stop the clock at real time, to run at real time from there; for a start in the past. */
+  notAfterRealTime?: boolean;
   seed?: number;
   /** Control server on this port, vendor i on portBase + 1 + i; default: free ports. */
   portBase?: number;
@@ -42,6 +45,8 @@ export interface Simulator {
   faults(): Record<string, Fault>;
   setClock(time: string): void;
   now(): string;
+  /** The clock's anchor, for a process that must keep the same time (the demo's poller). */
+  clockAnchor(): CatchUpClock;
   /** The incidents the vendor shows now, newest first, in canonical form. */
   stateOf(slug: string): Incident[];
   requests(slug: string): readonly RecordedRequest[];
@@ -59,7 +64,7 @@ function specsOf(options: SimulatorOptions): VendorSpec[] {
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const seed = options.seed ?? 1;
-  const clock = new SimClock(options.start === undefined ? Date.now() : Date.parse(options.start), options.acceleration ?? 1);
+  const clock = new SimClock(options.start === undefined ? Date.now() : Date.parse(options.start), options.acceleration ?? 1, Date.now, options.notAfterRealTime);
   const specs = specsOf(options);
   const faults = new Map<string, Fault>();
   const logs = new Map<string, RecordedRequest[]>(specs.map((s) => [s.slug, []]));
@@ -113,6 +118,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     faults: () => Object.fromEntries(faults),
     setClock: (time) => clock.set(time),
     now: () => clock.now(),
+    clockAnchor: () => clock.anchor(),
     stateOf: (slug) => [...(contents.get(vendorOf(slug).slug)?.viewAt(clock.nowMs()).incidents ?? [])],
     requests: (slug) => [...(logs.get(vendorOf(slug).slug) ?? [])],
     stop: stopServers,

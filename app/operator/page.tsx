@@ -3,6 +3,9 @@ import { cookies } from "next/headers";
 import { UtcTime } from "@/components/utc-time";
 import { listThrottleTelemetry } from "@/db/hooks";
 import { type DerivationJob, listRecentJobs } from "@/db/derivation-jobs";
+import { OperatorPager } from "@/components/operator-pager";
+import { PollStatusTable } from "@/components/poll-status-table";
+import { ProblemGroups } from "@/components/problem-groups";
 import { SourceStatusTable } from "@/components/source-status-table";
 import {
   listCaptureWarnings, listProcessStatus, listRawRetention, listSourceStatus, listVendorPollStatus, type ProcessStatus,
@@ -10,6 +13,8 @@ import {
 import { getServerDb } from "@/db/server-db";
 import { listSupervisorEvents } from "@/db/supervisor-events";
 import { readEnv } from "@/lib/env";
+import { paginate } from "@/lib/paginate";
+import { groupProblems } from "@/lib/problem-groups";
 import { hookSettings } from "@/server/hooks/hook-route";
 import { isOperatorSession, OPERATOR_COOKIE } from "@/server/operator-session";
 
@@ -39,6 +44,7 @@ function SignIn({ failed }: { failed: boolean }) {
 }
 
 const PROCESS_WINDOW_MS = 24 * 3_600_000;
+const PAGE_SIZE = 50;
 
 function ProcessLine({ status, now }: { status: ProcessStatus; now: Date }) {
   const times = status.restarts === 1 ? "1 time" : `${status.restarts} times`;
@@ -111,7 +117,14 @@ export default async function OperatorPage({ searchParams }: Props) {
   const env = readEnv();
   const limits = hookSettings(env);
   const now = new Date();
-  const failing = vendors.filter((v) => v.lastOutcome !== null && v.lastOutcome !== "ok").length;
+  const failingVendors = vendors.filter((v) => v.lastOutcome !== null && v.lastOutcome !== "ok");
+  const failing = failingVendors.length;
+  const problems = groupProblems(
+    failingVendors.map((v) => ({ vendorSlug: v.slug, vendorName: v.name, error: v.lastError ?? v.lastOutcome ?? "", since: v.failingSince, lastAt: v.lastPollAt })),
+  );
+  const params = await searchParams;
+  const shown = paginate(vendors, Number(typeof params.page === "string" ? params.page : 1), PAGE_SIZE);
+  const onPage = new Set(shown.items.map((v) => v.slug));
   const processes = listProcessStatus(db, new Date(now.getTime() - PROCESS_WINDOW_MS).toISOString());
   const events = listSupervisorEvents(db, 20);
   const jobs = listRecentJobs(db, 20);
@@ -162,47 +175,15 @@ export default async function OperatorPage({ searchParams }: Props) {
       <section aria-labelledby="polling-heading">
         <h2 id="polling-heading">Polling</h2>
         <p>
-          {vendors.length} vendors, {failing} failing at their last poll. Failing vendors are listed first.
+          {vendors.length} vendors, {failing} failing at their last poll, grouped below by problem. Failing vendors are listed first, {PAGE_SIZE} to a
+          page; the sources below are those of the vendors on this page.
         </p>
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Vendor</th>
-                <th scope="col">Last poll (UTC)</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Error</th>
-                <th scope="col">Failures in a row</th>
-                <th scope="col">Backoff</th>
-                <th scope="col">Next poll (UTC)</th>
-                <th scope="col">Observations (failed, read in part)</th>
-                <th scope="col">Versions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {vendors.map((v) => (
-                <tr key={v.slug} data-vendor={v.slug}>
-                  <th scope="row">
-                    {v.name} <span className="muted">({v.slug}, {v.platform}{v.enabled && v.url ? "" : ", not polled"})</span>
-                  </th>
-                  <td><UtcTime iso={v.lastPollAt} now={now} /></td>
-                  <td className={v.lastOutcome === "ok" ? "health-ok" : v.lastOutcome ? "health-failed" : "muted"}>{v.lastOutcome ?? "never polled"}</td>
-                  <td>{v.lastError ? <code>{v.lastError}</code> : <span className="muted">none</span>}</td>
-                  <td>{v.consecutiveFailures}</td>
-                  <td>{v.backoffSeconds > 0 ? `${v.backoffSeconds} s` : "none"}</td>
-                  <td>
-                    <UtcTime iso={v.nextPollAt} relative={false} />
-                    {v.pushPollDueAt ? <span className="muted"> (pushed: <UtcTime iso={v.pushPollDueAt} relative={false} />)</span> : null}
-                  </td>
-                  <td>
-                    {v.captures} ({v.failedCaptures}, {v.capturesWithWarnings}) <span className="muted">in {v.captureRows} rows</span>
-                  </td>
-                  <td>{v.versions}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <h3 id="problems-heading">Problems</h3>
+        <ProblemGroups groups={problems} now={now} />
+        <h3 id="vendors-heading">Vendors</h3>
+        <OperatorPager page={shown} noun="vendors" anchor="vendors-heading" />
+        <PollStatusTable vendors={shown.items} now={now} />
+        {shown.pages > 1 ? <OperatorPager page={shown} noun="vendors" anchor="vendors-heading" /> : null}
       </section>
       <section aria-labelledby="sources-heading">
         <h2 id="sources-heading">Sources</h2>
@@ -210,7 +191,7 @@ export default async function OperatorPage({ searchParams }: Props) {
           Unchanged polls, and repeated failures with the same error, are kept as one run each: its first and last observation and how many
           there were.
         </p>
-        {sources.length === 0 ? <p>No source has been polled or imported.</p> : <SourceStatusTable sources={sources} now={now} />}
+        {sources.length === 0 ? <p>No source has been polled or imported.</p> : <SourceStatusTable sources={sources.filter((x) => onPage.has(x.vendorSlug))} now={now} />}
       </section>
       <section aria-labelledby="retention-heading">
         <h2 id="retention-heading">Raw captures kept</h2>

@@ -10,6 +10,8 @@ export interface VendorPollStatus {
   lastPollAt: string | null;
   lastOutcome: string | null;
   lastError: string | null;
+  /** While failing: the first failed capture since its last good one (repeated failures are one run). */
+  failingSince: string | null;
   consecutiveFailures: number;
   backoffSeconds: number;
   nextPollAt: string | null;
@@ -26,6 +28,10 @@ export interface VendorPollStatus {
 const statements = preparedFor((sqlite) => ({
   status: sqlite.prepare<[], Omit<VendorPollStatus, "enabled"> & { enabled: number }>(
     `SELECT v.slug, v.name, v.platform, v.enabled, v.url, p.last_poll_at AS lastPollAt, p.last_outcome AS lastOutcome, p.last_error AS lastError,
+       CASE WHEN p.last_outcome <> 'ok' THEN
+         (SELECT min(c.observed_at) FROM captures c WHERE c.vendor_id = v.id AND c.outcome IN ('failed', 'invalid') AND c.observed_at > coalesce(
+           (SELECT max(coalesce(o.last_observed_at, o.observed_at)) FROM captures o WHERE o.vendor_id = v.id AND o.outcome NOT IN ('failed', 'invalid')), ''))
+       END AS failingSince,
        coalesce(p.consecutive_failures, 0) AS consecutiveFailures, coalesce(p.backoff_seconds, 0) AS backoffSeconds, p.next_poll_at AS nextPollAt,
        (SELECT due_at FROM push_polls q WHERE q.vendor_id = v.id) AS pushPollDueAt,
        (SELECT coalesce(sum(c.observations), 0) FROM captures c WHERE c.vendor_id = v.id) AS captures,

@@ -1,6 +1,7 @@
 import sanitizeHtml from "sanitize-html";
 import { type Change, FIELD_LABELS } from "@/lib/change";
 import { formatUtcSecond } from "@/lib/format";
+import { impactLabel, presenceLabel, statusLabel } from "@/lib/labels";
 import type { Component, IncidentUpdate, Postmortem } from "@/lib/incident";
 import { renderVendorMarkdown } from "@/lib/render/postmortem-html";
 import { diffText } from "@/lib/word-diff";
@@ -50,6 +51,8 @@ function scalar(field: Change["field"], value: string | null): string {
   if (value === null || value === "") return NOT_PRESENT;
   if (field === "startedAt" || field === "resolvedAt" || field === "scheduledFor" || field === "scheduledUntil") return escapeHtml(formatUtcSecond(value));
   if (field === "url") return `<code>${escapeHtml(value)}</code>`;
+  if (field === "status") return escapeHtml(statusLabel(value));
+  if (field === "impact") return escapeHtml(impactLabel(value));
   return escapeHtml(value.replace(/_/g, " "));
 }
 
@@ -66,7 +69,7 @@ function sides(change: Change): { before: string; after: string; words: string |
     case "components":
       return { before: components(change.before), after: components(change.after), words: null };
     case "presence":
-      return { before: change.before ?? NOT_PRESENT, after: change.after ?? NOT_PRESENT, words: null };
+      return { before: change.before ? escapeHtml(presenceLabel(change.before)) : NOT_PRESENT, after: change.after ? escapeHtml(presenceLabel(change.after)) : NOT_PRESENT, words: null };
     default:
       return {
         before: scalar(change.field, change.before),

@@ -1,3 +1,4 @@
+import { listPollableVendors } from "@/db/poll-state";
 import { getVendorBySlug } from "@/db/vendors";
 import { readEnv } from "@/lib/env";
 import type { VendorPollResult } from "@/scrapers/poller/poll-vendor";
@@ -5,6 +6,7 @@ import { createPollDeps, createScheduler } from "@/scrapers/poller/create-poller
 import { CliError, withDatabase } from "@/scrapers/cli/cli-context";
 import { DerivationWorker, runPendingJobs } from "@/scrapers/rederive/job-runner";
 import { applyRawRetention, describeRetention, RawRetentionTimer } from "@/scrapers/poller/raw-retention-timer";
+import { describePollingPlan } from "@/scrapers/poller/schedule-policy";
 import { SearchUpkeepTimer, tidySearchIndex } from "@/scrapers/poller/search-upkeep";
 
 function logPoll(slug: string, result: VendorPollResult): void {
@@ -58,8 +60,8 @@ export async function runPoll(opts: { vendor?: string; once?: boolean; db?: stri
     };
     process.once("SIGINT", () => stop("SIGINT"));
     process.once("SIGTERM", () => stop("SIGTERM"));
-    const which = opts.vendor === undefined ? "every enabled vendor" : opts.vendor;
-    process.stdout.write(`poller: polling ${which} every ${env.REDLINE_POLL_INTERVAL_SECONDS} s, ${env.REDLINE_POLL_CONCURRENCY} at a time\n`);
+    const plan = describePollingPlan(env.REDLINE_POLL_INTERVAL_SECONDS, listPollableVendors(db, opts.vendor).map((v) => v.intervalSeconds));
+    process.stdout.write(`poller: polling ${plan}, ${env.REDLINE_POLL_CONCURRENCY} at a time\n`);
     await scheduler.run();
     await retention?.stop();
     await searchUpkeep.stop();

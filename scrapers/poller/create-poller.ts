@@ -1,4 +1,5 @@
 import type { RedlineDb } from "@/db/client";
+import { type CatchUpClock, catchUpTime, parseCatchUpClock } from "@/lib/catch-up-clock";
 import type { Env } from "@/lib/env";
 import { createHttpClient } from "@/scrapers/http/http-client";
 import { HostGate } from "@/scrapers/http/polite-fetch";
@@ -11,6 +12,10 @@ export const REDLINE_VERSION = "0.1.0";
 export function userAgentFor(env: Env): string {
   const contact = env.REDLINE_CONTACT_URL.trim();
   return `Redline/${REDLINE_VERSION} (status page archiver; ${contact ? `+${contact}` : "operator contact not configured: set REDLINE_CONTACT_URL"})`;
+}
+
+function demoNow(clock: CatchUpClock): () => Date {
+  return () => new Date(catchUpTime(clock, Date.now()));
 }
 
 /** The poller's dependencies, configured from the environment. */
@@ -28,6 +33,7 @@ export function createPollDeps(db: RedlineDb, env: Env): PollDeps {
     gate: new HostGate(env.REDLINE_HOST_INTERVAL_MS),
     retry: { attempts: 3, baseDelayMs: 1_000, maxDelayMs: 30_000, maxRetryAfterMs: 60_000 },
     followUpIntervalMs: env.REDLINE_POSTMORTEM_INTERVAL_SECONDS * 1000,
+    ...(env.REDLINE_DEMO_CLOCK === undefined ? {} : { now: demoNow(parseCatchUpClock(env.REDLINE_DEMO_CLOCK)) }),
   };
 }
 

@@ -136,7 +136,8 @@ export async function pollVendor(deps: PollDeps, vendor: VendorRow, signal?: Abo
   }
   const followUps: EndpointResult[] = [];
   if (live.followUps && live.followUpStatuses && !signal?.aborted) {
-    const due = Date.now() - deps.followUpIntervalMs;
+    // Against the clock the fetch times were written by (the demo's simulated one, else real time).
+    const due = (deps.now?.() ?? new Date()).getTime() - deps.followUpIntervalMs;
     const candidates = listIncidentsInStatus(deps.db, vendor.id, live.followUpStatuses).map((i) => ({ id: i.providerId, status: i.status }));
     for (const endpoint of live.followUps(candidates, url)) {
       const fetched = getSource(deps.db, vendor.id, endpoint.url)?.lastFetchedAt;

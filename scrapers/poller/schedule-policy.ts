@@ -37,3 +37,21 @@ export function nextPoll(
   const delay = Math.max(jittered(backoff, policy.jitter, random), outcome.retryAfterMs ?? 0);
   return { delayMs: Math.min(delay, Math.max(policy.maxBackoffMs, outcome.retryAfterMs ?? 0)), consecutiveFailures: failures, backoffMs: backoff };
 }
+
+/**
+ * The polling plan as the poller announces it: each vendor's own interval where it has one, so
+ * the log never claims the default for vendors that are polled more often.
+ * "12 vendors every 10 s", "150 vendors every 300 s, 6 every 60 s", "no vendor to poll".
+ */
+export function describePollingPlan(defaultSeconds: number, vendorIntervals: readonly (number | null)[]): string {
+  if (vendorIntervals.length === 0) return "no vendor to poll yet";
+  const counts = new Map<number, number>();
+  for (const own of vendorIntervals) {
+    const seconds = own ?? defaultSeconds;
+    counts.set(seconds, (counts.get(seconds) ?? 0) + 1);
+  }
+  const parts = [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([seconds, n]) => `${n} every ${seconds} s`);
+  const noun = vendorIntervals.length === 1 ? "vendor" : "vendors";
+  const [first = "", ...rest] = parts;
+  return [first.replace(/^(\d+) /, `$1 ${noun} `), ...rest].join(", ");
+}

@@ -86,3 +86,9 @@ export function preflight(): Response {
     headers: { ...CORS_HEADERS, "access-control-allow-methods": "GET, HEAD, OPTIONS", "access-control-allow-headers": "If-None-Match, If-Modified-Since", "access-control-max-age": "86400" },
   });
 }
+
+/** The answer under /api/v1 where no route is: a problem a client can read, not the site's HTML 404 page. */
+export function unknownRoute(request: Request): Response {
+  const { pathname } = new URL(request.url);
+  return notFound(`no API route at ${pathname.slice(0, 200)}: the routes are listed in /api/v1/openapi.json`);
+}

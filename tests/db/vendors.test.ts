@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getPollState, savePollState } from "@/db/poll-state";
-import { addLiveSource, addVendor, ensureVendor, getVendorBySlug, removeVendor, VendorError, VendorExistsError } from "@/db/vendors";
+import { addLiveSource, addVendor, ensureVendor, getVendorBySlug, listVendorSummaries, removeVendor, VendorError, VendorExistsError } from "@/db/vendors";
 import { freshDatabase } from "@/tests/support/database";
 
 const settings = { slug: "acme", name: "Acme", platform: "statuspage", url: "https://status.acme.test/" };
@@ -59,5 +59,15 @@ describe("adding vendors", () => {
     expect(getVendorBySlug(db, "acme")?.url).toBe(settings.url);
     expect(refusalOf(() => addLiveSource(db, { ...settings, slug: "nobody" }))).toBeInstanceOf(VendorError);
     expect(getVendorBySlug(db, "nobody")).toBeUndefined();
+  });
+});
+
+describe("listing vendors", () => {
+  it("orders vendors by name ignoring case, so a lowercase name sorts among the others", () => {
+    const db = freshDatabase();
+    for (const [slug, name] of [["zoom", "Zoom"], ["incident-io", "incident.io"], ["github", "GitHub"], ["atlassian", "atlassian"], ["jira", "Jira"]] as const) {
+      ensureVendor(db, { slug, name, platform: "statuspage-summary" });
+    }
+    expect(listVendorSummaries(db).map((v) => v.name)).toEqual(["atlassian", "GitHub", "incident.io", "Jira", "Zoom"]);
   });
 });

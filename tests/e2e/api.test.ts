@@ -29,4 +29,14 @@ describe("the JSON API through the web server", () => {
     expect(write.status).toBe(401);
     expect((await fetch(`${app().baseUrl}/api/v1/vendors/acme`)).status).toBe(200);
   });
+
+  it("answers an address under /api/v1 that no route has with a JSON problem, while known routes still answer", async () => {
+    for (const path of ["/api/v1/nope", "/api/v1/vendors/acme/nope", "/api/v1/vendors/acme/incidents/acmeapi00001/nope"]) {
+      const response = await fetch(`${app().baseUrl}${path}`);
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get("content-type"), path).toMatch(/^application\/problem\+json/);
+      expect(await response.json()).toMatchObject({ status: 404, title: "Not found" });
+    }
+    expect((await fetch(`${app().baseUrl}/api/v1/vendors/acme/incidents/acmeapi00001`)).status).toBe(200);
+  });
 });

@@ -38,6 +38,12 @@ describe("the operator status page", () => {
     await expect(broken.locator("td").nth(1).textContent()).resolves.toBe("failed");
     await expect(broken.locator("td").nth(2).textContent()).resolves.toMatch(/\S{8,}/);
     await expect(page.locator('tr[data-vendor="acme"]:not([data-source])').count()).resolves.toBe(1);
+    const problem = page.locator(".problem-groups > li", { hasText: "Broken Status" });
+    await expect(problem.locator("strong").first().textContent()).resolves.toBe("1 vendor");
+    // The group names the problem without the vendor's own slug and address.
+    await expect(problem.locator("code").first().textContent()).resolves.not.toMatch(/broken|127\.0\.0\.1/);
+    await expect(problem.textContent()).resolves.toMatch(/First seen .+, last seen /);
+    await expect(page.getByRole("navigation", { name: "Pages of vendors" }).first().textContent()).resolves.toMatch(/^Vendors 1–\d+ of \d+/);
     await expect(page.getByRole("heading", { name: "Webhook budgets" }).isVisible()).resolves.toBe(true);
     // The session cookie is not the token, and the token is nowhere in the page.
     const cookies = await page.context().cookies();

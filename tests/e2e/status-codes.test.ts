@@ -59,8 +59,30 @@ describe("bad query parameters", () => {
     const page = await app().page();
     await app().visit(page, "/?kind=bogus", "400-kind", 400);
     await expect(page.locator("h1").textContent()).resolves.toBe("Bad request");
-    await expect(page.locator("main strong").textContent()).resolves.toBe('kind: unknown change kind "bogus" (see the README for the list)');
+    await expect(page.locator("main strong").textContent()).resolves.toBe('kind: unknown change kind "bogus"');
     await expect(page.getByRole("link", { name: "Open / without the parameters" }).getAttribute("href")).resolves.toBe("/");
+    await expect(page.getByRole("link", { name: "Update edited" }).getAttribute("href")).resolves.toBe("/?kind=update-edited");
+    expect(await page.content()).not.toContain("README");
+  });
+
+  it("frames the 400 page in the site's layout: the same header, navigation, footer and stylesheet as every page", async () => {
+    const frame = async (path: string, status: number) => {
+      const page = await app().page();
+      await app().visit(page, path, `frame-${status}`, status);
+      return {
+        nav: await page.locator("header.site-header nav a").evaluateAll((links) => links.map((a) => `${a.textContent ?? ""} ${a.getAttribute("href") ?? ""}`)),
+        footer: await page.locator("footer.site-footer").textContent(),
+        stylesheets: await page.locator('link[rel="stylesheet"]').evaluateAll((links) => links.map((l) => l.getAttribute("href") ?? "")),
+        brandColour: await page.locator("header.site-header .brand").evaluate((el) => getComputedStyle(el).color),
+      };
+    };
+    const home = await frame("/", 200);
+    const bad = await frame("/search?page=0", 400);
+    expect(bad.nav).toEqual(home.nav);
+    expect(bad.footer).toBe(home.footer);
+    expect(bad.stylesheets.length).toBeGreaterThan(0);
+    expect(home.stylesheets).toEqual(expect.arrayContaining(bad.stylesheets));
+    expect(bad.brandColour).toBe(home.brandColour);
   });
 
   it.each([

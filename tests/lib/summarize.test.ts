@@ -36,6 +36,19 @@ describe("summarizeVersion", () => {
     );
   });
 
+  it("says an update was rewritten before the time it shows, never after, when its time lies ahead of the observation", () => {
+    const before = makeIncident();
+    const after = makeIncident({ updates: [makeUpdate({ body: "Something else entirely." })] });
+    const text = summarize(before, after, "2026-02-25T10:02:00.000Z");
+    expect(text).toContain("The investigating update of 2026-03-01 10:02 UTC was rewritten, 4 days before the time it shows.");
+    expect(text).not.toContain("after it was posted");
+  });
+
+  it("says a postmortem dated before the resolution was published before it", () => {
+    const text = summarize(resolved, { ...resolved, postmortem: { body: "Root cause.", publishedAt: "2026-03-01T08:42:00.000Z" } }, "2026-03-01T11:00:00.000Z");
+    expect(text).toContain("Postmortem published 2 hours before resolution.");
+  });
+
   it("says how long after resolution a postmortem appeared", () => {
     const text = summarize(resolved, { ...resolved, postmortem: { body: "Root cause.", publishedAt: "2026-03-14T10:42:00.000Z" } }, "2026-03-14T11:00:00.000Z");
     expect(text).toContain("Postmortem published 13 days after resolution.");

@@ -171,6 +171,27 @@ describe("API errors", () => {
   });
 });
 
+describe("API addresses no route has", () => {
+  it.each([
+    ["GET", "/api/v1/nope"],
+    ["GET", "/api/v1/vendors/acme/nope"],
+    ["POST", "/api/v1/incidents/nope"],
+    ["DELETE", "/api/v1/changes/nope"],
+  ])("answers %s %s with a 404 problem pointing to the route list, not the site's HTML page", async (method, path) => {
+    const route = (await import("@/app/api/v1/[...path]/route")) as unknown as Record<string, (request: Request) => Response>;
+    const handler = route[method];
+    expect(handler, method).toBeTypeOf("function");
+    const response = handler?.(new Request(`${ORIGIN}${path}`, { method })) ?? new Response(null, { status: 599 });
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toBe("application/problem+json; charset=utf-8");
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    const body = (await response.json()) as { status: number; title: string; detail: string };
+    expect(body).toMatchObject({ status: 404, title: "Not found" });
+    expect(body.detail).toContain(path);
+    expect(body.detail).toContain("/api/v1/openapi.json");
+  });
+});
+
 describe("API writes", () => {
   const vendor = { slug: "newco", name: "NewCo", platform: "statuspage", url: "https://status.newco.example" };
 

@@ -50,6 +50,15 @@ describe("redline vendors", () => {
     expect(redline(["vendors", "list", "--db", db]).stdout).toContain("no vendors yet");
   });
 
+  it("lists vendors by name ignoring case", () => {
+    const db = path.join(dir, "order.db");
+    for (const [slug, name] of [["zulu", "Zulu"], ["acme", "acme"], ["mid", "Mid"]] as const) {
+      expect(redline(["vendors", "add", "--slug", slug, "--name", name, "--platform", "statuspage", "--url", `https://${slug}.example.com`, "--db", db]).code).toBe(0);
+    }
+    const slugs = redline(["vendors", "list", "--db", db]).stdout.trim().split("\n").slice(1).map((line) => line.split(/\s+/)[0]);
+    expect(slugs).toEqual(["acme", "mid", "zulu"]);
+  });
+
   it("adds the built-in catalog once, and a catalog vendor the operator removed stays removed", () => {
     const db = path.join(dir, "catalog.db");
     const first = redline(["vendors", "sync-catalog", "--db", db]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextPoll, type SchedulePolicy } from "@/scrapers/poller/schedule-policy";
+import { describePollingPlan, nextPoll, type SchedulePolicy } from "@/scrapers/poller/schedule-policy";
 
 const policy: SchedulePolicy = { intervalMs: 300_000, maxBackoffMs: 3_600_000, jitter: 0.1 };
 const middle = () => 0.5;
@@ -25,5 +25,20 @@ describe("nextPoll", () => {
   it("never comes back sooner than the server's Retry-After", () => {
     expect(nextPoll(policy, { consecutiveFailures: 0 }, { ok: false, retryAfterMs: 900_000 }, middle).delayMs).toBe(900_000);
     expect(nextPoll(policy, { consecutiveFailures: 0 }, { ok: false, retryAfterMs: 7_200_000 }, middle).delayMs).toBe(7_200_000);
+  });
+});
+
+describe("describePollingPlan", () => {
+  it("announces the vendors' own interval, not the default, when every vendor has one (the demo polls every 10 s)", () => {
+    expect(describePollingPlan(300, Array.from({ length: 12 }, () => 10))).toBe("12 vendors every 10 s");
+  });
+
+  it("announces each interval in use with how many vendors it has, the most common first", () => {
+    expect(describePollingPlan(300, [null, null, 60, null, 10, 60, null])).toBe("4 vendors every 300 s, 2 every 60 s, 1 every 10 s");
+    expect(describePollingPlan(300, [null])).toBe("1 vendor every 300 s");
+  });
+
+  it("says there is nothing to poll rather than naming an interval nobody uses", () => {
+    expect(describePollingPlan(300, [])).toBe("no vendor to poll yet");
   });
 });

@@ -1,0 +1,47 @@
+import { UtcTime } from "@/components/utc-time";
+import type { VendorPollStatus } from "@/db/queries/operator-status";
+
+/** Each vendor's polling: its last poll and error, the backoff, what is next, and what was kept. */
+export function PollStatusTable({ vendors, now }: { vendors: readonly VendorPollStatus[]; now: Date }) {
+  return (
+    <div className="table-scroll">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Vendor</th>
+            <th scope="col">Last poll (UTC)</th>
+            <th scope="col">Outcome</th>
+            <th scope="col">Error</th>
+            <th scope="col">Failures in a row</th>
+            <th scope="col">Backoff</th>
+            <th scope="col">Next poll (UTC)</th>
+            <th scope="col">Observations (failed, read in part)</th>
+            <th scope="col">Versions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {vendors.map((v) => (
+            <tr key={v.slug} data-vendor={v.slug}>
+              <th scope="row">
+                {v.name} <span className="muted">({v.slug}, {v.platform}{v.enabled && v.url ? "" : ", not polled"})</span>
+              </th>
+              <td><UtcTime iso={v.lastPollAt} now={now} /></td>
+              <td className={v.lastOutcome === "ok" ? "health-ok" : v.lastOutcome ? "health-failed" : "muted"}>{v.lastOutcome ?? "never polled"}</td>
+              <td>{v.lastError ? <code>{v.lastError}</code> : <span className="muted">none</span>}</td>
+              <td>{v.consecutiveFailures}</td>
+              <td>{v.backoffSeconds > 0 ? `${v.backoffSeconds} s` : "none"}</td>
+              <td>
+                <UtcTime iso={v.nextPollAt} relative={false} />
+                {v.pushPollDueAt ? <span className="muted"> (pushed: <UtcTime iso={v.pushPollDueAt} relative={false} />)</span> : null}
+              </td>
+              <td>
+                {v.captures} ({v.failedCaptures}, {v.capturesWithWarnings}) <span className="muted">in {v.captureRows} rows</span>
+              </td>
+              <td>{v.versions}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+/**
+ * Stored values as a reader reads them. Vendors' statuses are free strings (`service_information`,
+ * `degraded_performance`, `IN_PROGRESS`); Redline's own enums (`left-feed`) are identifiers. A page
+ * shows the label, never the raw value.
+ */
+
+const IMPACT_LABELS: Record<string, string> = {
+  none: "No impact",
+  minor: "Minor",
+  major: "Major",
+  critical: "Critical",
+  maintenance: "Maintenance",
+};
+
+/** The vendor's own words where they read well; Google Cloud's and AWS's codes where they do not. */
+const STATUS_LABELS: Record<string, string> = {
+  service_information: "Information",
+  informational: "Information",
+  service_disruption: "Disruption",
+  service_outage: "Outage",
+  in_progress: "In progress",
+  under_maintenance: "Under maintenance",
+  degraded_performance: "Degraded performance",
+  partial_outage: "Partial outage",
+  major_outage: "Major outage",
+  postmortem: "Postmortem",
+};
+
+const PRESENCE_LABELS: Record<string, string> = {
+  listed: "Listed in the feed",
+  "left-feed": "No longer in the feed",
+  deleted: "Deleted by the vendor",
+};
+
+/** "service_information" → "Service information", "IN_PROGRESS" → "In progress", "incidentUpdate" → "Incident update". */
+export function humanizeValue(raw: string): string {
+  const words = raw
+    .trim()
+    .replace(/([a-z\d])([A-Z])/g, "$1 $2")
+    .replace(/[_\-\s]+/g, " ")
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** An impact as a badge says it; a feed that states none gets "Impact not stated", not "unknown". */
+export function impactLabel(impact: string | null): string {
+  if (impact === null || impact === "" || impact === "unknown") return "Impact not stated";
+  return IMPACT_LABELS[impact] ?? humanizeValue(impact);
+}
+
+export function statusLabel(status: string | null): string {
+  if (status === null || status.trim() === "") return "Status not stated";
+  const key = humanizeValue(status).toLowerCase().replace(/ /g, "_");
+  return STATUS_LABELS[key] ?? humanizeValue(status);
+}
+
+export function presenceLabel(presence: string | null): string {
+  if (presence === null) return "Not present";
+  return PRESENCE_LABELS[presence] ?? humanizeValue(presence);
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { humanizeValue, impactLabel, presenceLabel, statusLabel } from "@/lib/labels";
+
+describe("labels for stored values", () => {
+  it("turns vendor status codes into words, whatever their case or separator", () => {
+    expect(statusLabel("service_information")).toBe("Information");
+    expect(statusLabel("SERVICE_DISRUPTION")).toBe("Disruption");
+    expect(statusLabel("in_progress")).toBe("In progress");
+    expect(statusLabel("investigating")).toBe("Investigating");
+    expect(statusLabel("degraded_performance")).toBe("Degraded performance");
+    expect(statusLabel("workaroundProvided")).toBe("Workaround provided");
+    expect(statusLabel(null)).toBe("Status not stated");
+  });
+
+  it("names Redline's presence states in words, never as identifiers like left-feed", () => {
+    expect(presenceLabel("left-feed")).toBe("No longer in the feed");
+    expect(presenceLabel("deleted")).toBe("Deleted by the vendor");
+    expect(presenceLabel("listed")).toBe("Listed in the feed");
+    expect(presenceLabel(null)).toBe("Not present");
+  });
+
+  it("says an impact was not stated instead of showing unknown", () => {
+    expect(impactLabel(null)).toBe("Impact not stated");
+    expect(impactLabel("unknown")).toBe("Impact not stated");
+    expect(impactLabel("none")).toBe("No impact");
+    expect(impactLabel("critical")).toBe("Critical");
+  });
+
+  it("humanizes any other value: separators become spaces, only the first letter capitalized", () => {
+    expect(humanizeValue("partial_outage")).toBe("Partial outage");
+    expect(humanizeValue("  NOT-YET_known ")).toBe("Not yet known");
+    expect(humanizeValue("")).toBe("");
+  });
+});
