@@ -41,10 +41,6 @@ const statements = preparedFor((sqlite) => ({
     `SELECT started_at AS startedAt, resolved_at AS resolvedAt, impact, postmortem_at AS postmortemAt, edits_after_resolution AS editsAfterResolution
      FROM incidents WHERE vendor_id = ? AND kind = 'incident' AND started_at >= ? AND started_at < ?`,
   ),
-  open: sqlite.prepare<[number], IncidentListRow>(
-    `SELECT ${LIST_COLUMNS} FROM incidents i WHERE i.vendor_id = ? AND i.presence = 'listed' AND i.resolved_at IS NULL
-       AND coalesce(i.status, '') NOT IN ('resolved', 'completed', 'postmortem', 'closed') ORDER BY i.started_at DESC LIMIT 50`,
-  ),
   components: sqlite.prepare<[number], { name: string; n: number }>(
     `SELECT name, count(*) AS n FROM incident_components WHERE vendor_id = ? GROUP BY name ORDER BY name LIMIT 500`,
   ),
@@ -74,10 +70,6 @@ export function getVendor(db: RedlineDb, slug: string): VendorRow | undefined {
 
 export function listIncidentFacts(db: RedlineDb, vendorId: number, from: string, to: string): IncidentFacts[] {
   return statements(db).facts.all(vendorId, from, to);
-}
-
-export function listOpenIncidents(db: RedlineDb, vendorId: number): IncidentListRow[] {
-  return statements(db).open.all(vendorId);
 }
 
 export function listComponentNames(db: RedlineDb, vendorId: number): string[] {

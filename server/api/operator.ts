@@ -1,6 +1,7 @@
 import type { RedlineDb } from "@/db/client";
 import { requestPollNow } from "@/db/poll-state";
 import { getVendorOverview } from "@/db/queries/vendors-overview";
+import { readNowRules } from "@/scrapers/platforms/now-rules";
 import { addVendor, getVendorBySlug, removeVendor, VendorExistsError, vendorState } from "@/db/vendors";
 import type { z } from "zod";
 import { listThrottleTelemetry } from "@/db/hooks";
@@ -74,7 +75,7 @@ export function operatorHandlers(database: () => RedlineDb) {
           if (error instanceof VendorExistsError) return problem(409, `${error.message}; ${existingAdvice(error)}`, { parameter: "slug" });
           throw error;
         }
-        const overview = getVendorOverview(db, new Date(), input.slug);
+        const overview = getVendorOverview(db, new Date(), readNowRules(), input.slug);
         const links = apiLinks(publicOrigin(request));
         if (!overview) throw new Error(`api: vendor ${input.slug} vanished after being added`);
         return answerWrite(201, toVendor(links, overview), { location: links.vendor(input.slug).self });

@@ -6,13 +6,16 @@ import { ImpactBadge } from "@/components/badges";
 import { FeedLinks, feedAlternates } from "@/components/feed-links";
 import { Pager } from "@/components/pager";
 import { UtcTime } from "@/components/utc-time";
+import { VendorNowSection } from "@/components/vendor-now";
 import { decodeCursor } from "@/db/queries/prepared";
-import { getVendor, listComponentNames, listIncidentFacts, listOpenIncidents, listStatuses, listVendorIncidents } from "@/db/queries/vendor-profile";
+import { getVendor, listComponentNames, listIncidentFacts, listStatuses, listVendorIncidents } from "@/db/queries/vendor-profile";
+import { getVendorOverview } from "@/db/queries/vendors-overview";
 import { getServerDb } from "@/db/server-db";
 import { formatDuration } from "@/lib/format";
 import { paths, safeHttpUrl } from "@/lib/incident-key";
 import { vendorProfileParamsSchema } from "@/lib/page-params";
 import { computeVendorFigures } from "@/lib/vendor-figures";
+import { readNowRules } from "@/scrapers/platforms/now-rules";
 
 export const dynamic = "force-dynamic";
 
@@ -41,7 +44,8 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
   const to = query.data.to ? new Date(Date.parse(`${query.data.to}T00:00:00.000Z`) + DAY_MS).toISOString() : new Date(now.getTime() + DAY_MS).toISOString().slice(0, 10) + "T00:00:00.000Z";
   const from = query.data.from ? `${query.data.from}T00:00:00.000Z` : new Date(Date.parse(to) - 365 * DAY_MS).toISOString().slice(0, 10) + "T00:00:00.000Z";
   const figures = computeVendorFigures(listIncidentFacts(db, vendor.id, from, to), { from, to: new Date(Date.parse(to) - 1).toISOString() });
-  const open = listOpenIncidents(db, vendor.id);
+  const overview = getVendorOverview(db, now, readNowRules(), vendor.slug);
+  if (!overview) notFound();
   const before = query.data.before ? decodeCursor(query.data.before) : null;
   const list = listVendorIncidents(
     db,
@@ -71,21 +75,7 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
       <FeedLinks feedPath={(f) => paths.vendorFeed(vendor.slug, f)} label={`every ${vendor.name} change`} />
       <FeedLinks feedPath={(f) => paths.vendorKindFeed(vendor.slug, "postmortem-published", f)} label={`${vendor.name} postmortems`} />
 
-      <section aria-labelledby="now-heading">
-        <h2 id="now-heading">Now</h2>
-        {open.length === 0 ? (
-          <p>No open incident listed.</p>
-        ) : (
-          <ul>
-            {open.map((i) => (
-              <li key={i.id}>
-                <ImpactBadge impact={i.impact} /> <Link href={paths.incident(vendor.slug, i.providerId)}>{i.title || "(untitled)"}</Link>{" "}
-                <span className="muted">{i.status}, since</span> <UtcTime iso={i.startedAt} now={now} />
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <VendorNowSection vendorName={vendor.name} slug={vendor.slug} now={overview.now} at={now} />
 
       <section aria-labelledby="figures-heading">
         <h2 id="figures-heading">Track record, {periodLabel}</h2>

@@ -1,0 +1,113 @@
+import Link from "next/link";
+import { ImpactBadge } from "@/components/badges";
+import { UtcTime } from "@/components/utc-time";
+import type { UnresolvedIncidentRow } from "@/db/queries/vendor-now";
+import { paths } from "@/lib/incident-key";
+import { type VendorNow, worstImpactOf } from "@/lib/vendor-now";
+
+type Now = VendorNow<UnresolvedIncidentRow>;
+
+const WITHOUT_STATUS_SHOWN = 5;
+
+/** Why the state is unknown, in a reader's words. */
+export function unknownReason(now: Now): string {
+  switch (now.reason) {
+    case "never-reached":
+      return "never reached";
+    case "failing":
+      return "polling is failing";
+    case "not-polled":
+      return "not polled; known from imports";
+    default:
+      return "no capture since";
+  }
+}
+
+/** One line for the vendor list: the state, and what it is as of. */
+export function VendorNowCell({ now, at }: { now: Now; at: Date }) {
+  const withoutStatus = now.withoutStatus.length > 0 ? (
+    <div className="muted small">{now.withoutStatus.length} listed, no status given</div>
+  ) : null;
+  if (now.state === "unknown") {
+    return (
+      <>
+        <span className="now-unknown">unknown</span>{" "}
+        <span className="small">
+          since <UtcTime iso={now.unknownSince} now={at} />
+        </span>
+        <div className="muted small">{unknownReason(now)}</div>
+        {withoutStatus}
+      </>
+    );
+  }
+  const incidents = now.open.filter((i) => i.kind === "incident");
+  return (
+    <>
+      {incidents.length === 0 ? (
+        <span className="health-ok">no open incident</span>
+      ) : (
+        <>
+          {incidents.length} open <ImpactBadge impact={worstImpactOf(incidents)} />
+        </>
+      )}
+      <div className="muted small">
+        as of <UtcTime iso={now.asOf} now={at} />
+      </div>
+      {withoutStatus}
+    </>
+  );
+}
+
+function IncidentItem({ slug, incident, at }: { slug: string; incident: UnresolvedIncidentRow; at: Date | null }) {
+  return (
+    <li>
+      <ImpactBadge impact={incident.impact} /> <Link href={paths.incident(slug, incident.providerId)}>{incident.title || "(untitled)"}</Link>{" "}
+      <span className="muted">
+        {incident.kind === "maintenance" ? "maintenance, " : ""}
+        {incident.status ?? "no status given"}, since
+      </span>{" "}
+      {/* Relative ages only for what is current: "since 2021 (2007 days ago)" reads as an outage still running. */}
+      <UtcTime iso={incident.startedAt} now={at ?? undefined} relative={at !== null} />
+    </li>
+  );
+}
+
+/** The profile's "Now": the state as of the last good capture, or what was last known when that is too old. */
+export function VendorNowSection({ vendorName, slug, now, at }: { vendorName: string; slug: string; now: Now; at: Date }) {
+  const known = now.state !== "unknown";
+  return (
+    <section aria-labelledby="now-heading" className="vendor-now">
+      <h2 id="now-heading">Now</h2>
+      {now.state === "unknown" && now.asOf === null ? (
+        <p>
+          <span className="now-unknown">Unknown</span> since <UtcTime iso={now.unknownSince} now={at} />: Redline has never captured {vendorName}&rsquo;s status.
+        </p>
+      ) : now.state === "unknown" ? (
+        <p>
+          <span className="now-unknown">Unknown</span> since the last good capture on <UtcTime iso={now.asOf} now={at} /> ({unknownReason(now)}).
+          {now.open.length === 0 ? " It listed no unresolved incident." : ` It listed ${now.open.length === 1 ? "one incident" : `${now.open.length} incidents`} as unresolved:`}
+        </p>
+      ) : (
+        <p>
+          {now.open.length === 0 ? <span className="health-ok">No open incident</span> : `${now.open.length} open`}, as of the last good capture on{" "}
+          <UtcTime iso={now.asOf} now={at} />.
+        </p>
+      )}
+      {now.open.length > 0 ? (
+        <ul>
+          {now.open.map((i) => <IncidentItem key={i.id} slug={slug} incident={i} at={known ? at : null} />)}
+        </ul>
+      ) : null}
+      {now.withoutStatus.length > 0 ? (
+        <>
+          <p className="muted">
+            Listed with no status given ({now.withoutStatus.length}): the feed does not say whether these ended, so none is counted open.
+          </p>
+          <ul>
+            {now.withoutStatus.slice(0, WITHOUT_STATUS_SHOWN).map((i) => <IncidentItem key={i.id} slug={slug} incident={i} at={null} />)}
+          </ul>
+        </>
+      ) : null}
+    </section>
+  );
+}
