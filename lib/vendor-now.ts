@@ -67,6 +67,12 @@ export function describeIncidentState(incident: IncidentNowFacts, feed: FeedKind
   return { state: "open", status: incident.status, label: incident.status ?? "open" };
 }
 
+/** Each source's feed kind by name, for figures over incidents of several sources. */
+export function feedsBySource(sources: readonly SourceNowFacts[]): (source: string) => FeedKind | null {
+  const feeds = new Map(sources.map((s) => [s.source, s.feed]));
+  return (source) => feeds.get(source) ?? null;
+}
+
 /** The end an incident's figures can use: its resolution, or when it left a feed of unresolved incidents. */
 export function probableEndOf(incident: IncidentNowFacts, feed: FeedKind | null): { at: string; probable: boolean } | null {
   const state = describeIncidentState(incident, feed);

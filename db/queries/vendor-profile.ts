@@ -37,8 +37,9 @@ const statements = preparedFor((sqlite) => ({
        applied_hash AS appliedHash, created_at AS createdAt, url, interval_seconds AS intervalSeconds, enabled, origin, homepage,
        status_page_url AS statusPageUrl, hook_secret_hash AS hookSecretHash FROM vendors WHERE slug = ?`,
   ),
-  facts: sqlite.prepare<[number, string, string], IncidentFacts>(
-    `SELECT started_at AS startedAt, resolved_at AS resolvedAt, impact, postmortem_at AS postmortemAt, edits_after_resolution AS editsAfterResolution
+  facts: sqlite.prepare<[number, string, string], Omit<IncidentFacts, "presence"> & { status: string | null; presence: string; source: string; lastSeenAt: string; lastChangedAt: string }>(
+    `SELECT started_at AS startedAt, resolved_at AS resolvedAt, impact, postmortem_at AS postmortemAt, edits_after_resolution AS editsAfterResolution,
+       status, presence, source, last_seen_at AS lastSeenAt, last_changed_at AS lastChangedAt
      FROM incidents WHERE vendor_id = ? AND kind = 'incident' AND started_at >= ? AND started_at < ?`,
   ),
   components: sqlite.prepare<[number], { name: string; n: number }>(
@@ -68,8 +69,17 @@ export function getVendor(db: RedlineDb, slug: string): VendorRow | undefined {
   return row ? { ...row, enabled: Boolean(row.enabled) } : undefined;
 }
 
+/** A vendor's incidents that started in [from, to), with what their feed's rules need to say whether they ended. */
 export function listIncidentFacts(db: RedlineDb, vendorId: number, from: string, to: string): IncidentFacts[] {
-  return statements(db).facts.all(vendorId, from, to);
+  return statements(db).facts.all(vendorId, from, to).map((r) => ({
+    startedAt: r.startedAt,
+    resolvedAt: r.resolvedAt,
+    impact: r.impact,
+    postmortemAt: r.postmortemAt,
+    editsAfterResolution: r.editsAfterResolution,
+    // The version that recorded it gone is its last change.
+    presence: { status: r.status, resolvedAt: r.resolvedAt, presence: r.presence, source: r.source, lastSeenAt: r.lastSeenAt, leftAt: r.presence === "listed" ? null : r.lastChangedAt },
+  }));
 }
 
 export function listComponentNames(db: RedlineDb, vendorId: number): string[] {

@@ -2,7 +2,7 @@ import type { RedlineDb } from "@/db/client";
 import { preparedFor } from "@/db/queries/prepared";
 import { listSourceStandings, listUnresolvedIncidents, type ProfileOf, type UnresolvedIncidentRow } from "@/db/queries/vendor-now";
 import type { VendorRow } from "@/db/vendors";
-import { describeVendorNow, type VendorNow, worstImpactOf } from "@/lib/vendor-now";
+import { describeVendorNow, type SourceNowFacts, type VendorNow, worstImpactOf } from "@/lib/vendor-now";
 
 export interface VendorOverview {
   slug: string;
@@ -14,6 +14,8 @@ export interface VendorOverview {
   polled: boolean;
   /** What is known of the vendor now, as of its last good capture. */
   now: VendorNow<UnresolvedIncidentRow>;
+  /** Its sources, with their last captures and what their formats can tell. */
+  sources: SourceNowFacts[];
   /** Incidents open now (none while the state is unknown), and the worst impact among them. */
   openIncidents: number;
   worstOpenImpact: string | null;
@@ -62,12 +64,13 @@ function overviewsOf(db: RedlineDb, now: Date, rules: NowRules, select: (vendors
   return chosen.map((v) => {
     const poll = polls.get(v.id);
     const polled = v.enabledFlag === 1 && v.url !== null;
+    const sources = listSourceStandings(db, v.id, rules.profileOf);
     const vendorNow = describeVendorNow(
       {
         createdAt: v.createdAt,
         polled,
         intervalMs: v.intervalSeconds ? v.intervalSeconds * 1000 : rules.defaultIntervalMs,
-        sources: listSourceStandings(db, v.id, rules.profileOf),
+        sources,
         unresolved: unresolved.get(v.id) ?? [],
       },
       now,
@@ -81,6 +84,7 @@ function overviewsOf(db: RedlineDb, now: Date, rules: NowRules, select: (vendors
       statusPage: v.statusPageUrl ?? null,
       polled,
       now: vendorNow,
+      sources,
       openIncidents: openNow.length,
       worstOpenImpact: worstImpactOf(openNow),
       lastIncident: st.last.get(v.id) ?? null,

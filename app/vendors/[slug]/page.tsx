@@ -15,6 +15,7 @@ import { formatDuration } from "@/lib/format";
 import { paths, safeHttpUrl } from "@/lib/incident-key";
 import { vendorProfileParamsSchema } from "@/lib/page-params";
 import { computeVendorFigures } from "@/lib/vendor-figures";
+import { feedsBySource } from "@/lib/vendor-now";
 import { readNowRules } from "@/scrapers/platforms/now-rules";
 
 export const dynamic = "force-dynamic";
@@ -29,8 +30,13 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 const DAY_MS = 86_400_000;
 
-function percent(share: number | null): string {
-  return share === null ? "no incidents" : `${Math.round(share * 100)}%`;
+function percent(share: number | null, incidents: number): string {
+  if (share === null) return incidents === 0 ? "no incidents" : "not shown by this feed (it drops incidents when they end)";
+  return `${Math.round(share * 100)}%`;
+}
+
+function probably(figures: { probablyResolved: number; resolved: number }): string {
+  return figures.probablyResolved === 0 ? "" : ` (${figures.probablyResolved} of ${figures.resolved} ended when they left the feed)`;
 }
 
 export default async function VendorProfilePage({ params, searchParams }: Props) {
@@ -43,9 +49,9 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
   const now = new Date();
   const to = query.data.to ? new Date(Date.parse(`${query.data.to}T00:00:00.000Z`) + DAY_MS).toISOString() : new Date(now.getTime() + DAY_MS).toISOString().slice(0, 10) + "T00:00:00.000Z";
   const from = query.data.from ? `${query.data.from}T00:00:00.000Z` : new Date(Date.parse(to) - 365 * DAY_MS).toISOString().slice(0, 10) + "T00:00:00.000Z";
-  const figures = computeVendorFigures(listIncidentFacts(db, vendor.id, from, to), { from, to: new Date(Date.parse(to) - 1).toISOString() });
   const overview = getVendorOverview(db, now, readNowRules(), vendor.slug);
   if (!overview) notFound();
+  const figures = computeVendorFigures(listIncidentFacts(db, vendor.id, from, to), { from, to: new Date(Date.parse(to) - 1).toISOString() }, feedsBySource(overview.sources));
   const before = query.data.before ? decodeCursor(query.data.before) : null;
   const list = listVendorIncidents(
     db,
@@ -87,9 +93,9 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
         <BarChart label={`${vendor.name} incidents per month`} data={figures.perMonth.map((m) => ({ label: m.month, value: m.count }))} />
         <dl className="figures">
           <div><dt>Incidents</dt><dd>{figures.incidents}</dd></div>
-          <div><dt>Median time to resolve</dt><dd>{figures.medianResolveMs === null ? "none resolved" : formatDuration(figures.medianResolveMs)}</dd></div>
+          <div><dt>Median time to resolve</dt><dd>{figures.medianResolveMs === null ? "none resolved" : `${formatDuration(figures.medianResolveMs)}${probably(figures)}`}</dd></div>
           <div><dt>90th percentile time to resolve</dt><dd>{figures.p90ResolveMs === null ? "none resolved" : formatDuration(figures.p90ResolveMs)}</dd></div>
-          <div><dt>With a postmortem</dt><dd>{percent(figures.postmortemShare)}</dd></div>
+          <div><dt>With a postmortem</dt><dd>{percent(figures.postmortemShare, figures.incidents)}</dd></div>
           <div><dt>Median wait for the postmortem</dt><dd>{figures.medianPostmortemDelayMs === null ? "no postmortem" : formatDuration(figures.medianPostmortemDelayMs)}</dd></div>
           <div><dt>Edits after resolution</dt><dd>{figures.editsAfterResolution}</dd></div>
         </dl>
