@@ -3,7 +3,7 @@ import { ImpactBadge } from "@/components/badges";
 import { UtcTime } from "@/components/utc-time";
 import type { UnresolvedIncidentRow } from "@/db/queries/vendor-now";
 import { paths } from "@/lib/incident-key";
-import { type VendorNow, worstImpactOf } from "@/lib/vendor-now";
+import { describeIncidentState, type FeedKind, type VendorNow, worstImpactOf } from "@/lib/vendor-now";
 
 type Now = VendorNow<UnresolvedIncidentRow>;
 
@@ -17,7 +17,7 @@ export function unknownReason(now: Now): string {
     case "failing":
       return "polling is failing";
     case "not-polled":
-      return "not polled; known from imports";
+      return "not polled: as of the last imported capture";
     default:
       return "no capture since";
   }
@@ -61,10 +61,10 @@ export function VendorNowCell({ now, at }: { now: Now; at: Date }) {
 function IncidentItem({ slug, incident, at }: { slug: string; incident: UnresolvedIncidentRow; at: Date | null }) {
   return (
     <li>
-      <ImpactBadge impact={incident.impact} /> <Link href={paths.incident(slug, incident.providerId)}>{incident.title || "(untitled)"}</Link>{" "}
+      {incident.impact === null ? null : <><ImpactBadge impact={incident.impact} />{" "}</>}<Link href={paths.incident(slug, incident.providerId)}>{incident.title || "(untitled)"}</Link>{" "}
       <span className="muted">
         {incident.kind === "maintenance" ? "maintenance, " : ""}
-        {incident.status ?? "no status given"}, since
+        {incident.status === null ? "posted" : `${incident.status}, since`}
       </span>{" "}
       {/* Relative ages only for what is current: "since 2021 (2007 days ago)" reads as an outage still running. */}
       <UtcTime iso={incident.startedAt} now={at ?? undefined} relative={at !== null} />
@@ -110,4 +110,11 @@ export function VendorNowSection({ vendorName, slug, now, at }: { vendorName: st
       ) : null}
     </section>
   );
+}
+
+/** An incident's status as far as its feed can tell: "left the feed on …, probably resolved", "no status given". */
+export function IncidentStateText({ incident, feed }: { incident: { status: string | null; resolvedAt: string | null; presence: string; lastSeenAt: string; lastChangedAt: string }; feed: FeedKind | null }) {
+  const state = describeIncidentState({ ...incident, leftAt: incident.presence === "listed" ? null : incident.lastChangedAt }, feed);
+  if (incident.status !== null && (state.state === "open" || state.state === "resolved")) return <>{incident.status}</>;
+  return <span className="muted">{state.label}</span>;
 }

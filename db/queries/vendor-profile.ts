@@ -13,6 +13,8 @@ export interface IncidentListRow {
   startedAt: string | null;
   resolvedAt: string | null;
   presence: string;
+  source: string;
+  lastSeenAt: string;
   versionCount: number;
   lastChangedAt: string;
   firstSeenAt: string;
@@ -29,7 +31,7 @@ export interface IncidentFilter {
 }
 
 const LIST_COLUMNS = `i.id, i.provider_id AS providerId, i.kind, i.title, i.status, i.impact, i.started_at AS startedAt,
-  i.resolved_at AS resolvedAt, i.presence, i.version_count AS versionCount, i.last_changed_at AS lastChangedAt, i.first_seen_at AS firstSeenAt, i.postmortem_at AS postmortemAt`;
+  i.resolved_at AS resolvedAt, i.presence, i.source, i.last_seen_at AS lastSeenAt, i.version_count AS versionCount, i.last_changed_at AS lastChangedAt, i.first_seen_at AS firstSeenAt, i.postmortem_at AS postmortemAt`;
 
 const statements = preparedFor((sqlite) => ({
   vendor: sqlite.prepare<[string], VendorRow>(

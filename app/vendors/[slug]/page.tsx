@@ -6,7 +6,7 @@ import { ImpactBadge } from "@/components/badges";
 import { FeedLinks, feedAlternates } from "@/components/feed-links";
 import { Pager } from "@/components/pager";
 import { UtcTime } from "@/components/utc-time";
-import { VendorNowSection } from "@/components/vendor-now";
+import { IncidentStateText, VendorNowSection } from "@/components/vendor-now";
 import { decodeCursor } from "@/db/queries/prepared";
 import { getVendor, listComponentNames, listIncidentFacts, listStatuses, listVendorIncidents } from "@/db/queries/vendor-profile";
 import { getVendorOverview } from "@/db/queries/vendors-overview";
@@ -31,7 +31,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 const DAY_MS = 86_400_000;
 
 function percent(share: number | null, incidents: number): string {
-  if (share === null) return incidents === 0 ? "no incidents" : "not shown by this feed (it drops incidents when they end)";
+  if (share === null) return incidents === 0 ? "no incidents" : "unknown: this feed drops incidents when they end";
   return `${Math.round(share * 100)}%`;
 }
 
@@ -51,7 +51,8 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
   const from = query.data.from ? `${query.data.from}T00:00:00.000Z` : new Date(Date.parse(to) - 365 * DAY_MS).toISOString().slice(0, 10) + "T00:00:00.000Z";
   const overview = getVendorOverview(db, now, readNowRules(), vendor.slug);
   if (!overview) notFound();
-  const figures = computeVendorFigures(listIncidentFacts(db, vendor.id, from, to), { from, to: new Date(Date.parse(to) - 1).toISOString() }, feedsBySource(overview.sources));
+  const feedOf = feedsBySource(overview.sources);
+  const figures = computeVendorFigures(listIncidentFacts(db, vendor.id, from, to), { from, to: new Date(Date.parse(to) - 1).toISOString() }, feedOf);
   const before = query.data.before ? decodeCursor(query.data.before) : null;
   const list = listVendorIncidents(
     db,
@@ -166,7 +167,7 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
                       {i.postmortemAt ? <span className="badge">postmortem</span> : null}
                     </td>
                     <td><ImpactBadge impact={i.impact} /></td>
-                    <td>{i.status ?? <span className="muted">unknown</span>}</td>
+                    <td><IncidentStateText incident={i} feed={feedOf(i.source)} /></td>
                     <td className="nowrap">{i.startedAt && i.resolvedAt ? formatDuration(Date.parse(i.resolvedAt) - Date.parse(i.startedAt)) : <span className="muted">—</span>}</td>
                     <td className="number">{i.versionCount}</td>
                   </tr>
