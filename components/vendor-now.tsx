@@ -73,23 +73,25 @@ function IncidentItem({ slug, incident, at }: { slug: string; incident: Unresolv
 }
 
 /** The profile's "Now": the state as of the last good capture, or what was last known when that is too old. */
-export function VendorNowSection({ vendorName, slug, now, at }: { vendorName: string; slug: string; now: Now; at: Date }) {
+export function VendorNowSection({ vendorName, slug, now, at, lastError }: { vendorName: string; slug: string; now: Now; at: Date; lastError: string | null }) {
   const known = now.state !== "unknown";
+  const openIncidents = now.open.filter((i) => i.kind === "incident").length;
   return (
-    <section aria-labelledby="now-heading" className="vendor-now">
+    <section aria-labelledby="now-heading">
       <h2 id="now-heading">Now</h2>
       {now.state === "unknown" && now.asOf === null ? (
         <p>
           <span className="now-unknown">Unknown</span> since <UtcTime iso={now.unknownSince} now={at} />: Redline has never captured {vendorName}&rsquo;s status.
+          {lastError ? ` The last attempt failed: ${lastError.slice(0, 300)}` : null}
         </p>
       ) : now.state === "unknown" ? (
         <p>
-          <span className="now-unknown">Unknown</span> since the last good capture on <UtcTime iso={now.asOf} now={at} /> ({unknownReason(now)}).
+          <span className="now-unknown">Unknown</span> since the last good capture on <UtcTime iso={now.asOf} now={at} /> ({unknownReason(now)}{now.reason === "failing" && lastError ? `: ${lastError.slice(0, 300)}` : ""}).
           {now.open.length === 0 ? " It listed no unresolved incident." : ` It listed ${now.open.length === 1 ? "one incident" : `${now.open.length} incidents`} as unresolved:`}
         </p>
       ) : (
         <p>
-          {now.open.length === 0 ? <span className="health-ok">No open incident</span> : `${now.open.length} open`}, as of the last good capture on{" "}
+          {openIncidents === 0 ? <span className="health-ok">No open incident</span> : `${openIncidents} open`}, as of the last good capture on{" "}
           <UtcTime iso={now.asOf} now={at} />.
         </p>
       )}

@@ -97,6 +97,8 @@ export interface VendorNowFacts {
   createdAt: string;
   /** Whether the poller polls it; an import-only vendor is known only as of its last capture. */
   polled: boolean;
+  /** Whether the poller's last round for it failed (a failure before any capture was recorded counts too). */
+  pollFailing?: boolean;
   intervalMs: number;
   sources: readonly SourceNowFacts[];
   /** Incidents its sources list as unresolved, with the source that lists each. */
@@ -157,7 +159,7 @@ export function describeVendorNow<I extends IncidentNowFacts & { source: string 
     return { state: "unknown", asOf: null, unknownSince: facts.createdAt, reason: "never-reached", open: [], withoutStatus: [] };
   }
   if (!fresh(asOf)) {
-    const failing = considered.some((s) => s.lastOutcome === "failed" || s.lastOutcome === "invalid");
+    const failing = facts.pollFailing === true || considered.some((s) => s.lastOutcome === "failed" || s.lastOutcome === "invalid");
     const reason = !facts.polled ? "not-polled" : failing ? "failing" : "stale";
     return { state: "unknown", asOf, unknownSince: asOf, reason, open, withoutStatus };
   }

@@ -69,6 +69,7 @@ function overviewsOf(db: RedlineDb, now: Date, rules: NowRules, select: (vendors
       {
         createdAt: v.createdAt,
         polled,
+        pollFailing: poll !== undefined && poll.lastOutcome !== null && poll.lastOutcome !== "ok",
         intervalMs: v.intervalSeconds ? v.intervalSeconds * 1000 : rules.defaultIntervalMs,
         sources,
         unresolved: unresolved.get(v.id) ?? [],

@@ -80,6 +80,9 @@ describe("describeVendorNow", () => {
     expect(now).toMatchObject({ state: "unknown", asOf: ago(16 * MIN), unknownSince: ago(16 * MIN), reason: "failing" });
     expect(now.open).toHaveLength(1);
     expect(describeVendorNow({ ...base, sources: [source(activeOnly, { lastGoodAt: ago(14 * MIN) })], unresolved: [] }, NOW).state).toBe("clear");
+    const quietSource = source(activeOnly, { lastGoodAt: ago(16 * MIN), lastOutcome: "ok" });
+    expect(describeVendorNow({ ...base, sources: [quietSource], unresolved: [] }, NOW).reason).toBe("stale");
+    expect(describeVendorNow({ ...base, pollFailing: true, sources: [quietSource], unresolved: [] }, NOW).reason).toBe("failing");
   });
 
   it("keeps an imported archive's years-old open incident as of its capture, not open now", () => {

@@ -82,7 +82,7 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
       <FeedLinks feedPath={(f) => paths.vendorFeed(vendor.slug, f)} label={`every ${vendor.name} change`} />
       <FeedLinks feedPath={(f) => paths.vendorKindFeed(vendor.slug, "postmortem-published", f)} label={`${vendor.name} postmortems`} />
 
-      <VendorNowSection vendorName={vendor.name} slug={vendor.slug} now={overview.now} at={now} />
+      <VendorNowSection vendorName={vendor.name} slug={vendor.slug} now={overview.now} at={now} lastError={overview.poll?.lastError ?? null} />
 
       <section aria-labelledby="figures-heading">
         <h2 id="figures-heading">Track record, {periodLabel}</h2>
