@@ -1,16 +1,19 @@
 import Link from "next/link";
 import { ImpactBadge } from "@/components/badges";
 import { UtcTime } from "@/components/utc-time";
-import type { UnresolvedIncidentRow } from "@/db/queries/vendor-now";
+import type { UnresolvedGroup, UnresolvedIncidentRow } from "@/db/queries/vendor-now";
 import { paths } from "@/lib/incident-key";
 import { describeIncidentState, type FeedKind, type VendorNow, worstImpactOf } from "@/lib/vendor-now";
 
 type Now = VendorNow<UnresolvedIncidentRow>;
+type NowCounted = VendorNow<UnresolvedGroup>;
+
+const total = (groups: readonly UnresolvedGroup[]) => groups.reduce((n, g) => n + g.count, 0);
 
 const WITHOUT_STATUS_SHOWN = 5;
 
 /** Why the state is unknown, in a reader's words. */
-export function unknownReason(now: Now): string {
+export function unknownReason(now: Pick<Now, "reason">): string {
   switch (now.reason) {
     case "never-reached":
       return "never reached";
@@ -24,9 +27,9 @@ export function unknownReason(now: Now): string {
 }
 
 /** One line for the vendor list: the state, and what it is as of. */
-export function VendorNowCell({ now, at }: { now: Now; at: Date }) {
+export function VendorNowCell({ now, at }: { now: NowCounted; at: Date }) {
   const withoutStatus = now.withoutStatus.length > 0 ? (
-    <div className="muted small">{now.withoutStatus.length} listed, no status given</div>
+    <div className="muted small">{total(now.withoutStatus)} listed, no status given</div>
   ) : null;
   if (now.state === "unknown") {
     return (
@@ -47,7 +50,7 @@ export function VendorNowCell({ now, at }: { now: Now; at: Date }) {
         <span className="health-ok">no open incident</span>
       ) : (
         <>
-          {incidents.length} open <ImpactBadge impact={worstImpactOf(incidents)} />
+          {total(incidents)} open <ImpactBadge impact={worstImpactOf(incidents)} />
         </>
       )}
       <div className="muted small">

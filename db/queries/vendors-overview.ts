@@ -1,8 +1,8 @@
 import type { RedlineDb } from "@/db/client";
 import { preparedFor } from "@/db/queries/prepared";
-import { listSourceStandings, listUnresolvedIncidents, type ProfileOf, type UnresolvedIncidentRow } from "@/db/queries/vendor-now";
+import { listSourceStandings, listUnresolvedGroups, listUnresolvedIncidents, type ProfileOf, type UnresolvedGroup, type UnresolvedIncidentRow } from "@/db/queries/vendor-now";
 import type { VendorRow } from "@/db/vendors";
-import { describeVendorNow, type SourceNowFacts, type VendorNow, worstImpactOf } from "@/lib/vendor-now";
+import { describeVendorNow, type SourceNowFacts, type VendorNow, type VendorNowFacts, worstImpactOf } from "@/lib/vendor-now";
 
 export interface VendorOverview {
   slug: string;
@@ -12,8 +12,11 @@ export interface VendorOverview {
   url: string | null;
   statusPage: string | null;
   polled: boolean;
-  /** What is known of the vendor now, as of its last good capture. */
-  now: VendorNow<UnresolvedIncidentRow>;
+  vendorId: number;
+  /** What is known of the vendor now, as of its last good capture (its unresolved incidents counted in groups). */
+  now: VendorNow<UnresolvedGroup>;
+  /** What `now` was worked out from, besides the incidents. */
+  nowFacts: Omit<VendorNowFacts, "unresolved">;
   /** Its sources, with their last captures and what their formats can tell. */
   sources: SourceNowFacts[];
   /** Incidents open now (none while the state is unknown), and the worst impact among them. */
@@ -58,24 +61,21 @@ function overviewsOf(db: RedlineDb, now: Date, rules: NowRules, select: (vendors
   const st = statements(db);
   const chosen = select(st.vendors.all());
   if (chosen.length === 0) return [];
-  const unresolved = listUnresolvedIncidents(db);
+  const unresolved = listUnresolvedGroups(db);
   const polls = new Map(st.polls.all().map((r) => [r.vendorId, r]));
   const since = new Date(now.getTime() - 90 * 86_400_000).toISOString();
   return chosen.map((v) => {
     const poll = polls.get(v.id);
     const polled = v.enabledFlag === 1 && v.url !== null;
     const sources = listSourceStandings(db, v.id, rules.profileOf);
-    const vendorNow = describeVendorNow(
-      {
-        createdAt: v.createdAt,
-        polled,
-        pollFailing: poll !== undefined && poll.lastOutcome !== null && poll.lastOutcome !== "ok",
-        intervalMs: v.intervalSeconds ? v.intervalSeconds * 1000 : rules.defaultIntervalMs,
-        sources,
-        unresolved: unresolved.get(v.id) ?? [],
-      },
-      now,
-    );
+    const nowFacts = {
+      createdAt: v.createdAt,
+      polled,
+      pollFailing: poll !== undefined && poll.lastOutcome !== null && poll.lastOutcome !== "ok",
+      intervalMs: v.intervalSeconds ? v.intervalSeconds * 1000 : rules.defaultIntervalMs,
+      sources,
+    };
+    const vendorNow = describeVendorNow({ ...nowFacts, unresolved: unresolved.get(v.id) ?? [] }, now);
     const openNow = vendorNow.state === "unknown" ? [] : vendorNow.open.filter((i) => i.kind === "incident");
     return {
       slug: v.slug,
@@ -84,15 +84,22 @@ function overviewsOf(db: RedlineDb, now: Date, rules: NowRules, select: (vendors
       url: v.url,
       statusPage: v.statusPageUrl ?? null,
       polled,
+      vendorId: v.id,
       now: vendorNow,
+      nowFacts,
       sources,
-      openIncidents: openNow.length,
+      openIncidents: openNow.reduce((n, g) => n + g.count, 0),
       worstOpenImpact: worstImpactOf(openNow),
       lastIncident: st.last.get(v.id) ?? null,
       incidentsLast90Days: st.recent.get(v.id, since)?.n ?? 0,
       poll: poll ? { lastPollAt: poll.lastPollAt, lastOutcome: poll.lastOutcome, lastError: poll.lastError, failures: poll.failures, nextPollAt: poll.nextPollAt } : null,
     };
   });
+}
+
+/** A vendor's Now with each unresolved incident listed (its profile), from its overview. */
+export function describeVendorNowIncidents(db: RedlineDb, overview: VendorOverview, now: Date): VendorNow<UnresolvedIncidentRow> {
+  return describeVendorNow({ ...overview.nowFacts, unresolved: listUnresolvedIncidents(db, overview.vendorId) }, now);
 }
 
 function matchesName(nameFilter: string | undefined): (v: VendorBase) => boolean {

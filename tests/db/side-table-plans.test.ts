@@ -4,7 +4,7 @@ import type { RedlineDb } from "@/db/client";
 import { listChanges } from "@/db/queries/changes";
 import { listIncidents } from "@/db/queries/incident-list";
 import { listComponentNames, listIncidentFacts, listVendorIncidents } from "@/db/queries/vendor-profile";
-import { listVendorOverviews } from "@/db/queries/vendors-overview";
+import { describeVendorNowIncidents, listVendorOverviews } from "@/db/queries/vendors-overview";
 import { ensureVendor, listVendorSummaries, removeVendor } from "@/db/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
@@ -51,7 +51,8 @@ beforeAll(async () => {
   listIncidentFacts(db, acme, "2020-01-01T00:00:00.000Z", "2030-01-01T00:00:00.000Z");
   listVendorIncidents(db, acme, {}, 20);
   listComponentNames(db, acme);
-  listVendorOverviews(db, new Date("2026-06-01T00:00:00.000Z"), { profileOf: () => platform.profile, defaultIntervalMs: 300_000 });
+  const [acmeOverview] = listVendorOverviews(db, new Date("2026-06-01T00:00:00.000Z"), { profileOf: () => platform.profile, defaultIntervalMs: 300_000 });
+  if (acmeOverview) describeVendorNowIncidents(db, acmeOverview, new Date("2026-06-01T00:00:00.000Z"));
   listVendorSummaries(db);
   const kindRows = () => db.$client.prepare<[number], { n: number }>("SELECT count(*) AS n FROM version_kinds WHERE vendor_id = ?").get(acme)?.n ?? 0;
   const before = kindRows();
@@ -74,8 +75,10 @@ const CASES: Array<{ name: string; fragments: string[]; plan: RegExp[]; sortsVen
     plan: [/^SEARCH k USING COVERING INDEX version_kinds_vendor \(vendor_id=\? AND kind=\? AND \(observed_ms,version_id\)<\(\?,\?\)\)$/] },
   { name: "incidents with a version of a kind", fragments: ["JOIN version_kinds k ON k.version_id = v.id"],
     plan: [/^SEARCH k USING COVERING INDEX version_kinds_version \(version_id=\? AND kind=\?\)$/] },
-  { name: "unresolved incidents of every vendor, newest first", fragments: ["INDEXED BY incidents_open WHERE i.presence = 'listed' AND i.resolved_at IS NULL", "ORDER BY i.vendor_id DESC, i.started_at DESC"],
+  { name: "unresolved incidents of every vendor, counted by source and kind", fragments: ["INDEXED BY incidents_open WHERE i.presence = 'listed' AND i.resolved_at IS NULL", "GROUP BY i.vendor_id, i.source, i.kind"],
     plan: [/^SCAN i USING INDEX incidents_open$/] },
+  { name: "a vendor's unresolved incidents, newest first", fragments: ["WHERE i.vendor_id = ? AND i.presence = 'listed' AND i.resolved_at IS NULL", "ORDER BY i.started_at DESC LIMIT 200"],
+    plan: [/^SEARCH i USING INDEX incidents_open \(vendor_id=\?\)$/] },
   { name: "a vendor's sources, one seek each (its Now)", fragments: ["SELECT source FROM captures WHERE vendor_id = ? AND source > ?"],
     plan: [/^SEARCH captures USING COVERING INDEX captures_identity \(vendor_id=\? AND source>\?\)$/] },
   { name: "a source's last good capture", fragments: ["AS at FROM captures WHERE vendor_id = ? AND source = ? AND outcome IN ('ok', 'not-modified')"],

@@ -9,7 +9,7 @@ import { UtcTime } from "@/components/utc-time";
 import { IncidentStateText, VendorNowSection } from "@/components/vendor-now";
 import { decodeCursor } from "@/db/queries/prepared";
 import { getVendor, listComponentNames, listIncidentFacts, listStatuses, listVendorIncidents } from "@/db/queries/vendor-profile";
-import { getVendorOverview } from "@/db/queries/vendors-overview";
+import { describeVendorNowIncidents, getVendorOverview } from "@/db/queries/vendors-overview";
 import { getServerDb } from "@/db/server-db";
 import { formatDuration } from "@/lib/format";
 import { paths, safeHttpUrl } from "@/lib/incident-key";
@@ -82,7 +82,7 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
       <FeedLinks feedPath={(f) => paths.vendorFeed(vendor.slug, f)} label={`every ${vendor.name} change`} />
       <FeedLinks feedPath={(f) => paths.vendorKindFeed(vendor.slug, "postmortem-published", f)} label={`${vendor.name} postmortems`} />
 
-      <VendorNowSection vendorName={vendor.name} slug={vendor.slug} now={overview.now} at={now} lastError={overview.poll?.lastError ?? null} />
+      <VendorNowSection vendorName={vendor.name} slug={vendor.slug} now={describeVendorNowIncidents(db, overview, now)} at={now} lastError={overview.poll?.lastError ?? null} />
 
       <section aria-labelledby="figures-heading">
         <h2 id="figures-heading">Track record, {periodLabel}</h2>
