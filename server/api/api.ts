@@ -9,7 +9,6 @@ import { decodeCursor } from "@/db/queries/prepared";
 import { SNIPPET_CLOSE, SNIPPET_OPEN, searchIncidents, toFtsQuery } from "@/db/queries/search";
 import { getVendor } from "@/db/queries/vendor-profile";
 import { getVendorOverview, pageVendorOverviews } from "@/db/queries/vendors-overview";
-import { readNowRules } from "@/scrapers/platforms/now-rules";
 import { getServerDb } from "@/db/server-db";
 import { buildOpenApi } from "@/lib/api/openapi";
 import {
@@ -30,6 +29,7 @@ import {
 import { diffStates } from "@/lib/diff-incidents";
 import { renderExportJson, renderVersionExportJson } from "@/lib/export-document";
 import { renderExportMarkdown, renderVersionExportMarkdown } from "@/lib/render/export-markdown";
+import { readNowRules } from "@/scrapers/platforms/now-rules";
 import { publicOrigin } from "@/server/http/public-origin";
 import { problem } from "@/server/http/problem";
 import { answer, answerJson, apiHandler, CORS_HEADERS, notFound, parseQuery } from "@/server/api/respond";

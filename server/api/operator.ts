@@ -1,11 +1,11 @@
 import type { RedlineDb } from "@/db/client";
 import { requestPollNow } from "@/db/poll-state";
 import { getVendorOverview } from "@/db/queries/vendors-overview";
-import { readNowRules } from "@/scrapers/platforms/now-rules";
 import { addVendor, getVendorBySlug, removeVendor, VendorExistsError, vendorState } from "@/db/vendors";
 import type { z } from "zod";
 import { listThrottleTelemetry } from "@/db/hooks";
 import { addVendorBodySchema, deleteVendorQuerySchema, emptyQuerySchema, type hookTelemetrySchema } from "@/lib/api/schemas";
+import { readNowRules } from "@/scrapers/platforms/now-rules";
 import { hookSettings } from "@/server/hooks/hook-route";
 import { readEnv } from "@/lib/env";
 import { describeParamError } from "@/lib/page-params";
