@@ -30,9 +30,10 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 const DAY_MS = 86_400_000;
 
-function percent(share: number | null, incidents: number): string {
-  if (share === null) return incidents === 0 ? "no incidents" : "unknown: this feed drops incidents when they end";
-  return `${Math.round(share * 100)}%`;
+function percent(share: number | null, figures: { incidents: number; postmortemObservable: number }): string {
+  if (share === null) return figures.incidents === 0 ? "no incidents" : "unknown: this feed drops incidents when they end";
+  const unseen = figures.incidents - figures.postmortemObservable;
+  return `${Math.round(share * 100)}%${unseen > 0 ? ` (of ${figures.postmortemObservable}; ${unseen} more from a feed that drops ended incidents)` : ""}`;
 }
 
 function probably(figures: { probablyResolved: number; resolved: number }): string {
@@ -96,7 +97,7 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
           <div><dt>Incidents</dt><dd>{figures.incidents}</dd></div>
           <div><dt>Median time to resolve</dt><dd>{figures.medianResolveMs === null ? "none resolved" : `${formatDuration(figures.medianResolveMs)}${probably(figures)}`}</dd></div>
           <div><dt>90th percentile time to resolve</dt><dd>{figures.p90ResolveMs === null ? "none resolved" : formatDuration(figures.p90ResolveMs)}</dd></div>
-          <div><dt>With a postmortem</dt><dd>{percent(figures.postmortemShare, figures.incidents)}</dd></div>
+          <div><dt>With a postmortem</dt><dd>{percent(figures.postmortemShare, figures)}</dd></div>
           <div><dt>Median wait for the postmortem</dt><dd>{figures.medianPostmortemDelayMs === null ? "no postmortem" : formatDuration(figures.medianPostmortemDelayMs)}</dd></div>
           <div><dt>Edits after resolution</dt><dd>{figures.editsAfterResolution}</dd></div>
         </dl>
