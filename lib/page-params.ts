@@ -28,6 +28,8 @@ export const changesParamsSchema = z.strictObject({
 
 export const vendorsParamsSchema = z.strictObject({
   q: optional(z.string().max(100, "at most 100 characters")),
+  state: optional(z.enum(["incident", "unknown", "clear"])),
+  sort: optional(z.enum(["name", "now"])),
 });
 
 export const vendorProfileParamsSchema = z.strictObject({

@@ -1,4 +1,5 @@
 /** A vendor's track record over a period, from its incidents: pure, so it is tested alone. */
+import { type FeedKind, type IncidentNowFacts, probableEndOf } from "@/lib/vendor-now";
 
 export interface IncidentFacts {
   startedAt: string;
@@ -6,7 +7,12 @@ export interface IncidentFacts {
   impact: string | null;
   postmortemAt: string | null;
   editsAfterResolution: number;
+  /** What its feed can tell of its end (lib/vendor-now.ts); absent: `resolvedAt` is taken at its word. */
+  presence?: IncidentNowFacts & { source: string };
 }
+
+/** The feed kind of a source, as its platform declares it; null when unknown. */
+export type FeedOf = (source: string) => FeedKind | null;
 
 export interface VendorFigures {
   incidents: number;
@@ -15,6 +21,10 @@ export interface VendorFigures {
   medianResolveMs: number | null;
   p90ResolveMs: number | null;
   resolved: number;
+  /** Of `resolved`, those whose end is when they left a feed of unresolved incidents. */
+  probablyResolved: number;
+  /** Incidents whose feed could show a postmortem: the share is of these; null when there are none. */
+  postmortemObservable: number;
   postmortemShare: number | null;
   medianPostmortemDelayMs: number | null;
   editsAfterResolution: number;
@@ -49,20 +59,29 @@ function monthsBetween(from: string, to: string): string[] {
 
 const IMPACT_ORDER = ["critical", "major", "minor", "none", "unknown"];
 
-export function computeVendorFigures(incidents: readonly IncidentFacts[], period: { from: string; to: string }): VendorFigures {
+export function computeVendorFigures(incidents: readonly IncidentFacts[], period: { from: string; to: string }, feedOf: FeedOf = () => null): VendorFigures {
   const perMonth = new Map(monthsBetween(period.from, period.to).map((m) => [m, 0]));
   const resolveTimes: number[] = [];
   const postmortemDelays: number[] = [];
   const impacts = new Map<string, number>();
   let withPostmortem = 0;
+  let observable = 0;
+  let probable = 0;
   let edits = 0;
   for (const i of incidents) {
     const month = i.startedAt.slice(0, 7);
     if (perMonth.has(month)) perMonth.set(month, (perMonth.get(month) ?? 0) + 1);
-    if (i.resolvedAt) {
-      const ms = Date.parse(i.resolvedAt) - Date.parse(i.startedAt);
-      if (ms >= 0) resolveTimes.push(ms);
+    const feed = i.presence ? feedOf(i.presence.source) : null;
+    const end = i.presence ? probableEndOf(i.presence, feed) : i.resolvedAt ? { at: i.resolvedAt, probable: false } : null;
+    if (end) {
+      const ms = Date.parse(end.at) - Date.parse(i.startedAt);
+      if (ms >= 0) {
+        resolveTimes.push(ms);
+        if (end.probable) probable += 1;
+      }
     }
+    // A feed of unresolved incidents drops them before a postmortem can appear: they say nothing of the rate.
+    if (feed === null || feed.showsPostmortems || i.postmortemAt) observable += 1;
     if (i.postmortemAt) {
       withPostmortem += 1;
       if (i.resolvedAt) postmortemDelays.push(Math.max(0, Date.parse(i.postmortemAt) - Date.parse(i.resolvedAt)));
@@ -77,7 +96,9 @@ export function computeVendorFigures(incidents: readonly IncidentFacts[], period
     medianResolveMs: quantile(resolveTimes, 0.5),
     p90ResolveMs: quantile(resolveTimes, 0.9),
     resolved: resolveTimes.length,
-    postmortemShare: incidents.length === 0 ? null : withPostmortem / incidents.length,
+    probablyResolved: probable,
+    postmortemObservable: observable,
+    postmortemShare: observable === 0 ? null : withPostmortem / observable,
     medianPostmortemDelayMs: quantile(postmortemDelays, 0.5),
     editsAfterResolution: edits,
     impactMix: [...impacts.entries()]

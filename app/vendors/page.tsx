@@ -1,12 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { ImpactBadge } from "@/components/badges";
 import { UtcTime } from "@/components/utc-time";
+import { VendorNowCell } from "@/components/vendor-now";
 import { listVendorOverviews } from "@/db/queries/vendors-overview";
 import { getServerDb } from "@/db/server-db";
 import { paths } from "@/lib/incident-key";
 import { vendorsParamsSchema } from "@/lib/page-params";
+import { compareByNow } from "@/lib/vendor-now";
+import { readNowRules } from "@/scrapers/platforms/now-rules";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Vendors" };
@@ -26,13 +28,33 @@ export default async function VendorsPage({ searchParams }: { searchParams: Prom
   const params = vendorsParamsSchema.safeParse(await searchParams);
   if (!params.success) notFound();
   const now = new Date();
-  const vendors = listVendorOverviews(getServerDb(), now, params.data.q);
+  const { q, state, sort } = params.data;
+  const vendors = listVendorOverviews(getServerDb(), now, readNowRules(), q).filter((v) => state === undefined || v.now.state === state);
+  if (sort === "now") {
+    vendors.sort((a, b) => compareByNow({ name: a.name, state: a.now.state, worstImpact: a.worstOpenImpact, open: a.openIncidents }, { name: b.name, state: b.now.state, worstImpact: b.worstOpenImpact, open: b.openIncidents }));
+  }
   return (
     <>
       <h1>Vendors</h1>
       <form className="filters" method="get" action="/vendors" role="search" aria-label="Filter vendors">
         <label>
-          Name <input type="search" name="q" defaultValue={params.data.q ?? ""} maxLength={100} />
+          Name <input type="search" name="q" defaultValue={q ?? ""} maxLength={100} />
+        </label>{" "}
+        <label>
+          Now{" "}
+          <select name="state" defaultValue={state ?? ""}>
+            <option value="">any</option>
+            <option value="incident">open incident</option>
+            <option value="unknown">unknown</option>
+            <option value="clear">no open incident</option>
+          </select>
+        </label>{" "}
+        <label>
+          Sort by{" "}
+          <select name="sort" defaultValue={sort ?? "name"}>
+            <option value="name">name</option>
+            <option value="now">now: open incidents first</option>
+          </select>
         </label>{" "}
         <button type="submit">Filter</button>
       </form>
@@ -41,7 +63,7 @@ export default async function VendorsPage({ searchParams }: { searchParams: Prom
       ) : (
         <div className="table-scroll">
           <table>
-            <caption className="visually-hidden">Vendors with their current status, last incident, incidents in the last 90 days and polling health</caption>
+            <caption className="visually-hidden">Vendors with their state as of the last good capture, last incident, incidents in the last 90 days and polling health</caption>
             <thead>
               <tr>
                 <th scope="col">Vendor</th>
@@ -59,13 +81,7 @@ export default async function VendorsPage({ searchParams }: { searchParams: Prom
                     <div className="muted small">{v.platform}</div>
                   </td>
                   <td>
-                    {v.openIncidents === 0 ? (
-                      <span className="health-ok">no open incident</span>
-                    ) : (
-                      <>
-                        {v.openIncidents} open <ImpactBadge impact={v.worstOpenImpact} />
-                      </>
-                    )}
+                    <VendorNowCell now={v.now} at={now} />
                   </td>
                   <td>
                     {v.lastIncident ? (

@@ -13,6 +13,8 @@ export interface IncidentListRow {
   startedAt: string | null;
   resolvedAt: string | null;
   presence: string;
+  source: string;
+  lastSeenAt: string;
   versionCount: number;
   lastChangedAt: string;
   firstSeenAt: string;
@@ -29,7 +31,7 @@ export interface IncidentFilter {
 }
 
 const LIST_COLUMNS = `i.id, i.provider_id AS providerId, i.kind, i.title, i.status, i.impact, i.started_at AS startedAt,
-  i.resolved_at AS resolvedAt, i.presence, i.version_count AS versionCount, i.last_changed_at AS lastChangedAt, i.first_seen_at AS firstSeenAt, i.postmortem_at AS postmortemAt`;
+  i.resolved_at AS resolvedAt, i.presence, i.source, i.last_seen_at AS lastSeenAt, i.version_count AS versionCount, i.last_changed_at AS lastChangedAt, i.first_seen_at AS firstSeenAt, i.postmortem_at AS postmortemAt`;
 
 const statements = preparedFor((sqlite) => ({
   vendor: sqlite.prepare<[string], VendorRow>(
@@ -37,13 +39,10 @@ const statements = preparedFor((sqlite) => ({
        applied_hash AS appliedHash, created_at AS createdAt, url, interval_seconds AS intervalSeconds, enabled, origin, homepage,
        status_page_url AS statusPageUrl, hook_secret_hash AS hookSecretHash FROM vendors WHERE slug = ?`,
   ),
-  facts: sqlite.prepare<[number, string, string], IncidentFacts>(
-    `SELECT started_at AS startedAt, resolved_at AS resolvedAt, impact, postmortem_at AS postmortemAt, edits_after_resolution AS editsAfterResolution
+  facts: sqlite.prepare<[number, string, string], Omit<IncidentFacts, "presence"> & { status: string | null; presence: string; source: string; lastSeenAt: string; lastChangedAt: string }>(
+    `SELECT started_at AS startedAt, resolved_at AS resolvedAt, impact, postmortem_at AS postmortemAt, edits_after_resolution AS editsAfterResolution,
+       status, presence, source, last_seen_at AS lastSeenAt, last_changed_at AS lastChangedAt
      FROM incidents WHERE vendor_id = ? AND kind = 'incident' AND started_at >= ? AND started_at < ?`,
-  ),
-  open: sqlite.prepare<[number], IncidentListRow>(
-    `SELECT ${LIST_COLUMNS} FROM incidents i WHERE i.vendor_id = ? AND i.presence = 'listed' AND i.resolved_at IS NULL
-       AND coalesce(i.status, '') NOT IN ('resolved', 'completed', 'postmortem', 'closed') ORDER BY i.started_at DESC LIMIT 50`,
   ),
   components: sqlite.prepare<[number], { name: string; n: number }>(
     `SELECT name, count(*) AS n FROM incident_components WHERE vendor_id = ? GROUP BY name ORDER BY name LIMIT 500`,
@@ -72,12 +71,17 @@ export function getVendor(db: RedlineDb, slug: string): VendorRow | undefined {
   return row ? { ...row, enabled: Boolean(row.enabled) } : undefined;
 }
 
+/** A vendor's incidents that started in [from, to), with what their feed's rules need to say whether they ended. */
 export function listIncidentFacts(db: RedlineDb, vendorId: number, from: string, to: string): IncidentFacts[] {
-  return statements(db).facts.all(vendorId, from, to);
-}
-
-export function listOpenIncidents(db: RedlineDb, vendorId: number): IncidentListRow[] {
-  return statements(db).open.all(vendorId);
+  return statements(db).facts.all(vendorId, from, to).map((r) => ({
+    startedAt: r.startedAt,
+    resolvedAt: r.resolvedAt,
+    impact: r.impact,
+    postmortemAt: r.postmortemAt,
+    editsAfterResolution: r.editsAfterResolution,
+    // The version that recorded it gone is its last change.
+    presence: { status: r.status, resolvedAt: r.resolvedAt, presence: r.presence, source: r.source, lastSeenAt: r.lastSeenAt, leftAt: r.presence === "listed" ? null : r.lastChangedAt },
+  }));
 }
 
 export function listComponentNames(db: RedlineDb, vendorId: number): string[] {

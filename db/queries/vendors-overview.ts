@@ -1,6 +1,8 @@
 import type { RedlineDb } from "@/db/client";
 import { preparedFor } from "@/db/queries/prepared";
+import { listSourceStandings, listUnresolvedGroups, listUnresolvedIncidents, type ProfileOf, type UnresolvedGroup, type UnresolvedIncidentRow } from "@/db/queries/vendor-now";
 import type { VendorRow } from "@/db/vendors";
+import { describeVendorNow, type SourceNowFacts, type VendorNow, type VendorNowFacts, worstImpactOf } from "@/lib/vendor-now";
 
 export interface VendorOverview {
   slug: string;
@@ -10,7 +12,14 @@ export interface VendorOverview {
   url: string | null;
   statusPage: string | null;
   polled: boolean;
-  /** Incidents the vendor lists as not resolved, and the worst impact among them. */
+  vendorId: number;
+  /** What is known of the vendor now, as of its last good capture (its unresolved incidents counted in groups). */
+  now: VendorNow<UnresolvedGroup>;
+  /** What `now` was worked out from, besides the incidents. */
+  nowFacts: Omit<VendorNowFacts, "unresolved">;
+  /** Its sources, with their last captures and what their formats can tell. */
+  sources: SourceNowFacts[];
+  /** Incidents open now (none while the state is unknown), and the worst impact among them. */
   openIncidents: number;
   worstOpenImpact: string | null;
   lastIncident: { providerId: string; title: string; startedAt: string | null; impact: string | null } | null;
@@ -18,18 +27,16 @@ export interface VendorOverview {
   poll: { lastPollAt: string | null; lastOutcome: string | null; lastError: string | null; failures: number; nextPollAt: string | null } | null;
 }
 
-const OPEN = `i.presence = 'listed' AND i.resolved_at IS NULL AND coalesce(i.status, '') NOT IN ('resolved', 'completed', 'postmortem', 'closed')`;
+/** How the overview reads "now": each platform's declared format, and the poll interval of vendors without their own. */
+export interface NowRules {
+  profileOf: ProfileOf;
+  defaultIntervalMs: number;
+}
 
 const statements = preparedFor((sqlite) => ({
   vendors: sqlite.prepare<[], VendorRow & { enabledFlag: number }>(
-    `SELECT id, slug, name, platform, url, status_page_url AS statusPageUrl, enabled AS enabledFlag FROM vendors ORDER BY lower(name), slug`,
-  ),
-  // Without statistics SQLite may scan every listed incident (incidents_listed_seen) for the few open ones.
-  open: sqlite.prepare<[], { vendorId: number; n: number; worst: string | null }>(
-    `SELECT i.vendor_id AS vendorId, count(*) AS n,
-       CASE max(CASE i.impact WHEN 'critical' THEN 4 WHEN 'major' THEN 3 WHEN 'minor' THEN 2 WHEN 'none' THEN 1 ELSE 0 END)
-         WHEN 4 THEN 'critical' WHEN 3 THEN 'major' WHEN 2 THEN 'minor' WHEN 1 THEN 'none' ELSE NULL END AS worst
-     FROM incidents i INDEXED BY incidents_open WHERE ${OPEN} AND i.kind = 'incident' GROUP BY i.vendor_id`,
+    `SELECT id, slug, name, platform, url, status_page_url AS statusPageUrl, enabled AS enabledFlag, created_at AS createdAt,
+       interval_seconds AS intervalSeconds FROM vendors ORDER BY lower(name), slug`,
   ),
   last: sqlite.prepare<[number], { providerId: string; title: string; startedAt: string | null; impact: string | null }>(
     `SELECT provider_id AS providerId, title, started_at AS startedAt, impact FROM incidents
@@ -50,29 +57,49 @@ type VendorBase = VendorRow & { enabledFlag: number };
  * Overviews of the vendors `select` keeps (and in its order): the per-vendor queries run only for
  * those, so one vendor or one page of them costs what it shows.
  */
-function overviewsOf(db: RedlineDb, now: Date, select: (vendors: VendorBase[]) => VendorBase[]): VendorOverview[] {
+function overviewsOf(db: RedlineDb, now: Date, rules: NowRules, select: (vendors: VendorBase[]) => VendorBase[]): VendorOverview[] {
   const st = statements(db);
   const chosen = select(st.vendors.all());
   if (chosen.length === 0) return [];
-  const open = new Map(st.open.all().map((r) => [r.vendorId, r]));
+  const unresolved = listUnresolvedGroups(db);
   const polls = new Map(st.polls.all().map((r) => [r.vendorId, r]));
   const since = new Date(now.getTime() - 90 * 86_400_000).toISOString();
   return chosen.map((v) => {
     const poll = polls.get(v.id);
+    const polled = v.enabledFlag === 1 && v.url !== null;
+    const sources = listSourceStandings(db, v.id, rules.profileOf);
+    const nowFacts = {
+      createdAt: v.createdAt,
+      polled,
+      pollFailing: poll !== undefined && poll.lastOutcome !== null && poll.lastOutcome !== "ok",
+      intervalMs: v.intervalSeconds ? v.intervalSeconds * 1000 : rules.defaultIntervalMs,
+      sources,
+    };
+    const vendorNow = describeVendorNow({ ...nowFacts, unresolved: unresolved.get(v.id) ?? [] }, now);
+    const openNow = vendorNow.state === "unknown" ? [] : vendorNow.open.filter((i) => i.kind === "incident");
     return {
       slug: v.slug,
       name: v.name,
       platform: v.platform,
       url: v.url,
       statusPage: v.statusPageUrl ?? null,
-      polled: v.enabledFlag === 1 && v.url !== null,
-      openIncidents: open.get(v.id)?.n ?? 0,
-      worstOpenImpact: open.get(v.id)?.worst ?? null,
+      polled,
+      vendorId: v.id,
+      now: vendorNow,
+      nowFacts,
+      sources,
+      openIncidents: openNow.reduce((n, g) => n + g.count, 0),
+      worstOpenImpact: worstImpactOf(openNow),
       lastIncident: st.last.get(v.id) ?? null,
       incidentsLast90Days: st.recent.get(v.id, since)?.n ?? 0,
       poll: poll ? { lastPollAt: poll.lastPollAt, lastOutcome: poll.lastOutcome, lastError: poll.lastError, failures: poll.failures, nextPollAt: poll.nextPollAt } : null,
     };
   });
+}
+
+/** A vendor's Now with each unresolved incident listed (its profile), from its overview. */
+export function describeVendorNowIncidents(db: RedlineDb, overview: VendorOverview, now: Date): VendorNow<UnresolvedIncidentRow> {
+  return describeVendorNow({ ...overview.nowFacts, unresolved: listUnresolvedIncidents(db, overview.vendorId) }, now);
 }
 
 function matchesName(nameFilter: string | undefined): (v: VendorBase) => boolean {
@@ -81,19 +108,19 @@ function matchesName(nameFilter: string | undefined): (v: VendorBase) => boolean
 }
 
 /** Every vendor with its current state, last incident, recent count and polling health. */
-export function listVendorOverviews(db: RedlineDb, now: Date, nameFilter?: string): VendorOverview[] {
-  return overviewsOf(db, now, (vendors) => vendors.filter(matchesName(nameFilter)));
+export function listVendorOverviews(db: RedlineDb, now: Date, rules: NowRules, nameFilter?: string): VendorOverview[] {
+  return overviewsOf(db, now, rules, (vendors) => vendors.filter(matchesName(nameFilter)));
 }
 
 /** One vendor's overview, or undefined. */
-export function getVendorOverview(db: RedlineDb, now: Date, slug: string): VendorOverview | undefined {
-  return overviewsOf(db, now, (vendors) => vendors.filter((v) => v.slug === slug))[0];
+export function getVendorOverview(db: RedlineDb, now: Date, rules: NowRules, slug: string): VendorOverview | undefined {
+  return overviewsOf(db, now, rules, (vendors) => vendors.filter((v) => v.slug === slug))[0];
 }
 
 /** Vendors by slug after `after`, at most `limit` of them (ask for one more to know whether a page follows). */
-export function pageVendorOverviews(db: RedlineDb, now: Date, filter: { nameFilter?: string; after: string; limit: number }): VendorOverview[] {
+export function pageVendorOverviews(db: RedlineDb, now: Date, rules: NowRules, filter: { nameFilter?: string; after: string; limit: number }): VendorOverview[] {
   const keep = matchesName(filter.nameFilter);
-  return overviewsOf(db, now, (vendors) =>
+  return overviewsOf(db, now, rules, (vendors) =>
     vendors
       .filter((v) => v.slug > filter.after && keep(v))
       .sort((a, b) => (a.slug < b.slug ? -1 : 1))

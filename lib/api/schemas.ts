@@ -88,7 +88,15 @@ export const vendorSchema = z.object({
   url: z.string().nullable().describe("The endpoint Redline polls; null for a vendor known only from imports."),
   statusPage: z.string().nullable(),
   polled: z.boolean(),
-  openIncidents: z.number().int(),
+  openIncidents: z.number().int().describe("Incidents open now; 0 while the state is unknown."),
+  now: z
+    .object({
+      state: z.enum(["clear", "incident", "unknown"]),
+      asOf: utcTimestampSchema.nullable().describe("The last good capture the state is as of; null: never reached."),
+      unknownSince: utcTimestampSchema.nullable(),
+      reason: z.enum(["never-reached", "failing", "not-polled", "stale"]).nullable(),
+    })
+    .describe("The vendor's state as of its last good capture; unknown when that is more than a few poll intervals old."),
   incidentsLast90Days: z.number().int(),
   lastIncident: z.object({ id: z.string(), title: z.string(), startedAt: utcTimestampSchema.nullable(), impact: z.string().nullable() }).nullable(),
   poll: z

@@ -29,6 +29,7 @@ import {
 import { diffStates } from "@/lib/diff-incidents";
 import { renderExportJson, renderVersionExportJson } from "@/lib/export-document";
 import { renderExportMarkdown, renderVersionExportMarkdown } from "@/lib/render/export-markdown";
+import { readNowRules } from "@/scrapers/platforms/now-rules";
 import { publicOrigin } from "@/server/http/public-origin";
 import { problem } from "@/server/http/problem";
 import { answer, answerJson, apiHandler, CORS_HEADERS, notFound, parseQuery } from "@/server/api/respond";
@@ -78,7 +79,7 @@ export function createApi(database: () => RedlineDb = getServerDb) {
       const after = q.cursor ? decodeApiCursor(q.cursor) : "";
       if (after === null) return badCursor();
       const links = apiLinks(publicOrigin(request));
-      const fetched = pageVendorOverviews(database(), new Date(), { nameFilter: q.q, after, limit: q.limit + 1 });
+      const fetched = pageVendorOverviews(database(), new Date(), readNowRules(), { nameFilter: q.q, after, limit: q.limit + 1 });
       const page = fetched.slice(0, q.limit);
       const last = page.at(-1);
       const body: Page<typeof vendorSchema> = {
@@ -92,7 +93,7 @@ export function createApi(database: () => RedlineDb = getServerDb) {
     getVendor: apiHandler<Pick<Params, "slug">>((request, { slug }) => {
       const parsed = parseQuery(emptyQuerySchema, request);
       if ("error" in parsed) return parsed.error;
-      const overview = getVendorOverview(database(), new Date(), slug);
+      const overview = getVendorOverview(database(), new Date(), readNowRules(), slug);
       if (!overview) return notFound(`no vendor ${JSON.stringify(slug)}`);
       return answerJson(request, toVendor(apiLinks(publicOrigin(request)), overview) satisfies z.infer<typeof vendorSchema>);
     }),

@@ -5,6 +5,7 @@ import { addVendor, getVendorBySlug, removeVendor, VendorExistsError, vendorStat
 import type { z } from "zod";
 import { listThrottleTelemetry } from "@/db/hooks";
 import { addVendorBodySchema, deleteVendorQuerySchema, emptyQuerySchema, type hookTelemetrySchema } from "@/lib/api/schemas";
+import { readNowRules } from "@/scrapers/platforms/now-rules";
 import { hookSettings } from "@/server/hooks/hook-route";
 import { readEnv } from "@/lib/env";
 import { describeParamError } from "@/lib/page-params";
@@ -74,7 +75,7 @@ export function operatorHandlers(database: () => RedlineDb) {
           if (error instanceof VendorExistsError) return problem(409, `${error.message}; ${existingAdvice(error)}`, { parameter: "slug" });
           throw error;
         }
-        const overview = getVendorOverview(db, new Date(), input.slug);
+        const overview = getVendorOverview(db, new Date(), readNowRules(), input.slug);
         const links = apiLinks(publicOrigin(request));
         if (!overview) throw new Error(`api: vendor ${input.slug} vanished after being added`);
         return answerWrite(201, toVendor(links, overview), { location: links.vendor(input.slug).self });

@@ -63,6 +63,7 @@ export function toVendor(links: ApiLinks, v: VendorOverview): z.infer<typeof ven
     statusPage: v.statusPage,
     polled: v.polled,
     openIncidents: v.openIncidents,
+    now: { state: v.now.state, asOf: v.now.asOf, unknownSince: v.now.unknownSince, reason: v.now.reason },
     incidentsLast90Days: v.incidentsLast90Days,
     lastIncident: v.lastIncident ? { id: v.lastIncident.providerId, title: v.lastIncident.title, startedAt: v.lastIncident.startedAt, impact: v.lastIncident.impact } : null,
     poll: v.poll

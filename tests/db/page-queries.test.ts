@@ -57,8 +57,10 @@ describe("latest changes", () => {
 
 describe("vendors and incidents", () => {
   it("tells open incidents, the last incident and the 90-day count per vendor", () => {
-    const [acme] = listVendorOverviews(db, new Date("2026-04-30T00:00:00.000Z"), "acme");
+    const [acme] = listVendorOverviews(db, new Date("2026-04-30T00:00:00.000Z"), { profileOf: () => null, defaultIntervalMs: 300_000 }, "acme");
     expect(acme).toMatchObject({ slug: "acme", openIncidents: 0, incidentsLast90Days: 4 });
+    expect(acme?.now).toMatchObject({ state: "unknown", reason: "not-polled" });
+    expect(acme?.now.asOf).toBe(acme?.now.unknownSince);
     expect(acme?.lastIncident?.title).toBe("Elevated error rates for webhooks");
   });
 

@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { listChanges } from "@/db/queries/changes";
 import { listIncidents } from "@/db/queries/incident-list";
-import { listComponentNames, listIncidentFacts, listOpenIncidents, listVendorIncidents } from "@/db/queries/vendor-profile";
-import { listVendorOverviews } from "@/db/queries/vendors-overview";
+import { listComponentNames, listIncidentFacts, listVendorIncidents } from "@/db/queries/vendor-profile";
+import { describeVendorNowIncidents, listVendorOverviews } from "@/db/queries/vendors-overview";
 import { ensureVendor, listVendorSummaries, removeVendor } from "@/db/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
@@ -48,11 +48,11 @@ beforeAll(async () => {
   listChanges(db, { vendorId: acme, kinds: ["impact-downgraded", "title-changed"] }, 20);
   listIncidents(db, { kinds: ["impact-downgraded"] }, 20);
   listIncidents(db, { component: "API" }, 20);
-  listOpenIncidents(db, acme);
   listIncidentFacts(db, acme, "2020-01-01T00:00:00.000Z", "2030-01-01T00:00:00.000Z");
   listVendorIncidents(db, acme, {}, 20);
   listComponentNames(db, acme);
-  listVendorOverviews(db, new Date("2026-06-01T00:00:00.000Z"));
+  const [acmeOverview] = listVendorOverviews(db, new Date("2026-06-01T00:00:00.000Z"), { profileOf: () => platform.profile, defaultIntervalMs: 300_000 });
+  if (acmeOverview) describeVendorNowIncidents(db, acmeOverview, new Date("2026-06-01T00:00:00.000Z"));
   listVendorSummaries(db);
   const kindRows = () => db.$client.prepare<[number], { n: number }>("SELECT count(*) AS n FROM version_kinds WHERE vendor_id = ?").get(acme)?.n ?? 0;
   const before = kindRows();
@@ -75,9 +75,16 @@ const CASES: Array<{ name: string; fragments: string[]; plan: RegExp[]; sortsVen
     plan: [/^SEARCH k USING COVERING INDEX version_kinds_vendor \(vendor_id=\? AND kind=\? AND \(observed_ms,version_id\)<\(\?,\?\)\)$/] },
   { name: "incidents with a version of a kind", fragments: ["JOIN version_kinds k ON k.version_id = v.id"],
     plan: [/^SEARCH k USING COVERING INDEX version_kinds_version \(version_id=\? AND kind=\?\)$/] },
-  { name: "a vendor's open incidents, newest first", fragments: ["i.presence = 'listed' AND i.resolved_at IS NULL", "ORDER BY i.started_at DESC"],
+  { name: "unresolved incidents of every vendor, counted by source and kind", fragments: ["INDEXED BY incidents_open WHERE i.presence = 'listed' AND i.resolved_at IS NULL", "GROUP BY i.vendor_id, i.source, i.kind"],
+    plan: [/^SCAN i USING INDEX incidents_open$/] },
+  { name: "a vendor's unresolved incidents, newest first", fragments: ["WHERE i.vendor_id = ? AND i.presence = 'listed' AND i.resolved_at IS NULL", "ORDER BY i.started_at DESC LIMIT 200"],
     plan: [/^SEARCH i USING INDEX incidents_open \(vendor_id=\?\)$/] },
-  { name: "open incidents of every vendor", fragments: ["GROUP BY i.vendor_id"], plan: [/^SCAN i USING INDEX incidents_open$/] },
+  { name: "a vendor's sources, one seek each (its Now)", fragments: ["SELECT source FROM captures WHERE vendor_id = ? AND source > ?"],
+    plan: [/^SEARCH captures USING COVERING INDEX captures_identity \(vendor_id=\? AND source>\?\)$/] },
+  { name: "a source's last good capture", fragments: ["AS at FROM captures WHERE vendor_id = ? AND source = ? AND outcome IN ('ok', 'not-modified')"],
+    plan: [/^SEARCH captures USING INDEX captures_identity \(vendor_id=\? AND source=\?\)$/] },
+  { name: "a source's last capture", fragments: ["AS at, outcome, platform FROM captures"],
+    plan: [/^SEARCH captures USING INDEX captures_identity \(vendor_id=\? AND source=\?\)$/] },
   { name: "a vendor's incidents by start (its profile's facts)", fragments: ["kind = 'incident' AND started_at >= ? AND started_at < ?"],
     plan: [/^SEARCH incidents USING INDEX incidents_vendor_started \(vendor_id=\? AND started_at>\? AND started_at<\?\)$/] },
   { name: "a vendor's latest incident", fragments: ["ORDER BY started_at DESC LIMIT 1"], plan: [/^SEARCH incidents USING INDEX incidents_vendor_started \(vendor_id=\? AND started_at>\?\)$/] },
@@ -98,7 +105,7 @@ describe("every query of the side tables reads an index", () => {
     it(`${c.name}, in the order it lists`, () => {
       const plan = planOf(db.$client, statementWith(...c.fragments));
       for (const line of c.plan) expect(plan, plan.join("\n")).toContainEqual(expect.stringMatching(line));
-      expect(plan.join("\n")).not.toMatch(/SCAN (k|s|c|i|incidents|incident_components|incident_sources|version_kinds)\b(?! USING INDEX)/);
+      expect(plan.join("\n")).not.toMatch(/SCAN (k|s|c|i|incidents|incident_components|incident_sources|version_kinds|captures)\b(?! USING INDEX)/);
       if (!c.sortsVendors) expect(plan).not.toContain("USE TEMP B-TREE FOR ORDER BY");
     });
   }

@@ -57,7 +57,12 @@ describe("a reader following an edited incident through the archive", () => {
     const figures = Object.fromEntries(
       await page.locator("dl.figures > div").evaluateAll((divs) => divs.map((d) => [d.querySelector("dt")?.textContent ?? "", d.querySelector("dd")?.textContent ?? ""])),
     );
-    expect(figures).toMatchObject({ Incidents: "2", "With a postmortem": "50%", "Median time to resolve": "1 h 30 min" });
+    // One incident left the summary.json feed unresolved: probably resolved then, and that feed cannot show a postmortem.
+    expect(figures).toMatchObject({
+      Incidents: "2",
+      "With a postmortem": "100% (of 1; 1 more from a feed that drops ended incidents)",
+      "Median time to resolve": "1 h 30 min (1 of 2 ended when they left the feed)",
+    });
 
     const table = page.getByRole("table", { name: "Acme Cloud incidents, newest first" });
     const titles = await table.locator("tbody tr td:nth-child(2) a").allTextContents();

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { computeVendorFigures, quantile } from "@/lib/vendor-figures";
+import { computeVendorFigures, type IncidentFacts, quantile } from "@/lib/vendor-figures";
+import { feedKindOf } from "@/lib/vendor-now";
+import { getPlatform } from "@/scrapers/platforms";
 
 const h = 3_600_000;
 
@@ -26,5 +28,23 @@ describe("computeVendorFigures", () => {
     expect(figures.medianPostmortemDelayMs).toBe(7 * 24 * h);
     expect(figures.editsAfterResolution).toBe(3);
     expect(figures.impactMix).toEqual([{ impact: "major", count: 1 }, { impact: "minor", count: 1 }, { impact: "unknown", count: 1 }]);
+  });
+
+  it("counts incidents that left an active-only feed as probably resolved then, and leaves the postmortem rate unknown", () => {
+    const summary = getPlatform("statuspage-summary");
+    if (!summary) throw new Error("no statuspage-summary platform");
+    const left = (startedAt: string, leftAt: string): IncidentFacts => ({
+      startedAt, resolvedAt: null, impact: "major", postmortemAt: null, editsAfterResolution: 0,
+      presence: { status: "investigating", resolvedAt: null, presence: "left-feed", source: "summary.json", lastSeenAt: startedAt, leftAt },
+    });
+    const listed: IncidentFacts = { ...left("2026-01-09T00:00:00.000Z", "2026-01-09T00:00:00.000Z"), presence: { status: "investigating", resolvedAt: null, presence: "listed", source: "summary.json", lastSeenAt: "2026-01-09T00:00:00.000Z", leftAt: null } };
+    const figures = computeVendorFigures(
+      [left("2026-01-05T00:00:00.000Z", "2026-01-05T02:00:00.000Z"), left("2026-01-07T00:00:00.000Z", "2026-01-07T04:00:00.000Z"), listed],
+      { from: "2026-01-01T00:00:00.000Z", to: "2026-01-31T23:59:59.999Z" },
+      (source) => (source === "summary.json" ? feedKindOf(summary.profile) : null),
+    );
+    expect(figures).toMatchObject({ resolved: 2, probablyResolved: 2, postmortemObservable: 0, postmortemShare: null, medianResolveMs: 2 * h, p90ResolveMs: 4 * h });
+    const unknownFeeds = computeVendorFigures([left("2026-01-05T00:00:00.000Z", "2026-01-05T02:00:00.000Z")], { from: "2026-01-01T00:00:00.000Z", to: "2026-01-31T23:59:59.999Z" });
+    expect(unknownFeeds).toMatchObject({ resolved: 1, probablyResolved: 1, postmortemShare: 0 });
   });
 });

@@ -6,13 +6,17 @@ import { ImpactBadge } from "@/components/badges";
 import { FeedLinks, feedAlternates } from "@/components/feed-links";
 import { Pager } from "@/components/pager";
 import { UtcTime } from "@/components/utc-time";
+import { IncidentStateText, VendorNowSection } from "@/components/vendor-now";
 import { decodeCursor } from "@/db/queries/prepared";
-import { getVendor, listComponentNames, listIncidentFacts, listOpenIncidents, listStatuses, listVendorIncidents } from "@/db/queries/vendor-profile";
+import { getVendor, listComponentNames, listIncidentFacts, listStatuses, listVendorIncidents } from "@/db/queries/vendor-profile";
+import { describeVendorNowIncidents, getVendorOverview } from "@/db/queries/vendors-overview";
 import { getServerDb } from "@/db/server-db";
 import { formatDuration } from "@/lib/format";
 import { paths, safeHttpUrl } from "@/lib/incident-key";
 import { vendorProfileParamsSchema } from "@/lib/page-params";
 import { computeVendorFigures } from "@/lib/vendor-figures";
+import { feedsBySource } from "@/lib/vendor-now";
+import { readNowRules } from "@/scrapers/platforms/now-rules";
 
 export const dynamic = "force-dynamic";
 
@@ -26,8 +30,14 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 const DAY_MS = 86_400_000;
 
-function percent(share: number | null): string {
-  return share === null ? "no incidents" : `${Math.round(share * 100)}%`;
+function percent(share: number | null, figures: { incidents: number; postmortemObservable: number }): string {
+  if (share === null) return figures.incidents === 0 ? "no incidents" : "unknown: this feed drops incidents when they end";
+  const unseen = figures.incidents - figures.postmortemObservable;
+  return `${Math.round(share * 100)}%${unseen > 0 ? ` (of ${figures.postmortemObservable}; ${unseen} more from a feed that drops ended incidents)` : ""}`;
+}
+
+function probably(figures: { probablyResolved: number; resolved: number }): string {
+  return figures.probablyResolved === 0 ? "" : ` (${figures.probablyResolved} of ${figures.resolved} ended when they left the feed)`;
 }
 
 export default async function VendorProfilePage({ params, searchParams }: Props) {
@@ -40,8 +50,10 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
   const now = new Date();
   const to = query.data.to ? new Date(Date.parse(`${query.data.to}T00:00:00.000Z`) + DAY_MS).toISOString() : new Date(now.getTime() + DAY_MS).toISOString().slice(0, 10) + "T00:00:00.000Z";
   const from = query.data.from ? `${query.data.from}T00:00:00.000Z` : new Date(Date.parse(to) - 365 * DAY_MS).toISOString().slice(0, 10) + "T00:00:00.000Z";
-  const figures = computeVendorFigures(listIncidentFacts(db, vendor.id, from, to), { from, to: new Date(Date.parse(to) - 1).toISOString() });
-  const open = listOpenIncidents(db, vendor.id);
+  const overview = getVendorOverview(db, now, readNowRules(), vendor.slug);
+  if (!overview) notFound();
+  const feedOf = feedsBySource(overview.sources);
+  const figures = computeVendorFigures(listIncidentFacts(db, vendor.id, from, to), { from, to: new Date(Date.parse(to) - 1).toISOString() }, feedOf);
   const before = query.data.before ? decodeCursor(query.data.before) : null;
   const list = listVendorIncidents(
     db,
@@ -71,21 +83,7 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
       <FeedLinks feedPath={(f) => paths.vendorFeed(vendor.slug, f)} label={`every ${vendor.name} change`} />
       <FeedLinks feedPath={(f) => paths.vendorKindFeed(vendor.slug, "postmortem-published", f)} label={`${vendor.name} postmortems`} />
 
-      <section aria-labelledby="now-heading">
-        <h2 id="now-heading">Now</h2>
-        {open.length === 0 ? (
-          <p>No open incident listed.</p>
-        ) : (
-          <ul>
-            {open.map((i) => (
-              <li key={i.id}>
-                <ImpactBadge impact={i.impact} /> <Link href={paths.incident(vendor.slug, i.providerId)}>{i.title || "(untitled)"}</Link>{" "}
-                <span className="muted">{i.status}, since</span> <UtcTime iso={i.startedAt} now={now} />
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <VendorNowSection vendorName={vendor.name} slug={vendor.slug} now={describeVendorNowIncidents(db, overview, now)} at={now} lastError={overview.poll?.lastError ?? null} />
 
       <section aria-labelledby="figures-heading">
         <h2 id="figures-heading">Track record, {periodLabel}</h2>
@@ -97,9 +95,9 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
         <BarChart label={`${vendor.name} incidents per month`} data={figures.perMonth.map((m) => ({ label: m.month, value: m.count }))} />
         <dl className="figures">
           <div><dt>Incidents</dt><dd>{figures.incidents}</dd></div>
-          <div><dt>Median time to resolve</dt><dd>{figures.medianResolveMs === null ? "none resolved" : formatDuration(figures.medianResolveMs)}</dd></div>
+          <div><dt>Median time to resolve</dt><dd>{figures.medianResolveMs === null ? "none resolved" : `${formatDuration(figures.medianResolveMs)}${probably(figures)}`}</dd></div>
           <div><dt>90th percentile time to resolve</dt><dd>{figures.p90ResolveMs === null ? "none resolved" : formatDuration(figures.p90ResolveMs)}</dd></div>
-          <div><dt>With a postmortem</dt><dd>{percent(figures.postmortemShare)}</dd></div>
+          <div><dt>With a postmortem</dt><dd>{percent(figures.postmortemShare, figures)}</dd></div>
           <div><dt>Median wait for the postmortem</dt><dd>{figures.medianPostmortemDelayMs === null ? "no postmortem" : formatDuration(figures.medianPostmortemDelayMs)}</dd></div>
           <div><dt>Edits after resolution</dt><dd>{figures.editsAfterResolution}</dd></div>
         </dl>
@@ -170,7 +168,7 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
                       {i.postmortemAt ? <span className="badge">postmortem</span> : null}
                     </td>
                     <td><ImpactBadge impact={i.impact} /></td>
-                    <td>{i.status ?? <span className="muted">unknown</span>}</td>
+                    <td><IncidentStateText incident={i} feed={feedOf(i.source)} /></td>
                     <td className="nowrap">{i.startedAt && i.resolvedAt ? formatDuration(Date.parse(i.resolvedAt) - Date.parse(i.startedAt)) : <span className="muted">—</span>}</td>
                     <td className="number">{i.versionCount}</td>
                   </tr>
