@@ -26,6 +26,8 @@ export interface Target {
   fresh?: boolean;
   /** Headers for a path (a reader's If-None-Match); the answers then count as 2xx or 304. */
   headersFor?: (path: string) => Record<string, string>;
+  /** Something run beside the measured load (not the warm-up), stopped after it; what it says is printed. */
+  alongside?: () => Promise<{ stop(): Promise<string> }>;
 }
 
 const FRESH = { "cache-control": "no-cache" };
@@ -39,6 +41,8 @@ export interface LoadResult {
   non2xx: number;
   kbPerResponse: number;
   serverCpuMsPerReq: number;
+  /** What the target's `alongside` did during the load. */
+  alongside?: string;
 }
 
 
@@ -72,6 +76,35 @@ function freePort(): Promise<number> {
       server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
     });
   });
+}
+
+/**
+ * A helper process beside the load, started once it has printed a line matching `ready`, and
+ * stopped with SIGTERM; what it printed last is its summary.
+ */
+export async function startHelper(args: string[], ready: RegExp): Promise<{ stop(): Promise<string> }> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  let lastLine = "";
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on("data", (d: Buffer) => {
+      output += d.toString();
+      lastLine = output.trimEnd().split("\n").at(-1) ?? "";
+      if (ready.test(output)) resolve();
+    });
+    child.stderr?.on("data", (d: Buffer) => { output += d.toString(); });
+    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code} before it was ready:\n${output.slice(-2000)}`)));
+  });
+  return {
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      return lastLine;
+    },
+  };
 }
 
 /** Start a server process and wait until it answers `probe`; its output is shown only if it fails. */
@@ -158,8 +191,11 @@ async function measure(base: string, target: Target, server: ChildProcess): Prom
   await first.arrayBuffer();
   // Every path is requested once first, so a cached target is measured with its pages rendered.
   await load(base, target, 10, { amount: Math.max(WARMUP_REQUESTS, target.paths.length) });
+  const beside = await target.alongside?.();
   const cpuBefore = cpuMs(server.pid);
   const r = await load(base, target, CONNECTIONS, { seconds: SECONDS });
+  const cpuAfter = cpuMs(server.pid);
+  const alongside = await beside?.stop();
   const ok = r["2xx"] + (target.headersFor ? r["3xx"] : 0);
   return {
     target: target.name,
@@ -169,7 +205,8 @@ async function measure(base: string, target: Target, server: ChildProcess): Prom
     errors: r.errors,
     non2xx: r.non2xx,
     kbPerResponse: ok > 0 ? r.throughput.total / ok / 1024 : 0,
-    serverCpuMsPerReq: ok > 0 ? (cpuMs(server.pid) - cpuBefore) / ok : 0,
+    serverCpuMsPerReq: ok > 0 ? (cpuAfter - cpuBefore) / ok : 0,
+    alongside,
   };
 }
 
@@ -180,6 +217,7 @@ export function printResults(rows: readonly LoadResult[]): void {
       `${r.target.padEnd(30)} ${r.reqPerSec.toFixed(0).padStart(6)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ` +
         `${String(r.errors).padStart(7)} ${String(r.non2xx).padStart(8)} ${r.kbPerResponse.toFixed(1).padStart(8)} ${r.serverCpuMsPerReq.toFixed(2).padStart(18)}`,
     );
+    if (r.alongside) console.log(`  beside it: ${r.alongside}`);
   }
 }
 

@@ -372,6 +372,17 @@ export const archiveRevision = sqliteTable("archive_revision", {
   revision: integer("revision").notNull(),
 });
 
+/**
+ * Whom each archive change concerns, newest last (written by the triggers that raise
+ * archive_revision; they keep the newest 4,096): the web server evicts only the kept pages that
+ * show that vendor or incident. A change with no vendor concerns every page.
+ */
+export const archiveChanges = sqliteTable("archive_changes", {
+  seq: integer("seq").primaryKey({ autoIncrement: true }),
+  vendorSlug: text("vendor_slug"),
+  providerId: text("provider_id"),
+});
+
 /** Webhook payloads already taken, by content (their envelope's event ids and times left out). */
 export const hookDeliveries = sqliteTable(
   "hook_deliveries",

@@ -1,14 +1,15 @@
 /**
  * The web process: Next.js behind a plain Node http server that keeps rendered archive pages in
- * memory (server/page-cache.ts) while the archive is unchanged. During an outage many people open
- * the same incident; they get the page as rendered for the first of them, without a new render.
+ * memory (server/page-cache.ts) until an archive change concerns them (server/page-scope.ts). During
+ * an outage many people open the same incident; they get the page as rendered for the first of
+ * them, without a new render, while other vendors' new versions evict only their own pages.
  * Run as `node --import tsx server/web-server.ts`; honours HOST, PORT and REDLINE_DB.
  */
 import http from "node:http";
 import path from "node:path";
 import next from "next";
 import type { RedlineDb } from "@/db/client";
-import { getArchiveRevision } from "@/db/queries/archive-revision";
+import { getArchiveChangePosition, listArchiveChangesSince } from "@/db/queries/archive-changes";
 import { createReadinessProbe } from "@/db/readiness";
 import { getServerDb } from "@/db/server-db";
 import { readEnv } from "@/lib/env";
@@ -21,11 +22,12 @@ import { createAlertSender } from "@/server/hooks/alert-sender";
 import { createHookHandler, hookSettings } from "@/server/hooks/hook-route";
 import { ThrottleTelemetry } from "@/server/hooks/throttle-telemetry";
 import { createClientRateLimit } from "@/server/rate-limit";
-import { type CachedPage, PageCache } from "@/server/page-cache";
+import { type ArchiveChangeFeed, type CachedPage, PageCache } from "@/server/page-cache";
+import { pageScopeOf } from "@/server/page-scope";
 
 const ROOT = path.resolve(__dirname, "..");
 /**
- * Answers made only of archived data (not poll health), so the archive revision dates them:
+ * Answers made only of archived data (not poll health), so the archive's changes date them:
  * pages, feeds, exports, and the API's incidents, changes, search and document. Vendor lists
  * and profiles show polling health and are always rendered.
  */
@@ -113,7 +115,7 @@ function send(res: http.ServerResponse, page: CachedPage, state: "hit"): void {
 }
 
 /** Serve from the cache, or let `render` answer and keep what it sent when that was a 200. */
-export function withPageCache(render: RequestHandler, cache: PageCache, revision: () => number): RequestHandler {
+export function withPageCache(render: RequestHandler, cache: PageCache, changes: ArchiveChangeFeed): RequestHandler {
   return async (req, res) => {
     const key = cacheKeyFor(req);
     if (key === null) {
@@ -121,17 +123,18 @@ export function withPageCache(render: RequestHandler, cache: PageCache, revision
       await render(req, res);
       return;
     }
-    let token: string;
+    let renderedAt: number;
     try {
-      token = String(revision());
+      renderedAt = cache.catchUp(changes);
     } catch (error) {
-      // Without the revision no kept page can be trusted, but a fresh render may still succeed.
-      console.error(`web: page cache: unable to read the archive revision: ${errorMessage(error)}; rendering ${redactSecrets(req.url ?? "")} uncached`);
+      // Without the archive's changes no kept page can be trusted, but a fresh render may still succeed.
+      console.error(`web: page cache: unable to read the archive's changes: ${errorMessage(error)}; rendering ${redactSecrets(req.url ?? "")} uncached`);
       res.setHeader("x-redline-cache", "bypass");
       await render(req, res);
       return;
     }
-    const kept = cache.get(key, token);
+    const kept = cache.get(key);
+    const scope = pageScopeOf(new URL(req.url ?? "/", "http://x").pathname);
     if (kept && clientHasIt(req, kept)) {
       const { "content-type": _type, "content-length": _length, "content-encoding": _encoding, ...validators } = freshCopy(kept, false).headers;
       res.writeHead(304, { ...validators, "x-redline-cache": "hit" }).end();
@@ -168,7 +171,7 @@ export function withPageCache(render: RequestHandler, cache: PageCache, revision
         }
         const body = Buffer.concat(chunks);
         const nonce = nonceOf(header(kept["content-security-policy"]) ?? "");
-        cache.set(key, token, { status: 200, headers: kept, body, nonce, bodyAroundNonce: nonce === null ? undefined : cutAroundNonce(body, nonce) });
+        cache.set(key, scope, renderedAt, { status: 200, headers: kept, body, nonce, bodyAroundNonce: nonce === null ? undefined : cutAroundNonce(body, nonce) });
       }
       return end(...args);
     }) as typeof res.end;
@@ -195,7 +198,10 @@ export async function startWebServer(options: { host: string; port: number; db?:
   const cacheBytes = options.cacheBytes ?? readEnv().REDLINE_PAGE_CACHE_MB * 1024 * 1024;
   const render: RequestHandler = (req, res) => handle(req, res);
   const handler = cacheBytes > 0
-    ? withPageCache(render, new PageCache({ maxBytes: cacheBytes, maxEntryBytes: MAX_ENTRY_BYTES, ttlMs: TTL_MS }), () => getArchiveRevision(db))
+    ? withPageCache(render, new PageCache({ maxBytes: cacheBytes, maxEntryBytes: MAX_ENTRY_BYTES, ttlMs: TTL_MS }), {
+      position: () => getArchiveChangePosition(db),
+      since: (seq, limit) => listArchiveChangesSince(db, seq, limit),
+    })
     : render;
   const env = readEnv();
   const probe = createReadinessProbe(options.dbFile ?? env.REDLINE_DB);

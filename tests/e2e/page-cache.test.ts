@@ -18,10 +18,23 @@ async function get(pathname: string): Promise<{ cache: string | null; body: stri
   return { cache: response.headers.get("x-redline-cache"), body: (await response.text()).replaceAll(nonce, "NONCE"), nonce };
 }
 
+/** The page cache's verdict on a page, after reading it whole. */
+async function cacheOf(pathname: string): Promise<string | null> {
+  const response = await fetch(`${app().baseUrl}${pathname}`);
+  expect(response.status).toBe(200);
+  await response.arrayBuffer();
+  return response.headers.get("x-redline-cache");
+}
+
 describe("the page cache in front of the rendered pages", () => {
-  it("serves a repeat visit as rendered for the first, and a new version as soon as it is archived", async () => {
+  it("serves a repeat visit as rendered for the first, and a new version as soon as it is archived, keeping other vendors' incidents", async () => {
     const snapshot = JSON.parse(fs.readFileSync(LATEST, "utf8")) as { incident: { id: string; name: string } };
     const incidentPath = `/vendors/acme/incidents/${snapshot.incident.id}`;
+    // Another vendor's incident, and the lists and feeds a new version of Acme's shows in.
+    const others = ["/vendors/hostile/incidents/hostile00001"];
+    const showing = ["/vendors/acme/changes", "/vendors/acme/feed.atom", "/", "/feed.atom", "/api/v1/changes"];
+    for (const pathname of [...others, ...showing]) await cacheOf(pathname);
+    for (const pathname of [...others, ...showing]) expect(await cacheOf(pathname)).toBe("hit");
     const first = await get(incidentPath);
     const second = await get(incidentPath);
     expect([first.cache, second.cache]).toEqual(["miss", "hit"]);
@@ -35,6 +48,8 @@ describe("the page cache in front of the rendered pages", () => {
 
     const third = await get(incidentPath);
     expect(third.cache).toBe("miss");
+    for (const pathname of others) expect(await cacheOf(pathname)).toBe("hit");
+    for (const pathname of showing) expect(await cacheOf(pathname)).toBe("miss");
     expect(third.body).toContain("Delayed webhook deliveries in every region");
     const page = await app().page();
     await app().visit(page, incidentPath, "incident-after-new-version");

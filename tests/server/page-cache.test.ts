@@ -1,45 +1,103 @@
 import { describe, expect, it } from "vitest";
-import { PageCache } from "@/server/page-cache";
+import type { ArchiveChange } from "@/db/queries/archive-changes";
+import { type ArchiveChangeFeed, PageCache } from "@/server/page-cache";
+import { pageScopeOf, type PageScope } from "@/server/page-scope";
 
 const page = (text: string) => ({ status: 200, headers: { "content-type": "text/html" }, body: Buffer.from(text) });
+const GLOBAL: PageScope = { kind: "global" };
+
+/** An archive_changes table in memory: `record` appends, as the triggers do. */
+function changeLog(keep = 4_096) {
+  let rows: ArchiveChange[] = [];
+  let seq = 0;
+  const feed: ArchiveChangeFeed = {
+    position: () => rows.at(-1)?.seq ?? seq,
+    since: (after, limit) => rows.filter((r) => r.seq > after).slice(0, limit),
+  };
+  const record = (vendorSlug: string | null, providerId: string | null = null) => {
+    seq += 1;
+    rows = [...rows, { seq, vendorSlug, providerId }].slice(-keep);
+  };
+  return { feed, record };
+}
 
 describe("page cache", () => {
-  it("serves a page only at the archive revision it was rendered at", () => {
-    const cache = new PageCache({ maxBytes: 10_000, maxEntryBytes: 1_000, ttlMs: 60_000 });
-    cache.set("/a", "7", page("seven"));
-    expect(cache.get("/a", "7")?.body.toString()).toBe("seven");
-    expect(cache.get("/a", "8")).toBeUndefined();
-    // A stale entry is dropped, not kept for a later revision that happens to match.
-    expect(cache.get("/a", "7")).toBeUndefined();
+  it("keeps another vendor's incident page when a vendor's version is recorded, and evicts what shows it", () => {
+    const { feed, record } = changeLog();
+    const cache = new PageCache({ maxBytes: 100_000, maxEntryBytes: 1_000, ttlMs: 60_000 });
+    const at = cache.catchUp(feed);
+    const kept = ["/vendors/a/incidents/1", "/vendors/b/incidents/1", "/vendors/b/incidents/2", "/vendors/b/changes", "/vendors/a/feed.atom", "/", "/feed.atom", "/kinds/postmortem/feed.json"];
+    for (const path of kept) cache.set(path, pageScopeOf(path), at, page(path));
+    record("b", "1");
+    cache.catchUp(feed);
+    const still = kept.filter((path) => cache.get(path) !== undefined);
+    expect(still).toEqual(["/vendors/a/incidents/1", "/vendors/b/incidents/2", "/vendors/a/feed.atom"]);
+    expect(cache.evictions).toBe(5);
+  });
+
+  it("evicts every page of a vendor that was renamed or removed, and everything for a change it cannot place", () => {
+    const { feed, record } = changeLog();
+    const cache = new PageCache({ maxBytes: 100_000, maxEntryBytes: 1_000, ttlMs: 60_000 });
+    const paths = ["/vendors/a/incidents/1", "/vendors/a/incidents/1/versions/2", "/vendors/b/incidents/1", "/api/v1/vendors/b/incidents/1"];
+    for (const path of paths) cache.set(path, pageScopeOf(path), cache.catchUp(feed), page(path));
+    record("a");
+    cache.catchUp(feed);
+    expect(paths.filter((path) => cache.get(path) !== undefined)).toEqual(["/vendors/b/incidents/1", "/api/v1/vendors/b/incidents/1"]);
+    record(null);
+    cache.catchUp(feed);
     expect(cache.size).toBe(0);
+  });
+
+  it("does not keep a render that began before a change that concerns it", () => {
+    const { feed, record } = changeLog();
+    const cache = new PageCache({ maxBytes: 100_000, maxEntryBytes: 1_000, ttlMs: 60_000 });
+    const startedAt = cache.catchUp(feed);
+    // A poll records a version of b/1 while both pages render; another reader's request catches up.
+    record("b", "1");
+    cache.catchUp(feed);
+    expect(cache.set("/vendors/b/incidents/1", pageScopeOf("/vendors/b/incidents/1"), startedAt, page("old"))).toBe(false);
+    expect(cache.set("/vendors/a/incidents/1", pageScopeOf("/vendors/a/incidents/1"), startedAt, page("a"))).toBe(true);
+  });
+
+  it("empties itself when it fell further behind than the archive keeps changes", () => {
+    const { feed, record } = changeLog(3);
+    const cache = new PageCache({ maxBytes: 100_000, maxEntryBytes: 1_000, ttlMs: 60_000 });
+    record("b", "1");
+    const at = cache.catchUp(feed);
+    cache.set("/vendors/a/incidents/1", pageScopeOf("/vendors/a/incidents/1"), at, page("a"));
+    for (let i = 0; i < 5; i += 1) record("b", "1");
+    expect(cache.catchUp(feed)).toBe(6);
+    expect(cache.get("/vendors/a/incidents/1")).toBeUndefined();
+    // Nor can it judge a render begun before the gap.
+    expect(cache.set("/vendors/a/incidents/1", pageScopeOf("/vendors/a/incidents/1"), at, page("a"))).toBe(false);
   });
 
   it("expires pages after the time-to-live so relative times stay close to true", () => {
     let now = 0;
     const cache = new PageCache({ maxBytes: 10_000, maxEntryBytes: 1_000, ttlMs: 60_000, now: () => now });
-    cache.set("/a", "1", page("x"));
+    cache.set("/a", GLOBAL, 0, page("x"));
     now = 59_000;
-    expect(cache.get("/a", "1")).toBeDefined();
+    expect(cache.get("/a")).toBeDefined();
     now = 61_000;
-    expect(cache.get("/a", "1")).toBeUndefined();
+    expect(cache.get("/a")).toBeUndefined();
   });
 
   it("evicts the least recently used pages to stay within its byte bound", () => {
     const cache = new PageCache({ maxBytes: 300, maxEntryBytes: 300, ttlMs: 60_000 });
-    cache.set("/a", "1", page("a".repeat(100)));
-    cache.set("/b", "1", page("b".repeat(100)));
-    cache.get("/a", "1");
-    cache.set("/c", "1", page("c".repeat(100)));
+    cache.set("/a", GLOBAL, 0, page("a".repeat(100)));
+    cache.set("/b", GLOBAL, 0, page("b".repeat(100)));
+    cache.get("/a");
+    cache.set("/c", GLOBAL, 0, page("c".repeat(100)));
     expect(cache.totalBytes).toBeLessThanOrEqual(300);
-    expect(cache.get("/b", "1")).toBeUndefined();
-    expect(cache.get("/a", "1")).toBeDefined();
-    expect(cache.get("/c", "1")).toBeDefined();
+    expect(cache.get("/b")).toBeUndefined();
+    expect(cache.get("/a")).toBeDefined();
+    expect(cache.get("/c")).toBeDefined();
   });
 
   it("does not keep a page larger than the per-entry bound", () => {
     const cache = new PageCache({ maxBytes: 10_000, maxEntryBytes: 100, ttlMs: 60_000 });
-    expect(cache.set("/big", "1", page("x".repeat(200)))).toBe(false);
-    expect(cache.get("/big", "1")).toBeUndefined();
+    expect(cache.set("/big", GLOBAL, 0, page("x".repeat(200)))).toBe(false);
+    expect(cache.get("/big")).toBeUndefined();
     expect(cache.totalBytes).toBe(0);
   });
 });

@@ -1,7 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { PageCache } from "@/server/page-cache";
+import type { ArchiveChange } from "@/db/queries/archive-changes";
+import { type ArchiveChangeFeed, PageCache } from "@/server/page-cache";
 import { cacheKeyFor, cutAroundNonce, redactSecrets, type RequestHandler, withPageCache } from "@/server/web-server";
 
 let server: http.Server | undefined;
@@ -11,8 +12,16 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** An archive that never changes, or one whose changes a test records as the triggers would. */
+const UNCHANGED: ArchiveChangeFeed = { position: () => 1, since: () => [] };
+function changingArchive() {
+  const rows: ArchiveChange[] = [];
+  const feed: ArchiveChangeFeed = { position: () => rows.length, since: (seq, limit) => rows.slice(seq, seq + limit) };
+  return { feed, record: (vendorSlug: string | null, providerId: string | null = null) => void rows.push({ seq: rows.length + 1, vendorSlug, providerId }) };
+}
+
 /** A stand-in for Next: counts renders and answers in two writes, like a streamed page. */
-async function serve(revision: () => number, status = 200, headers: Record<string, string> = {}) {
+async function serve(changes: ArchiveChangeFeed, status = 200, headers: Record<string, string> = {}) {
   const rendered: string[] = [];
   const render: RequestHandler = (req, res) => {
     rendered.push(req.url ?? "");
@@ -23,7 +32,7 @@ async function serve(revision: () => number, status = 200, headers: Record<strin
     res.end("</p>");
   };
   const cache = new PageCache({ maxBytes: 1_000_000, maxEntryBytes: 100_000, ttlMs: 60_000 });
-  server = http.createServer((req, res) => void withPageCache(render, cache, revision)(req, res));
+  server = http.createServer((req, res) => void withPageCache(render, cache, changes)(req, res));
   await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", () => resolve()));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const get = async (path: string, headers: Record<string, string> = {}) => {
@@ -35,7 +44,7 @@ async function serve(revision: () => number, status = 200, headers: Record<strin
 
 describe("the web server's page cache", () => {
   it("renders an incident page once and serves the same bytes to the next reader", async () => {
-    const { rendered, get } = await serve(() => 1);
+    const { rendered, get } = await serve(UNCHANGED);
     const first = await get("/vendors/acme/incidents/42");
     const second = await get("/vendors/acme/incidents/42");
     expect(first).toMatchObject({ status: 200, cache: "miss" });
@@ -43,19 +52,21 @@ describe("the web server's page cache", () => {
     expect(rendered).toHaveLength(1);
   });
 
-  it("renders again once the archive has changed", async () => {
-    let revision = 1;
-    const { rendered, get } = await serve(() => revision);
-    await get("/vendors/acme/incidents/42");
-    revision = 2;
-    const after = await get("/vendors/acme/incidents/42");
-    expect(after.cache).toBe("miss");
-    expect(after.body).toContain("render 2");
-    expect(rendered).toHaveLength(2);
+  it("renders an incident again once a version of it is archived, and keeps another vendor's incident as it was", async () => {
+    const archive = changingArchive();
+    const { rendered, get } = await serve(archive.feed);
+    const pages = ["/vendors/a/incidents/1", "/vendors/b/incidents/1", "/vendors/b/incidents/2", "/vendors/b/changes", "/vendors/b/feed.atom", "/", "/feed.atom"];
+    for (const path of pages) expect((await get(path)).cache).toBe("miss");
+    archive.record("b", "1");
+    const after = [];
+    for (const path of pages) after.push((await get(path)).cache);
+    expect(after).toEqual(["hit", "miss", "hit", "miss", "miss", "miss", "miss"]);
+    expect((await get("/vendors/b/incidents/1")).body).toContain(`render ${pages.length + 1} of /vendors/b/incidents/1`);
+    expect(rendered).toHaveLength(pages.length + 5);
   });
 
   it("renders afresh for a reader who asks to revalidate, and for pages that show poll health", async () => {
-    const { rendered, get } = await serve(() => 1);
+    const { rendered, get } = await serve(UNCHANGED);
     await get("/vendors/acme/incidents/42");
     expect((await get("/vendors/acme/incidents/42", { "cache-control": "no-cache" })).cache).toBe("bypass");
     await get("/vendors");
@@ -65,7 +76,7 @@ describe("the web server's page cache", () => {
   });
 
   it("keeps feeds and API answers per host and scheme, and answers a reader's validators from what it kept", async () => {
-    const { rendered, get } = await serve(() => 1, 200, { etag: 'W/"v1"' });
+    const { rendered, get } = await serve(UNCHANGED, 200, { etag: 'W/"v1"' });
     const first = await get("/vendors/acme/feed.atom", { "if-none-match": 'W/"v1"' });
     // A miss renders in full (so it can be kept), whatever the reader already has.
     expect(first).toMatchObject({ status: 200, cache: "miss" });
@@ -82,7 +93,7 @@ describe("the web server's page cache", () => {
   });
 
   it("keeps the client router's payloads apart from the HTML page", async () => {
-    const { rendered, get } = await serve(() => 1);
+    const { rendered, get } = await serve(UNCHANGED);
     await get("/");
     expect((await get("/", { rsc: "1" })).cache).toBe("bypass");
     expect((await get("/?_rsc=abc")).cache).toBe("bypass");
@@ -92,19 +103,22 @@ describe("the web server's page cache", () => {
   it("renders uncached, and logs why, when the archive revision cannot be read", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
-      const { rendered, get } = await serve(() => {
-        throw new Error("database is locked");
+      const { rendered, get } = await serve({
+        position: () => {
+          throw new Error("database is locked");
+        },
+        since: () => [],
       });
       expect(await get("/vendors/acme/incidents/42")).toMatchObject({ status: 200, cache: "bypass", body: expect.stringContaining("render 1") });
       expect(rendered).toHaveLength(1);
-      expect(logged).toHaveBeenCalledWith("web: page cache: unable to read the archive revision: database is locked; rendering /vendors/acme/incidents/42 uncached");
+      expect(logged).toHaveBeenCalledWith("web: page cache: unable to read the archive's changes: database is locked; rendering /vendors/acme/incidents/42 uncached");
     } finally {
       logged.mockRestore();
     }
   });
 
   it("does not keep error pages", async () => {
-    const { rendered, get } = await serve(() => 1, 404);
+    const { rendered, get } = await serve(UNCHANGED, 404);
     await get("/vendors/acme/incidents/missing");
     expect((await get("/vendors/acme/incidents/missing")).cache).toBe("miss");
     expect(rendered).toHaveLength(2);
@@ -117,7 +131,7 @@ describe("the web server's page cache", () => {
       res.end('<script nonce="AAAAAAAAAAAAAAAAAAAAAA==">self.x=1</script>');
     };
     const cache = new PageCache({ maxBytes: 1_000_000, maxEntryBytes: 100_000, ttlMs: 60_000 });
-    server = http.createServer((req, res) => void withPageCache(render, cache, () => 1)(req, res));
+    server = http.createServer((req, res) => void withPageCache(render, cache, UNCHANGED)(req, res));
     await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", () => resolve()));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/vendors/acme/incidents/1`;
     const nonces: string[] = [];

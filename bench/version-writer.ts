@@ -1,0 +1,51 @@
+/**
+ * The web benchmark's outage elsewhere: records a new version of one incident of its own vendor
+ * ("bench-outage") every `intervalMs`, through the poller's write path, and prints "recorded <n>"
+ * after each. On SIGTERM it removes the vendor and what it recorded, leaving the seed as it was.
+ * Run as `node --import tsx bench/version-writer.ts <db> <intervalMs>`.
+ */
+import { closeDatabase, openDatabase } from "@/db/client";
+import { ensureVendor, getVendorBySlug, removeVendor } from "@/db/vendors";
+import { sha256Hex } from "@/lib/canonicalize";
+import { wholeSnapshot } from "@/lib/derive/observation";
+import { recordParsed } from "@/scrapers/ingest/ingest-snapshot";
+import { getPlatform } from "@/scrapers/platforms";
+import { makeIncident, makeUpdate } from "@/tests/support/incidents";
+
+const SLUG = "bench-outage";
+const PLATFORM = "statuspage-incidents";
+
+function run(file: string, intervalMs: number): void {
+  const db = openDatabase(file);
+  const platform = getPlatform(PLATFORM);
+  if (!platform) throw new Error(`bench: no platform ${PLATFORM}`);
+  // A run stopped before it could clean up left its vendor behind.
+  if (getVendorBySlug(db, SLUG)) removeVendor(db, SLUG, true);
+  const vendor = ensureVendor(db, { slug: SLUG, name: "Bench Outage", platform: PLATFORM });
+  const startedAt = new Date().toISOString();
+  let recorded = 0;
+  const record = () => {
+    const n = recorded + 1;
+    const incident = makeIncident({
+      vendor: SLUG, id: "outage", title: `Elevated errors in ${n} regions`, startedAt, url: `https://status.${SLUG}.example/incidents/outage`,
+      updates: [makeUpdate({ id: "u1", createdAt: startedAt, body: `Errors now affect ${n} regions; we are rerouting traffic.` })],
+    });
+    const result = recordParsed(
+      db,
+      { vendor, platform, source: `https://status.${SLUG}.example/api/v2/incidents.json`, observedAt: new Date().toISOString(), hash: sha256Hex(`${SLUG}/${n}`), body: null },
+      { outcome: "ok", error: null, snapshot: wholeSnapshot([incident]) },
+    );
+    recorded = n;
+    console.log(`recorded ${n} (${result.versionsAdded} version${result.versionsAdded === 1 ? "" : "s"})`);
+  };
+  record();
+  const timer = setInterval(record, intervalMs);
+  process.once("SIGTERM", () => {
+    clearInterval(timer);
+    removeVendor(db, SLUG, true);
+    closeDatabase(db);
+    process.exit(0);
+  });
+}
+
+run(process.argv[2] ?? "", Number(process.argv[3] ?? 1_000));

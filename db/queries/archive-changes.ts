@@ -1,0 +1,29 @@
+import type { RedlineDb } from "@/db/client";
+import { preparedFor } from "@/db/queries/prepared";
+
+/** Whom one change to the archive concerns: a vendor's incident, a whole vendor, or (no vendor) everything. */
+export interface ArchiveChange {
+  seq: number;
+  vendorSlug: string | null;
+  providerId: string | null;
+}
+
+const statements = preparedFor((sqlite) => ({
+  newest: sqlite.prepare<[], { seq: number }>("SELECT seq FROM archive_changes ORDER BY seq DESC LIMIT 1"),
+  since: sqlite.prepare<[number, number], ArchiveChange>(
+    "SELECT seq, vendor_slug AS vendorSlug, provider_id AS providerId FROM archive_changes WHERE seq > ? ORDER BY seq LIMIT ?",
+  ),
+}));
+
+/** The newest change's number (0 before the first): it moves whenever a page's archived data may have. */
+export function getArchiveChangePosition(db: RedlineDb): number {
+  return statements(db).newest.get()?.seq ?? 0;
+}
+
+/**
+ * The changes after `seq`, oldest first, at most `limit`. The triggers keep only the newest
+ * 4,096, so a caller that fell further behind sees a first change later than `seq + 1`.
+ */
+export function listArchiveChangesSince(db: RedlineDb, seq: number, limit: number): ArchiveChange[] {
+  return statements(db).since.all(seq, limit);
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { getArchiveChangePosition, listArchiveChangesSince } from "@/db/queries/archive-changes";
+import { removeVendor, syncCatalogVendors, ensureVendor } from "@/db/vendors";
+import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
+import { freshDatabase } from "@/tests/support/database";
+import { makeIncident } from "@/tests/support/incidents";
+import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
+
+const whom = (rows: { vendorSlug: string | null; providerId: string | null }[]) => rows.map((r) => `${r.vendorSlug ?? "?"}/${r.providerId ?? "*"}`);
+
+describe("archive changes", () => {
+  it("names the vendor and incident of each version recorded, and nothing for a poll that finds nothing new", async () => {
+    const db = freshDatabase();
+    const platform = makeTestPlatform({ kind: "recent", limit: 25 });
+    const acme = ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
+    const globex = ensureVendor(db, { slug: "globex", name: "Globex", platform: platform.name });
+    const start = getArchiveChangePosition(db);
+    const incident = makeIncident({ vendor: "acme", id: "1", title: "API errors" });
+    await ingestSnapshot(db, { vendor: acme, platform, source: "feed", observedAt: "2026-05-01T00:00:00.000Z", body: snapshotBody([incident]) });
+    const afterNew = getArchiveChangePosition(db);
+    await ingestSnapshot(db, { vendor: acme, platform, source: "feed", observedAt: "2026-05-01T00:05:00.000Z", body: snapshotBody([incident]) });
+    expect(getArchiveChangePosition(db)).toBe(afterNew);
+    await ingestSnapshot(db, { vendor: globex, platform, source: "feed", observedAt: "2026-05-01T00:10:00.000Z", body: snapshotBody([makeIncident({ vendor: "globex", id: "g-7", title: "Login errors" })]) });
+    const changes = listArchiveChangesSince(db, start, 100);
+    expect(new Set(whom(changes))).toEqual(new Set(["acme/1", "globex/g-7"]));
+    expect(changes.at(-1)?.seq).toBe(getArchiveChangePosition(db));
+    expect(whom(listArchiveChangesSince(db, afterNew, 100))).toEqual(["globex/g-7"]);
+  });
+
+  it("names a renamed vendor under its old and new slug, and a removed one under its slug", () => {
+    const db = freshDatabase();
+    const settings = { slug: "acme", name: "Acme", platform: "statuspage", url: "https://status.acme.test" };
+    syncCatalogVendors(db, [settings]);
+    const before = getArchiveChangePosition(db);
+    db.$client.prepare("UPDATE vendors SET slug = 'acme-cloud' WHERE slug = 'acme'").run();
+    expect(whom(listArchiveChangesSince(db, before, 10))).toEqual(["acme/*", "acme-cloud/*"]);
+    const renamed = getArchiveChangePosition(db);
+    removeVendor(db, "acme-cloud", true);
+    expect(whom(listArchiveChangesSince(db, renamed, 10))).toContain("acme-cloud/*");
+  });
+
+  it("keeps only the newest 4,096 changes", () => {
+    const db = freshDatabase();
+    const insert = db.$client.prepare("INSERT INTO archive_changes (vendor_slug, provider_id) VALUES ('x', NULL)");
+    db.$client.transaction(() => {
+      for (let i = 0; i < 5_000; i += 1) insert.run();
+    })();
+    syncCatalogVendors(db, [{ slug: "acme", name: "Acme", platform: "statuspage", url: "https://status.acme.test" }]);
+    const newest = getArchiveChangePosition(db);
+    const kept = listArchiveChangesSince(db, 0, 10_000);
+    expect(kept).toHaveLength(4_096);
+    expect(kept[0]?.seq).toBe(newest - 4_095);
+  });
+});
