@@ -101,13 +101,18 @@ function describeUpdateChanges(changes: readonly UpdateChange[], observedAt: str
     const later = posted ? `, ${formatSpan(msBetween(posted, observedAt))} after it was posted` : "";
     if (c.before.body !== c.after.body) out.push(`${capitalize(updateLabel(c.before))} was rewritten${later}.`);
     else if (c.before.status !== c.after.status) {
-      out.push(`${capitalize(updateLabel(c.before))} was relabelled ${c.after.status ?? "without a status"}.`);
+      out.push(`${capitalize(updateLabel(c.before))} was relabelled ${c.after.status ? humanize(c.after.status) : "without a status"}.`);
     }
     if (!sameInstant(c.before.displayAt, c.after.displayAt)) {
       out.push(`An update's time was moved from ${formatUtcMinute(c.before.displayAt)} to ${formatUtcMinute(c.after.displayAt)}.`);
     }
   }
   return out;
+}
+
+/** A vendor's status value as words: "service_disruption" → "service disruption". */
+function humanize(status: string | null): string {
+  return status === null ? "none" : status.replace(/_/g, " ");
 }
 
 function capitalize(s: string): string {
@@ -147,7 +152,7 @@ function describeChanges({ state, previous, changes, kinds, observedAt }: Summar
         say(`Renamed from "${c.before ?? ""}" to "${c.after ?? ""}".`);
         break;
       case "status":
-        say(`${kinds.includes("incident-reopened") ? "Reopened: status" : "Status"} changed from ${c.before ?? "none"} to ${c.after ?? "none"}.`);
+        say(`${kinds.includes("incident-reopened") ? "Reopened: status" : "Status"} changed from ${humanize(c.before)} to ${humanize(c.after)}.`);
         break;
       case "impact": {
         const verb = kinds.includes("impact-downgraded") ? "lowered" : kinds.includes("impact-escalated") ? "raised" : "changed";

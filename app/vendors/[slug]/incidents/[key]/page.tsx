@@ -76,7 +76,7 @@ export default async function IncidentPage({ params }: Props) {
             )}
           </dd>
         </div>
-        <div><dt>Components</dt><dd>{current.components.length > 0 ? current.components.map((c) => c.name).join(", ") : <span className="muted">not stated</span>}</dd></div>
+        <div className="fact-components"><dt>Components</dt><dd>{current.components.length > 0 ? current.components.map((c) => c.name).join(", ") : <span className="muted">not stated</span>}</dd></div>
       </dl>
       <FirstArchived firstSeenAt={incident.firstSeenAt} url={current.url} />
 
@@ -96,17 +96,17 @@ export default async function IncidentPage({ params }: Props) {
         <HistoryTable vendorSlug={vendor.slug} providerId={incident.providerId} versions={incident.versions} />
       </section>
 
+      <section aria-labelledby="timeline-heading">
+        <h2 id="timeline-heading">Update timeline</h2>
+        <UpdateTimeline updates={current.updates} />
+      </section>
+
       {current.postmortem ? (
         <section aria-labelledby="postmortem-heading">
           <h2 id="postmortem-heading">Postmortem</h2>
           <PostmortemBody postmortem={current.postmortem} />
         </section>
       ) : null}
-
-      <section aria-labelledby="timeline-heading">
-        <h2 id="timeline-heading">Update timeline</h2>
-        <UpdateTimeline updates={current.updates} />
-      </section>
 
       <IncidentLinks vendor={vendor} providerId={incident.providerId} />
       <FeedLinks feedPath={(f) => paths.incidentFeed(vendor.slug, incident.providerId, f)} label="this incident's changes" />
