@@ -31,7 +31,7 @@ export function HistoryTable({ vendorSlug, providerId, versions, current }: { ve
   );
   return (
     <>
-      <ol className="history" reversed>
+      <ol className="history" reversed start={versions.length}>
         {shown.map(line)}
       </ol>
       {older.length > 0 ? (

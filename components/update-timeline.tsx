@@ -25,7 +25,7 @@ export function UpdateTimeline({ updates }: { updates: readonly IncidentUpdate[]
   const older = newestFirst.slice(SHOWN_UPDATES);
   return (
     <>
-      <ol className="timeline" reversed>
+      <ol className="timeline" reversed start={updates.length}>
         {shown.map((u) => (
           <TimelineEntry key={u.id} update={u} />
         ))}
