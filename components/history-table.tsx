@@ -1,43 +1,49 @@
 import Link from "next/link";
 import { KindBadges } from "@/components/badges";
 import type { VersionSummary } from "@/db/queries/incident-page";
-import { changeKindLabel } from "@/lib/change-kinds";
 import { excerpt, formatUtcMinute } from "@/lib/format";
 import { paths } from "@/lib/incident-key";
 
-/** "History of this incident": When (UTC) | Change | Kind, newest first, each version linked. */
-export function HistoryTable({ vendorSlug, providerId, versions, current }: { vendorSlug: string; providerId: string; versions: readonly VersionSummary[]; current?: number }) {
+/** Past this many versions the older ones wait behind an expander that works without JavaScript. */
+const SHOWN_VERSIONS = 8;
+
+type HistoryVersion = VersionSummary & { headline?: string };
+
+/**
+ * "History of this incident": one line per version, newest first: what changed (linked to the
+ * change page), its kinds as badges, when Redline observed it.
+ */
+export function HistoryTable({ vendorSlug, providerId, versions, current }: { vendorSlug: string; providerId: string; versions: readonly HistoryVersion[]; current?: number }) {
+  const newestFirst = [...versions].reverse();
+  const shown = newestFirst.slice(0, SHOWN_VERSIONS);
+  const older = newestFirst.slice(SHOWN_VERSIONS);
+  const line = (v: HistoryVersion) => (
+    <li key={v.seq} aria-current={v.seq === current ? "page" : undefined}>
+      <Link href={paths.version(vendorSlug, providerId, v.seq)} className="history-change">
+        {excerpt(v.headline || v.summary, 180)}
+      </Link>
+      {v.seq === current ? <strong> (this change)</strong> : null}{" "}
+      <KindBadges kinds={v.kinds} />{" "}
+      <span className="history-when">
+        version {v.seq}, observed <time dateTime={v.observedAt}>{formatUtcMinute(v.observedAt)}</time>
+      </span>
+    </li>
+  );
   return (
-    <div className="table-scroll">
-    <table className="history">
-      <caption className="visually-hidden">Every archived version of this incident, newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">When (UTC)</th>
-          <th scope="col">Change</th>
-          <th scope="col">Kind</th>
-        </tr>
-      </thead>
-      <tbody>
-        {[...versions].reverse().map((v) => (
-          <tr key={v.seq} aria-current={v.seq === current ? "page" : undefined}>
-            <td className="nowrap">
-              <time dateTime={v.observedAt}>{formatUtcMinute(v.observedAt).replace(" UTC", "")}</time>
-            </td>
-            <td>
-              <Link href={paths.version(vendorSlug, providerId, v.seq)}>
-                {v.kinds.map(changeKindLabel).join(", ") || "Other change"}
-              </Link>
-              {v.seq === current ? <strong> (this change)</strong> : null}
-              <div className="muted small">{excerpt(v.summary, 160)}</div>
-            </td>
-            <td>
-              <KindBadges kinds={v.kinds} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-    </div>
+    <>
+      <ol className="history" reversed start={versions.length}>
+        {shown.map(line)}
+      </ol>
+      {older.length > 0 ? (
+        <details className="history-older" open={older.some((v) => v.seq === current)}>
+          <summary>
+            {older.length === 1 ? "1 older version" : `${older.length} older versions`}
+          </summary>
+          <ol className="history" reversed start={older.length}>
+            {older.map(line)}
+          </ol>
+        </details>
+      ) : null}
+    </>
   );
 }

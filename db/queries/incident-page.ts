@@ -21,6 +21,12 @@ export interface VersionDetail extends VersionSummary {
   snapshot: IncidentState;
 }
 
+/** A line of the incident's change history: the version, what it changed first, and the impact it showed (undefined on rows that predate storing it). */
+export interface VersionLine extends VersionSummary {
+  headline: string;
+  impact: string | null | undefined;
+}
+
 export interface IncidentRecord {
   id: number;
   providerId: string;
@@ -29,7 +35,7 @@ export interface IncidentRecord {
   versionCount: number;
   /** The current state: the last version's snapshot. */
   current: IncidentState;
-  versions: VersionSummary[];
+  versions: VersionLine[];
 }
 
 const statements = preparedFor((sqlite) => ({
@@ -60,10 +66,10 @@ export function getIncidentRecord(db: RedlineDb, vendorId: number, providerId: s
   const current = readVersionState(db, incidentId, row.versionCount);
   if (!current) return undefined;
   const listed = st.versions.all(incidentId).map(({ content, ...v }) => {
-    const { summary, headline } = unpackVersionText(content);
-    return { ...v, summary, headline, incidentId, vendorName, kinds: JSON.parse(v.kinds) as ChangeKindName[] };
+    const { summary, headline, impact, incidentKind } = unpackVersionText(content);
+    return { ...v, summary, headline, impact: incidentKind === null ? undefined : impact, incidentId, vendorName, kinds: JSON.parse(v.kinds) as ChangeKindName[] };
   });
-  const versions = withFreshText(db, listed, summarizer).map(({ seq, observedAt, kinds, summary }) => ({ seq, observedAt, kinds, summary }));
+  const versions = withFreshText(db, listed, summarizer).map(({ seq, observedAt, kinds, summary, headline, impact }) => ({ seq, observedAt, kinds, summary, headline, impact }));
   return { ...row, current, versions };
 }
 

@@ -3,13 +3,13 @@ import { type Change, FIELD_LABELS } from "@/lib/change";
 import { formatUtcSecond } from "@/lib/format";
 import { impactLabel, presenceLabel, statusLabel } from "@/lib/labels";
 import type { Component, IncidentUpdate, Postmortem } from "@/lib/incident";
-import { renderVendorMarkdown } from "@/lib/render/postmortem-html";
+import { renderVendorMarkdown, renderVendorMarkdownAt } from "@/lib/render/vendor-markdown";
 import { diffText } from "@/lib/word-diff";
 
 /**
  * A change as a self-contained HTML fragment for feed readers: the machine summary, then each
- * field's Before / After, edited texts word by word. Vendor text is escaped here, postmortem
- * Markdown goes through the same sanitizer as the pages, and the whole fragment is sanitized
+ * field's Before / After, edited texts word by word. Vendor fields are escaped here, update and
+ * postmortem Markdown goes through the same sanitizer as the pages, and the whole fragment is sanitized
  * once more so nothing from a status page can carry script or load a resource in a reader.
  */
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
@@ -19,10 +19,6 @@ export function escapeHtml(text: string): string {
 }
 
 const NOT_PRESENT = "<em>not present</em>";
-
-function paragraphs(text: string): string {
-  return text.split(/\n{2,}/).map((p) => `<p>${escapeHtml(p)}</p>`).join("");
-}
 
 function textDiff(before: string, after: string): string {
   const words = diffText(before, after)
@@ -38,13 +34,13 @@ function components(list: readonly Component[] | null): string {
 function update(u: IncidentUpdate | null): string {
   if (!u) return NOT_PRESENT;
   const heading = [u.status?.replace(/_/g, " "), u.displayAt ? formatUtcSecond(u.displayAt) : null].filter(Boolean).join(", ");
-  return `${heading ? `<p><small>${escapeHtml(heading)}</small></p>` : ""}${paragraphs(u.body)}`;
+  return `${heading ? `<p><small>${escapeHtml(heading)}</small></p>` : ""}${renderVendorMarkdown(u.body)}`;
 }
 
 function postmortem(p: Postmortem | null): string {
   if (!p) return NOT_PRESENT;
   const date = p.publishedAt ? `<p><small>Published ${escapeHtml(formatUtcSecond(p.publishedAt))}</small></p>` : "";
-  return `${date}${renderVendorMarkdown(p.body, 4)}`;
+  return `${date}${renderVendorMarkdownAt(p.body, 4)}`;
 }
 
 function scalar(field: Change["field"], value: string | null): string {
@@ -89,7 +85,7 @@ function block(change: Change): string {
 }
 
 const FEED_TAGS = [
-  "p", "br", "hr", "h3", "h4", "h5", "h6", "strong", "em", "small", "del", "ins", "code", "pre", "blockquote",
+  "p", "br", "hr", "h3", "h4", "h5", "h6", "strong", "em", "s", "span", "small", "del", "ins", "code", "pre", "blockquote",
   "ul", "ol", "li", "a", "table", "thead", "tbody", "tr", "th", "td",
 ];
 

@@ -80,10 +80,18 @@ describe("a reader following an edited incident through the archive", () => {
     await expect(page.locator("p.first-archived").textContent()).resolves.toContain("First version archived by Redline on 2026-03-02 09:00 UTC.");
     await expect(page.locator("ol.timeline").textContent()).resolves.toContain("We are investigating slightly elevated error rates for a small number of customers.");
 
-    const history = page.locator("table.history");
-    expect(await history.locator("thead th").allTextContents()).toEqual(["When (UTC)", "Change", "Kind"]);
-    const changes = await history.locator("tbody tr td:nth-child(2) a").allTextContents();
-    expect(changes).toEqual(["Left the feed", "Impact downgraded", "Update edited, Status changed, Update posted", "Status changed, Update posted", "New incident"]);
+    await expect(page.locator(".fact-impact .impact-history").textContent()).resolves.toMatch(/^ ?was (minor|major|critical) for .+ until /);
+    const history = page.locator("ol.history");
+    const lines = history.locator(":scope > li");
+    const kinds = await lines.evaluateAll((lis) => lis.map((li) => [...li.querySelectorAll(".badge")].map((b) => b.textContent).join(", ")));
+    expect(kinds).toEqual(["Left the feed", "Impact downgraded", "Update edited, Status changed, Update posted", "Status changed, Update posted", "New incident"]);
+    const changes = await history.locator("a.history-change").allTextContents();
+    expect(changes[0]).toBe("No longer listed in the feed.");
+    expect(changes[1]).toMatch(/^Impact lowered from \w+ to \w+/);
+    expect(changes[4]).toMatch(/^New \w* ?incident\. First archived/);
+    expect(changes.filter((c) => c.includes("Acme Cloud reported"))).toEqual([]);
+    // The history comes before the timeline: the change is what a reader scans first.
+    expect(await page.locator("#history-heading, #timeline-heading").evaluateAll((hs) => hs.map((h) => h.id))).toEqual(["history-heading", "timeline-heading"]);
 
     const links = page.locator("p.links").last();
     expect(await links.getByRole("link").evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute("href")]))).toEqual([
@@ -93,7 +101,7 @@ describe("a reader following an edited incident through the archive", () => {
       ["JSON", `${INCIDENT}/export.json`],
     ]);
 
-    await history.getByRole("link", { name: "Update edited, Status changed, Update posted" }).click();
+    await history.locator("a.history-change").nth(2).click();
     await page.waitForURL(new RegExp(`${INCIDENT}/versions/3$`));
   });
 

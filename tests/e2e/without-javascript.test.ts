@@ -16,7 +16,7 @@ describe("the archive without JavaScript", () => {
     expect(text).toContain("Elevated API error rates");
     expect(text).toContain("History of this incident");
     expect(text).toContain("We are investigating slightly elevated error rates for a small number of customers.");
-    expect(await withoutScript.locator("table.history tbody tr").count()).toBe(5);
+    expect(await withoutScript.locator("ol.history > li").count()).toBe(5);
     expect(text).toBe(await withScript.locator("main").innerText());
   });
 

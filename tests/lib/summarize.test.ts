@@ -3,15 +3,19 @@ import { canonicalizeIncident } from "@/lib/canonicalize";
 import { classifyChanges } from "@/lib/derive/classify-changes";
 import { diffStates } from "@/lib/diff-incidents";
 import type { Incident, IncidentState } from "@/lib/incident";
-import { describeIncident, summarizeVersion } from "@/lib/summarize";
+import { describeIncident, headlineVersion, summarizeVersion } from "@/lib/summarize";
 import { makeIncident, makeUpdate } from "@/tests/support/incidents";
 
-function summarize(before: Incident | null, after: Incident, observedAt: string): string {
+function inputFor(before: Incident | null, after: Incident, observedAt: string) {
   const prev: IncidentState | null = before ? { incident: canonicalizeIncident(before), presence: "listed" } : null;
   const state: IncidentState = { incident: canonicalizeIncident(after), presence: "listed" };
   const changes = diffStates(prev, state);
   const kinds = classifyChanges(changes, { isFirst: prev === null });
-  return summarizeVersion({ vendorName: "Buildkite", state, previous: prev, changes, kinds, observedAt });
+  return { vendorName: "Buildkite", state, previous: prev, changes, kinds, observedAt };
+}
+
+function summarize(before: Incident | null, after: Incident, observedAt: string): string {
+  return summarizeVersion(inputFor(before, after, observedAt));
 }
 
 const resolved = makeIncident({ impact: "major", status: "resolved", resolvedAt: "2026-03-01T10:42:00.000Z", components: [{ id: "hooks", name: "Webhooks" }, { id: "gql", name: "GraphQL" }] });
@@ -59,5 +63,30 @@ describe("summarizeVersion", () => {
     const b = summarize(makeIncident(), makeIncident({ title: "Renamed" }), "2026-03-01T11:00:00.000Z");
     expect(a).toBe(b);
     expect(a).toContain('Renamed from "Elevated API errors" to "Renamed".');
+  });
+
+  it("leads with the change and ends with the sentence every version shares", () => {
+    const text = summarize(resolved, { ...resolved, impact: "minor" }, "2026-03-03T10:42:00.000Z");
+    expect(text.startsWith("Impact lowered from major to minor")).toBe(true);
+    expect(text.endsWith("resolved at 2026-03-01 10:42 UTC (42 min).")).toBe(true);
+  });
+});
+
+describe("headlineVersion", () => {
+  it("puts impact before status, renaming and updates, whatever order the diff lists them in", () => {
+    const before = makeIncident({ impact: "minor" });
+    const after = makeIncident({ impact: "critical", title: "Everything is down", status: "identified", updates: [makeUpdate({ body: "Rewritten." })] });
+    const headline = headlineVersion(inputFor(before, after, "2026-03-01T11:00:00.000Z"));
+    const order = ["Impact raised from minor to critical", "Status changed from investigating to identified", 'Renamed from "Elevated API errors"', "was rewritten"].map((p) => headline.indexOf(p));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(headline).not.toContain("Buildkite reported");
+  });
+
+  it("names a new incident by its impact, and a new update by its status and plain text", () => {
+    expect(headlineVersion(inputFor(null, resolved, "2026-03-01T10:05:00.000Z"))).toBe("New major incident. First archived 5 minutes after it started.");
+    const before = makeIncident();
+    const after = makeIncident({ updates: [...before.updates, makeUpdate({ id: "u2", status: "monitoring", body: "**Summary**\nA fix is out." })] });
+    expect(headlineVersion(inputFor(before, after, "2026-03-01T11:00:00.000Z"))).toBe('New update (monitoring): "Summary A fix is out."');
   });
 });

@@ -10,6 +10,7 @@ import { UpdateTimeline } from "@/components/update-timeline";
 import { UtcTime } from "@/components/utc-time";
 import { incidentRoute } from "@/app/vendors/[slug]/incidents/[key]/route-data";
 import { formatDuration } from "@/lib/format";
+import { describeImpactHistory, impactSteps } from "@/lib/impact-history";
 import { paths } from "@/lib/incident-key";
 
 export const dynamic = "force-dynamic";
@@ -31,16 +32,28 @@ export default async function IncidentPage({ params }: Props) {
   const { vendor, incident } = route;
   const { incident: current, presence } = incident.current;
   const now = new Date();
-  const last = incident.versions.at(-1);
+  const impactNote = describeImpactHistory(
+    impactSteps(
+      incident.versions.flatMap((v) => (v.impact === undefined ? [] : [{ observedAt: v.observedAt, impact: v.impact }])),
+      current.resolvedAt ?? now.toISOString(),
+    ),
+  );
+  const count = incident.versions.length;
   return (
     <>
       <nav aria-label="Breadcrumb" className="breadcrumb">
         <Link href="/">Changes</Link> / <Link href={paths.vendor(vendor.slug)}>{vendor.name}</Link> / {current.title || "(untitled)"}
       </nav>
       <h1>{current.title || "(untitled)"}</h1>
-      <dl className="facts">
-        <div><dt>Impact</dt><dd><ImpactBadge impact={current.impact} /></dd></div>
-        <div><dt>Status</dt><dd>{current.status?.replace(/_/g, " ") ?? "unknown"}{presence !== "listed" ? <span className="muted"> ({presence === "deleted" ? "deleted by the vendor" : "no longer listed"})</span> : null}</dd></div>
+      <dl className="facts incident-facts">
+        <div className="fact-impact">
+          <dt>Impact</dt>
+          <dd>
+            <ImpactBadge impact={current.impact} />
+            {impactNote ? <span className="impact-history"> {impactNote}</span> : null}
+          </dd>
+        </div>
+        <div><dt>Status</dt><dd>{current.status?.replace(/_/g, " ") ?? "not stated"}{presence !== "listed" ? <span className="muted"> ({presence === "deleted" ? "deleted by the vendor" : "no longer listed"})</span> : null}</dd></div>
         {current.kind === "maintenance" ? (
           <div><dt>Window</dt><dd><UtcTime iso={current.scheduledFor} relative={false} /> to <UtcTime iso={current.scheduledUntil} relative={false} /></dd></div>
         ) : null}
@@ -48,26 +61,45 @@ export default async function IncidentPage({ params }: Props) {
         <div>
           <dt>Resolved</dt>
           <dd>
-            <UtcTime iso={current.resolvedAt} now={now} />
-            {current.startedAt && current.resolvedAt ? <> ({formatDuration(Date.parse(current.resolvedAt) - Date.parse(current.startedAt))})</> : null}
+            {current.resolvedAt ? (
+              <>
+                <UtcTime iso={current.resolvedAt} now={now} />
+                {current.startedAt ? <> (after {formatDuration(Date.parse(current.resolvedAt) - Date.parse(current.startedAt))})</> : null}
+              </>
+            ) : presence !== "listed" ? (
+              <span className="muted">not stated by the vendor</span>
+            ) : (
+              <>
+                not yet
+                {current.startedAt ? <span className="muted"> (open for {formatDuration(now.getTime() - Date.parse(current.startedAt))})</span> : null}
+              </>
+            )}
           </dd>
         </div>
-        <div><dt>Components</dt><dd>{current.components.length > 0 ? current.components.map((c) => c.name).join(", ") : <span className="muted">not stated</span>}</dd></div>
+        <div className="fact-components"><dt>Components</dt><dd>{current.components.length > 0 ? current.components.map((c) => c.name).join(", ") : <span className="muted">not stated</span>}</dd></div>
       </dl>
       <FirstArchived firstSeenAt={incident.firstSeenAt} url={current.url} />
-      {last ? (
-        <p>
-          <Link href={paths.version(vendor.slug, incident.providerId, last.seq)}>Latest change</Link> of {incident.versions.length}
-          {incident.versions.length > 1 ? (
+
+      <section aria-labelledby="history-heading">
+        <h2 id="history-heading">History of this incident</h2>
+        <p className="muted small">
+          {count === 1 ? "1 archived version" : `${count} archived versions`}, newest first, each with what it changed.
+          {count > 1 ? (
             <>
-              {" · "}
-              <Link href={paths.compare(vendor.slug, incident.providerId, 1, last.seq)} prefetch={false}>
+              {" "}
+              <Link href={paths.compare(vendor.slug, incident.providerId, 1, count)} prefetch={false}>
                 Compare the first and latest versions
               </Link>
             </>
           ) : null}
         </p>
-      ) : null}
+        <HistoryTable vendorSlug={vendor.slug} providerId={incident.providerId} versions={incident.versions} />
+      </section>
+
+      <section aria-labelledby="timeline-heading">
+        <h2 id="timeline-heading">Update timeline</h2>
+        <UpdateTimeline updates={current.updates} />
+      </section>
 
       {current.postmortem ? (
         <section aria-labelledby="postmortem-heading">
@@ -76,15 +108,6 @@ export default async function IncidentPage({ params }: Props) {
         </section>
       ) : null}
 
-      <section aria-labelledby="timeline-heading">
-        <h2 id="timeline-heading">Update timeline</h2>
-        <UpdateTimeline updates={current.updates} />
-      </section>
-
-      <section aria-labelledby="history-heading">
-        <h2 id="history-heading">History of this incident</h2>
-        <HistoryTable vendorSlug={vendor.slug} providerId={incident.providerId} versions={incident.versions} />
-      </section>
       <IncidentLinks vendor={vendor} providerId={incident.providerId} />
       <FeedLinks feedPath={(f) => paths.incidentFeed(vendor.slug, incident.providerId, f)} label="this incident's changes" />
     </>
