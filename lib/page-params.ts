@@ -17,7 +17,7 @@ const blankAsMissing = (value: unknown) => (value === "" ? undefined : value);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsMissing, schema.optional());
 
 const kindName = z.enum(CHANGE_KIND_NAMES as [ChangeKindName, ...ChangeKindName[]], {
-  error: (issue) => `unknown change kind ${JSON.stringify(String(issue.input).slice(0, 40))} (see the README for the list)`,
+  error: (issue) => `unknown change kind ${JSON.stringify(String(issue.input).slice(0, 40))} (the filter on the page lists them)`,
 });
 
 export const changesParamsSchema = z.strictObject({

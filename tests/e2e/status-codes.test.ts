@@ -55,12 +55,13 @@ describe("addresses the archive does not have", () => {
 });
 
 describe("bad query parameters", () => {
-  it("shows a 400 page that says what was wrong and links to the page without them", async () => {
+  it("shows a 400 page in the site's frame that says what was wrong and links to the page without it", async () => {
     const page = await app().page();
     await app().visit(page, "/?kind=bogus", "400-kind", 400);
-    await expect(page.locator("h1").textContent()).resolves.toBe("Bad request");
-    await expect(page.locator("main strong").textContent()).resolves.toBe('kind: unknown change kind "bogus" (see the README for the list)');
-    await expect(page.getByRole("link", { name: "Open / without the parameters" }).getAttribute("href")).resolves.toBe("/");
+    await expect(page.locator("h1").textContent()).resolves.toBe("This address asks for something the page cannot show");
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Vendors" }).getAttribute("href")).resolves.toBe("/vendors");
+    await expect(page.locator("main strong").textContent()).resolves.toBe('kind: unknown change kind "bogus" (the filter on the page lists them)');
+    await expect(page.getByRole("link", { name: "Open / without it" }).getAttribute("href")).resolves.toBe("/");
   });
 
   it.each([
@@ -74,7 +75,7 @@ describe("bad query parameters", () => {
     const { status, type, html } = await get(path);
     expect(status).toBe(400);
     expect(type).toBe("text/html; charset=utf-8");
-    expect(html).toContain("<h1>Bad request</h1>");
+    expect(html).toContain("<h1>This address asks for something the page cannot show</h1>");
     expect(html).toContain(`<strong>${reason}`);
   });
 });

@@ -14,8 +14,8 @@ describe("page parameters", () => {
   });
 
   it("names the parameter and what was wrong with it", () => {
-    expect(reason(changesParamsSchema, "kind=bogus")).toBe('kind: unknown change kind "bogus" (see the README for the list)');
-    expect(reason(changesParamsSchema, "kind=update-edited&kind=nope")).toBe('kind: unknown change kind "nope" (see the README for the list)');
+    expect(reason(changesParamsSchema, "kind=bogus")).toBe('kind: unknown change kind "bogus" (the filter on the page lists them)');
+    expect(reason(changesParamsSchema, "kind=update-edited&kind=nope")).toBe('kind: unknown change kind "nope" (the filter on the page lists them)');
     expect(reason(searchParamsSchema, "page=0")).toBe("page: pages start at 1");
     expect(reason(changesParamsSchema, "foo=1")).toBe('unknown parameter "foo"');
     expect(reason(changesParamsSchema, "before=yesterday")).toBe("before: not a page cursor from this site");
