@@ -3,6 +3,7 @@ import { cookies } from "next/headers";
 import { UtcTime } from "@/components/utc-time";
 import { listThrottleTelemetry } from "@/db/hooks";
 import { type DerivationJob, listRecentJobs } from "@/db/derivation-jobs";
+import { pageNumber, pageOf, PollProblemList, RowPages } from "@/components/operator-rows";
 import { SourceStatusTable } from "@/components/source-status-table";
 import {
   listCaptureWarnings, listProcessStatus, listRawRetention, listSourceStatus, listVendorPollStatus, type ProcessStatus,
@@ -10,6 +11,7 @@ import {
 import { getServerDb } from "@/db/server-db";
 import { listSupervisorEvents } from "@/db/supervisor-events";
 import { readEnv } from "@/lib/env";
+import { groupPollProblems } from "@/lib/poll-problems";
 import { hookSettings } from "@/server/hooks/hook-route";
 import { isOperatorSession, OPERATOR_COOKIE } from "@/server/operator-session";
 
@@ -39,7 +41,6 @@ function SignIn({ failed }: { failed: boolean }) {
 }
 
 const PROCESS_WINDOW_MS = 24 * 3_600_000;
-
 function ProcessLine({ status, now }: { status: ProcessStatus; now: Date }) {
   const times = status.restarts === 1 ? "1 time" : `${status.restarts} times`;
   return (
@@ -67,7 +68,7 @@ function ProcessLine({ status, now }: { status: ProcessStatus; now: Date }) {
 
 function JobTable({ jobs, now }: { jobs: readonly DerivationJob[]; now: Date }) {
   return (
-    <div className="table-scroll">
+    <div className="table-scroll" tabIndex={0} role="region" aria-label="Latest re-derivations">
       <table>
         <caption>Latest re-derivations, newest first</caption>
         <thead>
@@ -84,16 +85,16 @@ function JobTable({ jobs, now }: { jobs: readonly DerivationJob[]; now: Date }) 
           {jobs.map((j) => (
             <tr key={j.id} data-job={j.status}>
               <th scope="row">{j.vendorSlug}</th>
-              <td>{j.reason}{j.from ? <span className="muted"> (from {j.from.observedAt})</span> : null}</td>
-              <td className={j.status === "failed" ? "health-failed" : j.status === "done" ? "health-ok" : undefined}>
+              <td data-label="Why">{j.reason}{j.from ? <span className="muted"> (from {j.from.observedAt})</span> : null}</td>
+              <td data-label="State" className={j.status === "failed" ? "health-failed" : j.status === "done" ? "health-ok" : undefined}>
                 {j.status}
                 {j.error ? <>: <code>{j.error}</code></> : null}
               </td>
-              <td>
+              <td data-label="Progress">
                 {j.capturesDone}/{j.capturesTotal} captures{j.incidentsSwapped > 0 ? `, ${j.incidentsSwapped} incidents swapped in` : ""}
               </td>
-              <td>{j.longestHoldMs} ms</td>
-              <td><UtcTime iso={j.updatedAt} now={now} /></td>
+              <td data-label="Longest write hold">{j.longestHoldMs} ms</td>
+              <td data-label="Updated (UTC)"><UtcTime iso={j.updatedAt} now={now} /></td>
             </tr>
           ))}
         </tbody>
@@ -104,7 +105,8 @@ function JobTable({ jobs, now }: { jobs: readonly DerivationJob[]; now: Date }) 
 
 export default async function OperatorPage({ searchParams }: Props) {
   const jar = await cookies();
-  if (!isOperatorSession(jar.get(OPERATOR_COOKIE)?.value)) return <SignIn failed={(await searchParams).signin === "failed"} />;
+  const query = await searchParams;
+  if (!isOperatorSession(jar.get(OPERATOR_COOKIE)?.value)) return <SignIn failed={query.signin === "failed"} />;
   const db = getServerDb();
   const vendors = listVendorPollStatus(db);
   const throttles = listThrottleTelemetry(db);
@@ -118,6 +120,9 @@ export default async function OperatorPage({ searchParams }: Props) {
   const warned = listCaptureWarnings(db, 20);
   const sources = listSourceStatus(db);
   const retention = listRawRetention(db);
+  const problems = groupPollProblems(vendors);
+  const pollingPage = pageNumber(query, "polling", vendors.length);
+  const sourcesPage = pageNumber(query, "sources", sources.length);
   return (
     <>
       <h1>Operator status</h1>
@@ -133,7 +138,7 @@ export default async function OperatorPage({ searchParams }: Props) {
         ) : (
           <>
             {processes.length === 0 ? <p>No process events in the last 24 hours.</p> : <ul>{processes.map((p) => <ProcessLine key={p.process} status={p} now={now} />)}</ul>}
-            <div className="table-scroll">
+            <div className="table-scroll" tabIndex={0} role="region" aria-label="Recent process events">
               <table>
                 <caption>Recent process events, newest first</caption>
                 <thead>
@@ -147,10 +152,10 @@ export default async function OperatorPage({ searchParams }: Props) {
                 <tbody>
                   {events.map((e) => (
                     <tr key={e.id} data-event={e.event}>
-                      <td><UtcTime iso={e.at} now={now} /></td>
+                      <td data-label="When (UTC)"><UtcTime iso={e.at} now={now} /></td>
                       <th scope="row">{e.process}</th>
-                      <td className={e.event === "gave-up" ? "health-failed" : undefined}>{e.event}</td>
-                      <td>{e.detail ?? <span className="muted">none</span>}</td>
+                      <td data-label="Event" className={e.event === "gave-up" ? "health-failed" : undefined}>{e.event}</td>
+                      <td data-label="Detail">{e.detail ?? <span className="muted">none</span>}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -162,9 +167,11 @@ export default async function OperatorPage({ searchParams }: Props) {
       <section aria-labelledby="polling-heading">
         <h2 id="polling-heading">Polling</h2>
         <p>
-          {vendors.length} vendors, {failing} failing at their last poll. Failing vendors are listed first.
+          {vendors.length} vendors, {failing} failing at their last poll{problems.length > 0 ? ", by problem:" : "."}
         </p>
-        <div className="table-scroll">
+        {problems.length > 0 ? <PollProblemList problems={problems} /> : null}
+        <p>Every vendor, failing ones first:</p>
+        <div className="table-scroll" tabIndex={0} role="region" aria-label="Polling of every vendor">
           <table>
             <thead>
               <tr>
@@ -180,29 +187,30 @@ export default async function OperatorPage({ searchParams }: Props) {
               </tr>
             </thead>
             <tbody>
-              {vendors.map((v) => (
+              {pageOf(vendors, pollingPage).map((v) => (
                 <tr key={v.slug} data-vendor={v.slug}>
                   <th scope="row">
                     {v.name} <span className="muted">({v.slug}, {v.platform}{v.enabled && v.url ? "" : ", not polled"})</span>
                   </th>
-                  <td><UtcTime iso={v.lastPollAt} now={now} /></td>
-                  <td className={v.lastOutcome === "ok" ? "health-ok" : v.lastOutcome ? "health-failed" : "muted"}>{v.lastOutcome ?? "never polled"}</td>
-                  <td>{v.lastError ? <code>{v.lastError}</code> : <span className="muted">none</span>}</td>
-                  <td>{v.consecutiveFailures}</td>
-                  <td>{v.backoffSeconds > 0 ? `${v.backoffSeconds} s` : "none"}</td>
-                  <td>
+                  <td data-label="Last poll (UTC)"><UtcTime iso={v.lastPollAt} now={now} /></td>
+                  <td data-label="Outcome" className={v.lastOutcome === "ok" ? "health-ok" : v.lastOutcome ? "health-failed" : "muted"}>{v.lastOutcome ?? "never polled"}</td>
+                  <td data-label="Error">{v.lastError ? <code>{v.lastError}</code> : <span className="muted">none</span>}</td>
+                  <td data-label="Failures in a row">{v.consecutiveFailures}</td>
+                  <td data-label="Backoff">{v.backoffSeconds > 0 ? `${v.backoffSeconds} s` : "none"}</td>
+                  <td data-label="Next poll (UTC)">
                     <UtcTime iso={v.nextPollAt} relative={false} />
                     {v.pushPollDueAt ? <span className="muted"> (pushed: <UtcTime iso={v.pushPollDueAt} relative={false} />)</span> : null}
                   </td>
-                  <td>
+                  <td data-label="Observations (failed, read in part)">
                     {v.captures} ({v.failedCaptures}, {v.capturesWithWarnings}) <span className="muted">in {v.captureRows} rows</span>
                   </td>
-                  <td>{v.versions}</td>
+                  <td data-label="Versions">{v.versions}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
+        <RowPages query={query} name="polling" page={pollingPage} rows={vendors.length} label="Polling pages" />
       </section>
       <section aria-labelledby="sources-heading">
         <h2 id="sources-heading">Sources</h2>
@@ -210,7 +218,8 @@ export default async function OperatorPage({ searchParams }: Props) {
           Unchanged polls, and repeated failures with the same error, are kept as one run each: its first and last observation and how many
           there were.
         </p>
-        {sources.length === 0 ? <p>No source has been polled or imported.</p> : <SourceStatusTable sources={sources} now={now} />}
+        {sources.length === 0 ? <p>No source has been polled or imported.</p> : <SourceStatusTable sources={pageOf(sources, sourcesPage)} now={now} />}
+        <RowPages query={query} name="sources" page={sourcesPage} rows={sources.length} label="Sources pages" />
       </section>
       <section aria-labelledby="retention-heading">
         <h2 id="retention-heading">Raw captures kept</h2>
@@ -279,7 +288,7 @@ export default async function OperatorPage({ searchParams }: Props) {
         {throttles.length === 0 ? (
           <p>Nothing has been throttled.</p>
         ) : (
-          <div className="table-scroll">
+          <div className="table-scroll" tabIndex={0} role="region" aria-label="Webhook throttling by scope">
             <table>
               <thead>
                 <tr>
@@ -293,9 +302,9 @@ export default async function OperatorPage({ searchParams }: Props) {
                 {throttles.map((t) => (
                   <tr key={t.scope}>
                     <th scope="row">{t.scope}</th>
-                    <td>{t.throttled}</td>
-                    <td><UtcTime iso={t.lastThrottledAt} now={now} /></td>
-                    <td><UtcTime iso={t.lastAlertAt} now={now} /></td>
+                    <td data-label="Throttled">{t.throttled}</td>
+                    <td data-label="Last throttled (UTC)"><UtcTime iso={t.lastThrottledAt} now={now} /></td>
+                    <td data-label="Last alert (UTC)"><UtcTime iso={t.lastAlertAt} now={now} /></td>
                   </tr>
                 ))}
               </tbody>

@@ -42,7 +42,7 @@ beforeAll(async () => {
   if (!corpusAvailable) return;
   corpusPages.push({ name: "github", path: "/vendors/github" }, { name: "jira-changes", path: "/vendors/jira/changes" });
   const html = await (await fetch(`${app().baseUrl}/vendors/jira/changes`)).text();
-  const incident = /href="(\/vendors\/jira\/incidents\/[^"/?#]+)"/.exec(html)?.[1];
+  const incident = /href="(\/vendors\/jira\/incidents\/[^"/?#]+)/.exec(html)?.[1];
   if (incident) corpusPages.push({ name: "jira-incident", path: incident }, { name: "jira-change", path: `${incident}/versions/2` });
 });
 

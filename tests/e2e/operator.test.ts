@@ -20,7 +20,7 @@ describe("the operator status page", () => {
     await expect(page.locator("table").count()).resolves.toBe(0);
   });
 
-  it("after signing in, shows every vendor's polling with a failing poll's error, and the webhook budgets", async () => {
+  it("after signing in, shows each polling problem once with the vendors that have it, every vendor's polling with its error, and the webhook budgets", async () => {
     process.env.REDLINE_ALLOW_PRIVATE_URLS = "1";
     try {
       await app().redline(["vendors", "add", "--slug", "broken", "--name", "Broken Status", "--platform", "statuspage", "--url", "http://127.0.0.1:9/"]);
@@ -38,6 +38,10 @@ describe("the operator status page", () => {
     await expect(broken.locator("td").nth(1).textContent()).resolves.toBe("failed");
     await expect(broken.locator("td").nth(2).textContent()).resolves.toMatch(/\S{8,}/);
     await expect(page.locator('tr[data-vendor="acme"]:not([data-source])').count()).resolves.toBe(1);
+    // Each problem once, without the vendor's own address, naming who has it.
+    const problem = page.locator('.poll-problems > li[data-problem="failed"]', { hasText: "Broken Status" });
+    await expect(problem.locator("code").textContent()).resolves.toMatch(/‹host›/);
+    await expect(problem.textContent()).resolves.not.toContain("127.0.0.1");
     await expect(page.getByRole("heading", { name: "Webhook budgets" }).isVisible()).resolves.toBe(true);
     // The session cookie is not the token, and the token is nowhere in the page.
     const cookies = await page.context().cookies();
