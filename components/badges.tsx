@@ -18,7 +18,10 @@ export function KindBadges({ kinds }: { kinds: readonly ChangeKindName[] }) {
   );
 }
 
+/** Impacts in words a reader uses; a value the vendor invented is shown as it came. */
+const IMPACT_WORDS: Record<string, string> = { critical: "Critical", major: "Major", minor: "Minor", none: "No impact", maintenance: "Maintenance" };
+
 export function ImpactBadge({ impact }: { impact: string | null }) {
-  const label = impact ?? "unknown";
-  return <span className={`impact impact-${label}`}>{label}</span>;
+  const key = impact ?? "unknown";
+  return <span className={`impact impact-${key}`}>{impact === null ? "Impact not stated" : (IMPACT_WORDS[impact] ?? impact)}</span>;
 }

@@ -116,8 +116,8 @@ describe("a reader following an edited incident through the archive", () => {
     await app().screenshot(page, "compare");
     await expect(page.locator("h1").textContent()).resolves.toBe("Acme Cloud: compare versions 1 and 4: Elevated API error rates");
     const impact = page.locator(".change-block", { has: page.locator("h3", { hasText: /^Impact$/ }) });
-    await expect(impact.locator(".side-before .impact").textContent()).resolves.toBe("major");
-    await expect(impact.locator(".side-after .impact").textContent()).resolves.toBe("minor");
+    await expect(impact.locator(".side-before .impact").textContent()).resolves.toBe("Major");
+    await expect(impact.locator(".side-after .impact").textContent()).resolves.toBe("Minor");
   });
 
   it("finds the incident by words of an update, with the words highlighted", async () => {
