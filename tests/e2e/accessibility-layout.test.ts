@@ -64,7 +64,7 @@ describe("structure a screen reader relies on, and contrast", () => {
     async (name, path) => {
       const page = await app().page({ colorScheme: "dark" });
       await app().visit(page, path, `dark-${name}`);
-      await expect(page.evaluate(() => getComputedStyle(document.body).backgroundColor)).resolves.toBe("rgb(20, 20, 20)");
+      await expect(page.evaluate(() => getComputedStyle(document.body).backgroundColor)).resolves.toBe("rgb(13, 17, 23)");
       await expectAaContrast(page);
     },
   );
