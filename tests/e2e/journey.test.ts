@@ -13,6 +13,7 @@ describe("a reader following an edited incident through the archive", () => {
     await expect(page.locator("h1").textContent()).resolves.toBe("Latest changes");
     expect(await page.locator("ol.change-list > li").count()).toBeGreaterThan(0);
 
+    await page.getByText("Kinds of change").click();
     await page.getByLabel("Impact downgraded").check();
     await page.getByLabel("Vendor").selectOption("acme");
     await page.getByRole("button", { name: "Show" }).click();
@@ -41,13 +42,13 @@ describe("a reader following an edited incident through the archive", () => {
     await expect(page.locator("h1").textContent()).resolves.toBe("Acme Cloud");
 
     const period = page.getByRole("form", { name: "Period" });
-    await period.getByLabel("From").fill("2026-01-01");
-    await period.getByLabel("To").fill("2026-12-31");
+    await period.getByLabel("Since").fill("2026-01-01");
+    await period.getByLabel("Until").fill("2026-12-31");
     await period.getByRole("button", { name: "Show" }).click();
-    await page.waitForURL(/from=2026-01-01&to=2026-12-31/);
+    await page.waitForURL(/since=2026-01-01&until=2026-12-31/);
     await app().screenshot(page, "vendor-2026");
     await expect(page.locator("#figures-heading").textContent()).resolves.toBe("Track record, 2026-01-01 to 2026-12-31");
-    await expect(period.getByLabel("To").inputValue()).resolves.toBe("2026-12-31");
+    await expect(period.getByLabel("Until").inputValue()).resolves.toBe("2026-12-31");
 
     const chart = page.locator("figure.chart svg[role=img]");
     expect(await chart.locator("rect.bar").count()).toBeGreaterThanOrEqual(12);
