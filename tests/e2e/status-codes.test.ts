@@ -67,6 +67,8 @@ describe("bad query parameters", () => {
     ["/search?page=99", "page: at most 20 pages of results"],
     ["/search?q=x&page=0", "page: "],
     ["/vendors/acme?from=2026-02-30", "from: not a real date"],
+    ["/vendors/acme?since=2026-02-30", "since: not a real date"],
+    ["/compare?vendors=acme", "vendors: compare at least two vendors"],
     ["/vendors/acme/changes?kind=update-edited&kind=nope", "kind: unknown change kind "],
     [`${INCIDENT}?utm_source=x`, "unknown parameter &#34;utm_source&#34;"],
     [`${INCIDENT}/compare?from=1`, "to: expected a version number"],
