@@ -1,0 +1,67 @@
+import { formatDuration } from "@/lib/format";
+import { computeVendorFigures, type IncidentFacts, type VendorFigures } from "@/lib/vendor-figures";
+
+/** Two to four vendors side by side over one period: pure, so every figure is tested alone. */
+
+export interface ComparedVendor {
+  slug: string;
+  name: string;
+  figures: VendorFigures;
+}
+
+export interface ComparisonRow {
+  label: string;
+  /** One cell per vendor, in the vendors' order. */
+  values: string[];
+}
+
+/** The period every vendor is measured over: where their archives overlap, else all of them. */
+export function comparisonRange(ranges: ReadonlyArray<{ first: string | null; last: string | null }>): { first: string | null; last: string | null } {
+  const known = ranges.filter((r): r is { first: string; last: string } => r.first !== null && r.last !== null);
+  if (known.length === 0) return { first: null, last: null };
+  const latestFirst = known.map((r) => r.first).sort().at(-1) ?? null;
+  const earliestLast = known.map((r) => r.last).sort()[0] ?? null;
+  if (latestFirst !== null && earliestLast !== null && latestFirst <= earliestLast && known.length === ranges.length) return { first: latestFirst, last: earliestLast };
+  return { first: known.map((r) => r.first).sort()[0] ?? null, last: known.map((r) => r.last).sort().at(-1) ?? null };
+}
+
+export function compareVendors(
+  vendors: ReadonlyArray<{ slug: string; name: string; facts: readonly IncidentFacts[] }>,
+  period: { from: string; to: string },
+): ComparedVendor[] {
+  return vendors.map((v) => ({ slug: v.slug, name: v.name, figures: computeVendorFigures(v.facts, period) }));
+}
+
+function perMonth(f: VendorFigures): string {
+  if (f.perMonth.length === 0) return "0";
+  const mean = f.incidents / f.perMonth.length;
+  return mean >= 10 ? String(Math.round(mean)) : (Math.round(mean * 10) / 10).toFixed(1);
+}
+
+function duration(ms: number | null, none: string): string {
+  return ms === null ? none : formatDuration(ms);
+}
+
+function share(f: VendorFigures): string {
+  if (f.postmortemShare === null) return "no incidents";
+  return `${Math.round(f.postmortemShare * 100)}%`;
+}
+
+/** The comparison table's rows: each figure as a reader reads it, one cell per vendor. */
+export function comparisonRows(compared: readonly ComparedVendor[]): ComparisonRow[] {
+  const row = (label: string, cell: (f: VendorFigures) => string): ComparisonRow => ({ label, values: compared.map((c) => cell(c.figures)) });
+  return [
+    row("Incidents", (f) => String(f.incidents)),
+    row("Incidents per month", perMonth),
+    row("Busiest month", (f) => {
+      const top = [...f.perMonth].sort((a, b) => b.count - a.count || a.month.localeCompare(b.month))[0];
+      return top && top.count > 0 ? `${top.month} (${top.count})` : "none";
+    }),
+    row("Median time to resolve", (f) => duration(f.medianResolveMs, "none resolved")),
+    row("90th percentile time to resolve", (f) => duration(f.p90ResolveMs, "none resolved")),
+    row("With a postmortem", share),
+    row("Median wait for the postmortem", (f) => duration(f.medianPostmortemDelayMs, "no postmortem")),
+    row("Edits after resolution", (f) => String(f.editsAfterResolution)),
+    row("Edits after resolution per incident", (f) => (f.incidents === 0 ? "no incidents" : (f.editsAfterResolution / f.incidents).toFixed(2))),
+  ];
+}
