@@ -71,7 +71,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
         <label>Until <input type="date" name="until" defaultValue={until ?? ""} /></label>{" "}
         <button type="submit">Search</button>
       </form>
-      <p className="muted small">Searches the titles, update texts and postmortems of every incident&rsquo;s current version. All words must match; end a word with * to match its beginning.</p>
+      <p className="muted small">Searches the titles, update texts and postmortems of every version of every incident: words a vendor later edited away are found too, marked &ldquo;in an earlier version&rdquo;. All words must match; end a word with * to match its beginning.</p>
       {result === null ? (
         q ? <p>Type at least one word.</p> : null
       ) : result.hits.length === 0 ? (
@@ -86,6 +86,12 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
               <div className="muted small">
                 {h.vendorName} · <UtcTime iso={h.startedAt} now={now} />
               </div>
+              {h.earlierSeq !== null ? (
+                <div className="small">
+                  <span className="earlier-version">in an earlier version</span>{" "}
+                  <Link href={paths.version(h.vendorSlug, h.providerId, h.earlierSeq)}>version {h.earlierSeq}, since edited away</Link>
+                </div>
+              ) : null}
               <Snippet text={h.snippet} />
             </li>
           ))}
