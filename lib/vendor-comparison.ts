@@ -7,6 +7,8 @@ export interface ComparedVendor {
   slug: string;
   name: string;
   figures: VendorFigures;
+  /** Months of the period the vendor's archive covers: rates are per these, not per month of the period. */
+  archivedMonths: number;
 }
 
 export interface ComparisonRow {
@@ -25,16 +27,26 @@ export function comparisonRange(ranges: ReadonlyArray<{ first: string | null; la
   return { first: known.map((r) => r.first).sort()[0] ?? null, last: known.map((r) => r.last).sort().at(-1) ?? null };
 }
 
-export function compareVendors(
-  vendors: ReadonlyArray<{ slug: string; name: string; facts: readonly IncidentFacts[] }>,
-  period: { from: string; to: string },
-): ComparedVendor[] {
-  return vendors.map((v) => ({ slug: v.slug, name: v.name, figures: computeVendorFigures(v.facts, period) }));
+/** Calendar months (YYYY-MM) from one instant's month to another's, both included; 0 when they are reversed. */
+export function monthsSpanned(from: string, to: string): number {
+  const index = (iso: string) => Number(iso.slice(0, 4)) * 12 + Number(iso.slice(5, 7)) - 1;
+  return Math.max(0, index(to) - index(from) + 1);
 }
 
-function perMonth(f: VendorFigures): string {
-  if (f.perMonth.length === 0) return "0";
-  const mean = f.incidents / f.perMonth.length;
+export function compareVendors(
+  vendors: ReadonlyArray<{ slug: string; name: string; facts: readonly IncidentFacts[]; archived: { first: string | null; last: string | null } }>,
+  period: { from: string; to: string },
+): ComparedVendor[] {
+  return vendors.map((v) => {
+    const { first, last } = v.archived;
+    const archivedMonths = first && last ? monthsSpanned(first > period.from ? first : period.from, last < period.to ? last : period.to) : 0;
+    return { slug: v.slug, name: v.name, figures: computeVendorFigures(v.facts, period), archivedMonths };
+  });
+}
+
+function perMonth(c: ComparedVendor): string {
+  if (c.archivedMonths === 0) return "nothing archived";
+  const mean = c.figures.incidents / c.archivedMonths;
   return mean >= 10 ? String(Math.round(mean)) : (Math.round(mean * 10) / 10).toFixed(1);
 }
 
@@ -52,7 +64,8 @@ export function comparisonRows(compared: readonly ComparedVendor[]): ComparisonR
   const row = (label: string, cell: (f: VendorFigures) => string): ComparisonRow => ({ label, values: compared.map((c) => cell(c.figures)) });
   return [
     row("Incidents", (f) => String(f.incidents)),
-    row("Incidents per month", perMonth),
+    { label: "Months archived", values: compared.map((c) => String(c.archivedMonths)) },
+    { label: "Incidents per archived month", values: compared.map(perMonth) },
     row("Busiest month", (f) => {
       const top = [...f.perMonth].sort((a, b) => b.count - a.count || a.month.localeCompare(b.month))[0];
       return top && top.count > 0 ? `${top.month} (${top.count})` : "none";

@@ -25,10 +25,11 @@ export default async function ComparePage({ searchParams }: Props) {
   if (vendors.some((v) => v === undefined)) notFound();
   const picked = new Set(slugs.length > 0 ? slugs : query.data.pick ? [query.data.pick] : []);
   const chosen = vendors.filter((v) => v !== undefined);
-  const range = comparisonRange(chosen.map((v) => archivedRangeOf(getArchivedInstants(db, v.id))));
+  const ranges = chosen.map((v) => archivedRangeOf(getArchivedInstants(db, v.id)));
+  const range = comparisonRange(ranges);
   const period = reportPeriod(query.data, range, new Date());
   const compared = compareVendors(
-    chosen.map((v) => ({ slug: v.slug, name: v.name, facts: listIncidentFacts(db, v.id, period.sinceAt, period.untilAt) })),
+    chosen.map((v, i) => ({ slug: v.slug, name: v.name, facts: listIncidentFacts(db, v.id, period.sinceAt, period.untilAt), archived: ranges[i] ?? { first: null, last: null } })),
     { from: period.sinceAt, to: `${period.until}T23:59:59.999Z` },
   );
   return (
@@ -55,7 +56,13 @@ export default async function ComparePage({ searchParams }: Props) {
       ) : (
         <section aria-labelledby="comparison-heading">
           <h2 id="comparison-heading">{period.since} to {period.until}</h2>
-          {period.wholeArchive ? <p className="muted small">The period every vendor&rsquo;s archive covers; pick dates to change it.</p> : null}
+          {period.wholeArchive ? (
+            <p className="muted small">
+              {new Set(compared.map((c) => c.archivedMonths)).size === 1
+                ? "The span all their archives cover; pick dates to change it."
+                : "Their archives cover different spans: the period holds all of them, and rates count only the months each vendor\u2019s archive covers."}
+            </p>
+          ) : null}
           <div className="table-scroll">
             <table className="comparison">
               <caption className="visually-hidden">Figures of {compared.map((c) => c.name).join(", ")}, {period.since} to {period.until}</caption>
@@ -73,7 +80,7 @@ export default async function ComparePage({ searchParams }: Props) {
                 {comparisonRows(compared).map((row) => (
                   <tr key={row.label}>
                     <th scope="row">{row.label}</th>
-                    {row.values.map((value, i) => <td key={compared[i]?.slug ?? i}>{value}</td>)}
+                    {row.values.map((value, i) => <td key={compared[i]?.slug ?? i} data-label={compared[i]?.name}>{value}</td>)}
                   </tr>
                 ))}
               </tbody>
