@@ -1,7 +1,8 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { archivePathExists } from "@/db/queries/route-exists";
 import { getServerDb } from "@/db/server-db";
-import { describeParamError, paramsSchemaFor, searchParamsToObject } from "@/lib/page-params";
+import { findUnknownVendor } from "@/db/queries/vendor-names";
+import { describeParamError, paramsSchemaFor, searchParamsToObject, vendorComparisonParamsSchema } from "@/lib/page-params";
 import { renderBadRequestPage } from "@/lib/render/bad-request-html";
 import { contentSecurityPolicy, newNonce, securityHeaders } from "@/lib/security-headers";
 import { builtStylesheets } from "@/server/http/built-stylesheets";
@@ -30,13 +31,22 @@ export function proxy(request: NextRequest): NextResponse {
   }
   const schema = paramsSchemaFor(request.nextUrl.pathname);
   const result = schema?.safeParse(searchParamsToObject(request.nextUrl.searchParams));
-  if (!result || result.success) return secured(NextResponse.next({ request: { headers: forwarded } }));
+  const problem = result && !result.success ? describeParamError(result.error) : unknownComparedVendor(request.nextUrl);
+  if (problem === null) return secured(NextResponse.next({ request: { headers: forwarded } }));
   return secured(
-    new NextResponse(renderBadRequestPage(describeParamError(result.error), request.nextUrl.pathname, nonce, builtStylesheets()), {
+    new NextResponse(renderBadRequestPage(problem, request.nextUrl.pathname, nonce, builtStylesheets()), {
       status: 400,
       headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
     }),
   );
+}
+
+/** A comparison naming a vendor the archive does not hold is a bad request, said as such. */
+function unknownComparedVendor(url: URL): string | null {
+  if (url.pathname !== "/compare") return null;
+  const parsed = vendorComparisonParamsSchema.safeParse(searchParamsToObject(url.searchParams));
+  const missing = parsed.success && parsed.data.vendors ? findUnknownVendor(getServerDb(), parsed.data.vendors) : null;
+  return missing === null ? null : `vendors: no vendor ${JSON.stringify(missing)} in this archive`;
 }
 
 export const config = {

@@ -1,9 +1,10 @@
 /** A bar chart drawn as SVG on the server: no script, no network, readable by screen readers. */
-export function BarChart({ data, label }: { data: ReadonlyArray<{ label: string; value: number }>; label: string }) {
+/** `scale` sets the top of the axis, so charts compared side by side share one. */
+export function BarChart({ data, label, scale }: { data: ReadonlyArray<{ label: string; value: number }>; label: string; scale?: number }) {
   const width = 640;
   const height = 160;
   const pad = { top: 10, right: 8, bottom: 28, left: 32 };
-  const max = Math.max(1, ...data.map((d) => d.value));
+  const max = Math.max(1, scale ?? 0, ...data.map((d) => d.value));
   const band = (width - pad.left - pad.right) / Math.max(1, data.length);
   const y = (v: number) => pad.top + (height - pad.top - pad.bottom) * (1 - v / max);
   const every = Math.max(1, Math.ceil(data.length / 12));

@@ -7,6 +7,7 @@ import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import * as schema from "@/db/schema";
 import { registerSearchFunctions } from "@/db/search-text";
 import { registerVersionContentFunction } from "@/db/version-content";
+import { fillVersionSearch } from "@/db/version-search-fill";
 
 export type RedlineDb = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 /** The database or a transaction on it: what query and write functions take. */
@@ -58,6 +59,7 @@ export function openDatabase(file: string, options: { migrate?: boolean; readonl
 export function migrateDatabase(db: RedlineDb): void {
   try {
     migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+    fillVersionSearch(db);
   } catch (error) {
     throw new DatabaseError(`store: unable to apply migrations from ${MIGRATIONS_DIR}: ${(error as Error).message}`, { cause: error });
   }

@@ -89,6 +89,9 @@ export function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorId: num
   const copyState = m.prepare<[number, number, PackedJson | null, StoredPatch | null, number]>(
     "INSERT INTO incident_states (incident_id, capture_id, state, patch, depth) VALUES (?, ?, ?, ?, ?)",
   );
+  const removedText = s.prepare<[number, number], { removed: string }>(
+    "SELECT e.removed FROM incident_versions v JOIN version_search e ON e.rowid = v.id WHERE v.incident_id = ? AND v.seq = ?",
+  );
   const listings = s.prepare<[number], { source: string; listed: number; hash: string | null }>("SELECT source, listed, hash FROM incident_sources WHERE incident_id = ?");
   const remove = m.prepare<[number]>("DELETE FROM incidents WHERE id = ?");
   const clearVersions = m.prepare<[number]>("DELETE FROM incident_versions WHERE incident_id = ?");
@@ -119,6 +122,8 @@ export function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorId: num
       const row = st.insertVersion.get({ ...v, incidentId: id, vendorId });
       if (!row) throw new Error(`store: unable to copy version ${v.seq} of ${providerId}`);
       insertVersionKinds(st, row.id, JSON.parse(v.kinds) as string[], vendorId, v.observedAt);
+      const removed = removedText.get(rebuilt.id, v.seq);
+      if (removed) st.insertRemovedText.run(row.id, removed.removed);
       written += 1;
     }
     for (const state of states.all(rebuilt.id)) copyState.run(id, state.captureId, state.state, state.patch, state.depth);

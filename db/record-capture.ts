@@ -10,6 +10,7 @@ import { type IncidentValues, insertVersionKinds, writeStatements, type WriteSta
 import type { CaptureDerivation, DerivedIncident } from "@/lib/derive/derive-capture";
 import type { IncidentRecord } from "@/lib/derive/incident-record";
 import type { ReadWarning } from "@/lib/derive/observation";
+import { removedText } from "@/lib/removed-text";
 import { SUMMARY_VERSION } from "@/lib/summarize";
 
 export interface CaptureInput {
@@ -169,6 +170,8 @@ export function writeDerivedIncident(
     });
     if (!row) throw new Error(`store: unable to insert version ${version.seq} of incident ${derived.providerId}`);
     insertVersionKinds(st, row.id, version.kinds, ctx.vendorId, ctx.observedAt);
+    const removed = derived.before ? removedText(derived.before.incident, incident) : "";
+    if (removed !== "") st.insertRemovedText.run(row.id, removed);
   }
   indexIncident(st, ctx.vendorId, id, derived);
   return id;

@@ -171,6 +171,8 @@ function prepareWriteStatements(sqlite: Database.Database) {
     insertSearch: sqlite.prepare<[number, string, string, string]>(
       "INSERT INTO incident_search_text (incident_id, body) VALUES (?, redline_search_pack(?, ?, ?))",
     ),
+    // What a version took away, keyed by its id; a trigger deletes it with the version (migration 0022).
+    insertRemovedText: sqlite.prepare<[number, string]>("INSERT INTO version_search (rowid, removed) VALUES (?, ?)"),
     deleteComponents: sqlite.prepare<[number]>("DELETE FROM incident_components WHERE incident_id = ?"),
     insertComponent: sqlite.prepare<[number, number, string, string]>(
       "INSERT OR IGNORE INTO incident_components (incident_id, vendor_id, component_id, name) VALUES (?, ?, ?, ?)",

@@ -21,6 +21,7 @@ const kindName = z.enum(CHANGE_KIND_NAMES as [ChangeKindName, ...ChangeKindName[
 });
 
 export const changesParamsSchema = z.strictObject({
+  show: optional(z.enum(["quiet", "new", "all"], { error: "expected quiet, new or all" })),
   kind: optional(oneOrMany(kindName)),
   vendor: optional(slug),
   before: optional(cursor),
@@ -32,14 +33,22 @@ export const vendorsParamsSchema = z.strictObject({
   sort: optional(z.enum(["name", "now"])),
 });
 
+/**
+ * Date filters are since/until on every page, as in the API; from/to, the pages' earlier names,
+ * still work so old links do.
+ */
+const period = { since: optional(day), until: optional(day), from: optional(day), to: optional(day) };
+function withPeriodAliases<T extends { since?: string; until?: string; from?: string; to?: string }>({ from, to, ...rest }: T): Omit<T, "from" | "to"> {
+  return { ...rest, since: rest.since ?? from, until: rest.until ?? to };
+}
+
 export const vendorProfileParamsSchema = z.strictObject({
-  from: optional(day),
-  to: optional(day),
+  ...period,
   impact: optional(z.union([impactSchema, z.literal("unknown")])),
   status: optional(z.string().max(40).regex(/^[a-z_ -]+$/, "not a status")),
   component: optional(z.string().max(200)),
   before: optional(cursor),
-});
+}).transform(withPeriodAliases);
 
 export const vendorChangesParamsSchema = z.strictObject({
   kind: optional(oneOrMany(kindName)),
@@ -54,10 +63,20 @@ export const compareParamsSchema = z.strictObject({
 export const searchParamsSchema = z.strictObject({
   q: optional(z.string().max(200, "at most 200 characters")),
   vendor: optional(slug),
-  from: optional(day),
-  to: optional(day),
+  ...period,
   page: optional(z.coerce.number({ error: "expected a page number" }).int("expected a page number").min(1, "pages start at 1").max(20, "at most 20 pages of results")),
-});
+}).transform(withPeriodAliases);
+
+/** The vendors compared side by side: two to four slugs, comma-separated or repeated. */
+const vendorList = z
+  .union([z.string(), z.array(z.string()).max(4)])
+  .transform((v) => [...new Set((Array.isArray(v) ? v : [v]).flatMap((s) => s.split(",")).map((s) => s.trim()).filter((s) => s !== ""))])
+  .pipe(z.array(slug).min(2, "compare at least two vendors").max(4, "compare at most four vendors"));
+
+export const vendorComparisonParamsSchema = z
+  .strictObject({ vendors: optional(vendorList), pick: optional(slug), ...period })
+  .transform(withPeriodAliases)
+  .refine((p) => !p.since || !p.until || p.since <= p.until, { message: "since must not be after until", path: ["since"] });
 
 export const noParamsSchema = z.strictObject({});
 
@@ -100,6 +119,7 @@ export function paramsSchemaFor(pathname: string): z.ZodType | null {
   if (pathname === "/") return changesParamsSchema;
   if (pathname === "/vendors") return vendorsParamsSchema;
   if (pathname === "/search") return searchParamsSchema;
+  if (pathname === "/compare") return vendorComparisonParamsSchema;
   if (/^\/vendors\/[^/]+$/.test(pathname)) return vendorProfileParamsSchema;
   if (/^\/vendors\/[^/]+\/changes$/.test(pathname)) return vendorChangesParamsSchema;
   if (/^\/vendors\/[^/]+\/incidents\/[^/]+\/compare$/.test(pathname)) return compareParamsSchema;

@@ -8,6 +8,7 @@ import { getServerDb } from "@/db/server-db";
 import { listVendorNames } from "@/db/queries/vendor-names";
 import { paths } from "@/lib/incident-key";
 import { searchParamsSchema } from "@/lib/page-params";
+import { untilInstantOf } from "@/lib/report-period";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Search" };
@@ -38,11 +39,11 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
   const params = searchParamsSchema.safeParse(raw);
   if (!params.success) notFound();
   const db = getServerDb();
-  const { q = "", vendor, from, to } = params.data;
+  const { q = "", vendor, since, until } = params.data;
   const page = params.data.page ?? 1;
   const fts = toFtsQuery(q);
   const result = fts
-    ? searchIncidents(db, fts, { vendor, from: from ? `${from}T00:00:00.000Z` : undefined, to: to ? `${to}T00:00:00.000Z` : undefined }, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })
+    ? searchIncidents(db, fts, { vendor, from: since ? `${since}T00:00:00.000Z` : undefined, to: until ? untilInstantOf(until) : undefined }, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })
     : null;
   const vendors = listVendorNames(db);
   const now = new Date();
@@ -66,11 +67,11 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
             {vendors.map((v) => <option key={v.slug} value={v.slug}>{v.name}</option>)}
           </select>
         </label>{" "}
-        <label>From <input type="date" name="from" defaultValue={from ?? ""} /></label>{" "}
-        <label>To <input type="date" name="to" defaultValue={to ?? ""} /></label>{" "}
+        <label>Since <input type="date" name="since" defaultValue={since ?? ""} /></label>{" "}
+        <label>Until <input type="date" name="until" defaultValue={until ?? ""} /></label>{" "}
         <button type="submit">Search</button>
       </form>
-      <p className="muted small">Searches the titles, update texts and postmortems of every incident&rsquo;s current version. All words must match; end a word with * to match its beginning.</p>
+      <p className="muted small">Searches the titles, update texts and postmortems of every version of every incident: words a vendor later edited away are found too, marked &ldquo;in an earlier version&rdquo;. All words must match; end a word with * to match its beginning.</p>
       {result === null ? (
         q ? <p>Type at least one word.</p> : null
       ) : result.hits.length === 0 ? (
@@ -85,6 +86,12 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
               <div className="muted small">
                 {h.vendorName} · <UtcTime iso={h.startedAt} now={now} />
               </div>
+              {h.earlierSeq !== null ? (
+                <div className="small">
+                  <span className="earlier-version">in an earlier version</span>{" "}
+                  <Link href={paths.version(h.vendorSlug, h.providerId, h.earlierSeq)}>version {h.earlierSeq}, since edited away</Link>
+                </div>
+              ) : null}
               <Snippet text={h.snippet} />
             </li>
           ))}

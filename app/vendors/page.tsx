@@ -36,6 +36,7 @@ export default async function VendorsPage({ searchParams }: { searchParams: Prom
   return (
     <>
       <h1>Vendors</h1>
+      <p className="links"><Link href="/compare">Compare vendors side by side</Link></p>
       <form className="filters" method="get" action="/vendors" role="search" aria-label="Filter vendors">
         <label>
           Name <input type="search" name="q" defaultValue={q ?? ""} maxLength={100} />

@@ -14,3 +14,13 @@ const statements = preparedFor((sqlite) => ({
 export function listVendorNames(db: RedlineDb): VendorName[] {
   return statements(db).names.all();
 }
+
+const lookups = preparedFor((sqlite) => ({
+  exists: sqlite.prepare<[string], { n: number }>("SELECT 1 AS n FROM vendors WHERE slug = ?"),
+}));
+
+/** The first of these slugs that names no vendor, or null when all do. */
+export function findUnknownVendor(db: RedlineDb, slugs: readonly string[]): string | null {
+  const st = lookups(db);
+  return slugs.find((s) => st.exists.get(s) === undefined) ?? null;
+}

@@ -61,6 +61,12 @@ const statements = preparedFor((sqlite) => ({
        AND (coalesce(i.started_at, i.first_seen_at), i.id) < (@beforeAt, @beforeId)
      ORDER BY coalesce(i.started_at, i.first_seen_at) DESC, i.id DESC LIMIT @limit`,
   ),
+  range: sqlite.prepare<{ vendorId: number }, { firstIncident: string | null; firstCapture: string | null; lastCapture: string | null; lastRun: string | null }>(
+    `SELECT (SELECT min(coalesce(started_at, first_seen_at)) FROM incidents WHERE vendor_id = @vendorId) AS firstIncident,
+       (SELECT min(observed_at) FROM captures WHERE vendor_id = @vendorId) AS firstCapture,
+       (SELECT max(observed_at) FROM captures WHERE vendor_id = @vendorId) AS lastCapture,
+       (SELECT max(last_observed_at) FROM captures WHERE vendor_id = @vendorId AND observations > 1) AS lastRun`,
+  ),
   statuses: sqlite.prepare<[number], { status: string }>(
     `SELECT DISTINCT status FROM incidents WHERE vendor_id = ? AND status IS NOT NULL ORDER BY status LIMIT 50`,
   ),
@@ -82,6 +88,12 @@ export function listIncidentFacts(db: RedlineDb, vendorId: number, from: string,
     // The version that recorded it gone is its last change.
     presence: { status: r.status, resolvedAt: r.resolvedAt, presence: r.presence, source: r.source, lastSeenAt: r.lastSeenAt, leftAt: r.presence === "listed" ? null : r.lastChangedAt },
   }));
+}
+
+/** The instants that bound what the archive holds of a vendor: its earliest incident or capture, its last observation. */
+export function getArchivedInstants(db: RedlineDb, vendorId: number): Array<string | null> {
+  const row = statements(db).range.get({ vendorId });
+  return row ? [row.firstIncident, row.firstCapture, row.lastCapture, row.lastRun] : [];
 }
 
 export function listComponentNames(db: RedlineDb, vendorId: number): string[] {

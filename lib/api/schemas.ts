@@ -179,6 +179,7 @@ export const searchHitSchema = z.object({
   incident: incidentRefSchema.extend({ impact: z.string().nullable(), startedAt: utcTimestampSchema.nullable() }),
   vendorName: z.string(),
   snippet: z.string().describe("Matching text around the words; the matched words are between « and »."),
+  earlierVersion: z.number().int().nullable().describe("The last version that said the words, when they were since edited away; null when the current version matches."),
   links: z.object({ self: linkSchema, html: linkSchema }),
 });
 

@@ -223,6 +223,7 @@ export function createApi(database: () => RedlineDb = getServerDb) {
           incident: { ...incidentRef(h.vendorSlug, h.providerId, h.title), impact: h.impact, startedAt: h.startedAt },
           vendorName: h.vendorName,
           snippet: h.snippet.replaceAll(SNIPPET_OPEN, "«").replaceAll(SNIPPET_CLOSE, "»"),
+          earlierVersion: h.earlierSeq,
           links: links.incident(h.vendorSlug, h.providerId),
         })),
         next: nextLink(request, result.more ? encodeApiCursor(String(offset + q.limit)) : null),

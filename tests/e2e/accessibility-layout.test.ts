@@ -19,6 +19,7 @@ const PAGES: readonly NamedPage[] = [
   ["compare", `${INCIDENT}/compare?from=1&to=5`],
   ["postmortem-change", "/vendors/acme/incidents/acmehook0001/versions/3"],
   ["search", "/search?q=error"],
+  ["vendor-comparison", "/compare?vendors=acme,hostile"],
 ];
 /** Real history when the corpus is seeded: long titles, many versions, vendor HTML turned to text. */
 const CORPUS_PAGES: readonly NamedPage[] = corpusAvailable ? [["github", "/vendors/github"], ["jira-changes", "/vendors/jira/changes"]] : [];

@@ -106,7 +106,7 @@ describe("vendor text with markup in it", () => {
 
   it("keeps it inert in the change lists, the vendor page, the comparison and search results", async () => {
     for (const [path, name] of [
-      ["/?vendor=hostile", "home"],
+      ["/?vendor=hostile&show=all", "home"],
       ["/vendors/hostile", "vendor"],
       ["/vendors/hostile/changes", "vendor-changes"],
       [`${INCIDENT}/versions/1`, "first-version"],

@@ -13,6 +13,7 @@ describe("a reader following an edited incident through the archive", () => {
     await expect(page.locator("h1").textContent()).resolves.toBe("Latest changes");
     expect(await page.locator("ol.change-list > li").count()).toBeGreaterThan(0);
 
+    await page.locator("summary", { hasText: "Kinds of change" }).click();
     await page.getByLabel("Impact downgraded").check();
     await page.getByLabel("Vendor").selectOption("acme");
     await page.getByRole("button", { name: "Show" }).click();
@@ -35,19 +36,51 @@ describe("a reader following an edited incident through the archive", () => {
     await page.waitForURL(/\/vendors\/acme$/);
   });
 
+  it("opens on the quiet edits, each with its impact, open or resolved and when it was observed, with tabs for the rest", async () => {
+    const page = await app().page();
+    await app().visit(page, "/", "home-quiet");
+    await expect(page.getByRole("link", { name: "Quiet edits" }).getAttribute("aria-current")).resolves.toBe("page");
+    const quiet = ["Incident deleted", "Impact downgraded", "Update edited", "Update removed", "Update backdated", "Timing changed", "Postmortem published", "Postmortem edited"];
+    const rows = await page.locator("ol.change-list > li").all();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      const badges = await row.locator(".badge").allTextContents();
+      expect(badges.some((b) => quiet.includes(b)), badges.join(", ")).toBe(true);
+      await expect(row.locator(".change-meta .impact").count()).resolves.toBe(1);
+      expect(await row.locator(".change-meta").textContent()).toMatch(/(Open|Resolved|Status not stated).*observed \d{4}-\d{2}-\d{2}/);
+    }
+    await page.getByRole("link", { name: "New incidents" }).click();
+    await page.waitForURL(/[?&]show=new/);
+    for (const row of await page.locator("ol.change-list > li").all()) expect(await row.locator(".badge").allTextContents()).toContain("New incident");
+  });
+
+  it("compares two vendors side by side, picked with the form", async () => {
+    const page = await app().page();
+    await app().visit(page, "/compare?pick=acme", "compare-pick");
+    const form = page.getByRole("form", { name: "Vendors to compare" });
+    await expect(form.getByLabel("Acme Cloud").isChecked()).resolves.toBe(true);
+    await form.getByLabel("Hostile Status").check();
+    await form.getByRole("button", { name: "Compare" }).click();
+    await page.waitForURL(/vendors=acme&vendors=hostile/);
+    await app().screenshot(page, "vendor-comparison");
+    await expect(page.locator("table.comparison thead th").allTextContents()).resolves.toEqual(["Acme Cloud", "Hostile Status"]);
+    const incidents = page.locator("table.comparison tbody tr", { hasText: "Incidents" }).first();
+    await expect(incidents.locator("td").count()).resolves.toBe(2);
+  });
+
   it("shows the vendor's figures, an SVG chart and its incidents, for a period picked with the form", async () => {
     const page = await app().page();
     await app().visit(page, "/vendors/acme", "vendor");
     await expect(page.locator("h1").textContent()).resolves.toBe("Acme Cloud");
 
     const period = page.getByRole("form", { name: "Period" });
-    await period.getByLabel("From").fill("2026-01-01");
-    await period.getByLabel("To").fill("2026-12-31");
+    await period.getByLabel("Since").fill("2026-01-01");
+    await period.getByLabel("Until").fill("2026-12-31");
     await period.getByRole("button", { name: "Show" }).click();
-    await page.waitForURL(/from=2026-01-01&to=2026-12-31/);
+    await page.waitForURL(/since=2026-01-01&until=2026-12-31/);
     await app().screenshot(page, "vendor-2026");
     await expect(page.locator("#figures-heading").textContent()).resolves.toBe("Track record, 2026-01-01 to 2026-12-31");
-    await expect(period.getByLabel("To").inputValue()).resolves.toBe("2026-12-31");
+    await expect(period.getByLabel("Until").inputValue()).resolves.toBe("2026-12-31");
 
     const chart = page.locator("figure.chart svg[role=img]");
     expect(await chart.locator("rect.bar").count()).toBeGreaterThanOrEqual(12);

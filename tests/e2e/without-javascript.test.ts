@@ -23,6 +23,7 @@ describe("the archive without JavaScript", () => {
   it("filters changes with the plain GET form", async () => {
     const page = await app().page({ javaScriptEnabled: false });
     await app().visit(page, "/", "home");
+    await page.locator("summary", { hasText: "Kinds of change" }).click();
     await page.getByLabel("Postmortem published").check();
     await page.getByLabel("Postmortem edited").check();
     await page.getByRole("button", { name: "Show" }).click();

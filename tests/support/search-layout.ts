@@ -2,7 +2,7 @@
 import type { RedlineDb } from "@/db/client";
 import { listChanges } from "@/db/queries/changes";
 import { listIncidents } from "@/db/queries/incident-list";
-import { searchIncidents, toFtsQuery } from "@/db/queries/search";
+import { searchCurrentText, searchIncidents, toFtsQuery } from "@/db/queries/search";
 import { copyArchiveInto, fileBeforeMigration } from "@/tests/support/previous-layout";
 
 /** The migration that moved the index's text into incident_search_text. */
@@ -38,17 +38,19 @@ export function queriesFrom(db: RedlineDb, count: number): string[] {
 /**
  * Everything search answers for the queries: ranked hits with snippets, a page further, filters, the
  * lists that filter by words. `changes: false` leaves out the list of changes, for a file of a layout
- * whose versions today's reader cannot read (before the version-content migration).
+ * whose versions today's reader cannot read (before the version-content migration); `earlier: false`
+ * searches the current text only, for a file from before versions kept what they took away.
  */
-export function searchAnswers(db: RedlineDb, queries: readonly string[], vendor: string, options: { changes?: boolean } = {}): string {
+export function searchAnswers(db: RedlineDb, queries: readonly string[], vendor: string, options: { changes?: boolean; earlier?: boolean } = {}): string {
+  const search = options.earlier === false ? searchCurrentText : searchIncidents;
   return JSON.stringify(
     queries.map((input) => {
       const query = toFtsQuery(input) ?? "";
       return {
         input,
-        hits: searchIncidents(db, query, {}, { limit: 20, offset: 0 }),
-        second: searchIncidents(db, query, {}, { limit: 5, offset: 5 }),
-        filtered: searchIncidents(db, query, { vendor, from: "2021-01-01T00:00:00.000Z", to: "2026-01-01T00:00:00.000Z" }, { limit: 20, offset: 0 }),
+        hits: search(db, query, {}, { limit: 20, offset: 0 }),
+        second: search(db, query, {}, { limit: 5, offset: 5 }),
+        filtered: search(db, query, { vendor, from: "2021-01-01T00:00:00.000Z", to: "2026-01-01T00:00:00.000Z" }, { limit: 20, offset: 0 }),
         listed: listIncidents(db, { query }, 20).rows.map((r) => r.id),
         changes: options.changes === false ? undefined : listChanges(db, { query }, 20).rows.map((r) => r.versionId),
       };

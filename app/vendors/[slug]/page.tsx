@@ -8,12 +8,13 @@ import { Pager } from "@/components/pager";
 import { UtcTime } from "@/components/utc-time";
 import { IncidentStateText, VendorNowSection } from "@/components/vendor-now";
 import { decodeCursor } from "@/db/queries/prepared";
-import { getVendor, listComponentNames, listIncidentFacts, listStatuses, listVendorIncidents } from "@/db/queries/vendor-profile";
+import { getArchivedInstants, getVendor, listComponentNames, listIncidentFacts, listStatuses, listVendorIncidents } from "@/db/queries/vendor-profile";
 import { describeVendorNowIncidents, getVendorOverview } from "@/db/queries/vendors-overview";
 import { getServerDb } from "@/db/server-db";
 import { formatDuration } from "@/lib/format";
 import { paths, safeHttpUrl } from "@/lib/incident-key";
 import { vendorProfileParamsSchema } from "@/lib/page-params";
+import { archivedRangeOf, reportPeriod } from "@/lib/report-period";
 import { computeVendorFigures } from "@/lib/vendor-figures";
 import { feedsBySource } from "@/lib/vendor-now";
 import { readNowRules } from "@/scrapers/platforms/now-rules";
@@ -28,7 +29,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `${vendor.name} profile`, alternates: feedAlternates((f) => paths.vendorFeed(vendor.slug, f), `${vendor.name} changes`) };
 }
 
-const DAY_MS = 86_400_000;
 
 function percent(share: number | null, figures: { incidents: number; postmortemObservable: number }): string {
   if (share === null) return figures.incidents === 0 ? "no incidents" : "unknown: this feed drops incidents when they end";
@@ -48,23 +48,22 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
   const vendor = getVendor(db, slug);
   if (!vendor || !query.success) notFound();
   const now = new Date();
-  const to = query.data.to ? new Date(Date.parse(`${query.data.to}T00:00:00.000Z`) + DAY_MS).toISOString() : new Date(now.getTime() + DAY_MS).toISOString().slice(0, 10) + "T00:00:00.000Z";
-  const from = query.data.from ? `${query.data.from}T00:00:00.000Z` : new Date(Date.parse(to) - 365 * DAY_MS).toISOString().slice(0, 10) + "T00:00:00.000Z";
+  const period = reportPeriod(query.data, archivedRangeOf(getArchivedInstants(db, vendor.id)), now);
   const overview = getVendorOverview(db, now, readNowRules(), vendor.slug);
   if (!overview) notFound();
   const feedOf = feedsBySource(overview.sources);
-  const figures = computeVendorFigures(listIncidentFacts(db, vendor.id, from, to), { from, to: new Date(Date.parse(to) - 1).toISOString() }, feedOf);
+  const figures = computeVendorFigures(listIncidentFacts(db, vendor.id, period.sinceAt, period.untilAt), { from: period.sinceAt, to: `${period.until}T23:59:59.999Z` }, feedOf);
   const before = query.data.before ? decodeCursor(query.data.before) : null;
   const list = listVendorIncidents(
     db,
     vendor.id,
-    { impact: query.data.impact, status: query.data.status, component: query.data.component, from: query.data.from ? from : undefined, to: query.data.to ? to : undefined, before },
+    { impact: query.data.impact, status: query.data.status, component: query.data.component, from: query.data.since ? period.sinceAt : undefined, to: query.data.until ? period.untilAt : undefined, before },
     50,
   );
   const components = listComponentNames(db, vendor.id);
   const statuses = listStatuses(db, vendor.id);
   const statusPage = safeHttpUrl(vendor.statusPageUrl ?? vendor.url);
-  const periodLabel = `${from.slice(0, 10)} to ${new Date(Date.parse(to) - 1).toISOString().slice(0, 10)}`;
+  const periodLabel = `${period.since} to ${period.until}`;
   return (
     <>
       <nav aria-label="Breadcrumb" className="breadcrumb">
@@ -73,6 +72,8 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
       <h1>{vendor.name}</h1>
       <p className="links">
         <Link href={paths.vendorChanges(vendor.slug)}>All {vendor.name} changes</Link>
+        {" · "}
+        <Link href={`/compare?pick=${vendor.slug}`}>Compare with other vendors</Link>
         {statusPage ? (
           <>
             {" · "}
@@ -88,10 +89,11 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
       <section aria-labelledby="figures-heading">
         <h2 id="figures-heading">Track record, {periodLabel}</h2>
         <form className="filters" method="get" aria-label="Period">
-          <label>From <input type="date" name="from" defaultValue={from.slice(0, 10)} /></label>{" "}
-          <label>To <input type="date" name="to" defaultValue={new Date(Date.parse(to) - DAY_MS).toISOString().slice(0, 10)} /></label>{" "}
+          <label>Since <input type="date" name="since" defaultValue={period.since} /></label>{" "}
+          <label>Until <input type="date" name="until" defaultValue={period.until} /></label>{" "}
           <button type="submit">Show</button>
         </form>
+        {period.wholeArchive ? <p className="muted small">Everything archived of {vendor.name}, from its first incident or capture to its last observation.</p> : null}
         <BarChart label={`${vendor.name} incidents per month`} data={figures.perMonth.map((m) => ({ label: m.month, value: m.count }))} />
         <dl className="figures">
           <div><dt>Incidents</dt><dd>{figures.incidents}</dd></div>
@@ -138,8 +140,8 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
               {components.map((c) => <option key={c} value={c}>{c}</option>)}
             </select>
           </label>{" "}
-          <label>From <input type="date" name="from" defaultValue={query.data.from ?? ""} /></label>{" "}
-          <label>To <input type="date" name="to" defaultValue={query.data.to ?? ""} /></label>{" "}
+          <label>Since <input type="date" name="since" defaultValue={query.data.since ?? ""} /></label>{" "}
+          <label>Until <input type="date" name="until" defaultValue={query.data.until ?? ""} /></label>{" "}
           <button type="submit">Filter</button>
         </form>
         {list.rows.length === 0 ? (

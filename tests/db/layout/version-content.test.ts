@@ -98,7 +98,7 @@ describe("migrating versions that keep their changes and text in columns of thei
     expect(migrated.$client.prepare("SELECT count(*) AS n FROM incident_versions").get()).toEqual({ n: expected.versions });
     expect(migrated.$client.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'incident_versions'").get()).toEqual(sequence);
     const triggers = migrated.$client.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'incident_versions' ORDER BY name").all();
-    expect(triggers.map((t) => t.name)).toEqual(["archive_revision_version_delete", "archive_revision_version_insert", "archive_revision_version_update"]);
+    expect(triggers.map((t) => t.name)).toEqual(["archive_revision_version_delete", "archive_revision_version_insert", "archive_revision_version_update", "versions_search_delete"]);
     const revision = () => migrated.$client.prepare<[], { revision: number }>("SELECT revision FROM archive_revision WHERE id = 1").get()?.revision;
     const before = revision();
     migrated.$client.prepare("UPDATE incident_versions SET text_version = text_version WHERE id = (SELECT min(id) FROM incident_versions)").run();

@@ -39,7 +39,7 @@ export default async function VendorChangesPage({ params, searchParams }: Props)
         <Link href="/">Changes</Link> / <Link href={paths.vendor(vendor.slug)}>{vendor.name}</Link>
       </nav>
       <h1>All {vendor.name} changes</h1>
-      <KindFilter action={paths.vendorChanges(vendor.slug)} selected={query.data.kind ?? []} />
+      <KindFilter action={paths.vendorChanges(vendor.slug)} selected={query.data.kind ?? []} quietLink />
       <FeedLinks feedPath={changesFeedPath({ vendorSlug: vendor.slug, kinds: query.data.kind })} label={query.data.kind ? "these changes" : `every ${vendor.name} change`} />
       <ChangeList rows={page.rows} now={new Date()} showVendor={false} />
       <Pager basePath={paths.vendorChanges(vendor.slug)} params={raw} next={page.next} isFirst={!before} />
