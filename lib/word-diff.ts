@@ -57,6 +57,26 @@ function coalesce(segments: readonly TextSegment[]): TextSegment[] {
   return out;
 }
 
+/** What a diff shows: the segments, plus a space that belongs to neither text where one is needed. */
+export type DiffPiece = TextSegment | { kind: "gap"; text: " " };
+
+const touches = (a: TextSegment, b: TextSegment) =>
+  ((a.kind === "removed" && b.kind === "added") || (a.kind === "added" && b.kind === "removed")) && !/\s$/.test(a.text) && !/^\s/.test(b.text);
+
+/**
+ * Segments for display: a deletion and an insertion that touch get a space between them, so a
+ * rendering with the marks gone still reads "cause in", never "causein".
+ */
+export function spaceSegments(segments: readonly TextSegment[]): DiffPiece[] {
+  const out: DiffPiece[] = [];
+  segments.forEach((s, i) => {
+    const previous = segments[i - 1];
+    if (previous && touches(previous, s)) out.push({ kind: "gap", text: " " });
+    out.push(s);
+  });
+  return out;
+}
+
 /** Segments as plain text in `git diff --word-diff=plain` notation: [-removed-]{+added+}. */
 export function formatWordDiffPlain(segments: readonly TextSegment[]): string {
   return segments

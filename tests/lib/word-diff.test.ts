@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffText, formatWordDiffPlain } from "@/lib/word-diff";
+import { type DiffPiece, diffText, formatWordDiffPlain, spaceSegments } from "@/lib/word-diff";
 
 describe("diffText", () => {
   it("marks only the words that changed", () => {
@@ -41,5 +41,41 @@ describe("diffText on rewritten sentences", () => {
     const segments = diffText("keep a b keep", "keep keep");
     expect(segments.filter((s) => s.kind !== "added").map((s) => s.text).join("")).toBe("keep a b keep");
     expect(segments.filter((s) => s.kind !== "removed").map((s) => s.text).join("")).toBe("keep keep");
+  });
+});
+
+/** What a reader sees with the marks taken away: every piece's text, in order. */
+const shown = (pieces: readonly DiffPiece[]) => pieces.map((p) => p.text).join("");
+
+describe("spaceSegments", () => {
+  it("puts a space between a deleted and an inserted word that touch, so they never run together", () => {
+    const pieces = spaceSegments(diffText("the root cause was DNS", "the root in was DNS"));
+    expect(shown(pieces)).toBe("the root cause in was DNS");
+    expect(shown(pieces)).not.toContain("causein");
+    expect(pieces.map((p) => p.kind)).toEqual(["same", "removed", "gap", "added", "same"]);
+  });
+
+  it("spaces a rewritten phrase from its replacement the same way", () => {
+    const pieces = spaceSegments(diffText("We identified the cause and fixed it.", "We identified an issue in the load balancer."));
+    expect(shown(pieces)).toBe("We identified the cause and fixed it an issue in the load balancer.");
+  });
+
+  it("adds nothing where whitespace already separates the two", () => {
+    const segments = [
+      { kind: "removed" as const, text: "cause " },
+      { kind: "added" as const, text: "in" },
+      { kind: "same" as const, text: " " },
+      { kind: "removed" as const, text: "x" },
+      { kind: "added" as const, text: " y" },
+    ];
+    expect(spaceSegments(segments).some((p) => p.kind === "gap")).toBe(false);
+  });
+
+  it("leaves both texts rebuildable from the pieces that are not gaps", () => {
+    const before = "Root cause: a bad deploy.";
+    const after = "Root cause: a config push.";
+    const pieces = spaceSegments(diffText(before, after));
+    expect(pieces.filter((p) => p.kind === "same" || p.kind === "removed").map((p) => p.text).join("")).toBe(before);
+    expect(pieces.filter((p) => p.kind === "same" || p.kind === "added").map((p) => p.text).join("")).toBe(after);
   });
 });
