@@ -129,13 +129,17 @@ describe("feed items", () => {
     expect(incident.every((i) => i.link.includes("/vendors/acme/incidents/k3x9/versions/"))).toBe(true);
   });
 
-  it("carry the machine summary and the Before / After of the change, sanitized", async () => {
+  it("carry the machine summary, the Before / After of the change and an edited text once with its words marked, sanitized", async () => {
     const items = await parseItems("atom", await (await get("incident", "atom", { slug: "acme", key: "k3x9" })).text());
     const edited = items.find((i) => i.title.includes("Update edited"));
     expect(edited?.html).toContain("Machine-written from the diff below");
-    expect(edited?.html).toMatch(/<th scope="row">Before<\/th>/);
-    expect(edited?.html).toMatch(/<th scope="row">After<\/th>/);
+    expect(edited?.html).toMatch(/<th scope="row">Word changes<\/th>/);
     expect(edited?.html).toMatch(/<del>|<ins>/);
+    // One rendering of the edited update: its unchanged words appear once, not in Before, After and the diff.
+    expect(edited?.html.split("webhook deliveries")).toHaveLength(2);
+    const others = items.filter((i) => i !== edited).map((i) => i.html).join("\n");
+    expect(others).toMatch(/<th scope="row">Before<\/th>/);
+    expect(others).toMatch(/<th scope="row">After<\/th>/);
     const all = items.map((i) => i.html).join("\n");
     expect(all).not.toMatch(/<script|<img|<iframe|href="(?!https?:)|\son\w+=/i);
     // The hostile update text is still there, as text.
