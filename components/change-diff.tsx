@@ -5,6 +5,7 @@ import { type Change, FIELD_LABELS } from "@/lib/change";
 import { formatUtcSecond } from "@/lib/format";
 import type { Component, IncidentUpdate, Postmortem } from "@/lib/incident";
 import { renderVendorMarkdown, vendorMarkdownToText } from "@/lib/render/vendor-markdown";
+import { isRewrite } from "@/lib/word-diff";
 
 /** An update's text as the vendor wrote it: Markdown (Google Cloud's), rendered through the sanitizer. */
 function UpdateText({ text }: { text: string }) {
@@ -50,6 +51,14 @@ function Sides({ before, after }: { before: React.ReactNode; after: React.ReactN
 function EditedText({ before, after, whole }: { before: string; after: string; whole: { before: React.ReactNode; after: React.ReactNode } }) {
   const plainBefore = vendorMarkdownToText(before);
   const plainAfter = vendorMarkdownToText(after);
+  if (isRewrite(plainBefore, plainAfter)) {
+    return (
+      <>
+        <p className="muted small">Rewritten: too little of the text was kept to mark word by word.</p>
+        <Sides before={whole.before} after={whole.after} />
+      </>
+    );
+  }
   return (
     <>
       <div className="side side-words">
@@ -103,7 +112,7 @@ function UpdateSide({ update }: { update: IncidentUpdate | null }) {
 
 function UpdateBlock({ before, after }: { before: IncidentUpdate | null; after: IncidentUpdate | null }) {
   const heading = updateHeading(after ?? before);
-  const label = before === null ? "Update posted" : after === null ? "Update removed" : "Update";
+  const label = before === null ? "Update posted" : after === null ? "Update removed" : "Update edited";
   return (
     <section className="change-block">
       <h3>

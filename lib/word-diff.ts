@@ -57,6 +57,22 @@ function coalesce(segments: readonly TextSegment[]): TextSegment[] {
   return out;
 }
 
+/** Below this share of its words kept, an edited text is a rewrite: marks would only paint it red, then green. */
+const REWRITE_BELOW = 0.35;
+
+/** The share of the longer text left unchanged by the edit, 0 to 1. */
+export function keptShare(segments: readonly TextSegment[]): number {
+  const length = (kind: TextSegment["kind"]) => segments.filter((s) => s.kind === kind || s.kind === "same").reduce((n, s) => n + s.text.replace(/\s+/g, "").length, 0);
+  const longer = Math.max(length("removed"), length("added"));
+  const kept = segments.filter((s) => s.kind === "same").reduce((n, s) => n + s.text.replace(/\s+/g, "").length, 0);
+  return longer === 0 ? 1 : kept / longer;
+}
+
+/** Whether `after` rewrites `before` rather than edits it: shown side by side whole, not marked. */
+export function isRewrite(before: string, after: string): boolean {
+  return keptShare(diffText(before, after)) < REWRITE_BELOW;
+}
+
 /** What a diff shows: the segments, plus a space that belongs to neither text where one is needed. */
 export type DiffPiece = TextSegment | { kind: "gap"; text: " " };
 

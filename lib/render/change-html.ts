@@ -6,7 +6,7 @@ import { orderChanges } from "@/lib/change-order";
 import { type DiffHunk, diffHunks } from "@/lib/diff-hunks";
 import { renderVendorMarkdown } from "@/lib/render/postmortem-html";
 import { renderVendorMarkdown as renderUpdateMarkdown, vendorMarkdownToText } from "@/lib/render/vendor-markdown";
-import type { DiffPiece } from "@/lib/word-diff";
+import { type DiffPiece, isRewrite } from "@/lib/word-diff";
 
 /**
  * A change as a self-contained HTML fragment for feed readers: the machine summary, then each
@@ -61,19 +61,23 @@ function scalar(field: Change["field"], value: string | null): string {
   return escapeHtml(value.replace(/_/g, " "));
 }
 
-function edited(before: string, after: string): { before: null; after: null; words: string } {
+type Rows = { before: string | null; after: string | null; words: string | null };
+
+/** An edited text once with its words marked, or, rewritten, both whole: marks would only paint it. */
+function edited(before: string, after: string, whole: (side: "before" | "after") => string): Rows {
+  if (isRewrite(vendorMarkdownToText(before), vendorMarkdownToText(after))) return { before: whole("before"), after: whole("after"), words: null };
   return { before: null, after: null, words: textDiff(before, after) };
 }
 
-function sides(change: Change): { before: string | null; after: string | null; words: string | null } {
+function sides(change: Change): Rows {
   switch (change.field) {
     case "update":
       return change.before && change.after && change.before.body !== change.after.body
-        ? edited(change.before.body, change.after.body)
+        ? edited(change.before.body, change.after.body, (side) => update(change[side]))
         : { before: update(change.before), after: update(change.after), words: null };
     case "postmortem":
       return change.before && change.after && change.before.body !== change.after.body
-        ? edited(change.before.body, change.after.body)
+        ? edited(change.before.body, change.after.body, (side) => postmortem(change[side]))
         : { before: postmortem(change.before), after: postmortem(change.after), words: null };
     case "components":
       return { before: components(change.before), after: components(change.after), words: null };

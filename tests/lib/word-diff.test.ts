@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type DiffPiece, diffText, formatWordDiffPlain, spaceSegments } from "@/lib/word-diff";
+import { type DiffPiece, diffText, formatWordDiffPlain, isRewrite, keptShare, spaceSegments } from "@/lib/word-diff";
 
 describe("diffText", () => {
   it("marks only the words that changed", () => {
@@ -77,5 +77,20 @@ describe("spaceSegments", () => {
     const pieces = spaceSegments(diffText(before, after));
     expect(pieces.filter((p) => p.kind === "same" || p.kind === "removed").map((p) => p.text).join("")).toBe(before);
     expect(pieces.filter((p) => p.kind === "same" || p.kind === "added").map((p) => p.text).join("")).toBe(after);
+  });
+});
+
+describe("isRewrite", () => {
+  it("calls a text a rewrite when little of it is kept, and an edit when most of it is", () => {
+    const preliminary = "Preliminary report. We are still investigating the cause and will post a full report later.";
+    const final = "Incident report. A voltage drop in the utility feed tripped both breakers; the backup power failed over late.";
+    expect(isRewrite(preliminary, final)).toBe(true);
+    expect(isRewrite("We are investigating elevated error rates on the REST API.", "We are investigating slightly elevated error rates for a few customers.")).toBe(false);
+  });
+
+  it("measures the share kept against the longer of the two texts", () => {
+    expect(keptShare(diffText("a b c d", "a b c d"))).toBe(1);
+    expect(keptShare(diffText("", "new text"))).toBe(0);
+    expect(keptShare(diffText("keep", "keep plus three more"))).toBeCloseTo(4 / 17, 5);
   });
 });

@@ -32,4 +32,11 @@ describe("renderChangeHtml", () => {
     expect(html).toContain("… 17 unchanged lines …");
     expect(html).not.toContain("Line 2 stays.");
   });
+
+  it("shows a rewritten postmortem as its two versions whole, not as a wall of marks", () => {
+    const html = render([{ field: "postmortem", kind: "changed", before: { body: "## Preliminary\n\nStill investigating the cause.", publishedAt: null }, after: { body: "## Final report\n\nA voltage drop tripped both breakers.", publishedAt: null } }]);
+    expect(html).toMatch(/<th scope="row">Before<\/th><td>[\s\S]*Still investigating the cause\./);
+    expect(html).toMatch(/<th scope="row">After<\/th><td>[\s\S]*A voltage drop tripped both breakers\./);
+    expect(html).not.toMatch(/<del>|<ins>|Word changes/);
+  });
 });
