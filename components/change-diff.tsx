@@ -1,10 +1,9 @@
 import { ImpactBadge } from "@/components/badges";
 import { SideOfDiff, TextDiff } from "@/components/text-diff";
-import { PostmortemBody } from "@/components/postmortem-body";
 import { type Change, FIELD_LABELS } from "@/lib/change";
 import { formatUtcSecond } from "@/lib/format";
 import type { Component, IncidentUpdate, Postmortem } from "@/lib/incident";
-import { renderVendorMarkdown, vendorMarkdownToText } from "@/lib/render/vendor-markdown";
+import { renderVendorMarkdown, renderVendorMarkdownAt, vendorMarkdownToText } from "@/lib/render/vendor-markdown";
 import { isRewrite } from "@/lib/word-diff";
 
 /** An update's text as the vendor wrote it: Markdown (Google Cloud's), rendered through the sanitizer. */
@@ -132,7 +131,13 @@ function UpdateBlock({ before, after }: { before: IncidentUpdate | null; after: 
 }
 
 function PostmortemSide({ postmortem }: { postmortem: Postmortem | null }) {
-  return postmortem ? <PostmortemBody postmortem={postmortem} headingLevel={4} /> : <NotPresent />;
+  if (!postmortem) return <NotPresent />;
+  return (
+    <div className="postmortem">
+      {postmortem.publishedAt ? <p className="muted small">Published {formatUtcSecond(postmortem.publishedAt)}</p> : null}
+      <div className="vendor-markdown" dangerouslySetInnerHTML={{ __html: renderVendorMarkdownAt(postmortem.body, 4) }} />
+    </div>
+  );
 }
 
 function PostmortemBlock({ before, after }: { before: Postmortem | null; after: Postmortem | null }) {

@@ -4,8 +4,7 @@ import { formatUtcSecond } from "@/lib/format";
 import type { Component, IncidentUpdate, Postmortem } from "@/lib/incident";
 import { orderChanges } from "@/lib/change-order";
 import { type DiffHunk, diffHunks } from "@/lib/diff-hunks";
-import { renderVendorMarkdown } from "@/lib/render/postmortem-html";
-import { renderVendorMarkdown as renderUpdateMarkdown, vendorMarkdownToText } from "@/lib/render/vendor-markdown";
+import { renderVendorMarkdown as renderUpdateMarkdown, renderVendorMarkdownAt, vendorMarkdownToText } from "@/lib/render/vendor-markdown";
 import { type DiffPiece, isRewrite } from "@/lib/word-diff";
 
 /**
@@ -51,7 +50,7 @@ function update(u: IncidentUpdate | null): string {
 function postmortem(p: Postmortem | null): string {
   if (!p) return NOT_PRESENT;
   const date = p.publishedAt ? `<p><small>Published ${escapeHtml(formatUtcSecond(p.publishedAt))}</small></p>` : "";
-  return `${date}${renderVendorMarkdown(p.body, 4)}`;
+  return `${date}${renderVendorMarkdownAt(p.body, 4)}`;
 }
 
 function scalar(field: Change["field"], value: string | null): string {
