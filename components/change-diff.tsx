@@ -33,10 +33,13 @@ function Side({ label, children }: { label: "Before" | "After"; children: React.
   );
 }
 
-/** Before | After: side by side from tablet width, stacked on a phone (globals.css). */
-function Sides({ before, after }: { before: React.ReactNode; after: React.ReactNode }) {
+/**
+ * Before | After: side by side from tablet width, stacked on a phone (globals.css). A text that
+ * only one side has takes the full width; the other side is a one-line "not present".
+ */
+function Sides({ before, after, oneSided = false }: { before: React.ReactNode; after: React.ReactNode; oneSided?: boolean }) {
   return (
-    <div className="sides">
+    <div className={oneSided ? "sides one-sided" : "sides"}>
       <Side label="Before">{before}</Side>
       <Side label="After">{after}</Side>
     </div>
@@ -124,7 +127,7 @@ function UpdateBlock({ before, after }: { before: IncidentUpdate | null; after: 
           <EditedText before={before.body} after={after.body} whole={{ before: <UpdateSide update={before} />, after: <UpdateSide update={after} /> }} />
         </>
       ) : (
-        <Sides before={<UpdateSide update={before} />} after={<UpdateSide update={after} />} />
+        <Sides before={<UpdateSide update={before} />} after={<UpdateSide update={after} />} oneSided={before === null || after === null} />
       )}
     </section>
   );
@@ -150,7 +153,7 @@ function PostmortemBlock({ before, after }: { before: Postmortem | null; after: 
           <EditedText before={before.body} after={after.body} whole={{ before: <PostmortemSide postmortem={before} />, after: <PostmortemSide postmortem={after} /> }} />
         </>
       ) : (
-        <Sides before={<PostmortemSide postmortem={before} />} after={<PostmortemSide postmortem={after} />} />
+        <Sides before={<PostmortemSide postmortem={before} />} after={<PostmortemSide postmortem={after} />} oneSided={before === null || after === null} />
       )}
     </section>
   );
