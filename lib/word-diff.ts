@@ -1,4 +1,4 @@
-import { diffWordsWithSpace } from "diff";
+import { diffLines, diffWordsWithSpace } from "diff";
 
 export interface TextSegment {
   kind: "same" | "added" | "removed";
@@ -8,11 +8,8 @@ export interface TextSegment {
 /** Vendor texts can be long; past this the edit is shown as a whole replacement. */
 const WORD_DIFF_TIMEOUT_MS = 100;
 
-/**
- * Word-level segments turning `before` into `after` (jsdiff), for highlighting an edit.
- * A diff that takes too long degrades to "all removed, all added" instead of stalling a page.
- */
-export function diffText(before: string, after: string): TextSegment[] {
+/** Word-level segments of one changed stretch; one that takes too long is a whole replacement. */
+function diffWords(before: string, after: string): TextSegment[] {
   const parts = diffWordsWithSpace(before, after, { timeout: WORD_DIFF_TIMEOUT_MS });
   if (!parts) {
     return [
@@ -20,7 +17,38 @@ export function diffText(before: string, after: string): TextSegment[] {
       ...(after ? [{ kind: "added" as const, text: after }] : []),
     ];
   }
-  const segments: TextSegment[] = parts.map((p) => ({ kind: p.added ? "added" : p.removed ? "removed" : "same", text: p.value }));
+  return parts.map((p) => ({ kind: p.added ? "added" : p.removed ? "removed" : "same", text: p.value }));
+}
+
+/** A block of changed lines against its replacement: line by line when they pair up, else as a whole. */
+function diffBlock(removed: string, added: string): TextSegment[] {
+  const before = removed.split(/(?<=\n)/);
+  const after = added.split(/(?<=\n)/);
+  if (before.length !== after.length) return diffWords(removed, added);
+  return before.flatMap((line, i) => diffWords(line, after[i] ?? ""));
+}
+
+/**
+ * Word-level segments turning `before` into `after`, for highlighting an edit. As a code review
+ * does, lines are matched first (cheap) and words compared only within the lines that changed,
+ * so a long text with a few edits costs little and never times out into a false "all new".
+ */
+export function diffText(before: string, after: string): TextSegment[] {
+  const lines = diffLines(before, after);
+  const segments: TextSegment[] = [];
+  for (let i = 0; i < lines.length; i += 1) {
+    const part = lines[i];
+    if (!part) continue;
+    if (!part.added && !part.removed) {
+      segments.push({ kind: "same", text: part.value });
+      continue;
+    }
+    const next = lines[i + 1];
+    if (part.removed && next?.added) {
+      segments.push(...diffBlock(part.value, next.value));
+      i += 1;
+    } else segments.push({ kind: part.added ? "added" : "removed", text: part.value });
+  }
   return coalesce(segments);
 }
 
