@@ -1,9 +1,15 @@
 import { ImpactBadge } from "@/components/badges";
-import { TextDiff, VendorText } from "@/components/text-diff";
-import { PostmortemBody } from "@/components/postmortem-body";
+import { SideOfDiff, TextDiff } from "@/components/text-diff";
 import { type Change, FIELD_LABELS } from "@/lib/change";
 import { formatUtcSecond } from "@/lib/format";
-import type { Component, IncidentUpdate } from "@/lib/incident";
+import type { Component, IncidentUpdate, Postmortem } from "@/lib/incident";
+import { renderVendorMarkdown, renderVendorMarkdownAt, vendorMarkdownToText } from "@/lib/render/vendor-markdown";
+import { isRewrite } from "@/lib/word-diff";
+
+/** An update's text as the vendor wrote it: Markdown (Google Cloud's), rendered through the sanitizer. */
+function UpdateText({ text }: { text: string }) {
+  return <div className="vendor-markdown" dangerouslySetInnerHTML={{ __html: renderVendorMarkdown(text) }} />;
+}
 
 function NotPresent() {
   return <span className="muted">not present</span>;
@@ -18,7 +24,7 @@ function updateHeading(u: IncidentUpdate | null): string {
   return [u.status?.replace(/_/g, " "), u.displayAt ? formatUtcSecond(u.displayAt) : null].filter(Boolean).join(", ");
 }
 
-function Side({ label, children }: { label: string; children: React.ReactNode }) {
+function Side({ label, children }: { label: "Before" | "After"; children: React.ReactNode }) {
   return (
     <div className={`side side-${label.toLowerCase()}`}>
       <div className="side-label">{label}</div>
@@ -27,71 +33,175 @@ function Side({ label, children }: { label: string; children: React.ReactNode })
   );
 }
 
+/**
+ * Before | After: side by side from tablet width, stacked on a phone (globals.css). A text that
+ * only one side has takes the full width; the other side is a one-line "not present".
+ */
+function Sides({ before, after, oneSided = false }: { before: React.ReactNode; after: React.ReactNode; oneSided?: boolean }) {
+  return (
+    <div className={oneSided ? "sides one-sided" : "sides"}>
+      <Side label="Before">{before}</Side>
+      <Side label="After">{after}</Side>
+    </div>
+  );
+}
+
+/**
+ * One rendering of an edited text, and the whole of both texts behind a click (no script needed).
+ * The words are compared as read, Markdown syntax gone, so no `**` or `| :--- |` shows in a diff.
+ */
+function EditedText({ before, after, whole }: { before: string; after: string; whole: { before: React.ReactNode; after: React.ReactNode } }) {
+  const plainBefore = vendorMarkdownToText(before);
+  const plainAfter = vendorMarkdownToText(after);
+  if (isRewrite(plainBefore, plainAfter)) {
+    return (
+      <>
+        <p className="muted small">Rewritten: too little of the text was kept to mark word by word.</p>
+        <Sides before={whole.before} after={whole.after} />
+      </>
+    );
+  }
+  return (
+    <>
+      <div className="side side-words">
+        <div className="side-label">Word changes</div>
+        <div className="side-value">
+          {plainBefore === plainAfter ? (
+            <p className="muted">Only the formatting changed; the whole text is below.</p>
+          ) : (
+            <TextDiff before={plainBefore} after={plainAfter} />
+          )}
+        </div>
+      </div>
+      <details className="whole-text">
+        <summary>Whole text, before and after</summary>
+        <Sides before={whole.before} after={whole.after} />
+      </details>
+    </>
+  );
+}
+
+/** A short value that changed beside an edited text (an update's status and time): old → new. */
+function Moved({ label, before, after }: { label?: string; before: string; after: string }) {
+  if (before === after) return null;
+  return (
+    <p className="muted small">
+      {label ? `${label}: ` : null}
+      <del>{before || "not stated"}</del> → <ins>{after || "not stated"}</ins>
+    </p>
+  );
+}
+
+const PRESENCE_LABELS: Record<string, string> = { listed: "listed", "left-feed": "left the feed", deleted: "deleted" };
+
 function Scalar({ field, value }: { field: Change["field"]; value: string | null }) {
   if (value === null || value === "") return <NotPresent />;
   if (field === "impact") return <ImpactBadge impact={value} />;
   if (field === "startedAt" || field === "resolvedAt" || field === "scheduledFor" || field === "scheduledUntil") return <>{formatUtcSecond(value)}</>;
   if (field === "url") return <code>{value}</code>;
-  return <>{value}</>;
+  return <>{value.replace(/_/g, " ")}</>;
 }
 
-/** One field's Before / After, as the change page and the compare page show it. */
+function UpdateSide({ update }: { update: IncidentUpdate | null }) {
+  if (!update) return <NotPresent />;
+  return (
+    <>
+      <p className="muted small">{updateHeading(update)}</p>
+      <UpdateText text={update.body} />
+    </>
+  );
+}
+
+function UpdateBlock({ before, after }: { before: IncidentUpdate | null; after: IncidentUpdate | null }) {
+  const heading = updateHeading(after ?? before);
+  const label = before === null ? "Update posted" : after === null ? "Update removed" : "Update edited";
+  return (
+    <section className="change-block">
+      <h3>
+        {label}
+        {heading ? <span className="muted"> ({heading})</span> : null}
+      </h3>
+      {before && after && before.body !== after.body ? (
+        <>
+          <Moved before={updateHeading(before)} after={updateHeading(after)} />
+          <EditedText before={before.body} after={after.body} whole={{ before: <UpdateSide update={before} />, after: <UpdateSide update={after} /> }} />
+        </>
+      ) : (
+        <Sides before={<UpdateSide update={before} />} after={<UpdateSide update={after} />} oneSided={before === null || after === null} />
+      )}
+    </section>
+  );
+}
+
+function PostmortemSide({ postmortem }: { postmortem: Postmortem | null }) {
+  if (!postmortem) return <NotPresent />;
+  return (
+    <div className="postmortem">
+      {postmortem.publishedAt ? <p className="muted small">Published {formatUtcSecond(postmortem.publishedAt)}</p> : null}
+      <div className="vendor-markdown" dangerouslySetInnerHTML={{ __html: renderVendorMarkdownAt(postmortem.body, 4) }} />
+    </div>
+  );
+}
+
+function PostmortemBlock({ before, after }: { before: Postmortem | null; after: Postmortem | null }) {
+  return (
+    <section className="change-block">
+      <h3>{FIELD_LABELS.postmortem}</h3>
+      {before && after && before.body !== after.body ? (
+        <>
+          <Moved label="Published" before={formatUtcSecond(before.publishedAt)} after={formatUtcSecond(after.publishedAt)} />
+          <EditedText before={before.body} after={after.body} whole={{ before: <PostmortemSide postmortem={before} />, after: <PostmortemSide postmortem={after} /> }} />
+        </>
+      ) : (
+        <Sides before={<PostmortemSide postmortem={before} />} after={<PostmortemSide postmortem={after} />} oneSided={before === null || after === null} />
+      )}
+    </section>
+  );
+}
+
+/** One field's change, as the change page and the compare page show it. */
 export function ChangeBlock({ change }: { change: Change }) {
   switch (change.field) {
-    case "update": {
-      const heading = updateHeading(change.after ?? change.before);
-      const edited = change.before && change.after && change.before.body !== change.after.body;
-      return (
-        <section className="change-block">
-          <h3>
-            {FIELD_LABELS.update}
-            {heading ? <span className="muted"> ({heading})</span> : null}
-          </h3>
-          <Side label="Before">{change.before ? <><p className="muted small">{updateHeading(change.before)}</p><VendorText text={change.before.body} /></> : <NotPresent />}</Side>
-          <Side label="After">{change.after ? <><p className="muted small">{updateHeading(change.after)}</p><VendorText text={change.after.body} /></> : <NotPresent />}</Side>
-          {edited && change.before && change.after ? <Side label="Word changes"><TextDiff before={change.before.body} after={change.after.body} /></Side> : null}
-        </section>
-      );
-    }
+    case "update":
+      return <UpdateBlock before={change.before} after={change.after} />;
     case "postmortem":
-      return (
-        <section className="change-block">
-          <h3>{FIELD_LABELS.postmortem}</h3>
-          <Side label="Before">{change.before ? <PostmortemBody postmortem={change.before} headingLevel={4} /> : <NotPresent />}</Side>
-          <Side label="After">{change.after ? <PostmortemBody postmortem={change.after} headingLevel={4} /> : <NotPresent />}</Side>
-          {change.before && change.after && change.before.body !== change.after.body ? (
-            <Side label="Word changes"><TextDiff before={change.before.body} after={change.after.body} /></Side>
-          ) : null}
-        </section>
-      );
+      return <PostmortemBlock before={change.before} after={change.after} />;
     case "components":
       return (
         <section className="change-block">
           <h3>{FIELD_LABELS.components}</h3>
-          <Side label="Before">{components(change.before)}</Side>
-          <Side label="After">{components(change.after)}</Side>
+          <Sides before={components(change.before)} after={components(change.after)} />
         </section>
       );
     case "presence":
       return (
         <section className="change-block">
           <h3>{FIELD_LABELS.presence}</h3>
-          <Side label="Before">{change.before ?? <NotPresent />}</Side>
-          <Side label="After">{change.after ?? <NotPresent />}</Side>
+          <Sides before={change.before ? PRESENCE_LABELS[change.before] : <NotPresent />} after={change.after ? PRESENCE_LABELS[change.after] : <NotPresent />} />
+        </section>
+      );
+    case "title":
+      return (
+        <section className="change-block">
+          <h3>{FIELD_LABELS.title}</h3>
+          {change.before && change.after ? (
+            <Sides before={<SideOfDiff before={change.before} after={change.after} side="before" />} after={<SideOfDiff before={change.before} after={change.after} side="after" />} />
+          ) : (
+            <Sides before={<Scalar field="title" value={change.before} />} after={<Scalar field="title" value={change.after} />} />
+          )}
         </section>
       );
     default:
       return (
         <section className="change-block">
           <h3>{FIELD_LABELS[change.field]}</h3>
-          <Side label="Before"><Scalar field={change.field} value={change.before} /></Side>
-          <Side label="After"><Scalar field={change.field} value={change.after} /></Side>
-          {change.field === "title" && change.before && change.after ? <Side label="Word changes"><TextDiff before={change.before} after={change.after} /></Side> : null}
+          <Sides before={<Scalar field={change.field} value={change.before} />} after={<Scalar field={change.field} value={change.after} />} />
         </section>
       );
   }
 }
 
+/** The changes in the order given: pages pass them through orderChanges (lib/change-order). */
 export function WhatChanged({ changes }: { changes: readonly Change[] }) {
   if (changes.length === 0) return <p>Nothing changed between these versions.</p>;
   return (

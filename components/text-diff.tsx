@@ -1,13 +1,61 @@
-import { diffText } from "@/lib/word-diff";
+import { Fragment } from "react";
+import { type DiffHunk, diffHunks } from "@/lib/diff-hunks";
+import { type DiffPiece, diffText, spaceSegments } from "@/lib/word-diff";
 
-/** An edited text, word by word: removed words struck through, added words marked. */
+function Piece({ piece }: { piece: DiffPiece }) {
+  if (piece.kind === "removed") return <del>{piece.text}</del>;
+  if (piece.kind === "added") return <ins>{piece.text}</ins>;
+  return <>{piece.text}</>;
+}
+
+function skippedLabel(count: number): string {
+  return `… ${count} unchanged ${count === 1 ? "line" : "lines"} …`;
+}
+
+function Hunk({ hunk }: { hunk: DiffHunk }) {
+  if (hunk.kind === "skipped") return <p className="diff-skipped">{skippedLabel(hunk.count)}</p>;
+  return (
+    <div className="diff-hunk">
+      {hunk.lines.map((line, i) =>
+        line.pieces.length === 0 ? null : (
+          <p key={i} className={line.changed ? "diff-line diff-changed" : "diff-line"}>
+            {line.pieces.map((p, j) => (
+              <Piece key={j} piece={p} />
+            ))}
+          </p>
+        ),
+      )}
+    </div>
+  );
+}
+
+/**
+ * An edited text in one rendering: removed words struck through, added words marked, spaced so
+ * they never run together; a long text cut to its changed passages with a few lines around each.
+ */
 export function TextDiff({ before, after }: { before: string; after: string }) {
   return (
-    <p className="text-diff">
-      {diffText(before, after).map((s, i) =>
-        s.kind === "same" ? <span key={i}>{s.text}</span> : s.kind === "removed" ? <del key={i}>{s.text}</del> : <ins key={i}>{s.text}</ins>,
-      )}
-    </p>
+    <div className="text-diff">
+      {diffHunks(before, after).map((hunk, i) => (
+        <Hunk key={i} hunk={hunk} />
+      ))}
+    </div>
+  );
+}
+
+/** A short text (a title) split as a review's side-by-side: one side's words, its changes marked. */
+export function SideOfDiff({ before, after, side }: { before: string; after: string; side: "before" | "after" }) {
+  const hidden = side === "before" ? "added" : "removed";
+  return (
+    <>
+      {spaceSegments(diffText(before, after))
+        .filter((p) => p.kind !== hidden && p.kind !== "gap")
+        .map((p, i) => (
+          <Fragment key={i}>
+            <Piece piece={p} />
+          </Fragment>
+        ))}
+    </>
   );
 }
 

@@ -1,4 +1,4 @@
-import { diffWordsWithSpace } from "diff";
+import { diffLines, diffWordsWithSpace } from "diff";
 
 export interface TextSegment {
   kind: "same" | "added" | "removed";
@@ -8,11 +8,8 @@ export interface TextSegment {
 /** Vendor texts can be long; past this the edit is shown as a whole replacement. */
 const WORD_DIFF_TIMEOUT_MS = 100;
 
-/**
- * Word-level segments turning `before` into `after` (jsdiff), for highlighting an edit.
- * A diff that takes too long degrades to "all removed, all added" instead of stalling a page.
- */
-export function diffText(before: string, after: string): TextSegment[] {
+/** Word-level segments of one changed stretch; one that takes too long is a whole replacement. */
+function diffWords(before: string, after: string): TextSegment[] {
   const parts = diffWordsWithSpace(before, after, { timeout: WORD_DIFF_TIMEOUT_MS });
   if (!parts) {
     return [
@@ -20,7 +17,38 @@ export function diffText(before: string, after: string): TextSegment[] {
       ...(after ? [{ kind: "added" as const, text: after }] : []),
     ];
   }
-  const segments: TextSegment[] = parts.map((p) => ({ kind: p.added ? "added" : p.removed ? "removed" : "same", text: p.value }));
+  return parts.map((p) => ({ kind: p.added ? "added" : p.removed ? "removed" : "same", text: p.value }));
+}
+
+/** A block of changed lines against its replacement: line by line when they pair up, else as a whole. */
+function diffBlock(removed: string, added: string): TextSegment[] {
+  const before = removed.split(/(?<=\n)/);
+  const after = added.split(/(?<=\n)/);
+  if (before.length !== after.length) return diffWords(removed, added);
+  return before.flatMap((line, i) => diffWords(line, after[i] ?? ""));
+}
+
+/**
+ * Word-level segments turning `before` into `after`, for highlighting an edit. As a code review
+ * does, lines are matched first (cheap) and words compared only within the lines that changed,
+ * so a long text with a few edits costs little and never times out into a false "all new".
+ */
+export function diffText(before: string, after: string): TextSegment[] {
+  const lines = diffLines(before, after);
+  const segments: TextSegment[] = [];
+  for (let i = 0; i < lines.length; i += 1) {
+    const part = lines[i];
+    if (!part) continue;
+    if (!part.added && !part.removed) {
+      segments.push({ kind: "same", text: part.value });
+      continue;
+    }
+    const next = lines[i + 1];
+    if (part.removed && next?.added) {
+      segments.push(...diffBlock(part.value, next.value));
+      i += 1;
+    } else segments.push({ kind: part.added ? "added" : "removed", text: part.value });
+  }
   return coalesce(segments);
 }
 
@@ -54,6 +82,42 @@ function coalesce(segments: readonly TextSegment[]): TextSegment[] {
     } else out.push(...run);
     i = end + 1;
   }
+  return out;
+}
+
+/** Below this share of its words kept, an edited text is a rewrite: marks would only paint it red, then green. */
+const REWRITE_BELOW = 0.35;
+
+/** The share of the longer text left unchanged by the edit, 0 to 1. */
+export function keptShare(segments: readonly TextSegment[]): number {
+  const length = (kind: TextSegment["kind"]) => segments.filter((s) => s.kind === kind || s.kind === "same").reduce((n, s) => n + s.text.replace(/\s+/g, "").length, 0);
+  const longer = Math.max(length("removed"), length("added"));
+  const kept = segments.filter((s) => s.kind === "same").reduce((n, s) => n + s.text.replace(/\s+/g, "").length, 0);
+  return longer === 0 ? 1 : kept / longer;
+}
+
+/** Whether `after` rewrites `before` rather than edits it: shown side by side whole, not marked. */
+export function isRewrite(before: string, after: string): boolean {
+  return keptShare(diffText(before, after)) < REWRITE_BELOW;
+}
+
+/** What a diff shows: the segments, plus a space that belongs to neither text where one is needed. */
+export type DiffPiece = TextSegment | { kind: "gap"; text: " " };
+
+const touches = (a: TextSegment, b: TextSegment) =>
+  ((a.kind === "removed" && b.kind === "added") || (a.kind === "added" && b.kind === "removed")) && !/\s$/.test(a.text) && !/^\s/.test(b.text);
+
+/**
+ * Segments for display: a deletion and an insertion that touch get a space between them, so a
+ * rendering with the marks gone still reads "cause in", never "causein".
+ */
+export function spaceSegments(segments: readonly TextSegment[]): DiffPiece[] {
+  const out: DiffPiece[] = [];
+  segments.forEach((s, i) => {
+    const previous = segments[i - 1];
+    if (previous && touches(previous, s)) out.push({ kind: "gap", text: " " });
+    out.push(s);
+  });
   return out;
 }
 

@@ -3,14 +3,16 @@ import { type Change, FIELD_LABELS } from "@/lib/change";
 import { formatUtcSecond } from "@/lib/format";
 import { impactLabel, presenceLabel, statusLabel } from "@/lib/labels";
 import type { Component, IncidentUpdate, Postmortem } from "@/lib/incident";
-import { renderVendorMarkdown, renderVendorMarkdownAt } from "@/lib/render/vendor-markdown";
-import { diffText } from "@/lib/word-diff";
+import { orderChanges } from "@/lib/change-order";
+import { type DiffHunk, diffHunks } from "@/lib/diff-hunks";
+import { renderVendorMarkdown as renderUpdateMarkdown, renderVendorMarkdownAt, vendorMarkdownToText } from "@/lib/render/vendor-markdown";
+import { type DiffPiece, isRewrite } from "@/lib/word-diff";
 
 /**
  * A change as a self-contained HTML fragment for feed readers: the machine summary, then each
- * field's Before / After, edited texts word by word. Vendor fields are escaped here, update and
- * postmortem Markdown goes through the same sanitizer as the pages, and the whole fragment is sanitized
- * once more so nothing from a status page can carry script or load a resource in a reader.
+ * field's change in the change page's order, Before / After or, for an edited text, its changed
+ * passages word by word. Vendor Markdown goes through the pages' sanitizer, and the whole
+ * fragment is sanitized once more so nothing from a status page can run or load in a reader.
  */
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -20,11 +22,20 @@ export function escapeHtml(text: string): string {
 
 const NOT_PRESENT = "<em>not present</em>";
 
+function piece(p: DiffPiece): string {
+  if (p.kind === "removed") return `<del>${escapeHtml(p.text)}</del>`;
+  if (p.kind === "added") return `<ins>${escapeHtml(p.text)}</ins>`;
+  return escapeHtml(p.text);
+}
+
+function hunk(h: DiffHunk): string {
+  if (h.kind === "skipped") return `<p><em>… ${h.count} unchanged ${h.count === 1 ? "line" : "lines"} …</em></p>`;
+  return h.lines.filter((l) => l.pieces.length > 0).map((l) => `<p>${l.pieces.map(piece).join("")}</p>`).join("");
+}
+
+/** An edited vendor text once, its changes marked, compared as read (Markdown syntax gone). */
 function textDiff(before: string, after: string): string {
-  const words = diffText(before, after)
-    .map((s) => (s.kind === "same" ? escapeHtml(s.text) : s.kind === "removed" ? `<del>${escapeHtml(s.text)}</del>` : `<ins>${escapeHtml(s.text)}</ins>`))
-    .join("");
-  return `<p>${words}</p>`;
+  return diffHunks(vendorMarkdownToText(before), vendorMarkdownToText(after)).map(hunk).join("");
 }
 
 function components(list: readonly Component[] | null): string {
@@ -34,7 +45,7 @@ function components(list: readonly Component[] | null): string {
 function update(u: IncidentUpdate | null): string {
   if (!u) return NOT_PRESENT;
   const heading = [u.status?.replace(/_/g, " "), u.displayAt ? formatUtcSecond(u.displayAt) : null].filter(Boolean).join(", ");
-  return `${heading ? `<p><small>${escapeHtml(heading)}</small></p>` : ""}${renderVendorMarkdown(u.body)}`;
+  return `${heading ? `<p><small>${escapeHtml(heading)}</small></p>` : ""}${renderUpdateMarkdown(u.body)}`;
 }
 
 function postmortem(p: Postmortem | null): string {
@@ -52,36 +63,40 @@ function scalar(field: Change["field"], value: string | null): string {
   return escapeHtml(value.replace(/_/g, " "));
 }
 
-function sides(change: Change): { before: string; after: string; words: string | null } {
+type Rows = { before: string | null; after: string | null; words: string | null };
+
+/** An edited text once with its words marked, or, rewritten, both whole: marks would only paint it. */
+function edited(before: string, after: string, whole: (side: "before" | "after") => string): Rows {
+  if (isRewrite(vendorMarkdownToText(before), vendorMarkdownToText(after))) return { before: whole("before"), after: whole("after"), words: null };
+  return { before: null, after: null, words: textDiff(before, after) };
+}
+
+function sides(change: Change): Rows {
   switch (change.field) {
-    case "update": {
-      const edited = change.before && change.after && change.before.body !== change.after.body;
-      return { before: update(change.before), after: update(change.after), words: edited && change.before && change.after ? textDiff(change.before.body, change.after.body) : null };
-    }
-    case "postmortem": {
-      const edited = change.before && change.after && change.before.body !== change.after.body;
-      return { before: postmortem(change.before), after: postmortem(change.after), words: edited && change.before && change.after ? textDiff(change.before.body, change.after.body) : null };
-    }
+    case "update":
+      return change.before && change.after && change.before.body !== change.after.body
+        ? edited(change.before.body, change.after.body, (side) => update(change[side]))
+        : { before: update(change.before), after: update(change.after), words: null };
+    case "postmortem":
+      return change.before && change.after && change.before.body !== change.after.body
+        ? edited(change.before.body, change.after.body, (side) => postmortem(change[side]))
+        : { before: postmortem(change.before), after: postmortem(change.after), words: null };
     case "components":
       return { before: components(change.before), after: components(change.after), words: null };
     case "presence":
       return { before: change.before ? escapeHtml(presenceLabel(change.before)) : NOT_PRESENT, after: change.after ? escapeHtml(presenceLabel(change.after)) : NOT_PRESENT, words: null };
     default:
-      return {
-        before: scalar(change.field, change.before),
-        after: scalar(change.field, change.after),
-        words: change.field === "title" && change.before && change.after ? textDiff(change.before, change.after) : null,
-      };
+      return { before: scalar(change.field, change.before), after: scalar(change.field, change.after), words: null };
   }
+}
+
+function row(label: string, html: string | null): string {
+  return html === null ? "" : `<tr><th scope="row">${label}</th><td>${html}</td></tr>`;
 }
 
 function block(change: Change): string {
   const { before, after, words } = sides(change);
-  return (
-    `<h3>${escapeHtml(FIELD_LABELS[change.field])}</h3>` +
-    `<table><tbody><tr><th scope="row">Before</th><td>${before}</td></tr><tr><th scope="row">After</th><td>${after}</td></tr>` +
-    `${words ? `<tr><th scope="row">Word changes</th><td>${words}</td></tr>` : ""}</tbody></table>`
-  );
+  return `<h3>${escapeHtml(FIELD_LABELS[change.field])}</h3><table><tbody>${row("Before", before)}${row("After", after)}${row("Word changes", words)}</tbody></table>`;
 }
 
 const FEED_TAGS = [
@@ -89,12 +104,12 @@ const FEED_TAGS = [
   "ul", "ol", "li", "a", "table", "thead", "tbody", "tr", "th", "td",
 ];
 
-/** The summary, marked as machine-written, and the Before / After of every changed field. */
-export function renderChangeHtml(input: { summary: string; changes: readonly Change[]; link: string }): string {
+/** The summary, marked as machine-written, and every changed field, most significant first. */
+export function renderChangeHtml(input: { summary: string; changes: readonly Change[]; link: string; isFirst?: boolean }): string {
   const html =
     `<p>${escapeHtml(input.summary)}</p>` +
     `<p><small>Machine-written from the diff below; check the diff before relying on it.</small></p>` +
-    input.changes.map(block).join("") +
+    orderChanges(input.changes, { isFirst: input.isFirst ?? false }).map(block).join("") +
     `<p><a href="${escapeHtml(input.link)}">This change in the archive</a></p>`;
   return sanitizeHtml(html, {
     allowedTags: FEED_TAGS,

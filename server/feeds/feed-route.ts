@@ -102,7 +102,7 @@ function toItem(origin: string, row: ChangeDetailRow): FeedItem {
     title: `${row.vendorName}: ${kind}: ${row.versionTitle || "(untitled)"}`,
     link,
     summary: row.summary,
-    html: renderChangeHtml({ summary: row.summary, changes: row.changes, link }),
+    html: renderChangeHtml({ summary: row.summary, changes: row.changes, link, isFirst: row.seq === 1 }),
     published: row.observedAt,
   };
 }

@@ -145,6 +145,8 @@ describe("a reader following an edited incident through the archive", () => {
     await expect(page.locator("p.notice").textContent()).resolves.toBe("Machine-written from the diff below; check the diff before relying on it.");
 
     const blocks = page.locator(".what-changed > .change-block");
+    // Significance order: the edit the page is headed by, then the status, then the new update.
+    expect((await blocks.locator("h3").allTextContents()).map((h) => h.replace(/ \(.*\)$/, ""))).toEqual(["Update edited", "Status", "Update posted"]);
     const posted = blocks.filter({ hasText: "A fix is deployed" });
     await expect(posted.locator(".side-before .side-value").textContent()).resolves.toBe("not present");
     const edited = blocks.filter({ has: page.locator("del") });
@@ -153,6 +155,10 @@ describe("a reader following an edited incident through the archive", () => {
     expect((await edited.locator("del").allTextContents()).join(" ")).toContain("REST API");
     expect((await edited.locator("ins").allTextContents()).join(" ")).toContain("slightly");
     expect(await blocks.locator(".side-label").allTextContents()).toEqual(expect.arrayContaining(["Before", "After", "Word changes"]));
+    // The edited text is rendered once, marked; the whole of both versions waits behind a click.
+    await expect(edited.locator(".side-words").isVisible()).resolves.toBe(true);
+    await expect(edited.locator("details.whole-text .side-before").isVisible()).resolves.toBe(false);
+    await expect(edited.locator("details.whole-text > summary").textContent()).resolves.toBe("Whole text, before and after");
 
     const compare = page.getByRole("form", { name: "Compare two versions" });
     await compare.getByLabel("Compare version").selectOption("1");
@@ -161,9 +167,20 @@ describe("a reader following an edited incident through the archive", () => {
     await page.waitForURL(/\/compare\?from=1&to=4$/);
     await app().screenshot(page, "compare");
     await expect(page.locator("h1").textContent()).resolves.toBe("Acme Cloud: compare versions 1 and 4: Elevated API error rates");
+    await expect(page.locator(".what-changed > .change-block h3").first().textContent()).resolves.toBe("Impact");
     const impact = page.locator(".change-block", { has: page.locator("h3", { hasText: /^Impact$/ }) });
     await expect(impact.locator(".side-before .impact").textContent()).resolves.toBe("Major");
     await expect(impact.locator(".side-after .impact").textContent()).resolves.toBe("Minor");
+  });
+
+  it("links the first version to the next one and the last to the one before", async () => {
+    const page = await app().page();
+    await app().visit(page, `${INCIDENT}/versions/1`, "first-version");
+    const first = page.getByRole("navigation", { name: "Versions" });
+    expect(await first.getByRole("link").evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute("href")]))).toEqual([["Next version →", `${INCIDENT}/versions/2`]]);
+    await app().visit(page, `${INCIDENT}/versions/5`, "last-version");
+    const last = page.getByRole("navigation", { name: "Versions" });
+    expect(await last.getByRole("link").evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute("href")]))).toEqual([["← Previous version", `${INCIDENT}/versions/4`]]);
   });
 
   it("finds the incident by words of an update, with the words highlighted", async () => {

@@ -36,3 +36,42 @@ describe("a change as feed HTML", () => {
     for (const raw of ["service_information", "in_progress", "left-feed", "unknown"]) expect(html).not.toContain(raw);
   });
 });
+
+const at = "2026-03-01T10:00:00.000Z";
+const edit = (before: string, after: string): Change => ({
+  field: "update",
+  kind: "changed",
+  updateId: "u1",
+  before: { id: "u1", status: "investigating", body: before, createdAt: at, displayAt: at },
+  after: { id: "u1", status: "investigating", body: after, createdAt: at, displayAt: at },
+});
+const render = (changes: Change[]) => renderChangeHtml({ summary: "S", changes, link: "https://redline.test/x" });
+
+describe("renderChangeHtml", () => {
+  it("puts a lowered impact before an edited update, as the change page does", () => {
+    const html = render([edit("a", "b"), { field: "impact", kind: "changed", before: "major", after: "minor" }]);
+    expect(html.indexOf("<h3>Impact</h3>")).toBeGreaterThan(-1);
+    expect(html.indexOf("<h3>Impact</h3>")).toBeLessThan(html.indexOf("<h3>Update</h3>"));
+  });
+
+  it("shows an edited Google Cloud update once, without its Markdown syntax, words spaced apart", () => {
+    const html = render([edit("**Summary**\n\nThe root cause was DNS.", "**Summary**\n\nThe root in was DNS.")]);
+    expect(html).not.toMatch(/\*\*|<th scope="row">Before/);
+    expect(html).toContain("<del>cause</del> <ins>in</ins>");
+  });
+
+  it("cuts a long edited text to its changed passage and counts the lines left out", () => {
+    const body = (word: string) => Array.from({ length: 40 }, (_, i) => (i === 20 ? `Line ${i} ${word}.` : `Line ${i} stays.`)).join("\n\n");
+    const html = render([edit(body("old"), body("new"))]);
+    expect(html).toContain("… 18 unchanged lines …");
+    expect(html).toContain("… 17 unchanged lines …");
+    expect(html).not.toContain("Line 2 stays.");
+  });
+
+  it("shows a rewritten postmortem as its two versions whole, not as a wall of marks", () => {
+    const html = render([{ field: "postmortem", kind: "changed", before: { body: "## Preliminary\n\nStill investigating the cause.", publishedAt: null }, after: { body: "## Final report\n\nA voltage drop tripped both breakers.", publishedAt: null } }]);
+    expect(html).toMatch(/<th scope="row">Before<\/th><td>[\s\S]*Still investigating the cause\./);
+    expect(html).toMatch(/<th scope="row">After<\/th><td>[\s\S]*A voltage drop tripped both breakers\./);
+    expect(html).not.toMatch(/<del>|<ins>|Word changes/);
+  });
+});

@@ -7,6 +7,7 @@ import { IncidentLinks } from "@/components/incident-links";
 import { getVersionDetail } from "@/db/queries/incident-page";
 import { resolveIncidentRoute } from "@/db/queries/incident-route";
 import { getServerDb } from "@/db/server-db";
+import { orderChanges } from "@/lib/change-order";
 import { diffStates } from "@/lib/diff-incidents";
 import { formatUtcMinute } from "@/lib/format";
 import { paths } from "@/lib/incident-key";
@@ -27,7 +28,7 @@ export default async function ComparePage({ params, searchParams }: Props) {
   const from = getVersionDetail(db, incident.id, query.data.from);
   const to = getVersionDetail(db, incident.id, query.data.to);
   if (!from || !to) notFound();
-  const changes = diffStates(from.snapshot, to.snapshot);
+  const changes = orderChanges(diffStates(from.snapshot, to.snapshot));
   return (
     <>
       <nav aria-label="Breadcrumb" className="breadcrumb">
@@ -41,11 +42,11 @@ export default async function ComparePage({ params, searchParams }: Props) {
         Version {from.seq} observed <time dateTime={from.observedAt}>{formatUtcMinute(from.observedAt)}</time>; version {to.seq} observed{" "}
         <time dateTime={to.observedAt}>{formatUtcMinute(to.observedAt)}</time>.
       </p>
-      <CompareForm action={`${paths.incident(vendor.slug, incident.providerId)}/compare`} versions={incident.versions} from={from.seq} to={to.seq} />
       <section aria-labelledby="changed-heading">
         <h2 id="changed-heading">What changed</h2>
         <WhatChanged changes={changes} />
       </section>
+      <CompareForm action={`${paths.incident(vendor.slug, incident.providerId)}/compare`} versions={incident.versions} from={from.seq} to={to.seq} />
       <IncidentLinks vendor={vendor} providerId={incident.providerId} />
     </>
   );

@@ -9,6 +9,7 @@ import { HistoryTable } from "@/components/history-table";
 import { FirstArchived, IncidentLinks } from "@/components/incident-links";
 import { versionRoute } from "@/app/vendors/[slug]/incidents/[key]/route-data";
 import { headingKindLabel } from "@/lib/change-kinds";
+import { orderChanges } from "@/lib/change-order";
 import { formatUtcMinute } from "@/lib/format";
 import { paths } from "@/lib/incident-key";
 import { MACHINE_SUMMARY_NOTICE } from "@/lib/summarize";
@@ -36,6 +37,7 @@ export default async function ChangePage({ params }: Props) {
   const { vendor, incident, version } = route;
   const title = version.heading.title || "(untitled)";
   const previous = version.seq > 1 ? version.seq - 1 : null;
+  const next = version.seq < incident.versionCount ? version.seq + 1 : null;
   return (
     <>
       <nav aria-label="Breadcrumb" className="breadcrumb">
@@ -47,25 +49,20 @@ export default async function ChangePage({ params }: Props) {
         Version {version.seq} of {incident.versionCount}, observed <time dateTime={version.observedAt}>{formatUtcMinute(version.observedAt)}</time>{" "}
         <KindBadges kinds={version.kinds} />
       </p>
+      {previous !== null || next !== null ? (
+        <nav aria-label="Versions" className="version-nav">
+          {previous !== null ? <Link href={paths.version(vendor.slug, incident.providerId, previous)} rel="prev">← Previous version</Link> : null}
+          {next !== null ? <Link href={paths.version(vendor.slug, incident.providerId, next)} rel="next">Next version →</Link> : null}
+        </nav>
+      ) : null}
+      <section aria-labelledby="changed-heading">
+        <h2 id="changed-heading">What changed</h2>
+        <WhatChanged changes={orderChanges(version.changes, { isFirst: version.seq === 1 })} />
+      </section>
       <section aria-labelledby="summary-heading">
         <h2 id="summary-heading">Summary</h2>
         <p>{version.summary}</p>
         <p className="notice">{MACHINE_SUMMARY_NOTICE}</p>
-      </section>
-      <section aria-labelledby="changed-heading">
-        <h2 id="changed-heading">What changed</h2>
-        <WhatChanged changes={version.changes} />
-        {previous !== null ? (
-          <p>
-            <Link href={paths.version(vendor.slug, incident.providerId, previous)}>← Previous version</Link>
-            {version.seq < incident.versionCount ? (
-              <>
-                {" · "}
-                <Link href={paths.version(vendor.slug, incident.providerId, version.seq + 1)}>Next version →</Link>
-              </>
-            ) : null}
-          </p>
-        ) : null}
       </section>
       <FirstArchived firstSeenAt={incident.firstSeenAt} url={incident.current.incident.url} />
       <CompareForm action={`${paths.incident(vendor.slug, incident.providerId)}/compare`} versions={incident.versions} from={previous ?? 1} to={version.seq} />
