@@ -35,6 +35,16 @@ export function queriesFrom(db: RedlineDb, count: number): string[] {
   return [...picked, ...picked.slice(0, 10).map((w, i) => `${w} ${picked[(i + 3) % picked.length] ?? ""}`), ...picked.slice(0, 10).map((w) => `${w.slice(0, 3)}*`)];
 }
 
+/** Words only passages a version took away still hold (version_search): queries that only an earlier version can answer. */
+export function editedAwayQueries(db: RedlineDb, count: number): string[] {
+  const removed = db.$client.prepare<[], { removed: string }>("SELECT removed FROM version_search ORDER BY rowid").all().map((r) => r.removed);
+  const current = new Set(
+    db.$client.prepare<[], { text: string }>("SELECT title || ' ' || updates || ' ' || postmortem AS text FROM incident_search").all().flatMap((r) => r.text.toLowerCase().match(/\p{L}+/gu) ?? []),
+  );
+  const words = [...new Set(removed.flatMap((t) => t.toLowerCase().match(/\p{L}{5,}/gu) ?? []))].filter((w) => !current.has(w)).sort();
+  return words.slice(0, count);
+}
+
 /**
  * Everything search answers for the queries: ranked hits with snippets, a page further, filters, the
  * lists that filter by words. `changes: false` leaves out the list of changes, for a file of a layout
