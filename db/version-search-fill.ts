@@ -5,7 +5,7 @@ import { removedText } from "@/lib/removed-text";
 /**
  * Migration 0022 lists the incidents recorded before versions kept what they took away; this
  * fills their rows of version_search from the stored versions, a batch of incidents per
- * transaction, so an upgraded archive finds edited-away words as a new one does (decision 0030).
+ * transaction, so an upgraded archive finds edited-away words as a new one does (decision 0028).
  * The versions' states are stored as deltas only JavaScript can replay, so SQL cannot do it.
  */
 export function fillVersionSearch(db: RedlineDb, batch = 200): number {

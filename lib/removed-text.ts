@@ -1,7 +1,7 @@
 /**
  * What a version took away from the text of the one before it: the passages (title, each update,
  * each paragraph of the postmortem) no longer there, word for word. Indexed for search, so words
- * a vendor edited away are still found (decision 0030).
+ * a vendor edited away are still found (decision 0028).
  */
 
 type IncidentText = { title: string; updates: ReadonlyArray<{ body: string }>; postmortem?: { body: string } | null };
