@@ -5,6 +5,7 @@ import { formatUtcSecond } from "@/lib/format";
 import type { Component, IncidentUpdate, Postmortem } from "@/lib/incident";
 import { renderVendorMarkdown, renderVendorMarkdownAt, vendorMarkdownToText } from "@/lib/render/vendor-markdown";
 import { isRewrite } from "@/lib/word-diff";
+import { statusLabel } from "@/lib/labels";
 
 /** An update's text as the vendor wrote it: Markdown (Google Cloud's), rendered through the sanitizer. */
 function UpdateText({ text }: { text: string }) {
@@ -21,7 +22,7 @@ function components(list: readonly Component[] | null) {
 
 function updateHeading(u: IncidentUpdate | null): string {
   if (!u) return "";
-  return [u.status?.replace(/_/g, " "), u.displayAt ? formatUtcSecond(u.displayAt) : null].filter(Boolean).join(", ");
+  return [u.status ? statusLabel(u.status) : null, u.displayAt ? formatUtcSecond(u.displayAt) : null].filter(Boolean).join(", ");
 }
 
 function Side({ label, children }: { label: "Before" | "After"; children: React.ReactNode }) {

@@ -4,7 +4,7 @@ import type { VendorPollStatus } from "@/db/queries/operator-status";
 /** Each vendor's polling: its last poll and error, the backoff, what is next, and what was kept. */
 export function PollStatusTable({ vendors, now }: { vendors: readonly VendorPollStatus[]; now: Date }) {
   return (
-    <div className="table-scroll">
+    <div className="table-scroll" tabIndex={0} role="region" aria-label="Polling of every vendor">
       <table>
         <thead>
           <tr>

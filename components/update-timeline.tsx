@@ -1,6 +1,7 @@
 import { formatUtcMinute } from "@/lib/format";
 import type { IncidentUpdate } from "@/lib/incident";
 import { renderVendorMarkdownAt } from "@/lib/render/vendor-markdown";
+import { statusLabel } from "@/lib/labels";
 
 /** Past this many updates the older ones wait behind an expander that works without JavaScript. */
 const SHOWN_UPDATES = 4;
@@ -10,7 +11,7 @@ function TimelineEntry({ update: u }: { update: IncidentUpdate }) {
   return (
     <li>
       <div className="timeline-head">
-        <strong>{u.status ? u.status.replace(/_/g, " ") : "update"}</strong> {at ? <time dateTime={at}>{formatUtcMinute(at)}</time> : null}
+        <strong>{u.status ? statusLabel(u.status) : "Update"}</strong> {at ? <time dateTime={at}>{formatUtcMinute(at)}</time> : null}
       </div>
       <div className="update-body" dangerouslySetInnerHTML={{ __html: renderVendorMarkdownAt(u.body, 3) }} />
     </li>

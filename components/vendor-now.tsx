@@ -4,6 +4,7 @@ import { UtcTime } from "@/components/utc-time";
 import type { UnresolvedGroup, UnresolvedIncidentRow } from "@/db/queries/vendor-now";
 import { paths } from "@/lib/incident-key";
 import { describeIncidentState, type FeedKind, type VendorNow, worstImpactOf } from "@/lib/vendor-now";
+import { statusLabel } from "@/lib/labels";
 
 type Now = VendorNow<UnresolvedIncidentRow>;
 type NowCounted = VendorNow<UnresolvedGroup>;
@@ -67,7 +68,7 @@ function IncidentItem({ slug, incident, at }: { slug: string; incident: Unresolv
       {incident.impact === null ? null : <><ImpactBadge impact={incident.impact} />{" "}</>}<Link href={paths.incident(slug, incident.providerId)}>{incident.title || "(untitled)"}</Link>{" "}
       <span className="muted">
         {incident.kind === "maintenance" ? "maintenance, " : ""}
-        {incident.status === null ? "posted" : `${incident.status}, since`}
+        {incident.status === null ? "posted" : `${statusLabel(incident.status)}, since`}
       </span>{" "}
       {/* Relative ages only for what is current: "since 2021 (2007 days ago)" reads as an outage still running. */}
       <UtcTime iso={incident.startedAt} now={at ?? undefined} relative={at !== null} />
@@ -120,6 +121,6 @@ export function VendorNowSection({ vendorName, slug, now, at, lastError }: { ven
 /** An incident's status as far as its feed can tell: "left the feed on …, probably resolved", "no status given". */
 export function IncidentStateText({ incident, feed }: { incident: { status: string | null; resolvedAt: string | null; presence: string; lastSeenAt: string; lastChangedAt: string }; feed: FeedKind | null }) {
   const state = describeIncidentState({ ...incident, leftAt: incident.presence === "listed" ? null : incident.lastChangedAt }, feed);
-  if (incident.status !== null && (state.state === "open" || state.state === "resolved")) return <>{incident.status}</>;
+  if (incident.status !== null && (state.state === "open" || state.state === "resolved")) return <>{statusLabel(incident.status)}</>;
   return <span className="muted">{state.label}</span>;
 }

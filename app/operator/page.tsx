@@ -73,7 +73,7 @@ function ProcessLine({ status, now }: { status: ProcessStatus; now: Date }) {
 
 function JobTable({ jobs, now }: { jobs: readonly DerivationJob[]; now: Date }) {
   return (
-    <div className="table-scroll">
+    <div className="table-scroll" tabIndex={0} role="region" aria-label="Latest re-derivations">
       <table>
         <caption>Latest re-derivations, newest first</caption>
         <thead>
@@ -146,7 +146,7 @@ export default async function OperatorPage({ searchParams }: Props) {
         ) : (
           <>
             {processes.length === 0 ? <p>No process events in the last 24 hours.</p> : <ul>{processes.map((p) => <ProcessLine key={p.process} status={p} now={now} />)}</ul>}
-            <div className="table-scroll">
+            <div className="table-scroll" tabIndex={0} role="region" aria-label="Recent process events">
               <table>
                 <caption>Recent process events, newest first</caption>
                 <thead>
@@ -260,7 +260,7 @@ export default async function OperatorPage({ searchParams }: Props) {
         {throttles.length === 0 ? (
           <p>Nothing has been throttled.</p>
         ) : (
-          <div className="table-scroll">
+          <div className="table-scroll" tabIndex={0} role="region" aria-label="Webhook throttling by scope">
             <table>
               <thead>
                 <tr>

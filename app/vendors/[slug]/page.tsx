@@ -18,6 +18,7 @@ import { archivedRangeOf, reportPeriod } from "@/lib/report-period";
 import { computeVendorFigures } from "@/lib/vendor-figures";
 import { feedsBySource } from "@/lib/vendor-now";
 import { readNowRules } from "@/scrapers/platforms/now-rules";
+import { statusLabel } from "@/lib/labels";
 
 export const dynamic = "force-dynamic";
 
@@ -130,7 +131,7 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
             Status{" "}
             <select name="status" defaultValue={query.data.status ?? ""}>
               <option value="">any</option>
-              {statuses.map((s) => <option key={s} value={s}>{s}</option>)}
+              {statuses.map((s) => <option key={s} value={s}>{statusLabel(s)}</option>)}
             </select>
           </label>{" "}
           <label>
@@ -163,16 +164,16 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
               <tbody>
                 {list.rows.map((i) => (
                   <tr key={i.id}>
-                    <td className="nowrap"><UtcTime iso={i.startedAt ?? i.firstSeenAt} relative={false} /></td>
-                    <td>
+                    <td className="nowrap" data-label="Started (UTC)"><UtcTime iso={i.startedAt ?? i.firstSeenAt} relative={false} /></td>
+                    <td data-label="Incident">
                       <Link href={paths.incident(vendor.slug, i.providerId)}>{i.title || "(untitled)"}</Link>
                       {i.kind === "maintenance" ? <span className="muted small"> maintenance</span> : null}
                       {i.postmortemAt ? <span className="badge">postmortem</span> : null}
                     </td>
-                    <td><ImpactBadge impact={i.impact} /></td>
-                    <td><IncidentStateText incident={i} feed={feedOf(i.source)} /></td>
-                    <td className="nowrap">{i.startedAt && i.resolvedAt ? formatDuration(Date.parse(i.resolvedAt) - Date.parse(i.startedAt)) : <span className="muted">—</span>}</td>
-                    <td className="number">{i.versionCount}</td>
+                    <td data-label="Impact"><ImpactBadge impact={i.impact} /></td>
+                    <td data-label="Status"><IncidentStateText incident={i} feed={feedOf(i.source)} /></td>
+                    <td className="nowrap" data-label="Duration">{i.startedAt && i.resolvedAt ? formatDuration(Date.parse(i.resolvedAt) - Date.parse(i.startedAt)) : <span className="muted">—</span>}</td>
+                    <td className="number" data-label="Versions">{i.versionCount}</td>
                   </tr>
                 ))}
               </tbody>

@@ -12,6 +12,7 @@ import { incidentRoute } from "@/app/vendors/[slug]/incidents/[key]/route-data";
 import { formatDuration } from "@/lib/format";
 import { describeImpactHistory, impactSteps } from "@/lib/impact-history";
 import { paths } from "@/lib/incident-key";
+import { statusLabel } from "@/lib/labels";
 
 export const dynamic = "force-dynamic";
 
@@ -53,7 +54,7 @@ export default async function IncidentPage({ params }: Props) {
             {impactNote ? <span className="impact-history"> {impactNote}</span> : null}
           </dd>
         </div>
-        <div><dt>Status</dt><dd>{current.status?.replace(/_/g, " ") ?? "not stated"}{presence !== "listed" ? <span className="muted"> ({presence === "deleted" ? "deleted by the vendor" : "no longer listed"})</span> : null}</dd></div>
+        <div><dt>Status</dt><dd>{current.status ? statusLabel(current.status) : "not stated"}{presence !== "listed" ? <span className="muted"> ({presence === "deleted" ? "deleted by the vendor" : "no longer listed"})</span> : null}</dd></div>
         {current.kind === "maintenance" ? (
           <div><dt>Window</dt><dd><UtcTime iso={current.scheduledFor} relative={false} /> to <UtcTime iso={current.scheduledUntil} relative={false} /></dd></div>
         ) : null}
