@@ -5,7 +5,7 @@ import { formatUtcSecond } from "@/lib/format";
 import type { Component, IncidentUpdate, Postmortem } from "@/lib/incident";
 import { renderVendorMarkdown, renderVendorMarkdownAt, vendorMarkdownToText } from "@/lib/render/vendor-markdown";
 import { isRewrite } from "@/lib/word-diff";
-import { statusLabel } from "@/lib/labels";
+import { presenceLabel, statusLabel } from "@/lib/labels";
 
 /** An update's text as the vendor wrote it: Markdown (Google Cloud's), rendered through the sanitizer. */
 function UpdateText({ text }: { text: string }) {
@@ -93,13 +93,12 @@ function Moved({ label, before, after }: { label?: string; before: string; after
   );
 }
 
-const PRESENCE_LABELS: Record<string, string> = { listed: "listed", "left-feed": "left the feed", deleted: "deleted" };
-
 function Scalar({ field, value }: { field: Change["field"]; value: string | null }) {
   if (value === null || value === "") return <NotPresent />;
   if (field === "impact") return <ImpactBadge impact={value} />;
   if (field === "startedAt" || field === "resolvedAt" || field === "scheduledFor" || field === "scheduledUntil") return <>{formatUtcSecond(value)}</>;
   if (field === "url") return <code>{value}</code>;
+  if (field === "status") return <>{statusLabel(value)}</>;
   return <>{value.replace(/_/g, " ")}</>;
 }
 
@@ -178,7 +177,7 @@ export function ChangeBlock({ change }: { change: Change }) {
       return (
         <section className="change-block">
           <h3>{FIELD_LABELS.presence}</h3>
-          <Sides before={change.before ? PRESENCE_LABELS[change.before] : <NotPresent />} after={change.after ? PRESENCE_LABELS[change.after] : <NotPresent />} />
+          <Sides before={change.before ? presenceLabel(change.before) : <NotPresent />} after={change.after ? presenceLabel(change.after) : <NotPresent />} />
         </section>
       );
     case "title":

@@ -44,7 +44,7 @@ function components(list: readonly Component[] | null): string {
 
 function update(u: IncidentUpdate | null): string {
   if (!u) return NOT_PRESENT;
-  const heading = [u.status?.replace(/_/g, " "), u.displayAt ? formatUtcSecond(u.displayAt) : null].filter(Boolean).join(", ");
+  const heading = [u.status ? statusLabel(u.status) : null, u.displayAt ? formatUtcSecond(u.displayAt) : null].filter(Boolean).join(", ");
   return `${heading ? `<p><small>${escapeHtml(heading)}</small></p>` : ""}${renderUpdateMarkdown(u.body)}`;
 }
 
