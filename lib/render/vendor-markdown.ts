@@ -1,5 +1,4 @@
 import MarkdownIt from "markdown-it";
-import sanitizeHtml from "sanitize-html";
 
 /** Past this, vendor text is cut: no status update is this long, and rendering stays bounded. */
 export const VENDOR_MARKDOWN_MAX_CHARS = 200_000;
@@ -8,21 +7,27 @@ export const VENDOR_MARKDOWN_MAX_CHARS = 200_000;
 const DEFAULT_TOP_LEVEL = 4;
 
 // breaks: vendors (Google Cloud) end lines with a single newline and mean a line break.
-const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false });
+const markdown = new MarkdownIt({ html: false, xhtmlOut: true, linkify: true, breaks: true, typographer: false });
 markdown.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
+const SAFE_HREF = /^https?:\/\//i;
 // An image would load from the vendor's (or anyone's) server: it becomes a link named by its alt text.
 markdown.renderer.rules.image = (tokens, idx) => {
   const image = tokens[idx];
   const alt = markdown.utils.escapeHtml(image?.content || "image");
-  return `<a href="${markdown.utils.escapeHtml(image?.attrGet("src") ?? "")}">${alt}</a>`;
+  const src = image?.attrGet("src") ?? "";
+  return SAFE_HREF.test(src) ? `<a href="${markdown.utils.escapeHtml(src)}" rel="${LINK_REL}">${alt}</a>` : `<span>${alt}</span>`;
 };
 
 type Token = ReturnType<MarkdownIt["parse"]>[number];
 
-const ALLOWED_TAGS = [
-  "p", "br", "hr", "h2", "h3", "h4", "h5", "h6", "strong", "em", "s", "del", "code", "pre", "blockquote",
-  "ul", "ol", "li", "a", "span", "table", "thead", "tbody", "tr", "th", "td",
-];
+const LINK_REL = "nofollow noopener noreferrer";
+/**
+ * Rendered vendor text kept by its source (least recently used out first, within a bound in
+ * characters), so a page rendered again after a new version reuses the updates that did not change.
+ */
+const RENDERED = new Map<string, string>();
+const RENDERED_MAX_CHARS = 16 * 1024 * 1024;
+let renderedChars = 0;
 
 /** The text parsed, cut at the bound; a heading's leading escaped "#"s (Google Cloud's "## \\# Summary") dropped. */
 function parseVendorMarkdown(text: string): Token[] {
@@ -45,30 +50,55 @@ export function renderVendorMarkdown(text: string): string {
  * distance from it, so the page outline never skips a level and never meets an h1.
  */
 export function renderVendorMarkdownAt(text: string, topLevel: 2 | 3 | 4 | 5): string {
-  const tokens = parseVendorMarkdown(text);
+  const key = `${topLevel}\u0000${text}`;
+  const kept = RENDERED.get(key);
+  if (kept !== undefined) {
+    RENDERED.delete(key);
+    RENDERED.set(key, kept);
+    return kept;
+  }
+  const html = markdown.renderer.render(confine(parseVendorMarkdown(text), topLevel), markdown.options, {});
+  RENDERED.set(key, html);
+  renderedChars += key.length + html.length;
+  for (const [oldKey, oldHtml] of RENDERED) {
+    if (renderedChars <= RENDERED_MAX_CHARS) break;
+    RENDERED.delete(oldKey);
+    renderedChars -= oldKey.length + oldHtml.length;
+  }
+  return html;
+}
+
+/**
+ * The tokens made safe before rendering. With raw HTML off, markdown-it writes only its own tags
+ * and escapes every text and attribute; what is left is what it lets through: links and images
+ * to any scheme it accepts (only http and https stay links, with rel), headings at the vendor's
+ * levels (moved down to `topLevel`), and the attributes it adds (title, table alignment styles,
+ * code classes, list starts), all dropped.
+ */
+function confine(tokens: Token[], topLevel: number): Token[] {
   const levels = tokens.filter((t) => t.type === "heading_open").map((t) => Number(t.tag.slice(1)));
   const highest = levels.length > 0 ? Math.min(...levels) : 1;
-  const demote = (level: number) => `h${Math.min(6, level - highest + topLevel)}`;
-  const html = markdown.renderer.render(tokens, markdown.options, {});
-  return sanitizeHtml(html, {
-    allowedTags: ALLOWED_TAGS,
-    allowedAttributes: { a: ["href", "rel"] },
-    allowedSchemes: ["http", "https"],
-    allowProtocolRelative: false,
-    disallowedTagsMode: "discard",
-    transformTags: {
-      h1: demote(1),
-      h2: demote(2),
-      h3: demote(3),
-      h4: demote(4),
-      h5: demote(5),
-      h6: demote(6),
-      a: (tagName, attribs) =>
-        /^https?:\/\//i.test(attribs.href ?? "")
-          ? { tagName, attribs: { href: attribs.href ?? "", rel: "nofollow noopener noreferrer" } }
-          : { tagName: "span", attribs: {} as Record<string, string> },
-    },
-  });
+  for (const token of tokens) {
+    if (token.type === "heading_open" || token.type === "heading_close") token.tag = `h${Math.min(6, Number(token.tag.slice(1)) - highest + topLevel)}`;
+    else if (token.type === "fence") token.info = "";
+    else if (token.type === "inline") confineLinks(token.children ?? []);
+    else token.attrs = null;
+  }
+  return tokens;
+}
+
+function confineLinks(children: Token[]): void {
+  const open: Token[] = [];
+  for (const child of children) {
+    if (child.type === "link_open") {
+      const href = child.attrGet("href") ?? "";
+      if (SAFE_HREF.test(href)) child.attrs = [["href", href], ["rel", LINK_REL]];
+      else Object.assign(child, { tag: "span", attrs: null });
+      open.push(child);
+    } else if (child.type === "link_close") {
+      child.tag = open.pop()?.tag ?? "a";
+    }
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import sanitizeHtml from "sanitize-html";
 import { describe, expect, it } from "vitest";
 import { VENDOR_MARKDOWN_MAX_CHARS, renderVendorMarkdown, renderVendorMarkdownAt, vendorMarkdownToText } from "@/lib/render/vendor-markdown";
 import { corpusSnapshots, describeCorpus } from "@/tests/support/corpus";
@@ -30,7 +31,33 @@ const HOSTILE = [
   "<!-- comment --><div style=\"position:fixed\">over</div>",
 ].join("\n\n");
 
+/**
+ * What an allowlist sanitizer would leave of vendor HTML: the renderer's output must already be
+ * that. Quotes in text are compared as characters (markdown-it writes them as &quot;, the sanitizer plainly).
+ */
+function sanitized(html: string): string {
+  return unquoted(sanitizeHtml(html, {
+    allowedTags: ["p", "br", "hr", "h2", "h3", "h4", "h5", "h6", "strong", "em", "s", "code", "pre", "blockquote", "ul", "ol", "li", "a", "span", "table", "thead", "tbody", "tr", "th", "td"],
+    allowedAttributes: { a: ["href", "rel"] },
+    allowedSchemes: ["http", "https"],
+    allowProtocolRelative: false,
+    disallowedTagsMode: "discard",
+  }));
+}
+
+function unquoted(html: string): string {
+  return html.replaceAll("&quot;", '"');
+}
+
 describe("renderVendorMarkdown", () => {
+  it("writes only what an allowlist sanitizer would keep, for hostile and ordinary input alike", () => {
+    const inputs = [HOSTILE, "# Title\n\n| a | b |\n|:--|--:|\n| 1 | 2 |\n\n3. three\n4. four\n\n```js\nx()\n```\n\n[t](https://a.example \"title\") <https://b.example>"];
+    for (const input of inputs) {
+      const html = renderVendorMarkdownAt(input, 2);
+      expect(sanitized(html)).toBe(unquoted(html));
+    }
+  });
+
   it("renders emphasis, lists, code, line breaks and tables", () => {
     const html = renderVendorMarkdown("**Summary**\nMitigated.\n\n* one\n* _two_\n\n`code`\n\n| A | B |\n| :--- | :--- |\n| 1 | 2 |");
     expect(html).toContain("<strong>Summary</strong><br />\nMitigated.");
@@ -94,6 +121,13 @@ describe("vendorMarkdownToText", () => {
 });
 
 describeCorpus("vendor Markdown in Google Cloud's real updates", () => {
+  it("renders every update as HTML an allowlist sanitizer leaves unchanged", () => {
+    for (const text of gcpUpdateTexts()) {
+      const html = renderVendorMarkdown(text);
+      expect(sanitized(html)).toBe(unquoted(html));
+    }
+  });
+
   it("renders every update's bold labels, headings and tables as markup, never as raw syntax", () => {
     const marked = gcpUpdateTexts().filter((t) => /\*\*\w|^#{1,6} |\| :-{3,}/m.test(t));
     expect(marked.length).toBeGreaterThan(0);
