@@ -13,7 +13,15 @@ export default tseslint.config(
       "@typescript-eslint/no-non-null-assertion": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-console": "off",
+      // Pages link with plain anchors: every page is a server-rendered document, and the incident
+      // and change pages are rendered without Next (docs/decisions/0035-archive-pages-without-next.md).
+      "@next/next/no-html-link-for-pages": "off",
     },
+  },
+  {
+    // The document of the pages rendered without Next is written whole, head included.
+    files: ["components/html-document.tsx"],
+    rules: { "@next/next/no-head-element": "off" },
   },
   {
     // The build and its launcher run before anything is compiled, as plain CommonJS.

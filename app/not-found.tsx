@@ -1,4 +1,3 @@
-import Link from "next/link";
 
 export default function NotFound() {
   return (
@@ -6,7 +5,7 @@ export default function NotFound() {
       <h1 id="not-found-heading">Not found</h1>
       <p>There is nothing at this address. The link may be mistyped or cut short, or name a vendor, incident or version this archive does not have.</p>
       <p>
-        See the <Link href="/">latest changes</Link>, <Link href="/vendors">all vendors</Link>, or <Link href="/search">search</Link> every archived version.
+        See the <a href="/">latest changes</a>, <a href="/vendors">all vendors</a>, or <a href="/search">search</a> every archived version.
       </p>
     </section>
   );

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { ChangeList } from "@/components/change-list";
 import { changesFeedPath, FeedLinks, feedAlternates } from "@/components/feed-links";
 import { KindFilter } from "@/components/kind-filter";
@@ -58,7 +57,7 @@ export default async function HomePage({ searchParams }: Props) {
         <ul>
           {HOME_TABS.map((t) => (
             <li key={t.id}>
-              <Link href={tabHref(t.id, params.data.vendor)} aria-current={selection.tab === t.id ? "page" : undefined}>{t.label}</Link>
+              <a href={tabHref(t.id, params.data.vendor)} aria-current={selection.tab === t.id ? "page" : undefined}>{t.label}</a>
             </li>
           ))}
         </ul>

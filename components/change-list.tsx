@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { ImpactBadge, KindBadges } from "@/components/badges";
 import { UtcTime } from "@/components/utc-time";
 import type { ChangeRow } from "@/db/queries/changes";
@@ -16,7 +15,7 @@ export function ChangeList({ rows, now, showVendor = true }: { rows: readonly Ch
         return (
           <li key={r.versionId}>
             <div className="change-title">
-              <Link href={paths.version(r.vendorSlug, r.providerId, r.seq)}>{r.versionTitle || "(untitled)"}</Link> <KindBadges kinds={r.kinds} />
+              <a href={paths.version(r.vendorSlug, r.providerId, r.seq)}>{r.versionTitle || "(untitled)"}</a> <KindBadges kinds={r.kinds} />
             </div>
             <div className="change-meta">
               <ImpactBadge impact={r.versionImpact} />{" "}
@@ -24,7 +23,7 @@ export function ChangeList({ rows, now, showVendor = true }: { rows: readonly Ch
               {showVendor ? (
                 <>
                   {" · "}
-                  <Link href={paths.vendor(r.vendorSlug)}>{r.vendorName}</Link>
+                  <a href={paths.vendor(r.vendorSlug)}>{r.vendorName}</a>
                 </>
               ) : null}
               {" · observed "}

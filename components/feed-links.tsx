@@ -3,15 +3,24 @@ import { paths } from "@/lib/incident-key";
 
 type FeedPath = (format: "atom" | "rss" | "json") => string;
 
-/** `<link rel="alternate">` for a page's feeds, so readers and browsers discover them. */
+export interface FeedAlternate {
+  type: "application/atom+xml" | "application/rss+xml" | "application/feed+json";
+  href: string;
+  title: string;
+}
+
+/** A page's feeds as `<link rel="alternate">`, so readers and browsers discover them. */
+export function feedAlternateLinks(feedPath: FeedPath, title: string): FeedAlternate[] {
+  return [
+    { type: "application/atom+xml", href: feedPath("atom"), title: `${title} (Atom)` },
+    { type: "application/rss+xml", href: feedPath("rss"), title: `${title} (RSS)` },
+    { type: "application/feed+json", href: feedPath("json"), title: `${title} (JSON Feed)` },
+  ];
+}
+
+/** The same links as Next's metadata, for pages Next renders. */
 export function feedAlternates(feedPath: FeedPath, title: string): NonNullable<Metadata["alternates"]> {
-  return {
-    types: {
-      "application/atom+xml": [{ url: feedPath("atom"), title: `${title} (Atom)` }],
-      "application/rss+xml": [{ url: feedPath("rss"), title: `${title} (RSS)` }],
-      "application/feed+json": [{ url: feedPath("json"), title: `${title} (JSON Feed)` }],
-    },
-  };
+  return { types: Object.fromEntries(feedAlternateLinks(feedPath, title).map((a) => [a.type, [{ url: a.href, title: a.title }]])) };
 }
 
 /** "Follow <what>: Atom · RSS · JSON Feed" */

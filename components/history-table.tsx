@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { KindBadges } from "@/components/badges";
 import type { VersionSummary } from "@/db/queries/incident-page";
 import { excerpt, formatUtcMinute } from "@/lib/format";
@@ -19,9 +18,9 @@ export function HistoryTable({ vendorSlug, providerId, versions, current }: { ve
   const older = newestFirst.slice(SHOWN_VERSIONS);
   const line = (v: HistoryVersion) => (
     <li key={v.seq} aria-current={v.seq === current ? "page" : undefined}>
-      <Link href={paths.version(vendorSlug, providerId, v.seq)} className="history-change">
+      <a href={paths.version(vendorSlug, providerId, v.seq)} className="history-change">
         {excerpt(v.headline || v.summary, 180)}
-      </Link>
+      </a>
       {v.seq === current ? <strong> (this change)</strong> : null}{" "}
       <KindBadges kinds={v.kinds} />{" "}
       <span className="history-when">

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { paths, safeHttpUrl } from "@/lib/incident-key";
 
 /** All <Vendor> changes · <Vendor> profile · Markdown · JSON */
@@ -7,7 +6,7 @@ export function IncidentLinks({ vendor, providerId, seq }: { vendor: { slug: str
   const json = seq === undefined ? paths.incidentExport(vendor.slug, providerId, "json") : paths.versionExport(vendor.slug, providerId, seq, "json");
   return (
     <p className="links">
-      <Link href={paths.vendorChanges(vendor.slug)}>All {vendor.name} changes →</Link> · <Link href={paths.vendor(vendor.slug)}>{vendor.name} profile</Link> ·{" "}
+      <a href={paths.vendorChanges(vendor.slug)}>All {vendor.name} changes →</a> · <a href={paths.vendor(vendor.slug)}>{vendor.name} profile</a> ·{" "}
       <a href={md}>Markdown</a> · <a href={json}>JSON</a>
     </p>
   );

@@ -1,4 +1,3 @@
-import Link from "next/link";
 
 /** "Newer" goes back to the first page (cursors only go forward); "Older" continues. */
 export function Pager({ basePath, params, next, isFirst }: { basePath: string; params: Record<string, string | string[] | undefined>; next: string | null; isFirst: boolean }) {
@@ -15,8 +14,8 @@ export function Pager({ basePath, params, next, isFirst }: { basePath: string; p
   if (isFirst && !next) return null;
   return (
     <nav className="pager" aria-label="Pages">
-      {!isFirst ? <Link href={query({})}>← Newest</Link> : <span />}
-      {next ? <Link href={query({ before: next })} rel="next">Older →</Link> : null}
+      {!isFirst ? <a href={query({})}>← Newest</a> : <span />}
+      {next ? <a href={query({ before: next })} rel="next">Older →</a> : null}
     </nav>
   );
 }

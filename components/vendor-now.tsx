@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { ImpactBadge } from "@/components/badges";
 import { UtcTime } from "@/components/utc-time";
 import type { UnresolvedGroup, UnresolvedIncidentRow } from "@/db/queries/vendor-now";
@@ -65,7 +64,7 @@ export function VendorNowCell({ now, at }: { now: NowCounted; at: Date }) {
 function IncidentItem({ slug, incident, at }: { slug: string; incident: UnresolvedIncidentRow; at: Date | null }) {
   return (
     <li>
-      {incident.impact === null ? null : <><ImpactBadge impact={incident.impact} />{" "}</>}<Link href={paths.incident(slug, incident.providerId)}>{incident.title || "(untitled)"}</Link>{" "}
+      {incident.impact === null ? null : <><ImpactBadge impact={incident.impact} />{" "}</>}<a href={paths.incident(slug, incident.providerId)}>{incident.title || "(untitled)"}</a>{" "}
       <span className="muted">
         {incident.kind === "maintenance" ? "maintenance, " : ""}
         {incident.status === null ? "posted" : `${statusLabel(incident.status)}, since`}

@@ -3,6 +3,7 @@
  * memory (server/page-cache.ts) until an archive change concerns them (server/page-scope.ts). During
  * an outage many people open the same incident; they get the page as rendered for the first of
  * them, without a new render, while other vendors' new versions evict only their own pages.
+ * Incident and change pages are rendered here without Next (server/archive-pages.tsx).
  * Run as `node --import tsx server/web-server.ts`; honours HOST, PORT and REDLINE_DB.
  */
 import http from "node:http";
@@ -13,9 +14,12 @@ import { getArchiveChangePosition, listArchiveChangesSince } from "@/db/queries/
 import { createReadinessProbe } from "@/db/readiness";
 import { getServerDb } from "@/db/server-db";
 import { readEnv } from "@/lib/env";
+import { answerArchivePage } from "@/server/archive-pages";
 import { errorMessage } from "@/lib/error-message";
-import { newNonce, nonceOf } from "@/lib/security-headers";
+import { renderBadRequestPage } from "@/lib/render/bad-request-html";
+import { newNonce, nonceOf, securityHeaders } from "@/lib/security-headers";
 import { answerHealth } from "@/server/health";
+import { builtStylesheets } from "@/server/http/built-stylesheets";
 import { dropUntrustedForwarding, trustProxies } from "@/server/http/client-address";
 import { isNotModified } from "@/server/http/conditional";
 import { createAlertSender } from "@/server/hooks/alert-sender";
@@ -179,6 +183,20 @@ export function withPageCache(render: RequestHandler, cache: PageCache, changes:
   };
 }
 
+/** An address whose path cannot be decoded names nothing: a 400 page, where Next would fail with a 500. */
+function answerMalformedAddress(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  try {
+    decodeURIComponent((req.url ?? "/").split("?")[0] ?? "/");
+    return false;
+  } catch {
+    const nonce = newNonce();
+    const body = renderBadRequestPage("the address holds a malformed percent escape", "/", nonce, builtStylesheets());
+    res.writeHead(400, { ...securityHeaders(nonce), "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
+    res.end(req.method === "HEAD" ? undefined : body);
+    return true;
+  }
+}
+
 /** A request address as it may be logged: a webhook's secret path segment never is. */
 export function redactSecrets(url: string): string {
   return url.replace(/^(\/api\/v1\/hooks\/[^/?]+\/)[^/?]+/, "$1[secret]");
@@ -196,7 +214,17 @@ export async function startWebServer(options: { host: string; port: number; db?:
   const handle = app.getRequestHandler();
   const db = options.db ?? getServerDb();
   const cacheBytes = options.cacheBytes ?? readEnv().REDLINE_PAGE_CACHE_MB * 1024 * 1024;
-  const render: RequestHandler = (req, res) => handle(req, res);
+  const render: RequestHandler = (req, res) => {
+    if (answerMalformedAddress(req, res)) return;
+    try {
+      if (answerArchivePage(db, builtStylesheets, req, res)) return;
+    } catch (error) {
+      // Next renders the same page, or its error page, and the failure is in the log.
+      console.error(`web: ${redactSecrets(req.url ?? "")}: ${error instanceof Error ? error.stack ?? error.message : String(error)}; answered by Next`);
+      if (res.headersSent) return;
+    }
+    return handle(req, res);
+  };
   const handler = cacheBytes > 0
     ? withPageCache(render, new PageCache({ maxBytes: cacheBytes, maxEntryBytes: MAX_ENTRY_BYTES, ttlMs: TTL_MS }), {
       position: () => getArchiveChangePosition(db),

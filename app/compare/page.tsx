@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { BarChart } from "@/components/bar-chart";
 import { getArchivedInstants, getVendor, listIncidentFacts } from "@/db/queries/vendor-profile";
@@ -71,7 +70,7 @@ export default async function ComparePage({ searchParams }: Props) {
                   <td />
                   {compared.map((c) => (
                     <th key={c.slug} scope="col">
-                      <Link href={paths.vendor(c.slug)}>{c.name}</Link>
+                      <a href={paths.vendor(c.slug)}>{c.name}</a>
                     </th>
                   ))}
                 </tr>

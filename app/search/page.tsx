@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ImpactBadge } from "@/components/badges";
 import { UtcTime } from "@/components/utc-time";
@@ -81,7 +80,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
           {result.hits.map((h) => (
             <li key={`${h.vendorSlug}/${h.providerId}`}>
               <div>
-                <Link href={paths.incident(h.vendorSlug, h.providerId)}>{h.title || "(untitled)"}</Link> <ImpactBadge impact={h.impact} />
+                <a href={paths.incident(h.vendorSlug, h.providerId)}>{h.title || "(untitled)"}</a> <ImpactBadge impact={h.impact} />
               </div>
               <div className="muted small">
                 {h.vendorName} · <UtcTime iso={h.startedAt} now={now} />
@@ -89,7 +88,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
               {h.earlierSeq !== null ? (
                 <div className="small">
                   <span className="earlier-version">in an earlier version</span>{" "}
-                  <Link href={paths.version(h.vendorSlug, h.providerId, h.earlierSeq)}>version {h.earlierSeq}, since edited away</Link>
+                  <a href={paths.version(h.vendorSlug, h.providerId, h.earlierSeq)}>version {h.earlierSeq}, since edited away</a>
                 </div>
               ) : null}
               <Snippet text={h.snippet} />
@@ -99,8 +98,8 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
       )}
       {result && (page > 1 || result.more) ? (
         <nav className="pager" aria-label="Pages">
-          {page > 1 ? <Link href={pageLink(page - 1)}>← Previous</Link> : <span />}
-          {result.more && page < 20 ? <Link href={pageLink(page + 1)} rel="next">Next →</Link> : null}
+          {page > 1 ? <a href={pageLink(page - 1)}>← Previous</a> : <span />}
+          {result.more && page < 20 ? <a href={pageLink(page + 1)} rel="next">Next →</a> : null}
         </nav>
       ) : null}
     </>

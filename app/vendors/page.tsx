@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { UtcTime } from "@/components/utc-time";
 import { VendorNowCell } from "@/components/vendor-now";
@@ -36,7 +35,7 @@ export default async function VendorsPage({ searchParams }: { searchParams: Prom
   return (
     <>
       <h1>Vendors</h1>
-      <p className="links"><Link href="/compare">Compare vendors side by side</Link></p>
+      <p className="links"><a href="/compare">Compare vendors side by side</a></p>
       <form className="filters" method="get" action="/vendors" role="search" aria-label="Filter vendors">
         <label>
           Name <input type="search" name="q" defaultValue={q ?? ""} maxLength={100} />
@@ -78,7 +77,7 @@ export default async function VendorsPage({ searchParams }: { searchParams: Prom
               {vendors.map((v) => (
                 <tr key={v.slug}>
                   <td>
-                    <Link href={paths.vendor(v.slug)}>{v.name}</Link>
+                    <a href={paths.vendor(v.slug)}>{v.name}</a>
                     <div className="muted small">{v.platform}</div>
                   </td>
                   <td>
@@ -87,7 +86,7 @@ export default async function VendorsPage({ searchParams }: { searchParams: Prom
                   <td>
                     {v.lastIncident ? (
                       <>
-                        <Link href={paths.incident(v.slug, v.lastIncident.providerId)}>{v.lastIncident.title || "(untitled)"}</Link>
+                        <a href={paths.incident(v.slug, v.lastIncident.providerId)}>{v.lastIncident.title || "(untitled)"}</a>
                         <div className="small">
                           <UtcTime iso={v.lastIncident.startedAt} now={now} />
                         </div>

@@ -23,7 +23,9 @@ export function parseSeq(value: string): number | null {
   return /^[1-9]\d{0,8}$/.test(value) ? Number(value) : null;
 }
 
-export function resolveVersionRoute(db: RedlineDb, slug: string, key: string, seqText: string): (IncidentRoute & { version: VersionChange }) | undefined {
+export type VersionRoute = IncidentRoute & { version: VersionChange };
+
+export function resolveVersionRoute(db: RedlineDb, slug: string, key: string, seqText: string): VersionRoute | undefined {
   const route = resolveIncidentRoute(db, slug, key);
   const seq = parseSeq(seqText);
   if (!route || seq === null) return undefined;

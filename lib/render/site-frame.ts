@@ -4,14 +4,16 @@ export function escapeHtml(text: string): string {
 }
 
 /**
- * The site's layout (app/layout.tsx) as an HTML string, for the pages answered before any route
- * renders: the proxy's 400 page. The e2e suite checks that its header and footer match the layout's.
+ * The site's layout (components/site-chrome.tsx) as an HTML string, for the pages answered before
+ * any route renders: the proxy's 400 page. The e2e suite checks that its header and footer match.
  */
 export const SITE_NAV = [
   { href: "/", label: "Changes" },
   { href: "/vendors", label: "Vendors" },
   { href: "/search", label: "Search" },
 ] as const;
+
+export const SITE_DESCRIPTION = "Every version of every vendor status-page incident, and exactly what changed.";
 
 export const SITE_FOOTER =
   "Redline archives public status pages and keeps every version. Summaries are machine-written from the diff; the diff is the record.";

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { BarChart } from "@/components/bar-chart";
 import { ImpactBadge } from "@/components/badges";
@@ -68,13 +67,13 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
   return (
     <>
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link href="/vendors">Vendors</Link> / {vendor.name}
+        <a href="/vendors">Vendors</a> / {vendor.name}
       </nav>
       <h1>{vendor.name}</h1>
       <p className="links">
-        <Link href={paths.vendorChanges(vendor.slug)}>All {vendor.name} changes</Link>
+        <a href={paths.vendorChanges(vendor.slug)}>All {vendor.name} changes</a>
         {" · "}
-        <Link href={`/compare?pick=${vendor.slug}`}>Compare with other vendors</Link>
+        <a href={`/compare?pick=${vendor.slug}`}>Compare with other vendors</a>
         {statusPage ? (
           <>
             {" · "}
@@ -166,7 +165,7 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
                   <tr key={i.id}>
                     <td className="nowrap" data-label="Started (UTC)"><UtcTime iso={i.startedAt ?? i.firstSeenAt} relative={false} /></td>
                     <td data-label="Incident">
-                      <Link href={paths.incident(vendor.slug, i.providerId)}>{i.title || "(untitled)"}</Link>
+                      <a href={paths.incident(vendor.slug, i.providerId)}>{i.title || "(untitled)"}</a>
                       {i.kind === "maintenance" ? <span className="muted small"> maintenance</span> : null}
                       {i.postmortemAt ? <span className="badge">postmortem</span> : null}
                     </td>

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ChangeList } from "@/components/change-list";
 import { changesFeedPath, FeedLinks, feedAlternates } from "@/components/feed-links";
@@ -36,7 +35,7 @@ export default async function VendorChangesPage({ params, searchParams }: Props)
   return (
     <>
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link href="/">Changes</Link> / <Link href={paths.vendor(vendor.slug)}>{vendor.name}</Link>
+        <a href="/">Changes</a> / <a href={paths.vendor(vendor.slug)}>{vendor.name}</a>
       </nav>
       <h1>All {vendor.name} changes</h1>
       <KindFilter action={paths.vendorChanges(vendor.slug)} selected={query.data.kind ?? []} quietLink />

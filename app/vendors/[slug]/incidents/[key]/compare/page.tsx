@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { WhatChanged } from "@/components/change-diff";
 import { CompareForm } from "@/components/compare-form";
@@ -32,8 +31,8 @@ export default async function ComparePage({ params, searchParams }: Props) {
   return (
     <>
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link href="/">Changes</Link> / <Link href={paths.vendor(vendor.slug)}>{vendor.name}</Link> /{" "}
-        <Link href={paths.incident(vendor.slug, incident.providerId)}>{incident.current.incident.title || "(untitled)"}</Link>
+        <a href="/">Changes</a> / <a href={paths.vendor(vendor.slug)}>{vendor.name}</a> /{" "}
+        <a href={paths.incident(vendor.slug, incident.providerId)}>{incident.current.incident.title || "(untitled)"}</a>
       </nav>
       <h1>
         {vendor.name}: compare versions {from.seq} and {to.seq}: {to.snapshot.incident.title || "(untitled)"}

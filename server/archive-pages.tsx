@@ -1,0 +1,77 @@
+/**
+ * The incident and change pages, rendered by the web server itself rather than by Next: they are
+ * the pages readers open during an outage, and React's static renderer makes them in a few
+ * milliseconds where Next's server-component pipeline (a flight payload, then HTML from it, both
+ * sent) takes 15 to 20 (docs/decisions/0035-archive-pages-without-next.md). The same components
+ * render them under Next in development; these pages carry no script, so nothing is lost.
+ */
+import type http from "node:http";
+import type { ReactNode } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { ChangePageBody, changePageAlternates, changePageTitle } from "@/components/change-page";
+import { HtmlDocument } from "@/components/html-document";
+import { IncidentPageBody, incidentPageAlternates, incidentPageTitle } from "@/components/incident-page";
+import type { RedlineDb } from "@/db/client";
+import { resolveIncidentRoute, resolveVersionRoute } from "@/db/queries/incident-route";
+import { newNonce, securityHeaders } from "@/lib/security-headers";
+
+const INCIDENT_PAGE = /^\/vendors\/([^/]+)\/incidents\/([^/]+)(?:\/versions\/([^/]+))?$/;
+/** What Next sends for a page rendered per request; the page cache keeps it regardless. */
+const NO_STORE = "private, no-cache, no-store, max-age=0, must-revalidate";
+/** Next's client router asks for its own payload, not the page: Next answers those. */
+const ROUTER_HEADERS = ["rsc", "next-router-state-tree", "next-router-prefetch", "next-action"];
+
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The whole HTML of an incident or change page at `pathname`, or null when the path is not one,
+ * or names no archived incident or version (Next then answers with its 404 page).
+ */
+export function renderArchivePage(db: RedlineDb, pathname: string, stylesheets: readonly string[], now: Date): string | null {
+  const match = INCIDENT_PAGE.exec(pathname);
+  if (!match) return null;
+  const [slug, key] = [decodeSegment(match[1] ?? ""), decodeSegment(match[2] ?? "")];
+  if (slug === null || key === null) return null;
+  if (match[3] === undefined) {
+    const route = resolveIncidentRoute(db, slug, key);
+    if (!route) return null;
+    return document(incidentPageTitle(route), stylesheets, incidentPageAlternates(route), <IncidentPageBody route={route} now={now} />);
+  }
+  const seq = decodeSegment(match[3]);
+  const route = seq === null ? undefined : resolveVersionRoute(db, slug, key, seq);
+  if (!route) return null;
+  return document(changePageTitle(route), stylesheets, changePageAlternates(route), <ChangePageBody route={route} />);
+}
+
+function document(title: string, stylesheets: readonly string[], alternates: ReturnType<typeof incidentPageAlternates>, body: ReactNode): string {
+  return `<!DOCTYPE html>${renderToStaticMarkup(<HtmlDocument title={title} stylesheets={stylesheets} alternates={alternates}>{body}</HtmlDocument>)}`;
+}
+
+/**
+ * Answers a GET or HEAD of an incident or change page without query parameters (the proxy checks
+ * those, and a page takes none); false when Next should answer instead.
+ */
+export function answerArchivePage(db: RedlineDb, stylesheets: () => readonly string[], req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  if ((req.method !== "GET" && req.method !== "HEAD") || !req.url) return false;
+  if (ROUTER_HEADERS.some((h) => req.headers[h] !== undefined)) return false;
+  const url = new URL(req.url, "http://x");
+  if (url.search !== "") return false;
+  const html = renderArchivePage(db, url.pathname, stylesheets(), new Date());
+  if (html === null) return false;
+  const body = Buffer.from(html, "utf8");
+  res.writeHead(200, {
+    ...securityHeaders(newNonce()),
+    "content-type": "text/html; charset=utf-8",
+    "content-length": String(body.length),
+    "cache-control": NO_STORE,
+  });
+  if (req.method === "HEAD") res.end();
+  else res.end(body);
+  return true;
+}

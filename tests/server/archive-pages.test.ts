@@ -1,0 +1,59 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { RedlineDb } from "@/db/client";
+import { paths } from "@/lib/incident-key";
+import { renderArchivePage } from "@/server/archive-pages";
+import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
+import { freshDatabase } from "@/tests/support/database";
+
+/** The lifecycle's incident (tests/fixtures/scenarios/acme-lifecycle.ts). */
+const INCIDENT = paths.incident("acme", "k3x9");
+const NOW = new Date("2026-05-01T00:00:00.000Z");
+let db: RedlineDb;
+
+beforeAll(async () => {
+  db = freshDatabase();
+  await archiveAcmeLifecycle(db);
+});
+
+const render = (path: string) => renderArchivePage(db, path, ["/_next/static/site.css"], NOW);
+
+describe("renderArchivePage", () => {
+  it("writes an incident page as a whole document: head, the site's chrome, the story, no script", () => {
+    const html = render(INCIDENT) ?? "";
+    expect(html.startsWith("<!DOCTYPE html><html lang=\"en\"><head>")).toBe(true);
+    expect(html).toMatch(/<title>Acme Cloud: [^<]+ · Redline<\/title>/);
+    expect(html).toContain('<link rel="stylesheet" href="/_next/static/site.css"/>');
+    expect(html).toContain(`<link rel="alternate" type="application/atom+xml" href="${INCIDENT}/feed.atom"`);
+    expect(html).toContain('<header class="site-header">');
+    expect(html).toContain('<footer class="site-footer">');
+    expect(html).toContain('<h2 id="history-heading">History of this incident</h2>');
+    expect(html.indexOf("History of this incident")).toBeLessThan(html.indexOf("Update timeline"));
+    expect(html).not.toContain("<script");
+  });
+
+  it("writes a change page with its neighbours' links and what changed", () => {
+    const html = render(`${INCIDENT}/versions/2`) ?? "";
+    expect(html).toContain('<h2 id="changed-heading">What changed</h2>');
+    expect(html).toContain(`href="${INCIDENT}/versions/1" rel="prev"`);
+    expect(html).toContain(`href="${INCIDENT}/versions/3" rel="next"`);
+    expect(html).not.toContain("<script");
+  });
+
+  it("reads percent-encoded segments as the router does", () => {
+    expect(render(INCIDENT.replace("/acme/", "/%61cme/"))).toBe(render(INCIDENT));
+  });
+
+  it.each([
+    ["a vendor page", "/vendors/acme"],
+    ["a comparison", `${INCIDENT}/compare`],
+    ["an export", `${INCIDENT}/export.md`],
+    ["an unknown vendor", INCIDENT.replace("/acme/", "/nope/")],
+    ["an unknown incident", "/vendors/acme/incidents/nope00000000"],
+    ["version 0", `${INCIDENT}/versions/0`],
+    ["a version past the last", `${INCIDENT}/versions/99`],
+    ["a version that is not a number", `${INCIDENT}/versions/latest`],
+    ["a malformed escape", "/vendors/acme/incidents/%E0%A4%A"],
+  ])("leaves %s to Next", (_what, path) => {
+    expect(render(path)).toBeNull();
+  });
+});
