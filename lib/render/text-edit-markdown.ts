@@ -55,9 +55,10 @@ export function quoteChangedWords(before: string, after: string): string[] {
     else edits.push(`${quote(old)} became ${quote(now)}`);
   }
   if (edits.length === 0) return ["Only spacing or line breaks changed.", ""];
-  const shown = edits.slice(0, MAX_QUOTED).map((e) => `- ${e}`);
-  if (edits.length > MAX_QUOTED) shown.push(`- and ${edits.length - MAX_QUOTED} more changes`);
-  return ["What changed in it:", "", ...shown, ""];
+  // Numbered, so a list of changed values after it starts a list of its own (CommonMark joins two "-" lists).
+  const shown = edits.slice(0, MAX_QUOTED).map((e, i) => `${i + 1}. ${e}`);
+  const more = edits.length > MAX_QUOTED ? [`And ${edits.length - MAX_QUOTED} more changes.`, ""] : [];
+  return ["What changed in it:", "", ...shown, "", ...more];
 }
 
 function side(line: DiffLine, kind: "removed" | "added"): string | null {

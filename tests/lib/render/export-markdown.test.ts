@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
 import { loadVendorExport } from "@/db/queries/incident-history";
 import { ensureVendor } from "@/db/vendors";
@@ -37,7 +38,7 @@ describe("the Markdown export as a document for a person", () => {
     const md = exportOf([edit("We are investigating errors on the REST API in eu-west-1.", "We are investigating errors for a small number of customers.")]);
     expect(md).toContain("**Update edited** (Investigating, 2026-03-01 10:02:00 UTC)");
     expect(md).toMatch(/Before:\n\n```text\nWe are investigating errors on the REST API in eu-west-1\.\n```\n\nAfter:\n\n```text\nWe are investigating errors for a small number of customers\.\n```/);
-    expect(md).toContain("- “are investigating errors on the REST API in eu-west-1.” became “are investigating errors for a small number of customers.”");
+    expect(md).toContain("1. “are investigating errors on the REST API in eu-west-1.” became “are investigating errors for a small number of customers.”");
     expect(md).not.toMatch(/\[-|-\]|\{\+|\+\}/);
     expect(md).not.toContain("Word changes");
   });
@@ -81,6 +82,20 @@ describe("the Markdown export as a document for a person", () => {
     expect(prose).toContain("What changed in it:");
     expect(prose).toContain("\\<img src=x onerror=\"alert(1)\"\\>");
     expect(prose).not.toMatch(/(^|[^\\])(<img|\*\*restart|\[here\])/m);
+  });
+});
+
+describe("the Markdown export as CommonMark", () => {
+  it("keeps a version's changed values a list of their own after an edited text's quoted words, and its vendor markup text", () => {
+    const status: Change = { field: "status", kind: "changed", before: "identified", after: "monitoring" };
+    const md = exportOf([
+      status,
+      edit("We are investigating <b>elevated</b> errors on the REST API in eu-west-1.", "We are investigating <b>elevated</b> errors for a small number of <script>x()</script> customers."),
+    ].reverse());
+    const html = new MarkdownIt({ html: false }).render(md);
+    expect(html).toMatch(/<\/ol>\n<ul>\n<li>Status: Identified → Monitoring<\/li>\n<\/ul>/);
+    expect(html).not.toMatch(/<(b|script)>/);
+    expect(html).toContain("&lt;script&gt;x()&lt;/script&gt;");
   });
 });
 
