@@ -102,11 +102,13 @@ function Scalar({ field, value }: { field: Change["field"]; value: string | null
   return <>{value.replace(/_/g, " ")}</>;
 }
 
-function UpdateSide({ update }: { update: IncidentUpdate | null }) {
+/** One side of an update; its status and time only where they differ from the block's heading, which says them once. */
+function UpdateSide({ update, heading }: { update: IncidentUpdate | null; heading: string }) {
   if (!update) return <NotPresent />;
+  const own = updateHeading(update);
   return (
     <>
-      <p className="muted small">{updateHeading(update)}</p>
+      {own !== heading ? <p className="muted small">{own || "No status or time given"}</p> : null}
       <UpdateText text={update.body} />
     </>
   );
@@ -124,10 +126,10 @@ function UpdateBlock({ before, after }: { before: IncidentUpdate | null; after: 
       {before && after && before.body !== after.body ? (
         <>
           <Moved before={updateHeading(before)} after={updateHeading(after)} />
-          <EditedText before={before.body} after={after.body} whole={{ before: <UpdateSide update={before} />, after: <UpdateSide update={after} /> }} />
+          <EditedText before={before.body} after={after.body} whole={{ before: <UpdateSide update={before} heading={heading} />, after: <UpdateSide update={after} heading={heading} /> }} />
         </>
       ) : (
-        <Sides before={<UpdateSide update={before} />} after={<UpdateSide update={after} />} oneSided={before === null || after === null} />
+        <Sides before={<UpdateSide update={before} heading={heading} />} after={<UpdateSide update={after} heading={heading} />} oneSided={before === null || after === null} />
       )}
     </section>
   );

@@ -1,14 +1,16 @@
 import type { Change, UpdateChange } from "@/lib/change";
+import { orderChanges } from "@/lib/change-order";
 import type { ChangeKindName } from "@/lib/change-kinds";
 import { excerpt, formatDuration, formatList, formatSignedSpan, formatSpan, formatUtcMinute, msBetween } from "@/lib/format";
 import { sameInstant } from "@/lib/diff-incidents";
 import type { Incident, IncidentState, IncidentUpdate } from "@/lib/incident";
+import { impactLabel, presenceLabel, statusLabel } from "@/lib/labels";
 import { vendorMarkdownToText } from "@/lib/render/vendor-markdown";
 
 export const MACHINE_SUMMARY_NOTICE = "Machine-written from the diff below; check the diff before relying on it.";
 
 /** Raise with any change to the wording below: text an older version wrote is rendered again on read. */
-export const SUMMARY_VERSION = 2;
+export const SUMMARY_VERSION = 3;
 
 export interface SummaryInput {
   vendorName: string;
@@ -64,7 +66,7 @@ export function describeIncident(vendorName: string, incident: Incident): string
     when += ` and resolved at ${formatUtcMinute(incident.resolvedAt)}`;
     if (incident.startedAt) when += ` (${formatDuration(msBetween(incident.startedAt, incident.resolvedAt))})`;
   } else if (incident.status) {
-    when += `; status ${incident.status.replace(/_/g, " ")}`;
+    when += `; status: ${statusLabel(incident.status)}`;
   }
   return `${what}${affecting}${when}.`;
 }
@@ -82,37 +84,33 @@ function afterResolution(previous: Incident | null, observedAt: string): string 
   return ` ${formatSpan(msBetween(resolvedAt, observedAt))} after resolution`;
 }
 
+/** "the update of 2026-03-01 10:02 UTC (Investigating)": the status in lib/labels' words, as every page says it. */
 function updateLabel(u: IncidentUpdate): string {
-  const status = u.status ? `${u.status.replace(/_/g, " ")} ` : "";
   const at = u.displayAt ?? u.createdAt;
-  return `the ${status}update${at ? ` of ${formatUtcMinute(at)}` : ""}`;
+  return `the update${at ? ` of ${formatUtcMinute(at)}` : ""}${u.status ? ` (${statusLabel(u.status)})` : ""}`;
 }
 
-function describeUpdateChanges(changes: readonly UpdateChange[], observedAt: string): string[] {
-  const out: string[] = [];
-  const added = changes.filter((c) => c.kind === "added");
+/** Newly posted updates said once, together: one by its text, several by their number. */
+function describeAdded(added: readonly UpdateChange[]): string {
   const first = added.length === 1 ? added[0]?.after : undefined;
-  if (first) out.push(`New update${first.status ? ` (${first.status.replace(/_/g, " ")})` : ""}: "${excerpt(vendorMarkdownToText(first.body))}"`);
-  else if (added.length > 1) out.push(`${added.length} new updates were posted.`);
-  for (const c of changes) {
-    if (c.kind === "removed" && c.before) out.push(`${capitalize(updateLabel(c.before))} was removed.`);
-    if (c.kind !== "changed" || !c.before || !c.after) continue;
-    const posted = c.before.displayAt ?? c.before.createdAt;
-    const later = posted ? `, ${formatSignedSpan(msBetween(posted, observedAt), { after: "after it was posted", before: "before the time it shows" })}` : "";
-    if (c.before.body !== c.after.body) out.push(`${capitalize(updateLabel(c.before))} was rewritten${later}.`);
-    else if (c.before.status !== c.after.status) {
-      out.push(`${capitalize(updateLabel(c.before))} was relabelled ${c.after.status ? humanize(c.after.status) : "without a status"}.`);
-    }
-    if (!sameInstant(c.before.displayAt, c.after.displayAt)) {
-      out.push(`An update's time was moved from ${formatUtcMinute(c.before.displayAt)} to ${formatUtcMinute(c.after.displayAt)}.`);
-    }
+  if (first) return `New update${first.status ? ` (${statusLabel(first.status)})` : ""}: "${excerpt(vendorMarkdownToText(first.body))}"`;
+  return `${added.length} new updates were posted.`;
+}
+
+function describeUpdateChange(c: UpdateChange, observedAt: string): string[] {
+  if (c.kind === "removed") return c.before ? [`${capitalize(updateLabel(c.before))} was removed.`] : [];
+  if (c.kind !== "changed" || !c.before || !c.after) return [];
+  const out: string[] = [];
+  const posted = c.before.displayAt ?? c.before.createdAt;
+  const later = posted ? `, ${formatSignedSpan(msBetween(posted, observedAt), { after: "after it was posted", before: "before the time it shows" })}` : "";
+  if (c.before.body !== c.after.body) out.push(`${capitalize(updateLabel(c.before))} was rewritten${later}.`);
+  else if (c.before.status !== c.after.status) {
+    out.push(`${capitalize(updateLabel(c.before))} was relabelled ${c.after.status ? statusLabel(c.after.status) : "without a status"}.`);
+  }
+  if (!sameInstant(c.before.displayAt, c.after.displayAt)) {
+    out.push(`An update's time was moved from ${formatUtcMinute(c.before.displayAt)} to ${formatUtcMinute(c.after.displayAt)}.`);
   }
   return out;
-}
-
-/** A vendor's status value as words: "service_disruption" → "service disruption". */
-function humanize(status: string | null): string {
-  return status === null ? "none" : status.replace(/_/g, " ");
 }
 
 function capitalize(s: string): string {
@@ -126,86 +124,88 @@ function describeMove(label: string, before: string | null, after: string | null
   return `${label} moved from ${formatUtcMinute(before)} to ${formatUtcMinute(after)} (${formatSpan(ms)} ${ms < 0 ? "earlier" : "later"}).`;
 }
 
-/** Which changes a reader needs first: the incident's existence, its impact and state, then its wording and times. */
-const SIGNIFICANCE: Record<Change["field"], number> = {
-  presence: 0, impact: 1, status: 2, kind: 3, title: 4, startedAt: 5, resolvedAt: 5, scheduledFor: 5, scheduledUntil: 5,
-  components: 6, postmortem: 7, update: 8, url: 9,
-};
+function describeImpact(before: string | null, after: string | null, kinds: readonly ChangeKindName[], since: string): string {
+  if (before === null) return `Impact stated as ${impactLabel(after)}${since}.`;
+  if (after === null) return `Impact no longer stated (was ${impactLabel(before)})${since}.`;
+  const verb = kinds.includes("impact-downgraded") ? "lowered" : kinds.includes("impact-escalated") ? "raised" : "changed";
+  return `Impact ${verb} from ${impactLabel(before)} to ${impactLabel(after)}${since}.`;
+}
 
-function describeChanges({ state, previous, changes, kinds, observedAt }: SummaryInput): string[] {
+function describePresence(after: string | null): string {
+  if (after === "deleted") return `${presenceLabel("deleted")}: gone from the feed while older incidents are still listed.`;
+  if (after === "left-feed") return `${presenceLabel("left-feed")}.`;
+  return `${presenceLabel("listed")} again after it had left.`;
+}
+
+function describePostmortem(c: Extract<Change, { field: "postmortem" }>, prev: Incident | null, state: IncidentState, observedAt: string): string {
+  if (c.kind === "added") {
+    const from = prev?.resolvedAt ?? state.incident.resolvedAt;
+    const at = c.after?.publishedAt ?? observedAt;
+    return from ? `Postmortem published ${formatSignedSpan(msBetween(from, at), { after: "after resolution", before: "before resolution" })}.` : "Postmortem published.";
+  }
+  if (c.kind === "removed") return "The postmortem was taken down.";
+  const since = c.before?.publishedAt;
+  return since ? `Postmortem edited ${formatSignedSpan(msBetween(since, observedAt), { after: "after publication", before: "before its stated publication" })}.` : "Postmortem edited.";
+}
+
+/** One change other than an update's, as a sentence; null for what another change already says (an end set by resolving). */
+function describeChange(c: Exclude<Change, UpdateChange>, { state, previous, kinds, observedAt }: SummaryInput): string | null {
+  const prev = previous?.incident ?? null;
+  switch (c.field) {
+    case "kind":
+      return `Relabelled as ${article(c.after ?? "incident")} ${c.after ?? "incident"}.`;
+    case "title":
+      return `Renamed from "${c.before ?? ""}" to "${c.after ?? ""}".`;
+    case "status":
+      return `${kinds.includes("incident-reopened") ? "Reopened: status" : "Status"} changed from ${statusLabel(c.before)} to ${statusLabel(c.after)}.`;
+    case "impact":
+      return describeImpact(c.before, c.after, kinds, afterResolution(prev, observedAt));
+    case "url":
+      return "The incident's link changed.";
+    case "startedAt":
+      return describeMove("Start", c.before, c.after);
+    case "resolvedAt":
+      return c.kind === "changed" || (c.kind === "removed" && !kinds.includes("incident-reopened")) ? describeMove("End", c.before, c.after) : null;
+    case "scheduledFor":
+      return describeMove("Scheduled start", c.before, c.after);
+    case "scheduledUntil":
+      return describeMove("Scheduled end", c.before, c.after);
+    case "components": {
+      const before = new Set((c.before ?? []).map((x) => x.name));
+      const after = new Set((c.after ?? []).map((x) => x.name));
+      const added = [...after].filter((n) => !before.has(n));
+      const removed = [...before].filter((n) => !after.has(n));
+      const parts = [added.length ? `added ${formatList(added)}` : "", removed.length ? `removed ${formatList(removed)}` : ""];
+      return `Components ${parts.filter(Boolean).join("; ") || "renamed"}.`;
+    }
+    case "postmortem":
+      return describePostmortem(c, prev, state, observedAt);
+    case "presence":
+      return describePresence(c.after);
+  }
+}
+
+/**
+ * The changes in the change page's order (lib/change-order): the one behind the version's headline
+ * kind first, so a line in a list, a feed item and the page it links to lead with the same change.
+ */
+function describeChanges(input: SummaryInput): string[] {
+  const { state, changes, kinds, observedAt } = input;
   if (kinds.includes("incident-new")) {
     const start = state.incident.startedAt ?? state.incident.scheduledFor;
     if (!start) return ["First archived version."];
     const ms = msBetween(start, observedAt);
     return [`First archived ${formatSignedSpan(ms, { after: "after it started", before: "before its start" })}.`];
   }
-  const prev = previous?.incident ?? null;
-  const ranked: Array<{ rank: number; text: string }> = [];
-  const updateChanges: UpdateChange[] = [];
-  for (const c of changes) {
-    const say = (text: string) => ranked.push({ rank: SIGNIFICANCE[c.field], text });
-    switch (c.field) {
-      case "kind":
-        say(`Relabelled as ${article(c.after ?? "incident")} ${c.after ?? "incident"}.`);
-        break;
-      case "title":
-        say(`Renamed from "${c.before ?? ""}" to "${c.after ?? ""}".`);
-        break;
-      case "status":
-        say(`${kinds.includes("incident-reopened") ? "Reopened: status" : "Status"} changed from ${humanize(c.before)} to ${humanize(c.after)}.`);
-        break;
-      case "impact": {
-        const verb = kinds.includes("impact-downgraded") ? "lowered" : kinds.includes("impact-escalated") ? "raised" : "changed";
-        say(`Impact ${verb} from ${c.before ?? "none"} to ${c.after ?? "none"}${afterResolution(prev, observedAt)}.`);
-        break;
-      }
-      case "url":
-        say("The incident's link changed.");
-        break;
-      case "startedAt":
-        say(describeMove("Start", c.before, c.after));
-        break;
-      case "resolvedAt":
-        if (c.kind === "changed" || (c.kind === "removed" && !kinds.includes("incident-reopened"))) say(describeMove("End", c.before, c.after));
-        break;
-      case "scheduledFor":
-        say(describeMove("Scheduled start", c.before, c.after));
-        break;
-      case "scheduledUntil":
-        say(describeMove("Scheduled end", c.before, c.after));
-        break;
-      case "components": {
-        const before = new Set((c.before ?? []).map((x) => x.name));
-        const after = new Set((c.after ?? []).map((x) => x.name));
-        const added = [...after].filter((n) => !before.has(n));
-        const removed = [...before].filter((n) => !after.has(n));
-        const parts = [added.length ? `added ${formatList(added)}` : "", removed.length ? `removed ${formatList(removed)}` : ""];
-        say(`Components ${parts.filter(Boolean).join("; ") || "renamed"}.`);
-        break;
-      }
-      case "update":
-        updateChanges.push(c);
-        break;
-      case "postmortem": {
-        if (c.kind === "added") {
-          const from = prev?.resolvedAt ?? state.incident.resolvedAt;
-          const at = c.after?.publishedAt ?? observedAt;
-          say(from ? `Postmortem published ${formatSignedSpan(msBetween(from, at), { after: "after resolution", before: "before resolution" })}.` : "Postmortem published.");
-        } else if (c.kind === "removed") say("The postmortem was taken down.");
-        else {
-          const since = c.before?.publishedAt;
-          say(since ? `Postmortem edited ${formatSignedSpan(msBetween(since, observedAt), { after: "after publication", before: "before its stated publication" })}.` : "Postmortem edited.");
-        }
-        break;
-      }
-      case "presence":
-        if (c.after === "deleted") say("Removed from the feed while older incidents are still listed: deleted by the vendor.");
-        else if (c.after === "left-feed") say("No longer listed in the feed.");
-        else say("Listed again after it had left the feed.");
-        break;
-    }
+  const ordered = orderChanges(changes);
+  const added = ordered.filter((c): c is UpdateChange => c.field === "update" && c.kind === "added");
+  const out: string[] = [];
+  for (const c of ordered) {
+    if (c.field !== "update") {
+      const text = describeChange(c, input);
+      if (text !== null) out.push(text);
+    } else if (c.kind !== "added") out.push(...describeUpdateChange(c, observedAt));
+    else if (c === added[0]) out.push(describeAdded(added));
   }
-  const out = [...ranked].sort((a, b) => a.rank - b.rank).map((r) => r.text);
-  out.push(...describeUpdateChanges(updateChanges, observedAt));
   return out.length > 0 ? out : ["No visible change."];
 }

@@ -42,10 +42,16 @@ function components(list: readonly Component[] | null): string {
   return list === null || list.length === 0 ? NOT_PRESENT : escapeHtml(list.map((c) => c.name).join(", "));
 }
 
-function update(u: IncidentUpdate | null): string {
+function updateHeading(u: IncidentUpdate | null): string {
+  if (!u) return "";
+  return [u.status ? statusLabel(u.status) : null, u.displayAt ? formatUtcSecond(u.displayAt) : null].filter(Boolean).join(", ");
+}
+
+/** One side of an update; its status and time only where they differ from the heading, which says them once. */
+function update(u: IncidentUpdate | null, heading: string): string {
   if (!u) return NOT_PRESENT;
-  const heading = [u.status ? statusLabel(u.status) : null, u.displayAt ? formatUtcSecond(u.displayAt) : null].filter(Boolean).join(", ");
-  return `${heading ? `<p><small>${escapeHtml(heading)}</small></p>` : ""}${renderUpdateMarkdown(u.body)}`;
+  const own = updateHeading(u);
+  return `${own !== heading ? `<p><small>${escapeHtml(own || "No status or time given")}</small></p>` : ""}${renderUpdateMarkdown(u.body)}`;
 }
 
 function postmortem(p: Postmortem | null): string {
@@ -73,10 +79,12 @@ function edited(before: string, after: string, whole: (side: "before" | "after")
 
 function sides(change: Change): Rows {
   switch (change.field) {
-    case "update":
+    case "update": {
+      const heading = updateHeading(change.after ?? change.before);
       return change.before && change.after && change.before.body !== change.after.body
-        ? edited(change.before.body, change.after.body, (side) => update(change[side]))
-        : { before: update(change.before), after: update(change.after), words: null };
+        ? edited(change.before.body, change.after.body, (side) => update(change[side], heading))
+        : { before: update(change.before, heading), after: update(change.after, heading), words: null };
+    }
     case "postmortem":
       return change.before && change.after && change.before.body !== change.after.body
         ? edited(change.before.body, change.after.body, (side) => postmortem(change[side]))
@@ -94,9 +102,14 @@ function row(label: string, html: string | null): string {
   return html === null ? "" : `<tr><th scope="row">${label}</th><td>${html}</td></tr>`;
 }
 
+function blockHeading(change: Change): string {
+  const heading = change.field === "update" ? updateHeading(change.after ?? change.before) : "";
+  return heading ? `${FIELD_LABELS.update} (${heading})` : FIELD_LABELS[change.field];
+}
+
 function block(change: Change): string {
   const { before, after, words } = sides(change);
-  return `<h3>${escapeHtml(FIELD_LABELS[change.field])}</h3><table><tbody>${row("Before", before)}${row("After", after)}${row("Word changes", words)}</tbody></table>`;
+  return `<h3>${escapeHtml(blockHeading(change))}</h3><table><tbody>${row("Before", before)}${row("After", after)}${row("Word changes", words)}</tbody></table>`;
 }
 
 const FEED_TAGS = [

@@ -1,11 +1,13 @@
-import { type Change, FIELD_LABELS } from "@/lib/change";
+import type { Change } from "@/lib/change";
 import { changeKindLabel, headingKindLabel } from "@/lib/change-kinds";
+import { orderChanges } from "@/lib/change-order";
 import type { ExportDocument, ExportIncident, ExportVersion, VersionExportDocument } from "@/lib/export-document";
 import { formatDuration, formatUtcMinute, formatUtcSecond, msBetween } from "@/lib/format";
-import type { Component, IncidentUpdate, Postmortem } from "@/lib/incident";
-import { escapeMarkdownInline, fenceMarkdownBlock } from "@/lib/render/markdown-text";
+import type { Component } from "@/lib/incident";
+import { humanizeValue, impactLabel, presenceLabel, statusLabel } from "@/lib/labels";
+import { renderChangeMarkdown } from "@/lib/render/change-markdown";
+import { escapeMarkdownInline } from "@/lib/render/markdown-text";
 import { MACHINE_SUMMARY_NOTICE } from "@/lib/summarize";
-import { diffText, formatWordDiffPlain } from "@/lib/word-diff";
 
 const NOT_PRESENT = "not present";
 
@@ -18,89 +20,25 @@ function time(value: string | null): string {
 }
 
 function components(list: readonly Component[] | null): string {
-  return list === null || list.length === 0 ? NOT_PRESENT : list.map((c) => escapeMarkdownInline(c.name)).join(", ");
+  return list === null || list.length === 0 ? "none" : list.map((c) => escapeMarkdownInline(c.name)).join(", ");
 }
 
-function describeUpdate(u: IncidentUpdate): string {
-  const parts = [u.status ? escapeMarkdownInline(u.status) : null, u.displayAt ? formatUtcSecond(u.displayAt) : null];
-  return parts.filter(Boolean).join(", ");
-}
-
-function block(label: string, text: string | null): string[] {
-  return text === null ? [`${label}: ${NOT_PRESENT}`, ""] : [`${label}:`, "", fenceMarkdownBlock(text), ""];
-}
-
-/** One side of an update change; its status and time are repeated only where they differ from the heading's. */
-function renderUpdateSide(label: string, u: IncidentUpdate | null, heading: string): string[] {
-  if (u === null) return [`${label}: ${NOT_PRESENT}`, ""];
-  const described = describeUpdate(u);
-  const detail = described === heading ? "" : ` (${described || "no time given"})`;
-  return [`${label}${detail}:`, "", fenceMarkdownBlock(u.body), ""];
-}
-
-/** For an edited text: the edit word by word, [-removed-]{+added+}. */
-function wordChanges(before: string | null | undefined, after: string | null | undefined): string[] {
-  if (!before || !after || before === after) return [];
-  return ["Word changes:", "", fenceMarkdownBlock(formatWordDiffPlain(diffText(before, after))), ""];
-}
-
-function renderPostmortemSide(label: string, p: Postmortem | null): string[] {
-  if (p === null) return [`${label}: ${NOT_PRESENT}`, ""];
-  return [`${label} (published ${time(p.publishedAt)}):`, "", fenceMarkdownBlock(p.body), ""];
-}
-
-/** One field's Before / After, as Markdown lines. */
-export function renderChangeMarkdown(change: Change): string[] {
-  switch (change.field) {
-    case "update": {
-      const u = change.after ?? change.before;
-      const described = u ? describeUpdate(u) : "";
-      const heading = `**${FIELD_LABELS.update}${described ? ` (${described})` : ""}**`;
-      return [
-        heading,
-        "",
-        ...renderUpdateSide("Before", change.before, described),
-        ...renderUpdateSide("After", change.after, described),
-        ...wordChanges(change.before?.body, change.after?.body),
-      ];
-    }
-    case "postmortem":
-      return [
-        `**${FIELD_LABELS.postmortem}**`,
-        "",
-        ...renderPostmortemSide("Before", change.before),
-        ...renderPostmortemSide("After", change.after),
-        ...wordChanges(change.before?.body, change.after?.body),
-      ];
-    case "components":
-      return [`**${FIELD_LABELS.components}**`, "", `- Before: ${components(change.before)}`, `- After: ${components(change.after)}`, ""];
-    case "presence":
-      return [`**${FIELD_LABELS.presence}**`, "", `- Before: ${change.before ?? NOT_PRESENT}`, `- After: ${change.after ?? NOT_PRESENT}`, ""];
-    case "startedAt":
-    case "resolvedAt":
-    case "scheduledFor":
-    case "scheduledUntil":
-      return [`**${FIELD_LABELS[change.field]}**`, "", `- Before: ${time(change.before)}`, `- After: ${time(change.after)}`, ""];
-    case "title":
-      if ((change.before ?? "").length > 120 || (change.after ?? "").length > 120) {
-        return [`**${FIELD_LABELS.title}**`, "", ...block("Before", change.before), ...block("After", change.after)];
-      }
-      return [
-        `**${FIELD_LABELS.title}**`,
-        "",
-        `- Before: ${inline(change.before)}`,
-        `- After: ${inline(change.after)}`,
-        "",
-        ...wordChanges(change.before, change.after),
-      ];
-    default:
-      return [`**${FIELD_LABELS[change.field]}**`, "", `- Before: ${inline(change.before)}`, `- After: ${inline(change.after)}`, ""];
+/** The changes in the change page's order, values as a list and texts as paragraphs, a blank line wherever one meets the other. */
+function renderChangesMarkdown(changes: readonly Change[], isFirst: boolean): string[] {
+  const lines: string[] = [];
+  for (const change of orderChanges(changes, { isFirst })) {
+    const rendered = renderChangeMarkdown(change);
+    const isItem = rendered[0]?.startsWith("- ") ?? false;
+    const last = lines.at(-1);
+    if (!isItem && last !== undefined && last !== "") lines.push("");
+    lines.push(...rendered);
   }
+  return [...lines, ""];
 }
 
 export function renderVersionMarkdown(version: ExportVersion): string[] {
   const kinds = version.kinds.map(changeKindLabel).join(", ") || "Other change";
-  const lines = [
+  return [
     `### Version ${version.seq}: ${kinds} (${formatUtcMinute(version.observedAt)})`,
     "",
     escapeMarkdownInline(version.summary),
@@ -109,9 +47,8 @@ export function renderVersionMarkdown(version: ExportVersion): string[] {
     "",
     "#### What changed",
     "",
+    ...renderChangesMarkdown(version.changes, version.kinds.includes("incident-new")),
   ];
-  for (const change of version.changes) lines.push(...renderChangeMarkdown(change));
-  return lines;
 }
 
 function renderIncidentMarkdown(incident: ExportIncident): string[] {
@@ -121,9 +58,9 @@ function renderIncidentMarkdown(incident: ExportIncident): string[] {
       : "";
   const rows: Array<[string, string]> = [
     ["Incident id", inline(incident.id)],
-    ["Kind", incident.kind],
-    ["Impact", inline(incident.impact)],
-    ["Status", inline(incident.status)],
+    ["Kind", escapeMarkdownInline(humanizeValue(incident.kind))],
+    ["Impact", incident.impact === null ? "not stated" : escapeMarkdownInline(impactLabel(incident.impact))],
+    ["Status", incident.status === null ? "not stated" : escapeMarkdownInline(statusLabel(incident.status))],
     ["Started", time(incident.startedAt)],
     ["Resolved", `${time(incident.resolvedAt)}${window}`],
   ];
@@ -133,7 +70,7 @@ function renderIncidentMarkdown(incident: ExportIncident): string[] {
     ["Live incident", inline(incident.url)],
     ["First archived", time(incident.firstSeenAt)],
     ["Last seen", time(incident.lastSeenAt)],
-    ["Feed presence", incident.presence],
+    ["Feed presence", presenceLabel(incident.presence)],
     ["Versions", String(incident.versions.length)],
   );
   const lines = [`## ${inline(incident.title)}`, "", "| Field | Value |", "|---|---|"];

@@ -10,8 +10,8 @@ export function escapeMarkdownInline(text: string): string {
 }
 
 /** A fenced block longer than any backtick run in the text, so the text cannot close it. */
-export function fenceMarkdownBlock(text: string): string {
+export function fenceMarkdownBlock(text: string, info: "text" | "diff" = "text"): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = "`".repeat(longest + 1);
-  return `${fence}text\n${text}\n${fence}`;
+  return `${fence}${info}\n${text}\n${fence}`;
 }

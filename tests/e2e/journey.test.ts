@@ -119,8 +119,11 @@ describe("a reader following an edited incident through the archive", () => {
     const kinds = await lines.evaluateAll((lis) => lis.map((li) => [...li.querySelectorAll(".badge")].map((b) => b.textContent).join(", ")));
     expect(kinds).toEqual(["Left the feed", "Impact downgraded", "Update edited, Status changed, Update posted", "Status changed, Update posted", "New incident"]);
     const changes = await history.locator("a.history-change").allTextContents();
-    expect(changes[0]).toBe("No longer listed in the feed.");
+    expect(changes[0]).toBe("No longer in the feed.");
     expect(changes[1]).toMatch(/^Impact lowered from \w+ to \w+/);
+    // The line leads with the change its change page leads with ("Update edited"), not the status.
+    expect(changes[2]).toMatch(/^The update of [\d-]+ [\d:]+ UTC \(Investigating\) was rewritten/);
+    expect(changes[3]).toMatch(/^Status changed from Investigating to /);
     expect(changes[4]).toMatch(/^New \w* ?incident\. First archived/);
     expect(changes.filter((c) => c.includes("Acme Cloud reported"))).toEqual([]);
     // The history comes before the timeline: the change is what a reader scans first.
@@ -143,6 +146,7 @@ describe("a reader following an edited incident through the archive", () => {
     await app().visit(page, `${INCIDENT}/versions/3`, "change");
     await expect(page.locator("h1").textContent()).resolves.toBe("Acme Cloud: Update edited: Elevated API error rates");
     await expect(page.locator("p.notice").textContent()).resolves.toBe("Machine-written from the diff below; check the diff before relying on it.");
+    await expect(page.locator("section[aria-labelledby=summary-heading] > p").first().textContent()).resolves.toMatch(/^The update of .+ was rewritten/);
 
     const blocks = page.locator(".what-changed > .change-block");
     // Significance order: the edit the page is headed by, then the status, then the new update.

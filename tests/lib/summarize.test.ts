@@ -3,6 +3,8 @@ import { canonicalizeIncident } from "@/lib/canonicalize";
 import { classifyChanges } from "@/lib/derive/classify-changes";
 import { diffStates } from "@/lib/diff-incidents";
 import type { Incident, IncidentState } from "@/lib/incident";
+import { orderChanges } from "@/lib/change-order";
+import { presenceLabel, statusLabel } from "@/lib/labels";
 import { describeIncident, headlineVersion, summarizeVersion } from "@/lib/summarize";
 import { makeIncident, makeUpdate } from "@/tests/support/incidents";
 
@@ -29,14 +31,14 @@ describe("summarizeVersion", () => {
 
   it("dates an impact downgrade relative to the resolution", () => {
     const text = summarize(resolved, { ...resolved, impact: "minor" }, "2026-03-03T10:42:00.000Z");
-    expect(text).toContain("Impact lowered from major to minor 2 days after resolution.");
+    expect(text).toContain("Impact lowered from Major to Minor 2 days after resolution.");
   });
 
   it("names a rewritten update and how long after posting it was rewritten", () => {
     const before = makeIncident();
     const after = makeIncident({ updates: [makeUpdate({ body: "Something else entirely." })] });
     expect(summarize(before, after, "2026-03-01T12:02:00.000Z")).toContain(
-      "The investigating update of 2026-03-01 10:02 UTC was rewritten, 2 hours after it was posted.",
+      "The update of 2026-03-01 10:02 UTC (Investigating) was rewritten, 2 hours after it was posted.",
     );
   });
 
@@ -44,7 +46,7 @@ describe("summarizeVersion", () => {
     const before = makeIncident();
     const after = makeIncident({ updates: [makeUpdate({ body: "Something else entirely." })] });
     const text = summarize(before, after, "2026-02-25T10:02:00.000Z");
-    expect(text).toContain("The investigating update of 2026-03-01 10:02 UTC was rewritten, 4 days before the time it shows.");
+    expect(text).toContain("The update of 2026-03-01 10:02 UTC (Investigating) was rewritten, 4 days before the time it shows.");
     expect(text).not.toContain("after it was posted");
   });
 
@@ -67,17 +69,17 @@ describe("summarizeVersion", () => {
 
   it("leads with the change and ends with the sentence every version shares", () => {
     const text = summarize(resolved, { ...resolved, impact: "minor" }, "2026-03-03T10:42:00.000Z");
-    expect(text.startsWith("Impact lowered from major to minor")).toBe(true);
+    expect(text.startsWith("Impact lowered from Major to Minor")).toBe(true);
     expect(text.endsWith("resolved at 2026-03-01 10:42 UTC (42 min).")).toBe(true);
   });
 });
 
 describe("headlineVersion", () => {
-  it("puts impact before status, renaming and updates, whatever order the diff lists them in", () => {
+  it("leads with the change behind the headline kind, then impact, status, renaming and updates, whatever order the diff lists them in", () => {
     const before = makeIncident({ impact: "minor" });
     const after = makeIncident({ impact: "critical", title: "Everything is down", status: "identified", updates: [makeUpdate({ body: "Rewritten." })] });
     const headline = headlineVersion(inputFor(before, after, "2026-03-01T11:00:00.000Z"));
-    const order = ["Impact raised from minor to critical", "Status changed from investigating to identified", 'Renamed from "Elevated API errors"', "was rewritten"].map((p) => headline.indexOf(p));
+    const order = ["was rewritten", "Impact raised from Minor to Critical", "Status changed from Investigating to Identified", 'Renamed from "Elevated API errors"'].map((p) => headline.indexOf(p));
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(headline).not.toContain("Buildkite reported");
@@ -87,6 +89,46 @@ describe("headlineVersion", () => {
     expect(headlineVersion(inputFor(null, resolved, "2026-03-01T10:05:00.000Z"))).toBe("New major incident. First archived 5 minutes after it started.");
     const before = makeIncident();
     const after = makeIncident({ updates: [...before.updates, makeUpdate({ id: "u2", status: "monitoring", body: "**Summary**\nA fix is out." })] });
-    expect(headlineVersion(inputFor(before, after, "2026-03-01T11:00:00.000Z"))).toBe('New update (monitoring): "Summary A fix is out."');
+    expect(headlineVersion(inputFor(before, after, "2026-03-01T11:00:00.000Z"))).toBe('New update (Monitoring): "Summary A fix is out."');
+  });
+});
+
+describe("one order and one vocabulary with the change page", () => {
+  it("opens the summary, the headline and the change page with the same change on a version that changed several fields", () => {
+    const before = makeIncident({ updates: [makeUpdate({ body: "We are investigating errors on the REST API." })] });
+    const after = makeIncident({
+      status: "monitoring",
+      updates: [makeUpdate({ body: "We are investigating errors for a few customers." }), makeUpdate({ id: "u2", status: "monitoring", body: "A fix is deployed." })],
+    });
+    const input = inputFor(before, after, "2026-03-01T11:00:00.000Z");
+    expect(input.kinds[0]).toBe("update-edited");
+    const lead = orderChanges(input.changes)[0];
+    expect(lead?.field === "update" && lead.kind === "changed").toBe(true);
+    const sentence = "The update of 2026-03-01 10:02 UTC (Investigating) was rewritten, 58 minutes after it was posted.";
+    expect(summarizeVersion(input).startsWith(sentence)).toBe(true);
+    expect(headlineVersion(input).startsWith(sentence)).toBe(true);
+    expect(headlineVersion(input)).toBe(`${sentence} Status changed from Investigating to Monitoring. New update (Monitoring): "A fix is deployed."`);
+  });
+
+  it("says every status as statusLabel does, never as the vendor's code", () => {
+    const pairs: Array<[string, string]> = [["service_disruption", "service_information"], ["in_progress", "degraded_performance"], ["IN_PROGRESS", "identified"]];
+    for (const [from, to] of pairs) {
+      const before = makeIncident({ status: from, updates: [makeUpdate({ status: from })] });
+      const after = makeIncident({ status: to, updates: [makeUpdate({ status: to })] });
+      const text = summarize(before, after, "2026-03-01T11:00:00.000Z");
+      expect(text).toContain(`Status changed from ${statusLabel(from)} to ${statusLabel(to)}.`);
+      expect(text).toContain(`(${statusLabel(from)}) was relabelled ${statusLabel(to)}.`);
+      expect(text).toContain(`; status: ${statusLabel(to)}.`);
+      for (const code of [from, to]) {
+        expect(text).not.toContain(code);
+        expect(text).not.toContain(code.replace(/_/g, " "));
+      }
+    }
+  });
+
+  it("says feed presence in lib/labels' words", () => {
+    const input = inputFor(resolved, resolved, "2026-03-02T11:00:00.000Z");
+    const left = { ...input, state: { ...input.state, presence: "left-feed" as const }, changes: [{ field: "presence" as const, kind: "changed" as const, before: "listed" as const, after: "left-feed" as const }], kinds: ["incident-left-feed" as const] };
+    expect(headlineVersion(left)).toBe(`${presenceLabel("left-feed")}.`);
   });
 });

@@ -51,7 +51,19 @@ describe("renderChangeHtml", () => {
   it("puts a lowered impact before an edited update, as the change page does", () => {
     const html = render([edit("a", "b"), { field: "impact", kind: "changed", before: "major", after: "minor" }]);
     expect(html.indexOf("<h3>Impact</h3>")).toBeGreaterThan(-1);
-    expect(html.indexOf("<h3>Impact</h3>")).toBeLessThan(html.indexOf("<h3>Update</h3>"));
+    expect(html.indexOf("<h3>Impact</h3>")).toBeLessThan(html.indexOf("<h3>Update ("));
+  });
+
+  it("says an update's status and time once, in its heading, and a side's own only where it differs", () => {
+    const posted = render([{ field: "update", kind: "added", updateId: "u2", before: null, after: makeUpdate({ id: "u2", status: "monitoring", displayAt: at }) }]);
+    expect(posted).toContain("<h3>Update (Monitoring, 2026-03-01 10:00:00 UTC)</h3>");
+    expect(posted.split("Monitoring, 2026-03-01 10:00:00 UTC").length - 1).toBe(1);
+    const relabelled = edit("Same words.", "Same words.");
+    if (relabelled.field !== "update" || !relabelled.after) throw new Error("not an update change");
+    const html = render([{ ...relabelled, after: { ...relabelled.after, status: "identified" } }]);
+    expect(html).toContain("<h3>Update (Identified, 2026-03-01 10:00:00 UTC)</h3>");
+    expect(html).toMatch(/<th scope="row">Before<\/th><td><p><small>Investigating, 2026-03-01 10:00:00 UTC<\/small><\/p>/);
+    expect(html).toMatch(/<th scope="row">After<\/th><td><p>Same words\.<\/p>/);
   });
 
   it("shows an edited Google Cloud update once, without its Markdown syntax, words spaced apart", () => {
