@@ -16,7 +16,10 @@ export type PageScope =
 
 const INCIDENT = /^(?:\/api\/v1)?\/vendors\/([^/]+)\/incidents\/([^/]+)(?:\/|$)/;
 const VENDOR = /^(?:\/api\/v1)?\/vendors\/([^/]+)(?:\/|$)/;
-/** A kind feed carries only versions of its kind, and of the kinds its `kind` parameters add. */
+/**
+ * A kind feed carries only versions of its kind, and of the kinds its `kind` parameters add. Its
+ * impact and component filters are the incident's current ones, which a version of any kind moves.
+ */
 const KIND_FEED = /^(?:\/vendors\/[^/]+)?\/kinds\/([^/]+)\/feed\.(?:rss|atom|json)$/;
 
 function decoded(segment: string): string | null {
@@ -30,7 +33,7 @@ function decoded(segment: string): string | null {
 function changeKindsOf(pathname: string, search: URLSearchParams): readonly string[] | null {
   const named = KIND_FEED.exec(pathname)?.[1];
   const kind = named === undefined ? null : decoded(named);
-  if (!kind) return null;
+  if (!kind || [...search.keys()].some((key) => key !== "kind")) return null;
   const more = search.getAll("kind").filter((k) => k !== "");
   return [...new Set([kind, ...more])];
 }

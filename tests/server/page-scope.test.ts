@@ -19,12 +19,15 @@ describe("page scope", () => {
     for (const path of ["/", "/search", "/feed.json", "/api/v1/changes", "/api/v1/incidents"]) expect(pageScopeOf(path)).toEqual({ kind: "global" });
   });
 
-  it("reads a kind feed as carrying its kind and the kinds its query adds, and a list filtered by kind as carrying any", () => {
+  it("reads a kind feed as carrying its kind and the kinds its query adds, and a list or a feed filtered otherwise as carrying any", () => {
     expect(pageScopeOf("/kinds/postmortem-edited/feed.atom")).toEqual({ kind: "global", changeKinds: ["postmortem-edited"] });
-    expect(pageScopeOf("/kinds/postmortem-edited/feed.json", new URLSearchParams("kind=update-edited&kind=postmortem-edited&impact=major"))).toEqual({
+    expect(pageScopeOf("/kinds/postmortem-edited/feed.json", new URLSearchParams("kind=update-edited&kind=postmortem-edited"))).toEqual({
       kind: "global",
       changeKinds: ["postmortem-edited", "update-edited"],
     });
+    // Filtered by the incident's current impact or components, it may lose or gain a version when any version moves them.
+    expect(pageScopeOf("/kinds/postmortem-edited/feed.json", new URLSearchParams("impact=major"))).toEqual({ kind: "global" });
+    expect(pageScopeOf("/vendors/acme/kinds/postmortem-edited/feed.rss", new URLSearchParams("component=API"))).toEqual({ kind: "vendor", vendorSlug: "acme" });
     expect(pageScopeOf("/", new URLSearchParams("kind=update-edited"))).toEqual({ kind: "global" });
     expect(pageScopeOf("/vendors/acme/changes", new URLSearchParams("kind=update-edited"))).toEqual({ kind: "vendor", vendorSlug: "acme" });
   });
