@@ -375,12 +375,14 @@ export const archiveRevision = sqliteTable("archive_revision", {
 /**
  * Whom each archive change concerns, newest last (written by the triggers that raise
  * archive_revision; they keep the newest 4,096): the web server evicts only the kept pages that
- * show that vendor or incident. A change with no vendor concerns every page.
+ * show that vendor, incident or change kind. A change with no vendor concerns every page.
  */
 export const archiveChanges = sqliteTable("archive_changes", {
   seq: integer("seq").primaryKey({ autoIncrement: true }),
   vendorSlug: text("vendor_slug"),
   providerId: text("provider_id"),
+  /** The version's kinds as incident_versions stores them (a JSON list); null for a vendor's change, which every kind feed shows. */
+  kinds: text("kinds"),
 });
 
 /** Webhook payloads already taken, by content (their envelope's event ids and times left out). */

@@ -27,6 +27,15 @@ export function catchUpAt(clock: CatchUpClock): number {
   return clock.anchorRealMs + behind / (clock.acceleration - 1);
 }
 
+/**
+ * The real instant at which the clock read `simulatedMs`: catchUpTime's inverse (to the
+ * millisecond), so a time stamped by the clock can be set beside the scheduler's real ones.
+ */
+export function realTimeOf(clock: CatchUpClock, simulatedMs: number): number {
+  if (clock.acceleration <= 0 || simulatedMs >= catchUpAt(clock)) return simulatedMs;
+  return Math.round(clock.anchorRealMs + (simulatedMs - clock.startMs) / clock.acceleration);
+}
+
 /** "startMs,anchorRealMs,acceleration", as the demo hands it to the poller in REDLINE_DEMO_CLOCK. */
 export function formatCatchUpClock(clock: CatchUpClock): string {
   return `${clock.startMs},${clock.anchorRealMs},${clock.acceleration}`;

@@ -138,7 +138,8 @@ export function withPageCache(render: RequestHandler, cache: PageCache, changes:
       return;
     }
     const kept = cache.get(key);
-    const scope = pageScopeOf(new URL(req.url ?? "/", "http://x").pathname);
+    const address = new URL(req.url ?? "/", "http://x");
+    const scope = pageScopeOf(address.pathname, address.searchParams);
     if (kept && clientHasIt(req, kept)) {
       const { "content-type": _type, "content-length": _length, "content-encoding": _encoding, ...validators } = freshCopy(kept, false).headers;
       res.writeHead(304, { ...validators, "x-redline-cache": "hit" }).end();

@@ -12,7 +12,9 @@ import {
 } from "@/db/queries/operator-status";
 import { getServerDb } from "@/db/server-db";
 import { listSupervisorEvents } from "@/db/supervisor-events";
+import { parseCatchUpClock } from "@/lib/catch-up-clock";
 import { readEnv } from "@/lib/env";
+import { operatorClockOf } from "@/lib/operator-clock";
 import { paginate } from "@/lib/paginate";
 import { groupProblems } from "@/lib/problem-groups";
 import { hookSettings } from "@/server/hooks/hook-route";
@@ -117,23 +119,27 @@ export default async function OperatorPage({ searchParams }: Props) {
   const env = readEnv();
   const limits = hookSettings(env);
   const now = new Date();
+  const clock = operatorClockOf(env.REDLINE_DEMO_CLOCK === undefined ? null : parseCatchUpClock(env.REDLINE_DEMO_CLOCK), now.getTime());
   const failingVendors = vendors.filter((v) => v.lastOutcome !== null && v.lastOutcome !== "ok");
   const failing = failingVendors.length;
   const problems = groupProblems(
-    failingVendors.map((v) => ({ vendorSlug: v.slug, vendorName: v.name, error: v.lastError ?? v.lastOutcome ?? "", since: v.failingSince, lastAt: v.lastPollAt })),
+    failingVendors.map((v) => ({ vendorSlug: v.slug, vendorName: v.name, error: v.lastError ?? v.lastOutcome ?? "", since: clock.captured(v.failingSince), lastAt: v.lastPollAt })),
   );
   const params = await searchParams;
   const shown = paginate(vendors, Number(typeof params.page === "string" ? params.page : 1), PAGE_SIZE);
   const onPage = new Set(shown.items.map((v) => v.slug));
   const processes = listProcessStatus(db, new Date(now.getTime() - PROCESS_WINDOW_MS).toISOString());
   const events = listSupervisorEvents(db, 20);
-  const jobs = listRecentJobs(db, 20);
-  const warned = listCaptureWarnings(db, 20);
-  const sources = listSourceStatus(db);
-  const retention = listRawRetention(db);
+  const jobs = listRecentJobs(db, 20).map((j) => (j.from ? { ...j, from: { ...j.from, observedAt: clock.captured(j.from.observedAt) ?? j.from.observedAt } } : j));
+  const warned = listCaptureWarnings(db, 20).map((c) => ({ ...c, observedAt: clock.captured(c.observedAt) ?? c.observedAt }));
+  const sources = listSourceStatus(db).map((x) => ({
+    ...x, lastPolledAt: clock.captured(x.lastPolledAt), lastChangedAt: clock.captured(x.lastChangedAt), lastFailedAt: clock.captured(x.lastFailedAt),
+  }));
+  const retention = listRawRetention(db).map((r) => ({ ...r, keptFrom: clock.captured(r.keptFrom) }));
   return (
     <>
       <h1>Operator status</h1>
+      {clock.note ? <p className="muted" data-clock-note="">{clock.note}</p> : null}
       <form method="post" action="/operator/sign-out">
         <button type="submit">Sign out</button>
       </form>

@@ -7,7 +7,7 @@ import { getServerDb } from "@/db/server-db";
 import { paths } from "@/lib/incident-key";
 import { vendorsParamsSchema } from "@/lib/page-params";
 import { compareByNow } from "@/lib/vendor-now";
-import { readNowRules } from "@/scrapers/platforms/now-rules";
+import { readNowRules } from "@/lib/now-rules";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Vendors" };

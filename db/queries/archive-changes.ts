@@ -6,14 +6,27 @@ export interface ArchiveChange {
   seq: number;
   vendorSlug: string | null;
   providerId: string | null;
+  /** The change kinds of the version written or removed; null when unknown, which every kind feed may show. */
+  kinds: readonly string[] | null;
+}
+
+interface StoredChange extends Omit<ArchiveChange, "kinds"> {
+  kinds: string | null;
 }
 
 const statements = preparedFor((sqlite) => ({
   newest: sqlite.prepare<[], { seq: number }>("SELECT seq FROM archive_changes ORDER BY seq DESC LIMIT 1"),
-  since: sqlite.prepare<[number, number], ArchiveChange>(
-    "SELECT seq, vendor_slug AS vendorSlug, provider_id AS providerId FROM archive_changes WHERE seq > ? ORDER BY seq LIMIT ?",
+  since: sqlite.prepare<[number, number], StoredChange>(
+    "SELECT seq, vendor_slug AS vendorSlug, provider_id AS providerId, kinds FROM archive_changes WHERE seq > ? ORDER BY seq LIMIT ?",
   ),
 }));
+
+/** The stored list; anything else reads as unknown, which evicts more, never less. */
+function kindsOf(stored: string | null): readonly string[] | null {
+  if (stored === null) return null;
+  const parsed: unknown = JSON.parse(stored);
+  return Array.isArray(parsed) && parsed.every((k) => typeof k === "string") ? parsed : null;
+}
 
 /** The newest change's number (0 before the first): it moves whenever a page's archived data may have. */
 export function getArchiveChangePosition(db: RedlineDb): number {
@@ -25,5 +38,5 @@ export function getArchiveChangePosition(db: RedlineDb): number {
  * 4,096, so a caller that fell further behind sees a first change later than `seq + 1`.
  */
 export function listArchiveChangesSince(db: RedlineDb, seq: number, limit: number): ArchiveChange[] {
-  return statements(db).since.all(seq, limit);
+  return statements(db).since.all(seq, limit).map((row) => ({ ...row, kinds: kindsOf(row.kinds) }));
 }

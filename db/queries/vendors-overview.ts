@@ -1,7 +1,8 @@
 import type { RedlineDb } from "@/db/client";
 import { preparedFor } from "@/db/queries/prepared";
-import { listSourceStandings, listUnresolvedGroups, listUnresolvedIncidents, type ProfileOf, type UnresolvedGroup, type UnresolvedIncidentRow } from "@/db/queries/vendor-now";
+import { listSourceStandings, listUnresolvedGroups, listUnresolvedIncidents, type UnresolvedGroup, type UnresolvedIncidentRow } from "@/db/queries/vendor-now";
 import type { VendorRow } from "@/db/vendors";
+import type { NowRules } from "@/lib/now-rules";
 import { describeVendorNow, type SourceNowFacts, type VendorNow, type VendorNowFacts, worstImpactOf } from "@/lib/vendor-now";
 
 export interface VendorOverview {
@@ -27,11 +28,7 @@ export interface VendorOverview {
   poll: { lastPollAt: string | null; lastOutcome: string | null; lastError: string | null; failures: number; nextPollAt: string | null } | null;
 }
 
-/** How the overview reads "now": each platform's declared format, and the poll interval of vendors without their own. */
-export interface NowRules {
-  profileOf: ProfileOf;
-  defaultIntervalMs: number;
-}
+export type { NowRules };
 
 const statements = preparedFor((sqlite) => ({
   vendors: sqlite.prepare<[], VendorRow & { enabledFlag: number }>(

@@ -7,9 +7,10 @@
  */
 import { Parser } from "htmlparser2";
 import { z } from "zod";
-import { EXACT_UPDATES, type SourceProfile, type StatedField, statingOnly } from "@/lib/derive/source-profile";
+import type { StatedField } from "@/lib/derive/source-profile";
 import { htmlToText } from "@/lib/html-to-text";
 import type { Incident, IncidentUpdate } from "@/lib/incident";
+import { PLATFORM_PROFILES } from "@/lib/platform-profiles";
 import { epochSecondsToUtc, formatUtc, TimestampError, zoneAbbreviationOffset } from "@/lib/time";
 import { deriveUpdateIds } from "@/lib/update-identity";
 import { decodeJson, parseWithSchema, type ParseContext, type Platform } from "@/scrapers/platforms/platform";
@@ -262,22 +263,10 @@ const dataSchema = z.object({
   archive: z.array(z.unknown()).nullish(),
 });
 
-const STATED = statingOnly(
-  { kind: "active" },
-  ["kind", "title", "status", "startedAt", "scheduledFor", "scheduledUntil", "components", "postmortem"],
-  { ...EXACT_UPDATES, time: "minute", text: "rendered" },
-);
-
-/**
- * No impact and no end (see readAwsEvent); the link is the dashboard's, standing in for a page no
- * event has; update times are printed to the minute and texts rendered from HTML.
- */
-const AWS_PROFILE: SourceProfile = { ...STATED, fields: { ...STATED.fields, url: "inferred" } };
-
 export const awsLegacyPlatform: Platform = {
   name: "aws-legacy",
   description: "AWS Service Health Dashboard data.json (retired 2023): current and archived events",
-  profile: AWS_PROFILE,
+  profile: PLATFORM_PROFILES["aws-legacy"],
   parserVersion: 2,
   async parse(body, context) {
     const data = parseWithSchema(dataSchema, decodeJson(body, context), context);

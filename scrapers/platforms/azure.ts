@@ -6,9 +6,10 @@
  * that Azure rewrites as the event goes on, and its last update time as pubDate (often with a bare
  * "Z" zone). The narrative is the event's latest update only, so one it replaces is never removed.
  */
-import { type StatedField, statingOnly } from "@/lib/derive/source-profile";
+import type { StatedField } from "@/lib/derive/source-profile";
 import { htmlToText } from "@/lib/html-to-text";
 import type { Incident } from "@/lib/incident";
+import { PLATFORM_PROFILES } from "@/lib/platform-profiles";
 import { deriveUpdateIds } from "@/lib/update-identity";
 import type { Platform } from "@/scrapers/platforms/platform";
 import { type FeedItem, feedItemTime, readFeedItems, type ReadFeedItem } from "@/scrapers/platforms/feed-document";
@@ -87,7 +88,7 @@ async function parseAzureFeed(body: Uint8Array, reader: SnapshotReader): Promise
 export const azurePlatform: Platform = {
   name: "azure-rss",
   description: "Azure status RSS: current incidents and advisories, one narrative each",
-  profile: statingOnly({ kind: "active" }, ["title", "status", "url", "components"], { list: "partial", time: "exact", text: "rendered", createdAt: false }),
+  profile: PLATFORM_PROFILES["azure-rss"],
   parserVersion: 1,
   async parse(body, ctx) {
     const reader = new SnapshotReader(ctx);

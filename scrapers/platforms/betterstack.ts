@@ -10,10 +10,11 @@
  * Resource states: resolved, degraded, downtime, maintenance; the worst one seen is the impact.
  */
 import type { Observation, ParsedSnapshot } from "@/lib/derive/observation";
-import { exactProfile, type StatedField, type Statement, statingOnly } from "@/lib/derive/source-profile";
+import type { StatedField, Statement } from "@/lib/derive/source-profile";
 import { z } from "zod";
 import { htmlToText } from "@/lib/html-to-text";
 import type { Component, Impact, Incident, IncidentUpdate } from "@/lib/incident";
+import { PLATFORM_PROFILES } from "@/lib/platform-profiles";
 import { deriveUpdateIds } from "@/lib/update-identity";
 import {
   decodeJson,
@@ -372,7 +373,7 @@ async function parseBetterstackFeed(body: Uint8Array, ctx: ParseContext): Promis
 export const betterstackIndexPlatform: Platform = {
   name: "betterstack-index",
   description: "Better Stack status page /index.json: status reports with their updates and affected resources",
-  profile: exactProfile({ kind: "recent", limit: null }),
+  profile: PLATFORM_PROFILES["betterstack-index"],
   parserVersion: 1,
   async parse(body, ctx) {
     return parseBetterstackIndex(body, ctx);
@@ -382,9 +383,7 @@ export const betterstackIndexPlatform: Platform = {
 export const betterstackRssPlatform: Platform = {
   name: "betterstack-rss",
   description: "Better Stack status page /feed.rss: one item per status update, grouped by report",
-  // The feed holds the most recent updates, so a report's first ones leave it first; its statuses
-  // ("[Investigating]") and update ids differ in kind from index.json's, which it stands in for.
-  profile: statingOnly({ kind: "recent", limit: null }, ["title"]),
+  profile: PLATFORM_PROFILES["betterstack-rss"],
   parserVersion: 1,
   async parse(body, ctx) {
     return parseBetterstackFeed(body, ctx);

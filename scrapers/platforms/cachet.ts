@@ -11,9 +11,10 @@
  * Cachet states no impact and no postmortem; a scheduled incident (status 0) is a maintenance.
  */
 import type { Observation } from "@/lib/derive/observation";
-import { EXACT_UPDATES, type SourceProfile, type StatedField, type Statement, statingOnly } from "@/lib/derive/source-profile";
+import type { StatedField, Statement } from "@/lib/derive/source-profile";
 import { z } from "zod";
 import type { Component, Incident, IncidentUpdate } from "@/lib/incident";
+import { PLATFORM_PROFILES } from "@/lib/platform-profiles";
 import { TimestampError, toUtcIso } from "@/lib/time";
 import { deriveUpdateIds } from "@/lib/update-identity";
 import { decodeJson, parseWithSchema, type ParseContext, type Platform } from "@/scrapers/platforms/platform";
@@ -332,10 +333,6 @@ function readV3Incident(reader: SnapshotReader, rawIncident: unknown, path: stri
   };
 }
 
-const STATED = statingOnly({ kind: "recent", limit: null }, ["kind", "title", "status", "url", "startedAt", "resolvedAt", "scheduledFor", "scheduledUntil", "components"], EXACT_UPDATES);
-/** Cachet states no impact, and tells a maintenance only by its "scheduled" status. */
-const PROFILE: SourceProfile = { ...STATED, fields: { ...STATED.fields, kind: "inferred" } };
-
 /** Each incident of `data` read on its own; of several with one id the first is kept. */
 function observeAll(reader: SnapshotReader, list: readonly unknown[], read: (raw: unknown, path: string) => CachetFields | null): void {
   const seen = new Set<string>();
@@ -350,7 +347,7 @@ function observeAll(reader: SnapshotReader, list: readonly unknown[], read: (raw
 export const cachetV2Platform: Platform = {
   name: "cachet-v2",
   description: "Cachet 2.x API v1 /api/v1/incidents: incidents with their message and (2.4) updates",
-  profile: PROFILE,
+  profile: PLATFORM_PROFILES["cachet-v2"],
   parserVersion: 1,
   async parse(body, ctx) {
     const raw = parseWithSchema(v2Schema, decodeJson(body, ctx), ctx);
@@ -363,7 +360,7 @@ export const cachetV2Platform: Platform = {
 export const cachetV3Platform: Platform = {
   name: "cachet-v3",
   description: "Cachet 3.x /api/incidents (JSON:API): incidents with included updates and components",
-  profile: PROFILE,
+  profile: PLATFORM_PROFILES["cachet-v3"],
   parserVersion: 1,
   async parse(body, ctx) {
     const raw = parseWithSchema(v3Schema, decodeJson(body, ctx), ctx);

@@ -6,8 +6,9 @@
  * field by field: a malformed field, product or update costs only itself.
  */
 import { z } from "zod";
-import { exactProfile, type StatedField } from "@/lib/derive/source-profile";
+import type { StatedField } from "@/lib/derive/source-profile";
 import { type Component, type Impact, type Incident, type IncidentUpdate, type Postmortem } from "@/lib/incident";
+import { PLATFORM_PROFILES } from "@/lib/platform-profiles";
 import { deriveUpdateIds } from "@/lib/update-identity";
 import {
   decodeJson,
@@ -204,8 +205,7 @@ const incidentListSchema = z.array(z.unknown());
 export const gcpPlatform: Platform = {
   name: "gcp",
   description: "Google Cloud status incidents.json (current and pre-2021 incident shapes)",
-  // The feed keeps about a year of incidents by their end time, not a fixed count.
-  profile: exactProfile({ kind: "recent", limit: null, by: "end" }),
+  profile: PLATFORM_PROFILES.gcp,
   parserVersion: 2,
   async parse(body, context) {
     const list = parseWithSchema(incidentListSchema, decodeJson(body, context), context);

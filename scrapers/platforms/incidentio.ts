@@ -12,10 +12,11 @@
  * list, so a message they stop showing is never read as removed. The feed, polled when
  * incidents.json is off, states only the title, status and messages the two share.
  */
-import { exactProfile, type StatedField, statingOnly } from "@/lib/derive/source-profile";
+import type { StatedField } from "@/lib/derive/source-profile";
 import { z } from "zod";
 import { htmlToText } from "@/lib/html-to-text";
 import type { Component, Impact, Incident } from "@/lib/incident";
+import { PLATFORM_PROFILES } from "@/lib/platform-profiles";
 import { deriveUpdateIds } from "@/lib/update-identity";
 import {
   decodeJson,
@@ -224,8 +225,7 @@ function parseIncidentioWidget(body: Uint8Array, reader: SnapshotReader): void {
 export const incidentioFeedPlatform: Platform = {
   name: "incidentio-feed",
   description: "incident.io status page /feed.rss or /feed.atom: recent incidents, latest update only",
-  // It stands in for incidents.json, whose components are keyed by id and whose links come from the page URL.
-  profile: statingOnly({ kind: "recent", limit: null }, ["title", "status"], { list: "partial", time: "exact", text: "rendered", createdAt: false }),
+  profile: PLATFORM_PROFILES["incidentio-feed"],
   parserVersion: 1,
   async parse(body, ctx) {
     const reader = new SnapshotReader(ctx);
@@ -238,11 +238,7 @@ export const incidentioFeedPlatform: Platform = {
 export const incidentioWidgetPlatform: Platform = {
   name: "incidentio-widget",
   description: "incident.io Widget API /api/v1/summary: ongoing incidents and maintenances, last message only",
-  profile: statingOnly(
-    { kind: "active" },
-    ["kind", "title", "status", "impact", "url", "components", "scheduledFor", "scheduledUntil"],
-    { list: "partial", time: "exact", text: "exact", createdAt: false },
-  ),
+  profile: PLATFORM_PROFILES["incidentio-widget"],
   parserVersion: 1,
   async parse(body, ctx) {
     const reader = new SnapshotReader(ctx);
@@ -255,7 +251,7 @@ export const incidentioIncidentsPlatform: Platform = {
   ...statuspageIncidentsPlatform,
   name: "incidentio-incidents",
   description: "incident.io Statuspage-compatible /api/v2/incidents.json: recent incidents with every update",
-  profile: exactProfile({ kind: "recent", limit: null }),
+  profile: PLATFORM_PROFILES["incidentio-incidents"],
 };
 
 export const incidentioPlatforms: Platform[] = [incidentioFeedPlatform, incidentioWidgetPlatform, incidentioIncidentsPlatform];

@@ -6,9 +6,10 @@
  * of their link (…/incident/<id>, …/maintenance/<id>). Instatus's incident list API needs a key, so
  * no public history is read.
  */
-import { type StatedField, statingOnly } from "@/lib/derive/source-profile";
+import type { StatedField } from "@/lib/derive/source-profile";
 import { z } from "zod";
 import type { Impact, Incident } from "@/lib/incident";
+import { PLATFORM_PROFILES } from "@/lib/platform-profiles";
 import { formatUtc, TimestampError, toUtcIso } from "@/lib/time";
 import { decodeJson, parseWithSchema, type Platform } from "@/scrapers/platforms/platform";
 import { joinPath, type ReadObject, SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
@@ -201,7 +202,7 @@ function readMaintenance(reader: SnapshotReader, raw: unknown, path: string, see
 export const instatusSummaryPlatform: Platform = {
   name: "instatus-summary",
   description: "Instatus /summary.json: active incidents and maintenances (no updates, no components)",
-  profile: statingOnly({ kind: "active" }, ["kind", "title", "status", "impact", "url", "startedAt", "scheduledFor", "scheduledUntil"]),
+  profile: PLATFORM_PROFILES["instatus-summary"],
   parserVersion: 1,
   async parse(body, ctx) {
     const summary = parseWithSchema(summarySchema, decodeJson(body, ctx), ctx);

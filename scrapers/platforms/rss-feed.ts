@@ -3,9 +3,10 @@
  * blog's postmortems, a vendor changelog, AWS's https://status.aws.amazon.com/rss/all.rss. Each item
  * is one incident with one update, its text.
  */
-import { type StatedField, statingOnly } from "@/lib/derive/source-profile";
+import type { StatedField } from "@/lib/derive/source-profile";
 import { htmlToText } from "@/lib/html-to-text";
 import type { Incident } from "@/lib/incident";
+import { PLATFORM_PROFILES } from "@/lib/platform-profiles";
 import { deriveUpdateIds } from "@/lib/update-identity";
 import { type FeedItem, feedItemTime, readFeedItems, type ReadFeedItem } from "@/scrapers/platforms/feed-document";
 import type { Platform } from "@/scrapers/platforms/platform";
@@ -59,9 +60,7 @@ function readItem(reader: SnapshotReader, read: ReadFeedItem, seen: Set<string>,
 export const rssFeedPlatform: Platform = {
   name: "rss",
   description: "Any RSS 2.0 or Atom feed: one incident per item (postmortem blogs, changelogs, AWS all.rss)",
-  // A plain feed says nothing of status, impact, components or resolution; another source may.
-  // Its one update is the item's whole text, rendered from HTML, at the item's one date.
-  profile: statingOnly({ kind: "recent", limit: null }, ["title", "url", "startedAt"], { list: "full", time: "exact", text: "rendered", createdAt: false }),
+  profile: PLATFORM_PROFILES.rss,
   parserVersion: 1,
   async parse(body, ctx) {
     const reader = new SnapshotReader(ctx);

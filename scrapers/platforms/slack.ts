@@ -6,9 +6,10 @@
  */
 import { z } from "zod";
 import type { ParsedSnapshot } from "@/lib/derive/observation";
-import { EXACT_FIELDS, exactProfile, type SourceProfile, type StatedField } from "@/lib/derive/source-profile";
+import type { StatedField } from "@/lib/derive/source-profile";
 import { htmlToText } from "@/lib/html-to-text";
 import type { Impact, Incident, IncidentUpdate } from "@/lib/incident";
+import { PLATFORM_PROFILES } from "@/lib/platform-profiles";
 import { deriveUpdateIds } from "@/lib/update-identity";
 import { decodeJson, parseWithSchema, type ParseContext, type Platform, utcTimestampField } from "@/scrapers/platforms/platform";
 import { joinPath, SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
@@ -135,18 +136,11 @@ function readSlackIncidents(list: readonly unknown[], listPath: string, ctx: Par
 const currentSchema = z.object({ active_incidents: z.array(z.unknown()) });
 const historySchema = z.array(z.unknown());
 
-/**
- * Everything exactly, but the end: Slack publishes none, and an incident over by its status is
- * taken to have ended at its newest note. Stated the same way while it is open, so that the
- * inferred end can replace the open incident's null.
- */
-const slackProfile = (presence: SourceProfile["presence"]): SourceProfile =>
-  exactProfile(presence, { fields: { ...EXACT_FIELDS, resolvedAt: "inferred" } });
 
 export const slackPlatform: Platform = {
   name: "slack",
   description: "Slack status API v2 `current`: the active incidents with their notes",
-  profile: slackProfile({ kind: "active" }),
+  profile: PLATFORM_PROFILES.slack,
   parserVersion: 2,
   async parse(body, context) {
     const current = parseWithSchema(currentSchema, decodeJson(body, context), context);
@@ -157,7 +151,7 @@ export const slackPlatform: Platform = {
 export const slackHistoryPlatform: Platform = {
   name: "slack-history",
   description: "Slack status API v2 `history`: recent incidents of any status",
-  profile: slackProfile({ kind: "recent", limit: null }),
+  profile: PLATFORM_PROFILES["slack-history"],
   parserVersion: 2,
   async parse(body, context) {
     return readSlackIncidents(parseWithSchema(historySchema, decodeJson(body, context), context), "", context);

@@ -5,9 +5,10 @@
  */
 import { z } from "zod";
 import type { ParsedSnapshot } from "@/lib/derive/observation";
-import type { SourceProfile, StatedField } from "@/lib/derive/source-profile";
+import type { StatedField } from "@/lib/derive/source-profile";
 import { htmlToText } from "@/lib/html-to-text";
 import type { Incident, IncidentUpdate, Postmortem } from "@/lib/incident";
+import { PLATFORM_PROFILES, STATUSPAGE_FEED_KEPT_STATUS as STATUS_KEPT } from "@/lib/platform-profiles";
 import { TimestampError, toUtcIso, zoneAbbreviationOffset } from "@/lib/time";
 import { deriveUpdateIds } from "@/lib/update-identity";
 import { MONTHS, pad, parseFeedDocument, rfc822Field } from "@/scrapers/platforms/feed-document";
@@ -22,8 +23,6 @@ import { joinPath, SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
 const MAINTENANCE_STATUSES = new Set(["scheduled", "in_progress", "verifying", "completed"]);
 const CLOSING_STATUSES = new Set(["resolved", "completed"]);
 const OVER_STATUSES = new Set(["resolved", "completed", "postmortem"]);
-/** The feed prints "Update" for an update that kept the previous status; it says nothing of the incident. */
-const STATUS_KEPT = "update";
 /** Display times may sit a little after the entry's own dates (vendor clock, forward-dated updates). */
 const YEAR_SLACK_MS = 2 * 86_400_000;
 
@@ -236,23 +235,10 @@ async function parseStatuspageFeed(body: Uint8Array, ctx: ParseContext): Promise
   return reader.snapshot();
 }
 
-/**
- * What the history feeds state: titles, links and every update exactly; update times to the
- * minute and texts rendered from HTML; the end to the minute (the closing update's time); the
- * start and whether it is a maintenance only worked out from the updates; no impact, components
- * or schedule.
- */
-const FEED_PROFILE = (presence: SourceProfile["presence"]): SourceProfile => ({
-  presence,
-  createsIncidents: true,
-  fields: { title: "exact", url: "exact", status: "exact", kind: "inferred", impact: "inferred", startedAt: "inferred", resolvedAt: "minute", postmortem: "rendered" },
-  updates: { list: "full", time: "minute", text: "rendered", createdAt: false, keptStatus: STATUS_KEPT },
-});
-
 export const statuspageAtomPlatform: Platform = {
   name: "statuspage-atom",
   description: "Atlassian Statuspage /history.atom: the 25 most recent incidents and maintenances",
-  profile: FEED_PROFILE({ kind: "recent", limit: 25 }),
+  profile: PLATFORM_PROFILES["statuspage-atom"],
   parserVersion: 1,
   parse: parseStatuspageFeed,
 };
@@ -260,7 +246,7 @@ export const statuspageAtomPlatform: Platform = {
 export const statuspageRssPlatform: Platform = {
   name: "statuspage-rss",
   description: "Atlassian Statuspage /history.rss: the 25 most recent incidents and maintenances",
-  profile: FEED_PROFILE({ kind: "recent", limit: 25 }),
+  profile: PLATFORM_PROFILES["statuspage-rss"],
   parserVersion: 1,
   parse: parseStatuspageFeed,
 };
@@ -272,5 +258,6 @@ export const statuspageRssPlatform: Platform = {
 export const statuspageAtomFallbackPlatform: Platform = {
   ...statuspageAtomPlatform,
   name: "statuspage-atom-fallback",
+  profile: PLATFORM_PROFILES["statuspage-atom-fallback"],
   description: "Atlassian Statuspage /history.atom polled while the JSON API is unavailable",
 };

@@ -11,6 +11,7 @@ import { DomUtils, parseDocument } from "htmlparser2";
 import { z } from "zod";
 import { htmlToMarkdown } from "@/lib/html-to-markdown";
 import type { Postmortem } from "@/lib/incident";
+import { PLATFORM_PROFILES } from "@/lib/platform-profiles";
 import { formatUtc, TimestampError, toUtcIso, zoneAbbreviationOffset } from "@/lib/time";
 import { decodeText, parseWithSchema, type ParseContext, type Platform, SnapshotError } from "@/scrapers/platforms/platform";
 import { SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
@@ -192,8 +193,7 @@ function parseStatuspageIncidentPage(body: Uint8Array, ctx: ParseContext): Parse
 export const statuspageIncidentPagePlatform: Platform = {
   name: "statuspage-incident-page",
   description: "Atlassian Statuspage incident page (HTML): its postmortem, for incidents another source lists",
-  // The postmortem is recovered from the page's HTML as Markdown, its time often printed to the minute.
-  profile: { presence: { kind: "single" }, createsIncidents: false, fields: { postmortem: "rendered" }, updates: null },
+  profile: PLATFORM_PROFILES["statuspage-incident-page"],
   parserVersion: 1,
   async parse(body, ctx) {
     return parseStatuspageIncidentPage(body, ctx);

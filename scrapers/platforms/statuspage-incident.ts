@@ -3,8 +3,8 @@
  * (https://developer.statuspage.io/, https://metastatuspage.com/api/v2/). Webhook payloads
  * share the incident object but carry no page.
  */
+import { PLATFORM_PROFILES } from "@/lib/platform-profiles";
 import { z } from "zod";
-import { exactProfile } from "@/lib/derive/source-profile";
 import { decodeJson, parseWithSchema, type Platform } from "@/scrapers/platforms/platform";
 import { SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
 import { readStatuspageIncident, readStatuspagePage } from "@/scrapers/platforms/statuspage-schema";
@@ -17,7 +17,7 @@ const singleSchema = z.object({
 export const statuspageIncidentPlatform: Platform = {
   name: "statuspage-incident",
   description: "Atlassian Statuspage /api/v2/incidents/<id>.json: one incident",
-  profile: exactProfile({ kind: "single" }),
+  profile: PLATFORM_PROFILES["statuspage-incident"],
   parserVersion: 1,
   async parse(body, ctx) {
     const single = parseWithSchema(singleSchema, decodeJson(body, ctx), ctx);

@@ -3,8 +3,8 @@
  * `/api/v2/scheduled-maintenances.json`, which share the list shape
  * (https://developer.statuspage.io/, https://metastatuspage.com/api/v2/#incidents).
  */
+import { PLATFORM_PROFILES } from "@/lib/platform-profiles";
 import { z } from "zod";
-import { exactProfile } from "@/lib/derive/source-profile";
 import { decodeJson, parseWithSchema, type Platform } from "@/scrapers/platforms/platform";
 import { SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
 import { readStatuspageLists, readStatuspagePage } from "@/scrapers/platforms/statuspage-schema";
@@ -22,7 +22,7 @@ const listSchema = z
 export const statuspageIncidentsPlatform: Platform = {
   name: "statuspage-incidents",
   description: "Atlassian Statuspage /api/v2/incidents.json (50 most recent) or scheduled-maintenances.json",
-  profile: exactProfile({ kind: "recent", limit: 50 }),
+  profile: PLATFORM_PROFILES["statuspage-incidents"],
   parserVersion: 1,
   async parse(body, ctx) {
     const list = parseWithSchema(listSchema, decodeJson(body, ctx), ctx);

@@ -2,8 +2,8 @@
  * Statuspage `/api/v2/summary.json`: unresolved incidents plus scheduled maintenances
  * (https://developer.statuspage.io/, https://metastatuspage.com/api/v2/#summary).
  */
+import { PLATFORM_PROFILES } from "@/lib/platform-profiles";
 import { z } from "zod";
-import { exactProfile } from "@/lib/derive/source-profile";
 import { decodeJson, parseWithSchema, type Platform } from "@/scrapers/platforms/platform";
 import { SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
 import { readStatuspageLists, readStatuspagePage } from "@/scrapers/platforms/statuspage-schema";
@@ -17,7 +17,7 @@ const summarySchema = z.object({
 export const statuspageSummaryPlatform: Platform = {
   name: "statuspage-summary",
   description: "Atlassian Statuspage /api/v2/summary.json: unresolved incidents and scheduled maintenances",
-  profile: exactProfile({ kind: "active" }),
+  profile: PLATFORM_PROFILES["statuspage-summary"],
   parserVersion: 1,
   async parse(body, ctx) {
     const summary = parseWithSchema(summarySchema, decodeJson(body, ctx), ctx);

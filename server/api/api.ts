@@ -29,7 +29,7 @@ import {
 import { diffStates } from "@/lib/diff-incidents";
 import { renderExportJson, renderVersionExportJson } from "@/lib/export-document";
 import { renderExportMarkdown, renderVersionExportMarkdown } from "@/lib/render/export-markdown";
-import { readNowRules } from "@/scrapers/platforms/now-rules";
+import { readNowRules } from "@/lib/now-rules";
 import { publicOrigin } from "@/server/http/public-origin";
 import { problem } from "@/server/http/problem";
 import { answer, answerJson, apiHandler, CORS_HEADERS, notFound, parseQuery } from "@/server/api/respond";

@@ -5,7 +5,7 @@ import { addVendor, getVendorBySlug, removeVendor, VendorExistsError, vendorStat
 import type { z } from "zod";
 import { listThrottleTelemetry } from "@/db/hooks";
 import { addVendorBodySchema, deleteVendorQuerySchema, emptyQuerySchema, type hookTelemetrySchema } from "@/lib/api/schemas";
-import { readNowRules } from "@/scrapers/platforms/now-rules";
+import { readNowRules } from "@/lib/now-rules";
 import { hookSettings } from "@/server/hooks/hook-route";
 import { readEnv } from "@/lib/env";
 import { describeParamError } from "@/lib/page-params";

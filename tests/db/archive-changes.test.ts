@@ -27,6 +27,26 @@ describe("archive changes", () => {
     expect(whom(listArchiveChangesSince(db, afterNew, 100))).toEqual(["globex/g-7"]);
   });
 
+  it("records the kinds of each version written or removed, and none for a vendor's change", async () => {
+    const db = freshDatabase();
+    const platform = makeTestPlatform({ kind: "recent", limit: 25 });
+    const acme = ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
+    const start = getArchiveChangePosition(db);
+    await ingestSnapshot(db, { vendor: acme, platform, source: "feed", observedAt: "2026-05-01T00:00:00.000Z", body: snapshotBody([makeIncident({ vendor: "acme", id: "1", title: "API errors" })]) });
+    const afterNew = getArchiveChangePosition(db);
+    await ingestSnapshot(db, { vendor: acme, platform, source: "feed", observedAt: "2026-05-01T00:05:00.000Z", body: snapshotBody([makeIncident({ vendor: "acme", id: "1", title: "API and login errors" })]) });
+    const written = listArchiveChangesSince(db, start, 100);
+    expect(written.map((c) => c.kinds)).toEqual([expect.arrayContaining(["incident-new"]), expect.arrayContaining(["title-changed"])]);
+    expect(written[1]?.kinds).not.toContain("incident-new");
+    const stored = db.$client.prepare<[], { kinds: string }>("SELECT kinds FROM incident_versions ORDER BY id").all();
+    expect(written.map((c) => JSON.stringify(c.kinds))).toEqual(stored.map((v) => v.kinds));
+    const beforeDelete = getArchiveChangePosition(db);
+    db.$client.prepare("DELETE FROM incident_versions WHERE id = (SELECT max(id) FROM incident_versions)").run();
+    expect(listArchiveChangesSince(db, beforeDelete, 10).map((c) => c.kinds)).toEqual([written[1]?.kinds]);
+    db.$client.prepare("UPDATE vendors SET name = 'Acme Cloud' WHERE slug = 'acme'").run();
+    expect(listArchiveChangesSince(db, afterNew + 1, 10).at(-1)).toMatchObject({ vendorSlug: "acme", providerId: null, kinds: null });
+  });
+
   it("names a renamed vendor under its old and new slug, and a removed one under its slug", () => {
     const db = freshDatabase();
     const settings = { slug: "acme", name: "Acme", platform: "statuspage", url: "https://status.acme.test" };

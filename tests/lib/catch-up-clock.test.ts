@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { catchUpAt, catchUpTime, formatCatchUpClock, parseCatchUpClock } from "@/lib/catch-up-clock";
+import { catchUpAt, catchUpTime, formatCatchUpClock, parseCatchUpClock, realTimeOf } from "@/lib/catch-up-clock";
 import { createPollDeps } from "@/scrapers/poller/create-poller";
 import { readEnv } from "@/lib/env";
 import { SimClock } from "@/simulator/clock";
@@ -22,6 +22,17 @@ describe("the demo's catch-up clock", () => {
     expect(reached).toBeCloseTo(REAL + (28 * DAY) / 3_599, 0);
     for (const later of [reached, reached + 1_000, reached + 7 * DAY]) expect(catchUpTime(clock, later)).toBe(later);
     expect(catchUpTime(clock, reached - 60_000)).toBeLessThan(reached - 60_000);
+  });
+
+  it("tells the real instant at which it read a time, before and after it reached real time", () => {
+    const reached = Math.ceil(catchUpAt(clock));
+    for (const real of [REAL, REAL + 1_000, REAL + 24_000, REAL + 600_000, reached - 1, reached, reached + DAY]) {
+      expect(realTimeOf(clock, catchUpTime(clock, real))).toBeCloseTo(real, -1);
+    }
+    expect(realTimeOf(clock, REAL - 27 * DAY)).toBe(REAL + 24_000);
+    expect(realTimeOf(clock, reached + 5_000)).toBe(reached + 5_000);
+    // A clock started at real time is real time.
+    expect(realTimeOf({ startMs: REAL, anchorRealMs: REAL, acceleration: 3_600 }, REAL + HOUR)).toBe(REAL + HOUR);
   });
 
   it("goes through the environment unchanged, and refuses anything else", () => {

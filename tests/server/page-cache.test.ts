@@ -6,6 +6,11 @@ import { pageScopeOf, type PageScope } from "@/server/page-scope";
 const page = (text: string) => ({ status: 200, headers: { "content-type": "text/html" }, body: Buffer.from(text) });
 const GLOBAL: PageScope = { kind: "global" };
 
+function splitAddress(address: string): [string, URLSearchParams] {
+  const url = new URL(address, "http://x");
+  return [url.pathname, url.searchParams];
+}
+
 /** An archive_changes table in memory: `record` appends, as the triggers do. */
 function changeLog(keep = 4_096) {
   let rows: ArchiveChange[] = [];
@@ -14,9 +19,9 @@ function changeLog(keep = 4_096) {
     position: () => rows.at(-1)?.seq ?? seq,
     since: (after, limit) => rows.filter((r) => r.seq > after).slice(0, limit),
   };
-  const record = (vendorSlug: string | null, providerId: string | null = null) => {
+  const record = (vendorSlug: string | null, providerId: string | null = null, kinds: string[] | null = null) => {
     seq += 1;
-    rows = [...rows, { seq, vendorSlug, providerId }].slice(-keep);
+    rows = [...rows, { seq, vendorSlug, providerId, kinds }].slice(-keep);
   };
   return { feed, record };
 }
@@ -33,6 +38,43 @@ describe("page cache", () => {
     const still = kept.filter((path) => cache.get(path) !== undefined);
     expect(still).toEqual(["/vendors/a/incidents/1", "/vendors/b/incidents/2", "/vendors/a/feed.atom"]);
     expect(cache.evictions).toBe(5);
+  });
+
+  it("keeps the kind feeds of other kinds when a version is recorded, and evicts those of its kinds", () => {
+    const { feed, record } = changeLog();
+    const cache = new PageCache({ maxBytes: 100_000, maxEntryBytes: 1_000, ttlMs: 60_000 });
+    const kept = [
+      "/kinds/update-edited/feed.rss", "/kinds/postmortem-published/feed.atom", "/kinds/postmortem-published/feed.json?kind=update-edited",
+      "/vendors/b/kinds/update-edited/feed.json", "/vendors/b/kinds/postmortem-published/feed.rss", "/vendors/a/kinds/update-edited/feed.atom",
+    ];
+    const keep = () => {
+      const at = cache.catchUp(feed);
+      for (const path of kept) cache.set(path, pageScopeOf(...splitAddress(path)), at, page(path));
+    };
+    const still = () => kept.filter((path) => cache.get(path) !== undefined);
+    keep();
+    record("b", "1", ["update-edited", "status-changed"]);
+    cache.catchUp(feed);
+    expect(still()).toEqual(["/kinds/postmortem-published/feed.atom", "/vendors/b/kinds/postmortem-published/feed.rss", "/vendors/a/kinds/update-edited/feed.atom"]);
+    keep();
+    // A version whose kinds are unknown, or a change to a vendor (its name is in every item), may be in any of them.
+    record("b", "1");
+    cache.catchUp(feed);
+    expect(still()).toEqual(["/vendors/a/kinds/update-edited/feed.atom"]);
+    keep();
+    record("a");
+    cache.catchUp(feed);
+    expect(still()).toEqual(["/vendors/b/kinds/update-edited/feed.json", "/vendors/b/kinds/postmortem-published/feed.rss"]);
+  });
+
+  it("does not keep a kind feed rendered before a version of its kind, and keeps one of another kind", () => {
+    const { feed, record } = changeLog();
+    const cache = new PageCache({ maxBytes: 100_000, maxEntryBytes: 1_000, ttlMs: 60_000 });
+    const startedAt = cache.catchUp(feed);
+    record("b", "1", ["postmortem-published"]);
+    cache.catchUp(feed);
+    expect(cache.set("/kinds/postmortem-published/feed.rss", pageScopeOf("/kinds/postmortem-published/feed.rss"), startedAt, page("old"))).toBe(false);
+    expect(cache.set("/kinds/update-edited/feed.rss", pageScopeOf("/kinds/update-edited/feed.rss"), startedAt, page("b"))).toBe(true);
   });
 
   it("evicts every page of a vendor that was renamed or removed, and everything for a change it cannot place", () => {

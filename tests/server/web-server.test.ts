@@ -17,7 +17,7 @@ const UNCHANGED: ArchiveChangeFeed = { position: () => 1, since: () => [] };
 function changingArchive() {
   const rows: ArchiveChange[] = [];
   const feed: ArchiveChangeFeed = { position: () => rows.length, since: (seq, limit) => rows.slice(seq, seq + limit) };
-  return { feed, record: (vendorSlug: string | null, providerId: string | null = null) => void rows.push({ seq: rows.length + 1, vendorSlug, providerId }) };
+  return { feed, record: (vendorSlug: string | null, providerId: string | null = null, kinds: string[] | null = null) => void rows.push({ seq: rows.length + 1, vendorSlug, providerId, kinds }) };
 }
 
 /** A stand-in for Next: counts renders and answers in two writes, like a streamed page. */
@@ -63,6 +63,17 @@ describe("the web server's page cache", () => {
     expect(after).toEqual(["hit", "miss", "hit", "miss", "miss", "miss", "miss"]);
     expect((await get("/vendors/b/incidents/1")).body).toContain(`render ${pages.length + 1} of /vendors/b/incidents/1`);
     expect(rendered).toHaveLength(pages.length + 5);
+  });
+
+  it("renders a kind feed again only for a version of a kind it carries, including kinds its query adds", async () => {
+    const archive = changingArchive();
+    const { get } = await serve(archive.feed);
+    const feeds = ["/kinds/update-edited/feed.rss", "/kinds/title-changed/feed.rss", "/kinds/title-changed/feed.rss?kind=update-edited", "/vendors/b/kinds/title-changed/feed.atom"];
+    for (const path of feeds) expect((await get(path)).cache).toBe("miss");
+    archive.record("b", "1", ["update-edited"]);
+    const after = [];
+    for (const path of feeds) after.push((await get(path)).cache);
+    expect(after).toEqual(["miss", "hit", "miss", "hit"]);
   });
 
   it("renders afresh for a reader who asks to revalidate, and for pages that show poll health", async () => {

@@ -16,7 +16,7 @@ import { vendorProfileParamsSchema } from "@/lib/page-params";
 import { archivedRangeOf, reportPeriod } from "@/lib/report-period";
 import { computeVendorFigures } from "@/lib/vendor-figures";
 import { feedsBySource } from "@/lib/vendor-now";
-import { readNowRules } from "@/scrapers/platforms/now-rules";
+import { readNowRules } from "@/lib/now-rules";
 import { statusLabel } from "@/lib/labels";
 
 export const dynamic = "force-dynamic";
