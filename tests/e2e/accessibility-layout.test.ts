@@ -103,6 +103,18 @@ describe("phone layout", () => {
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
   });
 
+  it("shows a long rewritten postmortem as each version's opening within four screens on a phone, its whole text one click away", async () => {
+    const page = await app().page(PHONE);
+    await app().visit(page, "/vendors/longform/incidents/lfdatabase01/versions/2", "phone-rewritten-postmortem");
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    expect(height, "page height on a 844 px tall phone").toBeLessThan(4 * PHONE.viewport.height);
+    const whole = page.locator("details.whole-text");
+    await expect(whole.locator(".side-after").isVisible()).resolves.toBe(false);
+    await whole.locator("summary").click();
+    await expect(whole.locator(".side-after").textContent()).resolves.toContain("no claim is needed");
+    await expect(whole.locator(".side-before").textContent()).resolves.toContain("Error rates returned to normal by 16:40 UTC.");
+  });
+
   it("keeps table columns wide enough to read on a phone", async () => {
     const page = await app().page(PHONE);
     const squeezed: string[] = [];
