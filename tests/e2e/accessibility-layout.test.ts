@@ -115,6 +115,16 @@ describe("phone layout", () => {
     await expect(whole.locator(".side-before").textContent()).resolves.toContain("Error rates returned to normal by 16:40 UTC.");
   });
 
+  it("lists vendors as cards on a phone, each value under its column's name", async () => {
+    const page = await app().page(PHONE);
+    await app().visit(page, "/vendors", "phone-vendors");
+    const cards = await page.locator("table.vendor-table > tbody > tr").evaluateAll((rows) =>
+      rows.map((row) => ({ display: getComputedStyle(row).display, labels: Array.from(row.querySelectorAll("td")).map((td) => getComputedStyle(td, "::before").content) })),
+    );
+    expect(cards.length).toBeGreaterThan(0);
+    for (const card of cards) expect(card).toEqual({ display: "block", labels: ["none", '"Now"', '"Last incident"', '"Last 90 days"', '"Polling"'] });
+  });
+
   it("keeps table columns wide enough to read on a phone", async () => {
     const page = await app().page(PHONE);
     const squeezed: string[] = [];
