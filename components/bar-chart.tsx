@@ -8,6 +8,7 @@ export function BarChart({ data, label, scale }: { data: ReadonlyArray<{ label: 
   const band = (width - pad.left - pad.right) / Math.max(1, data.length);
   const y = (v: number) => pad.top + (height - pad.top - pad.bottom) * (1 - v / max);
   const every = Math.max(1, Math.ceil(data.length / 12));
+  // A phone shows every other label (tick-sparse), larger: the chart is drawn at half its width there.
   return (
     <figure className="chart">
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${label}: ${data.map((d) => `${d.label} ${d.value}`).join(", ")}`}>
@@ -22,7 +23,7 @@ export function BarChart({ data, label, scale }: { data: ReadonlyArray<{ label: 
                 <title>{`${d.label}: ${d.value}`}</title>
               </rect>
               {i % every === 0 ? (
-                <text x={x + band / 2} y={height - 8} textAnchor="middle" className="tick">{d.label}</text>
+                <text x={x + band / 2} y={height - 8} textAnchor="middle" className={i % (every * 2) === 0 ? "tick tick-month tick-sparse" : "tick tick-month"}>{d.label}</text>
               ) : null}
             </g>
           );

@@ -1,9 +1,10 @@
 import { ImpactBadge } from "@/components/badges";
-import { SideOfDiff, TextDiff } from "@/components/text-diff";
+import { SideOfDiff, TextDiff, TextOpening } from "@/components/text-diff";
 import { type Change, FIELD_LABELS } from "@/lib/change";
 import { formatUtcSecond } from "@/lib/format";
 import type { Component, IncidentUpdate, Postmortem } from "@/lib/incident";
 import { renderVendorMarkdown, renderVendorMarkdownAt, vendorMarkdownToText } from "@/lib/render/vendor-markdown";
+import { isLongText } from "@/lib/diff-hunks";
 import { isRewrite } from "@/lib/word-diff";
 import { presenceLabel, statusLabel } from "@/lib/labels";
 
@@ -55,10 +56,20 @@ function EditedText({ before, after, whole }: { before: string; after: string; w
   const plainBefore = vendorMarkdownToText(before);
   const plainAfter = vendorMarkdownToText(after);
   if (isRewrite(plainBefore, plainAfter)) {
+    if (!isLongText(plainBefore) && !isLongText(plainAfter)) {
+      return (
+        <>
+          <p className="muted small">Rewritten: too little of the text was kept to mark word by word.</p>
+          <Sides before={whole.before} after={whole.after} />
+        </>
+      );
+    }
+    // Two long texts in full would be pages of red then green: their openings say what was replaced by what.
     return (
       <>
-        <p className="muted small">Rewritten: too little of the text was kept to mark word by word.</p>
-        <Sides before={whole.before} after={whole.after} />
+        <p className="muted small">Rewritten: too little of the text was kept to mark word by word. Each version&apos;s opening:</p>
+        <Sides before={<TextOpening text={plainBefore} />} after={<TextOpening text={plainAfter} />} />
+        <WholeText whole={whole} />
       </>
     );
   }
@@ -74,11 +85,17 @@ function EditedText({ before, after, whole }: { before: string; after: string; w
           )}
         </div>
       </div>
-      <details className="whole-text">
-        <summary>Whole text, before and after</summary>
-        <Sides before={whole.before} after={whole.after} />
-      </details>
+      <WholeText whole={whole} />
     </>
+  );
+}
+
+function WholeText({ whole }: { whole: { before: React.ReactNode; after: React.ReactNode } }) {
+  return (
+    <details className="whole-text">
+      <summary>Whole text, before and after</summary>
+      <Sides before={whole.before} after={whole.after} />
+    </details>
   );
 }
 

@@ -25,19 +25,19 @@ export function PollStatusTable({ vendors, now }: { vendors: readonly VendorPoll
               <th scope="row">
                 {v.name} <span className="muted">({v.slug}, {v.platform}{v.enabled && v.url ? "" : ", not polled"})</span>
               </th>
-              <td><UtcTime iso={v.lastPollAt} now={now} /></td>
-              <td className={v.lastOutcome === "ok" ? "health-ok" : v.lastOutcome ? "health-failed" : "muted"}>{v.lastOutcome ?? "never polled"}</td>
-              <td>{v.lastError ? <code>{v.lastError}</code> : <span className="muted">none</span>}</td>
-              <td>{v.consecutiveFailures}</td>
-              <td>{v.backoffSeconds > 0 ? `${v.backoffSeconds} s` : "none"}</td>
-              <td>
+              <td data-label="Last poll (UTC)"><UtcTime iso={v.lastPollAt} now={now} /></td>
+              <td data-label="Outcome" className={v.lastOutcome === "ok" ? "health-ok" : v.lastOutcome ? "health-failed" : "muted"}>{v.lastOutcome ?? "never polled"}</td>
+              <td data-label="Error">{v.lastError ? <code>{v.lastError}</code> : <span className="muted">none</span>}</td>
+              <td data-label="Failures in a row">{v.consecutiveFailures}</td>
+              <td data-label="Backoff">{v.backoffSeconds > 0 ? `${v.backoffSeconds} s` : "none"}</td>
+              <td data-label="Next poll (UTC)">
                 <UtcTime iso={v.nextPollAt} relative={false} />
                 {v.pushPollDueAt ? <span className="muted"> (pushed: <UtcTime iso={v.pushPollDueAt} relative={false} />)</span> : null}
               </td>
-              <td>
+              <td data-label="Observations (failed, read in part)">
                 {v.captures} ({v.failedCaptures}, {v.capturesWithWarnings}) <span className="muted">in {v.captureRows} rows</span>
               </td>
-              <td>{v.versions}</td>
+              <td data-label="Versions">{v.versions}</td>
             </tr>
           ))}
         </tbody>

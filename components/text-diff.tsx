@@ -1,5 +1,5 @@
 import { Fragment } from "react";
-import { type DiffHunk, diffHunks } from "@/lib/diff-hunks";
+import { type DiffHunk, diffHunks, openingOf } from "@/lib/diff-hunks";
 import { type DiffPiece, diffText, spaceSegments } from "@/lib/word-diff";
 
 function Piece({ piece }: { piece: DiffPiece }) {
@@ -66,6 +66,19 @@ export function VendorText({ text }: { text: string }) {
       {text.split(/\n{2,}/).map((para, i) => (
         <p key={i}>{para}</p>
       ))}
+    </div>
+  );
+}
+
+/** How a long text starts, with a count of what the whole text adds; React escapes every character. */
+export function TextOpening({ text }: { text: string }) {
+  const { lines, left } = openingOf(text);
+  return (
+    <div className="text-opening">
+      {lines.map((line, i) => (
+        <p key={i}>{line}</p>
+      ))}
+      {left > 0 ? <p className="diff-skipped">… {left} more {left === 1 ? "line" : "lines"} in the whole text …</p> : null}
     </div>
   );
 }

@@ -109,3 +109,50 @@ export function diffHunks(before: string, after: string, options: HunkOptions = 
   for (const hunk of hunks) if (hunk.kind === "lines") trimTrailingBlanks(hunk.lines);
   return hunks;
 }
+
+/** The start of a text that is shown in place of the whole, and how much of it was left out. */
+export interface TextOpening {
+  lines: string[];
+  /** Non-blank lines left out, the one cut short included. */
+  left: number;
+}
+
+export interface OpeningOptions {
+  /** Non-blank lines kept at most. */
+  lines?: number;
+  /** Characters kept at most; the line that passes it is cut at a word. */
+  chars?: number;
+}
+
+/**
+ * The opening lines of a long text, for a rewrite too different to mark word by word: a reader
+ * sees how each version starts, and opens the whole text when they want it.
+ */
+export function openingOf(text: string, options: OpeningOptions = {}): TextOpening {
+  const maxLines = options.lines ?? 6;
+  const maxChars = options.chars ?? 600;
+  const all = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const lines: string[] = [];
+  let used = 0;
+  let cutShort = false;
+  for (const line of all) {
+    if (lines.length === maxLines) break;
+    if (used + line.length > maxChars) {
+      const room = maxChars - used;
+      const cut = line.slice(0, room).replace(/\s+\S*$/, "");
+      if (room >= 40 && cut !== "") {
+        lines.push(`${cut} …`);
+        cutShort = true;
+      }
+      break;
+    }
+    lines.push(line);
+    used += line.length;
+  }
+  return { lines, left: all.length - lines.length + (cutShort ? 1 : 0) };
+}
+
+/** Whether a text is long enough that a page shows its opening (or its changed passages) first. */
+export function isLongText(text: string, options: OpeningOptions = {}): boolean {
+  return openingOf(text, options).left > 0;
+}

@@ -32,6 +32,37 @@ const PRESENCE_LABELS: Record<string, string> = {
   deleted: "Deleted by the vendor",
 };
 
+/** The formats Redline reads, as their makers name them (and the endpoint, where a platform has several). */
+const PLATFORM_LABELS: Record<string, string> = {
+  statuspage: "Statuspage",
+  "statuspage-atom": "Statuspage Atom feed",
+  "statuspage-atom-fallback": "Statuspage Atom feed",
+  "statuspage-rss": "Statuspage RSS feed",
+  "statuspage-summary": "Statuspage summary.json",
+  "statuspage-incidents": "Statuspage incidents.json",
+  "statuspage-incident": "Statuspage incident JSON",
+  "statuspage-incident-page": "Statuspage incident page",
+  gcp: "Google Cloud",
+  aws: "AWS",
+  "aws-legacy": "AWS data.json",
+  azure: "Azure",
+  "azure-rss": "Azure RSS feed",
+  betterstack: "Better Stack",
+  "betterstack-index": "Better Stack",
+  "betterstack-rss": "Better Stack RSS feed",
+  "cachet-v2": "Cachet v2",
+  "cachet-v3": "Cachet v3",
+  incidentio: "incident.io",
+  "incidentio-feed": "incident.io feed",
+  "incidentio-incidents": "incident.io",
+  "incidentio-widget": "incident.io widget",
+  instatus: "Instatus",
+  "instatus-summary": "Instatus",
+  rss: "RSS or Atom feed",
+  slack: "Slack",
+  "slack-history": "Slack history",
+};
+
 /** "service_information" → "Service information", "IN_PROGRESS" → "In progress", "incidentUpdate" → "Incident update". */
 export function humanizeValue(raw: string): string {
   const words = raw
@@ -58,4 +89,9 @@ export function statusLabel(status: string | null): string {
 export function presenceLabel(presence: string | null): string {
   if (presence === null) return "Not present";
   return PRESENCE_LABELS[presence] ?? humanizeValue(presence);
+}
+
+/** A platform identifier (`statuspage-summary`) as a reader reads it. */
+export function platformLabel(platform: string): string {
+  return PLATFORM_LABELS[platform] ?? humanizeValue(platform);
 }

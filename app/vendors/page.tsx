@@ -5,6 +5,7 @@ import { VendorNowCell } from "@/components/vendor-now";
 import { listVendorOverviews } from "@/db/queries/vendors-overview";
 import { getServerDb } from "@/db/server-db";
 import { paths } from "@/lib/incident-key";
+import { platformLabel } from "@/lib/labels";
 import { vendorsParamsSchema } from "@/lib/page-params";
 import { compareByNow } from "@/lib/vendor-now";
 import { readNowRules } from "@/lib/now-rules";
@@ -62,7 +63,7 @@ export default async function VendorsPage({ searchParams }: { searchParams: Prom
         <p>No vendor matches. Add vendors with <code>npm run redline -- vendors add</code> or import snapshots.</p>
       ) : (
         <div className="table-scroll">
-          <table>
+          <table className="vendor-table">
             <caption className="visually-hidden">Vendors with their state as of the last good capture, last incident, incidents in the last 90 days and polling health</caption>
             <thead>
               <tr>
@@ -76,14 +77,14 @@ export default async function VendorsPage({ searchParams }: { searchParams: Prom
             <tbody>
               {vendors.map((v) => (
                 <tr key={v.slug}>
-                  <td>
+                  <td data-label="">
                     <a href={paths.vendor(v.slug)}>{v.name}</a>
-                    <div className="muted small">{v.platform}</div>
+                    <div className="muted small">{platformLabel(v.platform)}</div>
                   </td>
-                  <td>
+                  <td data-label="Now">
                     <VendorNowCell now={v.now} at={now} />
                   </td>
-                  <td>
+                  <td data-label="Last incident">
                     {v.lastIncident ? (
                       <>
                         <a href={paths.incident(v.slug, v.lastIncident.providerId)}>{v.lastIncident.title || "(untitled)"}</a>
@@ -95,8 +96,8 @@ export default async function VendorsPage({ searchParams }: { searchParams: Prom
                       <span className="muted">none archived</span>
                     )}
                   </td>
-                  <td className="number">{v.incidentsLast90Days}</td>
-                  <td>
+                  <td className="number" data-label="Last 90 days">{v.incidentsLast90Days}</td>
+                  <td data-label="Polling">
                     <PollHealth poll={v.poll} polled={v.polled} />
                   </td>
                 </tr>

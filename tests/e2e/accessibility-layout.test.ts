@@ -103,6 +103,28 @@ describe("phone layout", () => {
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
   });
 
+  it("shows a long rewritten postmortem as each version's opening within four screens on a phone, its whole text one click away", async () => {
+    const page = await app().page(PHONE);
+    await app().visit(page, "/vendors/longform/incidents/lfdatabase01/versions/2", "phone-rewritten-postmortem");
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    expect(height, "page height on a 844 px tall phone").toBeLessThan(4 * PHONE.viewport.height);
+    const whole = page.locator("details.whole-text");
+    await expect(whole.locator(".side-after").isVisible()).resolves.toBe(false);
+    await whole.locator("summary").click();
+    await expect(whole.locator(".side-after").textContent()).resolves.toContain("no claim is needed");
+    await expect(whole.locator(".side-before").textContent()).resolves.toContain("Error rates returned to normal by 16:40 UTC.");
+  });
+
+  it("lists vendors as cards on a phone, each value under its column's name", async () => {
+    const page = await app().page(PHONE);
+    await app().visit(page, "/vendors", "phone-vendors");
+    const cards = await page.locator("table.vendor-table > tbody > tr").evaluateAll((rows) =>
+      rows.map((row) => ({ display: getComputedStyle(row).display, labels: Array.from(row.querySelectorAll("td")).map((td) => getComputedStyle(td, "::before").content) })),
+    );
+    expect(cards.length).toBeGreaterThan(0);
+    for (const card of cards) expect(card).toEqual({ display: "block", labels: ["none", '"Now"', '"Last incident"', '"Last 90 days"', '"Polling"'] });
+  });
+
   it("keeps table columns wide enough to read on a phone", async () => {
     const page = await app().page(PHONE);
     const squeezed: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type DiffHunk, type DiffLine, diffHunks, splitDiffLines } from "@/lib/diff-hunks";
+import { type DiffHunk, type DiffLine, diffHunks, isLongText, openingOf, splitDiffLines } from "@/lib/diff-hunks";
 import { diffText, spaceSegments } from "@/lib/word-diff";
 
 const paragraphs = (n: number, edit?: { at: number; text: string }) =>
@@ -53,5 +53,27 @@ describe("splitDiffLines", () => {
   it("marks as changed every line a deletion or insertion touches, and only those", () => {
     const lines = splitDiffLines(spaceSegments(diffText("a\nb\nc", "a\nB\nc")));
     expect(lines.map((l) => [text(l), l.changed])).toEqual([["a", false], ["b B", true], ["c", false]]);
+  });
+});
+
+describe("openingOf", () => {
+  it("keeps a long text's first lines and counts the non-blank lines it leaves out", () => {
+    const opening = openingOf(paragraphs(30), { lines: 3 });
+    expect(opening).toEqual({ lines: ["Paragraph 1 says nothing new.", "Paragraph 2 says nothing new.", "Paragraph 3 says nothing new."], left: 27 });
+    expect(isLongText(paragraphs(30))).toBe(true);
+  });
+
+  it("cuts the line that passes the character budget at a word and counts it as left out", () => {
+    const long = `${"word ".repeat(200).trim()}`;
+    const opening = openingOf(`Heading\n${long}\nLast line`, { chars: 100 });
+    expect(opening.lines[0]).toBe("Heading");
+    expect(opening.lines[1]).toMatch(/^word( word)* …$/);
+    expect((opening.lines[1] ?? "").length).toBeLessThanOrEqual(100);
+    expect(opening.left).toBe(2);
+  });
+
+  it("shows a short text whole, with nothing left out", () => {
+    expect(openingOf("One.\n\nTwo.")).toEqual({ lines: ["One.", "Two."], left: 0 });
+    expect(isLongText("One.\n\nTwo.")).toBe(false);
   });
 });

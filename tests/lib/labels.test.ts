@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { humanizeValue, impactLabel, presenceLabel, statusLabel } from "@/lib/labels";
+import { humanizeValue, impactLabel, platformLabel, presenceLabel, statusLabel } from "@/lib/labels";
 
 describe("labels for stored values", () => {
   it("turns vendor status codes into words, whatever their case or separator", () => {
@@ -30,5 +30,13 @@ describe("labels for stored values", () => {
     expect(humanizeValue("partial_outage")).toBe("Partial outage");
     expect(humanizeValue("  NOT-YET_known ")).toBe("Not yet known");
     expect(humanizeValue("")).toBe("");
+  });
+
+  it("names platforms as their makers do, never as identifiers like statuspage-summary", () => {
+    expect(platformLabel("statuspage-summary")).toBe("Statuspage summary.json");
+    expect(platformLabel("gcp")).toBe("Google Cloud");
+    expect(platformLabel("incidentio-feed")).toBe("incident.io feed");
+    expect(platformLabel("statuspage-atom-fallback")).toBe("Statuspage Atom feed");
+    expect(platformLabel("someday-new")).toBe("Someday new");
   });
 });
