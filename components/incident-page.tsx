@@ -10,6 +10,8 @@ import { formatDuration } from "@/lib/format";
 import { describeImpactHistory, impactSteps } from "@/lib/impact-history";
 import { paths } from "@/lib/incident-key";
 import { statusLabel } from "@/lib/labels";
+import { readNowRules } from "@/lib/now-rules";
+import { describeStillOpen } from "@/lib/vendor-now";
 
 /** The incident page's title (before " · Redline"). */
 export function incidentPageTitle(route: IncidentRoute): string {
@@ -36,6 +38,8 @@ export function IncidentPageBody({ route, now }: { route: IncidentRoute; now: Da
     ),
   );
   const count = incident.versions.length;
+  const intervalMs = vendor.intervalSeconds ? vendor.intervalSeconds * 1000 : readNowRules().defaultIntervalMs;
+  const stillOpen = describeStillOpen(current, route.capturedAt, intervalMs, now);
   return (
     <>
       <nav aria-label="Breadcrumb" className="breadcrumb">
@@ -65,10 +69,15 @@ export function IncidentPageBody({ route, now }: { route: IncidentRoute; now: Da
               </>
             ) : presence !== "listed" ? (
               <span className="muted">not stated by the vendor</span>
-            ) : (
+            ) : stillOpen.current ? (
               <>
                 not yet
-                {current.startedAt ? <span className="muted"> (open for {formatDuration(now.getTime() - Date.parse(current.startedAt))})</span> : null}
+                {stillOpen.openForMs !== null ? <span className="muted"> (open for {formatDuration(stillOpen.openForMs)})</span> : null}
+              </>
+            ) : (
+              <>
+                not as of the last capture{stillOpen.asOf ? <>, <UtcTime iso={stillOpen.asOf} now={now} /></> : null}
+                {stillOpen.openForMs !== null ? <span className="muted"> (open for {formatDuration(stillOpen.openForMs)} by then)</span> : null}
               </>
             )}
           </dd>

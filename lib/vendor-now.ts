@@ -67,6 +67,24 @@ export function describeIncidentState(incident: IncidentNowFacts, feed: FeedKind
   return { state: "open", status: incident.status, label: incident.status ?? "open" };
 }
 
+/**
+ * How long an incident its feed still lists as unresolved has been open, and whether that holds
+ * now: only while its source's last good capture is recent (within a few poll intervals). An
+ * imported archive's, or a feed that stopped answering, says only that it was open then.
+ */
+export function describeStillOpen(
+  incident: { startedAt: string | null },
+  capturedAt: string | null,
+  intervalMs: number,
+  now: Date,
+): { current: true; openForMs: number | null } | { current: false; asOf: string | null; openForMs: number | null } {
+  const started = incident.startedAt === null ? null : Date.parse(incident.startedAt);
+  const current = capturedAt !== null && Date.parse(capturedAt) >= now.getTime() - STALE_AFTER_INTERVALS * intervalMs;
+  if (current) return { current, openForMs: started === null ? null : Math.max(0, now.getTime() - started) };
+  const until = capturedAt === null ? null : Date.parse(capturedAt);
+  return { current, asOf: capturedAt, openForMs: started === null || until === null ? null : Math.max(0, until - started) };
+}
+
 /** Each source's feed kind by name, for figures over incidents of several sources. */
 export function feedsBySource(sources: readonly SourceNowFacts[]): (source: string) => FeedKind | null {
   const feeds = new Map(sources.map((s) => [s.source, s.feed]));

@@ -32,6 +32,8 @@ export interface IncidentRecord {
   providerId: string;
   firstSeenAt: string;
   lastSeenAt: string;
+  /** The source that lists it (its feed's last good capture dates what the page says is open). */
+  source: string;
   versionCount: number;
   /** The current state: the last version's snapshot. */
   current: IncidentState;
@@ -39,8 +41,8 @@ export interface IncidentRecord {
 }
 
 const statements = preparedFor((sqlite) => ({
-  incident: sqlite.prepare<[number, string], { id: number; providerId: string; firstSeenAt: string; lastSeenAt: string; versionCount: number; vendorName: string }>(
-    `SELECT i.id, i.provider_id AS providerId, i.first_seen_at AS firstSeenAt, i.last_seen_at AS lastSeenAt, i.version_count AS versionCount,
+  incident: sqlite.prepare<[number, string], { id: number; providerId: string; firstSeenAt: string; lastSeenAt: string; source: string; versionCount: number; vendorName: string }>(
+    `SELECT i.id, i.provider_id AS providerId, i.first_seen_at AS firstSeenAt, i.last_seen_at AS lastSeenAt, i.source, i.version_count AS versionCount,
        d.name AS vendorName
      FROM incidents i JOIN vendors d ON d.id = i.vendor_id WHERE i.vendor_id = ? AND i.provider_id = ?`,
   ),

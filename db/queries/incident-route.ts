@@ -1,5 +1,6 @@
 import type { RedlineDb } from "@/db/client";
 import { getIncidentRecord, getVersionChange, type IncidentRecord, type VersionChange } from "@/db/queries/incident-page";
+import { lastGoodCaptureAt } from "@/db/queries/vendor-now";
 import { getVendor } from "@/db/queries/vendor-profile";
 import type { VendorRow } from "@/db/vendors";
 import { providerIdFromKey } from "@/lib/incident-key";
@@ -7,6 +8,8 @@ import { providerIdFromKey } from "@/lib/incident-key";
 export interface IncidentRoute {
   vendor: VendorRow;
   incident: IncidentRecord;
+  /** The last good capture of the incident's source: what the page says is open is as of then. */
+  capturedAt: string | null;
 }
 
 /** The vendor and incident a /vendors/<slug>/incidents/<key> address names, or undefined. */
@@ -15,7 +18,7 @@ export function resolveIncidentRoute(db: RedlineDb, slug: string, key: string): 
   const providerId = providerIdFromKey(key);
   if (!vendor || providerId === null) return undefined;
   const incident = getIncidentRecord(db, vendor.id, providerId);
-  return incident ? { vendor, incident } : undefined;
+  return incident ? { vendor, incident, capturedAt: lastGoodCaptureAt(db, vendor.id, incident.source) } : undefined;
 }
 
 /** A version number from the path: a positive whole number, or null. */

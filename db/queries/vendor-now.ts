@@ -98,3 +98,8 @@ export function listSourceStandings(db: RedlineDb, vendorId: number, profileOf: 
   }
   return standings;
 }
+
+/** The end of a source's last good capture (read, or unchanged since); null when it never had one. */
+export function lastGoodCaptureAt(db: RedlineDb, vendorId: number, source: string): string | null {
+  return statements(db).lastGood.get(vendorId, source)?.at ?? null;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareByNow, describeIncidentState, describeVendorNow, type FeedKind, feedKindOf, type IncidentNowFacts, probableEndOf, type SourceNowFacts } from "@/lib/vendor-now";
+import { compareByNow, describeIncidentState, describeStillOpen, describeVendorNow, type FeedKind, feedKindOf, type IncidentNowFacts, probableEndOf, type SourceNowFacts } from "@/lib/vendor-now";
 import { getPlatform } from "@/scrapers/platforms";
 
 /** Feed kinds as the platforms declare them: the rules read the declarations, not platform names. */
@@ -111,6 +111,31 @@ describe("describeVendorNow", () => {
     const now = describeVendorNow({ ...base, sources: [source(recentN)], unresolved: [incident({ kind: "maintenance", status: "in_progress" })] }, NOW);
     expect(now.state).toBe("clear");
     expect(now.open).toHaveLength(1);
+  });
+});
+
+describe("describeStillOpen", () => {
+  const NOW = new Date("2026-12-02T12:00:00.000Z");
+  const FIVE_MINUTES = 300_000;
+  const incident = { startedAt: "2026-12-02T09:00:00.000Z" };
+
+  it("counts an incident open until now while its source's last good capture is within three intervals", () => {
+    expect(describeStillOpen(incident, "2026-12-02T11:46:00.000Z", FIVE_MINUTES, NOW)).toEqual({ current: true, openForMs: 3 * 3_600_000 });
+  });
+
+  it("says only that it was open as of a capture older than that, and for how long by then", () => {
+    // An imported archive whose last capture is from February: not "open for 292 days".
+    expect(describeStillOpen({ startedAt: "2026-02-10T00:00:00.000Z" }, "2026-02-12T00:00:00.000Z", FIVE_MINUTES, NOW)).toEqual({
+      current: false,
+      asOf: "2026-02-12T00:00:00.000Z",
+      openForMs: 2 * 86_400_000,
+    });
+    expect(describeStillOpen(incident, "2026-12-02T11:44:00.000Z", FIVE_MINUTES, NOW).current).toBe(false);
+  });
+
+  it("knows nothing current of a source that never had a good capture", () => {
+    expect(describeStillOpen(incident, null, FIVE_MINUTES, NOW)).toEqual({ current: false, asOf: null, openForMs: null });
+    expect(describeStillOpen({ startedAt: null }, "2026-12-02T11:59:00.000Z", FIVE_MINUTES, NOW)).toEqual({ current: true, openForMs: null });
   });
 });
 

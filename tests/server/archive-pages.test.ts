@@ -2,8 +2,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { paths } from "@/lib/incident-key";
 import { renderArchivePage } from "@/server/archive-pages";
+import { ensureVendor } from "@/db/vendors";
+import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { freshDatabase } from "@/tests/support/database";
+import { makeIncident } from "@/tests/support/incidents";
+import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 
 /** The lifecycle's incident (tests/fixtures/scenarios/acme-lifecycle.ts). */
 const INCIDENT = paths.incident("acme", "k3x9");
@@ -13,6 +17,10 @@ let db: RedlineDb;
 beforeAll(async () => {
   db = freshDatabase();
   await archiveAcmeLifecycle(db);
+  const platform = makeTestPlatform({ kind: "active" });
+  const quiet = ensureVendor(db, { slug: "quiet", name: "Quiet Co", platform: platform.name });
+  const open = makeIncident({ vendor: "quiet", id: "q1", title: "Still investigating", startedAt: "2026-04-09T00:00:00.000Z" });
+  await ingestSnapshot(db, { vendor: quiet, platform, source: "feed", observedAt: "2026-04-09T02:00:00.000Z", body: snapshotBody([open]) });
 });
 
 const render = (path: string) => renderArchivePage(db, path, ["/_next/static/site.css"], NOW);
@@ -37,6 +45,13 @@ describe("renderArchivePage", () => {
     expect(html).toContain(`href="${INCIDENT}/versions/1" rel="prev"`);
     expect(html).toContain(`href="${INCIDENT}/versions/3" rel="next"`);
     expect(html).not.toContain("<script");
+  });
+
+  it("says an incident its feed still lists is open only as of the last capture, when that is months old", () => {
+    const html = render(paths.incident("quiet", "q1")) ?? "";
+    expect(html).toContain("not as of the last capture, ");
+    expect(html).toContain("(open for 2 h by then)");
+    expect(html).not.toContain("not yet");
   });
 
   it("reads percent-encoded segments as the router does", () => {
