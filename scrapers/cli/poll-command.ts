@@ -12,7 +12,8 @@ import { SearchUpkeepTimer, tidySearchIndex } from "@/scrapers/poller/search-upk
 function logPoll(slug: string, result: VendorPollResult): void {
   const when = new Date().toISOString().slice(0, 19).replace("T", " ");
   const detail = result.ok
-    ? `ok (${result.endpoints.map((e) => e.outcome).join(", ") || "nothing to fetch"})${result.versionsAdded ? `, ${result.versionsAdded} new versions` : ""}`
+    ? `ok (${result.endpoints.map((e) => e.outcome).join(", ") || "nothing to fetch"})${result.versionsAdded ? `, ${result.versionsAdded} new versions` : ""}` +
+      result.endpoints.flatMap((e) => (e.error === null ? [] : [`; ${e.outcome}: ${e.error}`])).join("")
     : `FAILED: ${result.error ?? "unknown error"}`;
   process.stdout.write(`${when} ${slug}: ${detail}\n`);
 }

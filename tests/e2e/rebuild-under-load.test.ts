@@ -99,14 +99,14 @@ describeCorpus("a parser upgrade on a vendor with a long history", () => {
       // Polls went on: every simulated vendor was polled, none failed.
       const check = new Database(dbPath, { readonly: true });
       const polled = check
-        .prepare<[], { slug: string; polls: number; failed: number }>(
-          `SELECT v.slug, sum(c.observations) AS polls, sum(c.outcome NOT IN ('ok', 'not-modified')) AS failed FROM vendors v
+        .prepare<[], { slug: string; polls: number; failed: number; errors: string | null }>(
+          `SELECT v.slug, sum(c.observations) AS polls, sum(c.outcome NOT IN ('ok', 'not-modified')) AS failed, group_concat(c.error, ' | ') AS errors FROM vendors v
            JOIN captures c ON c.vendor_id = v.id WHERE v.slug LIKE 'sim-%' GROUP BY v.slug`,
         )
         .all();
       check.close();
       expect(polled).toHaveLength(sim.vendors.length);
-      for (const p of polled) expect(p, p.slug).toMatchObject({ failed: 0 });
+      for (const p of polled) expect(p, `${p.slug}: ${p.errors ?? ""}`).toMatchObject({ failed: 0 });
     } finally {
       poller.kill("SIGTERM");
       await watched.exited;
