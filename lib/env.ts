@@ -85,6 +85,8 @@ const envSchema = z.object({
   REDLINE_ALERT_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3_600),
   /** Where operator alerts are POSTed as JSON (besides the log). */
   REDLINE_ALERT_WEBHOOK_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^https?$/ }).optional()),
+  /** A WebSub hub (https://hub.example.org/): feeds advertise it and Redline pings it when they gain an entry. */
+  REDLINE_WEBSUB_HUB: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^https?$/ }).optional()),
   /** Memory for rendered archive pages kept while the archive is unchanged; 0 turns it off. */
   REDLINE_PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
   /** `npm run demo` only: the poller observes by the simulator's clock (lib/catch-up-clock.ts), "startMs,anchorRealMs,acceleration". */

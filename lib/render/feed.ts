@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { escapeHtml } from "@/lib/render/change-html";
-import { xmlElement } from "@/lib/render/xml";
+import { escapeXml, xmlElement } from "@/lib/render/xml";
 
 export const FEED_FORMATS = ["atom", "rss", "json"] as const;
 export type FeedFormat = (typeof FEED_FORMATS)[number];
@@ -22,6 +22,15 @@ export interface FeedItem {
   published: string;
 }
 
+/** An RFC 6721 deleted entry: the id of an entry a reader should drop, and why. */
+export interface FeedTombstone {
+  ref: string;
+  when: string;
+  /** The Redline page of what was deleted. */
+  link: string;
+  comment: string;
+}
+
 export interface FeedDocument {
   id: string;
   title: string;
@@ -32,6 +41,10 @@ export interface FeedDocument {
   self: Record<FeedFormat, string>;
   updated: string;
   items: readonly FeedItem[];
+  /** Atom only: RSS and JSON Feed have no standard for them. */
+  tombstones?: readonly FeedTombstone[];
+  /** The WebSub hub readers may subscribe at. */
+  hub?: string;
 }
 
 /**
@@ -55,6 +68,7 @@ export function changeItemId(vendorSlug: string, providerId: string, observedAt:
 // Written here rather than with the feed library: it types Atom item titles as HTML, keeps text in
 // CDATA that a second "]]>" ends early, and reads "&amp;" in a text as "&".
 const GENERATOR = "Redline";
+const TOMBSTONES_NS = "http://purl.org/atompub/tombstones/1.0";
 const RIGHTS = "Incident texts belong to their vendors; Redline's summaries are machine-written.";
 
 /** Parsed, so a space or a non-ASCII letter in a path is percent-encoded. */
@@ -79,6 +93,13 @@ function renderAtom(doc: FeedDocument): string {
       "  </entry>",
     ].join("\n"),
   );
+  const tombstones = (doc.tombstones ?? []).map((t) =>
+    [
+      `  <at:deleted-entry ref="${escapeXml(t.ref, true)}" when="${iso(t.when)}">`,
+      indented("    ", [xmlElement("link", { rel: "alternate", href: href(t.link) }), xmlElement("at:comment", { "xml:lang": "en" }, t.comment)]),
+      "  </at:deleted-entry>",
+    ].join("\n"),
+  );
   const head = indented("  ", [
     xmlElement("id", {}, doc.id),
     xmlElement("title", { type: "text" }, doc.title),
@@ -86,10 +107,12 @@ function renderAtom(doc: FeedDocument): string {
     xmlElement("generator", {}, GENERATOR),
     xmlElement("link", { rel: "alternate", href: href(doc.link) }),
     xmlElement("link", { rel: "self", href: href(doc.self.atom) }),
+    ...(doc.hub ? [xmlElement("link", { rel: "hub", href: href(doc.hub) })] : []),
     xmlElement("subtitle", { type: "text" }, doc.description),
     xmlElement("rights", { type: "text" }, RIGHTS),
   ]);
-  return ['<?xml version="1.0" encoding="utf-8"?>', '<feed xmlns="http://www.w3.org/2005/Atom">', head, ...entries, "</feed>", ""].join("\n");
+  const namespaces = tombstones.length > 0 ? ` xmlns:at="${TOMBSTONES_NS}"` : "";
+  return ['<?xml version="1.0" encoding="utf-8"?>', `<feed xmlns="http://www.w3.org/2005/Atom"${namespaces}>`, head, ...entries, ...tombstones, "</feed>", ""].join("\n");
 }
 
 /** RSS 2.0, with the item HTML in content:encoded. Every text is escaped, none in CDATA, so no text can end a section early. */
@@ -119,6 +142,7 @@ function renderRss(doc: FeedDocument): string {
     xmlElement("language", {}, "en"),
     xmlElement("copyright", {}, RIGHTS),
     xmlElement("atom:link", { href: href(doc.self.rss), rel: "self", type: "application/rss+xml" }),
+    ...(doc.hub ? [xmlElement("atom:link", { href: href(doc.hub), rel: "hub" })] : []),
   ]);
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
@@ -141,6 +165,7 @@ function renderJsonFeed(doc: FeedDocument): string {
     feed_url: doc.self.json,
     description: doc.description,
     language: "en",
+    ...(doc.hub ? { hubs: [{ type: "WebSub", url: doc.hub }] } : {}),
     items: doc.items.map((item) => ({
       id: item.id,
       url: item.link,

@@ -8,6 +8,9 @@ import { paths } from "@/lib/incident-key";
 import { describeParamError, feedParamsSchema, searchParamsToObject } from "@/lib/page-params";
 import { renderChangeHtml } from "@/lib/render/change-html";
 import { changeItemId, FEED_CONTENT_TYPES, FEED_FORMATS, type FeedDocument, type FeedFormat, type FeedItem, renderFeed, stableUrn } from "@/lib/render/feed";
+import { deletedIncidentHistory } from "@/db/queries/deleted-incidents";
+import { readEnv } from "@/lib/env";
+import { feedTombstones } from "@/lib/feed-tombstones";
 import { entityTag, respondConditionally } from "@/server/http/conditional";
 import { problem } from "@/server/http/problem";
 import { publicOrigin } from "@/server/http/public-origin";
@@ -130,7 +133,13 @@ export function feedRoute(level: FeedLevel, format: FeedFormat, database: () => 
     const { rows } = listChangeDetails(db, filter, FEED_SIZE);
     const origin = publicOrigin(request);
     const newest = rows[0]?.observedAt ?? null;
-    const etag = entityTag(RENDER_VERSION, format, origin, url.pathname, url.search, scope.name, ...rows.flatMap((r) => [r.versionId, r.vendorName]));
+    const hub = readEnv().REDLINE_WEBSUB_HUB;
+    const tombstones = format === "atom" ? feedTombstones(origin, rows, (slug, providerId) => deletedIncidentHistory(db, slug, providerId)) : [];
+    const dropped = new Set(tombstones.map((t) => t.ref));
+    const etag = entityTag(
+      RENDER_VERSION, format, origin, url.pathname, url.search, scope.name, hub ?? "",
+      ...rows.flatMap((r) => [r.versionId, r.vendorName]), ...dropped,
+    );
     return respondConditionally(request, { etag, lastModified: newest, cacheControl: CACHE_CONTROL }, () => {
       const self = Object.fromEntries(FEED_FORMATS.map((f) => [f, `${origin}${scope.feedPath(f)}${url.search}`])) as Record<FeedFormat, string>;
       const doc: FeedDocument = {
@@ -140,10 +149,17 @@ export function feedRoute(level: FeedLevel, format: FeedFormat, database: () => 
         link: `${origin}${scope.page}`,
         self,
         updated: newest ?? new Date(0).toISOString(),
-        items: rows.map((row) => itemFor(origin, row)),
+        items: rows.map((row) => itemFor(origin, row)).filter((item) => !dropped.has(item.id)),
+        tombstones,
+        ...(hub ? { hub } : {}),
       };
       return new Response(renderFeed(doc, format), {
-        headers: { "content-type": FEED_CONTENT_TYPES[format], "access-control-allow-origin": "*", "x-content-type-options": "nosniff" },
+        headers: {
+          "content-type": FEED_CONTENT_TYPES[format],
+          "access-control-allow-origin": "*",
+          "x-content-type-options": "nosniff",
+          ...(hub ? { link: `<${new URL(hub).href}>; rel="hub", <${new URL(self[format]).href}>; rel="self"` } : {}),
+        },
       });
     });
   };
