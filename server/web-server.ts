@@ -25,6 +25,7 @@ import { isNotModified } from "@/server/http/conditional";
 import { createAlertSender } from "@/server/hooks/alert-sender";
 import { createHookHandler, hookSettings } from "@/server/hooks/hook-route";
 import { ThrottleTelemetry } from "@/server/hooks/throttle-telemetry";
+import { createWebSubPinger } from "@/scrapers/poller/websub-pings";
 import { createClientRateLimit } from "@/server/rate-limit";
 import { type ArchiveChangeFeed, type CachedPage, PageCache } from "@/server/page-cache";
 import { pageScopeOf } from "@/server/page-scope";
@@ -246,7 +247,11 @@ export async function startWebServer(options: { host: string; port: number; db?:
   };
   const flushing = setInterval(() => flushTelemetry("kept for the next flush"), 1_000);
   flushing.unref();
-  const hooks = createHookHandler({ db: () => db, telemetry, settings: hookSettings(env) });
+  const pinger = createWebSubPinger(() => db, env, (line) => console.error(`web: ${line}`));
+  const hooks = createHookHandler({
+    db: () => db, telemetry, settings: hookSettings(env),
+    ...(pinger ? { onVersionsRecorded: (captureId: number) => pinger.published(captureId) } : {}),
+  });
   const server = http.createServer((req, res) => {
     dropUntrustedForwarding(req, trust);
     if (answerHealth(req, res, () => probe.check())) return;

@@ -8,6 +8,7 @@ import { DerivationWorker, runPendingJobs } from "@/scrapers/rederive/job-runner
 import { applyRawRetention, describeRetention, RawRetentionTimer } from "@/scrapers/poller/raw-retention-timer";
 import { describePollingPlan } from "@/scrapers/poller/schedule-policy";
 import { SearchUpkeepTimer, tidySearchIndex } from "@/scrapers/poller/search-upkeep";
+import { createWebSubPinger } from "@/scrapers/poller/websub-pings";
 
 function logPoll(slug: string, result: VendorPollResult): void {
   const when = new Date().toISOString().slice(0, 19).replace("T", " ");
@@ -26,12 +27,15 @@ export async function runPoll(opts: { vendor?: string; once?: boolean; db?: stri
   const env = readEnv();
   await withDatabase(opts, async (db) => {
     if (opts.vendor !== undefined && !getVendorBySlug(db, opts.vendor)) throw new CliError(`unknown vendor ${JSON.stringify(opts.vendor)}`);
-    const scheduler = createScheduler(createPollDeps(db, env), env, {
+    const pinger = createWebSubPinger(() => db, env, (line) => process.stderr.write(`${line}\n`));
+    const deps = { ...createPollDeps(db, env), ...(pinger ? { onVersionsRecorded: (captureId: number) => pinger.published(captureId) } : {}) };
+    const scheduler = createScheduler(deps, env, {
       onPolled: opts.quiet ? undefined : (v, r) => logPoll(v.slug, r),
       onlySlug: opts.vendor,
     });
     if (opts.once) {
       const round = await scheduler.runOnce(opts.vendor);
+      await pinger?.drain();
       // Captures that arrived after later ones are put in order before the command ends.
       const vendorId = opts.vendor === undefined ? undefined : getVendorBySlug(db, opts.vendor)?.id;
       await runPendingJobs(db, { vendorId, log: (line) => process.stderr.write(`${line}\n`) });
@@ -64,6 +68,7 @@ export async function runPoll(opts: { vendor?: string; once?: boolean; db?: stri
     const plan = describePollingPlan(env.REDLINE_POLL_INTERVAL_SECONDS, listPollableVendors(db, opts.vendor).map((v) => v.intervalSeconds));
     process.stdout.write(`poller: polling ${plan}, ${env.REDLINE_POLL_CONCURRENCY} at a time\n`);
     await scheduler.run();
+    await pinger?.drain();
     await retention?.stop();
     await searchUpkeep.stop();
     await worker.stop();

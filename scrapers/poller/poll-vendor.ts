@@ -16,6 +16,8 @@ export interface PollDeps extends PoliteFetchDeps {
   /** How long before an incident page is read again for its postmortem. */
   followUpIntervalMs: number;
   now?: () => Date;
+  /** Told after a capture recorded versions (its write committed); must not block or throw. */
+  onVersionsRecorded?: (captureId: number) => void;
 }
 
 export interface EndpointResult {
@@ -105,6 +107,7 @@ export async function pollEndpoint(deps: PollDeps, vendor: VendorRow, endpoint: 
     lastFetchedAt: observedAt,
     lastStatus: response.status,
   });
+  if (result.versionsAdded > 0 && result.captureId !== null) deps.onVersionsRecorded?.(result.captureId);
   const error = ok ? null : `${endpoint.url}: ${result.error ?? `${result.outcome} snapshot`}`;
   return { ...base, outcome: result.outcome, error, permanent: !ok, versionsAdded: result.versionsAdded };
 }

@@ -45,6 +45,8 @@ export interface HookDeps {
   settings: HookSettings;
   telemetry: ThrottleTelemetry;
   now?: () => number;
+  /** Told after a push recorded versions (server/web-server.ts: the WebSub pings). */
+  onVersionsRecorded?: (captureId: number) => void;
 }
 
 type Answer = { status: number; body: Record<string, unknown>; headers?: Record<string, string> };
@@ -157,6 +159,7 @@ export function createHookHandler(deps: HookDeps) {
         const { meta: _meta, ...content } = payload as Record<string, unknown>;
         const result = await ingestSnapshot(db, { vendor: full, platform, source: "webhook", observedAt: at, body: Buffer.from(JSON.stringify(content)) });
         versionsAdded = result.versionsAdded;
+        if (versionsAdded > 0 && result.captureId !== null) deps.onVersionsRecorded?.(result.captureId);
       }
     }
     db.$client.transaction(() => {
