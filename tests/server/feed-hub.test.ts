@@ -38,8 +38,9 @@ function linksOf(format: FeedFormat, body: string): { hub: string[]; self: strin
     return { hub: (feed.hubs ?? []).filter((h) => h.type === "WebSub").map((h) => h.url), self: [feed.feed_url] };
   }
   const doc = parseDocument(body, { xmlMode: true });
+  const container = DomUtils.findOne((e) => e.name === (format === "atom" ? "feed" : "channel"), doc.children);
   const name = format === "atom" ? "link" : "atom:link";
-  const links = DomUtils.findAll((e) => e.name === name && e.parent?.name === (format === "atom" ? "feed" : "channel"), doc.children);
+  const links = DomUtils.findAll((e) => e.name === name, container?.children ?? []).filter((e) => e.parent === container);
   const rel = (r: string) => links.filter((l) => l.attribs.rel === r).map((l) => l.attribs.href ?? "");
   return { hub: rel("hub"), self: rel("self") };
 }

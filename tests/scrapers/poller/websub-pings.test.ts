@@ -5,7 +5,8 @@ import type { RedlineDb } from "@/db/client";
 import { addVendor } from "@/db/vendors";
 import { incidentKey } from "@/lib/incident-key";
 import { Scheduler } from "@/scrapers/poller/scheduler";
-import { WebSubPinger } from "@/scrapers/poller/websub-pings";
+import { readEnv } from "@/lib/env";
+import { createWebSubPinger, WebSubPinger } from "@/scrapers/poller/websub-pings";
 import { lifecycleEvents } from "@/simulator/scenario";
 import { type Simulator, startSimulator } from "@/simulator/server";
 import { freshDatabase } from "@/tests/support/database";
@@ -140,5 +141,27 @@ describe("WebSub publish pings", () => {
     expect(hub.pings.length).toBeGreaterThan(1);
     expect(log).toHaveLength(1);
     expect(log[0]).toContain("answered 500");
+  });
+});
+
+describe("createWebSubPinger", () => {
+  const env = (extra: Record<string, string>) => readEnv({ ...process.env, REDLINE_WEBSUB_HUB: "", REDLINE_PUBLIC_URL: "", ...extra });
+
+  it("makes no pinger and says nothing when no hub is set", () => {
+    const log: string[] = [];
+    expect(createWebSubPinger(() => freshDatabase(), env({}), (l) => log.push(l))).toBeNull();
+    expect(log).toEqual([]);
+  });
+
+  it("turns pings off with one log line when the hub is set but the public origin is not", () => {
+    const log: string[] = [];
+    expect(createWebSubPinger(() => freshDatabase(), env({ REDLINE_WEBSUB_HUB: "https://hub.example.org/" }), (l) => log.push(l))).toBeNull();
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatch(/REDLINE_PUBLIC_URL is not.*pings are off/);
+  });
+
+  it("pings when both the hub and the public origin are set", () => {
+    const pinger = createWebSubPinger(() => freshDatabase(), env({ REDLINE_WEBSUB_HUB: "https://hub.example.org/", REDLINE_PUBLIC_URL: ORIGIN }), () => {});
+    expect(pinger).toBeInstanceOf(WebSubPinger);
   });
 });
