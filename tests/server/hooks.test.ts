@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { listThrottleTelemetry, setHookSecretHash } from "@/db/hooks";
+import { versionsOfCapture } from "@/db/queries/capture-versions";
 import { addVendor } from "@/db/vendors";
 import { createHookHandler, type HookSettings, hookContentHash } from "@/server/hooks/hook-route";
 import { type ThrottleAlert, ThrottleTelemetry } from "@/server/hooks/throttle-telemetry";
@@ -38,9 +39,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function serve(settings: HookSettings = SETTINGS): Promise<string> {
+async function serve(settings: HookSettings = SETTINGS, onVersionsRecorded?: (captureId: number) => void): Promise<string> {
   telemetry = new ThrottleTelemetry(() => db, 3_600_000, (a) => alerts.push(a));
-  const hooks = createHookHandler({ db: () => db, settings, telemetry, now: () => clock });
+  const hooks = createHookHandler({ db: () => db, settings, telemetry, now: () => clock, ...(onVersionsRecorded ? { onVersionsRecorded } : {}) });
   server = http.createServer((req, res) => {
     void hooks(req, res).then((handled) => {
       if (!handled) res.writeHead(404).end();
@@ -86,6 +87,17 @@ describe("webhook pushes", () => {
     // Still one poll waiting, due when the first push asked for it.
     expect(countRows(db, "push_polls")).toBe(1);
     expect(countRows(db, "incident_versions")).toBe(2);
+  });
+
+  it("tells the WebSub pinger which capture a push recorded versions in, and stays quiet on a replay", async () => {
+    const recorded: number[] = [];
+    const base = await serve(SETTINGS, (captureId) => recorded.push(captureId));
+    expect((await push(base, "acme", incidentPayload("evt-1"))).status).toBe(202);
+    expect(recorded).toHaveLength(1);
+    expect(versionsOfCapture(db, recorded[0] ?? -1)).toEqual([{ vendorSlug: "acme", providerId: "inc-1", kinds: ["incident-new"] }]);
+    clock += 1_000;
+    expect((await push(base, "acme", incidentPayload("evt-2"))).body.status).toBe("duplicate");
+    expect(recorded).toHaveLength(1);
   });
 
   it("collapses a replay of the same content, whatever its event id, doing no work", async () => {
