@@ -21,12 +21,14 @@ export function maintenanceCalendarRoute(level: "all" | "vendor", database: () =
     const db = database();
     let vendorId: number | null = null;
     let name = "every vendor";
+    let title = "Redline: every vendor's maintenance";
     if (level === "vendor") {
       const slug = decodeURIComponent((await context.params).slug ?? "");
       const vendor = getVendor(db, slug);
       if (!vendor) return problem(404, `no vendor ${JSON.stringify(slug)}`);
       vendorId = vendor.id;
       name = vendor.name;
+      title = `Redline: ${vendor.name} maintenance`;
     }
     const windows = selectMaintenanceWindows(listMaintenanceCandidates(db, vendorId), clock());
     const origin = publicOrigin(request);
@@ -38,7 +40,7 @@ export function maintenanceCalendarRoute(level: "all" | "vendor", database: () =
         toMaintenanceEvent(w, countReschedules(listVersionChanges(db, w.incidentId)), `${origin}${paths.incident(w.vendorSlug, w.providerId)}`),
       );
       const body = renderCalendar({
-        name: `Redline: ${name} maintenance`,
+        name: title,
         description: `Scheduled maintenance of ${name} as Redline archived it: windows ended in the last ${PAST_WINDOW_DAYS} days and every one to come.`,
         events,
       });
