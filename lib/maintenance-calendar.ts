@@ -58,7 +58,10 @@ function latestUpdate(updates: readonly IncidentUpdate[]): IncidentUpdate | unde
 
 function describe(state: IncidentState): string {
   const { status, components, updates } = state.incident;
-  const lines = [`Status: ${state.presence === "deleted" ? "deleted by the vendor" : (status ?? "not stated")}`];
+  const stated = status ?? "not stated";
+  // A feed of active maintenances drops one when it ends: its last status is then stale.
+  const shown = state.presence === "deleted" ? "deleted by the vendor" : state.presence === "left-feed" ? `${stated} (when last listed)` : stated;
+  const lines = [`Status: ${shown}`];
   if (components.length > 0) lines.push(`Components: ${components.map((c) => c.name).join(", ")}`);
   const update = latestUpdate(updates);
   const text = update ? vendorMarkdownToText(update.body).trim() : "";

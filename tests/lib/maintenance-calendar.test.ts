@@ -91,6 +91,11 @@ describe("maintenance events", () => {
     expect(event.description.length).toBeLessThanOrEqual(4_000);
   });
 
+  it("say the status of one that left the feed is as last listed", () => {
+    const event = toMaintenanceEvent(record("m3", "2026-04-10T22:00:00.000Z", null, { status: "in_progress", components: [] }, "left-feed"), 0, "https://redline.test/x");
+    expect(event.description.split("\n")[0]).toBe("Status: in_progress (when last listed)");
+  });
+
   it("have a UID of provider id and vendor slug", () => {
     expect(maintenanceUid("acme", "0g08w3s3xd87")).toBe("0g08w3s3xd87@acme.redline");
   });
