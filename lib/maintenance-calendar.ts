@@ -12,6 +12,7 @@ export const PAST_WINDOW_DAYS = 90;
 /** The nearest windows first past this many: a calendar client reads the whole file each refresh. */
 export const MAX_EVENTS = 500;
 const MAX_DESCRIPTION_CHARS = 4_000;
+const MAX_SUMMARY_CHARS = 300;
 const DAY_MS = 86_400_000;
 
 export interface MaintenanceRecord {
@@ -56,7 +57,7 @@ function latestUpdate(updates: readonly IncidentUpdate[]): IncidentUpdate | unde
   return updates.reduce<IncidentUpdate | undefined>((best, u) => (best === undefined || at(u) > at(best) ? u : best), undefined);
 }
 
-function describe(state: IncidentState): string {
+function describeMaintenance(state: IncidentState): string {
   const { status, components, updates } = state.incident;
   const stated = status ?? "not stated";
   // A feed of active maintenances drops one when it ends: its last status is then stale.
@@ -67,7 +68,11 @@ function describe(state: IncidentState): string {
   const text = update ? vendorMarkdownToText(update.body).trim() : "";
   if (text) lines.push("", text);
   const description = lines.join("\n");
-  return description.length > MAX_DESCRIPTION_CHARS ? `${description.slice(0, MAX_DESCRIPTION_CHARS - 1)}…` : description;
+  return truncate(description, MAX_DESCRIPTION_CHARS);
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 /** One maintenance as a calendar event; `link` is the absolute address of its Redline page. */
@@ -82,8 +87,8 @@ export function toMaintenanceEvent(record: MaintenanceRecord, reschedules: numbe
     lastModified: record.lastChangedAt,
     sequence: reschedules,
     status: maintenanceStatus(record.current),
-    summary: `${record.vendorName}: ${incident.title || "(untitled)"}`,
-    description: describe(record.current),
+    summary: truncate(`${record.vendorName}: ${incident.title || "(untitled)"}`, MAX_SUMMARY_CHARS),
+    description: describeMaintenance(record.current),
     url: link,
   };
 }

@@ -83,12 +83,14 @@ describe("maintenance events", () => {
     expect(event.description).toBe("Status: scheduled\nComponents: Database, API\n\nSee the plan (https://acme.test/plan) for details.");
   });
 
-  it("say a deleted maintenance was deleted, give no end before the start, and bound a long description", () => {
-    const r = record("m2", "2026-04-10T22:00:00.000Z", "2026-04-10T21:00:00.000Z", { updates: [makeUpdate({ body: "x".repeat(10_000) })] }, "deleted");
+  it("say a deleted maintenance was deleted, give no end before the start, and bound a long title and description", () => {
+    const r = record("m2", "2026-04-10T22:00:00.000Z", "2026-04-10T21:00:00.000Z", { title: "t".repeat(1_000), updates: [makeUpdate({ body: "x".repeat(10_000) })] }, "deleted");
     const event = toMaintenanceEvent(r, 0, "https://redline.test/x");
     expect(event.end).toBeNull();
     expect(event.description.startsWith("Status: deleted by the vendor\n")).toBe(true);
     expect(event.description.length).toBeLessThanOrEqual(4_000);
+    expect(event.summary.length).toBeLessThanOrEqual(300);
+    expect(event.summary.startsWith("Acme Cloud: ttt")).toBe(true);
   });
 
   it("say the status of one that left the feed is as last listed", () => {
