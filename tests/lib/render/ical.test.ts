@@ -67,6 +67,16 @@ describe("iCalendar documents", () => {
     expect(vevent?.getFirstPropertyValue("url")).toBe(event.url);
   });
 
+  it("keep a vendor text that spells out calendar lines inside its own property", () => {
+    const hostile = "Upgrade\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:forged\nSTATUS:CANCELLED";
+    const text = renderCalendar({ name: "n", description: "d", events: [{ ...event, summary: hostile, description: hostile }] });
+    const events = new ICAL.Component(ICAL.parse(text)).getAllSubcomponents("vevent");
+    expect(events).toHaveLength(1);
+    expect(events[0]?.getFirstPropertyValue("uid")).toBe("m1@acme.redline");
+    expect(events[0]?.getFirstPropertyValue("status")).toBe("CONFIRMED");
+    expect(events[0]?.getFirstPropertyValue("summary")).toBe("Upgrade\nEND:VEVENT\nBEGIN:VEVENT\nUID:forged\nSTATUS:CANCELLED");
+  });
+
   it("leave DTEND out of an event without an end", () => {
     const text = renderCalendar({ name: "n", description: "d", events: [{ ...event, end: null }] });
     expect(text).toContain("DTSTART:20260410T220000Z\r\n");
