@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { CalendarLink } from "@/components/calendar-link";
 import { ChangeList } from "@/components/change-list";
 import { changesFeedPath, FeedLinks, feedAlternates } from "@/components/feed-links";
 import { KindFilter } from "@/components/kind-filter";
@@ -8,6 +9,7 @@ import { decodeCursor } from "@/db/queries/prepared";
 import { getVendor } from "@/db/queries/vendor-profile";
 import { getServerDb } from "@/db/server-db";
 import { listVendorNames } from "@/db/queries/vendor-names";
+import { paths } from "@/lib/incident-key";
 import { changesParamsSchema } from "@/lib/page-params";
 import { HOME_TABS, type HomeTab, homeSelection } from "@/lib/quiet-edits";
 import { notFound } from "next/navigation";
@@ -71,6 +73,10 @@ export default async function HomePage({ searchParams }: Props) {
         show={params.data.kind ? undefined : params.data.show}
       />
       <FeedLinks feedPath={changesFeedPath({ vendorSlug: params.data.vendor, kinds: selection.kinds })} label={selection.kinds || params.data.vendor ? "these changes" : "every change"} />
+      <CalendarLink
+        href={params.data.vendor ? paths.vendorMaintenanceCalendar(params.data.vendor) : paths.allMaintenanceCalendar()}
+        label={params.data.vendor ? "This vendor's scheduled maintenance" : "Every vendor's scheduled maintenance"}
+      />
       <ChangeList rows={page.rows} now={now} />
       <Pager basePath="/" params={raw} next={page.next} isFirst={!before} />
     </>

@@ -32,6 +32,8 @@ export const paths = {
   vendorFeed: (slug: string, format: string) => `${paths.vendor(slug)}/feed.${format}`,
   vendorKindFeed: (slug: string, kind: string, format: string) => `${paths.vendor(slug)}/kinds/${encodeURIComponent(kind)}/feed.${format}`,
   incidentFeed: (slug: string, providerId: string, format: string) => `${paths.incident(slug, providerId)}/feed.${format}`,
+  allMaintenanceCalendar: () => "/maintenance.ics",
+  vendorMaintenanceCalendar: (slug: string) => `${paths.vendor(slug)}/maintenance.ics`,
 };
 
 /** A vendor-given URL as a link target, only when it is http(s): nothing else may be clicked. */

@@ -4,8 +4,8 @@ import { KeyedBuckets, type TakeResult } from "@/lib/token-bucket";
 import { clientAddress, type ProxyTrust } from "@/server/http/client-address";
 import { problemBody } from "@/server/http/problem";
 
-/** The public API and the feeds: what scripts and feed readers poll. Pages are for people. */
-const LIMITED = /^\/(?:api\/v1\/|(?:.*\/)?feed\.(?:atom|rss|json)$)/;
+/** The public API, the feeds and calendars: what scripts and feed readers poll. Pages are for people. */
+const LIMITED = /^\/(?:api\/v1\/|(?:.*\/)?(?:feed\.(?:atom|rss|json)|maintenance\.ics)$)/;
 
 export interface ClientRateLimitSettings {
   ratePerSecond: number;

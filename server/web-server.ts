@@ -37,9 +37,9 @@ const ROOT = path.resolve(__dirname, "..");
  * and profiles show polling health and are always rendered.
  */
 const CACHEABLE = [
-  /^\/(?:search|feed\.(?:atom|rss|json))?$/,
+  /^\/(?:search|feed\.(?:atom|rss|json)|maintenance\.ics)?$/,
   /^\/kinds\/[^/]+\/feed\.(?:atom|rss|json)$/,
-  /^(?:\/api\/v1)?\/vendors\/[^/]+\/(?:changes|feed\.(?:atom|rss|json)|kinds\/[^/]+\/feed\.(?:atom|rss|json)|incidents\/.+)$/,
+  /^(?:\/api\/v1)?\/vendors\/[^/]+\/(?:changes|feed\.(?:atom|rss|json)|kinds\/[^/]+\/feed\.(?:atom|rss|json)|maintenance\.ics|incidents\/.+)$/,
   /^\/api\/v1\/(?:incidents|changes|search|openapi\.json)$/,
 ];
 /** Requests from Next's client router want a different payload than the HTML page. */

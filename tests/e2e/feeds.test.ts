@@ -1,3 +1,4 @@
+import ICAL from "ical.js";
 import Parser from "rss-parser";
 import { describe, expect, it } from "vitest";
 import { startE2eApp } from "@/tests/e2e/support/e2e-app";
@@ -29,6 +30,19 @@ describe("feeds, as a reader's browser and feed reader find them", () => {
     const feed = await new Parser().parseString(await response.text());
     expect(feed.items.length).toBeGreaterThan(0);
     expect(feed.items.every((i) => i.title?.startsWith("Acme Cloud: "))).toBe(true);
+  });
+
+  it("the vendor profile links its maintenance calendar, which a calendar client reads as the vendor's", async () => {
+    const page = await app().page();
+    await app().visit(page, "/vendors/acme", "vendor-calendar-link");
+    const link = page.getByRole("link", { name: "Maintenance calendar (iCalendar)" });
+    await expect(link.getAttribute("href")).resolves.toBe("/vendors/acme/maintenance.ics");
+    const response = await fetch(`${app().baseUrl}/vendors/acme/maintenance.ics`);
+    expect(response.headers.get("content-type")).toBe("text/calendar; charset=utf-8");
+    const calendar = new ICAL.Component(ICAL.parse(await response.text()));
+    expect(calendar.name).toBe("vcalendar");
+    expect(calendar.getFirstPropertyValue("prodid")).toBe("-//Redline//Maintenance calendar//EN");
+    for (const event of calendar.getAllSubcomponents("vevent")) expect(String(event.getFirstPropertyValue("uid"))).toMatch(/@acme\.redline$/);
   });
 
   it("every item of an incident's feed opens its change page", async () => {

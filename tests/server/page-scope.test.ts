@@ -56,6 +56,13 @@ describe("page scope", () => {
     }
   });
 
+  it("reads the maintenance calendars as global and as their vendor's, so a version evicts its vendor's calendar and the global one only", () => {
+    const calendars = ["/maintenance.ics", "/vendors/b/maintenance.ics", "/vendors/a/maintenance.ics"].map((p) => pageScopeOf(p));
+    expect(calendars).toEqual([{ kind: "global" }, { kind: "vendor", vendorSlug: "b" }, { kind: "vendor", vendorSlug: "a" }]);
+    expect(calendars.map((s) => showsChange(s, change("b", "m1", ["created"])))).toEqual([true, true, false]);
+    expect(calendars.map(showsAnyOf([change("b", "m1", ["created"])]))).toEqual([true, true, false]);
+  });
+
   it("says a change concerns its incident, its vendor's lists and every global list, and no other vendor", () => {
     const scopes = ["/", "/vendors/b/changes", "/vendors/b/incidents/1", "/vendors/b/incidents/2", "/vendors/a/changes", "/vendors/a/incidents/1"].map((p) => pageScopeOf(p));
     const shown = (c: ReturnType<typeof change>) => scopes.map((s) => showsChange(s, c));

@@ -46,6 +46,7 @@ describe("per-client rate limit", () => {
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
     const refused = await get(port, "/vendors/acme/feed.atom", { from: "127.0.0.1" });
     expect(refused.status).toBe(429);
+    expect((await get(port, "/vendors/acme/maintenance.ics", { from: "127.0.0.1" })).status).toBe(429);
     expect(refused.headers["retry-after"]).toMatch(/^\d+$/);
     expect(refused.headers["content-type"]).toMatch(/^application\/problem\+json/);
     expect(JSON.parse(refused.body)).toMatchObject({ status: 429 });

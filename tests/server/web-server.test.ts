@@ -100,6 +100,9 @@ describe("the web server's page cache", () => {
     expect(rendered).toHaveLength(4);
     const key = (headers: Record<string, string>) => cacheKeyFor({ method: "GET", url: "/vendors/acme/feed.atom", headers } as unknown as http.IncomingMessage);
     expect(key({ host: "a.test" })).not.toBe(key({ host: "b.test" }));
+    for (const url of ["/maintenance.ics", "/vendors/acme/maintenance.ics"]) {
+      expect(cacheKeyFor({ method: "GET", url, headers: { host: "a.test" } } as unknown as http.IncomingMessage)).toBe(` a.test ${url}`);
+    }
     expect(key({ host: "a.test", "x-forwarded-proto": "https" })).not.toBe(key({ host: "a.test", "x-forwarded-proto": "http" }));
   });
 

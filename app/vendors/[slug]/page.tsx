@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { BarChart } from "@/components/bar-chart";
 import { ImpactBadge } from "@/components/badges";
+import { CalendarLink } from "@/components/calendar-link";
 import { FeedLinks, feedAlternates } from "@/components/feed-links";
 import { Pager } from "@/components/pager";
 import { UtcTime } from "@/components/utc-time";
@@ -83,6 +84,7 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
       </p>
       <FeedLinks feedPath={(f) => paths.vendorFeed(vendor.slug, f)} label={`every ${vendor.name} change`} />
       <FeedLinks feedPath={(f) => paths.vendorKindFeed(vendor.slug, "postmortem-published", f)} label={`${vendor.name} postmortems`} />
+      <CalendarLink href={paths.vendorMaintenanceCalendar(vendor.slug)} label={`${vendor.name} scheduled maintenance`} />
 
       <VendorNowSection vendorName={vendor.name} slug={vendor.slug} now={describeVendorNowIncidents(db, overview, now)} at={now} lastError={overview.poll?.lastError ?? null} />
 

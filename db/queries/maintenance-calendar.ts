@@ -1,0 +1,40 @@
+import type { RedlineDb } from "@/db/client";
+import { preparedFor } from "@/db/queries/prepared";
+import { unpackVersionContent } from "@/db/version-content";
+import { readVersionState } from "@/db/version-states";
+import type { Change } from "@/lib/change";
+import type { MaintenanceRecord } from "@/lib/maintenance-calendar";
+
+/** Maintenances read per calendar before the window bound is applied: the most recently changed first. */
+const CANDIDATES_MAX = 2_000;
+
+export interface MaintenanceCandidate extends MaintenanceRecord {
+  incidentId: number;
+  versionCount: number;
+}
+
+type Row = { incidentId: number; providerId: string; versionCount: number; lastChangedAt: string; vendorSlug: string; vendorName: string };
+
+const COLUMNS = `i.id AS incidentId, i.provider_id AS providerId, i.version_count AS versionCount, i.last_changed_at AS lastChangedAt,
+  d.slug AS vendorSlug, d.name AS vendorName FROM incidents i JOIN vendors d ON d.id = i.vendor_id WHERE i.kind = 'maintenance'`;
+
+const statements = preparedFor((sqlite) => ({
+  all: sqlite.prepare<[number], Row>(`SELECT ${COLUMNS} ORDER BY i.last_changed_at DESC, i.id DESC LIMIT ?`),
+  vendor: sqlite.prepare<[number, number], Row>(`SELECT ${COLUMNS} AND i.vendor_id = ? ORDER BY i.last_changed_at DESC, i.id DESC LIMIT ?`),
+  versions: sqlite.prepare<[number], { content: Buffer }>("SELECT content FROM incident_versions WHERE incident_id = ? ORDER BY seq"),
+}));
+
+/** Maintenances with their current state, of one vendor or (vendorId null) of all. */
+export function listMaintenanceCandidates(db: RedlineDb, vendorId: number | null): MaintenanceCandidate[] {
+  const st = statements(db);
+  const rows = vendorId === null ? st.all.all(CANDIDATES_MAX) : st.vendor.all(vendorId, CANDIDATES_MAX);
+  return rows.flatMap((row) => {
+    const current = readVersionState(db, row.incidentId, row.versionCount);
+    return current ? [{ ...row, current }] : [];
+  });
+}
+
+/** The changes of every version of an incident, in order. */
+export function listVersionChanges(db: RedlineDb, incidentId: number): Array<{ changes: Change[] }> {
+  return statements(db).versions.all(incidentId).map((v) => ({ changes: unpackVersionContent(v.content).changes }));
+}

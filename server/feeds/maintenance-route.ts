@@ -1,0 +1,50 @@
+import type { RedlineDb } from "@/db/client";
+import { listMaintenanceCandidates, listVersionChanges } from "@/db/queries/maintenance-calendar";
+import { getVendor } from "@/db/queries/vendor-profile";
+import { getServerDb } from "@/db/server-db";
+import { paths } from "@/lib/incident-key";
+import { countReschedules, PAST_WINDOW_DAYS, selectMaintenanceWindows, toMaintenanceEvent } from "@/lib/maintenance-calendar";
+import { ICAL_CONTENT_TYPE, renderCalendar } from "@/lib/render/ical";
+import { entityTag, respondConditionally } from "@/server/http/conditional";
+import { problem } from "@/server/http/problem";
+import { publicOrigin } from "@/server/http/public-origin";
+
+/** Raise when the events' rendering changes, so clients' cached copies are replaced. */
+const RENDER_VERSION = "1";
+const CACHE_CONTROL = "public, max-age=300";
+
+type Params = { slug?: string };
+
+/** The maintenance calendar of every vendor ("all") or of one; 404 for an unknown vendor, 304 when the client is current. */
+export function maintenanceCalendarRoute(level: "all" | "vendor", database: () => RedlineDb = getServerDb, clock: () => Date = () => new Date()) {
+  return async (request: Request, context: { params: Promise<Params> }): Promise<Response> => {
+    const db = database();
+    let vendorId: number | null = null;
+    let name = "every vendor";
+    let title = "Redline: every vendor's maintenance";
+    if (level === "vendor") {
+      const slug = decodeURIComponent((await context.params).slug ?? "");
+      const vendor = getVendor(db, slug);
+      if (!vendor) return problem(404, `no vendor ${JSON.stringify(slug)}`);
+      vendorId = vendor.id;
+      name = vendor.name;
+      title = `Redline: ${vendor.name} maintenance`;
+    }
+    const windows = selectMaintenanceWindows(listMaintenanceCandidates(db, vendorId), clock());
+    const origin = publicOrigin(request);
+    const url = new URL(request.url);
+    const newest = windows.reduce<string | null>((max, w) => (max === null || w.lastChangedAt > max ? w.lastChangedAt : max), null);
+    const etag = entityTag(RENDER_VERSION, origin, url.pathname, name, ...windows.flatMap((w) => [w.incidentId, w.versionCount, w.vendorName]));
+    return respondConditionally(request, { etag, lastModified: newest, cacheControl: CACHE_CONTROL }, () => {
+      const events = windows.map((w) =>
+        toMaintenanceEvent(w, countReschedules(listVersionChanges(db, w.incidentId)), `${origin}${paths.incident(w.vendorSlug, w.providerId)}`),
+      );
+      const body = renderCalendar({
+        name: title,
+        description: `Scheduled maintenance of ${name} as Redline archived it: windows ended in the last ${PAST_WINDOW_DAYS} days and every one to come.`,
+        events,
+      });
+      return new Response(body, { headers: { "content-type": ICAL_CONTENT_TYPE, "access-control-allow-origin": "*", "x-content-type-options": "nosniff" } });
+    });
+  };
+}
