@@ -18,9 +18,13 @@ export function feedAlternateLinks(feedPath: FeedPath, title: string): FeedAlter
   ];
 }
 
-/** The same links as Next's metadata, for pages Next renders. */
+/** Feed links as Next's metadata, for pages Next renders. */
+export function alternatesMetadata(links: readonly FeedAlternate[]): NonNullable<Metadata["alternates"]> {
+  return { types: Object.fromEntries(links.map((a) => [a.type, [{ url: a.href, title: a.title }]])) };
+}
+
 export function feedAlternates(feedPath: FeedPath, title: string): NonNullable<Metadata["alternates"]> {
-  return { types: Object.fromEntries(feedAlternateLinks(feedPath, title).map((a) => [a.type, [{ url: a.href, title: a.title }]])) };
+  return alternatesMetadata(feedAlternateLinks(feedPath, title));
 }
 
 /** "Follow <what>: Atom · RSS · JSON Feed" */

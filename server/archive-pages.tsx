@@ -8,18 +8,18 @@
 import type http from "node:http";
 import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
+import type { FeedAlternate } from "@/components/feed-links";
 import { ChangePageBody, changePageAlternates, changePageTitle } from "@/components/change-page";
 import { HtmlDocument } from "@/components/html-document";
 import { IncidentPageBody, incidentPageAlternates, incidentPageTitle } from "@/components/incident-page";
 import type { RedlineDb } from "@/db/client";
 import { resolveIncidentRoute, resolveVersionRoute } from "@/db/queries/incident-route";
 import { newNonce, securityHeaders } from "@/lib/security-headers";
+import { isNextRouterRequest } from "@/server/http/next-router";
 
 const INCIDENT_PAGE = /^\/vendors\/([^/]+)\/incidents\/([^/]+)(?:\/versions\/([^/]+))?$/;
 /** What Next sends for a page rendered per request; the page cache keeps it regardless. */
 const NO_STORE = "private, no-cache, no-store, max-age=0, must-revalidate";
-/** Next's client router asks for its own payload, not the page: Next answers those. */
-const ROUTER_HEADERS = ["rsc", "next-router-state-tree", "next-router-prefetch", "next-action"];
 
 function decodeSegment(segment: string): string | null {
   try {
@@ -49,7 +49,7 @@ export function renderArchivePage(db: RedlineDb, pathname: string, stylesheets: 
   return document(changePageTitle(route), stylesheets, changePageAlternates(route), <ChangePageBody route={route} />);
 }
 
-function document(title: string, stylesheets: readonly string[], alternates: ReturnType<typeof incidentPageAlternates>, body: ReactNode): string {
+function document(title: string, stylesheets: readonly string[], alternates: readonly FeedAlternate[], body: ReactNode): string {
   return `<!DOCTYPE html>${renderToStaticMarkup(<HtmlDocument title={title} stylesheets={stylesheets} alternates={alternates}>{body}</HtmlDocument>)}`;
 }
 
@@ -59,7 +59,8 @@ function document(title: string, stylesheets: readonly string[], alternates: Ret
  */
 export function answerArchivePage(db: RedlineDb, stylesheets: () => readonly string[], req: http.IncomingMessage, res: http.ServerResponse): boolean {
   if ((req.method !== "GET" && req.method !== "HEAD") || !req.url) return false;
-  if (ROUTER_HEADERS.some((h) => req.headers[h] !== undefined)) return false;
+  // Next's client router asks for its own payload, not the page: Next answers those.
+  if (isNextRouterRequest(req)) return false;
   const url = new URL(req.url, "http://x");
   if (url.search !== "") return false;
   const html = renderArchivePage(db, url.pathname, stylesheets(), new Date());

@@ -21,6 +21,7 @@ import { newNonce, nonceOf, securityHeaders } from "@/lib/security-headers";
 import { answerHealth } from "@/server/health";
 import { builtStylesheets } from "@/server/http/built-stylesheets";
 import { dropUntrustedForwarding, trustProxies } from "@/server/http/client-address";
+import { isNextRouterRequest } from "@/server/http/next-router";
 import { isNotModified } from "@/server/http/conditional";
 import { createAlertSender } from "@/server/hooks/alert-sender";
 import { createHookHandler, hookSettings } from "@/server/hooks/hook-route";
@@ -42,8 +43,6 @@ const CACHEABLE = [
   /^(?:\/api\/v1)?\/vendors\/[^/]+\/(?:changes|feed\.(?:atom|rss|json)|kinds\/[^/]+\/feed\.(?:atom|rss|json)|maintenance\.ics|incidents\/.+)$/,
   /^\/api\/v1\/(?:incidents|changes|search|openapi\.json)$/,
 ];
-/** Requests from Next's client router want a different payload than the HTML page. */
-const ROUTER_HEADERS = ["rsc", "next-router-state-tree", "next-router-prefetch", "next-router-segment-prefetch", "next-action", "next-url"];
 const TTL_MS = 60_000;
 const MAX_ENTRY_BYTES = 2 * 1024 * 1024;
 
@@ -56,7 +55,7 @@ export function cacheKeyFor(req: http.IncomingMessage): string | null {
   if (!CACHEABLE.some((pattern) => pattern.test(url.pathname)) || url.searchParams.has("_rsc")) return null;
   // The operator's view of the API differs from everyone else's.
   if (req.headers.authorization !== undefined) return null;
-  if (ROUTER_HEADERS.some((h) => req.headers[h] !== undefined)) return null;
+  if (isNextRouterRequest(req)) return null;
   // A reload ("no-cache") gets a fresh render. A conditional request says no-cache too (fetch
   // adds it), but its validators are answered from what is kept, which is the archive's current state.
   const conditional = req.headers["if-none-match"] !== undefined || req.headers["if-modified-since"] !== undefined;

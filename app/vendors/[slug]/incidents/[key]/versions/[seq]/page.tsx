@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { alternatesMetadata } from "@/components/feed-links";
 import { ChangePageBody, changePageAlternates, changePageTitle } from "@/components/change-page";
 import { versionRoute } from "@/app/vendors/[slug]/incidents/[key]/route-data";
 
@@ -11,8 +12,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { slug, key, seq } = await params;
   const route = versionRoute(slug, key, seq);
   if (!route) return { title: "Not found" };
-  const alternates = changePageAlternates(route);
-  return { title: changePageTitle(route), alternates: { types: Object.fromEntries(alternates.map((a) => [a.type, [{ url: a.href, title: a.title }]])) } };
+  return { title: changePageTitle(route), alternates: alternatesMetadata(changePageAlternates(route)) };
 }
 
 /** The web server answers this address itself (server/archive-pages.tsx); Next renders it in development. */
