@@ -112,13 +112,13 @@ export function saveSource(db: RedlineDb, source: Omit<SourceRow, "id">): void {
   statements(db).saveSource.run(source);
 }
 
-/** The vendor's incidents in these statuses, whose pages may hold a postmortem to follow. */
-export function listIncidentsInStatus(db: RedlineDb, vendorId: number, statuses: readonly string[]): Array<{ providerId: string; status: string | null }> {
+/** The incidents the vendor still lists in these statuses, whose pages may hold a postmortem to follow. */
+export function listListedIncidentsInStatus(db: RedlineDb, vendorId: number, statuses: readonly string[]): Array<{ providerId: string; status: string | null }> {
   if (statuses.length === 0) return [];
   return db
     .select({ providerId: incidents.providerId, status: incidents.status })
     .from(incidents)
-    .where(and(eq(incidents.vendorId, vendorId), inArray(incidents.status, [...statuses])))
+    .where(and(eq(incidents.vendorId, vendorId), eq(incidents.presence, "listed"), inArray(incidents.status, [...statuses])))
     .all();
 }
 

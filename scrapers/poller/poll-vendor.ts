@@ -1,5 +1,5 @@
 import type { RedlineDb } from "@/db/client";
-import { getSource, listIncidentsInStatus, saveSource, type SourceRow } from "@/db/poll-state";
+import { getSource, listListedIncidentsInStatus, saveSource, type SourceRow } from "@/db/poll-state";
 import { recordObservation } from "@/db/capture-runs";
 import type { CaptureOutcome } from "@/db/schema";
 import type { VendorRow } from "@/db/vendors";
@@ -141,7 +141,9 @@ export async function pollVendor(deps: PollDeps, vendor: VendorRow, signal?: Abo
   if (live.followUps && live.followUpStatuses && !signal?.aborted) {
     // Against the clock the fetch times were written by (the demo's simulated one, else real time).
     const due = (deps.now?.() ?? new Date()).getTime() - deps.followUpIntervalMs;
-    const candidates = listIncidentsInStatus(deps.db, vendor.id, live.followUpStatuses).map((i) => ({ id: i.providerId, status: i.status }));
+    // Only incidents the vendor still lists: a deleted one's page is gone, and one that rolled off the
+    // listing (Statuspage keeps the 50 latest) would be read forever at a cost growing with the archive.
+    const candidates = listListedIncidentsInStatus(deps.db, vendor.id, live.followUpStatuses).map((i) => ({ id: i.providerId, status: i.status }));
     for (const endpoint of live.followUps(candidates, url)) {
       const fetched = getSource(deps.db, vendor.id, endpoint.url)?.lastFetchedAt;
       if (fetched && Date.parse(fetched) > due) continue;

@@ -6,6 +6,7 @@ import { HostGate } from "@/scrapers/http/polite-fetch";
 import type { PollDeps } from "@/scrapers/poller/poll-vendor";
 import { Scheduler, type SchedulerOptions } from "@/scrapers/poller/scheduler";
 import { lifecycleEvents } from "@/simulator/scenario";
+import { HISTORY_CYCLES } from "@/simulator/scenario-script";
 import { type Simulator, startSimulator } from "@/simulator/server";
 import { freshDatabase } from "@/tests/support/database";
 import { waitFor } from "@/tests/support/observe";
@@ -63,6 +64,25 @@ describe("polling the simulator", () => {
     expect(kindsOf(db, backdated)).toContain("update-backdated");
     const maintenance = events.find((e) => e.kind === "maintenance-rescheduled" && e.cycle === firstCycle)?.incidentId ?? "";
     expect(kindsOf(db, maintenance)).toEqual(expect.arrayContaining(["incident-new", "rescheduled"]));
+  });
+
+  it("reads incident pages only while the vendor lists the incident: one that rolled off or was deleted is not followed into a 404", async () => {
+    sim = await startSimulator({ vendors: [{ slug: "acme", family: "statuspage" }], acceleration: 0, start: START, seed: 3 });
+    const db = freshDatabase();
+    register(db, sim);
+    const scheduler = schedulerFor(pollDeps(db, sim));
+    // Past the simulator's window of listed weeks, so early incidents leave incidents.json in status postmortem.
+    const days = (HISTORY_CYCLES + 3) * 7;
+    for (let day = 0; day <= days; day += 1) {
+      sim.setClock(new Date(Date.parse(START) + day * 86_400_000).toISOString());
+      expect((await scheduler.runOnce()).failed).toBe(0);
+    }
+    const left = db.$client.prepare("SELECT count(*) AS n FROM incidents WHERE presence <> 'listed' AND status = 'postmortem'").get() as { n: number };
+    expect(left.n).toBeGreaterThan(0);
+    const failed = db.$client.prepare("SELECT source, error FROM captures WHERE outcome NOT IN ('ok', 'not-modified')").all();
+    expect(failed).toEqual([]);
+    const pages = db.$client.prepare("SELECT count(DISTINCT source) AS n FROM captures WHERE platform = 'statuspage-incident-page'").get() as { n: number };
+    expect(pages.n).toBeGreaterThan(0);
   });
 
   it("records a second poll of unchanged endpoints as not-modified captures and no version", async () => {
