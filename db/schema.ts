@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { blob, customType, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { StoredPatch } from "@/db/json-deltas";
 import type { PackedJson } from "@/db/packed-json";
+import { SUBSCRIPTION_FORMATS } from "@/lib/notify/subscription-target";
 
 /** A TEXT column that may also hold a blob (SQLite keeps a Buffer bound to it as one): read and written as stored. */
 const textOrBlob = <T extends string | Buffer>() =>
@@ -422,4 +423,116 @@ export const supervisorEvents = sqliteTable(
     detail: text("detail"),
   },
   (t) => [index("supervisor_events_at").on(t.at)],
+);
+
+/** A named set of vendors (or some of their components) that a team depends on. */
+export const watchlists = sqliteTable("watchlists", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull().unique(),
+  createdAt: text("created_at").notNull(),
+});
+
+/** One vendor of a watchlist; component null: the whole vendor, else only incidents affecting that component. */
+export const watchlistMembers = sqliteTable(
+  "watchlist_members",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    watchlistId: integer("watchlist_id").notNull().references(() => watchlists.id, { onDelete: "cascade" }),
+    vendorId: integer("vendor_id").notNull().references(() => vendors.id, { onDelete: "cascade" }),
+    component: text("component"),
+  },
+  (t) => [uniqueIndex("watchlist_members_identity").on(t.watchlistId, t.vendorId, sql`coalesce(${t.component}, '')`)],
+);
+
+export const SUBSCRIPTION_STATUSES = ["active", "disabled"] as const;
+
+/** Where changes are pushed, and which: filters as JSON (lib/notify/subscription-filter.ts). */
+export const subscriptions = sqliteTable(
+  "subscriptions",
+  {
+    /** `sub_` and random characters: the id the CLI and API name it by. */
+    id: text("id").primaryKey(),
+    target: text("target").notNull(),
+    format: text("format", { enum: SUBSCRIPTION_FORMATS }).notNull(),
+    /** SubscriptionFilter as JSON. */
+    filter: text("filter").notNull(),
+    /** A watchlist filter; removing the watchlist is refused while a subscription names it. */
+    watchlistId: integer("watchlist_id").references(() => watchlists.id, { onDelete: "restrict" }),
+    digest: text("digest", { enum: ["hourly", "daily"] }),
+    /** `whsec_` and base64 key bytes (Standard Webhooks); kept to sign, never shown again after creation but by `subscriptions list --secrets`. */
+    secret: text("secret").notNull(),
+    status: text("status", { enum: SUBSCRIPTION_STATUSES }).notNull().default("active"),
+    disabledAt: text("disabled_at"),
+    disabledReason: text("disabled_reason"),
+    /** When the current run of failed attempts began; null after a success. */
+    failingSince: text("failing_since"),
+    lastDeliveredAt: text("last_delivered_at"),
+    createdAt: text("created_at").notNull(),
+  },
+);
+
+/**
+ * The outbox: one row per (subscription, version) to notify, written in the version's own
+ * transaction. The version is named by what survives a rebuild (vendor, provider id, seq), not by row ids.
+ */
+export const notifications = sqliteTable(
+  "notifications",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    subscriptionId: text("subscription_id").notNull().references(() => subscriptions.id, { onDelete: "cascade" }),
+    vendorId: integer("vendor_id").notNull().references(() => vendors.id, { onDelete: "cascade" }),
+    providerId: text("provider_id").notNull(),
+    seq: integer("seq").notNull(),
+    /** When the version was recorded. */
+    createdAt: text("created_at").notNull(),
+    /** The message that carries it; null while it waits to be planned into one. */
+    messageId: integer("message_id").references(() => notificationMessages.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    uniqueIndex("notifications_identity").on(t.subscriptionId, t.vendorId, t.providerId, t.seq),
+    index("notifications_unplanned").on(t.subscriptionId, t.id).where(sql`${t.messageId} IS NULL`),
+    index("notifications_message").on(t.messageId),
+  ],
+);
+
+export const MESSAGE_KINDS = ["single", "batch", "digest", "test"] as const;
+export const MESSAGE_STATUSES = ["pending", "sent", "failed", "dropped"] as const;
+
+/** One message to one subscription carrying one or more notifications; its webhook id stays across retries. */
+export const notificationMessages = sqliteTable(
+  "notification_messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    subscriptionId: text("subscription_id").notNull().references(() => subscriptions.id, { onDelete: "cascade" }),
+    /** `msg_` and random characters: Standard Webhooks' webhook-id, the receiver's deduplication key. */
+    webhookId: text("webhook_id").notNull().unique(),
+    kind: text("kind", { enum: MESSAGE_KINDS }).notNull(),
+    status: text("status", { enum: MESSAGE_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: text("next_attempt_at").notNull(),
+    createdAt: text("created_at").notNull(),
+    sentAt: text("sent_at"),
+    lastError: text("last_error"),
+  },
+  (t) => [
+    index("notification_messages_due").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index("notification_messages_subscription").on(t.subscriptionId, t.createdAt),
+  ],
+);
+
+/** The delivery log: every attempt to send a message. */
+export const deliveryAttempts = sqliteTable(
+  "delivery_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    messageId: integer("message_id").notNull().references(() => notificationMessages.id, { onDelete: "cascade" }),
+    subscriptionId: text("subscription_id").notNull().references(() => subscriptions.id, { onDelete: "cascade" }),
+    attemptedAt: text("attempted_at").notNull(),
+    /** The HTTP status or SMTP reply code; null when none came (refused, timed out). */
+    statusCode: integer("status_code"),
+    durationMs: integer("duration_ms").notNull(),
+    outcome: text("outcome", { enum: ["delivered", "retry", "gone", "failed"] }).notNull(),
+    error: text("error"),
+  },
+  (t) => [index("delivery_attempts_subscription").on(t.subscriptionId, t.id)],
 );

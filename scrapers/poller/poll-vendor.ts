@@ -97,7 +97,7 @@ export async function pollEndpoint(deps: PollDeps, vendor: VendorRow, endpoint: 
     saveSource(deps.db, { ...source, ...validators, platform: endpoint.platform, lastFetchedAt: observedAt, lastStatus: response.status });
     return { ...base, outcome: "not-modified", error: null };
   }
-  const result = await ingestSnapshot(deps.db, { vendor, platform, source: endpoint.url, observedAt, body: response.body });
+  const result = await ingestSnapshot(deps.db, { vendor, platform, source: endpoint.url, observedAt, body: response.body, notify: true });
   const ok = result.outcome === "ok";
   saveSource(deps.db, {
     ...source,

@@ -157,7 +157,7 @@ export function createHookHandler(deps: HookDeps) {
       const full = getVendorBySlug(db, vendor.slug);
       if (full) {
         const { meta: _meta, ...content } = payload as Record<string, unknown>;
-        const result = await ingestSnapshot(db, { vendor: full, platform, source: "webhook", observedAt: at, body: Buffer.from(JSON.stringify(content)) });
+        const result = await ingestSnapshot(db, { vendor: full, platform, source: "webhook", observedAt: at, body: Buffer.from(JSON.stringify(content)), notify: true });
         versionsAdded = result.versionsAdded;
         if (versionsAdded > 0 && result.captureId !== null) deps.onVersionsRecorded?.(result.captureId);
       }

@@ -1,0 +1,91 @@
+/** Subscriptions: where changes are pushed. The delivery side lives in notify/; its log is read here too. */
+import { randomBytes } from "node:crypto";
+import type { RedlineDb } from "@/db/client";
+import { type SubscriptionFilter, subscriptionFilterSchema } from "@/lib/notify/subscription-filter";
+import type { SubscriptionFormat } from "@/lib/notify/subscription-target";
+
+export class SubscriptionError extends Error {
+  readonly kind = "subscription";
+}
+
+export interface Subscription {
+  id: string;
+  target: string;
+  format: SubscriptionFormat;
+  filter: SubscriptionFilter;
+  watchlist: string | null;
+  digest: "hourly" | "daily" | null;
+  secret: string;
+  status: "active" | "disabled";
+  disabledAt: string | null;
+  disabledReason: string | null;
+  failingSince: string | null;
+  lastDeliveredAt: string | null;
+  createdAt: string;
+}
+
+export interface SubscriptionInput {
+  target: string;
+  format: SubscriptionFormat;
+  filter: SubscriptionFilter;
+  watchlist: string | null;
+  digest: "hourly" | "daily" | null;
+}
+
+interface Row extends Omit<Subscription, "filter"> {
+  filter: string;
+}
+
+const SELECT = `SELECT s.id, s.target, s.format, s.filter, w.name AS watchlist, s.digest, s.secret, s.status, s.disabled_at AS disabledAt,
+  s.disabled_reason AS disabledReason, s.failing_since AS failingSince, s.last_delivered_at AS lastDeliveredAt, s.created_at AS createdAt
+  FROM subscriptions s LEFT JOIN watchlists w ON w.id = s.watchlist_id`;
+
+function fromRow(row: Row): Subscription {
+  return { ...row, filter: subscriptionFilterSchema.parse(JSON.parse(row.filter)) };
+}
+
+/** Standard Webhooks secrets: `whsec_` and the base64 of 24 random bytes. */
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(24).toString("base64")}`;
+}
+
+export function addSubscription(db: RedlineDb, input: SubscriptionInput, now = new Date().toISOString()): Subscription {
+  const sqlite = db.$client;
+  const unknown = input.filter.vendors.filter((slug) => !sqlite.prepare("SELECT 1 FROM vendors WHERE slug = ?").get(slug));
+  if (unknown.length > 0) throw new SubscriptionError(`subscriptions: no vendor ${unknown.map((s) => JSON.stringify(s)).join(", ")} (see \`redline vendors list\`)`);
+  let watchlistId: number | null = null;
+  if (input.watchlist !== null) {
+    watchlistId = sqlite.prepare<[string], { id: number }>("SELECT id FROM watchlists WHERE name = ?").get(input.watchlist)?.id ?? null;
+    if (watchlistId === null) throw new SubscriptionError(`subscriptions: no watchlist ${JSON.stringify(input.watchlist)} (see \`redline watchlists list\`)`);
+  }
+  const id = `sub_${randomBytes(12).toString("base64url")}`;
+  sqlite
+    .prepare("INSERT INTO subscriptions (id, target, format, filter, watchlist_id, digest, secret, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+    .run(id, input.target, input.format, JSON.stringify(input.filter), watchlistId, input.digest, newSigningSecret(), now);
+  const saved = getSubscription(db, id);
+  if (!saved) throw new Error(`store: unable to insert subscription ${id}`);
+  return saved;
+}
+
+export function getSubscription(db: RedlineDb, id: string): Subscription | undefined {
+  const row = db.$client.prepare<[string], Row>(`${SELECT} WHERE s.id = ?`).get(id);
+  return row ? fromRow(row) : undefined;
+}
+
+export function listSubscriptions(db: RedlineDb): Subscription[] {
+  return db.$client.prepare<[], Row>(`${SELECT} ORDER BY s.created_at, s.id`).all().map(fromRow);
+}
+
+/** Remove a subscription with its outbox and delivery log. */
+export function removeSubscription(db: RedlineDb, id: string): boolean {
+  return db.$client.prepare("DELETE FROM subscriptions WHERE id = ?").run(id).changes > 0;
+}
+
+/** Stop delivering to it (410 Gone, or a day of failures); what was pending is dropped. */
+export function disableSubscription(db: RedlineDb, id: string, reason: string, now = new Date().toISOString()): void {
+  const sqlite = db.$client;
+  sqlite.transaction(() => {
+    sqlite.prepare("UPDATE subscriptions SET status = 'disabled', disabled_at = ?, disabled_reason = ? WHERE id = ? AND status = 'active'").run(now, reason, id);
+    sqlite.prepare("UPDATE notification_messages SET status = 'dropped', last_error = coalesce(last_error, ?) WHERE subscription_id = ? AND status = 'pending'").run(reason, id);
+  }).immediate();
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { addSubscription } from "@/db/subscriptions";
+import { ensureVendor } from "@/db/vendors";
+import { saveWatchlist } from "@/db/watchlists";
+import { subscriptionFilterSchema } from "@/lib/notify/subscription-filter";
+import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
+import { freshDatabase } from "@/tests/support/database";
+import { makeIncident } from "@/tests/support/incidents";
+import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
+
+const platform = makeTestPlatform({ kind: "recent", limit: 25 });
+const filter = (f: object) => subscriptionFilterSchema.parse(f);
+
+function setUp() {
+  const db = freshDatabase();
+  const acme = ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
+  const other = ensureVendor(db, { slug: "other", name: "Other", platform: platform.name });
+  saveWatchlist(db, { name: "payments", vendors: [], components: ["acme:API"] });
+  const all = addSubscription(db, { target: "https://hooks.example/all", format: "webhook", filter: filter({}), watchlist: null, digest: null });
+  const onlyOther = addSubscription(db, { target: "https://hooks.example/other", format: "webhook", filter: filter({ vendors: ["other"] }), watchlist: null, digest: null });
+  const watch = addSubscription(db, { target: "https://hooks.example/watch", format: "webhook", filter: filter({}), watchlist: "payments", digest: null });
+  const escalations = addSubscription(db, { target: "https://hooks.example/esc", format: "webhook", filter: filter({ kinds: ["impact-escalated"], minImpact: "major" }), watchlist: null, digest: null });
+  const outbox = () =>
+    db.$client.prepare("SELECT subscription_id AS id, provider_id AS incident, seq FROM notifications ORDER BY id").all() as Array<{ id: string; incident: string; seq: number }>;
+  return { db, acme, other, all, onlyOther, watch, escalations, outbox };
+}
+
+describe("the outbox", () => {
+  it("is written with the version it notifies of, one row per matching subscription, filters ANDed across kinds and ORed within one", async () => {
+    const { db, acme, all, watch, escalations, outbox } = setUp();
+    const api = [{ id: "c1", name: "API" }];
+    await ingestSnapshot(db, { vendor: acme, platform, source: "incidents.json", observedAt: "2026-03-01T10:00:00.000Z", body: snapshotBody([makeIncident({ impact: "minor", components: api })]), notify: true });
+    expect(outbox().map((r) => r.id).sort()).toEqual([all.id, watch.id].sort());
+    expect(outbox().every((r) => r.incident === "inc1" && r.seq === 1)).toBe(true);
+    await ingestSnapshot(db, { vendor: acme, platform, source: "incidents.json", observedAt: "2026-03-01T11:00:00.000Z", body: snapshotBody([makeIncident({ impact: "major", components: api })]), notify: true });
+    const second = outbox().filter((r) => r.seq === 2).map((r) => r.id).sort();
+    expect(second).toEqual([all.id, watch.id, escalations.id].sort());
+  });
+
+  it("is not written for an import, nor for a component outside the watchlist", async () => {
+    const { db, acme, all, watch, outbox } = setUp();
+    await ingestSnapshot(db, { vendor: acme, platform, source: "incidents.json", observedAt: "2026-03-01T10:00:00.000Z", body: snapshotBody([makeIncident({ components: [{ id: "c2", name: "Dashboard" }] })]) });
+    expect(outbox()).toEqual([]);
+    await ingestSnapshot(db, { vendor: acme, platform, source: "incidents.json", observedAt: "2026-03-01T11:00:00.000Z", body: snapshotBody([makeIncident({ status: "identified", components: [{ id: "c2", name: "Dashboard" }] })]), notify: true });
+    expect(outbox().map((r) => r.id)).toEqual([all.id]);
+    expect(outbox().map((r) => r.id)).not.toContain(watch.id);
+  });
+});
