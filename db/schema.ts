@@ -513,6 +513,8 @@ export const notificationMessages = sqliteTable(
     createdAt: text("created_at").notNull(),
     sentAt: text("sent_at"),
     lastError: text("last_error"),
+    /** A digest's period as JSON {from, to, every}; null for other kinds. */
+    period: text("period"),
   },
   (t) => [
     index("notification_messages_due").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),

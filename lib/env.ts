@@ -61,6 +61,16 @@ const envSchema = z.object({
   REDLINE_POSTMORTEM_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(6 * 3_600),
   /** The archive's public address (https://redline.example.org), for absolute links in feeds and the API. */
   REDLINE_PUBLIC_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^https?$/ }).optional()),
+  /** The first retry of a failed delivery comes after half to all of this; each next one waits twice as long. */
+  REDLINE_NOTIFY_RETRY_BASE_SECONDS: z.coerce.number().positive().default(30),
+  /** Where e-mail subscriptions are sent through: smtp://user:pass@host:587 (STARTTLS where offered) or smtps:// (implicit TLS). */
+  REDLINE_SMTP_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^smtps?$/, error: "use smtp://user:pass@host:587 or smtps://…" }).optional()),
+  /** The From: of Redline's e-mail. */
+  REDLINE_MAIL_FROM: z.string().default("Redline <redline@localhost>"),
+  /** Deliveries in flight at once, across subscriptions. */
+  REDLINE_NOTIFY_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  REDLINE_NOTIFY_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  REDLINE_NOTIFY_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   /** Lets its bearer add, remove and poll vendors through the API; unset, those operations answer 401. */
   REDLINE_OPERATOR_TOKEN: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(16, "use at least 16 characters").optional()),
   /** Per-client budget for the API and the feeds: sustained requests a second (0 turns it off), and burst. */

@@ -48,7 +48,7 @@ function openEventLog(file: string): RedlineDb | null {
   }
 }
 
-/** The web app and the poller, supervised, against the environment's database, where restarts are recorded. */
+/** The web app, the poller and the notifier, supervised, against the environment's database, where restarts are recorded. */
 export async function runWebAndPoller(env: Record<string, string> = {}): Promise<number> {
   const { PORT, REDLINE_DB } = readEnv({ ...process.env, ...env });
   const host = env.HOST ?? process.env.HOST ?? "127.0.0.1";
@@ -64,6 +64,8 @@ export async function runWebAndPoller(env: Record<string, string> = {}): Promise
           env: { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", HOST: host, PORT: String(PORT), ...env },
         },
         { name: "poller", command: process.execPath, args: programArgs("redline", ["poll"]), env },
+        // Its own process: delivering to slow or failing targets never delays a poll.
+        { name: "notify", command: process.execPath, args: programArgs("redline", ["notify"]), env },
       ],
       { cwd: ROOT, record: db ? (event) => recordSupervisorEvent(db, event) : undefined },
     );

@@ -23,6 +23,7 @@ CREATE TABLE `notification_messages` (
 	`created_at` text NOT NULL,
 	`sent_at` text,
 	`last_error` text,
+	`period` text,
 	FOREIGN KEY (`subscription_id`) REFERENCES `subscriptions`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint

@@ -16,6 +16,8 @@ export interface VersionSummary {
 }
 
 export interface VersionDetail extends VersionSummary {
+  /** What changed, said first (not the incident's boilerplate). */
+  headline: string;
   hash: string;
   changes: Change[];
   snapshot: IncidentState;
@@ -82,7 +84,7 @@ function versionRow(db: RedlineDb, incidentId: number, seq: number, summarizer: 
   const kinds = JSON.parse(row.kinds) as ChangeKindName[];
   const content = unpackVersionContent(row.content);
   const [fresh] = withFreshText(db, [{ ...row, summary: content.summary, headline: content.headline, incidentId, kinds }], summarizer);
-  return { seq: row.seq, observedAt: row.observedAt, kinds, summary: fresh?.summary ?? content.summary, hash: row.hash, changes: content.changes, content };
+  return { seq: row.seq, observedAt: row.observedAt, kinds, summary: fresh?.summary ?? content.summary, headline: fresh?.headline ?? content.headline, hash: row.hash, changes: content.changes, content };
 }
 
 /** One version of an incident, with its changes and full snapshot (rebuilt by bounded replay); undefined when unknown. */
@@ -109,7 +111,7 @@ export interface VersionChange extends VersionSummary {
 export function getVersionChange(db: RedlineDb, incidentId: number, seq: number, summarizer: Summarizer = currentSummarizer): VersionChange | undefined {
   const found = versionRow(db, incidentId, seq, summarizer);
   if (!found) return undefined;
-  const { content, ...version } = found;
+  const { content, headline: _headline, ...version } = found;
   if (content.title !== null && content.incidentKind !== null) {
     return { ...version, heading: { title: content.title, impact: content.impact, kind: content.incidentKind } };
   }

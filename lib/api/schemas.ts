@@ -151,6 +151,7 @@ export const versionDetailSchema = z.object({
   hash: z.string(),
   kinds: z.array(kindSchema),
   summary: z.string(),
+  headline: z.string().describe("What changed, said first: the summary without the incident's boilerplate."),
   changes: z.array(changeSchema),
   snapshot: incidentStateSchema,
   links: z.object({ self: linkSchema, html: linkSchema, incident: linkSchema, markdown: linkSchema, json: linkSchema }),

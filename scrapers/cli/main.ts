@@ -22,6 +22,13 @@ const { runVendorsAdd, runVendorsHookSecret, runVendorsList, runVendorsRemove, r
   ["runVendorsAdd", "runVendorsHookSecret", "runVendorsList", "runVendorsRemove", "runVendorsSyncCatalog"],
 );
 
+const { runNotify, runSubscriptionDeliveries, runSubscriptionTest } = lazily(() => import("@/scrapers/cli/notify-command"), ["runNotify", "runSubscriptionDeliveries", "runSubscriptionTest"]);
+const { runSubscriptionsAdd, runSubscriptionsList, runSubscriptionsRemove } = lazily(
+  () => import("@/scrapers/cli/subscriptions-command"),
+  ["runSubscriptionsAdd", "runSubscriptionsList", "runSubscriptionsRemove"],
+);
+const { runWatchlistsAdd, runWatchlistsList, runWatchlistsRemove } = lazily(() => import("@/scrapers/cli/watchlists-command"), ["runWatchlistsAdd", "runWatchlistsList", "runWatchlistsRemove"]);
+
 const program = new Command()
   .name("redline")
   .description("Redline: an archive of vendor status-page incidents, every version of each.")
@@ -175,6 +182,55 @@ program
   .option("--quiet", "no line per poll")
   .option(...dbOption)
   .action((opts) => runPoll(opts));
+
+const repeat = (value: string, previous: string[] = []) => [...previous, value];
+
+const watchlistsCommand = program.command("watchlists").description("named sets of vendors (or some of their components) a team depends on: each has a page, feeds and a calendar at /watch/<name>");
+watchlistsCommand
+  .command("add")
+  .description("create a watchlist, or replace the members of the one of that name")
+  .argument("<name>", "lowercase letters, digits and dashes")
+  .option("--vendor <slug>", "a vendor, whole (repeatable)", repeat)
+  .option("--component <vendor:name>", "a vendor narrowed to one component, e.g. github:Actions (repeatable)", repeat)
+  .option("--json", "print the watchlist as JSON")
+  .option(...dbOption)
+  .action((name: string, opts) => runWatchlistsAdd(name, opts));
+watchlistsCommand.command("list").description("every watchlist and its members").option("--json", "as JSON").option(...dbOption).action((opts) => runWatchlistsList(opts));
+watchlistsCommand.command("remove").description("remove a watchlist (refused while a subscription filters on it)").argument("<name>").option(...dbOption).action((name: string, opts) => runWatchlistsRemove(name, opts));
+
+const subscriptionsCommand = program.command("subscriptions").description("where Redline pushes changes: webhooks, Slack, Discord, Teams, e-mail");
+subscriptionsCommand
+  .command("add")
+  .description("push matching changes to a target; no filter: every change. Filters are ANDed across kinds of filter and ORed within one")
+  .requiredOption("--target <url or mailto:address>", "a webhook URL, a Slack/Discord/Teams webhook URL, or mailto:address")
+  .option("--format <format>", "webhook, slack, discord, teams or email (default: inferred from the target)")
+  .option("--vendor <slug>", "only this vendor's changes (repeatable)", repeat)
+  .option("--watchlist <name>", "only the changes of this watchlist's vendors and components")
+  .option("--kind <kind>", "only changes of this kind, e.g. update-edited (repeatable)", repeat)
+  .option("--component <name>", "only incidents affecting this component (repeatable)", repeat)
+  .option("--min-impact <impact>", "only incidents at least this severe (minor, major or critical), before or after the change")
+  .option("--digest <period>", "one message per hourly or daily period instead of one per change")
+  .option("--json", "print one JSON object {\"id\", \"secret\"}")
+  .option(...dbOption)
+  .action((opts) => runSubscriptionsAdd(opts));
+subscriptionsCommand.command("list").description("every subscription: target, filter, state, pending messages").option("--json", "as JSON").option(...dbOption).action((opts) => runSubscriptionsList(opts));
+subscriptionsCommand.command("remove").description("remove a subscription with its pending messages and log").argument("<id>").option(...dbOption).action((id: string, opts) => runSubscriptionsRemove(id, opts));
+subscriptionsCommand.command("test").description("send a sample message now and say how the target answered").argument("<id>").option("--json", "the attempt as JSON").option(...dbOption).action((id: string, opts) => runSubscriptionTest(id, opts));
+subscriptionsCommand
+  .command("deliveries")
+  .description("the delivery log, newest first: time, outcome, status, duration, error")
+  .argument("<id>")
+  .option("--limit <n>", "attempts to show (default 50)")
+  .option("--json", "as JSON")
+  .option(...dbOption)
+  .action((id: string, opts) => runSubscriptionDeliveries(id, opts));
+
+program
+  .command("notify")
+  .description("deliver subscriptions' messages: what is due with --once, else keep delivering until SIGINT/SIGTERM (`npm start` runs it)")
+  .option("--once", "deliver what is due now, then exit")
+  .option(...dbOption)
+  .action((opts) => runNotify(opts));
 
 const HELP_WORDS = new Set(["--help", "-h", "help"]);
 

@@ -24,7 +24,6 @@ import {
   searchQuerySchema,
   vendorListQuerySchema,
   type vendorSchema,
-  type versionDetailSchema,
 } from "@/lib/api/schemas";
 import { diffStates } from "@/lib/diff-incidents";
 import { renderExportJson, renderVersionExportJson } from "@/lib/export-document";
@@ -33,7 +32,7 @@ import { readNowRules } from "@/lib/now-rules";
 import { publicOrigin } from "@/server/http/public-origin";
 import { problem } from "@/server/http/problem";
 import { answer, answerJson, apiHandler, CORS_HEADERS, notFound, parseQuery } from "@/server/api/respond";
-import { apiLinks, decodeApiCursor, encodeApiCursor, incidentRef, toIncidentSummary, toVendor } from "@/server/api/present";
+import { apiLinks, decodeApiCursor, encodeApiCursor, incidentRef, presentVersion, toIncidentSummary, toVendor } from "@/server/api/present";
 import { operatorHandlers } from "@/server/api/operator";
 
 type Params = { slug: string; key: string; seq: string };
@@ -140,18 +139,7 @@ export function createApi(database: () => RedlineDb = getServerDb) {
       const n = parseSeq(seq);
       const version = route && n !== null ? getVersionDetail(db, route.incident.id, n) : undefined;
       if (!route || !version) return notFound(`no version ${JSON.stringify(seq)} of incident ${JSON.stringify(decodeURIComponent(key))} of vendor ${JSON.stringify(slug)}`);
-      const links = apiLinks(publicOrigin(request));
-      const body: z.infer<typeof versionDetailSchema> = {
-        incident: incidentRef(route.vendor.slug, route.incident.providerId, route.incident.current.incident.title),
-        seq: version.seq,
-        observedAt: version.observedAt,
-        hash: version.hash,
-        kinds: version.kinds,
-        summary: version.summary,
-        changes: version.changes,
-        snapshot: version.snapshot,
-        links: links.versionFull(route.vendor.slug, route.incident.providerId, version.seq),
-      };
+      const body = presentVersion(apiLinks(publicOrigin(request)), route.vendor.slug, route.incident.providerId, route.incident.current.incident.title, version);
       return answerJson(request, body);
     }),
 

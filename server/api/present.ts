@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import type { IncidentSummaryRow } from "@/db/queries/incident-list";
+import type { VersionDetail } from "@/db/queries/incident-page";
 import type { VendorOverview } from "@/db/queries/vendors-overview";
-import type { incidentSummarySchema, vendorSchema } from "@/lib/api/schemas";
+import type { incidentSummarySchema, vendorSchema, versionDetailSchema } from "@/lib/api/schemas";
 import { incidentKey, paths } from "@/lib/incident-key";
 
 /** Cursors are opaque to clients: the list's own position, base64url-encoded. */
@@ -89,5 +90,21 @@ export function toIncidentSummary(links: ApiLinks, r: Omit<IncidentSummaryRow, "
     lastChangedAt: r.lastChangedAt,
     versionCount: r.versionCount,
     links: links.incident(r.vendorSlug, r.providerId),
+  };
+}
+
+/** One version as the API's version endpoint gives it, and as webhooks deliver it: one builder, so the two cannot drift. */
+export function presentVersion(links: ApiLinks, slug: string, providerId: string, title: string, version: VersionDetail): z.infer<typeof versionDetailSchema> {
+  return {
+    incident: incidentRef(slug, providerId, title),
+    seq: version.seq,
+    observedAt: version.observedAt,
+    hash: version.hash,
+    kinds: version.kinds,
+    summary: version.summary,
+    headline: version.headline,
+    changes: version.changes,
+    snapshot: version.snapshot,
+    links: links.versionFull(slug, providerId, version.seq),
   };
 }

@@ -1,0 +1,210 @@
+/**
+ * The outbox's delivery side: planning waiting notifications into messages, claiming the messages
+ * due, reading what a message carries, and recording each attempt (the delivery log).
+ */
+import { randomBytes } from "node:crypto";
+import type { RedlineDb } from "@/db/client";
+import { getVersionDetail, type VersionDetail } from "@/db/queries/incident-page";
+import type { MessageKind } from "@/lib/notify/outbound-message";
+import { type PendingNotification, planMessages } from "@/lib/notify/plan-messages";
+import type { AttemptDecision } from "@/lib/notify/retry-policy";
+import type { SendResult } from "@/lib/notify/send-result";
+
+/** A claimed message is not claimed again for this long: a notifier that dies mid-send is retried after it. */
+const CLAIM_LEASE_MS = 5 * 60_000;
+const MINUTE_MS = 60_000;
+
+export function newWebhookId(): string {
+  return `msg_${randomBytes(16).toString("base64url")}`;
+}
+
+/** Form messages from every active subscription's waiting notifications; returns how many were formed. */
+export function planWaitingMessages(db: RedlineDb, now: string): number {
+  const sqlite = db.$client;
+  const waiting = sqlite
+    .prepare<[], { id: string; digest: "hourly" | "daily" | null }>(
+      `SELECT s.id, s.digest FROM subscriptions s WHERE s.status = 'active'
+       AND EXISTS (SELECT 1 FROM notifications n WHERE n.subscription_id = s.id AND n.message_id IS NULL)`,
+    )
+    .all();
+  const pendingOf = sqlite.prepare<[string], PendingNotification>("SELECT id, created_at AS createdAt FROM notifications WHERE subscription_id = ? AND message_id IS NULL ORDER BY id");
+  const recentOf = sqlite.prepare<[string, string], { createdAt: string }>(
+    "SELECT created_at AS createdAt FROM notification_messages WHERE subscription_id = ? AND kind <> 'test' AND created_at > ?",
+  );
+  const lastDigestOf = sqlite.prepare<[string], { at: string | null }>("SELECT max(created_at) AS at FROM notification_messages WHERE subscription_id = ? AND kind = 'digest'");
+  const insertMessage = sqlite.prepare<[string, string, string, string, string, string | null], { id: number }>(
+    "INSERT INTO notification_messages (subscription_id, webhook_id, kind, next_attempt_at, created_at, period) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+  );
+  const assign = sqlite.prepare("UPDATE notifications SET message_id = ? WHERE id = ?");
+  let formed = 0;
+  for (const s of waiting) {
+    sqlite.transaction(() => {
+      const planned = planMessages({
+        now,
+        digest: s.digest,
+        pending: pendingOf.all(s.id),
+        recentMessageTimes: recentOf.all(s.id, new Date(Date.parse(now) - MINUTE_MS).toISOString()).map((r) => r.createdAt),
+        lastDigestAt: lastDigestOf.get(s.id)?.at ?? null,
+      });
+      for (const m of planned) {
+        const row = insertMessage.get(s.id, newWebhookId(), m.kind, now, now, m.period ? JSON.stringify(m.period) : null);
+        if (!row) throw new Error(`store: unable to insert a message for subscription ${s.id}`);
+        for (const id of m.notificationIds) assign.run(row.id, id);
+        formed += 1;
+      }
+    }).immediate();
+  }
+  return formed;
+}
+
+export interface ClaimedMessage {
+  id: number;
+  subscriptionId: string;
+  webhookId: string;
+  kind: MessageKind;
+  attempts: number;
+  createdAt: string;
+  period: { from: string; to: string; every: "hourly" | "daily" } | null;
+}
+
+/** The messages due now, each leased so that no other round sends it meanwhile. */
+export function claimDueMessages(db: RedlineDb, now: string, limit: number): ClaimedMessage[] {
+  const sqlite = db.$client;
+  return sqlite.transaction(() => {
+    const rows = sqlite
+      .prepare<[string, number], Omit<ClaimedMessage, "period"> & { period: string | null }>(
+        `SELECT m.id, m.subscription_id AS subscriptionId, m.webhook_id AS webhookId, m.kind, m.attempts, m.created_at AS createdAt, m.period
+         FROM notification_messages m JOIN subscriptions s ON s.id = m.subscription_id
+         WHERE m.status = 'pending' AND m.next_attempt_at <= ? AND s.status = 'active' ORDER BY m.next_attempt_at, m.id LIMIT ?`,
+      )
+      .all(now, limit);
+    const lease = sqlite.prepare("UPDATE notification_messages SET next_attempt_at = ? WHERE id = ?");
+    const until = new Date(Date.parse(now) + CLAIM_LEASE_MS).toISOString();
+    for (const r of rows) lease.run(until, r.id);
+    return rows.map((r) => ({ ...r, period: r.period ? (JSON.parse(r.period) as ClaimedMessage["period"]) : null }));
+  }).immediate();
+}
+
+/** The earliest time a pending message falls due; null when none waits. */
+export function nextDueAt(db: RedlineDb): string | null {
+  return (
+    db.$client
+      .prepare<[], { at: string | null }>(
+        "SELECT min(m.next_attempt_at) AS at FROM notification_messages m JOIN subscriptions s ON s.id = m.subscription_id WHERE m.status = 'pending' AND s.status = 'active'",
+      )
+      .get()?.at ?? null
+  );
+}
+
+/** Whether notifications wait to be planned into messages. */
+export function hasWaitingNotifications(db: RedlineDb): boolean {
+  return db.$client.prepare("SELECT 1 FROM notifications n JOIN subscriptions s ON s.id = n.subscription_id WHERE n.message_id IS NULL AND s.status = 'active' LIMIT 1").get() !== undefined;
+}
+
+export interface CarriedVersion {
+  vendorSlug: string;
+  vendorName: string;
+  providerId: string;
+  title: string;
+  version: VersionDetail;
+}
+
+/** The versions a message carries, in the order they were recorded; a version a rebuild removed is left out. */
+export function readMessageVersions(db: RedlineDb, messageId: number): CarriedVersion[] {
+  const rows = db.$client
+    .prepare<[number], { vendorSlug: string; vendorName: string; providerId: string; seq: number; incidentId: number | null; title: string | null }>(
+      `SELECT v.slug AS vendorSlug, v.name AS vendorName, n.provider_id AS providerId, n.seq, i.id AS incidentId, i.title
+       FROM notifications n JOIN vendors v ON v.id = n.vendor_id LEFT JOIN incidents i ON i.vendor_id = n.vendor_id AND i.provider_id = n.provider_id
+       WHERE n.message_id = ? ORDER BY n.id`,
+    )
+    .all(messageId);
+  const carried: CarriedVersion[] = [];
+  for (const r of rows) {
+    const version = r.incidentId === null ? undefined : getVersionDetail(db, r.incidentId, r.seq);
+    if (version) carried.push({ vendorSlug: r.vendorSlug, vendorName: r.vendorName, providerId: r.providerId, title: r.title ?? "", version });
+  }
+  return carried;
+}
+
+/** The newest version in the archive a subscription's filter would see first: what a test message carries. */
+export function readSampleVersion(db: RedlineDb, vendorSlugs: readonly string[]): CarriedVersion[] {
+  const where = vendorSlugs.length > 0 ? `WHERE v.slug IN (${vendorSlugs.map(() => "?").join(", ")})` : "";
+  const row = db.$client
+    .prepare<string[], { vendorSlug: string; vendorName: string; providerId: string; seq: number; incidentId: number; title: string }>(
+      `SELECT v.slug AS vendorSlug, v.name AS vendorName, i.provider_id AS providerId, iv.seq, i.id AS incidentId, i.title
+       FROM incident_versions iv JOIN incidents i ON i.id = iv.incident_id JOIN vendors v ON v.id = iv.vendor_id ${where} ORDER BY iv.id DESC LIMIT 1`,
+    )
+    .get(...vendorSlugs);
+  const version = row ? getVersionDetail(db, row.incidentId, row.seq) : undefined;
+  return row && version ? [{ vendorSlug: row.vendorSlug, vendorName: row.vendorName, providerId: row.providerId, title: row.title, version }] : [];
+}
+
+/** A test message, due now. */
+export function enqueueTestMessage(db: RedlineDb, subscriptionId: string, now = new Date().toISOString()): { id: number; webhookId: string } {
+  const webhookId = newWebhookId();
+  const row = db.$client
+    .prepare<[string, string, string, string], { id: number }>(
+      "INSERT INTO notification_messages (subscription_id, webhook_id, kind, next_attempt_at, created_at) VALUES (?, ?, 'test', ?, ?) RETURNING id",
+    )
+    .get(subscriptionId, webhookId, now, now);
+  if (!row) throw new Error(`store: unable to insert a test message for ${subscriptionId}`);
+  return { id: row.id, webhookId };
+}
+
+/** Mark a message that has nothing left to carry. */
+export function dropMessage(db: RedlineDb, messageId: number, reason: string): void {
+  db.$client.prepare("UPDATE notification_messages SET status = 'dropped', last_error = ? WHERE id = ?").run(reason, messageId);
+}
+
+/** Write one attempt to the delivery log and apply what it decided, in one transaction. */
+export function recordAttempt(
+  db: RedlineDb,
+  message: ClaimedMessage,
+  attempt: { at: string; durationMs: number; result: SendResult },
+  decision: AttemptDecision,
+): void {
+  const sqlite = db.$client;
+  const { result } = attempt;
+  sqlite.transaction(() => {
+    sqlite
+      .prepare("INSERT INTO delivery_attempts (message_id, subscription_id, attempted_at, status_code, duration_ms, outcome, error) VALUES (?, ?, ?, ?, ?, ?, ?)")
+      .run(message.id, message.subscriptionId, attempt.at, result.statusCode, Math.round(attempt.durationMs), result.outcome, result.error);
+    const m = decision.message;
+    if (m.status === "sent") {
+      sqlite.prepare("UPDATE notification_messages SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL WHERE id = ?").run(attempt.at, message.id);
+    } else if (m.status === "pending") {
+      sqlite.prepare("UPDATE notification_messages SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?").run(m.nextAttemptAt, result.error, message.id);
+    } else {
+      sqlite.prepare("UPDATE notification_messages SET status = ?, attempts = attempts + 1, last_error = ? WHERE id = ?").run(m.status, m.reason, message.id);
+    }
+    const s = decision.subscription;
+    if (s.kind === "delivered") sqlite.prepare("UPDATE subscriptions SET failing_since = NULL, last_delivered_at = ? WHERE id = ?").run(attempt.at, message.subscriptionId);
+    else if (s.kind === "failing") sqlite.prepare("UPDATE subscriptions SET failing_since = ? WHERE id = ?").run(s.since, message.subscriptionId);
+    else if (s.kind === "disable") {
+      sqlite.prepare("UPDATE subscriptions SET status = 'disabled', disabled_at = ?, disabled_reason = ? WHERE id = ? AND status = 'active'").run(attempt.at, s.reason, message.subscriptionId);
+      sqlite.prepare("UPDATE notification_messages SET status = 'dropped', last_error = coalesce(last_error, ?) WHERE subscription_id = ? AND status = 'pending'").run(s.reason, message.subscriptionId);
+    }
+  }).immediate();
+}
+
+export interface DeliveryLogEntry {
+  attemptedAt: string;
+  webhookId: string;
+  kind: MessageKind;
+  changes: number;
+  statusCode: number | null;
+  durationMs: number;
+  outcome: string;
+  error: string | null;
+}
+
+/** A subscription's delivery log, newest first. */
+export function listDeliveries(db: RedlineDb, subscriptionId: string, limit = 100): DeliveryLogEntry[] {
+  return db.$client
+    .prepare<[string, number], DeliveryLogEntry>(
+      `SELECT a.attempted_at AS attemptedAt, m.webhook_id AS webhookId, m.kind, (SELECT count(*) FROM notifications n WHERE n.message_id = m.id) AS changes,
+         a.status_code AS statusCode, a.duration_ms AS durationMs, a.outcome, a.error
+       FROM delivery_attempts a JOIN notification_messages m ON m.id = a.message_id WHERE a.subscription_id = ? ORDER BY a.id DESC LIMIT ?`,
+    )
+    .all(subscriptionId, limit);
+}

@@ -1,0 +1,39 @@
+/**
+ * Webhooks as the Standard Webhooks specification has them: a JSON body
+ * `{type, timestamp, data}` signed with the subscription's secret in the webhook-id,
+ * webhook-timestamp and webhook-signature headers. Receivers deduplicate on webhook-id, which a
+ * message keeps across retries.
+ */
+import { Webhook } from "standardwebhooks";
+import type { OutboundMessage } from "@/lib/notify/outbound-message";
+import { postJson, type PostOptions } from "@/notify/http-post";
+import type { Sender } from "@/notify/sender";
+
+/** The body a message is sent as: one change as the API gives it, or several in a list. */
+export function webhookBody(message: OutboundMessage): string {
+  const [only] = message.changes;
+  if (message.kind === "test") return JSON.stringify({ type: "redline.test", timestamp: message.createdAt, data: { sample: only?.version ?? null } });
+  if (message.kind === "single" && only && message.changes.length === 1) {
+    return JSON.stringify({ type: "incident.changed", timestamp: only.version.observedAt, data: only.version });
+  }
+  return JSON.stringify({
+    type: "incident.changed.batch",
+    timestamp: message.createdAt,
+    data: { ...(message.period ? { period: message.period } : {}), changes: message.changes.map((c) => c.version) },
+  });
+}
+
+export function signedHeaders(secret: string, webhookId: string, at: Date, body: string): Record<string, string> {
+  return {
+    "webhook-id": webhookId,
+    "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+    "webhook-signature": new Webhook(secret).sign(webhookId, at, body),
+  };
+}
+
+export function webhookSender(options: PostOptions, now: () => Date = () => new Date()): Sender {
+  return ({ subscription, message, signal }) => {
+    const body = webhookBody(message);
+    return postJson(subscription.target, body, signedHeaders(subscription.secret, message.webhookId, now(), body), options, signal);
+  };
+}

@@ -1,0 +1,93 @@
+import { type Subscription, addSubscription, listSubscriptions, removeSubscription, SubscriptionError } from "@/db/subscriptions";
+import { readEnv } from "@/lib/env";
+import { describeFilter } from "@/lib/notify/subscription-filter";
+import { checkSubscriptionRequest, maskTarget, SubscriptionInputError, subscriptionRequestSchema } from "@/lib/notify/subscription-input";
+import { CliError, withDatabase } from "@/scrapers/cli/cli-context";
+import { AddressPolicyError, checkUrlTarget } from "@/scrapers/http/address-policy";
+
+export interface SubscriptionsAddOptions {
+  target: string;
+  format?: string;
+  vendor?: string[];
+  watchlist?: string;
+  kind?: string[];
+  component?: string[];
+  minImpact?: string;
+  digest?: string;
+  json?: boolean;
+  db?: string;
+}
+
+export async function runSubscriptionsAdd(opts: SubscriptionsAddOptions): Promise<void> {
+  const parsed = subscriptionRequestSchema.safeParse({
+    target: opts.target,
+    format: opts.format,
+    vendors: opts.vendor ?? [],
+    watchlist: opts.watchlist ?? null,
+    kinds: opts.kind ?? [],
+    components: opts.component ?? [],
+    minImpact: opts.minImpact ?? null,
+    digest: opts.digest ?? null,
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new CliError(`subscriptions: --${String(issue?.path[0] ?? "?").replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`).replace(/s$/, "")}: ${issue?.message ?? "invalid"}`);
+  }
+  let checked;
+  try {
+    checked = checkSubscriptionRequest(parsed.data);
+    if (checked.format !== "email") checkUrlTarget(new URL(checked.target), readEnv().REDLINE_ALLOW_PRIVATE_URLS);
+  } catch (error) {
+    if (error instanceof SubscriptionInputError) throw new CliError(error.message);
+    if (error instanceof AddressPolicyError) throw new CliError(`subscriptions: ${error.message}`);
+    throw error;
+  }
+  await withDatabase(opts, (db) => {
+    let saved: Subscription;
+    try {
+      saved = addSubscription(db, checked);
+    } catch (error) {
+      if (error instanceof SubscriptionError) throw new CliError(error.message);
+      throw error;
+    }
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify({ id: saved.id, secret: saved.secret })}\n`);
+      return;
+    }
+    process.stdout.write(`subscription ${saved.id}: ${saved.format} to ${maskTarget(saved.target, saved.format)}, ${describeFilter(saved.filter, saved.watchlist)}${saved.digest ? `, ${saved.digest} digest` : ""}\n`);
+    if (saved.format === "webhook") {
+      process.stdout.write(`signing secret: ${saved.secret}\n(shown once: receivers verify the webhook-signature header with it, as the Standard Webhooks specification says)\n`);
+    }
+  });
+}
+
+export async function runSubscriptionsList(opts: { json?: boolean; db?: string }): Promise<void> {
+  await withDatabase(opts, (db) => {
+    const pending = db.$client.prepare<[], { id: string; n: number }>(
+      `SELECT s.id, (SELECT count(*) FROM notifications n LEFT JOIN notification_messages m ON m.id = n.message_id
+         WHERE n.subscription_id = s.id AND (n.message_id IS NULL OR m.status = 'pending')) AS n FROM subscriptions s`,
+    ).all();
+    const pendingOf = new Map(pending.map((p) => [p.id, p.n]));
+    const rows = listSubscriptions(db).map((s) => ({
+      id: s.id, format: s.format, target: maskTarget(s.target, s.format), filter: describeFilter(s.filter, s.watchlist), digest: s.digest,
+      status: s.status, disabledAt: s.disabledAt, disabledReason: s.disabledReason, failingSince: s.failingSince, lastDeliveredAt: s.lastDeliveredAt,
+      pending: pendingOf.get(s.id) ?? 0,
+    }));
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify(rows)}\n`);
+      return;
+    }
+    if (rows.length === 0) process.stdout.write("no subscriptions (add one with `redline subscriptions add --target …`)\n");
+    for (const r of rows) {
+      const state = r.status === "disabled" ? `DISABLED since ${r.disabledAt ?? "?"}: ${r.disabledReason ?? ""}` : r.failingSince ? `failing since ${r.failingSince}` : "active";
+      process.stdout.write(`${r.id}  ${r.format.padEnd(7)} ${r.target}  ${r.filter}${r.digest ? `, ${r.digest} digest` : ""}  ${state}; ${r.pending} pending; last delivered ${r.lastDeliveredAt ?? "never"}\n`);
+    }
+  });
+}
+
+export async function runSubscriptionsRemove(id: string, opts: { db?: string }): Promise<void> {
+  await withDatabase(opts, (db) => {
+    if (!removeSubscription(db, id)) throw new CliError(`no subscription ${JSON.stringify(id)} (see \`redline subscriptions list\`)`);
+    process.stdout.write(`removed subscription ${id} with its pending messages and delivery log\n`);
+  });
+}
