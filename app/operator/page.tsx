@@ -7,15 +7,18 @@ import { OperatorPager } from "@/components/operator-pager";
 import { PollStatusTable } from "@/components/poll-status-table";
 import { ProblemGroups } from "@/components/problem-groups";
 import { SourceStatusTable } from "@/components/source-status-table";
+import { SubscriptionProblems } from "@/components/subscription-problems";
 import {
   listCaptureWarnings, listProcessStatus, listRawRetention, listSourceStatus, listVendorPollStatus, type ProcessStatus,
 } from "@/db/queries/operator-status";
+import { listTroubledSubscriptions } from "@/db/queries/subscription-status";
 import { getServerDb } from "@/db/server-db";
 import { listSupervisorEvents } from "@/db/supervisor-events";
 import { parseCatchUpClock } from "@/lib/catch-up-clock";
 import { readEnv } from "@/lib/env";
 import { operatorClockOf } from "@/lib/operator-clock";
 import { paginate } from "@/lib/paginate";
+import { groupSubscriptionProblems } from "@/lib/notify/subscription-problems";
 import { groupProblems } from "@/lib/problem-groups";
 import { hookSettings } from "@/server/hooks/hook-route";
 import { isOperatorSession, OPERATOR_COOKIE } from "@/server/operator-session";
@@ -135,6 +138,7 @@ export default async function OperatorPage({ searchParams }: Props) {
   const sources = listSourceStatus(db).map((x) => ({
     ...x, lastPolledAt: clock.captured(x.lastPolledAt), lastChangedAt: clock.captured(x.lastChangedAt), lastFailedAt: clock.captured(x.lastFailedAt),
   }));
+  const subscriptionProblems = groupSubscriptionProblems(listTroubledSubscriptions(db));
   const retention = listRawRetention(db).map((r) => ({ ...r, keptFrom: clock.captured(r.keptFrom) }));
   return (
     <>
@@ -190,6 +194,14 @@ export default async function OperatorPage({ searchParams }: Props) {
         <OperatorPager page={shown} noun="vendors" anchor="vendors-heading" />
         <PollStatusTable vendors={shown.items} now={now} />
         {shown.pages > 1 ? <OperatorPager page={shown} noun="vendors" anchor="vendors-heading" /> : null}
+      </section>
+      <section aria-labelledby="subscriptions-heading">
+        <h2 id="subscriptions-heading">Subscriptions</h2>
+        <p>
+          Disabled subscriptions (a <code>410 Gone</code>, or a day of failures) and those failing now, grouped by problem. A disabled one
+          stays so until it is removed and added again (<code>npm run redline -- subscriptions list</code>).
+        </p>
+        <SubscriptionProblems groups={subscriptionProblems} now={now} />
       </section>
       <section aria-labelledby="sources-heading">
         <h2 id="sources-heading">Sources</h2>
