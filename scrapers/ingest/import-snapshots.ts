@@ -86,7 +86,8 @@ function countVersions(db: RedlineDb, vendorId: number): number {
 /**
  * Ingest snapshots in order, one transaction each. Snapshots older than the recorded history are
  * kept, and the re-derivation they call for runs at the end (the same background job a poller
- * would run), so the order of imports never matters.
+ * would run), so the order of imports never matters. They notify subscriptions only with
+ * `notify` (backfill floods no one), and then through the same outbox as polls.
  */
 export async function importSnapshots(
   db: RedlineDb,
@@ -95,6 +96,7 @@ export async function importSnapshots(
   snapshots: Iterable<SnapshotSource> | AsyncIterable<SnapshotSource>,
   onProgress: (done: number) => void = () => {},
   resolvePlatform?: (name: string) => Platform | undefined,
+  { notify = false }: { notify?: boolean } = {},
 ): Promise<ImportSummary> {
   const started = performance.now();
   const summary: ImportSummary = {
@@ -111,7 +113,7 @@ export async function importSnapshots(
     }
     const result = await ingestSnapshot(
       db,
-      { vendor, platform, source: snapshot.source, observedAt: snapshot.observedAt, body },
+      { vendor, platform, source: snapshot.source, observedAt: snapshot.observedAt, body, notify },
       resolvePlatform,
     );
     if (result.duplicate) summary.duplicates += 1;
