@@ -10,6 +10,8 @@ interface ImportOptions {
   platform: string;
   name?: string;
   addSource?: boolean;
+  /** Notify subscriptions of the versions added (backfill notifies no one by default). */
+  notify?: boolean;
   db?: string;
 }
 
@@ -67,7 +69,7 @@ async function runSnapshots(opts: ImportOptions, what: string, total: number, sn
     const vendor = existing ?? ensureVendor(db, { slug: opts.vendor, name: opts.name, platform: platform.name });
     const bar = progressBar(total);
     try {
-      const summary = await importSnapshots(db, vendor, platform, snapshots, (done) => bar.update(done));
+      const summary = await importSnapshots(db, vendor, platform, snapshots, (done) => bar.update(done), undefined, { notify: opts.notify === true });
       bar.stop();
       printSummary(what, summary, skipped);
     } finally {

@@ -46,6 +46,7 @@ function importPlatformOption(command: string): Option {
 }
 
 const addSourceImportOption = ["--add-source", "the snapshots are another source of an existing vendor of another platform family"] as const;
+const notifyImportOption = ["--notify", "notify subscriptions of the versions added, through the same outbox, batching and digests as polls (without it a backfill notifies no one)"] as const;
 
 program
   .command("migrate")
@@ -62,6 +63,7 @@ program
   .addOption(importPlatformOption("import"))
   .option("--name <name>", "vendor display name (first import only; default: the slug)")
   .option(...addSourceImportOption)
+  .option(...notifyImportOption)
   .option(...dbOption)
   .action((dir: string, opts) => runImport(dir, opts));
 
@@ -74,6 +76,7 @@ program
   .addOption(importPlatformOption("import-git"))
   .option("--name <name>", "vendor display name (first import only)")
   .option(...addSourceImportOption)
+  .option(...notifyImportOption)
   .option(...dbOption)
   .action((repo: string, file: string, opts) => runImportGit(repo, file, opts));
 

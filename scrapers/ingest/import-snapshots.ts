@@ -95,6 +95,7 @@ export async function importSnapshots(
   snapshots: Iterable<SnapshotSource> | AsyncIterable<SnapshotSource>,
   onProgress: (done: number) => void = () => {},
   resolvePlatform?: (name: string) => Platform | undefined,
+  options: { notify?: boolean } = {},
 ): Promise<ImportSummary> {
   const started = performance.now();
   const summary: ImportSummary = {
@@ -111,7 +112,7 @@ export async function importSnapshots(
     }
     const result = await ingestSnapshot(
       db,
-      { vendor, platform, source: snapshot.source, observedAt: snapshot.observedAt, body },
+      { vendor, platform, source: snapshot.source, observedAt: snapshot.observedAt, body, notify: options.notify === true },
       resolvePlatform,
     );
     if (result.duplicate) summary.duplicates += 1;
