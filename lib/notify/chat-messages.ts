@@ -76,7 +76,7 @@ export function renderDiscordMessage(message: OutboundMessage): object {
       ...none,
       ...(content ? { content } : {}),
       embeds: [{
-        title: cut(`${single.vendor}: ${single.kinds}`, 256),
+        title: cut(`${escapeDiscord(single.vendor)}: ${single.kinds}`, 256),
         description: cut(`${escapeDiscord(single.headline)}\n\n${escapeDiscord(single.title)} · ${single.impact} · ${single.state}`, 2_000),
         url: single.link,
       }],

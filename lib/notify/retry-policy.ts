@@ -56,8 +56,10 @@ export function decideAfterAttempt(c: AttemptContext): AttemptDecision {
   const failing: SubscriptionOutcome = { kind: "failing", since };
   if (c.result.outcome === "failed") return { message: { status: "failed", reason: error }, subscription: failing };
   const delay = Math.max(backoffDelayMs(c.attempts, c.baseDelayMs, c.random), Math.min(c.result.retryAfterMs ?? 0, MAX_DELAY_MS));
-  if (now + delay - Date.parse(c.messageCreatedAt) > RETRY_FOR_MS) {
+  const deadline = Date.parse(c.messageCreatedAt) + RETRY_FOR_MS;
+  if (now >= deadline) {
     return { message: { status: "failed", reason: `gave up after ${c.attempts} attempts over a day; last error: ${error}` }, subscription: failing };
   }
-  return { message: { status: "pending", nextAttemptAt: new Date(now + delay).toISOString() }, subscription: failing };
+  // The last retry falls on the deadline rather than past it.
+  return { message: { status: "pending", nextAttemptAt: new Date(Math.min(now + delay, deadline)).toISOString() }, subscription: failing };
 }

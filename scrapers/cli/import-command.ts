@@ -10,6 +10,7 @@ interface ImportOptions {
   platform: string;
   name?: string;
   addSource?: boolean;
+  /** Notify subscriptions of the versions added (backfill notifies no one by default). */
   notify?: boolean;
   db?: string;
 }

@@ -46,7 +46,7 @@ function importPlatformOption(command: string): Option {
 }
 
 const addSourceImportOption = ["--add-source", "the snapshots are another source of an existing vendor of another platform family"] as const;
-const notifyImportOption = ["--notify", "the new versions notify subscriptions (through the outbox, batched like polls); without it an import is a quiet backfill"] as const;
+const notifyImportOption = ["--notify", "notify subscriptions of the versions added, through the same outbox, batching and digests as polls (without it a backfill notifies no one)"] as const;
 
 program
   .command("migrate")

@@ -96,7 +96,7 @@ export async function importSnapshots(
   snapshots: Iterable<SnapshotSource> | AsyncIterable<SnapshotSource>,
   onProgress: (done: number) => void = () => {},
   resolvePlatform?: (name: string) => Platform | undefined,
-  { notify = false }: { notify?: boolean } = {},
+  options: { notify?: boolean } = {},
 ): Promise<ImportSummary> {
   const started = performance.now();
   const summary: ImportSummary = {
@@ -113,7 +113,7 @@ export async function importSnapshots(
     }
     const result = await ingestSnapshot(
       db,
-      { vendor, platform, source: snapshot.source, observedAt: snapshot.observedAt, body, notify },
+      { vendor, platform, source: snapshot.source, observedAt: snapshot.observedAt, body, notify: options.notify === true },
       resolvePlatform,
     );
     if (result.duplicate) summary.duplicates += 1;

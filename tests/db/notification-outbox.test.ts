@@ -4,6 +4,7 @@ import { ensureVendor } from "@/db/vendors";
 import { saveWatchlist } from "@/db/watchlists";
 import { subscriptionFilterSchema } from "@/lib/notify/subscription-filter";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
+import { importSnapshots } from "@/scrapers/ingest/import-snapshots";
 import { freshDatabase } from "@/tests/support/database";
 import { makeIncident } from "@/tests/support/incidents";
 import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
@@ -44,5 +45,16 @@ describe("the outbox", () => {
     await ingestSnapshot(db, { vendor: acme, platform, source: "incidents.json", observedAt: "2026-03-01T11:00:00.000Z", body: snapshotBody([makeIncident({ status: "identified", components: [{ id: "c2", name: "Dashboard" }] })]), notify: true });
     expect(outbox().map((r) => r.id)).toEqual([all.id]);
     expect(outbox().map((r) => r.id)).not.toContain(watch.id);
+  });
+
+  it("is written by an import only when it is asked to notify", async () => {
+    const { db, acme, all, outbox } = setUp();
+    const snapshots = (hour: number, status: string) => [
+      { label: `s${hour}`, observedAt: `2026-03-01T${hour}:00:00.000Z`, source: "incidents.json", read: () => snapshotBody([makeIncident({ status })]) },
+    ];
+    await importSnapshots(db, acme, platform, snapshots(10, "investigating"));
+    expect(outbox()).toEqual([]);
+    await importSnapshots(db, acme, platform, snapshots(11, "identified"), undefined, undefined, { notify: true });
+    expect(outbox().filter((r) => r.id === all.id)).toEqual([{ id: all.id, incident: "inc1", seq: 2 }]);
   });
 });

@@ -1,0 +1,29 @@
+import { readMessageVersions } from "@/db/notification-delivery";
+import type { Incident } from "@/lib/incident";
+import { planWaitingMessages } from "@/db/notification-delivery";
+import { addSubscription } from "@/db/subscriptions";
+import { ensureVendor } from "@/db/vendors";
+import { subscriptionFilterSchema } from "@/lib/notify/subscription-filter";
+import type { NotifiedChange } from "@/lib/notify/outbound-message";
+import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
+import { apiLinks, presentVersion } from "@/server/api/present";
+import { freshDatabase } from "@/tests/support/database";
+import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
+
+/** Changes as a message carries them, recorded from these snapshots (each one capture) of vendor "acme". */
+export async function notifiedChanges(snapshots: Incident[][], vendorName = "Acme Cloud"): Promise<NotifiedChange[]> {
+  const platform = makeTestPlatform({ kind: "recent", limit: 1_000 });
+  const db = freshDatabase();
+  const vendor = ensureVendor(db, { slug: "acme", name: vendorName, platform: platform.name });
+  addSubscription(db, { target: "https://hooks.example/x", format: "webhook", filter: subscriptionFilterSchema.parse({}), watchlist: null, digest: null });
+  let observed = Date.parse("2026-03-01T10:00:00.000Z");
+  for (const incidents of snapshots) {
+    observed += 60_000;
+    await ingestSnapshot(db, { vendor, platform, source: "incidents.json", observedAt: new Date(observed).toISOString(), body: snapshotBody(incidents), notify: true });
+  }
+  // One digest-free subscription at a far future time: every change in as few messages as planning allows.
+  planWaitingMessages(db, "2099-01-01T00:00:00.000Z");
+  const ids = db.$client.prepare("SELECT id FROM notification_messages ORDER BY id").all() as Array<{ id: number }>;
+  const links = apiLinks("http://redline.test");
+  return ids.flatMap(({ id }) => readMessageVersions(db, id)).map((c) => ({ vendorName: c.vendorName, version: presentVersion(links, c.vendorSlug, c.providerId, c.title, c.version) }));
+}
