@@ -4,6 +4,7 @@ import { runArchiveBenchmark } from "@/bench/archive-size";
 import { runCliStartBenchmark } from "@/bench/cli-start";
 import { runHookFloodBenchmark } from "@/bench/hook-flood";
 import { runImportBenchmark } from "@/bench/import-corpus";
+import { runNotifyBenchmark } from "@/bench/notify-load";
 import { runPollBenchmark } from "@/bench/poll-round";
 import { runRawBodiesBenchmark } from "@/bench/raw-bodies";
 import { runSearchBenchmark } from "@/bench/search-queries";
@@ -25,6 +26,7 @@ const BENCHMARKS: Record<string, () => void | Promise<void>> = {
   versions: runVersionReadBenchmark,
   "unchanged-polls": runUnchangedPollsBenchmark,
   search: runSearchBenchmark,
+  notify: runNotifyBenchmark,
 };
 
 async function main(): Promise<void> {
