@@ -1,10 +1,12 @@
 /**
- * The outbox's write side: the active subscriptions a capture is matched against, and the
- * notifications it causes, written inside the capture's transaction so a recorded version's
- * notifications survive a crash before delivery.
+ * The outbox. In a capture's transaction: one row per new version (`enqueueVersions`), so a
+ * recorded version's notifications survive a crash and polling costs the same however many
+ * subscriptions there are. In the notifier: those rows matched against the active subscriptions
+ * into per-subscription notifications (`fanOutVersions`).
  */
 import type { RedlineDb } from "@/db/client";
-import type { ActiveSubscription, DueNotification } from "@/lib/notify/select-notifications";
+import { type ActiveSubscription, matchSubscriptions, type VersionFacts } from "@/lib/notify/select-notifications";
+import type { ChangeFacts } from "@/lib/notify/subscription-filter";
 import { subscriptionFilterSchema, type WatchlistScope } from "@/lib/notify/subscription-filter";
 
 interface SubscriptionRow {
@@ -14,7 +16,12 @@ interface SubscriptionRow {
   watchlistName: string | null;
 }
 
-/** Every active subscription with its watchlist resolved to vendor slugs; a filter that no longer parses is skipped, not fatal. */
+/** Whether any subscription is active: without one, a capture writes nothing to the outbox. */
+export function hasActiveSubscriptions(db: RedlineDb): boolean {
+  return db.$client.prepare("SELECT 1 FROM subscriptions WHERE status = 'active' LIMIT 1").get() !== undefined;
+}
+
+/** Every active subscription with its watchlist resolved to vendor slugs; a filter that no longer parses is skipped. */
 export function loadActiveSubscriptions(db: RedlineDb): ActiveSubscription[] {
   const sqlite = db.$client;
   const rows = sqlite
@@ -44,13 +51,38 @@ export function loadActiveSubscriptions(db: RedlineDb): ActiveSubscription[] {
   return active;
 }
 
-/** Write the notifications; one already written (the same version notified twice) is kept as it was. */
-export function enqueueNotifications(db: RedlineDb, vendorId: number, due: readonly DueNotification[], createdAt: string): number {
-  if (due.length === 0) return 0;
-  const insert = db.$client.prepare(
-    "INSERT INTO notifications (subscription_id, vendor_id, provider_id, seq, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-  );
-  let written = 0;
-  for (const n of due) written += insert.run(n.subscriptionId, vendorId, n.providerId, n.seq, createdAt).changes;
-  return written;
+/** Inside the capture's transaction: the versions it added, to be matched by the notifier. */
+export function enqueueVersions(db: RedlineDb, vendorId: number, versions: readonly VersionFacts[], createdAt: string): number {
+  if (versions.length === 0 || !hasActiveSubscriptions(db)) return 0;
+  const insert = db.$client.prepare("INSERT INTO outbox_versions (vendor_id, provider_id, seq, facts, created_at) VALUES (?, ?, ?, ?, ?)");
+  for (const v of versions) insert.run(vendorId, v.providerId, v.seq, JSON.stringify(v.facts), createdAt);
+  return versions.length;
+}
+
+/** Whether recorded versions wait to be matched. */
+export function hasVersionsToFanOut(db: RedlineDb): boolean {
+  return db.$client.prepare("SELECT 1 FROM outbox_versions LIMIT 1").get() !== undefined;
+}
+
+/** Match waiting versions (oldest first, `limit` at a time) into notifications; returns how many notifications were written. */
+export function fanOutVersions(db: RedlineDb, limit = 1_000): number {
+  const sqlite = db.$client;
+  return sqlite.transaction(() => {
+    const rows = sqlite
+      .prepare<[number], { id: number; vendorId: number; providerId: string; seq: number; facts: string; createdAt: string }>(
+        "SELECT id, vendor_id AS vendorId, provider_id AS providerId, seq, facts, created_at AS createdAt FROM outbox_versions ORDER BY id LIMIT ?",
+      )
+      .all(limit);
+    if (rows.length === 0) return 0;
+    const subscriptions = loadActiveSubscriptions(db);
+    const insert = sqlite.prepare(
+      "INSERT INTO notifications (subscription_id, vendor_id, provider_id, seq, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+    );
+    let written = 0;
+    for (const row of rows) {
+      for (const id of matchSubscriptions(JSON.parse(row.facts) as ChangeFacts, subscriptions)) written += insert.run(id, row.vendorId, row.providerId, row.seq, row.createdAt).changes;
+    }
+    sqlite.prepare("DELETE FROM outbox_versions WHERE id <= ?").run(rows[rows.length - 1]?.id ?? 0);
+    return written;
+  }).immediate();
 }

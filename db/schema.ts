@@ -472,6 +472,21 @@ export const subscriptions = sqliteTable(
 );
 
 /**
+ * Versions recorded by a poll or push, waiting to be matched against the subscriptions: written in
+ * the version's own transaction (one row per version, whatever the number of subscriptions, so
+ * polling costs the same with a thousand of them), matched by the notifier into `notifications`.
+ */
+export const outboxVersions = sqliteTable("outbox_versions", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  vendorId: integer("vendor_id").notNull().references(() => vendors.id, { onDelete: "cascade" }),
+  providerId: text("provider_id").notNull(),
+  seq: integer("seq").notNull(),
+  /** What subscriptions are matched on (lib/notify/subscription-filter.ts ChangeFacts) as JSON. */
+  facts: text("facts").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+/**
  * The outbox: one row per (subscription, version) to notify, written in the version's own
  * transaction. The version is named by what survives a rebuild (vendor, provider id, seq), not by row ids.
  */

@@ -6,6 +6,7 @@
  */
 import type { RedlineDb } from "@/db/client";
 import { claimDueMessages, type ClaimedMessage, dropMessage, planWaitingMessages, readMessageVersions, readSampleVersion, recordAttempt } from "@/db/notification-delivery";
+import { fanOutVersions } from "@/db/notification-outbox";
 import { getSubscription, type Subscription } from "@/db/subscriptions";
 import type { NotifiedChange, OutboundMessage } from "@/lib/notify/outbound-message";
 import { type AttemptDecision, decideAfterAttempt } from "@/lib/notify/retry-policy";
@@ -79,6 +80,7 @@ async function deliverOne(deps: NotifyDeps, claimed: ClaimedMessage): Promise<Se
 
 export async function runDeliveryRound(deps: NotifyDeps): Promise<RoundResult> {
   const now = deps.now().toISOString();
+  fanOutVersions(deps.db);
   const formed = planWaitingMessages(deps.db, now);
   const due = claimDueMessages(deps.db, now, CLAIM_LIMIT);
   const result: RoundResult = { formed, attempted: 0, delivered: 0, retrying: 0, failed: 0 };

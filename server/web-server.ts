@@ -200,7 +200,7 @@ function answerMalformedAddress(req: http.IncomingMessage, res: http.ServerRespo
 
 /** A request address as it may be logged: a webhook's secret path segment never is. */
 export function redactSecrets(url: string): string {
-  return url.replace(/^(\/api\/v1\/hooks\/[^/?]+\/)[^/?]+/, "$1[secret]");
+  return url.replace(/^(\/api\/v1\/hooks\/[^/?]+\/)[^/?]+/, "$1[secret]").replace(/^(\/unsubscribe\?.*\bt=)[^&]+/, "$1[secret]");
 }
 
 export interface WebServer {

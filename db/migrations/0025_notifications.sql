@@ -46,6 +46,16 @@ CREATE TABLE `notifications` (
 CREATE UNIQUE INDEX `notifications_identity` ON `notifications` (`subscription_id`,`vendor_id`,`provider_id`,`seq`);--> statement-breakpoint
 CREATE INDEX `notifications_unplanned` ON `notifications` (`subscription_id`,`id`) WHERE "notifications"."message_id" IS NULL;--> statement-breakpoint
 CREATE INDEX `notifications_message` ON `notifications` (`message_id`);--> statement-breakpoint
+CREATE TABLE `outbox_versions` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`vendor_id` integer NOT NULL,
+	`provider_id` text NOT NULL,
+	`seq` integer NOT NULL,
+	`facts` text NOT NULL,
+	`created_at` text NOT NULL,
+	FOREIGN KEY (`vendor_id`) REFERENCES `vendors`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
 CREATE TABLE `subscriptions` (
 	`id` text PRIMARY KEY NOT NULL,
 	`target` text NOT NULL,

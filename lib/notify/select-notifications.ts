@@ -1,6 +1,7 @@
 /**
- * The notifications a capture's new versions cause: for each version, every active subscription
- * whose filter it matches. Pure: the record step writes what this returns in the version's transaction.
+ * Which subscriptions a version notifies. The record step keeps, per new version, the facts a
+ * filter reads (`versionFacts`); the notifier later matches them against every active
+ * subscription (`matchSubscriptions`). Pure.
  */
 import type { CaptureDerivation } from "@/lib/derive/derive-capture";
 import { type ChangeFacts, matchesSubscription, type SubscriptionFilter, type WatchlistScope } from "@/lib/notify/subscription-filter";
@@ -11,29 +12,35 @@ export interface ActiveSubscription {
   watchlist: WatchlistScope | null;
 }
 
-export interface DueNotification {
-  subscriptionId: string;
+export interface VersionFacts {
   providerId: string;
   seq: number;
+  facts: ChangeFacts;
 }
 
-export function selectNotifications(vendor: string, derivation: CaptureDerivation, subscriptions: readonly ActiveSubscription[]): DueNotification[] {
-  if (subscriptions.length === 0) return [];
-  const due: DueNotification[] = [];
+/** The facts of each version a capture's derivation adds. */
+export function versionFacts(vendor: string, derivation: CaptureDerivation): VersionFacts[] {
+  const out: VersionFacts[] = [];
   for (const derived of derivation.incidents) {
     const { version } = derived;
     if (!version) continue;
     const after = derived.record.incident;
     const before = derived.before?.incident ?? null;
-    const facts: ChangeFacts = {
-      vendor,
-      kinds: version.kinds,
-      components: [...new Set([...(before?.components ?? []), ...after.components].map((c) => c.name))],
-      impacts: before ? [before.impact, after.impact] : [after.impact],
-    };
-    for (const s of subscriptions) {
-      if (matchesSubscription(s.filter, s.watchlist, facts)) due.push({ subscriptionId: s.id, providerId: derived.providerId, seq: version.seq });
-    }
+    out.push({
+      providerId: derived.providerId,
+      seq: version.seq,
+      facts: {
+        vendor,
+        kinds: version.kinds,
+        components: [...new Set([...(before?.components ?? []), ...after.components].map((c) => c.name))],
+        impacts: before ? [before.impact, after.impact] : [after.impact],
+      },
+    });
   }
-  return due;
+  return out;
+}
+
+/** The ids of the subscriptions the change matches. */
+export function matchSubscriptions(facts: ChangeFacts, subscriptions: readonly ActiveSubscription[]): string[] {
+  return subscriptions.filter((s) => matchesSubscription(s.filter, s.watchlist, facts)).map((s) => s.id);
 }

@@ -1,4 +1,5 @@
 import { enqueueTestMessage, hasWaitingNotifications, listDeliveries, nextDueAt } from "@/db/notification-delivery";
+import { hasVersionsToFanOut } from "@/db/notification-outbox";
 import { getSubscription } from "@/db/subscriptions";
 import { readEnv } from "@/lib/env";
 import { CliError, withDatabase } from "@/scrapers/cli/cli-context";
@@ -37,7 +38,7 @@ export async function runNotify(opts: { once?: boolean; db?: string }): Promise<
     process.stdout.write("notify: delivering\n");
     while (!stopping) {
       const due = nextDueAt(db);
-      if (hasWaitingNotifications(db) || (due !== null && due <= deps.now().toISOString())) {
+      if (hasVersionsToFanOut(db) || hasWaitingNotifications(db) || (due !== null && due <= deps.now().toISOString())) {
         const round = await runDeliveryRound(deps);
         if (round.attempted > 0 || round.formed > 0) process.stdout.write(`${new Date().toISOString().slice(0, 19).replace("T", " ")} notify: ${describeRound(round)}\n`);
         continue;

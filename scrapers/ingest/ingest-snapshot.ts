@@ -4,12 +4,12 @@ import { type CaptureKey, compareCaptureKeys } from "@/db/prior-state";
 import { continueRun, findRecordedObservation, mayContinueServingRun, placeObservation, recordObservation, splitGoodRunsAround } from "@/db/capture-runs";
 import { appliedThrough, type CaptureInput, insertCapture, setAppliedThrough, storedDerivedWith } from "@/db/record-capture";
 import { writeStatements } from "@/db/write-statements";
-import { enqueueNotifications, loadActiveSubscriptions } from "@/db/notification-outbox";
+import { enqueueVersions } from "@/db/notification-outbox";
 import type { CaptureOutcome } from "@/db/schema";
 import { getVendorBySlug, setDerivedWith, type VendorRow } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
 import type { ReadWarning } from "@/lib/derive/observation";
-import { selectNotifications } from "@/lib/notify/select-notifications";
+import { versionFacts } from "@/lib/notify/select-notifications";
 import { DERIVATION_KEY, DERIVATION_VERSION, type DerivedWith, isStale } from "@/lib/derive/derivation-version";
 import { type CaptureApplication, changesNothing, deriveApplication, type PlatformResolver, recordApplication, touchRunSeen } from "@/scrapers/ingest/apply-capture";
 import { type ParseOutcome, parseSnapshot } from "@/scrapers/ingest/parse-snapshot";
@@ -142,7 +142,7 @@ export function recordParsed(
     application ??= deriveApplication(db, vendor, { key, platform, parsed }, resolve);
     const versionsAdded = application ? recordApplication(db, vendor.id, captureId, key, application) : 0;
     if (input.notify && application && versionsAdded > 0) {
-      enqueueNotifications(db, vendor.id, selectNotifications(vendor.slug, application.derivation, loadActiveSubscriptions(db)), new Date().toISOString());
+      enqueueVersions(db, vendor.id, versionFacts(vendor.slug, application.derivation), new Date().toISOString());
     }
     setAppliedThrough(db, vendor.id, key);
     return { ...result, captureId, versionsAdded };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { fanOutVersions } from "@/db/notification-outbox";
 import { addSubscription } from "@/db/subscriptions";
 import { ensureVendor } from "@/db/vendors";
 import { saveWatchlist } from "@/db/watchlists";
@@ -21,8 +22,10 @@ function setUp() {
   const onlyOther = addSubscription(db, { target: "https://hooks.example/other", format: "webhook", filter: filter({ vendors: ["other"] }), watchlist: null, digest: null });
   const watch = addSubscription(db, { target: "https://hooks.example/watch", format: "webhook", filter: filter({}), watchlist: "payments", digest: null });
   const escalations = addSubscription(db, { target: "https://hooks.example/esc", format: "webhook", filter: filter({ kinds: ["impact-escalated"], minImpact: "major" }), watchlist: null, digest: null });
-  const outbox = () =>
-    db.$client.prepare("SELECT subscription_id AS id, provider_id AS incident, seq FROM notifications ORDER BY id").all() as Array<{ id: string; incident: string; seq: number }>;
+  const outbox = () => {
+    fanOutVersions(db);
+    return db.$client.prepare("SELECT subscription_id AS id, provider_id AS incident, seq FROM notifications ORDER BY id").all() as Array<{ id: string; incident: string; seq: number }>;
+  };
   return { db, acme, other, all, onlyOther, watch, escalations, outbox };
 }
 

@@ -46,7 +46,7 @@ describe("the outbox across a crash", () => {
       pollerProcess.kill("SIGKILL");
       await poller.exited;
       const check = new Database(db, { readonly: true });
-      const outbox = check.prepare("SELECT provider_id AS id, seq FROM notifications ORDER BY id").all() as Array<{ id: string; seq: number }>;
+      const outbox = check.prepare("SELECT provider_id AS id, seq FROM outbox_versions ORDER BY id").all() as Array<{ id: string; seq: number }>;
       const attempts = (check.prepare("SELECT count(*) AS n FROM delivery_attempts").get() as { n: number }).n;
       check.close();
       expect(outbox.length).toBeGreaterThan(0);

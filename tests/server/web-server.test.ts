@@ -171,5 +171,6 @@ describe("the web server's page cache", () => {
   it("never logs a webhook's secret with its address", () => {
     expect(redactSecrets("/api/v1/hooks/acme/s3cr3t-value?x=1")).toBe("/api/v1/hooks/acme/[secret]?x=1");
     expect(redactSecrets("/vendors/acme")).toBe("/vendors/acme");
+    expect(redactSecrets("/unsubscribe?s=sub_1&t=tok3n-value")).toBe("/unsubscribe?s=sub_1&t=[secret]");
   });
 });

@@ -1,6 +1,7 @@
 import { readMessageVersions } from "@/db/notification-delivery";
 import type { Incident } from "@/lib/incident";
 import { planWaitingMessages } from "@/db/notification-delivery";
+import { fanOutVersions } from "@/db/notification-outbox";
 import { addSubscription } from "@/db/subscriptions";
 import { ensureVendor } from "@/db/vendors";
 import { subscriptionFilterSchema } from "@/lib/notify/subscription-filter";
@@ -22,6 +23,7 @@ export async function notifiedChanges(snapshots: Incident[][], vendorName = "Acm
     await ingestSnapshot(db, { vendor, platform, source: "incidents.json", observedAt: new Date(observed).toISOString(), body: snapshotBody(incidents), notify: true });
   }
   // One digest-free subscription at a far future time: every change in as few messages as planning allows.
+  fanOutVersions(db);
   planWaitingMessages(db, "2099-01-01T00:00:00.000Z");
   const ids = db.$client.prepare("SELECT id FROM notification_messages ORDER BY id").all() as Array<{ id: number }>;
   const links = apiLinks("http://redline.test");
