@@ -18,11 +18,11 @@ export function createNotifyDeps(db: RedlineDb, env: Env, overrides: Partial<Not
     responseTimeoutMs: env.REDLINE_NOTIFY_RESPONSE_TIMEOUT_MS,
     userAgent: userAgentFor(env),
   };
-  const { origin } = notifyOrigin(env);
+  const { origin, configured } = notifyOrigin(env);
   const email = {
     smtpUrl: env.REDLINE_SMTP_URL,
     from: env.REDLINE_MAIL_FROM,
-    origin,
+    origin: configured ? origin : null,
     connectTimeoutMs: env.REDLINE_NOTIFY_CONNECT_TIMEOUT_MS,
     responseTimeoutMs: env.REDLINE_NOTIFY_RESPONSE_TIMEOUT_MS,
   };

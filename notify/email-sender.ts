@@ -12,7 +12,8 @@ import type { Sender } from "@/notify/sender";
 export interface EmailOptions {
   smtpUrl: string | undefined;
   from: string;
-  origin: string;
+  /** The public address unsubscribe links point at; null without one (a List-Unsubscribe to localhost is a button that cannot work). */
+  origin: string | null;
   connectTimeoutMs: number;
   responseTimeoutMs: number;
 }
@@ -37,7 +38,7 @@ export function emailSender(options: EmailOptions): Sender {
   return async ({ subscription, message }) => {
     if (!transport) return { outcome: "retry", statusCode: null, retryAfterMs: null, error: "REDLINE_SMTP_URL is not set: the mail waits until it is" };
     const to = decodeURIComponent(subscription.target.replace(/^mailto:/i, ""));
-    const parts = renderEmailMessage(message, { unsubscribeUrl: unsubscribeUrl(options.origin, subscription.id, subscription.secret) });
+    const parts = renderEmailMessage(message, { unsubscribeUrl: options.origin === null ? null : unsubscribeUrl(options.origin, subscription.id, subscription.secret) });
     try {
       const info = await transport.sendMail({
         from: options.from,

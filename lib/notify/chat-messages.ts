@@ -14,6 +14,20 @@ export function escapeSlack(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
+/** Slack refuses a section whose text passes 3,000 characters (invalid_blocks): a summary's list stops short of it. */
+const SLACK_SECTION_MAX = 3_000;
+
+/** Escaped, then cut to `max` characters of escaped text without splitting an entity. */
+function escapeSlackWithin(text: string, max: number): string {
+  let out = "";
+  for (const c of text) {
+    const e = escapeSlack(c);
+    if (out.length + e.length > max - 1) return `${out}…`;
+    out += e;
+  }
+  return out;
+}
+
 /** Discord markdown and mentions: every markdown character escaped, @ broken with a zero-width space. */
 export function escapeDiscord(text: string): string {
   return text.replace(/([\\*_~`|>#[\]()-])/g, "\\$1").replace(/@/g, "@\u200b");
@@ -25,10 +39,11 @@ export function escapeTeams(text: string): string {
 }
 
 function lines(message: OutboundMessage): { single: ChangeLine | null; listed: ChangeLine[]; more: number } {
-  const all = message.changes.map(describeChange);
-  const only = all[0];
-  if (message.kind === "single" && only && all.length === 1) return { single: only, listed: [], more: 0 };
-  return { single: null, listed: all.slice(0, LISTED), more: Math.max(0, all.length - LISTED) };
+  // Only the listed changes are described: a burst of a thousand reads no vendor text it will not show.
+  const count = message.changes.length;
+  const first = message.changes[0];
+  if (message.kind === "single" && first && count === 1) return { single: describeChange(first), listed: [], more: 0 };
+  return { single: null, listed: message.changes.slice(0, LISTED).map(describeChange), more: Math.max(0, count - LISTED) };
 }
 
 function emptyTest(message: OutboundMessage): string | null {
@@ -51,12 +66,21 @@ export function renderSlackMessage(message: OutboundMessage): object {
     };
   }
   const summary = describeBundle(message);
-  const list = listed.map((l) => `• *${escapeSlack(l.vendor)}* · ${escapeSlack(l.kinds)}: <${l.link}|${escapeSlack(l.headline)}>`).join("\n");
+  const head = `${escapeSlack(prefix)}*${escapeSlackWithin(summary, 400)}*`;
+  const rows: string[] = [];
+  let length = head.length + 40; // room for "…and N more"
+  for (const l of listed) {
+    const row = `• *${escapeSlackWithin(l.vendor, 120)}* · ${escapeSlackWithin(l.kinds, 200)}: <${l.link}|${escapeSlackWithin(l.headline, 300)}>`;
+    if (length + row.length + 1 > SLACK_SECTION_MAX) break;
+    rows.push(row);
+    length += row.length + 1;
+  }
+  const unlisted = more + listed.length - rows.length;
   const link = changesLink(message);
   return {
     text: escapeSlack(`${prefix}${summary}`),
     blocks: [
-      { type: "section", text: { type: "mrkdwn", text: `${escapeSlack(prefix)}*${escapeSlack(summary)}*\n${list}${more > 0 ? `\n…and ${more} more` : ""}` } },
+      { type: "section", text: { type: "mrkdwn", text: `${head}\n${rows.join("\n")}${unlisted > 0 ? `\n…and ${unlisted} more` : ""}` } },
       ...(link ? [{ type: "context", elements: [{ type: "mrkdwn", text: `<${link}|All changes in Redline>` }] }] : []),
     ],
   };

@@ -34,11 +34,11 @@ function htmlOf(l: ChangeLine): string {
 }
 
 export function renderEmailMessage(message: OutboundMessage, options: { unsubscribeUrl: string | null }): EmailParts {
-  const all = message.changes.map(describeChange);
-  const listed = all.slice(0, LISTED);
-  const more = all.length - listed.length;
-  const only = all[0];
-  const single = message.kind === "single" && only && all.length === 1 ? only : null;
+  // Only the listed changes are described: the rest are counted, their vendor text never read.
+  const listed = message.changes.slice(0, LISTED).map(describeChange);
+  const more = message.changes.length - listed.length;
+  const only = listed[0];
+  const single = message.kind === "single" && only && message.changes.length === 1 ? only : null;
   const test = message.kind === "test" ? "Redline test message: this subscription reaches you." : null;
   const subject = clip(single ? `${single.vendor}: ${single.kinds}: ${single.headline}` : test ?? `Redline: ${describeBundle(message)}`, MAX_SUBJECT);
   const heading = single || test ? (test ?? "") : describeBundle(message);

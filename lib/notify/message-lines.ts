@@ -12,7 +12,8 @@ export const MAX_TEXT_CHARS = 300;
 
 export function clip(text: string, max = MAX_TEXT_CHARS): string {
   // Control characters (CR and LF included) become spaces: nothing vendor-written breaks a line or a header.
-  const flat = [...text].map((c) => (c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127 ? " " : c)).join("").replace(/\s+/g, " ").trim();
+  // Work on a prefix only: 100 KB of vendor text costs no more than a line of it.
+  const flat = [...text.slice(0, max * 8)].map((c) => (c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127 ? " " : c)).join("").replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
 }
 

@@ -7,6 +7,7 @@ import { ensureVendor } from "@/db/vendors";
 import { subscriptionFilterSchema } from "@/lib/notify/subscription-filter";
 import { isUnsubscribeToken } from "@/lib/notify/unsubscribe-token";
 import { runDeliveryRound } from "@/notify/deliver";
+import { createSenders } from "@/notify/senders";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { freshDatabase } from "@/tests/support/database";
 import { makeIncident } from "@/tests/support/incidents";
@@ -78,6 +79,18 @@ describe("e-mail delivery", () => {
     expect(url.searchParams.get("s")).toBe(sub.id);
     expect(isUnsubscribeToken(sub.id, sub.secret, url.searchParams.get("t") ?? "")).toBe(true);
     expect(raw("list-unsubscribe-post")).toBe("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+  });
+
+  it("carries no List-Unsubscribe when no public address is configured, rather than a link to localhost", async () => {
+    const smtp = await startSmtp();
+    const { db, capture } = setUp(null);
+    await capture([makeIncident()]);
+    const post = { allowPrivate: true, connectTimeoutMs: 60_000, responseTimeoutMs: 60_000, userAgent: "Redline/test" };
+    const senders = createSenders(post, { smtpUrl: smtp.url, from: "Redline <redline@test.example>", origin: null, connectTimeoutMs: 60_000, responseTimeoutMs: 60_000 });
+    expect(await runDeliveryRound(testNotifyDeps(db, testClock(), { senders }))).toMatchObject({ delivered: 1 });
+    expect(smtp.mails).toHaveLength(1);
+    expect(smtp.mails[0]?.headerLines.map((h) => h.key)).not.toContain("list-unsubscribe");
+    expect(smtp.mails[0]?.text).not.toContain("/unsubscribe");
   });
 
   it("sends a digest once its hour has ended, all the hour's changes in one message", async () => {
