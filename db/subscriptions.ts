@@ -76,6 +76,17 @@ export function listSubscriptions(db: RedlineDb): Subscription[] {
   return db.$client.prepare<[], Row>(`${SELECT} ORDER BY s.created_at, s.id`).all().map(fromRow);
 }
 
+/** Per subscription, the changes not yet delivered: unplanned, or in a message still pending. */
+export function countPendingNotifications(db: RedlineDb): Map<string, number> {
+  const rows = db.$client
+    .prepare<[], { id: string; n: number }>(
+      `SELECT n.subscription_id AS id, count(*) AS n FROM notifications n LEFT JOIN notification_messages m ON m.id = n.message_id
+       WHERE n.message_id IS NULL OR m.status = 'pending' GROUP BY n.subscription_id`,
+    )
+    .all();
+  return new Map(rows.map((r) => [r.id, r.n]));
+}
+
 /** Remove a subscription with its outbox and delivery log. */
 export function removeSubscription(db: RedlineDb, id: string): boolean {
   return db.$client.prepare("DELETE FROM subscriptions WHERE id = ?").run(id).changes > 0;

@@ -20,6 +20,10 @@ import {
   vendorSchema,
   versionDetailSchema,
 } from "@/lib/api/schemas";
+import {
+  deliveryAttemptSchema, listOf, subscriptionBodySchema, subscriptionCreatedSchema, subscriptionRemovedSchema, subscriptionSchema, testRequestedSchema,
+  watchlistBodySchema, watchlistRemovedSchema, watchlistSchema,
+} from "@/lib/api/notify-schemas";
 import { changeSchema } from "@/lib/change";
 import { incidentSchema, presenceSchema } from "@/lib/incident";
 
@@ -34,7 +38,7 @@ export interface ApiRoute {
   path: string;
   summary: string;
   tag: "vendors" | "incidents" | "changes" | "search" | "exports" | "operator" | "meta";
-  pathParams?: readonly ("slug" | "key" | "seq")[];
+  pathParams?: readonly (keyof typeof PATH_PARAMS)[];
   query: z.ZodObject;
   body?: z.ZodType;
   status: 200 | 201 | 202;
@@ -48,6 +52,8 @@ export const PATH_PARAMS = {
   slug: { description: "The vendor's slug.", schema: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/) },
   key: { description: "The incident's id as in URLs: the vendor's id when URL-safe, else `~` and its UTF-8 bytes in hex.", schema: z.string().min(1) },
   seq: { description: "The version number, from 1.", schema: z.string().regex(/^[1-9]\d{0,8}$/) },
+  name: { description: "The watchlist's name.", schema: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/) },
+  id: { description: "The subscription's id (`sub_…`).", schema: z.string().regex(/^sub_[A-Za-z0-9_-]{1,64}$/) },
 } as const;
 
 const exportVersionSchema = z.object({
@@ -90,6 +96,16 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { operationId: "removeVendor", method: "delete", path: "/vendors/{slug}", summary: "Stop polling a vendor (and with purge=true delete its archive).", tag: "operator", pathParams: ["slug"], query: deleteVendorQuerySchema, status: 200, response: vendorRemovedSchema, operator: true },
   { operationId: "getHookTelemetry", method: "get", path: "/hooks/telemetry", summary: "Webhook budgets as configured, and per scope how often and when it last throttled and alerted.", tag: "operator", query: emptyQuerySchema, status: 200, response: hookTelemetrySchema, operator: true },
   { operationId: "pollVendor", method: "post", path: "/vendors/{slug}/poll", summary: "Poll a vendor now, ahead of its schedule.", tag: "operator", pathParams: ["slug"], query: emptyQuerySchema, status: 202, response: pollRequestedSchema, operator: true },
+  { operationId: "listWatchlists", method: "get", path: "/watchlists", summary: "Every watchlist and its members.", tag: "operator", query: emptyQuerySchema, status: 200, response: listOf(watchlistSchema), operator: true },
+  { operationId: "saveWatchlist", method: "post", path: "/watchlists", summary: "Create a watchlist, or replace the members of the one of that name.", tag: "operator", query: emptyQuerySchema, body: watchlistBodySchema, status: 201, response: watchlistSchema, operator: true },
+  { operationId: "getWatchlist", method: "get", path: "/watchlists/{name}", summary: "One watchlist.", tag: "operator", pathParams: ["name"], query: emptyQuerySchema, status: 200, response: watchlistSchema, operator: true },
+  { operationId: "removeWatchlist", method: "delete", path: "/watchlists/{name}", summary: "Remove a watchlist (409 while a subscription filters on it).", tag: "operator", pathParams: ["name"], query: emptyQuerySchema, status: 200, response: watchlistRemovedSchema, operator: true },
+  { operationId: "listSubscriptions", method: "get", path: "/subscriptions", summary: "Every subscription: target (chat webhook URLs masked), filter, state, pending changes. Never the secret.", tag: "operator", query: emptyQuerySchema, status: 200, response: listOf(subscriptionSchema), operator: true },
+  { operationId: "addSubscription", method: "post", path: "/subscriptions", summary: "Push matching changes to a target. No filter: every change; filters are ANDed across kinds of filter and ORed within one. The answer carries the signing secret, this once.", tag: "operator", query: emptyQuerySchema, body: subscriptionBodySchema, status: 201, response: subscriptionCreatedSchema, operator: true },
+  { operationId: "getSubscription", method: "get", path: "/subscriptions/{id}", summary: "One subscription (without its secret).", tag: "operator", pathParams: ["id"], query: emptyQuerySchema, status: 200, response: subscriptionSchema, operator: true },
+  { operationId: "removeSubscription", method: "delete", path: "/subscriptions/{id}", summary: "Remove a subscription with its pending messages and delivery log.", tag: "operator", pathParams: ["id"], query: emptyQuerySchema, status: 200, response: subscriptionRemovedSchema, operator: true },
+  { operationId: "listDeliveries", method: "get", path: "/subscriptions/{id}/deliveries", summary: "The delivery log, newest first (at most 100 attempts): time, message, status, duration, outcome, error.", tag: "operator", pathParams: ["id"], query: emptyQuerySchema, status: 200, response: listOf(deliveryAttemptSchema), operator: true },
+  { operationId: "testSubscription", method: "post", path: "/subscriptions/{id}/test", summary: "Queue a sample message, due now: the running notifier (`npm start`, or `redline notify`) sends it; its attempt appears in the deliveries under the returned webhookId.", tag: "operator", pathParams: ["id"], query: emptyQuerySchema, status: 202, response: testRequestedSchema, operator: true },
 ];
 
 export function findApiRoute(operationId: string): ApiRoute {

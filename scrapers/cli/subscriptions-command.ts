@@ -1,9 +1,9 @@
-import { type Subscription, addSubscription, listSubscriptions, removeSubscription, SubscriptionError } from "@/db/subscriptions";
+import { type Subscription, addSubscription, countPendingNotifications, listSubscriptions, removeSubscription, SubscriptionError } from "@/db/subscriptions";
 import { readEnv } from "@/lib/env";
 import { describeFilter } from "@/lib/notify/subscription-filter";
-import { checkSubscriptionRequest, maskTarget, SubscriptionInputError, subscriptionRequestSchema } from "@/lib/notify/subscription-input";
+import { maskTarget, SubscriptionInputError } from "@/lib/notify/subscription-input";
 import { CliError, withDatabase } from "@/scrapers/cli/cli-context";
-import { AddressPolicyError, checkUrlTarget } from "@/scrapers/http/address-policy";
+import { validateSubscription } from "@/scrapers/live/validate-subscription";
 
 export interface SubscriptionsAddOptions {
   target: string;
@@ -18,28 +18,23 @@ export interface SubscriptionsAddOptions {
   db?: string;
 }
 
+/** The flag a field of the request comes from: kinds → --kind, minImpact → --min-impact. */
+function flagOf(field: string): string {
+  return `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`).replace(/s$/, "")}`;
+}
+
 export async function runSubscriptionsAdd(opts: SubscriptionsAddOptions): Promise<void> {
-  const parsed = subscriptionRequestSchema.safeParse({
-    target: opts.target,
-    format: opts.format,
-    vendors: opts.vendor ?? [],
-    watchlist: opts.watchlist ?? null,
-    kinds: opts.kind ?? [],
-    components: opts.component ?? [],
-    minImpact: opts.minImpact ?? null,
-    digest: opts.digest ?? null,
-  });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new CliError(`subscriptions: --${String(issue?.path[0] ?? "?").replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`).replace(/s$/, "")}: ${issue?.message ?? "invalid"}`);
-  }
   let checked;
   try {
-    checked = checkSubscriptionRequest(parsed.data);
-    if (checked.format !== "email") checkUrlTarget(new URL(checked.target), readEnv().REDLINE_ALLOW_PRIVATE_URLS);
+    checked = validateSubscription(
+      {
+        target: opts.target, format: opts.format, vendors: opts.vendor ?? [], watchlist: opts.watchlist ?? null, kinds: opts.kind ?? [],
+        components: opts.component ?? [], minImpact: opts.minImpact ?? null, digest: opts.digest ?? null,
+      },
+      readEnv().REDLINE_ALLOW_PRIVATE_URLS,
+    );
   } catch (error) {
-    if (error instanceof SubscriptionInputError) throw new CliError(error.message);
-    if (error instanceof AddressPolicyError) throw new CliError(`subscriptions: ${error.message}`);
+    if (error instanceof SubscriptionInputError) throw new CliError(error.message.replace(`subscriptions: ${error.field}:`, `subscriptions: ${flagOf(error.field)}:`));
     throw error;
   }
   await withDatabase(opts, (db) => {
@@ -63,11 +58,7 @@ export async function runSubscriptionsAdd(opts: SubscriptionsAddOptions): Promis
 
 export async function runSubscriptionsList(opts: { json?: boolean; db?: string }): Promise<void> {
   await withDatabase(opts, (db) => {
-    const pending = db.$client.prepare<[], { id: string; n: number }>(
-      `SELECT s.id, (SELECT count(*) FROM notifications n LEFT JOIN notification_messages m ON m.id = n.message_id
-         WHERE n.subscription_id = s.id AND (n.message_id IS NULL OR m.status = 'pending')) AS n FROM subscriptions s`,
-    ).all();
-    const pendingOf = new Map(pending.map((p) => [p.id, p.n]));
+    const pendingOf = countPendingNotifications(db);
     const rows = listSubscriptions(db).map((s) => ({
       id: s.id, format: s.format, target: maskTarget(s.target, s.format), filter: describeFilter(s.filter, s.watchlist), digest: s.digest,
       status: s.status, disabledAt: s.disabledAt, disabledReason: s.disabledReason, failingSince: s.failingSince, lastDeliveredAt: s.lastDeliveredAt,

@@ -33,6 +33,7 @@ import { publicOrigin } from "@/server/http/public-origin";
 import { problem } from "@/server/http/problem";
 import { answer, answerJson, apiHandler, CORS_HEADERS, notFound, parseQuery } from "@/server/api/respond";
 import { apiLinks, decodeApiCursor, encodeApiCursor, incidentRef, presentVersion, toIncidentSummary, toVendor } from "@/server/api/present";
+import { notifyOperatorHandlers } from "@/server/api/notify-operator";
 import { operatorHandlers } from "@/server/api/operator";
 
 type Params = { slug: string; key: string; seq: string };
@@ -255,6 +256,7 @@ export function createApi(database: () => RedlineDb = getServerDb) {
     }),
 
     ...operatorHandlers(database).handlers,
+    ...notifyOperatorHandlers(database),
   };
 }
 

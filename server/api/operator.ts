@@ -15,12 +15,12 @@ import { publicOrigin } from "@/server/http/public-origin";
 import { answerWrite, apiHandler, isOperator, notFound, parseQuery, unauthorized } from "@/server/api/respond";
 import { apiLinks, toVendor } from "@/server/api/present";
 
-/** A body larger than this is refused unread: a vendor's settings are a few hundred bytes. */
+/** A body larger than this is refused unread: a vendor's settings (or a subscription) are a few hundred bytes. */
 const MAX_BODY_BYTES = 16 * 1024;
 
-async function readJsonBody(request: Request): Promise<{ value: unknown } | { error: Response }> {
+export async function readJsonBody(request: Request): Promise<{ value: unknown } | { error: Response }> {
   if (!/^application\/json\b/i.test(request.headers.get("content-type") ?? "")) {
-    return { error: problem(415, "send the vendor as JSON, with Content-Type: application/json") };
+    return { error: problem(415, "send the body as JSON, with Content-Type: application/json") };
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) return { error: problem(413, `the body is over ${MAX_BODY_BYTES} bytes`) };

@@ -3,6 +3,9 @@ import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { RedlineDb } from "@/db/client";
+import { addSubscription } from "@/db/subscriptions";
+import { saveWatchlist } from "@/db/watchlists";
+import { subscriptionFilterSchema } from "@/lib/notify/subscription-filter";
 import { type Api, createApi } from "@/server/api/api";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { freshDatabase } from "@/tests/support/database";
@@ -28,16 +31,23 @@ beforeAll(async () => {
   db = freshDatabase();
   api = createApi(() => db);
   await archiveAcmeLifecycle(db, platform);
+  saveWatchlist(db, { name: "core", vendors: ["acme"], components: [] });
+  EXAMPLES.id = addSubscription(db, { target: "https://hooks.example.com/seeded", format: "webhook", filter: subscriptionFilterSchema.parse({}), watchlist: null, digest: null }).id;
 });
 
 /** Values for every path parameter and required query parameter a documented route can take. */
-const EXAMPLES: Record<string, string> = { slug: "acme", key: "k3x9", seq: "2", from: "1", to: "3", q: "webhook" };
+const EXAMPLES: Record<string, string> = { slug: "acme", key: "k3x9", seq: "2", from: "1", to: "3", q: "webhook", name: "core" };
+/** The body each write takes; the rest add a vendor. */
+const BODIES: Record<string, object> = {
+  saveWatchlist: { name: "platform", vendors: ["acme"], components: ["acme:API"] },
+  addSubscription: { target: "https://hooks.example.com/redline", vendors: ["acme"], minImpact: "major" },
+};
 
 async function invoke(operationId: string, method: string, template: string, op: Operation, headers: Record<string, string> = {}) {
   const pathParams = Object.fromEntries(op.parameters.filter((p) => p.in === "path").map((p) => [p.name, EXAMPLES[p.name] ?? ""]));
   const query = new URLSearchParams(op.parameters.filter((p) => p.in === "query" && p.required).map((p) => [p.name, EXAMPLES[p.name] ?? ""]));
   const pathname = template.replace(/\{(\w+)\}/g, (_, name: string) => pathParams[name] ?? "");
-  const body = op.requestBody ? JSON.stringify({ slug: "newco", name: "NewCo", platform: "statuspage", url: "https://status.newco.example" }) : undefined;
+  const body = op.requestBody ? JSON.stringify(BODIES[operationId] ?? { slug: "newco", name: "NewCo", platform: "statuspage", url: "https://status.newco.example" }) : undefined;
   const request = new Request(`${ORIGIN}/api/v1${pathname}${query.size ? `?${query.toString()}` : ""}`, {
     method: method.toUpperCase(),
     headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) },
