@@ -181,7 +181,7 @@ describe("imports and notifications", () => {
     const result = redline([...source(), "--vendor", "acme", "--platform", "statuspage-summary", "--db", db]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/[1-9]\d* new versions/);
-    expect(countRows(db, "notifications")).toBe(0);
+    expect(countRows(db, "outbox_versions")).toBe(0);
   });
 
   it.each([
@@ -193,6 +193,6 @@ describe("imports and notifications", () => {
     expect(result.code).toBe(0);
     const versions = Number(/(\d+) new versions/.exec(result.stdout)?.[1]);
     expect(versions).toBeGreaterThan(0);
-    expect(countRows(db, "notifications")).toBe(versions);
+    expect(countRows(db, "outbox_versions")).toBe(versions);
   });
 });
