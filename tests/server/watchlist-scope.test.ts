@@ -2,6 +2,7 @@ import ICAL from "ical.js";
 import Parser from "rss-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
+import { versionsOfCapture } from "@/db/queries/capture-versions";
 import { decodeCursor } from "@/db/queries/prepared";
 import { getWatchlistPage, listWatchlistSummaries } from "@/db/queries/watchlist-page";
 import { ensureVendor } from "@/db/vendors";
@@ -161,5 +162,20 @@ describe("the watchlist's maintenance calendar", () => {
     const first = await calendar("watchlist", "team");
     expect((await calendar("watchlist", "team", { "if-none-match": first.headers.get("etag") ?? "" })).status).toBe(304);
     expect((await calendar("watchlist", "nobody")).status).toBe(404);
+  });
+});
+
+describe("the versions a capture recorded, for WebSub pings", () => {
+  it("name the watchlists whose feeds show them: a narrowed vendor's only for its components", () => {
+    const rows = db.$client
+      .prepare<[], { captureId: number; providerId: string }>("SELECT v.capture_id AS captureId, i.provider_id AS providerId FROM incident_versions v JOIN incidents i ON i.id = v.incident_id")
+      .all();
+    const watchlistsOf = (providerId: string) => {
+      const row = rows.find((r) => r.providerId === providerId);
+      return versionsOfCapture(db, row?.captureId ?? -1).find((v) => v.providerId === providerId)?.watchlists;
+    };
+    expect(watchlistsOf("a1")).toEqual(["team"]);
+    expect(watchlistsOf("d1")).toEqual([]);
+    expect(watchlistsOf("g1")).toEqual(["team"]);
   });
 });
