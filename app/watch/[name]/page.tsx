@@ -19,14 +19,23 @@ const PAGE_SIZE = 50;
 
 type Props = { params: Promise<{ name: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
+/** The segment as a name; a malformed escape names nothing (a 404, not a 500). */
+function nameOf(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return "";
+  }
+}
+
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const name = decodeURIComponent((await params).name);
+  const name = nameOf((await params).name);
   if (!getWatchlist(getServerDb(), name)) return { title: "Not found" };
   return { title: `Watchlist ${name}`, alternates: feedAlternates((f) => paths.watchlistFeed(name, f), `watchlist ${name} changes`) };
 }
 
 export default async function WatchlistPage({ params, searchParams }: Props) {
-  const name = decodeURIComponent((await params).name);
+  const name = nameOf((await params).name);
   const raw = await searchParams;
   const query = watchlistParamsSchema.safeParse(raw);
   if (!query.success) notFound();
