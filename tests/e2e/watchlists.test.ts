@@ -1,6 +1,8 @@
 import Parser from "rss-parser";
 import { beforeAll, describe, expect, it } from "vitest";
+import { findSeriousViolations } from "@/tests/e2e/support/axe";
 import { startE2eApp } from "@/tests/e2e/support/e2e-app";
+import { findContrastProblems, readOutline } from "@/tests/e2e/support/page-checks";
 
 const app = startE2eApp("watchlists");
 
@@ -38,5 +40,14 @@ describe("watchlist pages, as a reader finds them", () => {
     await app().visit(page, "/watch/nobody", "watchlist-unknown", 404);
     await expect(page.locator("h1").textContent()).resolves.toBe("Not found");
     await expect(page.getByRole("navigation", { name: "Main" }).count()).resolves.toBe(1);
+  });
+
+  it.each([["watchlists", "/watch"], ["watchlist", "/watch/team"]])("%s has one h1, one main landmark, no skipped heading level, no serious axe violation and AA contrast", async (name, path) => {
+    const page = await app().page();
+    await app().visit(page, path, `a11y-${name}`);
+    const outline = await readOutline(page);
+    expect([outline.h1Count, outline.mainCount, outline.skips]).toEqual([1, 1, []]);
+    expect(await findSeriousViolations(page)).toEqual([]);
+    expect(await findContrastProblems(page)).toEqual([]);
   });
 });
