@@ -34,6 +34,10 @@ export const paths = {
   incidentFeed: (slug: string, providerId: string, format: string) => `${paths.incident(slug, providerId)}/feed.${format}`,
   allMaintenanceCalendar: () => "/maintenance.ics",
   vendorMaintenanceCalendar: (slug: string) => `${paths.vendor(slug)}/maintenance.ics`,
+  watchlists: () => "/watch",
+  watchlist: (name: string) => `/watch/${encodeURIComponent(name)}`,
+  watchlistFeed: (name: string, format: string) => `${paths.watchlist(name)}/feed.${format}`,
+  watchlistMaintenanceCalendar: (name: string) => `${paths.watchlist(name)}/maintenance.ics`,
 };
 
 /** A vendor-given URL as a link target, only when it is http(s): nothing else may be clicked. */

@@ -80,6 +80,9 @@ export const vendorComparisonParamsSchema = z
 
 export const noParamsSchema = z.strictObject({});
 
+/** A watchlist's page: only the change list's cursor. */
+export const watchlistParamsSchema = z.strictObject({ before: optional(cursor) });
+
 /** A feed's filters: more kinds (where the address names none), the incident's impact and a component. */
 export const feedParamsSchema = z.strictObject({
   kind: optional(oneOrMany(kindName)),
@@ -120,6 +123,8 @@ export function paramsSchemaFor(pathname: string): z.ZodType | null {
   if (pathname === "/vendors") return vendorsParamsSchema;
   if (pathname === "/search") return searchParamsSchema;
   if (pathname === "/compare") return vendorComparisonParamsSchema;
+  if (pathname === "/watch") return noParamsSchema;
+  if (/^\/watch\/[^/]+$/.test(pathname)) return watchlistParamsSchema;
   if (/^\/vendors\/[^/]+$/.test(pathname)) return vendorProfileParamsSchema;
   if (/^\/vendors\/[^/]+\/changes$/.test(pathname)) return vendorChangesParamsSchema;
   if (/^\/vendors\/[^/]+\/incidents\/[^/]+\/compare$/.test(pathname)) return compareParamsSchema;

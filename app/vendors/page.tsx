@@ -36,7 +36,7 @@ export default async function VendorsPage({ searchParams }: { searchParams: Prom
   return (
     <>
       <h1>Vendors</h1>
-      <p className="links"><a href="/compare">Compare vendors side by side</a></p>
+      <p className="links"><a href="/compare">Compare vendors side by side</a> · <a href={paths.watchlists()}>Watchlists</a></p>
       <form className="filters" method="get" action="/vendors" role="search" aria-label="Filter vendors">
         <label>
           Name <input type="search" name="q" defaultValue={q ?? ""} maxLength={100} />

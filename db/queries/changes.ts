@@ -50,10 +50,19 @@ export interface ChangeFilter {
   impacts?: readonly string[];
   statuses?: readonly string[];
   component?: string;
+  /** Any of these components (the narrowing of a watchlist member). */
+  components?: readonly string[];
   since?: string;
   until?: string;
   query?: string;
   before?: Cursor | null;
+  /** A watchlist's vendors, each whole (components null) or narrowed to incidents affecting those components. */
+  watch?: readonly WatchScope[];
+}
+
+export interface WatchScope {
+  vendorId: number;
+  components: readonly string[] | null;
 }
 
 interface StoredChange extends Omit<ChangeRow, "kinds" | "summary" | "headline" | "versionTitle" | "versionImpact" | "versionKind"> {
@@ -85,6 +94,11 @@ function conditions(filter: ChangeFilter): { sql: string; params: Params } {
   addList("coalesce(i.impact, 'unknown') IN (SELECT value FROM json_each(@impacts))", "impacts", filter.impacts);
   addList("i.status IN (SELECT value FROM json_each(@statuses))", "statuses", filter.statuses);
   add("EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = v.incident_id AND c.name = @component COLLATE NOCASE)", "component", filter.component);
+  addList(
+    "EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = v.incident_id AND c.name COLLATE NOCASE IN (SELECT value FROM json_each(@components)))",
+    "components",
+    filter.components,
+  );
   add("v.observed_at >= @since", "since", filter.since);
   add("v.observed_at < @until", "until", filter.until);
   add("v.incident_id IN (SELECT rowid FROM incident_search WHERE incident_search MATCH @query)", "query", filter.query);
@@ -95,6 +109,7 @@ function conditions(filter: ChangeFilter): { sql: string; params: Params } {
 
 /** Ids of the newest matching versions older than the cursor, newest first. */
 function newestIds(sqlite: Database.Database, filter: ChangeFilter, limit: number): { id: number; at: string }[] {
+  if (filter.watch) return newestWatchedIds(sqlite, filter, filter.watch, limit);
   const { sql, params } = conditions(filter);
   const start = filter.before ?? END;
   const base = { ...params, at: start.at, id: start.id, limit };
@@ -121,6 +136,21 @@ function newestIds(sqlite: Database.Database, filter: ChangeFilter, limit: numbe
     if (code === undefined) continue;
     for (const row of statement.all({ ...base, kind: code }) as { id: number; at: string }[]) merged.set(row.id, row.at);
   }
+  return sortNewestFirst(merged, limit);
+}
+
+/** A watchlist reads each vendor's own index range (vendor, time) and merges: never a scan of every version. */
+function newestWatchedIds(sqlite: Database.Database, filter: ChangeFilter, watch: readonly WatchScope[], limit: number): { id: number; at: string }[] {
+  const { watch: _watch, ...rest } = filter;
+  const merged = new Map<number, string>();
+  for (const member of watch) {
+    const narrowed = member.components ? { components: member.components } : {};
+    for (const row of newestIds(sqlite, { ...rest, ...narrowed, vendorId: member.vendorId }, limit)) merged.set(row.id, row.at);
+  }
+  return sortNewestFirst(merged, limit);
+}
+
+function sortNewestFirst(merged: Map<number, string>, limit: number): { id: number; at: string }[] {
   return [...merged.entries()]
     .map(([id, at]) => ({ id, at }))
     .sort((a, b) => (a.at === b.at ? b.id - a.id : a.at < b.at ? 1 : -1))

@@ -1,4 +1,5 @@
 import type { RedlineDb } from "@/db/client";
+import type { WatchScope } from "@/db/queries/changes";
 import { preparedFor } from "@/db/queries/prepared";
 import { unpackVersionContent } from "@/db/version-content";
 import { readVersionState } from "@/db/version-states";
@@ -37,4 +38,16 @@ export function listMaintenanceCandidates(db: RedlineDb, vendorId: number | null
 /** The changes of every version of an incident, in order. */
 export function listVersionChanges(db: RedlineDb, incidentId: number): Array<{ changes: Change[] }> {
   return statements(db).versions.all(incidentId).map((v) => ({ changes: unpackVersionContent(v.content).changes }));
+}
+
+/** Maintenances of a watchlist's vendors; a narrowed vendor's only when they affect one of its components. */
+export function listWatchedMaintenanceCandidates(db: RedlineDb, watch: readonly WatchScope[]): MaintenanceCandidate[] {
+  return watch
+    .flatMap((member) => {
+      const wanted = member.components ? new Set(member.components.map((c) => c.toLowerCase())) : null;
+      const candidates = listMaintenanceCandidates(db, member.vendorId);
+      return wanted ? candidates.filter((c) => c.current.incident.components.some((k) => wanted.has(k.name.toLowerCase()))) : candidates;
+    })
+    .sort((a, b) => (a.lastChangedAt === b.lastChangedAt ? b.incidentId - a.incidentId : a.lastChangedAt < b.lastChangedAt ? 1 : -1))
+    .slice(0, CANDIDATES_MAX);
 }

@@ -2,6 +2,7 @@ import type { RedlineDb } from "@/db/client";
 import { type ChangeDetailRow, type ChangeFilter, listChangeDetails } from "@/db/queries/changes";
 import { resolveIncidentRoute } from "@/db/queries/incident-route";
 import { getVendor } from "@/db/queries/vendor-profile";
+import { resolveWatchlistScope } from "@/db/queries/watchlist-scope";
 import { getServerDb } from "@/db/server-db";
 import { type ChangeKindName, changeKindLabel, changeKindNameSchema, headingKindLabel } from "@/lib/change-kinds";
 import { paths } from "@/lib/incident-key";
@@ -16,7 +17,7 @@ import { problem } from "@/server/http/problem";
 import { publicOrigin } from "@/server/http/public-origin";
 
 /** The levels a feed can follow; each has its address (lib/incident-key.ts `paths`). */
-export type FeedLevel = "all" | "kind" | "vendor" | "vendor-kind" | "incident";
+export type FeedLevel = "all" | "kind" | "vendor" | "vendor-kind" | "incident" | "watchlist";
 
 /** Enough for a reader that polls hourly to miss nothing on a busy day; older items are on the pages. */
 export const FEED_SIZE = 50;
@@ -32,7 +33,7 @@ interface Scope {
   feedPath: (format: FeedFormat) => string;
 }
 
-type Params = { slug?: string; key?: string; kind?: string };
+type Params = { slug?: string; key?: string; kind?: string; name?: string };
 type Resolved = { scope: Scope } | { error: Response };
 
 function kindOf(raw: string | undefined): ChangeKindName | null {
@@ -49,6 +50,7 @@ function resolveScope(db: RedlineDb, level: FeedLevel, params: Params): Resolved
   if (level === "kind" && kind) {
     return { scope: { filter: { kinds: [kind] }, name: changeKindLabel(kind), page: `/?kind=${kind}`, feedPath: (f) => paths.kindFeed(kind, f) } };
   }
+  if (level === "watchlist") return watchlistScope(db, decodeURIComponent(params.name ?? ""));
   const slug = decodeURIComponent(params.slug ?? "");
   const vendor = getVendor(db, slug);
   if (!vendor) return { error: problem(404, `no vendor ${JSON.stringify(slug)}`) };
@@ -75,6 +77,14 @@ function resolveScope(db: RedlineDb, level: FeedLevel, params: Params): Resolved
       page: paths.incident(slug, providerId),
       feedPath: (f) => paths.incidentFeed(slug, providerId, f),
     },
+  };
+}
+
+function watchlistScope(db: RedlineDb, name: string): Resolved {
+  const watched = resolveWatchlistScope(db, name);
+  if (!watched) return { error: problem(404, `no watchlist ${JSON.stringify(name)}`) };
+  return {
+    scope: { filter: { watch: watched.vendors }, name: `watchlist ${name}`, page: paths.watchlist(name), feedPath: (f) => paths.watchlistFeed(name, f) },
   };
 }
 

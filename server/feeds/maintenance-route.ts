@@ -1,5 +1,6 @@
 import type { RedlineDb } from "@/db/client";
-import { listMaintenanceCandidates, listVersionChanges } from "@/db/queries/maintenance-calendar";
+import { listMaintenanceCandidates, type MaintenanceCandidate, listVersionChanges, listWatchedMaintenanceCandidates } from "@/db/queries/maintenance-calendar";
+import { resolveWatchlistScope } from "@/db/queries/watchlist-scope";
 import { getVendor } from "@/db/queries/vendor-profile";
 import { getServerDb } from "@/db/server-db";
 import { paths } from "@/lib/incident-key";
@@ -13,16 +14,24 @@ import { publicOrigin } from "@/server/http/public-origin";
 const RENDER_VERSION = "1";
 const CACHE_CONTROL = "public, max-age=300";
 
-type Params = { slug?: string };
+type Params = { slug?: string; name?: string };
 
-/** The maintenance calendar of every vendor ("all") or of one; 404 for an unknown vendor, 304 when the client is current. */
-export function maintenanceCalendarRoute(level: "all" | "vendor", database: () => RedlineDb = getServerDb, clock: () => Date = () => new Date()) {
+/** The maintenance calendar of every vendor ("all"), of one, or of a watchlist's; 404 for an unknown one, 304 when the client is current. */
+export function maintenanceCalendarRoute(level: "all" | "vendor" | "watchlist", database: () => RedlineDb = getServerDb, clock: () => Date = () => new Date()) {
   return async (request: Request, context: { params: Promise<Params> }): Promise<Response> => {
     const db = database();
     let vendorId: number | null = null;
     let name = "every vendor";
     let title = "Redline: every vendor's maintenance";
-    if (level === "vendor") {
+    let candidates: (() => MaintenanceCandidate[]) | null = null;
+    if (level === "watchlist") {
+      const listName = decodeURIComponent((await context.params).name ?? "");
+      const watched = resolveWatchlistScope(db, listName);
+      if (!watched) return problem(404, `no watchlist ${JSON.stringify(listName)}`);
+      name = `the vendors of watchlist ${listName}`;
+      title = `Redline: watchlist ${listName} maintenance`;
+      candidates = () => listWatchedMaintenanceCandidates(db, watched.vendors);
+    } else if (level === "vendor") {
       const slug = decodeURIComponent((await context.params).slug ?? "");
       const vendor = getVendor(db, slug);
       if (!vendor) return problem(404, `no vendor ${JSON.stringify(slug)}`);
@@ -30,7 +39,7 @@ export function maintenanceCalendarRoute(level: "all" | "vendor", database: () =
       name = vendor.name;
       title = `Redline: ${vendor.name} maintenance`;
     }
-    const windows = selectMaintenanceWindows(listMaintenanceCandidates(db, vendorId), clock());
+    const windows = selectMaintenanceWindows(candidates ? candidates() : listMaintenanceCandidates(db, vendorId), clock());
     const origin = publicOrigin(request);
     const url = new URL(request.url);
     const newest = windows.reduce<string | null>((max, w) => (max === null || w.lastChangedAt > max ? w.lastChangedAt : max), null);

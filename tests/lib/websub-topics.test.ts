@@ -10,6 +10,11 @@ describe("feedTopics", () => {
     expect(topics).toEqual(paths.flatMap((p) => ["atom", "json", "rss"].map((f) => `${ORIGIN}${p}.${f}`)).sort());
   });
 
+  it("names the feeds of the watchlists that show the version", () => {
+    const topics = feedTopics(ORIGIN, [{ vendorSlug: "acme", providerId: "k3x9", kinds: [], watchlists: ["team", "ops"] }]);
+    for (const name of ["team", "ops"]) for (const f of ["atom", "json", "rss"]) expect(topics).toContain(`${ORIGIN}/watch/${name}/feed.${f}`);
+  });
+
   it("names each feed once when several versions of one vendor share it", () => {
     const topics = feedTopics(ORIGIN, [
       { vendorSlug: "acme", providerId: "a", kinds: ["update-posted", "status-changed"] },

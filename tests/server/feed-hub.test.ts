@@ -2,6 +2,7 @@ import Parser from "rss-parser";
 import { parseDocument, DomUtils } from "htmlparser2";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
+import { saveWatchlist } from "@/db/watchlists";
 import { FEED_FORMATS, type FeedFormat } from "@/lib/render/feed";
 import { type FeedLevel, feedRoute } from "@/server/feeds/feed-route";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
@@ -15,6 +16,7 @@ let db: RedlineDb;
 beforeAll(async () => {
   db = freshDatabase();
   await archiveAcmeLifecycle(db, makeTestPlatform({ kind: "recent", limit: 25 }));
+  saveWatchlist(db, { name: "team", vendors: ["acme"], components: [] });
 });
 
 afterEach(() => {
@@ -25,6 +27,7 @@ const LEVELS: { level: FeedLevel; params: Record<string, string>; path: string }
   { level: "all", params: {}, path: "/feed" },
   { level: "vendor", params: { slug: "acme" }, path: "/vendors/acme/feed" },
   { level: "incident", params: { slug: "acme", key: "k3x9" }, path: "/vendors/acme/incidents/k3x9/feed" },
+  { level: "watchlist", params: { name: "team" }, path: "/watch/team/feed" },
 ];
 
 async function get(level: FeedLevel, format: FeedFormat, params: Record<string, string>, path: string) {

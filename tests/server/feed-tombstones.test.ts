@@ -4,6 +4,7 @@ import Parser from "rss-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { ensureVendor } from "@/db/vendors";
+import { saveWatchlist } from "@/db/watchlists";
 import type { FeedFormat } from "@/lib/render/feed";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { type FeedLevel, feedRoute } from "@/server/feeds/feed-route";
@@ -28,6 +29,7 @@ beforeAll(async () => {
   await capture("2026-03-01T10:00:00.000Z", [makeIncident(), ...OLDER]);
   await capture("2026-03-01T11:00:00.000Z", [makeIncident({ status: "identified" }), ...OLDER]);
   await capture(DELETED_AT, OLDER);
+  saveWatchlist(db, { name: "team", vendors: ["acme"], components: [] });
 });
 
 async function get(level: FeedLevel, format: FeedFormat, params: Record<string, string>) {
@@ -63,6 +65,7 @@ describe("Atom feeds of a deleted incident", () => {
     { level: "all", params: {} },
     { level: "vendor", params: { slug: "acme" } },
     { level: "incident", params: { slug: "acme", key: "inc1" } },
+    { level: "watchlist", params: { name: "team" } },
   ];
   for (const { level, params } of levels) {
     it(`in the ${level} feed, tombstone every entry the incident had before its deletion and keep the deletion as an entry`, async () => {

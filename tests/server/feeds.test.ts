@@ -3,6 +3,7 @@ import { SaxesParser } from "saxes";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { ensureVendor } from "@/db/vendors";
+import { saveWatchlist } from "@/db/watchlists";
 import { escapeHtml } from "@/lib/render/change-html";
 import { type FeedFormat, FEED_FORMATS } from "@/lib/render/feed";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
@@ -22,6 +23,7 @@ beforeAll(async () => {
   const other = ensureVendor(db, { slug: "other", name: "Other Co", platform: platform.name });
   const outage = makeIncident({ vendor: "other", id: "p1", title: "Payments outage", impact: "critical", components: [{ id: "pay", name: "Payments" }] });
   await ingestSnapshot(db, { vendor: other, platform, source: "feed", observedAt: "2026-04-09T01:00:00.000Z", body: snapshotBody([outage]) });
+  saveWatchlist(db, { name: "team", vendors: ["acme"], components: [] });
 });
 
 const LEVELS: { level: FeedLevel; params: Record<string, string>; path: string }[] = [
@@ -30,6 +32,7 @@ const LEVELS: { level: FeedLevel; params: Record<string, string>; path: string }
   { level: "vendor", params: { slug: "acme" }, path: "/vendors/acme/feed" },
   { level: "vendor-kind", params: { slug: "acme", kind: "postmortem-published" }, path: "/vendors/acme/kinds/postmortem-published/feed" },
   { level: "incident", params: { slug: "acme", key: "k3x9" }, path: "/vendors/acme/incidents/k3x9/feed" },
+  { level: "watchlist", params: { name: "team" }, path: "/watch/team/feed" },
 ];
 
 async function get(level: FeedLevel, format: FeedFormat, params: Record<string, string>, query = "", headers: Record<string, string> = {}) {

@@ -1,0 +1,4 @@
+import { feedRoute } from "@/server/feeds/feed-route";
+
+export const dynamic = "force-dynamic";
+export const GET = feedRoute("watchlist", "json");

@@ -1,0 +1,38 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { listWatchlistSummaries } from "@/db/queries/watchlist-page";
+import { getServerDb } from "@/db/server-db";
+import { paths } from "@/lib/incident-key";
+import { noParamsSchema } from "@/lib/page-params";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Watchlists" };
+
+export default async function WatchlistsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  if (!noParamsSchema.safeParse(await searchParams).success) notFound();
+  const lists = listWatchlistSummaries(getServerDb());
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <a href="/vendors">Vendors</a> / Watchlists
+      </nav>
+      <h1>Watchlists</h1>
+      <p className="lede">Named sets of vendors a team depends on, each with its page, feeds and maintenance calendar.</p>
+      {lists.length === 0 ? (
+        <p>No watchlist yet. Add one with <code>npm run redline -- watchlists add &lt;name&gt; --vendor &lt;slug&gt;</code>.</p>
+      ) : (
+        <ul>
+          {lists.map((w) => (
+            <li key={w.name}>
+              <a href={paths.watchlist(w.name)}>{w.name}</a>
+              <span className="muted">
+                {": "}
+                {w.vendors.map((v) => (v.components === null ? v.name : `${v.name} (${v.components.join(", ")})`)).join(", ")}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
