@@ -29,7 +29,7 @@ function withVendors(db: string): string {
   return db;
 }
 
-function countRows(db: string, table: "notifications" | "subscriptions" | "watchlists"): number {
+function countRows(db: string, table: "notifications" | "subscriptions" | "watchlists" | "outbox_versions"): number {
   const sqlite = new Database(db, { readonly: true });
   try {
     return (sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
