@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import type { RedlineDb } from "@/db/client";
 import { getVersionDetail, type VersionDetail } from "@/db/queries/incident-page";
+import { markDisabled } from "@/db/subscriptions";
 import type { MessageKind } from "@/lib/notify/outbound-message";
 import { type PendingNotification, planMessages } from "@/lib/notify/plan-messages";
 import type { AttemptDecision } from "@/lib/notify/retry-policy";
@@ -180,10 +181,7 @@ export function recordAttempt(
     const s = decision.subscription;
     if (s.kind === "delivered") sqlite.prepare("UPDATE subscriptions SET failing_since = NULL, last_delivered_at = ? WHERE id = ?").run(attempt.at, message.subscriptionId);
     else if (s.kind === "failing") sqlite.prepare("UPDATE subscriptions SET failing_since = ? WHERE id = ?").run(s.since, message.subscriptionId);
-    else if (s.kind === "disable") {
-      sqlite.prepare("UPDATE subscriptions SET status = 'disabled', disabled_at = ?, disabled_reason = ? WHERE id = ? AND status = 'active'").run(attempt.at, s.reason, message.subscriptionId);
-      sqlite.prepare("UPDATE notification_messages SET status = 'dropped', last_error = coalesce(last_error, ?) WHERE subscription_id = ? AND status = 'pending'").run(s.reason, message.subscriptionId);
-    }
+    else if (s.kind === "disable") markDisabled(db, message.subscriptionId, s.reason, attempt.at);
   }).immediate();
 }
 

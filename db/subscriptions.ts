@@ -94,9 +94,12 @@ export function removeSubscription(db: RedlineDb, id: string): boolean {
 
 /** Stop delivering to it (410 Gone, or a day of failures); what was pending is dropped. */
 export function disableSubscription(db: RedlineDb, id: string, reason: string, now = new Date().toISOString()): void {
+  db.$client.transaction(() => markDisabled(db, id, reason, now)).immediate();
+}
+
+/** What disabling writes, inside the caller's transaction: the subscription's state, and its pending messages dropped. */
+export function markDisabled(db: RedlineDb, id: string, reason: string, now: string): void {
   const sqlite = db.$client;
-  sqlite.transaction(() => {
-    sqlite.prepare("UPDATE subscriptions SET status = 'disabled', disabled_at = ?, disabled_reason = ? WHERE id = ? AND status = 'active'").run(now, reason, id);
-    sqlite.prepare("UPDATE notification_messages SET status = 'dropped', last_error = coalesce(last_error, ?) WHERE subscription_id = ? AND status = 'pending'").run(reason, id);
-  }).immediate();
+  sqlite.prepare("UPDATE subscriptions SET status = 'disabled', disabled_at = ?, disabled_reason = ? WHERE id = ? AND status = 'active'").run(now, reason, id);
+  sqlite.prepare("UPDATE notification_messages SET status = 'dropped', last_error = coalesce(last_error, ?) WHERE subscription_id = ? AND status = 'pending'").run(reason, id);
 }

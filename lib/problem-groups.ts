@@ -42,13 +42,15 @@ export function describeProblem(error: string, vendorSlug: string): string {
   return text === "" ? "failed without a message" : text;
 }
 
-function earlier(a: string | null, b: string | null): string | null {
+/** The earlier of two ISO times, either possibly unknown. */
+export function earlier(a: string | null, b: string | null): string | null {
   if (a === null) return b;
   if (b === null) return a;
   return a < b ? a : b;
 }
 
-function later(a: string | null, b: string | null): string | null {
+/** The later of two ISO times, either possibly unknown. */
+export function later(a: string | null, b: string | null): string | null {
   if (a === null) return b;
   if (b === null) return a;
   return a > b ? a : b;

@@ -3,7 +3,7 @@
  * and failing ones (their latest error). A receiver that is down fails every subscription to it the
  * same way; one line per problem says so, as the polling problems do.
  */
-import { describeProblem } from "@/lib/problem-groups";
+import { describeProblem, earlier, later } from "@/lib/problem-groups";
 
 export interface TroubledSubscription {
   id: string;
@@ -26,18 +26,6 @@ export interface SubscriptionProblemGroup {
   /** Disabled: the first disabling; failing: the start of the earliest run of failures. */
   since: string | null;
   lastSeen: string | null;
-}
-
-function earlier(a: string | null, b: string | null): string | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return a < b ? a : b;
-}
-
-function later(a: string | null, b: string | null): string | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return a > b ? a : b;
 }
 
 /** Disabled groups first, then failing ones; within each the widest first. Healthy ones are left out. */
