@@ -19,6 +19,17 @@ export default tseslint.config(
     },
   },
   {
+    // Data access is asynchronous (PostgreSQL's driver is): a promise nobody awaits is a write that
+    // may not have happened, or an error nobody sees. These rules read types, so they get the project.
+    files: ["**/*.ts", "**/*.tsx"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
+      "@typescript-eslint/await-thenable": "error",
+    },
+  },
+  {
     // The document of the pages rendered without Next is written whole, head included.
     files: ["components/html-document.tsx"],
     rules: { "@next/next/no-head-element": "off" },

@@ -265,6 +265,6 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   process.exit(process.exitCode ?? 0);
 });
 
-main(process.argv).then((code) => {
+void main(process.argv).then((code) => {
   process.exitCode = code;
 });

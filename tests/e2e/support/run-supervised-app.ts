@@ -4,6 +4,6 @@
  */
 import { runWebAndPoller } from "@/scripts/start";
 
-runWebAndPoller().then((code) => {
+void runWebAndPoller().then((code) => {
   process.exitCode = code;
 });

@@ -18,6 +18,6 @@ const record = (event: SupervisorEvent) => {
   if (config.failRecording) throw new Error("database is locked");
   process.stdout.write(`${JSON.stringify(event)}\n`);
 };
-supervise(config.children, { cwd: process.cwd(), policy: config.policy, record }).then((code) => {
+void supervise(config.children, { cwd: process.cwd(), policy: config.policy, record }).then((code) => {
   process.exitCode = code;
 });
