@@ -91,8 +91,8 @@ export async function runHookFloodBenchmark(): Promise<void> {
   const dbFile = path.join(dir, "bench.db");
   const db = openDatabase(dbFile);
   for (const slug of ["flood", "calm"]) {
-    addVendor(db, { slug, name: slug, platform: "statuspage", url: `https://status.${slug}.example/` }, "user");
-    setHookSecretHash(db, slug, createHash("sha256").update(`${SECRET}-${slug}`).digest("hex"));
+    await addVendor(db, { slug, name: slug, platform: "statuspage", url: `https://status.${slug}.example/` }, "user");
+    await setHookSecretHash(db, slug, createHash("sha256").update(`${SECRET}-${slug}`).digest("hex"));
   }
   closeDatabase(db);
   const server = await startHookServer(dbFile);

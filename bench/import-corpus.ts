@@ -58,7 +58,7 @@ async function runImport(dbFile: string, phase: string): Promise<PhaseResult> {
       const { snapshots: list } = listSnapshotFolder(path.join(CORPUS_DIR, folder));
       const counted = list.map((s) => ({ ...s, read: () => { const b = s.read(); bytes += b.byteLength; return b; } }));
       snapshots += list.length;
-      await importSnapshots(db, ensureVendor(db, { slug: vendor, platform: p.name }), p, counted);
+      await importSnapshots(db, await ensureVendor(db, { slug: vendor, platform: p.name }), p, counted);
     }
   } finally {
     closeDatabase(db);

@@ -40,9 +40,9 @@ async function deliveriesPerSecond(dir: string): Promise<void> {
   try {
     const platform = getPlatform("statuspage-incident");
     if (!platform) throw new Error("bench: no statuspage-incident parser");
-    const vendor = ensureVendor(db, { slug: "acme", platform: platform.name });
+    const vendor = await ensureVendor(db, { slug: "acme", platform: platform.name });
     for (let i = 0; i < SUBSCRIPTIONS; i += 1) {
-      addSubscription(db, { target: `http://127.0.0.1:${port}/hook/${i}`, format: "webhook", filter: subscriptionFilterSchema.parse({}), watchlist: null, digest: null });
+      await addSubscription(db, { target: `http://127.0.0.1:${port}/hook/${i}`, format: "webhook", filter: subscriptionFilterSchema.parse({}), watchlist: null, digest: null });
     }
     const body = (status: string) =>
       Buffer.from(JSON.stringify({ page: { id: "p", name: "Acme", url: "https://status.acme.test", updated_at: "2026-03-01T10:05:00Z" }, incident: {
@@ -71,9 +71,9 @@ async function pollRound(dir: string, name: string, subscriptions: number): Prom
   const file = path.join(dir, `${name}.db`);
   const db = openDatabase(file);
   try {
-    for (const v of sim.vendors) addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
+    for (const v of sim.vendors) await addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
     for (let i = 0; i < subscriptions; i += 1) {
-      addSubscription(db, { target: `https://hooks.example/${i}`, format: "webhook", filter: subscriptionFilterSchema.parse(i % 2 === 0 ? {} : { minImpact: "minor" }), watchlist: null, digest: null });
+      await addSubscription(db, { target: `https://hooks.example/${i}`, format: "webhook", filter: subscriptionFilterSchema.parse(i % 2 === 0 ? {} : { minImpact: "minor" }), watchlist: null, digest: null });
     }
     const env = readEnv({ ...process.env, REDLINE_ALLOW_PRIVATE_URLS: "1", REDLINE_HOST_INTERVAL_MS: "0", REDLINE_POLL_CONCURRENCY: "32" });
     const scheduler = createScheduler(createPollDeps(db, env), env);

@@ -104,7 +104,7 @@ export async function runPollBenchmark(): Promise<void> {
     const dbFile = path.join(dir, "bench.db");
     const urlsFile = path.join(dir, "urls.json");
     const db = openDatabase(dbFile);
-    for (const v of simulator.vendors) addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
+    for (const v of simulator.vendors) await addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
     closeDatabase(db);
     fs.writeFileSync(urlsFile, JSON.stringify(simulator.vendors.map((v) => v.url)));
 

@@ -46,7 +46,7 @@ export async function runRawBodiesBenchmark(): Promise<void> {
       const dir = path.join(CORPUS_DIR, folder);
       const db = openDatabase(path.join(tmp, `${vendor}.db`));
       const started = performance.now();
-      await importSnapshots(db, ensureVendor(db, { slug: vendor, platform: p.name }), p, listSnapshotFolder(dir).snapshots);
+      await importSnapshots(db, await ensureVendor(db, { slug: vendor, platform: p.name }), p, listSnapshotFolder(dir).snapshots);
       const importMs = performance.now() - started;
       const rows = db.$client.prepare<[], { hash: string; size: number; bytes: number; depth: number }>("SELECT lower(hex(hash)) AS hash, size, length(body) AS bytes, depth FROM capture_bodies").all();
       const raw = rows.reduce((n, r) => n + r.size, 0);
@@ -54,11 +54,11 @@ export async function runRawBodiesBenchmark(): Promise<void> {
       const gzip = rows.reduce((n, r) => n + gzipSync(restoreBody(db.$client, r.hash), { level: 1 }).byteLength, 0);
       const ids = db.$client.prepare<[], { id: number }>("SELECT id FROM captures WHERE body_id IS NOT NULL").all().map((r) => r.id);
       // A first pass warms the JIT and SQLite's page cache; the second is timed.
-      for (const id of ids) restoreCaptureBody(db, id);
+      for (const id of ids) await restoreCaptureBody(db, id);
       const times: number[] = [];
       for (const id of ids) {
         const t = performance.now();
-        restoreCaptureBody(db, id);
+        await restoreCaptureBody(db, id);
         times.push(performance.now() - t);
       }
       times.sort((a, b) => a - b);

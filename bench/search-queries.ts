@@ -104,7 +104,7 @@ async function archiveOf(dir: string): Promise<string> {
   const platform = getPlatform("aws-legacy");
   if (!platform) throw new Error("bench: no aws-legacy platform");
   const db = openDatabase(file);
-  await importSnapshots(db, ensureVendor(db, { slug: "aws", name: "AWS", platform: platform.name }), platform, listSnapshotFolder(folder).snapshots);
+  await importSnapshots(db, await ensureVendor(db, { slug: "aws", name: "AWS", platform: platform.name }), platform, listSnapshotFolder(folder).snapshots);
   closeDatabase(db);
   return file;
 }

@@ -64,8 +64,8 @@ async function buildSeed(file: string): Promise<SeedStats> {
   const vendors = createVendors(random, VENDORS, INCIDENTS);
   const platform = getPlatform(PLATFORM);
   if (!platform) throw new Error(`seed: no platform ${PLATFORM}`);
-  vendors.forEach((v, vendorIndex) => {
-    const vendor = ensureVendor(db, { slug: v.slug, name: v.name, platform: PLATFORM }, new Date(END_MS - SPAN_MS).toISOString());
+  for (const [vendorIndex, v] of vendors.entries()) {
+    const vendor = await ensureVendor(db, { slug: v.slug, name: v.name, platform: PLATFORM }, new Date(END_MS - SPAN_MS).toISOString());
     const source = `https://status.${v.slug}.example/api/v2/incidents.json`;
     const batches = Math.ceil(v.incidents / BATCH);
     // The newest few batches are still listed (some still open) when the archive ends.
@@ -85,7 +85,7 @@ async function buildSeed(file: string): Promise<SeedStats> {
           if (state) listed.push(state);
         }
       }
-      const result = recordParsed(
+      const result = await recordParsed(
         db,
         { vendor, platform, source, observedAt: new Date(pollAt(c)).toISOString(), hash: sha256Hex(`${v.slug}/${c}`), body: null },
         { outcome: "ok", error: null, snapshot: wholeSnapshot(listed) },
@@ -96,7 +96,7 @@ async function buildSeed(file: string): Promise<SeedStats> {
     if ((vendorIndex + 1) % 20 === 0) {
       console.error(`seed: ${vendorIndex + 1}/${vendors.length} vendors, ${versions} versions, ${((performance.now() - started) / 1000).toFixed(0)} s`);
     }
-  });
+  }
   const incidents = db.$client.prepare<[], { n: number }>("SELECT count(*) AS n FROM incidents").get()?.n ?? 0;
   // As the poller's daily upkeep leaves it (scrapers/poller/search-upkeep.ts).
   await tidySearchIndex(db);

@@ -36,7 +36,7 @@ export async function runUnchangedPollsBenchmark(): Promise<void> {
     let minute = 0;
     const deps = { ...createPollDeps(db, env), followUpIntervalMs: Number.MAX_SAFE_INTEGER, now: () => new Date(Date.parse(START) + minute * 60_000) };
     const sv = sim.vendor("acme");
-    const vendor = addVendor(db, { slug: "acme", name: sv.name, platform: sv.family, url: sv.url }, "user");
+    const vendor = await addVendor(db, { slug: "acme", name: sv.name, platform: sv.family, url: sv.url }, "user");
     await pollVendor(deps, vendor);
     const before = { bytes: bytesOnDisk(db, file), rows: captureRows(db) };
     const started = performance.now();

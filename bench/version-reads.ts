@@ -33,7 +33,7 @@ async function importCorpus(file: string): Promise<void> {
     for (const { folder, vendor, platform: name } of CORPUS_FOLDERS) {
       const platform = getPlatform(name);
       if (!platform) throw new Error(`bench: unknown platform ${name}`);
-      await importSnapshots(db, ensureVendor(db, { slug: vendor, platform: platform.name }), platform, listSnapshotFolder(path.join(CORPUS_DIR, folder)).snapshots);
+      await importSnapshots(db, await ensureVendor(db, { slug: vendor, platform: platform.name }), platform, listSnapshotFolder(path.join(CORPUS_DIR, folder)).snapshots);
     }
   } finally {
     closeDatabase(db);

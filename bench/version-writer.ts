@@ -15,22 +15,22 @@ import { makeIncident, makeUpdate } from "@/tests/support/incidents";
 const SLUG = "bench-outage";
 const PLATFORM = "statuspage-incidents";
 
-function run(file: string, intervalMs: number): void {
+async function run(file: string, intervalMs: number): Promise<void> {
   const db = openDatabase(file);
   const platform = getPlatform(PLATFORM);
   if (!platform) throw new Error(`bench: no platform ${PLATFORM}`);
   // A run stopped before it could clean up left its vendor behind.
-  if (getVendorBySlug(db, SLUG)) removeVendor(db, SLUG, true);
-  const vendor = ensureVendor(db, { slug: SLUG, name: "Bench Outage", platform: PLATFORM });
+  if ((await getVendorBySlug(db, SLUG))) await removeVendor(db, SLUG, true);
+  const vendor = await ensureVendor(db, { slug: SLUG, name: "Bench Outage", platform: PLATFORM });
   const startedAt = new Date().toISOString();
   let recorded = 0;
-  const record = () => {
+  const record = async () => {
     const n = recorded + 1;
     const incident = makeIncident({
       vendor: SLUG, id: "outage", title: `Elevated errors in ${n} regions`, startedAt, url: `https://status.${SLUG}.example/incidents/outage`,
       updates: [makeUpdate({ id: "u1", createdAt: startedAt, body: `Errors now affect ${n} regions; we are rerouting traffic.` })],
     });
-    const result = recordParsed(
+    const result = await recordParsed(
       db,
       { vendor, platform, source: `https://status.${SLUG}.example/api/v2/incidents.json`, observedAt: new Date().toISOString(), hash: sha256Hex(`${SLUG}/${n}`), body: null },
       { outcome: "ok", error: null, snapshot: wholeSnapshot([incident]) },
@@ -38,14 +38,15 @@ function run(file: string, intervalMs: number): void {
     recorded = n;
     console.log(`recorded ${n} (${result.versionsAdded} version${result.versionsAdded === 1 ? "" : "s"})`);
   };
-  record();
-  const timer = setInterval(record, intervalMs);
+  await record();
+  const timer = setInterval(() => void record(), intervalMs);
   process.once("SIGTERM", () => {
     clearInterval(timer);
-    removeVendor(db, SLUG, true);
-    closeDatabase(db);
-    process.exit(0);
+    void removeVendor(db, SLUG, true).then(() => {
+      closeDatabase(db);
+      process.exit(0);
+    });
   });
 }
 
-run(process.argv[2] ?? "", Number(process.argv[3] ?? 1_000));
+void run(process.argv[2] ?? "", Number(process.argv[3] ?? 1_000));

@@ -150,7 +150,7 @@ export function restoreBody(sqlite: Database.Database, hash: string, known?: Rea
 }
 
 /** The raw body a capture kept, restored and checked against its hash; null when it kept none. */
-export function restoreCaptureBody(db: RedlineDb, captureId: number): Buffer | null {
+export async function restoreCaptureBody(db: RedlineDb, captureId: number): Promise<Buffer | null> {
   const row = bodyStatements(db.$client).captureBody.get(captureId);
   if (!row) throw new BodyStoreError(`store: no capture ${captureId}`);
   return row.bodyHash === null ? null : restoreBody(db.$client, row.bodyHash);
@@ -160,9 +160,9 @@ export function restoreCaptureBody(db: RedlineDb, captureId: number): Buffer | n
 const READER_CACHE = 8;
 
 /** A reader for a run of body reads (re-derivation), each decode starting from the last bodies it restored. */
-export function bodyReader(db: RedlineDb): (hash: string) => Buffer {
+export function bodyReader(db: RedlineDb): (hash: string) => Promise<Buffer> {
   const recent = new Map<string, Uint8Array>();
-  return (hash) => {
+  return async (hash) => {
     const body = restoreBody(db.$client, hash, recent);
     recent.delete(hash);
     recent.set(hash, body);

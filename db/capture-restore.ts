@@ -28,7 +28,7 @@ const statements = preparedFor((sqlite) => ({
  * A capture's raw body as it was fetched or imported, checked against the hash recorded with it.
  * Throws when the capture is unknown, kept no body, or its stored body does not match.
  */
-export function restoreCapture(db: RedlineDb, captureId: number): RestoredCapture {
+export async function restoreCapture(db: RedlineDb, captureId: number): Promise<RestoredCapture> {
   const row = statements(db).capture.get(captureId);
   if (!row) throw new CaptureRestoreError(`store: no capture ${captureId}`);
   if (row.bodyHash === null) throw new CaptureRestoreError(`store: capture ${captureId} kept no body`);
@@ -44,6 +44,6 @@ export function restoreCapture(db: RedlineDb, captureId: number): RestoredCaptur
 }
 
 /** The vendor's captures that kept a raw body, in capture order: what restoreCapture can give back. */
-export function listStoredCaptureIds(db: RedlineDb, vendorId: number): number[] {
+export async function listStoredCaptureIds(db: RedlineDb, vendorId: number): Promise<number[]> {
   return statements(db).stored.all(vendorId).map((r) => r.id);
 }

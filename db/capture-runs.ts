@@ -2,6 +2,7 @@ import type { RedlineDb } from "@/db/client";
 import { getActiveJob } from "@/db/derivation-jobs";
 import { type CaptureInput, insertCapture } from "@/db/record-capture";
 import type { CaptureOutcome } from "@/db/schema";
+import { transact } from "@/db/transaction";
 import { type CaptureRow, writeStatements } from "@/db/write-statements";
 
 /**
@@ -31,7 +32,7 @@ function sameContent(run: CaptureRow, o: Pick<Observation, "hash" | "outcome" | 
 }
 
 /** The source's run at or before `observedAt`, and whether it is the source's latest. */
-function runAtOrBefore(db: RedlineDb, vendorId: number, source: string, observedAt: string): { run: CaptureRow; latest: boolean } | null {
+async function runAtOrBefore(db: RedlineDb, vendorId: number, source: string, observedAt: string): Promise<{ run: CaptureRow; latest: boolean } | null> {
   const st = writeStatements(db.$client);
   const latest = st.sourceLatest.get(vendorId, source);
   if (!latest) return null;
@@ -41,10 +42,10 @@ function runAtOrBefore(db: RedlineDb, vendorId: number, source: string, observed
 }
 
 /** How a capture recorded before went, when this observation of this content is already recorded. */
-export function findRecordedObservation(db: RedlineDb, vendorId: number, source: string, observedAt: string, hash: string): { outcome: CaptureOutcome; error: string | null } | undefined {
+export async function findRecordedObservation(db: RedlineDb, vendorId: number, source: string, observedAt: string, hash: string): Promise<{ outcome: CaptureOutcome; error: string | null } | undefined> {
   const exact = writeStatements(db.$client).captureByKey.get(vendorId, source, observedAt, hash);
   if (exact) return { outcome: exact.outcome, error: exact.error };
-  const found = runAtOrBefore(db, vendorId, source, observedAt);
+  const found = await runAtOrBefore(db, vendorId, source, observedAt);
   if (found && found.run.hash === hash && observedAt <= found.run.lastObservedAt) return { outcome: found.run.outcome, error: found.run.error };
   return undefined;
 }
@@ -54,20 +55,20 @@ export function findRecordedObservation(db: RedlineDb, vendorId: number, source:
  * observations between are not kept one by one, so the run's first stays before it and its last
  * becomes a run of its own after it. Runs inside the caller's transaction.
  */
-export function placeObservation(db: RedlineDb, o: Observation): Placement {
-  const found = runAtOrBefore(db, o.vendorId, o.source, o.observedAt);
+export async function placeObservation(db: RedlineDb, o: Observation): Promise<Placement> {
+  const found = await runAtOrBefore(db, o.vendorId, o.source, o.observedAt);
   if (!found) return { kind: "new" };
   const { run, latest } = found;
   if (o.observedAt <= run.lastObservedAt) {
     if (sameContent(run, o)) return { kind: "duplicate", outcome: run.outcome, error: run.error };
-    if (o.observedAt > run.observedAt && o.observedAt < run.lastObservedAt) splitRun(db, run);
+    if (o.observedAt > run.observedAt && o.observedAt < run.lastObservedAt) await splitRun(db, run);
     return { kind: "new" };
   }
   return latest && sameContent(run, o) ? { kind: "continues", run } : { kind: "new" };
 }
 
 /** Cut a run to its first observation; its last becomes a run of its own holding the rest. */
-export function splitRun(db: RedlineDb, run: CaptureRow): void {
+export async function splitRun(db: RedlineDb, run: CaptureRow): Promise<void> {
   const st = writeStatements(db.$client);
   st.endRunAtFirst.run(run.id);
   st.copyRunTail.run(run.lastObservedAt, run.lastObservedAt, run.observations - 1, new Date().toISOString(), run.id);
@@ -77,11 +78,11 @@ export function splitRun(db: RedlineDb, run: CaptureRow): void {
  * A capture that arrives late, inside a run of good snapshots of another source, goes between
  * observations that were applied: the run is split so that its last is applied again after it.
  */
-export function splitGoodRunsAround(db: RedlineDb, vendorId: number, observedAt: string): void {
-  for (const run of writeStatements(db.$client).okRunsSpanning.all(vendorId, observedAt, observedAt)) splitRun(db, run);
+export async function splitGoodRunsAround(db: RedlineDb, vendorId: number, observedAt: string): Promise<void> {
+  for (const run of writeStatements(db.$client).okRunsSpanning.all(vendorId, observedAt, observedAt)) await splitRun(db, run);
 }
 
-export function continueRun(db: RedlineDb, run: CaptureRow, observedAt: string): void {
+export async function continueRun(db: RedlineDb, run: CaptureRow, observedAt: string): Promise<void> {
   writeStatements(db.$client).extendRun.run(observedAt, run.id);
 }
 
@@ -91,15 +92,15 @@ export function continueRun(db: RedlineDb, run: CaptureRow, observedAt: string):
  * ended, and re-derivation must see the same. While the vendor's history is being rebuilt aside,
  * new observations get rows of their own, which the rebuild copies.
  */
-export function mayContinueServingRun(db: RedlineDb, vendorId: number, run: CaptureRow): boolean {
+export async function mayContinueServingRun(db: RedlineDb, vendorId: number, run: CaptureRow): Promise<boolean> {
   const read = writeStatements(db.$client).standingsRead.get(vendorId);
   if (read?.at && (read.at > run.lastObservedAt || (read.at === run.lastObservedAt && read.by !== run.source))) return false;
-  const job = getActiveJob(db, vendorId)?.status;
+  const job = (await getActiveJob(db, vendorId))?.status;
   return job !== "building" && job !== "swapping";
 }
 
 /** Note that a capture of `source` at `observedAt` read the standing of the vendor's other sources. */
-export function markStandingsRead(db: RedlineDb, vendorId: number, source: string, observedAt: string): void {
+export async function markStandingsRead(db: RedlineDb, vendorId: number, source: string, observedAt: string): Promise<void> {
   writeStatements(db.$client).markStandingsRead.run({ at: observedAt, by: source, id: vendorId });
 }
 
@@ -107,19 +108,18 @@ export function markStandingsRead(db: RedlineDb, vendorId: number, source: strin
  * Record an observation that is not applied to the history (not-modified, failed, invalid): it
  * continues its source's run when it can, else gets a row. Null when it was recorded before.
  */
-export function recordObservation(db: RedlineDb, input: CaptureInput): number | null {
-  const record = (): number | null => {
-    const placement = placeObservation(db, input);
+export async function recordObservation(db: RedlineDb, input: CaptureInput): Promise<number | null> {
+  return transact(db, async (): Promise<number | null> => {
+    const placement = await placeObservation(db, input);
     if (placement.kind === "duplicate") return null;
     if (placement.kind === "continues") {
       const { run } = placement;
       // Failures contribute nothing to derivation; a not-modified run says when the source last served.
-      if (run.outcome !== "not-modified" || mayContinueServingRun(db, input.vendorId, run)) {
-        continueRun(db, run, input.observedAt);
+      if (run.outcome !== "not-modified" || (await mayContinueServingRun(db, input.vendorId, run))) {
+        await continueRun(db, run, input.observedAt);
         return run.id;
       }
     }
     return insertCapture(db, input);
-  };
-  return db.$client.inTransaction ? record() : db.$client.transaction(record).immediate();
+  }, { immediate: true });
 }

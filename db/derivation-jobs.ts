@@ -2,6 +2,7 @@ import type { RedlineDb } from "@/db/client";
 import { type CaptureKey, compareCaptureKeys } from "@/db/prior-state";
 import { preparedFor } from "@/db/queries/prepared";
 import type { DerivationJobStatus } from "@/db/schema";
+import { transact } from "@/db/transaction";
 
 export interface DerivationJob {
   id: number;
@@ -83,11 +84,11 @@ function toJob(row: JobRow | undefined): DerivationJob | undefined {
   return { ...rest, from };
 }
 
-export function getActiveJob(db: RedlineDb, vendorId: number): DerivationJob | undefined {
+export async function getActiveJob(db: RedlineDb, vendorId: number): Promise<DerivationJob | undefined> {
   return toJob(statements(db).active.get(vendorId));
 }
 
-export function getJob(db: RedlineDb, id: number): DerivationJob | undefined {
+export async function getJob(db: RedlineDb, id: number): Promise<DerivationJob | undefined> {
   return toJob(statements(db).byId.get(id));
 }
 
@@ -95,7 +96,7 @@ export function getJob(db: RedlineDb, id: number): DerivationJob | undefined {
  * Ask for the vendor's history to be derived again from `from` (null: from its first capture).
  * A job already waiting or running for the vendor is widened to start no later than that.
  */
-export function queueJob(db: RedlineDb, vendorId: number, reason: string, from: CaptureKey | null, now = new Date().toISOString()): DerivationJob {
+export async function queueJob(db: RedlineDb, vendorId: number, reason: string, from: CaptureKey | null, now = new Date().toISOString()): Promise<DerivationJob> {
   const st = statements(db);
   const active = toJob(st.active.get(vendorId));
   if (!active) {
@@ -110,52 +111,52 @@ export function queueJob(db: RedlineDb, vendorId: number, reason: string, from: 
 }
 
 /** Take the oldest job no live worker holds (or this owner's), for `leaseMs`. */
-export function claimJob(db: RedlineDb, owner: string, leaseMs: number, vendorId?: number, nowMs = Date.now()): DerivationJob | undefined {
+export async function claimJob(db: RedlineDb, owner: string, leaseMs: number, vendorId?: number, nowMs = Date.now()): Promise<DerivationJob | undefined> {
   const st = statements(db);
   const now = new Date(nowMs).toISOString();
-  return db.$client.transaction(() => {
+  return transact(db, async () => {
     const row = vendorId === undefined ? st.claimable.get(now, owner) : st.claimableFor.get(vendorId, now, owner);
     if (!row) return undefined;
     const taken = st.lease.run(owner, new Date(nowMs + leaseMs).toISOString(), now, row.id, now, owner);
     return taken.changes === 1 ? toJob(st.byId.get(row.id)) : undefined;
-  }).immediate();
+  }, { immediate: true });
 }
 
 /** Keep holding a job; false when another worker took it over (the lease ran out). */
-export function renewLease(db: RedlineDb, id: number, owner: string, leaseMs: number, nowMs = Date.now()): boolean {
+export async function renewLease(db: RedlineDb, id: number, owner: string, leaseMs: number, nowMs = Date.now()): Promise<boolean> {
   const now = new Date(nowMs).toISOString();
   return statements(db).lease.run(owner, new Date(nowMs + leaseMs).toISOString(), now, id, now, owner).changes === 1;
 }
 
 /** Let go of a job before its lease ends (a worker stopping): the next worker resumes it at once. */
-export function releaseJob(db: RedlineDb, id: number, owner: string): void {
+export async function releaseJob(db: RedlineDb, id: number, owner: string): Promise<void> {
   statements(db).release.run(new Date().toISOString(), id, owner);
 }
 
 /** Note how long one of the job's transactions held the write lock. */
-export function noteJobHold(db: RedlineDb, id: number, ms: number): void {
+export async function noteJobHold(db: RedlineDb, id: number, ms: number): Promise<void> {
   statements(db).hold.run(Math.round(ms), id);
 }
 
-export function saveJobProgress(
+export async function saveJobProgress(
   db: RedlineDb,
   job: Pick<DerivationJob, "id" | "status" | "scratchPath" | "capturesTotal" | "capturesDone" | "incidentsSwapped" | "longestHoldMs">,
-): void {
+): Promise<void> {
   statements(db).progress.run({ ...job, updatedAt: new Date().toISOString() });
 }
 
 /** Mark a job done unless it was asked for again since `requests` was read; false then. */
-export function finishJobIfUnchanged(db: RedlineDb, id: number, requests: number): boolean {
+export async function finishJobIfUnchanged(db: RedlineDb, id: number, requests: number): Promise<boolean> {
   const now = new Date().toISOString();
   return statements(db).finishIf.run(now, now, id, requests).changes === 1;
 }
 
-export function finishJob(db: RedlineDb, id: number, status: "done" | "failed", error: string | null = null): void {
+export async function finishJob(db: RedlineDb, id: number, status: "done" | "failed", error: string | null = null): Promise<void> {
   const now = new Date().toISOString();
   statements(db).finish.run(status, error, now, now, id);
 }
 
 /** The most recent jobs, newest first: what the operator page and `rederive --status` show. */
-export function listRecentJobs(db: RedlineDb, limit = 20): DerivationJob[] {
+export async function listRecentJobs(db: RedlineDb, limit = 20): Promise<DerivationJob[]> {
   return statements(db).recent.all(limit).flatMap((r) => toJob(r) ?? []);
 }

@@ -13,7 +13,7 @@ import type { IncidentRecord } from "@/lib/derive/incident-record";
  * before (or goes, if it appeared after). The captures stay, to be applied again. Runs inside
  * the caller's transaction. Returns the captures to apply again, in order.
  */
-export function rewindHistory(db: RedlineDb, vendorId: number, from: CaptureKey): number[] {
+export async function rewindHistory(db: RedlineDb, vendorId: number, from: CaptureKey): Promise<number[]> {
   const sqlite = db.$client;
   const captureIds = sqlite
     .prepare<[number, string, string, string], { id: number }>(
@@ -49,7 +49,7 @@ export function rewindHistory(db: RedlineDb, vendorId: number, from: CaptureKey)
        ORDER BY observed_at DESC, source DESC, hash DESC LIMIT 1`,
     )
     .get(vendorId, from.observedAt, from.source, from.hash);
-  setAppliedThrough(db, vendorId, before ?? null);
+  await setAppliedThrough(db, vendorId, before ?? null);
   return captureIds;
 }
 

@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
 import { rewindHistory } from "@/db/history-rewind";
 import type { CaptureKey } from "@/db/prior-state";
+import { transact } from "@/db/transaction";
 
 /**
  * A rebuild of a vendor whose oldest raw bodies retention removed (decision 0017) cannot replay
@@ -13,7 +14,7 @@ import type { CaptureKey } from "@/db/prior-state";
 const KEY = "observed_at AS observedAt, source, hash";
 
 /** The first capture after the vendor's last pruned one, in capture order: where its rebuild starts. */
-export function rebuildStart(db: RedlineDb, vendorId: number): { pruned: boolean; from: CaptureKey | null } {
+export async function rebuildStart(db: RedlineDb, vendorId: number): Promise<{ pruned: boolean; from: CaptureKey | null }> {
   const sqlite = db.$client;
   const last = sqlite
     .prepare<[number], CaptureKey>(
@@ -49,13 +50,13 @@ const OF_VENDOR_INCIDENT = "t.incident_id IN (SELECT id FROM incidents WHERE ven
  * then rewind the scratch to just before `from` (null: nothing after the pruned captures, so
  * nothing to derive again). One scratch transaction: a scratch with capture rows is seeded.
  */
-export function seedScratchFromHistory(main: RedlineDb, scratch: RedlineDb, vendorId: number, from: CaptureKey | null): void {
+export async function seedScratchFromHistory(main: RedlineDb, scratch: RedlineDb, vendorId: number, from: CaptureKey | null): Promise<void> {
   const m = main.$client;
   const s = scratch.$client;
   s.pragma("foreign_keys = OFF");
   // The main database is read in one transaction, so the copy is of one state while polls write.
-  m.transaction(() => {
-    s.transaction(() => {
+  await transact(main, async () =>
+    transact(scratch, async () => {
       copyRows(m, s, "vendors", "t.id = ?", [vendorId]);
       copyRows(m, s, "sources", "t.vendor_id = ?", [vendorId]);
       copyRows(m, s, "captures", "t.vendor_id = ?", [vendorId]);
@@ -66,7 +67,7 @@ export function seedScratchFromHistory(main: RedlineDb, scratch: RedlineDb, vend
       copyRows(m, s, "incident_versions", "t.vendor_id = ?", [vendorId]);
       copyRows(m, s, "version_kinds", "t.vendor_id = ?", [vendorId]);
       copyRows(m, s, "incident_search_text", OF_VENDOR_INCIDENT, [vendorId]);
-      if (from !== null) rewindHistory(scratch, vendorId, from);
-    }).immediate();
-  })();
+      if (from !== null) await rewindHistory(scratch, vendorId, from);
+    }, { immediate: true }),
+  );
 }

@@ -3,6 +3,7 @@ import type { StoredPatch } from "@/db/json-deltas";
 import { type PackedJson, unpackJson } from "@/db/packed-json";
 import { setAppliedThrough } from "@/db/record-capture";
 import { searchFieldsOf } from "@/db/search-text";
+import { transact } from "@/db/transaction";
 import { type IncidentValues, insertVersionKinds, type VersionValues, writeStatements } from "@/db/write-statements";
 import type { IncidentRecord } from "@/lib/derive/incident-record";
 
@@ -13,7 +14,7 @@ import type { IncidentRecord } from "@/lib/derive/incident-record";
  */
 
 /** Make the scratch database hold the vendor (same id), ready to derive into. */
-export function seedScratch(main: RedlineDb, scratch: RedlineDb, vendorId: number): void {
+export async function seedScratch(main: RedlineDb, scratch: RedlineDb, vendorId: number): Promise<void> {
   scratch.$client.pragma("foreign_keys = OFF");
   const vendor = main.$client.prepare<[number], Record<string, unknown>>("SELECT id, slug, name, platform, created_at FROM vendors WHERE id = ?").get(vendorId);
   if (!vendor) throw new Error(`store: vendor ${vendorId} is gone`);
@@ -26,7 +27,7 @@ const CAPTURE_COPY = `id, vendor_id, source, platform, observed_at, last_observe
   version_count, recorded_at, warnings, warning_count, window_start`;
 
 /** Copy the vendor's capture rows recorded after `afterId` into the scratch; returns how many, and the last id. */
-export function copyCaptureRows(main: RedlineDb, scratch: RedlineDb, vendorId: number, afterId: number, limit: number): { copied: number; lastId: number; rows: Array<{ id: number; observedAt: string; source: string; hash: string }> } {
+export async function copyCaptureRows(main: RedlineDb, scratch: RedlineDb, vendorId: number, afterId: number, limit: number): Promise<{ copied: number; lastId: number; rows: Array<{ id: number; observedAt: string; source: string; hash: string }> }> {
   const rows = main.$client
     .prepare<[number, number, number], Record<string, string | number | null>>(`SELECT ${CAPTURE_COPY} FROM captures WHERE vendor_id = ? AND id > ? ORDER BY id LIMIT ?`)
     .all(vendorId, afterId, limit);
@@ -35,12 +36,12 @@ export function copyCaptureRows(main: RedlineDb, scratch: RedlineDb, vendorId: n
        @body_id, @incident_count, 0, @recorded_at, @warnings, @warning_count, NULL)`,
   );
   const st = writeStatements(scratch.$client);
-  scratch.$client.transaction(() => {
+  await transact(scratch, async () => {
     for (const row of rows) {
       insert.run(row);
       st.registerSource.run(vendorId, String(row.source), String(row.platform));
     }
-  })();
+  });
   const lastId = rows.length > 0 ? Number(rows[rows.length - 1]?.id) : afterId;
   return {
     copied: rows.length,
@@ -49,12 +50,12 @@ export function copyCaptureRows(main: RedlineDb, scratch: RedlineDb, vendorId: n
   };
 }
 
-export function maxCaptureId(db: RedlineDb, vendorId: number): number {
+export async function maxCaptureId(db: RedlineDb, vendorId: number): Promise<number> {
   return db.$client.prepare<[number], { id: number | null }>("SELECT max(id) AS id FROM captures WHERE vendor_id = ?").get(vendorId)?.id ?? 0;
 }
 
 /** Every incident either database holds for the vendor, by provider id. */
-export function swapCandidates(main: RedlineDb, scratch: RedlineDb, vendorId: number): string[] {
+export async function swapCandidates(main: RedlineDb, scratch: RedlineDb, vendorId: number): Promise<string[]> {
   const ids = (db: RedlineDb) =>
     db.$client.prepare<[number], { providerId: string }>("SELECT provider_id AS providerId FROM incidents WHERE vendor_id = ?").all(vendorId).map((r) => r.providerId);
   return [...new Set([...ids(main), ...ids(scratch)])].sort();
@@ -73,7 +74,7 @@ const INCIDENT_COLUMNS = `id, kind, title, status, impact, started_at AS started
  * record states, listings, search entry and components. An incident the rebuilt history does not
  * have is deleted. Runs inside the caller's (main) transaction; returns the versions written.
  */
-export function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorId: number, providerIds: readonly string[]): number {
+export async function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorId: number, providerIds: readonly string[]): Promise<number> {
   const m = main.$client;
   const s = scratch.$client;
   const st = writeStatements(m);
@@ -138,7 +139,7 @@ export function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorId: num
 }
 
 /** Give the main database's capture rows what the rebuild read in them (outcome, warnings, versions). */
-export function swapCaptureReadings(main: RedlineDb, scratch: RedlineDb, vendorId: number, afterId: number, limit: number): { lastId: number; count: number } {
+export async function swapCaptureReadings(main: RedlineDb, scratch: RedlineDb, vendorId: number, afterId: number, limit: number): Promise<{ lastId: number; count: number }> {
   const rows = scratch.$client
     .prepare<[number, number, number], Record<string, string | number | null>>(
       `SELECT id, outcome, error, incident_count, version_count, warnings, warning_count, window_start FROM captures WHERE vendor_id = ? AND id > ? ORDER BY id LIMIT ?`,
@@ -153,20 +154,20 @@ export function swapCaptureReadings(main: RedlineDb, scratch: RedlineDb, vendorI
 }
 
 /** The scratch's applied-through point becomes the main database's. */
-export function swapAppliedThrough(main: RedlineDb, scratch: RedlineDb, vendorId: number): void {
+export async function swapAppliedThrough(main: RedlineDb, scratch: RedlineDb, vendorId: number): Promise<void> {
   const row = scratch.$client
     .prepare<[number], { observedAt: string | null; source: string | null; hash: string | null }>(
       "SELECT applied_observed_at AS observedAt, applied_source AS source, applied_hash AS hash FROM vendors WHERE id = ?",
     )
     .get(vendorId);
-  setAppliedThrough(main, vendorId, row && row.observedAt !== null && row.source !== null && row.hash !== null ? { observedAt: row.observedAt, source: row.source, hash: row.hash } : null);
+  await setAppliedThrough(main, vendorId, row && row.observedAt !== null && row.source !== null && row.hash !== null ? { observedAt: row.observedAt, source: row.source, hash: row.hash } : null);
 }
 
 /**
  * How much each of the vendor's incidents would copy out of the scratch (bytes of its versions and
  * record states): swap batches are sized by it, so that each holds the write lock briefly.
  */
-export function scratchIncidentWeights(scratch: RedlineDb, vendorId: number): Map<string, number> {
+export async function scratchIncidentWeights(scratch: RedlineDb, vendorId: number): Promise<Map<string, number>> {
   const rows = scratch.$client
     .prepare<[number], { providerId: string; n: number }>(
       `SELECT i.provider_id AS providerId,

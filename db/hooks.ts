@@ -1,4 +1,5 @@
 import type { RedlineDb } from "@/db/client";
+import { transact } from "@/db/transaction";
 import { preparedFor } from "@/db/queries/prepared";
 
 /** The webhook side of the database: secrets, deliveries already taken, push polls, throttle counts. */
@@ -44,23 +45,23 @@ const statements = preparedFor((sqlite) => ({
   ),
 }));
 
-export function getHookVendor(db: RedlineDb, slug: string): HookVendor | undefined {
+export async function getHookVendor(db: RedlineDb, slug: string): Promise<HookVendor | undefined> {
   const row = statements(db).vendor.get(slug);
   return row ? { ...row, enabled: row.enabled === 1 } : undefined;
 }
 
 /** Store the hash of a vendor's webhook secret (null: refuse its pushes). False when there is no such vendor. */
-export function setHookSecretHash(db: RedlineDb, slug: string, hash: string | null): boolean {
+export async function setHookSecretHash(db: RedlineDb, slug: string, hash: string | null): Promise<boolean> {
   return statements(db).setSecret.run(hash, slug).changes === 1;
 }
 
 /** Whether this content was taken from the vendor before. */
-export function isKnownDelivery(db: RedlineDb, vendorId: number, contentHash: string): boolean {
+export async function isKnownDelivery(db: RedlineDb, vendorId: number, contentHash: string): Promise<boolean> {
   return statements(db).known.get(vendorId, contentHash) !== undefined;
 }
 
 /** Record a delivery's content; false when the same content was taken before (a replay). */
-export function recordHookDelivery(db: RedlineDb, vendorId: number, contentHash: string, at: string): boolean {
+export async function recordHookDelivery(db: RedlineDb, vendorId: number, contentHash: string, at: string): Promise<boolean> {
   return statements(db).delivery.run(vendorId, contentHash, at).changes === 1;
 }
 
@@ -68,32 +69,32 @@ export function recordHookDelivery(db: RedlineDb, vendorId: number, contentHash:
  * Ask for a poll of the vendor `debounceMs` from now; pushes before it is taken fold into the
  * same poll. False when one was already waiting.
  */
-export function requestPushPoll(db: RedlineDb, vendorId: number, nowMs: number, debounceMs: number): boolean {
+export async function requestPushPoll(db: RedlineDb, vendorId: number, nowMs: number, debounceMs: number): Promise<boolean> {
   return statements(db).requestPoll.run(vendorId, new Date(nowMs).toISOString(), new Date(nowMs + debounceMs).toISOString()).changes === 1;
 }
 
 /** Claim up to `limit` due push polls (not of vendors being polled now): each is taken once. */
-export function takeDuePushPolls(db: RedlineDb, now: string, limit: number, busyVendorIds: readonly number[]): number[] {
+export async function takeDuePushPolls(db: RedlineDb, now: string, limit: number, busyVendorIds: readonly number[]): Promise<number[]> {
   const st = statements(db);
-  return db.$client.transaction(() => {
+  return transact(db, async () => {
     const due = st.duePolls.all(now, JSON.stringify(busyVendorIds), limit).map((r) => r.vendorId);
     for (const id of due) st.takePoll.run(id);
     return due;
-  })();
+  });
 }
 
-export function nextPushPollDue(db: RedlineDb): string | null {
+export async function nextPushPollDue(db: RedlineDb): Promise<string | null> {
   return statements(db).nextPushDue.get()?.dueAt ?? null;
 }
 
-export function addThrottled(db: RedlineDb, scope: string, count: number, lastAt: string): void {
+export async function addThrottled(db: RedlineDb, scope: string, count: number, lastAt: string): Promise<void> {
   statements(db).throttle.run(scope, count, lastAt);
 }
 
-export function markAlerted(db: RedlineDb, scope: string, at: string): void {
+export async function markAlerted(db: RedlineDb, scope: string, at: string): Promise<void> {
   statements(db).alerted.run(scope, at);
 }
 
-export function listThrottleTelemetry(db: RedlineDb): ThrottleRow[] {
+export async function listThrottleTelemetry(db: RedlineDb): Promise<ThrottleRow[]> {
   return statements(db).telemetry.all();
 }

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { RedlineDb } from "@/db/client";
+import { transact } from "@/db/transaction";
 import { getVersionDetail, type VersionDetail } from "@/db/queries/incident-page";
 import { markDisabled } from "@/db/subscriptions";
 import type { MessageKind } from "@/lib/notify/outbound-message";
@@ -20,7 +21,7 @@ export function newWebhookId(): string {
 }
 
 /** Form messages from every active subscription's waiting notifications; returns how many were formed. */
-export function planWaitingMessages(db: RedlineDb, now: string): number {
+export async function planWaitingMessages(db: RedlineDb, now: string): Promise<number> {
   const sqlite = db.$client;
   const waiting = sqlite
     .prepare<[], { id: string; digest: "hourly" | "daily" | null }>(
@@ -39,7 +40,7 @@ export function planWaitingMessages(db: RedlineDb, now: string): number {
   const assign = sqlite.prepare("UPDATE notifications SET message_id = ? WHERE id = ?");
   let formed = 0;
   for (const s of waiting) {
-    sqlite.transaction(() => {
+    await transact(db, async () => {
       const planned = planMessages({
         now,
         digest: s.digest,
@@ -53,7 +54,7 @@ export function planWaitingMessages(db: RedlineDb, now: string): number {
         for (const id of m.notificationIds) assign.run(row.id, id);
         formed += 1;
       }
-    }).immediate();
+    }, { immediate: true });
   }
   return formed;
 }
@@ -69,9 +70,9 @@ export interface ClaimedMessage {
 }
 
 /** The messages due now, each leased so that no other round sends it meanwhile. */
-export function claimDueMessages(db: RedlineDb, now: string, limit: number): ClaimedMessage[] {
+export async function claimDueMessages(db: RedlineDb, now: string, limit: number): Promise<ClaimedMessage[]> {
   const sqlite = db.$client;
-  return sqlite.transaction(() => {
+  return transact(db, async () => {
     const rows = sqlite
       .prepare<[string, number], Omit<ClaimedMessage, "period"> & { period: string | null }>(
         `SELECT m.id, m.subscription_id AS subscriptionId, m.webhook_id AS webhookId, m.kind, m.attempts, m.created_at AS createdAt, m.period
@@ -83,11 +84,11 @@ export function claimDueMessages(db: RedlineDb, now: string, limit: number): Cla
     const until = new Date(Date.parse(now) + CLAIM_LEASE_MS).toISOString();
     for (const r of rows) lease.run(until, r.id);
     return rows.map((r) => ({ ...r, period: r.period ? (JSON.parse(r.period) as ClaimedMessage["period"]) : null }));
-  }).immediate();
+  }, { immediate: true });
 }
 
 /** The earliest time a pending message falls due; null when none waits. */
-export function nextDueAt(db: RedlineDb): string | null {
+export async function nextDueAt(db: RedlineDb): Promise<string | null> {
   return (
     db.$client
       .prepare<[], { at: string | null }>(
@@ -98,7 +99,7 @@ export function nextDueAt(db: RedlineDb): string | null {
 }
 
 /** Whether notifications wait to be planned into messages. */
-export function hasWaitingNotifications(db: RedlineDb): boolean {
+export async function hasWaitingNotifications(db: RedlineDb): Promise<boolean> {
   return db.$client.prepare("SELECT 1 FROM notifications n JOIN subscriptions s ON s.id = n.subscription_id WHERE n.message_id IS NULL AND s.status = 'active' LIMIT 1").get() !== undefined;
 }
 
@@ -111,7 +112,7 @@ export interface CarriedVersion {
 }
 
 /** The versions a message carries, in the order they were recorded; a version a rebuild removed is left out. */
-export function readMessageVersions(db: RedlineDb, messageId: number): CarriedVersion[] {
+export async function readMessageVersions(db: RedlineDb, messageId: number): Promise<CarriedVersion[]> {
   const rows = db.$client
     .prepare<[number], { vendorSlug: string; vendorName: string; providerId: string; seq: number; incidentId: number | null; title: string | null }>(
       `SELECT v.slug AS vendorSlug, v.name AS vendorName, n.provider_id AS providerId, n.seq, i.id AS incidentId, i.title
@@ -128,7 +129,7 @@ export function readMessageVersions(db: RedlineDb, messageId: number): CarriedVe
 }
 
 /** The newest version in the archive a subscription's filter would see first: what a test message carries. */
-export function readSampleVersion(db: RedlineDb, vendorSlugs: readonly string[]): CarriedVersion[] {
+export async function readSampleVersion(db: RedlineDb, vendorSlugs: readonly string[]): Promise<CarriedVersion[]> {
   const where = vendorSlugs.length > 0 ? `WHERE v.slug IN (${vendorSlugs.map(() => "?").join(", ")})` : "";
   const row = db.$client
     .prepare<string[], { vendorSlug: string; vendorName: string; providerId: string; seq: number; incidentId: number; title: string }>(
@@ -141,7 +142,7 @@ export function readSampleVersion(db: RedlineDb, vendorSlugs: readonly string[])
 }
 
 /** A test message, due now. */
-export function enqueueTestMessage(db: RedlineDb, subscriptionId: string, now = new Date().toISOString()): { id: number; webhookId: string } {
+export async function enqueueTestMessage(db: RedlineDb, subscriptionId: string, now = new Date().toISOString()): Promise<{ id: number; webhookId: string }> {
   const webhookId = newWebhookId();
   const row = db.$client
     .prepare<[string, string, string, string], { id: number }>(
@@ -153,20 +154,20 @@ export function enqueueTestMessage(db: RedlineDb, subscriptionId: string, now = 
 }
 
 /** Mark a message that has nothing left to carry. */
-export function dropMessage(db: RedlineDb, messageId: number, reason: string): void {
+export async function dropMessage(db: RedlineDb, messageId: number, reason: string): Promise<void> {
   db.$client.prepare("UPDATE notification_messages SET status = 'dropped', last_error = ? WHERE id = ?").run(reason, messageId);
 }
 
 /** Write one attempt to the delivery log and apply what it decided, in one transaction. */
-export function recordAttempt(
+export async function recordAttempt(
   db: RedlineDb,
   message: ClaimedMessage,
   attempt: { at: string; durationMs: number; result: SendResult },
   decision: AttemptDecision,
-): void {
+): Promise<void> {
   const sqlite = db.$client;
   const { result } = attempt;
-  sqlite.transaction(() => {
+  await transact(db, async () => {
     sqlite
       .prepare("INSERT INTO delivery_attempts (message_id, subscription_id, attempted_at, status_code, duration_ms, outcome, error) VALUES (?, ?, ?, ?, ?, ?, ?)")
       .run(message.id, message.subscriptionId, attempt.at, result.statusCode, Math.round(attempt.durationMs), result.outcome, result.error);
@@ -181,8 +182,8 @@ export function recordAttempt(
     const s = decision.subscription;
     if (s.kind === "delivered") sqlite.prepare("UPDATE subscriptions SET failing_since = NULL, last_delivered_at = ? WHERE id = ?").run(attempt.at, message.subscriptionId);
     else if (s.kind === "failing") sqlite.prepare("UPDATE subscriptions SET failing_since = ? WHERE id = ?").run(s.since, message.subscriptionId);
-    else if (s.kind === "disable") markDisabled(db, message.subscriptionId, s.reason, attempt.at);
-  }).immediate();
+    else if (s.kind === "disable") await markDisabled(db, message.subscriptionId, s.reason, attempt.at);
+  }, { immediate: true });
 }
 
 export interface DeliveryLogEntry {
@@ -197,7 +198,7 @@ export interface DeliveryLogEntry {
 }
 
 /** A subscription's delivery log, newest first. */
-export function listDeliveries(db: RedlineDb, subscriptionId: string, limit = 100): DeliveryLogEntry[] {
+export async function listDeliveries(db: RedlineDb, subscriptionId: string, limit = 100): Promise<DeliveryLogEntry[]> {
   return db.$client
     .prepare<[string, number], DeliveryLogEntry>(
       `SELECT a.attempted_at AS attemptedAt, m.webhook_id AS webhookId, m.kind, (SELECT count(*) FROM notifications n WHERE n.message_id = m.id) AS changes,

@@ -5,6 +5,7 @@
  * into per-subscription notifications (`fanOutVersions`).
  */
 import type { RedlineDb } from "@/db/client";
+import { transact } from "@/db/transaction";
 import { type ActiveSubscription, matchSubscriptions, type VersionFacts } from "@/lib/notify/select-notifications";
 import type { ChangeFacts } from "@/lib/notify/subscription-filter";
 import { subscriptionFilterSchema, type WatchlistScope } from "@/lib/notify/subscription-filter";
@@ -17,12 +18,12 @@ interface SubscriptionRow {
 }
 
 /** Whether any subscription is active: without one, a capture writes nothing to the outbox. */
-export function hasActiveSubscriptions(db: RedlineDb): boolean {
+export async function hasActiveSubscriptions(db: RedlineDb): Promise<boolean> {
   return db.$client.prepare("SELECT 1 FROM subscriptions WHERE status = 'active' LIMIT 1").get() !== undefined;
 }
 
 /** Every active subscription with its watchlist resolved to vendor slugs; a filter that no longer parses is skipped. */
-export function loadActiveSubscriptions(db: RedlineDb): ActiveSubscription[] {
+export async function loadActiveSubscriptions(db: RedlineDb): Promise<ActiveSubscription[]> {
   const sqlite = db.$client;
   const rows = sqlite
     .prepare<[], SubscriptionRow>(
@@ -52,29 +53,29 @@ export function loadActiveSubscriptions(db: RedlineDb): ActiveSubscription[] {
 }
 
 /** Inside the capture's transaction: the versions it added, to be matched by the notifier. */
-export function enqueueVersions(db: RedlineDb, vendorId: number, versions: readonly VersionFacts[], createdAt: string): number {
-  if (versions.length === 0 || !hasActiveSubscriptions(db)) return 0;
+export async function enqueueVersions(db: RedlineDb, vendorId: number, versions: readonly VersionFacts[], createdAt: string): Promise<number> {
+  if (versions.length === 0 || !(await hasActiveSubscriptions(db))) return 0;
   const insert = db.$client.prepare("INSERT INTO outbox_versions (vendor_id, provider_id, seq, facts, created_at) VALUES (?, ?, ?, ?, ?)");
   for (const v of versions) insert.run(vendorId, v.providerId, v.seq, JSON.stringify(v.facts), createdAt);
   return versions.length;
 }
 
 /** Whether recorded versions wait to be matched. */
-export function hasVersionsToFanOut(db: RedlineDb): boolean {
+export async function hasVersionsToFanOut(db: RedlineDb): Promise<boolean> {
   return db.$client.prepare("SELECT 1 FROM outbox_versions LIMIT 1").get() !== undefined;
 }
 
 /** Match waiting versions (oldest first, `limit` at a time) into notifications; returns how many notifications were written. */
-export function fanOutVersions(db: RedlineDb, limit = 1_000): number {
+export async function fanOutVersions(db: RedlineDb, limit = 1_000): Promise<number> {
   const sqlite = db.$client;
-  return sqlite.transaction(() => {
+  return transact(db, async () => {
     const rows = sqlite
       .prepare<[number], { id: number; vendorId: number; providerId: string; seq: number; facts: string; createdAt: string }>(
         "SELECT id, vendor_id AS vendorId, provider_id AS providerId, seq, facts, created_at AS createdAt FROM outbox_versions ORDER BY id LIMIT ?",
       )
       .all(limit);
     if (rows.length === 0) return 0;
-    const subscriptions = loadActiveSubscriptions(db);
+    const subscriptions = await loadActiveSubscriptions(db);
     const insert = sqlite.prepare(
       "INSERT INTO notifications (subscription_id, vendor_id, provider_id, seq, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
     );
@@ -84,5 +85,5 @@ export function fanOutVersions(db: RedlineDb, limit = 1_000): number {
     }
     sqlite.prepare("DELETE FROM outbox_versions WHERE id <= ?").run(rows[rows.length - 1]?.id ?? 0);
     return written;
-  }).immediate();
+  }, { immediate: true });
 }

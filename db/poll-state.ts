@@ -8,7 +8,7 @@ export type SourceRow = typeof sources.$inferSelect;
 export type PollStateRow = typeof pollState.$inferSelect;
 
 /** Enabled vendors with a URL whose next poll is due (or never scheduled), soonest first. */
-export function listDueVendors(db: RedlineDb, now: string, limit: number, excludeIds: readonly number[] = [], slug?: string): VendorRow[] {
+export async function listDueVendors(db: RedlineDb, now: string, limit: number, excludeIds: readonly number[] = [], slug?: string): Promise<VendorRow[]> {
   return db
     .select({ vendor: vendors })
     .from(vendors)
@@ -29,7 +29,7 @@ export function listDueVendors(db: RedlineDb, now: string, limit: number, exclud
 }
 
 /** Every enabled vendor with a URL (or the one asked for). */
-export function listPollableVendors(db: RedlineDb, slug?: string): VendorRow[] {
+export async function listPollableVendors(db: RedlineDb, slug?: string): Promise<VendorRow[]> {
   return db
     .select()
     .from(vendors)
@@ -39,7 +39,7 @@ export function listPollableVendors(db: RedlineDb, slug?: string): VendorRow[] {
 }
 
 /** When the next vendor not already being polled falls due, or null when none is scheduled. */
-export function nextDueAt(db: RedlineDb, excludeIds: readonly number[] = [], slug?: string): string | null {
+export async function nextDueAt(db: RedlineDb, excludeIds: readonly number[] = [], slug?: string): Promise<string | null> {
   const row = db
     .select({ at: sql<string | null>`min(${pollState.nextPollAt})` })
     .from(pollState)
@@ -96,24 +96,24 @@ function statements(db: RedlineDb): ReturnType<typeof prepare> {
   return prepared;
 }
 
-export function getPollState(db: RedlineDb, vendorId: number): PollStateRow | undefined {
+export async function getPollState(db: RedlineDb, vendorId: number): Promise<PollStateRow | undefined> {
   return statements(db).getPollState.get(vendorId);
 }
 
-export function savePollState(db: RedlineDb, state: PollStateRow): void {
+export async function savePollState(db: RedlineDb, state: PollStateRow): Promise<void> {
   statements(db).savePollState.run(state);
 }
 
-export function getSource(db: RedlineDb, vendorId: number, url: string): Omit<SourceRow, "id"> | undefined {
+export async function getSource(db: RedlineDb, vendorId: number, url: string): Promise<Omit<SourceRow, "id"> | undefined> {
   return statements(db).getSource.get(vendorId, url);
 }
 
-export function saveSource(db: RedlineDb, source: Omit<SourceRow, "id">): void {
+export async function saveSource(db: RedlineDb, source: Omit<SourceRow, "id">): Promise<void> {
   statements(db).saveSource.run(source);
 }
 
 /** The incidents the vendor still lists in these statuses, whose pages may hold a postmortem to follow. */
-export function listListedIncidentsInStatus(db: RedlineDb, vendorId: number, statuses: readonly string[]): Array<{ providerId: string; status: string | null }> {
+export async function listListedIncidentsInStatus(db: RedlineDb, vendorId: number, statuses: readonly string[]): Promise<Array<{ providerId: string; status: string | null }>> {
   if (statuses.length === 0) return [];
   return db
     .select({ providerId: incidents.providerId, status: incidents.status })
@@ -123,7 +123,7 @@ export function listListedIncidentsInStatus(db: RedlineDb, vendorId: number, sta
 }
 
 /** Make a vendor due now: the poller, which looks at the schedule every second, polls it next. */
-export function requestPollNow(db: RedlineDb, vendorId: number, now: string): void {
+export async function requestPollNow(db: RedlineDb, vendorId: number, now: string): Promise<void> {
   db.$client
     .prepare("INSERT INTO poll_state (vendor_id, next_poll_at) VALUES (?, ?) ON CONFLICT (vendor_id) DO UPDATE SET next_poll_at = min(next_poll_at, excluded.next_poll_at)")
     .run(vendorId, now);

@@ -53,14 +53,14 @@ function standingOf(db: RedlineDb, vendorId: number, source: string, presence: P
  * incidents it listed before, and of those that appeared since its last look (it may owe them a
  * listing); and where the vendor's sources stood just before this capture.
  */
-export function loadPriorState(
+export async function loadPriorState(
   db: RedlineDb,
   vendorId: number,
   key: CaptureKey,
   presence: PresenceRule,
   observations: readonly PreparedObservation[],
   presenceOf: (platform: string) => PresenceRule | undefined,
-): PriorState {
+): Promise<PriorState> {
   const st = writeStatements(db.$client);
   const hashes = new Map(observations.map((o) => [o.incident.id, o.hash]));
   const ids = new Map<string, number>();

@@ -1,6 +1,7 @@
 import type { RedlineDb } from "@/db/client";
 import { dropUnusedBodies } from "@/db/body-pruning";
 import { preparedFor } from "@/db/queries/prepared";
+import { transact } from "@/db/transaction";
 
 /**
  * Raw-body retention (docs/decisions/0017-raw-retention.md): the bodies of captures last observed
@@ -58,10 +59,10 @@ const statements = preparedFor((sqlite) => ({
 export const RETENTION_REFUSAL = "retention:";
 
 /** Why rebuilding the vendor's history from `fromObservedAt` (null: its first capture) would lose history, or null when it would not. */
-export function retentionRefusal(db: RedlineDb, vendorId: number, fromObservedAt: string | null): string | null {
-  const latest = latestPrunedObservation(db, vendorId);
+export async function retentionRefusal(db: RedlineDb, vendorId: number, fromObservedAt: string | null): Promise<string | null> {
+  const latest = await latestPrunedObservation(db, vendorId);
   if (latest === null || (fromObservedAt !== null && latest < fromObservedAt)) return null;
-  const { keptFrom } = vendorRetention(db, vendorId);
+  const { keptFrom } = await vendorRetention(db, vendorId);
   return (
     `${RETENTION_REFUSAL} the raw bodies of its captures up to ${latest} were deleted by retention (REDLINE_KEEP_RAW_DAYS or prune-raw); ` +
     `deriving again from a capture before them would need those bodies, so its history stays as it was derived` +
@@ -79,11 +80,11 @@ export function retentionHorizon(days: number, now = new Date()): string {
  * stay restorable (dropUnusedBodies stores whole what depended on a deleted body). Resumable: what
  * a crash left is found again by the next run.
  */
-export function pruneRawBodies(db: RedlineDb, options: RetentionOptions): RetentionSummary {
+export async function pruneRawBodies(db: RedlineDb, options: RetentionOptions): Promise<RetentionSummary> {
   const summary: RetentionSummary = { captures: 0, bodies: 0, rebased: 0 };
   let afterId = 0;
   for (;;) {
-    const next = pruneRawBatch(db, options, afterId, summary);
+    const next = await pruneRawBatch(db, options, afterId, summary);
     if (next === null) return summary;
     afterId = next;
   }
@@ -93,21 +94,19 @@ export function pruneRawBodies(db: RedlineDb, options: RetentionOptions): Retent
  * One transaction of pruneRawBodies: the expired captures after `afterId`, added to `summary`.
  * Returns where the next batch starts, or null when none is left.
  */
-export function pruneRawBatch(db: RedlineDb, options: RetentionOptions, afterId: number, summary: RetentionSummary): number | null {
+export async function pruneRawBatch(db: RedlineDb, options: RetentionOptions, afterId: number, summary: RetentionSummary): Promise<number | null> {
   const st = statements(db);
   const now = options.now ?? new Date().toISOString();
-  return db.$client
-    .transaction(() => {
-      const rows = st.expired.all({ before: options.before, vendorId: options.vendorId ?? null, afterId, batch: options.batch ?? DEFAULT_BATCH });
-      const last = rows[rows.length - 1];
-      if (last === undefined) return null;
-      for (const row of rows) summary.captures += st.mark.run(now, row.id).changes;
-      const dropped = dropUnusedBodies(db.$client, new Set(rows.map((r) => r.bodyHash)));
-      summary.bodies += dropped.dropped;
-      summary.rebased += dropped.rebased;
-      return last.id;
-    })
-    .immediate();
+  return transact(db, async () => {
+    const rows = st.expired.all({ before: options.before, vendorId: options.vendorId ?? null, afterId, batch: options.batch ?? DEFAULT_BATCH });
+    const last = rows[rows.length - 1];
+    if (last === undefined) return null;
+    for (const row of rows) summary.captures += st.mark.run(now, row.id).changes;
+    const dropped = dropUnusedBodies(db.$client, new Set(rows.map((r) => r.bodyHash)));
+    summary.bodies += dropped.dropped;
+    summary.rebased += dropped.rebased;
+    return last.id;
+  }, { immediate: true });
 }
 
 export interface VendorRetention {
@@ -119,12 +118,12 @@ export interface VendorRetention {
 }
 
 /** What retention removed of a vendor's raw captures, and from when they are kept. */
-export function vendorRetention(db: RedlineDb, vendorId: number): VendorRetention {
+export async function vendorRetention(db: RedlineDb, vendorId: number): Promise<VendorRetention> {
   const row = statements(db).keptFrom.get({ v: vendorId });
   return { keptFrom: row?.keptFrom ?? null, prunedCaptures: row?.pruned ?? 0, lastPrunedAt: row?.lastPrunedAt ?? null };
 }
 
 /** The latest observation of the vendor whose raw body retention removed, if any was. */
-export function latestPrunedObservation(db: RedlineDb, vendorId: number): string | null {
+export async function latestPrunedObservation(db: RedlineDb, vendorId: number): Promise<string | null> {
   return statements(db).anyPruned.get(vendorId)?.observedAt ?? null;
 }

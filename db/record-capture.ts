@@ -42,7 +42,7 @@ export function warningsJson(warnings: readonly ReadWarning[]): string | null {
  * Record a capture row, a run of one (and its body, content-addressed); null when exactly this
  * capture was recorded before. Whether an observation continues a run instead: db/capture-runs.
  */
-export function insertCapture(db: RedlineDb, input: CaptureInput): number | null {
+export async function insertCapture(db: RedlineDb, input: CaptureInput): Promise<number | null> {
   const st = writeStatements(db.$client);
   if (st.captureExists.get(input.vendorId, input.source, input.observedAt, input.hash)) return null;
   const keepBody = input.body !== null && input.body.byteLength > 0 && (input.outcome === "ok" || input.outcome === "invalid");
@@ -68,18 +68,18 @@ export function insertCapture(db: RedlineDb, input: CaptureInput): number | null
 }
 
 /** The vendor's parser-version marker as stored now. */
-export function storedDerivedWith(db: RedlineDb, vendorId: number): string | null {
+export async function storedDerivedWith(db: RedlineDb, vendorId: number): Promise<string | null> {
   return writeStatements(db.$client).derivedWith.get(vendorId)?.derivedWith ?? null;
 }
 
 /** The last capture applied to the vendor's history, in capture order; null when none was. */
-export function appliedThrough(db: RedlineDb, vendorId: number): CaptureKey | null {
+export async function appliedThrough(db: RedlineDb, vendorId: number): Promise<CaptureKey | null> {
   const row = writeStatements(db.$client).applied.get(vendorId);
   if (!row || row.observedAt === null || row.source === null || row.hash === null) return null;
   return { observedAt: row.observedAt, source: row.source, hash: row.hash };
 }
 
-export function setAppliedThrough(db: RedlineDb, vendorId: number, key: CaptureKey | null): void {
+export async function setAppliedThrough(db: RedlineDb, vendorId: number, key: CaptureKey | null): Promise<void> {
   writeStatements(db.$client).setApplied.run(key?.observedAt ?? null, key?.source ?? null, key?.hash ?? null, vendorId);
 }
 
@@ -130,12 +130,12 @@ function indexIncident(st: WriteStatements, vendorId: number, incidentId: number
 }
 
 /** Write one incident's new record (and version, if any) as of a capture; returns its row id. */
-export function writeDerivedIncident(
+export async function writeDerivedIncident(
   db: RedlineDb,
   ctx: { vendorId: number; captureId: number; source: string; observedAt: string },
   derived: DerivedIncident,
   knownId: number | undefined,
-): number {
+): Promise<number> {
   const st = writeStatements(db.$client);
   const values = incidentValues(derived.record, ctx.source, ctx.observedAt);
   let id = knownId;
@@ -181,16 +181,16 @@ export function writeDerivedIncident(
  * Record what deriving one capture gave: every changed record, its version, the incidents seen.
  * Runs inside the caller's transaction. Returns the number of versions added.
  */
-export function recordDerivation(
+export async function recordDerivation(
   db: RedlineDb,
   ctx: { vendorId: number; captureId: number; source: string; observedAt: string },
   derivation: CaptureDerivation,
   ids: ReadonlyMap<string, number>,
-): number {
+): Promise<number> {
   const st = writeStatements(db.$client);
   let versions = 0;
   for (const derived of derivation.incidents) {
-    writeDerivedIncident(db, ctx, derived, ids.get(derived.providerId));
+    await writeDerivedIncident(db, ctx, derived, ids.get(derived.providerId));
     if (derived.version) versions += 1;
   }
   if (derivation.seen.length > 0) st.touchSeen.run(ctx.observedAt, ctx.vendorId, JSON.stringify(derivation.seen));

@@ -1,6 +1,7 @@
 /** Subscriptions: where changes are pushed. The delivery side lives in notify/; its log is read here too. */
 import { randomBytes } from "node:crypto";
 import type { RedlineDb } from "@/db/client";
+import { transact } from "@/db/transaction";
 import { type SubscriptionFilter, subscriptionFilterSchema } from "@/lib/notify/subscription-filter";
 import type { SubscriptionFormat } from "@/lib/notify/subscription-target";
 
@@ -49,7 +50,7 @@ export function newSigningSecret(): string {
   return `whsec_${randomBytes(24).toString("base64")}`;
 }
 
-export function addSubscription(db: RedlineDb, input: SubscriptionInput, now = new Date().toISOString()): Subscription {
+export async function addSubscription(db: RedlineDb, input: SubscriptionInput, now = new Date().toISOString()): Promise<Subscription> {
   const sqlite = db.$client;
   const unknown = input.filter.vendors.filter((slug) => !sqlite.prepare("SELECT 1 FROM vendors WHERE slug = ?").get(slug));
   if (unknown.length > 0) throw new SubscriptionError(`subscriptions: no vendor ${unknown.map((s) => JSON.stringify(s)).join(", ")} (see \`redline vendors list\`)`);
@@ -62,22 +63,22 @@ export function addSubscription(db: RedlineDb, input: SubscriptionInput, now = n
   sqlite
     .prepare("INSERT INTO subscriptions (id, target, format, filter, watchlist_id, digest, secret, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
     .run(id, input.target, input.format, JSON.stringify(input.filter), watchlistId, input.digest, newSigningSecret(), now);
-  const saved = getSubscription(db, id);
+  const saved = await getSubscription(db, id);
   if (!saved) throw new Error(`store: unable to insert subscription ${id}`);
   return saved;
 }
 
-export function getSubscription(db: RedlineDb, id: string): Subscription | undefined {
+export async function getSubscription(db: RedlineDb, id: string): Promise<Subscription | undefined> {
   const row = db.$client.prepare<[string], Row>(`${SELECT} WHERE s.id = ?`).get(id);
   return row ? fromRow(row) : undefined;
 }
 
-export function listSubscriptions(db: RedlineDb): Subscription[] {
+export async function listSubscriptions(db: RedlineDb): Promise<Subscription[]> {
   return db.$client.prepare<[], Row>(`${SELECT} ORDER BY s.created_at, s.id`).all().map(fromRow);
 }
 
 /** Per subscription, the changes not yet delivered: unplanned, or in a message still pending. */
-export function countPendingNotifications(db: RedlineDb): Map<string, number> {
+export async function countPendingNotifications(db: RedlineDb): Promise<Map<string, number>> {
   const rows = db.$client
     .prepare<[], { id: string; n: number }>(
       `SELECT n.subscription_id AS id, count(*) AS n FROM notifications n LEFT JOIN notification_messages m ON m.id = n.message_id
@@ -88,17 +89,17 @@ export function countPendingNotifications(db: RedlineDb): Map<string, number> {
 }
 
 /** Remove a subscription with its outbox and delivery log. */
-export function removeSubscription(db: RedlineDb, id: string): boolean {
+export async function removeSubscription(db: RedlineDb, id: string): Promise<boolean> {
   return db.$client.prepare("DELETE FROM subscriptions WHERE id = ?").run(id).changes > 0;
 }
 
 /** Stop delivering to it (410 Gone, or a day of failures); what was pending is dropped. */
-export function disableSubscription(db: RedlineDb, id: string, reason: string, now = new Date().toISOString()): void {
-  db.$client.transaction(() => markDisabled(db, id, reason, now)).immediate();
+export async function disableSubscription(db: RedlineDb, id: string, reason: string, now = new Date().toISOString()): Promise<void> {
+  await transact(db, async () => markDisabled(db, id, reason, now), { immediate: true });
 }
 
 /** What disabling writes, inside the caller's transaction: the subscription's state, and its pending messages dropped. */
-export function markDisabled(db: RedlineDb, id: string, reason: string, now: string): void {
+export async function markDisabled(db: RedlineDb, id: string, reason: string, now: string): Promise<void> {
   const sqlite = db.$client;
   sqlite.prepare("UPDATE subscriptions SET status = 'disabled', disabled_at = ?, disabled_reason = ? WHERE id = ? AND status = 'active'").run(now, reason, id);
   sqlite.prepare("UPDATE notification_messages SET status = 'dropped', last_error = coalesce(last_error, ?) WHERE subscription_id = ? AND status = 'pending'").run(reason, id);

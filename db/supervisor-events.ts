@@ -7,11 +7,11 @@ export type SupervisorEventRow = typeof supervisorEvents.$inferSelect;
 export type SupervisorEvent = Omit<SupervisorEventRow, "id">;
 export type SupervisorEventKind = SupervisorEvent["event"];
 
-export function recordSupervisorEvent(db: RedlineDb, event: SupervisorEvent): void {
+export async function recordSupervisorEvent(db: RedlineDb, event: SupervisorEvent): Promise<void> {
   db.insert(supervisorEvents).values(event).run();
 }
 
 /** The most recent events, newest first. */
-export function listSupervisorEvents(db: RedlineDb, limit = 20): SupervisorEventRow[] {
+export async function listSupervisorEvents(db: RedlineDb, limit = 20): Promise<SupervisorEventRow[]> {
   return db.select().from(supervisorEvents).orderBy(desc(supervisorEvents.at), desc(supervisorEvents.id)).limit(limit).all();
 }

@@ -2,6 +2,7 @@ import { asc, eq, isNotNull, sql } from "drizzle-orm";
 import { disownVendorBodies, dropUnusedBodies, type PruneSummary, vendorBodyHashes } from "@/db/body-pruning";
 import type { RedlineDb } from "@/db/client";
 import { incidents, pollState, vendors } from "@/db/schema";
+import { transact } from "@/db/transaction";
 
 export type VendorRow = typeof vendors.$inferSelect;
 
@@ -12,24 +13,24 @@ export class VendorError extends Error {
 /** Slugs appear in URLs and file names: lowercase letters, digits and single dashes. */
 export const VENDOR_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-export function getVendorBySlug(db: RedlineDb, slug: string): VendorRow | undefined {
+export async function getVendorBySlug(db: RedlineDb, slug: string): Promise<VendorRow | undefined> {
   return db.select().from(vendors).where(eq(vendors.slug, slug)).get();
 }
 
 /** The vendor with this slug, created on first use. */
-export function getVendorById(db: RedlineDb, id: number): VendorRow | undefined {
+export async function getVendorById(db: RedlineDb, id: number): Promise<VendorRow | undefined> {
   return db.select().from(vendors).where(eq(vendors.id, id)).get();
 }
 
-export function ensureVendor(
+export async function ensureVendor(
   db: RedlineDb,
   input: { slug: string; name?: string; platform: string },
   now: string = new Date().toISOString(),
-): VendorRow {
+): Promise<VendorRow> {
   if (!VENDOR_SLUG_PATTERN.test(input.slug)) {
     throw new VendorError(`store: invalid vendor slug ${JSON.stringify(input.slug)} (use lowercase letters, digits and dashes)`);
   }
-  const existing = getVendorBySlug(db, input.slug);
+  const existing = await getVendorBySlug(db, input.slug);
   if (existing) return existing;
   return db
     .insert(vendors)
@@ -47,7 +48,7 @@ export interface VendorSummary {
 }
 
 /** Every vendor with how many incidents it has and when one last changed. */
-export function listVendorSummaries(db: RedlineDb): VendorSummary[] {
+export async function listVendorSummaries(db: RedlineDb): Promise<VendorSummary[]> {
   return db
     .select({
       slug: vendors.slug,
@@ -114,26 +115,19 @@ function pollSettings(settings: VendorSettings, origin: "user" | "catalog") {
 }
 
 /** Add a new vendor to poll. Any existing slug is refused with a VendorExistsError. */
-export function addVendor(db: RedlineDb, settings: VendorSettings, origin: "user" | "catalog", now = new Date().toISOString()): VendorRow {
-  const existing = getVendorBySlug(db, settings.slug);
+export async function addVendor(db: RedlineDb, settings: VendorSettings, origin: "user" | "catalog", now = new Date().toISOString()): Promise<VendorRow> {
+  const existing = await getVendorBySlug(db, settings.slug);
   if (existing) throw new VendorExistsError(existing);
   return db.insert(vendors).values({ ...pollSettings(settings, origin), slug: settings.slug, createdAt: now }).returning().get();
 }
-
-/**
- * A transaction that reads before it writes takes the write lock first: a deferred one is refused
- * at once (SQLITE_BUSY, the busy timeout not waited) when another process, an import or a poll,
- * committed after it read.
- */
-const IMMEDIATE = { behavior: "immediate" } as const;
 
 /**
  * Give an existing vendor that is not polled (known only from imports, or removed) a URL to be
  * polled from, keeping its history. Whether the URL's platform suits that history is the
  * caller's check (platform families live in scrapers/). A polled vendor is refused.
  */
-export function addLiveSource(db: RedlineDb, settings: VendorSettings): VendorRow {
-  return db.transaction((tx) => {
+export async function addLiveSource(db: RedlineDb, settings: VendorSettings): Promise<VendorRow> {
+  return transact(db, async (tx) => {
     const existing = tx.select().from(vendors).where(eq(vendors.slug, settings.slug)).get();
     if (!existing) throw new VendorError(`unknown vendor ${JSON.stringify(settings.slug)}`);
     if (vendorState(existing) === "polled") throw new VendorExistsError(existing);
@@ -145,12 +139,12 @@ export function addLiveSource(db: RedlineDb, settings: VendorSettings): VendorRo
     // A removed vendor's backoff and schedule belong to its old URL: start as a new vendor would.
     tx.delete(pollState).where(eq(pollState.vendorId, existing.id)).run();
     return tx.update(vendors).set(values).where(eq(vendors.id, existing.id)).returning().get();
-  }, IMMEDIATE);
+  }, { immediate: true });
 }
 
 /** Stop polling a vendor and keep its history; with `purge`, delete the vendor and everything archived of it. */
-export function removeVendor(db: RedlineDb, slug: string, purge: boolean): { incidents: number; bodies?: PruneSummary } {
-  const vendor = getVendorBySlug(db, slug);
+export async function removeVendor(db: RedlineDb, slug: string, purge: boolean): Promise<{ incidents: number; bodies?: PruneSummary }> {
+  const vendor = await getVendorBySlug(db, slug);
   if (!vendor) throw new VendorError(`unknown vendor ${JSON.stringify(slug)}`);
   const count = db.select({ n: sql<number>`count(*)` }).from(incidents).where(eq(incidents.vendorId, vendor.id)).get()?.n ?? 0;
   if (!purge) {
@@ -158,14 +152,14 @@ export function removeVendor(db: RedlineDb, slug: string, purge: boolean): { inc
     return { incidents: count };
   }
   const sqlite = db.$client;
-  const bodies = sqlite.transaction((): PruneSummary => {
+  const bodies = await transact(db, async (): Promise<PruneSummary> => {
     const hashes = vendorBodyHashes(sqlite, vendor.id);
     // Its captures go with it (foreign keys cascade); then the raw bodies no other vendor uses.
     db.delete(vendors).where(eq(vendors.id, vendor.id)).run();
     const pruned = dropUnusedBodies(sqlite, hashes);
     disownVendorBodies(sqlite, vendor.id);
     return pruned;
-  }).immediate();
+  }, { immediate: true });
   return { incidents: count, bodies };
 }
 
@@ -173,10 +167,10 @@ export function removeVendor(db: RedlineDb, slug: string, purge: boolean): { inc
  * Bring the built-in catalog into the database: new entries are added, catalog vendors follow
  * their entry's changes, and vendors an operator removed or added by hand are left alone.
  */
-export function syncCatalogVendors(db: RedlineDb, entries: readonly VendorSettings[]): { added: number; updated: number } {
+export async function syncCatalogVendors(db: RedlineDb, entries: readonly VendorSettings[]): Promise<{ added: number; updated: number }> {
   let added = 0;
   let updated = 0;
-  db.transaction((tx) => {
+  await transact(db, async (tx) => {
     for (const entry of entries) {
       const existing = tx.select().from(vendors).where(eq(vendors.slug, entry.slug)).get();
       const values = {
@@ -191,16 +185,16 @@ export function syncCatalogVendors(db: RedlineDb, entries: readonly VendorSettin
         updated += 1;
       }
     }
-  }, IMMEDIATE);
+  }, { immediate: true });
   return { added, updated };
 }
 
 /** Remember which parser versions (and derivation) derived the vendor's history. */
-export function setDerivedWith(db: RedlineDb, vendorId: number, derivedWith: Record<string, number>): void {
+export async function setDerivedWith(db: RedlineDb, vendorId: number, derivedWith: Record<string, number>): Promise<void> {
   db.update(vendors).set({ derivedWith: JSON.stringify(derivedWith) }).where(eq(vendors.id, vendorId)).run();
 }
 
 /** Vendors that have a derived history (at least one capture applied). */
-export function listVendorsWithHistory(db: RedlineDb): VendorRow[] {
+export async function listVendorsWithHistory(db: RedlineDb): Promise<VendorRow[]> {
   return db.select().from(vendors).where(isNotNull(vendors.appliedObservedAt)).all();
 }

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
+import { transact } from "@/db/transaction";
 import { unpackVersionContent, withVersionText } from "@/db/version-content";
 import { readVersionState, replayIncidentSteps, type StoredStep } from "@/db/version-states";
 import type { Change } from "@/lib/change";
@@ -77,7 +78,7 @@ interface TextStep extends StoredStep {
  * Rewrite the text of every version an older summarizer wrote (or of `batch` × `batches` incidents'),
  * a batch of incidents per transaction (resumable: what is done is no longer stale). Returns the versions rewritten.
  */
-export function rerenderVersionTexts(db: RedlineDb, summarizer: Summarizer = currentSummarizer, batch = 200, batches = Number.POSITIVE_INFINITY): number {
+export async function rerenderVersionTexts(db: RedlineDb, summarizer: Summarizer = currentSummarizer, batch = 200, batches = Number.POSITIVE_INFINITY): Promise<number> {
   const sqlite = db.$client;
   const staleIncidents = sqlite.prepare<[number, number], { incidentId: number; vendorName: string }>(
     `SELECT DISTINCT v.incident_id AS incidentId, d.name AS vendorName FROM incident_versions v JOIN vendors d ON d.id = v.vendor_id
@@ -92,7 +93,7 @@ export function rerenderVersionTexts(db: RedlineDb, summarizer: Summarizer = cur
   for (let done = 0; done < batches; done += 1) {
     const incidents = staleIncidents.all(summarizer.version, batch);
     if (incidents.length === 0) return written;
-    sqlite.transaction(() => {
+    await transact(db, async () => {
       for (const { incidentId, vendorName } of incidents) {
         let previous: IncidentState | null = null;
         for (const { step, state } of replayIncidentSteps(sqlite, incidentId, steps.all(incidentId))) {
@@ -107,7 +108,7 @@ export function rerenderVersionTexts(db: RedlineDb, summarizer: Summarizer = cur
           previous = current;
         }
       }
-    }).immediate();
+    }, { immediate: true });
   }
   return written;
 }

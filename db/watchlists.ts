@@ -1,5 +1,6 @@
 /** Watchlists: named sets of vendors, each whole or narrowed to components. */
 import type { RedlineDb } from "@/db/client";
+import { transact } from "@/db/transaction";
 
 export class WatchlistError extends Error {
   readonly kind = "watchlist";
@@ -46,12 +47,12 @@ function membersOf(db: RedlineDb, input: WatchlistInput): Array<{ vendorId: numb
 }
 
 /** Create a watchlist, or replace the members of an existing one of that name. */
-export function saveWatchlist(db: RedlineDb, input: WatchlistInput, now = new Date().toISOString()): Watchlist {
+export async function saveWatchlist(db: RedlineDb, input: WatchlistInput, now = new Date().toISOString()): Promise<Watchlist> {
   if (!WATCHLIST_NAME_PATTERN.test(input.name)) {
     throw new WatchlistError(`watchlists: invalid name ${JSON.stringify(input.name)} (use lowercase letters, digits and dashes)`);
   }
   const sqlite = db.$client;
-  sqlite.transaction(() => {
+  await transact(db, async () => {
     const members = membersOf(db, input);
     sqlite.prepare("INSERT INTO watchlists (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING").run(input.name, now);
     const id = sqlite.prepare<[string], { id: number }>("SELECT id FROM watchlists WHERE name = ?").get(input.name)?.id;
@@ -59,7 +60,7 @@ export function saveWatchlist(db: RedlineDb, input: WatchlistInput, now = new Da
     sqlite.prepare("DELETE FROM watchlist_members WHERE watchlist_id = ?").run(id);
     const insert = sqlite.prepare("INSERT INTO watchlist_members (watchlist_id, vendor_id, component) VALUES (?, ?, ?) ON CONFLICT DO NOTHING");
     for (const m of members) insert.run(id, m.vendorId, m.component);
-  }).immediate();
+  }, { immediate: true });
   const saved = getWatchlist(db, input.name);
   if (!saved) throw new Error(`store: watchlist ${input.name} vanished after being saved`);
   return saved;
@@ -81,7 +82,7 @@ export function getWatchlist(db: RedlineDb, name: string): Watchlist | undefined
 }
 
 /** Remove a watchlist; refused while a subscription filters on it. */
-export function removeWatchlist(db: RedlineDb, name: string): boolean {
+export async function removeWatchlist(db: RedlineDb, name: string): Promise<boolean> {
   const sqlite = db.$client;
   const row = sqlite.prepare<[string], { id: number }>("SELECT id FROM watchlists WHERE name = ?").get(name);
   if (!row) return false;

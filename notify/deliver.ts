@@ -35,8 +35,8 @@ export interface RoundResult {
 
 const CLAIM_LIMIT = 200;
 
-function outboundMessage(deps: NotifyDeps, subscription: Subscription, claimed: ClaimedMessage): OutboundMessage {
-  const carried = claimed.kind === "test" ? readSampleVersion(deps.db, subscription.filter.vendors) : readMessageVersions(deps.db, claimed.id);
+async function outboundMessage(deps: NotifyDeps, subscription: Subscription, claimed: ClaimedMessage): Promise<OutboundMessage> {
+  const carried = claimed.kind === "test" ? (await readSampleVersion(deps.db, subscription.filter.vendors)) : (await readMessageVersions(deps.db, claimed.id));
   const changes: NotifiedChange[] = carried.map((c) => ({ vendorName: c.vendorName, version: presentVersion(deps.links, c.vendorSlug, c.providerId, c.title, c.version) }));
   return { webhookId: claimed.webhookId, kind: claimed.kind, createdAt: claimed.createdAt, period: claimed.period, changes };
 }
@@ -47,11 +47,11 @@ function testDecision(result: SendResult): AttemptDecision {
 }
 
 async function deliverOne(deps: NotifyDeps, claimed: ClaimedMessage): Promise<SendResult["outcome"] | null> {
-  const subscription = getSubscription(deps.db, claimed.subscriptionId);
+  const subscription = await getSubscription(deps.db, claimed.subscriptionId);
   if (!subscription || subscription.status !== "active") return null;
-  const message = outboundMessage(deps, subscription, claimed);
+  const message = await outboundMessage(deps, subscription, claimed);
   if (message.changes.length === 0 && message.kind !== "test") {
-    dropMessage(deps.db, claimed.id, "the versions it carried are no longer in the archive (rebuilt or removed)");
+    await dropMessage(deps.db, claimed.id, "the versions it carried are no longer in the archive (rebuilt or removed)");
     return null;
   }
   const startedAt = deps.now();
@@ -74,15 +74,15 @@ async function deliverOne(deps: NotifyDeps, claimed: ClaimedMessage): Promise<Se
   });
   // A test reports how the target answered, once; it neither retries nor changes the subscription's standing.
   const applied = claimed.kind === "test" ? testDecision(result) : decision;
-  recordAttempt(deps.db, claimed, { at: startedAt.toISOString(), durationMs, result }, applied);
+  await recordAttempt(deps.db, claimed, { at: startedAt.toISOString(), durationMs, result }, applied);
   return result.outcome;
 }
 
 export async function runDeliveryRound(deps: NotifyDeps): Promise<RoundResult> {
   const now = deps.now().toISOString();
-  fanOutVersions(deps.db);
-  const formed = planWaitingMessages(deps.db, now);
-  const due = claimDueMessages(deps.db, now, CLAIM_LIMIT);
+  await fanOutVersions(deps.db);
+  const formed = await planWaitingMessages(deps.db, now);
+  const due = await claimDueMessages(deps.db, now, CLAIM_LIMIT);
   const result: RoundResult = { formed, attempted: 0, delivered: 0, retrying: 0, failed: 0 };
   let next = 0;
   const worker = async () => {

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   });
   const clock = simulator.clockAnchor();
   const db = openDatabase(DEMO_DB);
-  for (const v of simulator.vendors) addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url, intervalSeconds: INTERVAL_SECONDS }, "user");
+  for (const v of simulator.vendors) await addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url, intervalSeconds: INTERVAL_SECONDS }, "user");
   closeDatabase(db);
   console.log(`redline demo: ${simulator.vendors.length} simulated vendors (${[...new Set(simulator.vendors.map((v) => v.family))].join(", ")})`);
   console.log(`redline demo: simulator control at ${simulator.controlUrl ?? "(off)"}; database ${path.relative(ROOT, DEMO_DB)}`);

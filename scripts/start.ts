@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   const db = openDatabase(env.REDLINE_DB);
   try {
     if (!process.argv.includes("--no-catalog")) {
-      const { added } = syncCatalogVendors(db, catalogVendorSettings());
+      const { added } = await syncCatalogVendors(db, catalogVendorSettings());
       console.log(`redline: catalog of ${CATALOG.length} vendors (${added} new)`);
     }
   } finally {

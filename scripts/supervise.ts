@@ -31,7 +31,7 @@ export interface SuperviseOptions {
   cwd: string;
   policy?: Partial<RestartPolicy>;
   /** Where each event is kept (the supervisor_events table); a failure to keep one is logged. */
-  record?: (event: SupervisorEvent) => void;
+  record?: (event: SupervisorEvent) => Promise<void>;
   log?: (line: string) => void;
 }
 
@@ -60,11 +60,9 @@ export function supervise(specs: readonly ChildSpec[], options: SuperviseOptions
     let exitCode: number | null = null;
 
     const record = (name: string, event: SupervisorEventKind, detail: string) => {
-      try {
-        options.record?.({ at: new Date().toISOString(), process: name, event, detail });
-      } catch (error) {
+      options.record?.({ at: new Date().toISOString(), process: name, event, detail }).catch((error: unknown) => {
         log(`redline: unable to record that ${name} ${event} (${detail}): ${errorMessage(error)}`);
-      }
+      });
     };
 
     const handlers = (["SIGINT", "SIGTERM"] as const).map((signal) => {

@@ -238,11 +238,7 @@ export async function startWebServer(options: { host: string; port: number; db?:
   const limited = createClientRateLimit({ ratePerSecond: env.REDLINE_RATE_LIMIT_PER_SECOND, burst: env.REDLINE_RATE_LIMIT_BURST, trust });
   const telemetry = new ThrottleTelemetry(() => db, env.REDLINE_ALERT_INTERVAL_SECONDS * 1000, createAlertSender(env.REDLINE_ALERT_WEBHOOK_URL));
   const flushTelemetry = (after: string) => {
-    try {
-      telemetry.flush();
-    } catch (error) {
-      console.error(`web: ${errorMessage(error)}; ${after}`);
-    }
+    telemetry.flush().catch((error: unknown) => console.error(`web: ${errorMessage(error)}; ${after}`));
   };
   const flushing = setInterval(() => flushTelemetry("kept for the next flush"), 1_000);
   flushing.unref();

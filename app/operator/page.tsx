@@ -118,7 +118,7 @@ export default async function OperatorPage({ searchParams }: Props) {
   if (!isOperatorSession(jar.get(OPERATOR_COOKIE)?.value)) return <SignIn failed={(await searchParams).signin === "failed"} />;
   const db = getServerDb();
   const vendors = listVendorPollStatus(db);
-  const throttles = listThrottleTelemetry(db);
+  const throttles = await listThrottleTelemetry(db);
   const env = readEnv();
   const limits = hookSettings(env);
   const now = new Date();
@@ -132,8 +132,8 @@ export default async function OperatorPage({ searchParams }: Props) {
   const shown = paginate(vendors, Number(typeof params.page === "string" ? params.page : 1), PAGE_SIZE);
   const onPage = new Set(shown.items.map((v) => v.slug));
   const processes = listProcessStatus(db, new Date(now.getTime() - PROCESS_WINDOW_MS).toISOString());
-  const events = listSupervisorEvents(db, 20);
-  const jobs = listRecentJobs(db, 20).map((j) => (j.from ? { ...j, from: { ...j.from, observedAt: clock.captured(j.from.observedAt) ?? j.from.observedAt } } : j));
+  const events = await listSupervisorEvents(db, 20);
+  const jobs = (await listRecentJobs(db, 20)).map((j) => (j.from ? { ...j, from: { ...j.from, observedAt: clock.captured(j.from.observedAt) ?? j.from.observedAt } } : j));
   const warned = listCaptureWarnings(db, 20).map((c) => ({ ...c, observedAt: clock.captured(c.observedAt) ?? c.observedAt }));
   const sources = listSourceStatus(db).map((x) => ({
     ...x, lastPolledAt: clock.captured(x.lastPolledAt), lastChangedAt: clock.captured(x.lastChangedAt), lastFailedAt: clock.captured(x.lastFailedAt),

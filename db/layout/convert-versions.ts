@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
+import { transact } from "@/db/transaction";
 import { encodeReverseDelta, type StoredPatch } from "@/db/json-deltas";
 import { DICTIONARY_MARKER } from "@/db/json-dictionary";
 import { isPacked, packJson, type PackedJson } from "@/db/packed-json";
@@ -90,7 +91,7 @@ function convertStates(sqlite: Database.Database, rows: readonly StateRow[]): nu
 }
 
 /** Convert every incident, `batch` incidents per transaction; `onBatch` hears the running totals after each. */
-export function convertVersionLayout(db: RedlineDb, options: { batch?: number; onBatch?: (progress: VersionConversion) => void } = {}): VersionConversion {
+export async function convertVersionLayout(db: RedlineDb, options: { batch?: number; onBatch?: (progress: VersionConversion) => void } = {}): Promise<VersionConversion> {
   const sqlite = db.$client;
   const batch = options.batch ?? 200;
   const next = sqlite.prepare<[number, number], { id: number }>("SELECT id FROM incidents WHERE id > ? ORDER BY id LIMIT ?");
@@ -101,12 +102,12 @@ export function convertVersionLayout(db: RedlineDb, options: { batch?: number; o
   for (;;) {
     const ids = next.all(after, batch).map((r) => r.id);
     if (ids.length === 0) return progress;
-    sqlite.transaction(() => {
+    await transact(db, async () => {
       for (const id of ids) {
         progress.versionsRewritten += convertVersions(sqlite, id, versions.all(id));
         progress.statesRewritten += convertStates(sqlite, states.all(id));
       }
-    }).immediate();
+    }, { immediate: true });
     progress.incidents += ids.length;
     after = ids.at(-1) ?? after;
     options.onBatch?.({ ...progress });

@@ -64,9 +64,9 @@ async function runSnapshots(opts: ImportOptions, what: string, total: number, sn
   const platform = requirePlatform(opts.platform);
   const addSource = opts.addSource === true;
   await withDatabase(opts, async (db) => {
-    const existing = getVendorBySlug(db, opts.vendor);
+    const existing = await getVendorBySlug(db, opts.vendor);
     checkTarget(existing, opts.vendor, platform.name, addSource);
-    const vendor = existing ?? ensureVendor(db, { slug: opts.vendor, name: opts.name, platform: platform.name });
+    const vendor = existing ?? (await ensureVendor(db, { slug: opts.vendor, name: opts.name, platform: platform.name }));
     const bar = progressBar(total);
     try {
       const summary = await importSnapshots(db, vendor, platform, snapshots, (done) => bar.update(done), undefined, { notify: opts.notify === true });

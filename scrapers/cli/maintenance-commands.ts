@@ -43,7 +43,7 @@ export async function runMigrate(opts: { db?: string; bodyBatch?: string }): Pro
     process.stdout.write(`backed up ${file} to ${backup.file} (${(backup.bytes / 1e6).toFixed(1)} MB) before converting it\n`);
     if (contentPending) process.stdout.write("versions: packing each version's changes and text into its content, in one transaction (a crash leaves the file as it was)\n");
   }
-  await withDatabase(opts, (db) => {
+  await withDatabase(opts, async (db) => {
     const legacy = countLegacyBodies(db.$client);
     if (legacy > 0) {
       const converted = convertLegacyBodies(db.$client, {
@@ -52,10 +52,10 @@ export async function runMigrate(opts: { db?: string; bodyBatch?: string }): Pro
       });
       process.stdout.write(`raw bodies: ${converted} converted to deltas; every body is in the delta layout\n`);
     }
-    const versions = convertVersionLayout(db, {
+    const versions = await convertVersionLayout(db, {
       onBatch: (p) => process.stderr.write(`versions: ${p.incidents} incidents looked at, ${p.versionsRewritten} versions and ${p.statesRewritten} record states rewritten\n`),
     });
-    const texts = rerenderVersionTexts(db);
+    const texts = await rerenderVersionTexts(db);
     // Opening the file applied the SQL migrations: a search index that moved its text, or rebuilt side tables, left free pages too.
     if (pending || legacy > 0 || versions.versionsRewritten + versions.statesRewritten > 0) {
       if (versions.versionsRewritten + versions.statesRewritten > 0) {
@@ -83,14 +83,14 @@ function describeJob(job: DerivationJob): string {
 export async function runRederive(opts: { vendor?: string; status?: boolean; db?: string }): Promise<void> {
   await withDatabase(opts, async (db) => {
     if (opts.status || !opts.vendor) {
-      const jobs = listRecentJobs(db);
+      const jobs = await listRecentJobs(db);
       if (jobs.length === 0) process.stdout.write("no re-derivation jobs\n");
       for (const job of jobs) process.stdout.write(`${describeJob(job)}\n`);
       return;
     }
-    const vendor = getVendorBySlug(db, opts.vendor);
+    const vendor = await getVendorBySlug(db, opts.vendor);
     if (!vendor) throw new CliError(`unknown vendor ${JSON.stringify(opts.vendor)}`);
-    const job = queueJob(db, vendor.id, "requested", null);
+    const job = await queueJob(db, vendor.id, "requested", null);
     let last = 0;
     await runPendingJobs(db, {
       vendorId: vendor.id,
@@ -101,7 +101,7 @@ export async function runRederive(opts: { vendor?: string; status?: boolean; db?
         process.stderr.write(`${describeJob(p)}\n`);
       },
     });
-    const after = getJob(db, job.id);
+    const after = await getJob(db, job.id);
     if (after && after.status !== "done") {
       // Another process (a running poller) holds it: it goes on there.
       process.stdout.write(`${describeJob(after)}; it is being run by ${after.leaseOwner ?? "another process"}\n`);

@@ -37,8 +37,8 @@ export async function runNotify(opts: { once?: boolean; db?: string }): Promise<
     process.once("SIGTERM", () => stop("SIGTERM"));
     process.stdout.write("notify: delivering\n");
     while (!stopping) {
-      const due = nextDueAt(db);
-      if (hasVersionsToFanOut(db) || hasWaitingNotifications(db) || (due !== null && due <= deps.now().toISOString())) {
+      const due = await nextDueAt(db);
+      if ((await hasVersionsToFanOut(db)) || (await hasWaitingNotifications(db)) || (due !== null && due <= deps.now().toISOString())) {
         const round = await runDeliveryRound(deps);
         if (round.attempted > 0 || round.formed > 0) process.stdout.write(`${new Date().toISOString().slice(0, 19).replace("T", " ")} notify: ${describeRound(round)}\n`);
         continue;
@@ -59,10 +59,10 @@ export async function runNotify(opts: { once?: boolean; db?: string }): Promise<
 export async function runSubscriptionTest(id: string, opts: { db?: string; json?: boolean }): Promise<void> {
   const env = readEnv();
   await withDatabase(opts, async (db) => {
-    if (!getSubscription(db, id)) throw new CliError(`no subscription ${JSON.stringify(id)} (see \`redline subscriptions list\`)`);
-    const message = enqueueTestMessage(db, id);
+    if (!(await getSubscription(db, id))) throw new CliError(`no subscription ${JSON.stringify(id)} (see \`redline subscriptions list\`)`);
+    const message = await enqueueTestMessage(db, id);
     await runDeliveryRound(createNotifyDeps(db, env));
-    const [attempt] = listDeliveries(db, id, 1);
+    const [attempt] = await listDeliveries(db, id, 1);
     if (!attempt || attempt.webhookId !== message.webhookId) throw new CliError(`the test message ${message.webhookId} was not sent (is the subscription disabled?)`);
     if (opts.json) process.stdout.write(`${JSON.stringify(attempt)}\n`);
     else process.stdout.write(`${attempt.outcome === "delivered" ? "delivered" : "NOT delivered"}: ${attempt.statusCode ?? "no answer"} in ${attempt.durationMs} ms${attempt.error ? ` (${attempt.error})` : ""}; webhook-id ${attempt.webhookId}\n`);
@@ -72,11 +72,11 @@ export async function runSubscriptionTest(id: string, opts: { db?: string; json?
 
 /** The subscription's delivery log, newest first. */
 export async function runSubscriptionDeliveries(id: string, opts: { db?: string; json?: boolean; limit?: string }): Promise<void> {
-  await withDatabase(opts, (db) => {
-    if (!getSubscription(db, id)) throw new CliError(`no subscription ${JSON.stringify(id)} (see \`redline subscriptions list\`)`);
+  await withDatabase(opts, async (db) => {
+    if (!(await getSubscription(db, id))) throw new CliError(`no subscription ${JSON.stringify(id)} (see \`redline subscriptions list\`)`);
     const limit = Number(opts.limit ?? "50");
     if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new CliError("--limit takes a whole number from 1 to 10000");
-    const log = listDeliveries(db, id, limit);
+    const log = await listDeliveries(db, id, limit);
     if (opts.json) {
       process.stdout.write(`${JSON.stringify(log)}\n`);
       return;

@@ -26,7 +26,7 @@ function logPoll(slug: string, result: VendorPollResult): void {
 export async function runPoll(opts: { vendor?: string; once?: boolean; db?: string; quiet?: boolean }): Promise<void> {
   const env = readEnv();
   await withDatabase(opts, async (db) => {
-    if (opts.vendor !== undefined && !getVendorBySlug(db, opts.vendor)) throw new CliError(`unknown vendor ${JSON.stringify(opts.vendor)}`);
+    if (opts.vendor !== undefined && !(await getVendorBySlug(db, opts.vendor))) throw new CliError(`unknown vendor ${JSON.stringify(opts.vendor)}`);
     const pinger = createWebSubPinger(() => db, env, (line) => process.stderr.write(`${line}\n`));
     const deps = { ...createPollDeps(db, env), ...(pinger ? { onVersionsRecorded: (captureId: number) => pinger.published(captureId) } : {}) };
     const scheduler = createScheduler(deps, env, {
@@ -37,7 +37,7 @@ export async function runPoll(opts: { vendor?: string; once?: boolean; db?: stri
       const round = await scheduler.runOnce(opts.vendor);
       await pinger?.drain();
       // Captures that arrived after later ones are put in order before the command ends.
-      const vendorId = opts.vendor === undefined ? undefined : getVendorBySlug(db, opts.vendor)?.id;
+      const vendorId = opts.vendor === undefined ? undefined : (await getVendorBySlug(db, opts.vendor))?.id;
       await runPendingJobs(db, { vendorId, log: (line) => process.stderr.write(`${line}\n`) });
       const days = env.REDLINE_KEEP_RAW_DAYS;
       if (days !== undefined) process.stderr.write(`${describeRetention(days, await applyRawRetention(db, days))}\n`);
@@ -65,7 +65,7 @@ export async function runPoll(opts: { vendor?: string; once?: boolean; db?: stri
     };
     process.once("SIGINT", () => stop("SIGINT"));
     process.once("SIGTERM", () => stop("SIGTERM"));
-    const plan = describePollingPlan(env.REDLINE_POLL_INTERVAL_SECONDS, listPollableVendors(db, opts.vendor).map((v) => v.intervalSeconds));
+    const plan = describePollingPlan(env.REDLINE_POLL_INTERVAL_SECONDS, (await listPollableVendors(db, opts.vendor)).map((v) => v.intervalSeconds));
     process.stdout.write(`poller: polling ${plan}, ${env.REDLINE_POLL_CONCURRENCY} at a time\n`);
     await scheduler.run();
     await pinger?.drain();

@@ -17,15 +17,15 @@ export function keepRawDaysOption(flag: string | undefined): number | undefined 
 export async function runPruneRaw(opts: { db?: string; keepRawDays?: string; vendor?: string }): Promise<void> {
   const days = keepRawDaysOption(opts.keepRawDays);
   if (days === undefined) throw new CliError("raw bodies are kept forever: pass --keep-raw-days N or set REDLINE_KEEP_RAW_DAYS");
-  await withDatabase(opts, (db) => {
+  await withDatabase(opts, async (db) => {
     let vendorId: number | undefined;
     if (opts.vendor !== undefined) {
-      const vendor = getVendorBySlug(db, opts.vendor);
+      const vendor = await getVendorBySlug(db, opts.vendor);
       if (!vendor) throw new CliError(`unknown vendor ${JSON.stringify(opts.vendor)}`);
       vendorId = vendor.id;
     }
     const before = retentionHorizon(days);
-    const result = pruneRawBodies(db, { before, vendorId });
+    const result = await pruneRawBodies(db, { before, vendorId });
     process.stdout.write(
       `raw bodies of captures last observed before ${before}: ${result.captures} captures lost their body, ` +
         `${result.bodies} bodies deleted, ${result.rebased} kept bodies stored whole again; incidents and versions are unchanged\n`,

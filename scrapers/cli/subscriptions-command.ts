@@ -37,10 +37,10 @@ export async function runSubscriptionsAdd(opts: SubscriptionsAddOptions): Promis
     if (error instanceof SubscriptionInputError) throw new CliError(error.message.replace(`subscriptions: ${error.field}:`, `subscriptions: ${flagOf(error.field)}:`));
     throw error;
   }
-  await withDatabase(opts, (db) => {
+  await withDatabase(opts, async (db) => {
     let saved: Subscription;
     try {
-      saved = addSubscription(db, checked);
+      saved = await addSubscription(db, checked);
     } catch (error) {
       if (error instanceof SubscriptionError) throw new CliError(error.message);
       throw error;
@@ -57,9 +57,9 @@ export async function runSubscriptionsAdd(opts: SubscriptionsAddOptions): Promis
 }
 
 export async function runSubscriptionsList(opts: { json?: boolean; db?: string }): Promise<void> {
-  await withDatabase(opts, (db) => {
-    const pendingOf = countPendingNotifications(db);
-    const rows = listSubscriptions(db).map((s) => ({
+  await withDatabase(opts, async (db) => {
+    const pendingOf = await countPendingNotifications(db);
+    const rows = (await listSubscriptions(db)).map((s) => ({
       id: s.id, format: s.format, target: maskTarget(s.target, s.format), filter: describeFilter(s.filter, s.watchlist), digest: s.digest,
       status: s.status, disabledAt: s.disabledAt, disabledReason: s.disabledReason, failingSince: s.failingSince, lastDeliveredAt: s.lastDeliveredAt,
       pending: pendingOf.get(s.id) ?? 0,
@@ -77,8 +77,8 @@ export async function runSubscriptionsList(opts: { json?: boolean; db?: string }
 }
 
 export async function runSubscriptionsRemove(id: string, opts: { db?: string }): Promise<void> {
-  await withDatabase(opts, (db) => {
-    if (!removeSubscription(db, id)) throw new CliError(`no subscription ${JSON.stringify(id)} (see \`redline subscriptions list\`)`);
+  await withDatabase(opts, async (db) => {
+    if (!(await removeSubscription(db, id))) throw new CliError(`no subscription ${JSON.stringify(id)} (see \`redline subscriptions list\`)`);
     process.stdout.write(`removed subscription ${id} with its pending messages and delivery log\n`);
   });
 }

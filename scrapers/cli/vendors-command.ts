@@ -61,19 +61,19 @@ export async function runVendorsAdd(opts: AddOptions): Promise<void> {
   const { url, intervalSeconds } = validateVendor(opts, readEnv().REDLINE_ALLOW_PRIVATE_URLS);
   const settings = { slug: opts.slug, name: opts.name.trim(), platform: opts.platform, url, intervalSeconds };
   const addSource = opts.addSource === true;
-  await withDatabase(opts, (db) => {
-    const existing = getVendorBySlug(db, opts.slug);
+  await withDatabase(opts, async (db) => {
+    const existing = await getVendorBySlug(db, opts.slug);
     const every = intervalSeconds ? `, every ${intervalSeconds} s` : "";
     try {
       if (!existing) {
         if (addSource) throw new CliError(`no vendor ${opts.slug} to add a source to: drop --add-source to add a new vendor, or check the slug`);
-        addVendor(db, settings, "user");
+        await addVendor(db, settings, "user");
         process.stdout.write(`added ${opts.slug} (${opts.platform}) at ${url}${every}\n`);
         return;
       }
       const refusal = refuseExisting(existing, opts.platform, addSource);
       if (refusal) throw new CliError(refusal);
-      addLiveSource(db, settings);
+      await addLiveSource(db, settings);
       process.stdout.write(`${opts.slug} (${opts.platform}) is polled from ${url}${every}; its archived history stays\n`);
     } catch (error) {
       if (error instanceof VendorError || error instanceof VendorExistsError) throw new CliError(error.message, { cause: error });
@@ -83,9 +83,9 @@ export async function runVendorsAdd(opts: AddOptions): Promise<void> {
 }
 
 export async function runVendorsRemove(slug: string, opts: { purge?: boolean; db?: string }): Promise<void> {
-  await withDatabase(opts, (db) => {
-    if (!getVendorBySlug(db, slug)) throw new CliError(`unknown vendor ${JSON.stringify(slug)}`);
-    const { incidents, bodies } = removeVendor(db, slug, opts.purge ?? false);
+  await withDatabase(opts, async (db) => {
+    if (!(await getVendorBySlug(db, slug))) throw new CliError(`unknown vendor ${JSON.stringify(slug)}`);
+    const { incidents, bodies } = await removeVendor(db, slug, opts.purge ?? false);
     const shared = bodies && bodies.rebased > 0 ? ` (${bodies.rebased} it shared with other vendors re-stored whole)` : "";
     process.stdout.write(
       opts.purge
@@ -96,16 +96,16 @@ export async function runVendorsRemove(slug: string, opts: { purge?: boolean; db
 }
 
 export async function runVendorsList(opts: { db?: string }): Promise<void> {
-  await withDatabase(opts, (db) => {
-    const rows = listVendorSummaries(db);
+  await withDatabase(opts, async (db) => {
+    const rows = await listVendorSummaries(db);
     if (rows.length === 0) {
       process.stdout.write("no vendors yet: add one with `vendors add`, or `vendors sync-catalog`\n");
       return;
     }
     const lines = [["slug", "platform", "polled", "last poll", "incidents", "url"]];
     for (const v of rows) {
-      const vendor = getVendorBySlug(db, v.slug);
-      const state = vendor ? getPollState(db, vendor.id) : undefined;
+      const vendor = await getVendorBySlug(db, v.slug);
+      const state = vendor ? (await getPollState(db, vendor.id)) : undefined;
       const last = state?.lastPollAt ? `${state.lastOutcome ?? "?"} ${state.lastPollAt.slice(0, 16).replace("T", " ")}` : "never";
       lines.push([v.slug, v.platform, vendor?.enabled && vendor.url ? "yes" : "no", last, String(v.incidentCount), vendor?.url ?? "(import only)"]);
     }
@@ -115,22 +115,22 @@ export async function runVendorsList(opts: { db?: string }): Promise<void> {
 }
 
 export async function runVendorsSyncCatalog(opts: { db?: string }): Promise<void> {
-  await withDatabase(opts, (db) => {
-    const { added, updated } = syncCatalogVendors(db, catalogVendorSettings());
+  await withDatabase(opts, async (db) => {
+    const { added, updated } = await syncCatalogVendors(db, catalogVendorSettings());
     process.stdout.write(`catalog: ${CATALOG.length} vendors, ${added} added, ${updated} updated\n`);
   });
 }
 
 export async function runVendorsHookSecret(slug: string, opts: { clear?: boolean; db?: string }): Promise<void> {
-  await withDatabase(opts, (db) => {
-    if (!getVendorBySlug(db, slug)) throw new CliError(`unknown vendor ${JSON.stringify(slug)}`);
+  await withDatabase(opts, async (db) => {
+    if (!(await getVendorBySlug(db, slug))) throw new CliError(`unknown vendor ${JSON.stringify(slug)}`);
     if (opts.clear) {
-      setHookSecretHash(db, slug, null);
+      await setHookSecretHash(db, slug, null);
       process.stdout.write(`${slug}: webhook secret removed; its pushes are refused\n`);
       return;
     }
     const secret = randomBytes(24).toString("base64url");
-    setHookSecretHash(db, slug, createHash("sha256").update(secret).digest("hex"));
+    await setHookSecretHash(db, slug, createHash("sha256").update(secret).digest("hex"));
     process.stdout.write(`${slug}: subscribe the status page's webhook to <Redline's address>/api/v1/hooks/${slug}/${secret}\n`);
     process.stdout.write("the secret is shown this once; run this again to replace it\n");
   }, { mustExist: true });

@@ -6,10 +6,10 @@ function describeMembers(w: Watchlist): string {
 }
 
 export async function runWatchlistsAdd(name: string, opts: { vendor?: string[]; component?: string[]; json?: boolean; db?: string }): Promise<void> {
-  await withDatabase(opts, (db) => {
+  await withDatabase(opts, async (db) => {
     let saved: Watchlist;
     try {
-      saved = saveWatchlist(db, { name, vendors: opts.vendor ?? [], components: opts.component ?? [] });
+      saved = await saveWatchlist(db, { name, vendors: opts.vendor ?? [], components: opts.component ?? [] });
     } catch (error) {
       if (error instanceof WatchlistError) throw new CliError(error.message);
       throw error;
@@ -32,9 +32,9 @@ export async function runWatchlistsList(opts: { json?: boolean; db?: string }): 
 }
 
 export async function runWatchlistsRemove(name: string, opts: { db?: string }): Promise<void> {
-  await withDatabase(opts, (db) => {
+  await withDatabase(opts, async (db) => {
     try {
-      if (!removeWatchlist(db, name)) throw new CliError(`no watchlist ${JSON.stringify(name)} (see \`redline watchlists list\`)`);
+      if (!(await removeWatchlist(db, name))) throw new CliError(`no watchlist ${JSON.stringify(name)} (see \`redline watchlists list\`)`);
     } catch (error) {
       if (error instanceof WatchlistError) throw new CliError(error.message);
       throw error;

@@ -32,12 +32,12 @@ export class DerivationError extends Error {
 }
 
 /** Derive a good capture against the vendor's history as it stands: nothing is written. Null for other outcomes. */
-export function deriveApplication(db: RedlineDb, vendor: { id: number; name: string }, capture: Omit<ReadCapture, "captureId" | "lastObservedAt">, resolve: PlatformResolver = getPlatform): CaptureApplication | null {
+export async function deriveApplication(db: RedlineDb, vendor: { id: number; name: string }, capture: Omit<ReadCapture, "captureId" | "lastObservedAt">, resolve: PlatformResolver = getPlatform): Promise<CaptureApplication | null> {
   const { parsed, platform, key } = capture;
   if (parsed.outcome !== "ok" || parsed.snapshot === null) return null;
   const { profile } = platform;
   const observations = prepareObservations(parsed.snapshot);
-  const prior = loadPriorState(db, vendor.id, key, profile.presence, observations, (name) => resolve(name)?.profile.presence);
+  const prior = await loadPriorState(db, vendor.id, key, profile.presence, observations, (name) => resolve(name)?.profile.presence);
   const derivation = deriveCapture({
     vendorName: vendor.name,
     source: key.source,
@@ -59,13 +59,13 @@ export function changesNothing(application: CaptureApplication): boolean {
 }
 
 /** Record a derived capture; returns the versions added. Runs inside the caller's transaction. */
-export function recordApplication(db: RedlineDb, vendorId: number, captureId: number, key: CaptureKey, application: CaptureApplication): number {
-  if (!changesNothing(application)) markStandingsRead(db, vendorId, key.source, key.observedAt);
+export async function recordApplication(db: RedlineDb, vendorId: number, captureId: number, key: CaptureKey, application: CaptureApplication): Promise<number> {
+  if (!changesNothing(application)) await markStandingsRead(db, vendorId, key.source, key.observedAt);
   return recordDerivation(db, { vendorId, captureId, source: key.source, observedAt: key.observedAt }, application.derivation, application.prior.ids);
 }
 
 /** What a run's later observations add to its first: when its incidents were last seen. */
-export function touchRunSeen(db: RedlineDb, vendorId: number, application: CaptureApplication, lastObservedAt: string): void {
+export async function touchRunSeen(db: RedlineDb, vendorId: number, application: CaptureApplication, lastObservedAt: string): Promise<void> {
   if (application.derivation.seen.length === 0) return;
   writeStatements(db.$client).touchSeen.run(lastObservedAt, vendorId, JSON.stringify(application.derivation.seen));
 }
@@ -76,14 +76,14 @@ export function touchRunSeen(db: RedlineDb, vendorId: number, application: Captu
  * becomes the vendor's latest applied capture. A run of good snapshots is applied as its first
  * observation, its later ones having changed nothing but when its incidents were last seen.
  */
-export function applyCapture(db: RedlineDb, vendor: { id: number; name: string }, capture: ReadCapture, resolve: PlatformResolver = getPlatform): number {
-  const application = deriveApplication(db, vendor, capture, resolve);
+export async function applyCapture(db: RedlineDb, vendor: { id: number; name: string }, capture: ReadCapture, resolve: PlatformResolver = getPlatform): Promise<number> {
+  const application = await deriveApplication(db, vendor, capture, resolve);
   let versions = 0;
   if (application) {
-    versions = recordApplication(db, vendor.id, capture.captureId, capture.key, application);
-    if (capture.lastObservedAt > capture.key.observedAt) touchRunSeen(db, vendor.id, application, capture.lastObservedAt);
+    versions = await recordApplication(db, vendor.id, capture.captureId, capture.key, application);
+    if (capture.lastObservedAt > capture.key.observedAt) await touchRunSeen(db, vendor.id, application, capture.lastObservedAt);
   }
-  setAppliedThrough(db, vendor.id, capture.key);
+  await setAppliedThrough(db, vendor.id, capture.key);
   return versions;
 }
 
@@ -91,7 +91,7 @@ export function applyCapture(db: RedlineDb, vendor: { id: number; name: string }
 export async function readStoredCapture(
   row: CaptureRow,
   vendorSlug: string,
-  bodyOf: (hash: string) => Uint8Array,
+  bodyOf: (hash: string) => Promise<Uint8Array>,
   resolve: PlatformResolver = getPlatform,
 ): Promise<ReadCapture> {
   const platform = resolve(row.platform);
@@ -100,12 +100,12 @@ export async function readStoredCapture(
   const parsed: ParseOutcome =
     row.bodyHash === null
       ? { outcome: row.outcome, error: row.error, snapshot: null }
-      : await parseSnapshot(platform, bodyOf(row.bodyHash), { vendor: vendorSlug, source: row.source, observedAt: row.observedAt });
+      : await parseSnapshot(platform, await bodyOf(row.bodyHash), { vendor: vendorSlug, source: row.source, observedAt: row.observedAt });
   return { captureId: row.id, key, platform, parsed, lastObservedAt: row.lastObservedAt };
 }
 
 /** What a capture says once read again: its outcome and warnings may differ under a newer parser. */
-export function saveCaptureReading(db: RedlineDb, capture: ReadCapture): void {
+export async function saveCaptureReading(db: RedlineDb, capture: ReadCapture): Promise<void> {
   const { parsed } = capture;
   const warnings = parsed.snapshot?.warnings ?? [];
   writeStatements(db.$client).setCaptureRead.run({
@@ -125,7 +125,7 @@ export async function readCapturesFrom(
   from: CaptureKey,
   limit: number,
   resolve: PlatformResolver = getPlatform,
-  bodyOf: (hash: string) => Uint8Array = bodyReader(db),
+  bodyOf: (hash: string) => Promise<Uint8Array> = bodyReader(db),
 ): Promise<ReadCapture[]> {
   const rows = writeStatements(db.$client).capturesFrom.all(vendor.id, from.observedAt, from.source, from.hash, limit);
   const out: ReadCapture[] = [];

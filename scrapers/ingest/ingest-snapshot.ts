@@ -3,6 +3,7 @@ import { getActiveJob, queueJob } from "@/db/derivation-jobs";
 import { type CaptureKey, compareCaptureKeys } from "@/db/prior-state";
 import { continueRun, findRecordedObservation, mayContinueServingRun, placeObservation, recordObservation, splitGoodRunsAround } from "@/db/capture-runs";
 import { appliedThrough, type CaptureInput, insertCapture, setAppliedThrough, storedDerivedWith } from "@/db/record-capture";
+import { transact } from "@/db/transaction";
 import { writeStatements } from "@/db/write-statements";
 import { enqueueVersions } from "@/db/notification-outbox";
 import type { CaptureOutcome } from "@/db/schema";
@@ -64,19 +65,19 @@ export function derivedWithOf(vendor: Pick<VendorRow, "derivedWith">): DerivedWi
  * (never here: this runs inside polls and webhook requests). A vendor's first capture of a
  * platform just notes the parser that read it.
  */
-function noteDerivation(db: RedlineDb, vendorId: number, platform: Platform, resolve: PlatformResolver, hadHistory: boolean): void {
+async function noteDerivation(db: RedlineDb, vendorId: number, platform: Platform, resolve: PlatformResolver, hadHistory: boolean): Promise<void> {
   // Read inside the capture's transaction: the caller's row may be older than the last capture.
-  const stored = derivedWithOf({ derivedWith: storedDerivedWith(db, vendorId) });
+  const stored = derivedWithOf({ derivedWith: await storedDerivedWith(db, vendorId) });
   const current = (name: string) => resolve(name)?.parserVersion;
   if (!hadHistory) {
-    setDerivedWith(db, vendorId, { ...stored, [DERIVATION_KEY]: DERIVATION_VERSION, [platform.name]: platform.parserVersion });
+    await setDerivedWith(db, vendorId, { ...stored, [DERIVATION_KEY]: DERIVATION_VERSION, [platform.name]: platform.parserVersion });
     return;
   }
   if (stored[platform.name] === undefined && !isStale(stored, current)) {
-    setDerivedWith(db, vendorId, { ...stored, [platform.name]: platform.parserVersion });
+    await setDerivedWith(db, vendorId, { ...stored, [platform.name]: platform.parserVersion });
     return;
   }
-  if (isStale(stored, current) && !getActiveJob(db, vendorId)) queueJob(db, vendorId, "parser-upgrade", null);
+  if (isStale(stored, current) && !(await getActiveJob(db, vendorId))) await queueJob(db, vendorId, "parser-upgrade", null);
 }
 
 /**
@@ -85,28 +86,28 @@ function noteDerivation(db: RedlineDb, vendorId: number, platform: Platform, res
  * is not recorded again; one older than what was applied is recorded and queued for re-derivation.
  */
 export async function ingestSnapshot(db: RedlineDb, input: SnapshotInput, resolvePlatform?: PlatformResolver): Promise<CaptureResult> {
-  const vendor = getVendorBySlug(db, input.vendor.slug) ?? input.vendor;
+  const vendor = (await getVendorBySlug(db, input.vendor.slug)) ?? input.vendor;
   const hash = sha256Hex(input.body);
   // A capture recorded before reports how it went then: a broken snapshot seen twice is still broken.
-  const recorded = findRecordedObservation(db, vendor.id, input.source, input.observedAt, hash);
+  const recorded = await findRecordedObservation(db, vendor.id, input.source, input.observedAt, hash);
   if (recorded) return { captureId: null, duplicate: true, versionsAdded: 0, warnings: [], pending: false, outcome: recorded.outcome, error: recorded.error };
   const parsed = await parseSnapshot(input.platform, input.body, { vendor: vendor.slug, source: input.source, observedAt: input.observedAt });
   return recordParsed(db, { ...input, vendor, hash }, parsed, resolvePlatform);
 }
 
 /** Record an already parsed capture (its body kept when given) and apply it: ingestSnapshot's second half. */
-export function recordParsed(
+export async function recordParsed(
   db: RedlineDb,
   input: Omit<SnapshotInput, "body"> & { body: Uint8Array | null; hash: string },
   parsed: ParseOutcome,
   resolvePlatform?: PlatformResolver,
-): CaptureResult {
+): Promise<CaptureResult> {
   const { platform, vendor, hash } = input;
   const resolve: PlatformResolver = (name) => (name === platform.name ? platform : (resolvePlatform ?? getPlatform)(name));
   const warnings = parsed.snapshot?.warnings ?? [];
   const base = { captureId: null, duplicate: true, versionsAdded: 0, warnings: [], pending: false };
-  return db.$client.transaction((): CaptureResult => {
-    const hadHistory = appliedThrough(db, vendor.id) !== null;
+  return transact(db, async (): Promise<CaptureResult> => {
+    const hadHistory = (await appliedThrough(db, vendor.id)) !== null;
     const capture: CaptureInput = {
       vendorId: vendor.id, source: input.source, platform: platform.name, observedAt: input.observedAt, hash, body: input.body,
       outcome: parsed.outcome, error: parsed.error,
@@ -114,43 +115,43 @@ export function recordParsed(
       warnings,
     };
     if (parsed.outcome !== "ok") {
-      const captureId = recordObservation(db, capture);
+      const captureId = await recordObservation(db, capture);
       return captureId === null ? { ...base, outcome: parsed.outcome, error: parsed.error } : { ...base, captureId, duplicate: false, outcome: parsed.outcome, error: parsed.error, warnings };
     }
     const key = { observedAt: input.observedAt, source: input.source, hash };
-    const applied = appliedThrough(db, vendor.id);
+    const applied = await appliedThrough(db, vendor.id);
     // Judged before a split can shorten it: a capture before the last observation of the run applied last is late too.
-    const late = applied !== null && compareCaptureKeys(key, appliedEnd(db, vendor.id, applied)) < 0;
-    const placement = placeObservation(db, capture);
+    const late = applied !== null && compareCaptureKeys(key, await appliedEnd(db, vendor.id, applied)) < 0;
+    const placement = await placeObservation(db, capture);
     if (placement.kind === "duplicate") return { ...base, outcome: placement.outcome, error: placement.error };
     const result = { ...base, duplicate: false, outcome: parsed.outcome, error: parsed.error, warnings };
-    noteDerivation(db, vendor.id, platform, resolve, hadHistory);
+    await noteDerivation(db, vendor.id, platform, resolve, hadHistory);
     let application: CaptureApplication | null = null;
-    if (placement.kind === "continues" && !late && isApplied(placement.run, applied) && mayContinueServingRun(db, vendor.id, placement.run)) {
-      application = deriveApplication(db, vendor, { key, platform, parsed }, resolve);
+    if (placement.kind === "continues" && !late && isApplied(placement.run, applied) && (await mayContinueServingRun(db, vendor.id, placement.run))) {
+      application = await deriveApplication(db, vendor, { key, platform, parsed }, resolve);
       if (application && changesNothing(application)) {
-        continueRun(db, placement.run, input.observedAt);
-        touchRunSeen(db, vendor.id, application, input.observedAt);
+        await continueRun(db, placement.run, input.observedAt);
+        await touchRunSeen(db, vendor.id, application, input.observedAt);
         return { ...result, captureId: placement.run.id };
       }
     }
-    if (late) splitGoodRunsAround(db, vendor.id, input.observedAt);
-    const captureId = insertCapture(db, capture);
+    if (late) await splitGoodRunsAround(db, vendor.id, input.observedAt);
+    const captureId = await insertCapture(db, capture);
     if (captureId === null) return { ...base, outcome: parsed.outcome, error: parsed.error };
-    if (late) queueJob(db, vendor.id, "late-capture", key);
-    if (late || getActiveJob(db, vendor.id)?.status === "swapping") return { ...result, captureId, pending: true };
-    application ??= deriveApplication(db, vendor, { key, platform, parsed }, resolve);
-    const versionsAdded = application ? recordApplication(db, vendor.id, captureId, key, application) : 0;
+    if (late) await queueJob(db, vendor.id, "late-capture", key);
+    if (late || (await getActiveJob(db, vendor.id))?.status === "swapping") return { ...result, captureId, pending: true };
+    application ??= await deriveApplication(db, vendor, { key, platform, parsed }, resolve);
+    const versionsAdded = application ? await recordApplication(db, vendor.id, captureId, key, application) : 0;
     if (input.notify && application && versionsAdded > 0) {
-      enqueueVersions(db, vendor.id, versionFacts(vendor.slug, application.derivation), new Date().toISOString());
+      await enqueueVersions(db, vendor.id, versionFacts(vendor.slug, application.derivation), new Date().toISOString());
     }
-    setAppliedThrough(db, vendor.id, key);
+    await setAppliedThrough(db, vendor.id, key);
     return { ...result, captureId, versionsAdded };
-  }).immediate();
+  }, { immediate: true });
 }
 
 /** The last observation of the capture applied last (it may be a run). */
-function appliedEnd(db: RedlineDb, vendorId: number, applied: CaptureKey): CaptureKey {
+async function appliedEnd(db: RedlineDb, vendorId: number, applied: CaptureKey): Promise<CaptureKey> {
   const run = writeStatements(db.$client).captureByKey.get(vendorId, applied.source, applied.observedAt, applied.hash);
   return { ...applied, observedAt: run?.lastObservedAt ?? applied.observedAt };
 }

@@ -40,8 +40,8 @@ export interface VendorPollResult {
 
 const EMPTY_HASH = sha256Hex(new Uint8Array());
 
-function recordWithoutBody(deps: PollDeps, vendor: VendorRow, endpoint: Endpoint, observedAt: string, outcome: CaptureOutcome, error: string | null, hash: string, size: number | null): void {
-  recordObservation(deps.db, {
+async function recordWithoutBody(deps: PollDeps, vendor: VendorRow, endpoint: Endpoint, observedAt: string, outcome: CaptureOutcome, error: string | null, hash: string, size: number | null): Promise<void> {
+  await recordObservation(deps.db, {
     vendorId: vendor.id,
     source: endpoint.url,
     platform: endpoint.platform,
@@ -64,7 +64,7 @@ export async function pollEndpoint(deps: PollDeps, vendor: VendorRow, endpoint: 
   const now = deps.now ?? (() => new Date());
   const platform = getPlatform(endpoint.platform);
   if (!platform) throw new Error(`poll: vendor ${vendor.slug} plans unknown parser ${endpoint.platform}`);
-  const source: Omit<SourceRow, "id"> = getSource(deps.db, vendor.id, endpoint.url) ?? {
+  const source: Omit<SourceRow, "id"> = (await getSource(deps.db, vendor.id, endpoint.url)) ?? {
     vendorId: vendor.id, url: endpoint.url, platform: endpoint.platform,
     etag: null, lastModified: null, lastBodyHash: null, lastFetchedAt: null, lastStatus: null,
   };
@@ -76,8 +76,8 @@ export async function pollEndpoint(deps: PollDeps, vendor: VendorRow, endpoint: 
     const http = error instanceof HttpError ? error : null;
     const message = `${vendor.slug}: ${endpoint.url}: ${error instanceof Error ? error.message : String(error)}`;
     const observedAt = now().toISOString();
-    recordWithoutBody(deps, vendor, endpoint, observedAt, "failed", message, EMPTY_HASH, null);
-    saveSource(deps.db, { ...source, platform: endpoint.platform, lastFetchedAt: observedAt, lastStatus: http?.status ?? null });
+    await recordWithoutBody(deps, vendor, endpoint, observedAt, "failed", message, EMPTY_HASH, null);
+    await saveSource(deps.db, { ...source, platform: endpoint.platform, lastFetchedAt: observedAt, lastStatus: http?.status ?? null });
     return { ...base, outcome: "failed", error: message, permanent: http !== null && !http.transient, retryAfterMs: http?.retryAfterMs ?? null };
   }
   const observedAt = now().toISOString();
@@ -87,19 +87,19 @@ export async function pollEndpoint(deps: PollDeps, vendor: VendorRow, endpoint: 
   };
   if (response.notModified) {
     // A 304 confirms the body last received: it continues the run of that content.
-    recordWithoutBody(deps, vendor, endpoint, observedAt, "not-modified", null, source.lastBodyHash ?? EMPTY_HASH, null);
-    saveSource(deps.db, { ...source, ...validators, platform: endpoint.platform, lastFetchedAt: observedAt, lastStatus: 304 });
+    await recordWithoutBody(deps, vendor, endpoint, observedAt, "not-modified", null, source.lastBodyHash ?? EMPTY_HASH, null);
+    await saveSource(deps.db, { ...source, ...validators, platform: endpoint.platform, lastFetchedAt: observedAt, lastStatus: 304 });
     return { ...base, outcome: "not-modified", error: null };
   }
   const hash = sha256Hex(response.body);
   if (hash === source.lastBodyHash) {
-    recordWithoutBody(deps, vendor, endpoint, observedAt, "not-modified", null, hash, response.body.length);
-    saveSource(deps.db, { ...source, ...validators, platform: endpoint.platform, lastFetchedAt: observedAt, lastStatus: response.status });
+    await recordWithoutBody(deps, vendor, endpoint, observedAt, "not-modified", null, hash, response.body.length);
+    await saveSource(deps.db, { ...source, ...validators, platform: endpoint.platform, lastFetchedAt: observedAt, lastStatus: response.status });
     return { ...base, outcome: "not-modified", error: null };
   }
   const result = await ingestSnapshot(deps.db, { vendor, platform, source: endpoint.url, observedAt, body: response.body, notify: true });
   const ok = result.outcome === "ok";
-  saveSource(deps.db, {
+  await saveSource(deps.db, {
     ...source,
     ...(ok ? validators : { etag: null, lastModified: null }),
     platform: endpoint.platform,
@@ -143,9 +143,9 @@ export async function pollVendor(deps: PollDeps, vendor: VendorRow, signal?: Abo
     const due = (deps.now?.() ?? new Date()).getTime() - deps.followUpIntervalMs;
     // Only incidents the vendor still lists: a deleted one's page is gone, and one that rolled off the
     // listing (Statuspage keeps the 50 latest) would be read forever at a cost growing with the archive.
-    const candidates = listListedIncidentsInStatus(deps.db, vendor.id, live.followUpStatuses).map((i) => ({ id: i.providerId, status: i.status }));
+    const candidates = (await listListedIncidentsInStatus(deps.db, vendor.id, live.followUpStatuses)).map((i) => ({ id: i.providerId, status: i.status }));
     for (const endpoint of live.followUps(candidates, url)) {
-      const fetched = getSource(deps.db, vendor.id, endpoint.url)?.lastFetchedAt;
+      const fetched = (await getSource(deps.db, vendor.id, endpoint.url))?.lastFetchedAt;
       if (fetched && Date.parse(fetched) > due) continue;
       followUps.push(await pollEndpoint(deps, vendor, endpoint, signal));
     }

@@ -11,7 +11,7 @@ export async function applyRawRetention(db: RedlineDb, days: number, now = new D
   const summary: RetentionSummary = { captures: 0, bodies: 0, rebased: 0 };
   let afterId: number | null = 0;
   while (afterId !== null) {
-    afterId = pruneRawBatch(db, options, afterId, summary);
+    afterId = await pruneRawBatch(db, options, afterId, summary);
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return summary;

@@ -81,7 +81,7 @@ export class Scheduler {
     } catch (error) {
       result = failedPoll(`${vendor.slug}: ${errorMessage(error)}`);
     }
-    this.settle(vendor, result);
+    await this.settle(vendor, result);
     try {
       this.options.onPolled?.(vendor, result);
     } catch (error) {
@@ -91,13 +91,13 @@ export class Scheduler {
   }
 
   /** Record the outcome and when the vendor is polled next; if that write fails, back off in memory. */
-  private settle(vendor: VendorRow, result: VendorPollResult): void {
+  private async settle(vendor: VendorRow, result: VendorPollResult): Promise<void> {
     let previous = this.unsaved.get(vendor.id)?.consecutiveFailures ?? 0;
     try {
-      previous = this.unsaved.get(vendor.id)?.consecutiveFailures ?? getPollState(this.db, vendor.id)?.consecutiveFailures ?? 0;
+      previous = this.unsaved.get(vendor.id)?.consecutiveFailures ?? (await getPollState(this.db, vendor.id))?.consecutiveFailures ?? 0;
       const next = nextPoll(this.intervalOf(vendor), { consecutiveFailures: previous }, result, this.options.random);
       const now = Date.now();
-      savePollState(this.db, {
+      await savePollState(this.db, {
         vendorId: vendor.id,
         nextPollAt: new Date(now + next.delayMs).toISOString(),
         lastPollAt: new Date(now).toISOString(),
@@ -120,7 +120,7 @@ export class Scheduler {
 
   /** Poll every enabled vendor (or one) once now, whatever their schedule. */
   async runOnce(slug?: string): Promise<RoundSummary> {
-    const queue = listPollableVendors(this.db, slug);
+    const queue = await listPollableVendors(this.db, slug);
     const summary: RoundSummary = { vendors: queue.length, ok: 0, failed: 0, versionsAdded: 0, firstError: null };
     const workers = Array.from({ length: Math.min(this.options.concurrency, queue.length) }, async () => {
       for (let vendor = queue.shift(); vendor; vendor = queue.shift()) {
@@ -143,7 +143,7 @@ export class Scheduler {
     while (!this.stopping) {
       let waitMs: number;
       try {
-        waitMs = this.startDuePolls(tickMs);
+        waitMs = await this.startDuePolls(tickMs);
         this.scheduleFailures = 0;
       } catch (error) {
         this.scheduleFailures += 1;
@@ -163,25 +163,25 @@ export class Scheduler {
   }
 
   /** Start the polls that are due in both lanes; how long to sleep before looking again. */
-  private startDuePolls(tickMs: number): number {
+  private async startDuePolls(tickMs: number): Promise<number> {
     const nowMs = Date.now();
     const heldBack = [...this.unsaved].filter(([, held]) => held.retryAtMs > nowMs);
     const busy = () => [...this.inFlight.keys(), ...this.pushInFlight.keys(), ...heldBack.map(([id]) => id)];
     const free = this.options.concurrency - this.inFlight.size;
     if (free > 0) {
-      const due = listDueVendors(this.db, new Date(nowMs).toISOString(), free, busy(), this.options.onlySlug);
+      const due = await listDueVendors(this.db, new Date(nowMs).toISOString(), free, busy(), this.options.onlySlug);
       for (const vendor of due) this.start(this.inFlight, vendor);
     }
     const pushFree = (this.options.pushConcurrency ?? 2) - this.pushInFlight.size;
     if (pushFree > 0 && this.options.onlySlug === undefined) {
-      for (const id of takeDuePushPolls(this.db, new Date(nowMs).toISOString(), pushFree, busy())) {
-        const vendor = getVendorById(this.db, id);
+      for (const id of (await takeDuePushPolls(this.db, new Date(nowMs).toISOString(), pushFree, busy()))) {
+        const vendor = await getVendorById(this.db, id);
         if (vendor) this.start(this.pushInFlight, vendor);
       }
     }
     const full = this.inFlight.size >= this.options.concurrency;
-    const nextScheduled = full ? null : nextDueAt(this.db, busy(), this.options.onlySlug);
-    const nextPush = this.pushInFlight.size >= (this.options.pushConcurrency ?? 2) ? null : nextPushPollDue(this.db);
+    const nextScheduled = full ? null : (await nextDueAt(this.db, busy(), this.options.onlySlug));
+    const nextPush = this.pushInFlight.size >= (this.options.pushConcurrency ?? 2) ? null : (await nextPushPollDue(this.db));
     const nextHeld = full || heldBack.length === 0 ? null : new Date(Math.min(...heldBack.map(([, held]) => held.retryAtMs))).toISOString();
     const next = [nextScheduled, nextPush, nextHeld].filter((d): d is string => d !== null).sort()[0] ?? null;
     const untilDue = next === null ? tickMs : Math.max(10, Date.parse(next) - Date.now());

@@ -46,27 +46,27 @@ export async function runJob(db: RedlineDb, job: DerivationJob, options: RunnerO
   const owner = options.owner ?? defaultOwner();
   const resolve = options.resolve ?? getPlatform;
   const settings = { ...DEFAULTS, ...options };
-  const vendor = getVendorById(db, job.vendorId);
+  const vendor = await getVendorById(db, job.vendorId);
   if (!vendor) return;
-  const refuse = (from: string | null): boolean => {
-    const refusal = retentionRefusal(db, vendor.id, from);
+  const refuse = async (from: string | null): Promise<boolean> => {
+    const refusal = await retentionRefusal(db, vendor.id, from);
     if (refusal === null) return false;
-    finishJob(db, job.id, "failed", refusal);
+    await finishJob(db, job.id, "failed", refusal);
     options.log?.(`rederive: ${vendor.slug}: not rebuilt: ${refusal}`);
     return true;
   };
   if (job.from !== null && job.status === "queued" && !historyIsStale(vendor, resolve)) {
-    if (refuse(job.from.observedAt)) return;
+    if (await refuse(job.from.observedAt)) return;
     const replayed = await replayFrom(db, vendor, job.from, settings.replayLimit, resolve);
-    if (replayed) noteJobHold(db, job.id, replayed.holdMs);
-    if (replayed && finishJobIfUnchanged(db, job.id, job.requests)) {
+    if (replayed) await noteJobHold(db, job.id, replayed.holdMs);
+    if (replayed && (await finishJobIfUnchanged(db, job.id, job.requests))) {
       options.log?.(`rederive: ${vendor.slug}: replayed ${replayed.captures} captures from ${job.from.observedAt} (${replayed.versions} versions)`);
       return;
     }
     if (replayed) return;
   }
   // A whole rebuild starts after the pruned captures (db/history-seed.ts); one from an earlier capture cannot.
-  if (job.from !== null && refuse(job.from.observedAt)) return;
+  if (job.from !== null && (await refuse(job.from.observedAt))) return;
   // Named for this job alone: another database's job of the same vendor and number may share the folder.
   const scratchPath = job.scratchPath ?? path.join(scratchDirOf(db, options), `redline-rebuild-${vendor.slug}-${job.id}-${randomBytes(6).toString("hex")}.db`);
   options.log?.(`rederive: ${vendor.slug}: rebuilding its history from ${job.capturesTotal || "all its"} captures (${job.reason})`);
@@ -81,7 +81,7 @@ export async function runJob(db: RedlineDb, job: DerivationJob, options: RunnerO
     onResume: (done, total) => options.log?.(`rederive: ${vendor.slug}: resuming the rebuild where it stopped, at capture ${done} of ${total}`),
     signal: options.signal,
   });
-  const done = getJob(db, job.id);
+  const done = await getJob(db, job.id);
   options.log?.(`rederive: ${vendor.slug}: rebuilt (${done?.capturesDone ?? 0} captures, ${done?.incidentsSwapped ?? 0} incidents; write lock held at most ${done?.longestHoldMs ?? 0} ms at a time)`);
 }
 
@@ -93,16 +93,16 @@ function defaultOwner(): string {
  * Jobs held by a process of this machine that is gone (killed, crashed) are let go at once rather
  * than when their lease runs out: the next worker resumes them where they stopped.
  */
-function releaseDeadLocalLeases(db: RedlineDb): void {
+async function releaseDeadLocalLeases(db: RedlineDb): Promise<void> {
   const prefix = `${os.hostname()}:`;
-  for (const job of listRecentJobs(db, 100)) {
+  for (const job of (await listRecentJobs(db, 100))) {
     if (!job.leaseOwner?.startsWith(prefix) || job.status === "done" || job.status === "failed") continue;
     const pid = Number(job.leaseOwner.slice(prefix.length));
     if (!Number.isInteger(pid) || pid === process.pid) continue;
     try {
       process.kill(pid, 0);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ESRCH") releaseJob(db, job.id, job.leaseOwner);
+      if ((error as NodeJS.ErrnoException).code === "ESRCH") await releaseJob(db, job.id, job.leaseOwner);
     }
   }
 }
@@ -113,18 +113,18 @@ function releaseDeadLocalLeases(db: RedlineDb): void {
  */
 export async function runPendingJobs(db: RedlineDb, options: RunnerOptions & { vendorId?: number } = {}): Promise<number> {
   const owner = options.owner ?? defaultOwner();
-  releaseDeadLocalLeases(db);
+  await releaseDeadLocalLeases(db);
   let ran = 0;
   for (;;) {
     if (options.signal?.aborted) return ran;
-    const job = claimJob(db, owner, options.leaseMs ?? DEFAULTS.leaseMs, options.vendorId);
+    const job = await claimJob(db, owner, options.leaseMs ?? DEFAULTS.leaseMs, options.vendorId);
     if (!job) return ran;
     ran += 1;
     try {
       await runJob(db, job, { ...options, owner });
     } catch (error) {
       if (error instanceof RebuildStoppedError) {
-        releaseJob(db, job.id, owner);
+        await releaseJob(db, job.id, owner);
         options.log?.(error.message);
         return ran;
       }
@@ -133,18 +133,18 @@ export async function runPendingJobs(db: RedlineDb, options: RunnerOptions & { v
         continue;
       }
       const message = error instanceof Error ? error.message : String(error);
-      finishJob(db, job.id, "failed", message);
+      await finishJob(db, job.id, "failed", message);
       options.log?.(`rederive: job ${job.id} of ${job.vendorSlug} failed: ${message}`);
     }
   }
 }
 
 /** Queue a rebuild for every vendor whose history older parsers or an older derivation made. */
-export function queueStaleRebuilds(db: RedlineDb, resolve: PlatformResolver = getPlatform): number {
+export async function queueStaleRebuilds(db: RedlineDb, resolve: PlatformResolver = getPlatform): Promise<number> {
   let queued = 0;
-  for (const vendor of listVendorsWithHistory(db)) {
+  for (const vendor of (await listVendorsWithHistory(db))) {
     if (!historyIsStale(vendor, resolve)) continue;
-    queueJob(db, vendor.id, "parser-upgrade", null);
+    await queueJob(db, vendor.id, "parser-upgrade", null);
     queued += 1;
   }
   return queued;
@@ -177,7 +177,7 @@ export class DerivationWorker {
   private async run(): Promise<void> {
     const log = this.options.log ?? ((line: string) => console.error(line));
     try {
-      const queued = queueStaleRebuilds(this.db, this.options.resolve);
+      const queued = await queueStaleRebuilds(this.db, this.options.resolve);
       if (queued > 0) log(`rederive: ${queued} vendors' history was derived by older parsers: rebuilding in the background`);
     } catch (error) {
       log(`rederive: could not look for stale histories: ${error instanceof Error ? error.message : String(error)}`);
@@ -186,7 +186,7 @@ export class DerivationWorker {
       let rendered = 0;
       try {
         // A few incidents at a time, since the polls share this thread; none is written stale meanwhile.
-        if (this.textsStale) rendered = rerenderVersionTexts(this.db, currentSummarizer, 50, 1);
+        if (this.textsStale) rendered = await rerenderVersionTexts(this.db, currentSummarizer, 50, 1);
         this.textsStale = rendered > 0;
         await runPendingJobs(this.db, { ...this.options, log, signal: this.abort.signal });
       } catch (error) {

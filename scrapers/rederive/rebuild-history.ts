@@ -8,6 +8,7 @@ import {
   copyCaptureRows, maxCaptureId, scratchIncidentWeights, seedScratch, swapAppliedThrough, swapCandidates, swapCaptureReadings, swapIncidents,
 } from "@/db/history-swap";
 import { type CaptureKey, compareCaptureKeys } from "@/db/prior-state";
+import { transact } from "@/db/transaction";
 import { appliedThrough } from "@/db/record-capture";
 import { type CaptureRow, writeStatements } from "@/db/write-statements";
 import { setDerivedWith, type VendorRow } from "@/db/vendors";
@@ -59,51 +60,51 @@ const SLICE_MS = 20;
 export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: DerivationJob, scratchPath: string, options: RebuildOptions): Promise<void> {
   const progress = { ...job, scratchPath, status: job.status === "swapping" ? ("swapping" as const) : ("building" as const) };
   /** A transaction on the main database, timed: how long it holds the write lock is the job's figure of merit. */
-  const onMain = <T>(work: () => T): T => {
+  const onMain = async <T>(work: () => Promise<T>): Promise<T> => {
     const started = performance.now();
     try {
-      return main.$client.transaction(work).immediate();
+      return await transact(main, work, { immediate: true });
     } finally {
       progress.longestHoldMs = Math.max(progress.longestHoldMs, Math.round(performance.now() - started));
     }
   };
-  const save = () => {
+  const save = async () => {
     if (options.signal?.aborted) throw new RebuildStoppedError(`rederive: job ${job.id} of ${vendor.slug} stopped; it resumes where it left off`);
-    if (!renewLease(main, job.id, options.owner, options.leaseMs)) throw new LeaseLostError(`rederive: job ${job.id} of ${vendor.slug} was taken over by another worker`);
-    saveJobProgress(main, progress);
+    if (!(await renewLease(main, job.id, options.owner, options.leaseMs))) throw new LeaseLostError(`rederive: job ${job.id} of ${vendor.slug} was taken over by another worker`);
+    await saveJobProgress(main, progress);
     options.onProgress?.({ ...job, ...progress });
   };
   progress.capturesTotal = countCaptures(main, vendor.id);
-  save();
+  await save();
   // Only a scratch this job recorded is its own to resume; any other file there is not built from this database.
   const resuming = job.scratchPath === scratchPath && fs.existsSync(scratchPath);
   if (!resuming) for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(`${scratchPath}${suffix}`, { force: true });
   const scratch = openDatabase(scratchPath);
   const bodyOf = bodyReader(main);
   try {
-    seedScratch(main, scratch, vendor.id);
+    await seedScratch(main, scratch, vendor.id);
     // Retention removed the oldest bodies: derive again only from the first capture after them.
-    const start = rebuildStart(main, vendor.id);
-    if (start.pruned && maxCaptureId(scratch, vendor.id) === 0) seedScratchFromHistory(main, scratch, vendor.id, start.from);
-    let copiedThrough = maxCaptureId(scratch, vendor.id);
-    progress.capturesDone = countAppliedCaptures(scratch, vendor.id);
+    const start = await rebuildStart(main, vendor.id);
+    if (start.pruned && (await maxCaptureId(scratch, vendor.id)) === 0) await seedScratchFromHistory(main, scratch, vendor.id, start.from);
+    let copiedThrough = await maxCaptureId(scratch, vendor.id);
+    progress.capturesDone = await countAppliedCaptures(scratch, vendor.id);
     if (resuming) options.onResume?.(progress.capturesDone, progress.capturesTotal);
 
     const build = async () => {
       for (;;) {
-        const copy = copyCaptureRows(main, scratch, vendor.id, copiedThrough, COPY_BATCH);
+        const copy = await copyCaptureRows(main, scratch, vendor.id, copiedThrough, COPY_BATCH);
         if (copy.copied > 0) {
           copiedThrough = copy.lastId;
           // A capture recorded after a later one was applied in the scratch: rewind it there and go on.
-          const applied = appliedThrough(scratch, vendor.id);
+          const applied = await appliedThrough(scratch, vendor.id);
           const late = applied === null ? undefined : copy.rows.filter((r) => compareCaptureKeys(r, applied) < 0).sort(compareCaptureKeys)[0];
           if (late && start.pruned && (start.from === null || compareCaptureKeys(late, start.from) < 0)) {
             throw new Error(`retention: a capture of ${late.observedAt} arrived among captures whose raw bodies were deleted; it cannot be derived in order`);
           }
-          if (late) scratch.$client.transaction(() => rewindHistory(scratch, vendor.id, late)).immediate();
+          if (late) await transact(scratch, () => rewindHistory(scratch, vendor.id, late), { immediate: true });
           continue;
         }
-        const applied = appliedThrough(scratch, vendor.id);
+        const applied = await appliedThrough(scratch, vendor.id);
         const st = writeStatements(scratch.$client);
         const from = applied ?? FIRST;
         const rows: CaptureRow[] = applied === null
@@ -114,10 +115,10 @@ export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: De
         let slice = performance.now();
         for (const row of rows) {
           const capture = await readStoredCapture(row, vendor.slug, bodyOf, options.resolve);
-          scratch.$client.transaction(() => {
-            saveCaptureReading(scratch, capture);
-            applyCapture(scratch, vendor, capture, options.resolve);
-          }).immediate();
+          await transact(scratch, async () => {
+            await saveCaptureReading(scratch, capture);
+            await applyCapture(scratch, vendor, capture, options.resolve);
+          }, { immediate: true });
           progress.capturesDone = Math.min(progress.capturesTotal, progress.capturesDone + 1);
           if (performance.now() - slice > SLICE_MS) {
             await options.yield();
@@ -125,7 +126,7 @@ export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: De
           }
         }
         progress.capturesTotal = Math.max(progress.capturesTotal, countCaptures(main, vendor.id));
-        save();
+        await save();
         await options.yield();
       }
     };
@@ -134,15 +135,15 @@ export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: De
     // From here the main database records new captures without applying them, so that nothing
     // applied there is lost in the swap; what arrived before the switch is caught up first.
     progress.status = "swapping";
-    save();
+    await save();
     await build();
     await swap(main, scratch, vendor, progress, save, options, onMain);
-    onMain(() => {
-      swapAppliedThrough(main, scratch, vendor.id);
-      setDerivedWith(main, vendor.id, currentDerivedWith(main, vendor.id, options.resolve));
+    await onMain(async () => {
+      await swapAppliedThrough(main, scratch, vendor.id);
+      await setDerivedWith(main, vendor.id, currentDerivedWith(main, vendor.id, options.resolve));
     });
     await applyPending(main, vendor, job, copiedThrough, options, onMain);
-    noteJobHold(main, job.id, progress.longestHoldMs);
+    await noteJobHold(main, job.id, progress.longestHoldMs);
   } finally {
     closeDatabase(scratch);
   }
@@ -150,8 +151,8 @@ export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: De
 }
 
 /** Captures up to the database's applied-through point: how far a scratch has come. */
-function countAppliedCaptures(db: RedlineDb, vendorId: number): number {
-  const applied = appliedThrough(db, vendorId);
+async function countAppliedCaptures(db: RedlineDb, vendorId: number): Promise<number> {
+  const applied = await appliedThrough(db, vendorId);
   if (applied === null) return 0;
   return (
     db.$client
@@ -164,13 +165,13 @@ function countCaptures(db: RedlineDb, vendorId: number): number {
   return db.$client.prepare<[number], { n: number }>("SELECT count(*) AS n FROM captures WHERE vendor_id = ?").get(vendorId)?.n ?? 0;
 }
 
-type OnMain = <T>(work: () => T) => T;
+type OnMain = <T>(work: () => Promise<T>) => Promise<T>;
 
 async function swap(
-  main: RedlineDb, scratch: RedlineDb, vendor: VendorRow, progress: { incidentsSwapped: number }, save: () => void, options: RebuildOptions, onMain: OnMain,
+  main: RedlineDb, scratch: RedlineDb, vendor: VendorRow, progress: { incidentsSwapped: number }, save: () => Promise<void>, options: RebuildOptions, onMain: OnMain,
 ): Promise<void> {
-  const ids = swapCandidates(main, scratch, vendor.id);
-  const weights = scratchIncidentWeights(scratch, vendor.id);
+  const ids = await swapCandidates(main, scratch, vendor.id);
+  const weights = await scratchIncidentWeights(scratch, vendor.id);
   let start = 0;
   while (start < ids.length) {
     // Grow the batch until it would copy about swapBatchBytes.
@@ -181,15 +182,15 @@ async function swap(
       end += 1;
     }
     const batch = ids.slice(start, end);
-    onMain(() => swapIncidents(main, scratch, vendor.id, batch));
+    await onMain(() => swapIncidents(main, scratch, vendor.id, batch));
     progress.incidentsSwapped += batch.length;
     start = end;
-    save();
+    await save();
     await options.yield();
   }
   let after = 0;
   for (;;) {
-    const moved = onMain(() => swapCaptureReadings(main, scratch, vendor.id, after, CAPTURE_READINGS_BATCH));
+    const moved = await onMain(() => swapCaptureReadings(main, scratch, vendor.id, after, CAPTURE_READINGS_BATCH));
     if (moved.count === 0) break;
     after = moved.lastId;
     await options.yield();
@@ -203,24 +204,24 @@ async function swap(
 async function applyPending(main: RedlineDb, vendor: VendorRow, job: DerivationJob, copiedThrough: number, options: RebuildOptions, onMain: OnMain): Promise<void> {
   const st = writeStatements(main.$client);
   for (;;) {
-    const cursor = appliedThrough(main, vendor.id) ?? FIRST;
+    const cursor = (await appliedThrough(main, vendor.id)) ?? FIRST;
     const rows = st.capturesAfter.all(vendor.id, cursor.observedAt, cursor.source, cursor.hash, PENDING_BATCH);
     const reads: ReadCapture[] = [];
     for (const row of rows) reads.push(await readStoredCapture(row, vendor.slug, bodyReader(main), options.resolve));
-    const finished = onMain((): boolean | null => {
+    const finished = await onMain(async (): Promise<boolean | null> => {
       const now = st.capturesAfter.all(vendor.id, cursor.observedAt, cursor.source, cursor.hash, PENDING_BATCH);
       if (now.length !== rows.length || now.some((r, i) => r.id !== rows[i]?.id)) return null;
-      for (const capture of reads) applyCapture(main, vendor, capture, options.resolve);
+      for (const capture of reads) await applyCapture(main, vendor, capture, options.resolve);
       if (rows.length === PENDING_BATCH) return false;
-      finishJob(main, job.id, "done");
-      const applied = appliedThrough(main, vendor.id);
+      await finishJob(main, job.id, "done");
+      const applied = await appliedThrough(main, vendor.id);
       const late = main.$client
         .prepare<[number, number], { observedAt: string; source: string; hash: string }>(
           "SELECT observed_at AS observedAt, source, hash FROM captures WHERE vendor_id = ? AND id > ? ORDER BY observed_at, source, hash",
         )
         .all(vendor.id, copiedThrough)
         .find((k) => applied !== null && compareCaptureKeys(k, applied) < 0 && !rows.some((r) => r.observedAt === k.observedAt && r.source === k.source && r.hash === k.hash));
-      if (late) queueJob(main, vendor.id, "late-capture", late);
+      if (late) await queueJob(main, vendor.id, "late-capture", late);
       return true;
     });
     if (finished === true) return;

@@ -2,6 +2,7 @@ import type { RedlineDb } from "@/db/client";
 import { rewindHistory } from "@/db/history-rewind";
 import type { CaptureKey } from "@/db/prior-state";
 import { bodyReader } from "@/db/capture-bodies";
+import { transact } from "@/db/transaction";
 import { writeStatements } from "@/db/write-statements";
 import { applyCapture, type PlatformResolver, readCapturesFrom, saveCaptureReading } from "@/scrapers/ingest/apply-capture";
 import { getPlatform } from "@/scrapers/platforms";
@@ -28,25 +29,25 @@ export async function replayFrom(
   from: CaptureKey,
   limit: number,
   resolve: PlatformResolver = getPlatform,
-  bodyOf: (hash: string) => Uint8Array = bodyReader(db),
+  bodyOf: (hash: string) => Promise<Uint8Array> = bodyReader(db),
 ): Promise<ReplayResult | null> {
   const st = writeStatements(db.$client);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     const captures = await readCapturesFrom(db, vendor, from, limit + 1, resolve, bodyOf);
     if (captures.length > limit) return null;
     const started = performance.now();
-    const result = db.$client.transaction((): Omit<ReplayResult, "holdMs"> | null => {
+    const result = await transact(db, async (): Promise<Omit<ReplayResult, "holdMs"> | null> => {
       const now = st.capturesFrom.all(vendor.id, from.observedAt, from.source, from.hash, limit + 1);
       // A run continued meanwhile is read again too: its last observation is part of what is applied.
       if (now.length !== captures.length || now.some((r, i) => captures[i]?.captureId !== r.id || captures[i]?.lastObservedAt !== r.lastObservedAt)) return null;
-      rewindHistory(db, vendor.id, from);
+      await rewindHistory(db, vendor.id, from);
       let versions = 0;
       for (const capture of captures) {
-        saveCaptureReading(db, capture);
-        versions += applyCapture(db, vendor, capture, resolve);
+        await saveCaptureReading(db, capture);
+        versions += await applyCapture(db, vendor, capture, resolve);
       }
       return { captures: captures.length, versions };
-    }).immediate();
+    }, { immediate: true });
     if (result) return { ...result, holdMs: performance.now() - started };
   }
   return null;

@@ -59,7 +59,7 @@ export function notifyOperatorHandlers(database: () => RedlineDb) {
         return problem(400, describeParamError(parsed.error), { parameter: field });
       }
       try {
-        const saved = saveWatchlist(database(), parsed.data);
+        const saved = await saveWatchlist(database(), parsed.data);
         const origin = publicOrigin(request);
         return answerWrite(201, toWatchlist(origin, saved), { location: `${origin}/api/v1/watchlists/${saved.name}` });
       } catch (error) {
@@ -75,11 +75,11 @@ export function notifyOperatorHandlers(database: () => RedlineDb) {
       return watchlist ? answerWrite(200, toWatchlist(publicOrigin(request), watchlist)) : notFound(`no watchlist ${JSON.stringify(name)}`);
     }),
 
-    removeWatchlist: apiHandler<{ name: string }>((request, { name }) => {
+    removeWatchlist: apiHandler<{ name: string }>(async (request, { name }) => {
       const refused = refuse(request);
       if (refused) return refused;
       try {
-        if (!removeWatchlist(database(), name)) return notFound(`no watchlist ${JSON.stringify(name)}`);
+        if (!(await removeWatchlist(database(), name))) return notFound(`no watchlist ${JSON.stringify(name)}`);
       } catch (error) {
         if (error instanceof WatchlistError) return problem(409, error.message);
         throw error;
@@ -87,12 +87,12 @@ export function notifyOperatorHandlers(database: () => RedlineDb) {
       return answerWrite(200, { name, removed: true });
     }),
 
-    listSubscriptions: apiHandler<Record<string, never>>((request) => {
+    listSubscriptions: apiHandler<Record<string, never>>(async (request) => {
       const refused = refuse(request);
       if (refused) return refused;
       const db = database();
-      const pending = countPendingNotifications(db);
-      return answerWrite(200, { data: listSubscriptions(db).map((s) => toSubscription(s, pending.get(s.id) ?? 0)) });
+      const pending = await countPendingNotifications(db);
+      return answerWrite(200, { data: (await listSubscriptions(db)).map((s) => toSubscription(s, pending.get(s.id) ?? 0)) });
     }),
 
     addSubscription: apiHandler<Record<string, never>>(async (request) => {
@@ -102,7 +102,7 @@ export function notifyOperatorHandlers(database: () => RedlineDb) {
       if ("error" in body) return body.error;
       try {
         const checked = validateSubscription(body.value, readEnv().REDLINE_ALLOW_PRIVATE_URLS);
-        const saved = addSubscription(database(), checked);
+        const saved = await addSubscription(database(), checked);
         return answerWrite(201, { ...toSubscription(saved, 0), secret: saved.secret }, { location: `${publicOrigin(request)}/api/v1/subscriptions/${saved.id}` });
       } catch (error) {
         if (error instanceof SubscriptionInputError) return problem(400, error.message, { parameter: error.field });
@@ -111,37 +111,37 @@ export function notifyOperatorHandlers(database: () => RedlineDb) {
       }
     }),
 
-    getSubscription: apiHandler<{ id: string }>((request, { id }) => {
+    getSubscription: apiHandler<{ id: string }>(async (request, { id }) => {
       const refused = refuse(request);
       if (refused) return refused;
       const db = database();
-      const subscription = getSubscription(db, id);
-      return subscription ? answerWrite(200, toSubscription(subscription, countPendingNotifications(db).get(id) ?? 0)) : notFound(`no subscription ${JSON.stringify(id)}`);
+      const subscription = await getSubscription(db, id);
+      return subscription ? answerWrite(200, toSubscription(subscription, (await countPendingNotifications(db)).get(id) ?? 0)) : notFound(`no subscription ${JSON.stringify(id)}`);
     }),
 
-    removeSubscription: apiHandler<{ id: string }>((request, { id }) => {
+    removeSubscription: apiHandler<{ id: string }>(async (request, { id }) => {
       const refused = refuse(request);
       if (refused) return refused;
-      return removeSubscription(database(), id) ? answerWrite(200, { id, removed: true }) : notFound(`no subscription ${JSON.stringify(id)}`);
+      return (await removeSubscription(database(), id)) ? answerWrite(200, { id, removed: true }) : notFound(`no subscription ${JSON.stringify(id)}`);
     }),
 
-    listDeliveries: apiHandler<{ id: string }>((request, { id }) => {
+    listDeliveries: apiHandler<{ id: string }>(async (request, { id }) => {
       const refused = refuse(request);
       if (refused) return refused;
       const db = database();
-      if (!getSubscription(db, id)) return notFound(`no subscription ${JSON.stringify(id)}`);
-      const data: Array<z.infer<typeof deliveryAttemptSchema>> = listDeliveries(db, id).map((d) => ({ ...d, outcome: d.outcome as z.infer<typeof deliveryAttemptSchema>["outcome"] }));
+      if (!(await getSubscription(db, id))) return notFound(`no subscription ${JSON.stringify(id)}`);
+      const data: Array<z.infer<typeof deliveryAttemptSchema>> = (await listDeliveries(db, id)).map((d) => ({ ...d, outcome: d.outcome as z.infer<typeof deliveryAttemptSchema>["outcome"] }));
       return answerWrite(200, { data });
     }),
 
-    testSubscription: apiHandler<{ id: string }>((request, { id }) => {
+    testSubscription: apiHandler<{ id: string }>(async (request, { id }) => {
       const refused = refuse(request);
       if (refused) return refused;
       const db = database();
-      const subscription = getSubscription(db, id);
+      const subscription = await getSubscription(db, id);
       if (!subscription) return notFound(`no subscription ${JSON.stringify(id)}`);
       if (subscription.status === "disabled") return problem(409, `subscription ${id} is disabled (${subscription.disabledReason ?? "no reason recorded"}): add it again to deliver to it`);
-      const message = enqueueTestMessage(db, id);
+      const message = await enqueueTestMessage(db, id);
       return answerWrite(202, { id, webhookId: message.webhookId, detail: "queued, due now: the running notifier sends it; see its deliveries" });
     }),
   };

@@ -70,7 +70,7 @@ export function operatorHandlers(database: () => RedlineDb) {
         }
         const db = database();
         try {
-          addVendor(db, { slug: input.slug, name: input.name, platform: input.platform, url: checked.url, intervalSeconds: checked.intervalSeconds }, "user");
+          await addVendor(db, { slug: input.slug, name: input.name, platform: input.platform, url: checked.url, intervalSeconds: checked.intervalSeconds }, "user");
         } catch (error) {
           if (error instanceof VendorExistsError) return problem(409, `${error.message}; ${existingAdvice(error)}`, { parameter: "slug" });
           throw error;
@@ -81,18 +81,18 @@ export function operatorHandlers(database: () => RedlineDb) {
         return answerWrite(201, toVendor(links, overview), { location: links.vendor(input.slug).self });
       }),
 
-      removeVendor: apiHandler<{ slug: string }>((request, { slug }) => {
+      removeVendor: apiHandler<{ slug: string }>(async (request, { slug }) => {
         if (!isOperator(request)) return unauthorized();
         const query = parseQuery(deleteVendorQuerySchema, request);
         if ("error" in query) return query.error;
         const db = database();
-        if (!getVendorBySlug(db, slug)) return notFound(`no vendor ${JSON.stringify(slug)}`);
+        if (!(await getVendorBySlug(db, slug))) return notFound(`no vendor ${JSON.stringify(slug)}`);
         const purge = query.data.purge === "true";
-        const { incidents } = removeVendor(db, slug, purge);
+        const { incidents } = await removeVendor(db, slug, purge);
         return answerWrite(200, { slug, purged: purge, incidents });
       }),
 
-      getHookTelemetry: apiHandler<Record<string, never>>((request) => {
+      getHookTelemetry: apiHandler<Record<string, never>>(async (request) => {
         if (!isOperator(request)) return unauthorized();
         const query = parseQuery(emptyQuerySchema, request);
         if ("error" in query) return query.error;
@@ -106,21 +106,21 @@ export function operatorHandlers(database: () => RedlineDb) {
             debounceSeconds: env.REDLINE_HOOK_DEBOUNCE_SECONDS,
             alertIntervalSeconds: env.REDLINE_ALERT_INTERVAL_SECONDS,
           },
-          scopes: listThrottleTelemetry(database()),
+          scopes: await listThrottleTelemetry(database()),
         };
         return answerWrite(200, body);
       }),
 
-      pollVendor: apiHandler<{ slug: string }>((request, { slug }) => {
+      pollVendor: apiHandler<{ slug: string }>(async (request, { slug }) => {
         if (!isOperator(request)) return unauthorized();
         const query = parseQuery(emptyQuerySchema, request);
         if ("error" in query) return query.error;
         const db = database();
-        const vendor = getVendorBySlug(db, slug);
+        const vendor = await getVendorBySlug(db, slug);
         if (!vendor) return notFound(`no vendor ${JSON.stringify(slug)}`);
         if (!vendor.enabled || vendor.url === null) return problem(409, `${slug} is not polled (it was removed, or is known only from imports)`);
         const now = new Date().toISOString();
-        requestPollNow(db, vendor.id, now);
+        await requestPollNow(db, vendor.id, now);
         return answerWrite(202, { slug, requestedAt: now, detail: "the poller polls it within a second or two, if it is running" });
       }),
     },

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type http from "node:http";
 import type { RedlineDb } from "@/db/client";
 import { getHookVendor, type HookVendor, isKnownDelivery, recordHookDelivery, requestPushPoll } from "@/db/hooks";
+import { transact } from "@/db/transaction";
 import { getVendorBySlug } from "@/db/vendors";
 import type { Env } from "@/lib/env";
 import { type BucketSettings, KeyedBuckets, TokenBucket } from "@/lib/token-bucket";
@@ -105,10 +106,10 @@ export function createHookHandler(deps: HookDeps) {
   const sources = new KeyedBuckets(settings.perSource);
   // A flood asks for the same vendor thousands of times a second: one read a second serves them.
   const vendors = new Map<string, { vendor: HookVendor | undefined; readAt: number }>();
-  const hookVendor = (db: RedlineDb, slug: string, t: number): HookVendor | undefined => {
+  const hookVendor = async (db: RedlineDb, slug: string, t: number): Promise<HookVendor | undefined> => {
     const known = vendors.get(slug);
     if (known && t - known.readAt < VENDOR_CACHE_MS) return known.vendor;
-    const vendor = getHookVendor(db, slug);
+    const vendor = await getHookVendor(db, slug);
     if (vendors.size > 10_000) vendors.clear();
     vendors.set(slug, { vendor, readAt: t });
     return vendor;
@@ -121,16 +122,16 @@ export function createHookHandler(deps: HookDeps) {
     // budget lets through: one flooding source is stopped by its own bucket and cannot use up
     // everyone's ceiling.
     if (!ceiling.has(t)) {
-      deps.telemetry.throttled("ceiling", t, settings.ceiling);
+      await deps.telemetry.throttled("ceiling", t, settings.ceiling);
       return problem(429, "too many pushes overall; retry later", { "retry-after": String(ceiling.secondsUntil(t)) });
     }
     const db = deps.db();
-    const vendor = hookVendor(db, decodeURIComponent(slug), t);
+    const vendor = await hookVendor(db, decodeURIComponent(slug), t);
     // The same answer whether the vendor is unknown or the secret wrong: neither is revealed.
     if (!vendor || !vendor.enabled || !secretMatches(decodeURIComponent(secret), vendor.hookSecretHash)) return problem(404, "no webhook at this address");
     const own = sources.take(vendor.slug, t);
     if (!own.allowed) {
-      deps.telemetry.throttled(`source:${vendor.slug}`, t, settings.perSource);
+      await deps.telemetry.throttled(`source:${vendor.slug}`, t, settings.perSource);
       return problem(429, `too many pushes for ${vendor.slug}; retry after ${own.retryAfterSeconds} s`, { "retry-after": String(own.retryAfterSeconds) });
     }
     ceiling.take(t);
@@ -149,12 +150,12 @@ export function createHookHandler(deps: HookDeps) {
     const contentHash = hookContentHash(payload as Record<string, unknown>);
     const at = new Date(t).toISOString();
     // A replay (same content, whatever its event id) was taken already: nothing to do.
-    if (isKnownDelivery(db, vendor.id, contentHash)) return { status: 200, body: { status: "duplicate", detail: "this content was received before" } };
+    if ((await isKnownDelivery(db, vendor.id, contentHash))) return { status: 200, body: { status: "duplicate", detail: "this content was received before" } };
     let versionsAdded = 0;
     const incident = (payload as Record<string, unknown>).incident;
     const platform = getPlatform("statuspage-incident");
     if (STATUSPAGE_FAMILY.test(vendor.platform) && incident && typeof incident === "object" && platform) {
-      const full = getVendorBySlug(db, vendor.slug);
+      const full = await getVendorBySlug(db, vendor.slug);
       if (full) {
         const { meta: _meta, ...content } = payload as Record<string, unknown>;
         const result = await ingestSnapshot(db, { vendor: full, platform, source: "webhook", observedAt: at, body: Buffer.from(JSON.stringify(content)), notify: true });
@@ -162,10 +163,10 @@ export function createHookHandler(deps: HookDeps) {
         if (versionsAdded > 0 && result.captureId !== null) deps.onVersionsRecorded?.(result.captureId);
       }
     }
-    db.$client.transaction(() => {
-      recordHookDelivery(db, vendor.id, contentHash, at);
-      requestPushPoll(db, vendor.id, t, settings.debounceMs);
-    })();
+    await transact(db, async () => {
+      await recordHookDelivery(db, vendor.id, contentHash, at);
+      await requestPushPoll(db, vendor.id, t, settings.debounceMs);
+    });
     return { status: 202, body: { status: "accepted", detail: `a poll of ${vendor.slug} is scheduled`, versionsAdded } };
   }
 

@@ -1,5 +1,6 @@
 import type { RedlineDb } from "@/db/client";
 import { addThrottled, listThrottleTelemetry, markAlerted } from "@/db/hooks";
+import { transact } from "@/db/transaction";
 import { errorMessage } from "@/lib/error-message";
 
 export interface ThrottleAlert {
@@ -32,11 +33,11 @@ export class ThrottleTelemetry {
     private readonly log: (line: string) => void = console.error,
   ) {}
 
-  private lastAlerts(): Map<string, number> {
+  private async lastAlerts(): Promise<Map<string, number>> {
     if (this.lastAlertMs) return this.lastAlertMs;
     try {
       this.lastAlertMs = new Map(
-        listThrottleTelemetry(this.db())
+        (await listThrottleTelemetry(this.db()))
           .filter((r) => r.lastAlertAt !== null)
           .map((r) => [r.scope, Date.parse(r.lastAlertAt ?? "")]),
       );
@@ -48,16 +49,16 @@ export class ThrottleTelemetry {
     return this.lastAlertMs;
   }
 
-  throttled(scope: string, nowMs: number, limit: ThrottleAlert["limit"]): void {
+  async throttled(scope: string, nowMs: number, limit: ThrottleAlert["limit"]): Promise<void> {
     const at = new Date(nowMs).toISOString();
     const entry = this.pending.get(scope);
     this.pending.set(scope, { count: (entry?.count ?? 0) + 1, lastAt: at });
     this.sinceAlert.set(scope, (this.sinceAlert.get(scope) ?? 0) + 1);
-    const last = this.lastAlerts().get(scope);
+    const last = (await this.lastAlerts()).get(scope);
     if (last !== undefined && nowMs - last < this.intervalMs) return;
-    this.lastAlerts().set(scope, nowMs);
+    (await this.lastAlerts()).set(scope, nowMs);
     try {
-      markAlerted(this.db(), scope, at);
+      await markAlerted(this.db(), scope, at);
     } catch (error) {
       this.log(`telemetry: unable to record the alert for ${scope}: ${errorMessage(error)}`);
     }
@@ -74,14 +75,14 @@ export class ThrottleTelemetry {
    * Write the counts gathered since the last flush. They are cleared only once the write has
    * committed: a failed write (SQLITE_BUSY) throws and keeps them all for the next flush.
    */
-  flush(): void {
+  async flush(): Promise<void> {
     if (this.pending.size === 0) return;
     const rows = [...this.pending.entries()];
     try {
       const db = this.db();
-      db.$client.transaction(() => {
-        for (const [scope, { count, lastAt }] of rows) addThrottled(db, scope, count, lastAt);
-      })();
+      await transact(db, async () => {
+        for (const [scope, { count, lastAt }] of rows) await addThrottled(db, scope, count, lastAt);
+      });
     } catch (error) {
       throw new TelemetryError(`telemetry: unable to write the throttle counts of ${rows.length} scopes: ${errorMessage(error)}`, { cause: error });
     }

@@ -15,25 +15,25 @@ function page(request: Request, status: number, view: UnsubscribeView): Response
 }
 
 export function unsubscribeRoute(database: () => RedlineDb) {
-  const find = (request: Request) => {
+  const find = async (request: Request) => {
     const url = new URL(request.url);
     const id = url.searchParams.get("s") ?? "";
     const token = url.searchParams.get("t") ?? "";
-    const subscription = id ? getSubscription(database(), id) : undefined;
+    const subscription = id ? await getSubscription(database(), id) : undefined;
     return subscription && isUnsubscribeToken(subscription.id, subscription.secret, token) ? { subscription, token } : null;
   };
   return {
-    GET(request: Request): Response {
-      const found = find(request);
+    async GET(request: Request): Promise<Response> {
+      const found = await find(request);
       if (!found) return page(request, 403, { kind: "refused" });
       const what = found.subscription.target.replace(/^mailto:/, "");
       if (found.subscription.status === "disabled") return page(request, 200, { kind: "done", what });
       return page(request, 200, { kind: "confirm", id: found.subscription.id, token: found.token, what });
     },
-    POST(request: Request): Response {
-      const found = find(request);
+    async POST(request: Request): Promise<Response> {
+      const found = await find(request);
       if (!found) return page(request, 403, { kind: "refused" });
-      disableSubscription(database(), found.subscription.id, "unsubscribed through the link in a message");
+      await disableSubscription(database(), found.subscription.id, "unsubscribed through the link in a message");
       return page(request, 200, { kind: "done", what: found.subscription.target.replace(/^mailto:/, "") });
     },
   };

@@ -12,8 +12,8 @@ describe("archive changes", () => {
   it("names the vendor and incident of each version recorded, and nothing for a poll that finds nothing new", async () => {
     const db = freshDatabase();
     const platform = makeTestPlatform({ kind: "recent", limit: 25 });
-    const acme = ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
-    const globex = ensureVendor(db, { slug: "globex", name: "Globex", platform: platform.name });
+    const acme = await ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
+    const globex = await ensureVendor(db, { slug: "globex", name: "Globex", platform: platform.name });
     const start = getArchiveChangePosition(db);
     const incident = makeIncident({ vendor: "acme", id: "1", title: "API errors" });
     await ingestSnapshot(db, { vendor: acme, platform, source: "feed", observedAt: "2026-05-01T00:00:00.000Z", body: snapshotBody([incident]) });
@@ -30,7 +30,7 @@ describe("archive changes", () => {
   it("records the kinds of each version written or removed, and none for a vendor's change", async () => {
     const db = freshDatabase();
     const platform = makeTestPlatform({ kind: "recent", limit: 25 });
-    const acme = ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
+    const acme = await ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
     const start = getArchiveChangePosition(db);
     await ingestSnapshot(db, { vendor: acme, platform, source: "feed", observedAt: "2026-05-01T00:00:00.000Z", body: snapshotBody([makeIncident({ vendor: "acme", id: "1", title: "API errors" })]) });
     const afterNew = getArchiveChangePosition(db);
@@ -47,25 +47,25 @@ describe("archive changes", () => {
     expect(listArchiveChangesSince(db, afterNew + 1, 10).at(-1)).toMatchObject({ vendorSlug: "acme", providerId: null, kinds: null });
   });
 
-  it("names a renamed vendor under its old and new slug, and a removed one under its slug", () => {
+  it("names a renamed vendor under its old and new slug, and a removed one under its slug", async () => {
     const db = freshDatabase();
     const settings = { slug: "acme", name: "Acme", platform: "statuspage", url: "https://status.acme.test" };
-    syncCatalogVendors(db, [settings]);
+    await syncCatalogVendors(db, [settings]);
     const before = getArchiveChangePosition(db);
     db.$client.prepare("UPDATE vendors SET slug = 'acme-cloud' WHERE slug = 'acme'").run();
     expect(whom(listArchiveChangesSince(db, before, 10))).toEqual(["acme/*", "acme-cloud/*"]);
     const renamed = getArchiveChangePosition(db);
-    removeVendor(db, "acme-cloud", true);
+    await removeVendor(db, "acme-cloud", true);
     expect(whom(listArchiveChangesSince(db, renamed, 10))).toContain("acme-cloud/*");
   });
 
-  it("keeps only the newest 4,096 changes", () => {
+  it("keeps only the newest 4,096 changes", async () => {
     const db = freshDatabase();
     const insert = db.$client.prepare("INSERT INTO archive_changes (vendor_slug, provider_id) VALUES ('x', NULL)");
     db.$client.transaction(() => {
       for (let i = 0; i < 5_000; i += 1) insert.run();
     })();
-    syncCatalogVendors(db, [{ slug: "acme", name: "Acme", platform: "statuspage", url: "https://status.acme.test" }]);
+    await syncCatalogVendors(db, [{ slug: "acme", name: "Acme", platform: "statuspage", url: "https://status.acme.test" }]);
     const newest = getArchiveChangePosition(db);
     const kept = listArchiveChangesSince(db, 0, 10_000);
     expect(kept).toHaveLength(4_096);

@@ -10,7 +10,7 @@ describe("archive revision", () => {
   it("moves when a version is recorded and stays put when a poll finds nothing new", async () => {
     const db = freshDatabase();
     const platform = makeTestPlatform({ kind: "recent", limit: 25 });
-    const acme = ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
+    const acme = await ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
     const start = getArchiveRevision(db);
     const incident = makeIncident({ vendor: "acme", id: "1", title: "API errors" });
     await ingestSnapshot(db, { vendor: acme, platform, source: "feed", observedAt: "2026-05-01T00:00:00.000Z", body: snapshotBody([incident]) });
@@ -22,7 +22,7 @@ describe("archive revision", () => {
     expect(getArchiveRevision(db)).toBeGreaterThan(afterNew);
   });
 
-  it("moves when a vendor is added, renamed, removed or polled again", () => {
+  it("moves when a vendor is added, renamed, removed or polled again", async () => {
     const db = freshDatabase();
     const settings = { slug: "acme", name: "Acme", platform: "statuspage", url: "https://status.acme.test" };
     let last = getArchiveRevision(db);
@@ -35,7 +35,7 @@ describe("archive revision", () => {
       () => addVendor(db, settings, "user"),
     ];
     for (const step of steps) {
-      step();
+      await step();
       const now = getArchiveRevision(db);
       expect(now).toBeGreaterThan(last);
       last = now;

@@ -53,7 +53,7 @@ describe("backup and restore", () => {
     copy.close();
 
     // Later the live database gains an incident; restoring the backup brings back the earlier state.
-    const acme = ensureVendor(db, { slug: "acme", platform: platform.name });
+    const acme = await ensureVendor(db, { slug: "acme", platform: platform.name });
     await ingestSnapshot(db, { vendor: acme, platform, source: "incidents.json", observedAt: "2026-06-01T00:00:00.000Z", body: snapshotBody([makeIncident({ vendor: "acme", id: "late" })]) });
     closeDatabase(db);
     const restored = await restoreDatabase(summary.file, live, new Date("2026-06-02T00:00:00.000Z"));

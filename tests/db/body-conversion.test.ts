@@ -19,7 +19,7 @@ describeCorpus("converting raw bodies stored whole (gzip) to deltas", () => {
     expect(countLegacyBodies(db.$client)).toBe(legacy);
     const before = { github: vendorExportJson(db, "github"), slack: vendorExportJson(db, "slack"), mirror: vendorExportJson(db, "github-mirror") };
     const gzipBytes = storedBytes(db);
-    for (const r of restoredHashes(db)) expect(r.restored, `gzip capture ${r.id}`).toBe(r.recorded);
+    for (const r of await restoredHashes(db)) expect(r.restored, `gzip capture ${r.id}`).toBe(r.recorded);
 
     const batches: number[] = [];
     const converted = convertLegacyBodies(db.$client, { batchBodies: 50, onBatch: ({ remaining }) => batches.push(remaining) });
@@ -27,7 +27,7 @@ describeCorpus("converting raw bodies stored whole (gzip) to deltas", () => {
     expect(countLegacyBodies(db.$client)).toBe(0);
     expect(batches.length).toBeGreaterThanOrEqual(Math.ceil(legacy / 50));
     expect(batches.at(-1)).toBe(0);
-    for (const r of restoredHashes(db)) expect(r.restored, `converted capture ${r.id}`).toBe(r.recorded);
+    for (const r of await restoredHashes(db)) expect(r.restored, `converted capture ${r.id}`).toBe(r.recorded);
     expect(storedBytes(db) * 3).toBeLessThan(gzipBytes);
     expect(bodyRows(db).some((r) => r.encoding === "zstd-delta")).toBe(true);
     expect({ github: vendorExportJson(db, "github"), slack: vendorExportJson(db, "slack"), mirror: vendorExportJson(db, "github-mirror") }).toEqual(before);
@@ -36,7 +36,7 @@ describeCorpus("converting raw bodies stored whole (gzip) to deltas", () => {
     for (const slug of ["github", "slack"]) {
       const vendor = db.$client.prepare<[string], { id: number }>("SELECT id FROM vendors WHERE slug = ?").get(slug);
       if (!vendor) throw new Error(`no vendor ${slug}`);
-      queueJob(db, vendor.id, "requested", null);
+      await queueJob(db, vendor.id, "requested", null);
       await runPendingJobs(db, { vendorId: vendor.id });
     }
     expect({ github: vendorExportJson(db, "github"), slack: vendorExportJson(db, "slack"), mirror: vendorExportJson(db, "github-mirror") }).toEqual(before);

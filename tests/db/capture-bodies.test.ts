@@ -22,26 +22,28 @@ function pollHistory(polls: number): Buffer[] {
   return bodies;
 }
 
-function recordPolls(db: ReturnType<typeof freshDatabase>, vendorId: number, source: string, bodies: readonly Buffer[]): number[] {
-  return bodies.map((body, i) => {
-    const id = insertCapture(db, {
+async function recordPolls(db: ReturnType<typeof freshDatabase>, vendorId: number, source: string, bodies: readonly Buffer[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const [i, body] of bodies.entries()) {
+    const id = await insertCapture(db, {
       vendorId, source, platform: "statuspage-summary", observedAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(), hash: sha(body), body,
       outcome: "ok", error: null, incidentCount: 1, warnings: [],
     });
     if (id === null) throw new Error(`poll ${i} was a duplicate`);
-    return id;
-  });
+    ids.push(id);
+  }
+  return ids;
 }
 
 describe("raw bodies stored as deltas", () => {
-  it("restores every capture of a poll history to its recorded hash, with chains bounded in length", () => {
+  it("restores every capture of a poll history to its recorded hash, with chains bounded in length", async () => {
     const db = freshDatabase();
-    const vendor = ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
+    const vendor = await ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
     const bodies = pollHistory(80);
     // The same body polled again, then an older one served again: each is stored once.
-    const ids = recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", [...bodies, bodies[79] as Buffer, bodies[3] as Buffer]);
+    const ids = await recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", [...bodies, bodies[79] as Buffer, bodies[3] as Buffer]);
     expect(countRows(db, "capture_bodies")).toBe(80);
-    for (const [i, id] of ids.entries()) expect(sha(restoreCaptureBody(db, id) ?? Buffer.alloc(0))).toBe(sha(i < 80 ? (bodies[i] as Buffer) : i === 80 ? (bodies[79] as Buffer) : (bodies[3] as Buffer)));
+    for (const [i, id] of ids.entries()) expect(sha((await restoreCaptureBody(db, id)) ?? Buffer.alloc(0))).toBe(sha(i < 80 ? (bodies[i] as Buffer) : i === 80 ? (bodies[79] as Buffer) : (bodies[3] as Buffer)));
     const rows = bodyRows(db);
     expect(Math.max(...rows.map((r) => r.depth))).toBe(MAX_CHAIN_DEPTH);
     // Past the bound, a new stretch starts with a delta against the last stretch's start, not a whole body.
@@ -53,30 +55,30 @@ describe("raw bodies stored as deltas", () => {
     expect(stored * 5).toBeLessThan(gzipAlone);
   });
 
-  it("stores a source's first body as a delta against the vendor's last, as with one endpoint per incident", () => {
+  it("stores a source's first body as a delta against the vendor's last, as with one endpoint per incident", async () => {
     const db = freshDatabase();
-    const vendor = ensureVendor(db, { slug: "acme", platform: "statuspage-incident" });
+    const vendor = await ensureVendor(db, { slug: "acme", platform: "statuspage-incident" });
     const [first, second] = pollHistory(2) as [Buffer, Buffer];
-    recordPolls(db, vendor.id, "https://status.acme.test/api/v2/incidents/one.json", [first]);
-    const [id] = recordPolls(db, vendor.id, "https://status.acme.test/api/v2/incidents/two.json", [second]);
+    await recordPolls(db, vendor.id, "https://status.acme.test/api/v2/incidents/one.json", [first]);
+    const [id] = await recordPolls(db, vendor.id, "https://status.acme.test/api/v2/incidents/two.json", [second]);
     expect(db.$client.prepare("SELECT encoding, (SELECT lower(hex(p.hash)) FROM capture_bodies p WHERE p.id = b.base_id) AS baseHash FROM capture_bodies b WHERE hash = unhex(?)").get(sha(second))).toEqual({ encoding: "zstd-delta", baseHash: sha(first) });
-    expect(restoreCaptureBody(db, id as number)?.equals(second)).toBe(true);
+    expect((await restoreCaptureBody(db, id as number))?.equals(second)).toBe(true);
   });
 
-  it("reads a run of bodies through a reader as it restores them one by one", () => {
+  it("reads a run of bodies through a reader as it restores them one by one", async () => {
     const db = freshDatabase();
-    const vendor = ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
+    const vendor = await ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
     const bodies = pollHistory(40);
-    recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", bodies);
+    await recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", bodies);
     const read = bodyReader(db);
-    for (const body of bodies) expect(read(sha(body)).equals(body)).toBe(true);
+    for (const body of bodies) expect((await read(sha(body))).equals(body)).toBe(true);
   });
 
-  it("refuses a damaged delta row with a store error naming the capture, never wrong bytes", () => {
+  it("refuses a damaged delta row with a store error naming the capture, never wrong bytes", async () => {
     const db = freshDatabase();
-    const vendor = ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
+    const vendor = await ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
     const bodies = pollHistory(10);
-    const ids = recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", bodies);
+    const ids = await recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", bodies);
     const victim = ids[5] as number;
     const hash = sha(bodies[5] as Buffer);
     const row = db.$client.prepare<[string], { body: Buffer; encoding: string }>("SELECT body, encoding FROM capture_bodies WHERE hash = unhex(?)").get(hash);
@@ -84,49 +86,49 @@ describe("raw bodies stored as deltas", () => {
     const flipped = Buffer.from(row?.body ?? Buffer.alloc(0));
     flipped[flipped.length - 6] = (flipped[flipped.length - 6] ?? 0) ^ 0xff;
     db.$client.prepare("UPDATE capture_bodies SET body = ? WHERE hash = unhex(?)").run(flipped, hash);
-    expect(() => restoreCaptureBody(db, victim)).toThrow(new RegExp(`^store: raw body ${hash} \\(of capture ${victim}\\)`));
+    expect(async () => restoreCaptureBody(db, victim)).toThrow(new RegExp(`^store: raw body ${hash} \\(of capture ${victim}\\)`));
     // A later body whose chain runs through the damaged one is refused too.
-    expect(() => restoreCaptureBody(db, ids[6] as number)).toThrow(/^store: raw body .* capture/);
+    expect(async () => restoreCaptureBody(db, ids[6] as number)).toThrow(/^store: raw body .* capture/);
     // Bodies before it are untouched.
-    expect(restoreCaptureBody(db, ids[4] as number)?.equals(bodies[4] as Buffer)).toBe(true);
+    expect((await restoreCaptureBody(db, ids[4] as number))?.equals(bodies[4] as Buffer)).toBe(true);
   });
 
-  it("refuses a delta whose base decodes to other bytes, by its hash", () => {
+  it("refuses a delta whose base decodes to other bytes, by its hash", async () => {
     const db = freshDatabase();
-    const vendor = ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
+    const vendor = await ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
     const bodies = pollHistory(4);
-    const ids = recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", bodies);
+    const ids = await recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", bodies);
     // The chain's whole body replaced by a valid one of other content: the deltas after it decode to wrong bytes.
     db.$client.prepare("UPDATE capture_bodies SET body = ? WHERE hash = unhex(?)").run(encodeFull(Buffer.from('{"other":true}')), sha(bodies[0] as Buffer));
-    expect(() => restoreCaptureBody(db, ids[2] as number)).toThrow(/^store: raw body [0-9a-f]{64} \(of capture \d+\) (restored to .* not its own|cannot be decoded)/);
-    expect(() => restoreCaptureBody(db, ids[0] as number)).toThrow(new RegExp(`of capture ${ids[0]}\\) restored to 14 bytes`));
+    expect(async () => restoreCaptureBody(db, ids[2] as number)).toThrow(/^store: raw body [0-9a-f]{64} \(of capture \d+\) (restored to .* not its own|cannot be decoded)/);
+    expect(async () => restoreCaptureBody(db, ids[0] as number)).toThrow(new RegExp(`of capture ${ids[0]}\\) restored to 14 bytes`));
   });
 });
 
 describe("vendors remove --purge", () => {
-  it("keeps every raw body when a vendor is only removed", () => {
+  it("keeps every raw body when a vendor is only removed", async () => {
     const db = freshDatabase();
-    const vendor = ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
-    recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", pollHistory(5));
-    removeVendor(db, "acme", false);
+    const vendor = await ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
+    await recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", pollHistory(5));
+    await removeVendor(db, "acme", false);
     expect(countRows(db, "capture_bodies")).toBe(5);
   });
 
-  it("deletes the vendor's raw bodies and keeps, restorable, those another vendor shares", () => {
+  it("deletes the vendor's raw bodies and keeps, restorable, those another vendor shares", async () => {
     const db = freshDatabase();
-    const a = ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
-    const b = ensureVendor(db, { slug: "bolt", platform: "statuspage-summary" });
+    const a = await ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
+    const b = await ensureVendor(db, { slug: "bolt", platform: "statuspage-summary" });
     const bodies = pollHistory(20);
-    recordPolls(db, a.id, "https://status.acme.test/api/v2/summary.json", bodies);
+    await recordPolls(db, a.id, "https://status.acme.test/api/v2/summary.json", bodies);
     // Bolt's page served three of Acme's bodies (one mirrored status page): stored once, in Acme's chain.
-    recordPolls(db, b.id, "https://status.bolt.test/api/v2/summary.json", bodies.slice(10, 13));
+    await recordPolls(db, b.id, "https://status.bolt.test/api/v2/summary.json", bodies.slice(10, 13));
     expect(countRows(db, "capture_bodies")).toBe(20);
-    expect(removeVendor(db, "acme", true).bodies).toEqual({ dropped: 17, rebased: 1 });
+    expect((await removeVendor(db, "acme", true)).bodies).toEqual({ dropped: 17, rebased: 1 });
     expect(countRows(db, "captures")).toBe(3);
     expect(bodyRows(db).map((r) => r.hash).sort()).toEqual(bodies.slice(10, 13).map(sha).sort());
     // The first of them was a delta against a body now deleted: it is stored whole.
     expect(bodyRows(db, `hash = unhex('${sha(bodies[10] as Buffer)}')`)[0]?.encoding).toBe("zstd");
-    for (const r of restoredHashes(db)) expect(r.restored).toBe(r.recorded);
+    for (const r of await restoredHashes(db)) expect(r.restored).toBe(r.recorded);
     expect(db.$client.prepare("SELECT count(*) AS n FROM capture_bodies WHERE vendor_id IS NOT NULL").get()).toEqual({ n: 0 });
   });
 });
@@ -136,7 +138,7 @@ describeCorpus("raw bodies of real histories", () => {
     it(`restores every capture of ${folder}, imported, to its recorded hash, in less space than gzip alone`, async () => {
       const db = freshDatabase();
       await importCorpusFolder(db, folder);
-      const restored = restoredHashes(db);
+      const restored = await restoredHashes(db);
       expect(restored.length).toBeGreaterThan(90);
       for (const r of restored) expect(r.restored, `capture ${r.id}`).toBe(r.recorded);
       const rows = bodyRows(db);

@@ -18,7 +18,7 @@ const summaryPlatform = () => platformNamed("statuspage-summary");
 async function importThree() {
   const db = freshDatabase();
   const platform = summaryPlatform();
-  const vendor = ensureVendor(db, { slug: "acme", platform: platform.name });
+  const vendor = await ensureVendor(db, { slug: "acme", platform: platform.name });
   const body = fs.readFileSync(FIXTURE);
   const edited = Buffer.from(body.toString("utf8").replace("Card payouts delayed", "Card payouts delayed in Europe"));
   const bodies = [body, Buffer.alloc(0), edited];
@@ -30,9 +30,9 @@ async function importThree() {
 describe("restoring a capture's raw body", () => {
   it("gives back each kept body byte for byte, in capture order, and lists no capture that kept none", async () => {
     const { db, vendor, body, edited } = await importThree();
-    const ids = listStoredCaptureIds(db, vendor.id);
+    const ids = await listStoredCaptureIds(db, vendor.id);
     expect(ids).toHaveLength(2);
-    const restored = ids.map((id) => restoreCapture(db, id));
+    const restored = await Promise.all(ids.map((id) => restoreCapture(db, id)));
     expect(restored.map((r) => r.body.equals(body))).toEqual([true, false]);
     expect(restored[1]?.body.equals(edited)).toBe(true);
     expect(restored.map((r) => r.hash)).toEqual([sha256Hex(body), sha256Hex(edited)]);
@@ -42,18 +42,18 @@ describe("restoring a capture's raw body", () => {
     const { db, vendor } = await importThree();
     const failed = db.$client.prepare<[number], { id: number }>("SELECT id FROM captures WHERE vendor_id = ? AND outcome = 'failed'").get(vendor.id);
     expect(failed).toBeDefined();
-    expect(() => restoreCapture(db, failed?.id ?? 0)).toThrow(/kept no body/);
-    expect(() => restoreCapture(db, 999_999)).toThrow(CaptureRestoreError);
+    expect(async () => restoreCapture(db, failed?.id ?? 0)).toThrow(/kept no body/);
+    expect(async () => restoreCapture(db, 999_999)).toThrow(CaptureRestoreError);
   });
 
   it("refuses a stored body that no longer matches the capture's recorded hash", async () => {
     const { db, vendor, body } = await importThree();
-    const [first] = listStoredCaptureIds(db, vendor.id);
+    const [first] = await listStoredCaptureIds(db, vendor.id);
     // Replace the first capture's stored body by a whole, well-formed body of other content.
     db.$client
       .prepare("UPDATE capture_bodies SET encoding = 'zstd', base_id = NULL, depth = 0, body = ? WHERE hash = unhex(?)")
       .run(encodeFull(Buffer.from('{"page":{},"incidents":[]}')), sha256Hex(body));
-    expect(() => restoreCapture(db, first ?? 0)).toThrow(/restore capture \d+: .*sha256 [0-9a-f]{64}, not its own/);
+    expect(async () => restoreCapture(db, first ?? 0)).toThrow(/restore capture \d+: .*sha256 [0-9a-f]{64}, not its own/);
   });
 });
 
@@ -61,15 +61,15 @@ describeCorpus("restoring every capture of a real history", () => {
   it("gives every kept capture of Trello's summary.json back with its recorded hash", async () => {
     const db = freshDatabase();
     const platform = summaryPlatform();
-    const vendor = ensureVendor(db, { slug: "trello", platform: platform.name });
+    const vendor = await ensureVendor(db, { slug: "trello", platform: platform.name });
     const { snapshots } = listSnapshotFolder(corpusPath("statuspage-summary-trello-nonutc"));
     await importSnapshots(db, vendor, platform, snapshots);
-    const ids = listStoredCaptureIds(db, vendor.id);
+    const ids = await listStoredCaptureIds(db, vendor.id);
     const nonEmpty = snapshots.filter((s) => s.read().byteLength > 0);
     expect(ids).toHaveLength(nonEmpty.length);
     const files = new Set(nonEmpty.map((s) => sha256Hex(s.read())));
     for (const id of ids) {
-      const { body, hash } = restoreCapture(db, id);
+      const { body, hash } = await restoreCapture(db, id);
       expect(sha256Hex(body)).toBe(hash);
       expect(files.has(hash)).toBe(true);
     }

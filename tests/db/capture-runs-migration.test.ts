@@ -78,19 +78,19 @@ describe("migrating captures recorded one row per observation", () => {
     const migrated = openDatabase(file);
     const rows = migrated.$client.prepare("SELECT observed_at AS first, last_observed_at AS last, observations FROM captures ORDER BY observed_at").all();
     expect(rows).toEqual(observations.map((o) => ({ first: o.observedAt, last: o.observedAt, observations: 1 })));
-    queueJob(migrated, 1, "requested", null);
+    await queueJob(migrated, 1, "requested", null);
     await runPendingJobs(migrated, { vendorId: 1 });
 
     const fresh = openDatabase(path.join(tempDir(), "fresh.db"));
     const platform = getPlatform("statuspage-summary");
     if (!platform) throw new Error("no platform");
-    const vendor = ensureVendor(fresh, { slug: "acme", name: "Acme", platform: platform.name });
+    const vendor = await ensureVendor(fresh, { slug: "acme", name: "Acme", platform: platform.name });
     const snapshots = observations.map((o, i) => ({ label: `#${i}`, observedAt: o.observedAt, source: "summary.json", read: () => o.body }));
     await importSnapshots(fresh, vendor, platform, snapshots);
     expect(fresh.$client.prepare("SELECT count(*) AS n FROM captures").get()).toEqual({ n: fs.readdirSync(FIXTURES).length });
     expect(exportOf(migrated)).toBe(exportOf(fresh));
     // New observations continue where the migrated rows left off.
-    const oldVendor = getVendorBySlug(migrated, "acme");
+    const oldVendor = await getVendorBySlug(migrated, "acme");
     if (!oldVendor) throw new Error("acme lost in migration");
     await importSnapshots(migrated, oldVendor, platform, [{ label: "again", observedAt: "2026-03-02T13:40:00.000Z", source: "summary.json", read: () => observations.at(-1)?.body ?? Buffer.alloc(0) }]);
     expect(migrated.$client.prepare("SELECT observations, last_observed_at AS last FROM captures ORDER BY observed_at DESC LIMIT 1").get()).toEqual({ observations: 2, last: "2026-03-02T13:40:00.000Z" });

@@ -45,8 +45,8 @@ function exportOf(db: RedlineDb): string {
 }
 
 /** An unchanged poll of the maintenances endpoint (its body never changes here). */
-function unchangedMaintenances(db: RedlineDb, vendor: VendorRow, minute: number, source = MAINTENANCES): void {
-  recordObservation(db, {
+async function unchangedMaintenances(db: RedlineDb, vendor: VendorRow, minute: number, source = MAINTENANCES): Promise<void> {
+  await recordObservation(db, {
     vendorId: vendor.id, source, platform: "statuspage-incidents", observedAt: at(minute), hash: sha256Hex("maintenances"),
     body: null, outcome: "not-modified", error: null, incidentCount: null, warnings: [],
   });
@@ -62,18 +62,18 @@ function maintenanceRuns(db: RedlineDb): Array<[string, string, number]> {
 describe("runs of a source beside another", () => {
   it("a capture of another source that derives something ends the run where it stood; one that changes nothing does not", async () => {
     const db = freshDatabase();
-    const vendor = ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage" });
+    const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage" });
     await listing(db, vendor, 0, ["a"]);
-    unchangedMaintenances(db, vendor, 1);
-    unchangedMaintenances(db, vendor, 2);
+    await unchangedMaintenances(db, vendor, 1);
+    await unchangedMaintenances(db, vendor, 2);
     // The same listing again changes nothing and reads no other source's standing: the run goes on.
     await listing(db, vendor, 3, ["a"]);
-    unchangedMaintenances(db, vendor, 4);
+    await unchangedMaintenances(db, vendor, 4);
     expect(maintenanceRuns(db)).toEqual([[at(1), at(4), 3]]);
     // A new incident is derived with the maintenances endpoint's standing as it stood at minute 4.
     await listing(db, vendor, 5, ["a", "b"]);
-    unchangedMaintenances(db, vendor, 6);
-    unchangedMaintenances(db, vendor, 7);
+    await unchangedMaintenances(db, vendor, 6);
+    await unchangedMaintenances(db, vendor, 7);
     expect(maintenanceRuns(db)).toEqual([[at(1), at(4), 3], [at(6), at(7), 2]]);
     expect(db.$client.prepare("SELECT observed_at AS first, last_observed_at AS last, observations AS n FROM captures WHERE source = ? ORDER BY observed_at").all(LISTING)).toEqual([
       { first: at(0), last: at(3), n: 2 },
@@ -85,16 +85,16 @@ describe("runs of a source beside another", () => {
 describe("re-deriving runs", () => {
   it("sees a source's standing where another source's derivation saw it: an incident awaited by a listing that had not looked since", async () => {
     const db = freshDatabase();
-    const vendor = ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage" });
+    const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage" });
     await listing(db, vendor, 0, ["a"]);
-    for (const m of [1, 2, 3, 4]) unchangedMaintenances(db, vendor, m, LISTING);
+    for (const m of [1, 2, 3, 4]) await unchangedMaintenances(db, vendor, m, LISTING);
     // summary.json lists a new incident, then drops it before incidents.json looks again: that list owes it a listing.
     await summary(db, vendor, 5, [incident("y", "2026-03-01T10:04:00.000Z")]);
     await summary(db, vendor, 6, []);
-    for (const m of [7, 8, 9, 10]) unchangedMaintenances(db, vendor, m, LISTING);
+    for (const m of [7, 8, 9, 10]) await unchangedMaintenances(db, vendor, m, LISTING);
     const live = exportOf(db);
     expect((JSON.parse(live) as { incidents: Array<{ id: string; presence: string }> }).incidents.find((i) => i.id === "y")?.presence).toBe("listed");
-    queueJob(db, vendor.id, "requested", null);
+    await queueJob(db, vendor.id, "requested", null);
     await runPendingJobs(db, { vendorId: vendor.id });
     expect(exportOf(db)).toBe(live);
   });

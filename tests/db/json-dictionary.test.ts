@@ -57,7 +57,7 @@ describe("migrate's conversion of record states deflated by an earlier Redline",
     expect(full().every((r) => Buffer.isBuffer(r.state) && !isDictionaryCompressed(r.state))).toBe(true);
     expect(versionLayoutPending(sqlite)).toBe(true);
 
-    expect(convertVersionLayout(db).statesRewritten).toBe(texts.length);
+    expect((await convertVersionLayout(db)).statesRewritten).toBe(texts.length);
     expect(full().every((r) => typeof r.state === "string" || isDictionaryCompressed(r.state))).toBe(true);
     expect(full().map((r) => unpackJson(r.state))).toEqual(texts);
     expect(versionLayoutPending(sqlite)).toBe(false);

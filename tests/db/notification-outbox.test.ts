@@ -13,17 +13,17 @@ import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 const platform = makeTestPlatform({ kind: "recent", limit: 25 });
 const filter = (f: object) => subscriptionFilterSchema.parse(f);
 
-function setUp() {
+async function setUp() {
   const db = freshDatabase();
-  const acme = ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
-  const other = ensureVendor(db, { slug: "other", name: "Other", platform: platform.name });
-  saveWatchlist(db, { name: "payments", vendors: [], components: ["acme:API"] });
-  const all = addSubscription(db, { target: "https://hooks.example/all", format: "webhook", filter: filter({}), watchlist: null, digest: null });
-  const onlyOther = addSubscription(db, { target: "https://hooks.example/other", format: "webhook", filter: filter({ vendors: ["other"] }), watchlist: null, digest: null });
-  const watch = addSubscription(db, { target: "https://hooks.example/watch", format: "webhook", filter: filter({}), watchlist: "payments", digest: null });
-  const escalations = addSubscription(db, { target: "https://hooks.example/esc", format: "webhook", filter: filter({ kinds: ["impact-escalated"], minImpact: "major" }), watchlist: null, digest: null });
-  const outbox = () => {
-    fanOutVersions(db);
+  const acme = await ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
+  const other = await ensureVendor(db, { slug: "other", name: "Other", platform: platform.name });
+  await saveWatchlist(db, { name: "payments", vendors: [], components: ["acme:API"] });
+  const all = await addSubscription(db, { target: "https://hooks.example/all", format: "webhook", filter: filter({}), watchlist: null, digest: null });
+  const onlyOther = await addSubscription(db, { target: "https://hooks.example/other", format: "webhook", filter: filter({ vendors: ["other"] }), watchlist: null, digest: null });
+  const watch = await addSubscription(db, { target: "https://hooks.example/watch", format: "webhook", filter: filter({}), watchlist: "payments", digest: null });
+  const escalations = await addSubscription(db, { target: "https://hooks.example/esc", format: "webhook", filter: filter({ kinds: ["impact-escalated"], minImpact: "major" }), watchlist: null, digest: null });
+  const outbox = async () => {
+    await fanOutVersions(db);
     return db.$client.prepare("SELECT subscription_id AS id, provider_id AS incident, seq FROM notifications ORDER BY id").all() as Array<{ id: string; incident: string; seq: number }>;
   };
   return { db, acme, other, all, onlyOther, watch, escalations, outbox };
@@ -31,33 +31,33 @@ function setUp() {
 
 describe("the outbox", () => {
   it("is written with the version it notifies of, one row per matching subscription, filters ANDed across kinds and ORed within one", async () => {
-    const { db, acme, all, watch, escalations, outbox } = setUp();
+    const { db, acme, all, watch, escalations, outbox } = await setUp();
     const api = [{ id: "c1", name: "API" }];
     await ingestSnapshot(db, { vendor: acme, platform, source: "incidents.json", observedAt: "2026-03-01T10:00:00.000Z", body: snapshotBody([makeIncident({ impact: "minor", components: api })]), notify: true });
-    expect(outbox().map((r) => r.id).sort()).toEqual([all.id, watch.id].sort());
-    expect(outbox().every((r) => r.incident === "inc1" && r.seq === 1)).toBe(true);
+    expect((await outbox()).map((r) => r.id).sort()).toEqual([all.id, watch.id].sort());
+    expect((await outbox()).every((r) => r.incident === "inc1" && r.seq === 1)).toBe(true);
     await ingestSnapshot(db, { vendor: acme, platform, source: "incidents.json", observedAt: "2026-03-01T11:00:00.000Z", body: snapshotBody([makeIncident({ impact: "major", components: api })]), notify: true });
-    const second = outbox().filter((r) => r.seq === 2).map((r) => r.id).sort();
+    const second = (await outbox()).filter((r) => r.seq === 2).map((r) => r.id).sort();
     expect(second).toEqual([all.id, watch.id, escalations.id].sort());
   });
 
   it("is not written for an import, nor for a component outside the watchlist", async () => {
-    const { db, acme, all, watch, outbox } = setUp();
+    const { db, acme, all, watch, outbox } = await setUp();
     await ingestSnapshot(db, { vendor: acme, platform, source: "incidents.json", observedAt: "2026-03-01T10:00:00.000Z", body: snapshotBody([makeIncident({ components: [{ id: "c2", name: "Dashboard" }] })]) });
     expect(outbox()).toEqual([]);
     await ingestSnapshot(db, { vendor: acme, platform, source: "incidents.json", observedAt: "2026-03-01T11:00:00.000Z", body: snapshotBody([makeIncident({ status: "identified", components: [{ id: "c2", name: "Dashboard" }] })]), notify: true });
-    expect(outbox().map((r) => r.id)).toEqual([all.id]);
-    expect(outbox().map((r) => r.id)).not.toContain(watch.id);
+    expect((await outbox()).map((r) => r.id)).toEqual([all.id]);
+    expect((await outbox()).map((r) => r.id)).not.toContain(watch.id);
   });
 
   it("is written by an import only when it is asked to notify", async () => {
-    const { db, acme, all, outbox } = setUp();
+    const { db, acme, all, outbox } = await setUp();
     const snapshots = (hour: number, status: string) => [
       { label: `s${hour}`, observedAt: `2026-03-01T${hour}:00:00.000Z`, source: "incidents.json", read: () => snapshotBody([makeIncident({ status })]) },
     ];
     await importSnapshots(db, acme, platform, snapshots(10, "investigating"));
     expect(outbox()).toEqual([]);
     await importSnapshots(db, acme, platform, snapshots(11, "identified"), undefined, undefined, { notify: true });
-    expect(outbox().filter((r) => r.id === all.id)).toEqual([{ id: all.id, incident: "inc1", seq: 2 }]);
+    expect((await outbox()).filter((r) => r.id === all.id)).toEqual([{ id: all.id, incident: "inc1", seq: 2 }]);
   });
 });

@@ -10,39 +10,39 @@ import { freshDatabase } from "@/tests/support/database";
 const SOURCE = "https://status.acme.test/api/v2/summary.json";
 const at = (hour: number) => `2026-03-01T${String(hour).padStart(2, "0")}:00:00.000Z`;
 
-function observe(db: RedlineDb, vendor: VendorRow, hour: number, outcome: "not-modified" | "failed", error: string | null = null): void {
-  recordObservation(db, {
+async function observe(db: RedlineDb, vendor: VendorRow, hour: number, outcome: "not-modified" | "failed", error: string | null = null): Promise<void> {
+  await recordObservation(db, {
     vendorId: vendor.id, source: SOURCE, platform: "statuspage-summary", observedAt: at(hour), hash: sha256Hex(outcome),
     body: null, outcome, error, incidentCount: null, warnings: [],
   });
 }
 
-function pollState(db: RedlineDb, vendor: VendorRow, hour: number, ok: boolean): void {
-  savePollState(db, {
+async function pollState(db: RedlineDb, vendor: VendorRow, hour: number, ok: boolean): Promise<void> {
+  await savePollState(db, {
     vendorId: vendor.id, nextPollAt: at(hour + 1), lastPollAt: at(hour), lastOutcome: ok ? "ok" : "failed",
     lastError: ok ? null : "acme: cannot resolve status.acme.test (EAI_AGAIN)", consecutiveFailures: ok ? 0 : 3, backoffSeconds: 0,
   });
 }
 
 describe("a vendor's polling status", () => {
-  it("says since when a failing vendor has failed: its first failure after its last good poll", () => {
+  it("says since when a failing vendor has failed: its first failure after its last good poll", async () => {
     const db = freshDatabase();
-    const vendor = ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage-summary" });
-    observe(db, vendor, 1, "failed", "acme: an earlier failure");
-    observe(db, vendor, 2, "not-modified");
-    observe(db, vendor, 3, "not-modified");
-    observe(db, vendor, 4, "failed", "acme: cannot resolve status.acme.test (EAI_AGAIN)");
-    observe(db, vendor, 5, "failed", "acme: cannot resolve status.acme.test (EAI_AGAIN)");
-    pollState(db, vendor, 5, false);
+    const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage-summary" });
+    await observe(db, vendor, 1, "failed", "acme: an earlier failure");
+    await observe(db, vendor, 2, "not-modified");
+    await observe(db, vendor, 3, "not-modified");
+    await observe(db, vendor, 4, "failed", "acme: cannot resolve status.acme.test (EAI_AGAIN)");
+    await observe(db, vendor, 5, "failed", "acme: cannot resolve status.acme.test (EAI_AGAIN)");
+    await pollState(db, vendor, 5, false);
     expect(listVendorPollStatus(db)[0]).toMatchObject({ slug: "acme", failingSince: at(4), lastPollAt: at(5) });
   });
 
-  it("has no failing-since for a vendor whose last poll was good", () => {
+  it("has no failing-since for a vendor whose last poll was good", async () => {
     const db = freshDatabase();
-    const vendor = ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage-summary" });
-    observe(db, vendor, 1, "failed", "acme: a failure");
-    observe(db, vendor, 2, "not-modified");
-    pollState(db, vendor, 2, true);
+    const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage-summary" });
+    await observe(db, vendor, 1, "failed", "acme: a failure");
+    await observe(db, vendor, 2, "not-modified");
+    await pollState(db, vendor, 2, true);
     expect(listVendorPollStatus(db)[0]?.failingSince).toBeNull();
   });
 });

@@ -22,7 +22,7 @@ beforeAll(async () => {
   db = freshDatabase();
   const platform = makeTestPlatform({ kind: "recent", limit: 25 });
   await archiveAcmeLifecycle(db, platform);
-  const other = ensureVendor(db, { slug: "other", name: "Other Co", platform: platform.name });
+  const other = await ensureVendor(db, { slug: "other", name: "Other Co", platform: platform.name });
   const odd = makeIncident({ vendor: "other", id: "https://blog.other.test/post/1", title: "Payments outage", startedAt: "2026-04-09T00:00:00.000Z", components: [{ id: "pay", name: "Payments" }] });
   await ingestSnapshot(db, { vendor: other, platform, source: "feed", observedAt: "2026-04-09T01:00:00.000Z", body: snapshotBody([odd]) });
 });

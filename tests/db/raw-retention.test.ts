@@ -41,7 +41,7 @@ function captureRows(db: RedlineDb) {
 async function importEdits() {
   const db = freshDatabase();
   const platform = summaryPlatform();
-  const vendor = ensureVendor(db, { slug: "acme", platform: platform.name });
+  const vendor = await ensureVendor(db, { slug: "acme", platform: platform.name });
   const base = fs.readFileSync(FIXTURE, "utf8");
   const b0 = Buffer.from(base);
   const b1 = Buffer.from(base.replace("Card payouts delayed", "Card payouts delayed in Europe"));
@@ -60,7 +60,7 @@ describe("raw-body retention", () => {
     expect(listRawRetention(db)).toEqual([]);
     expect(bodyHashes(db)).toEqual(new Set([sha256Hex(b0), sha256Hex(b1), sha256Hex(b2)]));
 
-    const result = pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z", now: "2026-04-01T00:00:00.000Z" });
+    const result = await pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z", now: "2026-04-01T00:00:00.000Z" });
 
     expect(result.captures).toBe(2);
     // b0 is used again by the capture of 3 March: only b1 goes.
@@ -70,13 +70,13 @@ describe("raw-body retention", () => {
     expect(rows).toHaveLength(4);
     expect(rows.map((r) => r.prunedAt)).toEqual(["2026-04-01T00:00:00.000Z", "2026-04-01T00:00:00.000Z", null, null]);
     expect(rows.map((r) => r.bodyHash)).toEqual([null, null, sha256Hex(b0), sha256Hex(b2)]);
-    for (const id of listStoredCaptureIds(db, vendor.id)) {
-      const restored = restoreCapture(db, id);
+    for (const id of (await listStoredCaptureIds(db, vendor.id))) {
+      const restored = await restoreCapture(db, id);
       expect(sha256Hex(restored.body)).toBe(restored.hash);
     }
     expect(exportJson(db, vendor)).toBe(before);
     expect(derivedCounts(db)).toEqual(counts);
-    expect(vendorRetention(db, vendor.id)).toEqual({ keptFrom: "2026-03-03T10:00:00.000Z", prunedCaptures: 2, lastPrunedAt: "2026-04-01T00:00:00.000Z" });
+    expect(await vendorRetention(db, vendor.id)).toEqual({ keptFrom: "2026-03-03T10:00:00.000Z", prunedCaptures: 2, lastPrunedAt: "2026-04-01T00:00:00.000Z" });
 
     expect(listRawRetention(db)).toEqual([
       { vendorSlug: "acme", name: vendor.name, keptFrom: "2026-03-03T10:00:00.000Z", prunedCaptures: 2, lastPrunedAt: "2026-04-01T00:00:00.000Z" },
@@ -87,16 +87,16 @@ describe("raw-body retention", () => {
     expect(stats.rawBytes).toBe(sizes.reduce((a, b) => a + b, 0));
 
     // Run again: nothing more is expired, nothing changes.
-    expect(pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z" })).toEqual({ captures: 0, bodies: 0, rebased: 0 });
+    expect(await pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z" })).toEqual({ captures: 0, bodies: 0, rebased: 0 });
   });
 
   it("keeps each source's latest body whatever its age: it is what the source still serves", async () => {
     const { db, vendor, b2 } = await importEdits();
-    const result = pruneRawBodies(db, { before: "2030-01-01T00:00:00.000Z" });
+    const result = await pruneRawBodies(db, { before: "2030-01-01T00:00:00.000Z" });
     expect(result.captures).toBe(3);
     expect(bodyHashes(db)).toEqual(new Set([sha256Hex(b2)]));
-    const [kept] = listStoredCaptureIds(db, vendor.id);
-    expect(restoreCapture(db, kept ?? 0).body.equals(b2)).toBe(true);
+    const [kept] = await listStoredCaptureIds(db, vendor.id);
+    expect((await restoreCapture(db, kept ?? 0)).body.equals(b2)).toBe(true);
   });
 
   it("stores whole a kept body whose delta base was deleted, and it still restores to its hash", async () => {
@@ -104,9 +104,9 @@ describe("raw-body retention", () => {
     const base = db.$client.prepare<[string], { baseId: number | null }>("SELECT base_id AS baseId FROM capture_bodies WHERE hash = unhex(?)");
     expect(base.get(sha256Hex(b2))?.baseId).not.toBeNull();
     // Only the first vendor's captures before 3 March go; the chain under b2 loses b1.
-    const result = pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z", vendorId: vendor.id, batch: 1 });
+    const result = await pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z", vendorId: vendor.id, batch: 1 });
     expect(result.captures).toBe(2);
-    for (const id of listStoredCaptureIds(db, vendor.id)) expect(sha256Hex(restoreCapture(db, id).body)).toBe(restoreCapture(db, id).hash);
+    for (const id of (await listStoredCaptureIds(db, vendor.id))) expect(sha256Hex((await restoreCapture(db, id)).body)).toBe((await restoreCapture(db, id)).hash);
     const bases = db.$client.prepare<[], { id: number; baseId: number | null }>("SELECT id, base_id AS baseId FROM capture_bodies").all();
     const stored = new Set(bases.map((b) => b.id));
     for (const b of bases) if (b.baseId !== null) expect(stored.has(b.baseId)).toBe(true);
@@ -115,16 +115,16 @@ describe("raw-body retention", () => {
   it("leaves another vendor's captures alone when pruning one vendor", async () => {
     const { db, vendor } = await importEdits();
     const platform = summaryPlatform();
-    const other = ensureVendor(db, { slug: "other", platform: platform.name });
+    const other = await ensureVendor(db, { slug: "other", platform: platform.name });
     const body = Buffer.from(fs.readFileSync(FIXTURE, "utf8").replace("Card payouts delayed", "Other delay"));
     const later = Buffer.from(fs.readFileSync(FIXTURE, "utf8").replace("Card payouts delayed", "Other delay, again"));
     await importSnapshots(db, other, platform, [body, later].map((b, i) => ({ label: `o${i}`, observedAt: `2026-02-0${i + 1}T10:00:00.000Z`, source: "summary.json", read: () => b })));
-    pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z", vendorId: vendor.id });
-    expect(listStoredCaptureIds(db, other.id)).toHaveLength(2);
-    expect(retentionRefusal(db, other.id, null)).toBeNull();
-    expect(retentionRefusal(db, vendor.id, null)).toMatch(/^retention: .*up to 2026-03-02T10:00:00.000Z.*kept from 2026-03-03T10:00:00.000Z/);
+    await pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z", vendorId: vendor.id });
+    expect(await listStoredCaptureIds(db, other.id)).toHaveLength(2);
+    expect(await retentionRefusal(db, other.id, null)).toBeNull();
+    expect(await retentionRefusal(db, vendor.id, null)).toMatch(/^retention: .*up to 2026-03-02T10:00:00.000Z.*kept from 2026-03-03T10:00:00.000Z/);
     // A replay that starts after the pruned captures needs none of their bodies.
-    expect(retentionRefusal(db, vendor.id, "2026-03-03T10:00:00.000Z")).toBeNull();
+    expect(await retentionRefusal(db, vendor.id, "2026-03-03T10:00:00.000Z")).toBeNull();
   });
 
   it("computes the horizon as whole days before now", () => {
@@ -136,7 +136,7 @@ describeCorpus("raw-body retention on a real history", () => {
   it("prunes the older half of Trello's summary.json: export identical, every kept capture restores to its hash", async () => {
     const db = freshDatabase();
     const platform = summaryPlatform();
-    const vendor = ensureVendor(db, { slug: "trello", platform: platform.name });
+    const vendor = await ensureVendor(db, { slug: "trello", platform: platform.name });
     const { snapshots } = listSnapshotFolder(corpusPath("statuspage-summary-trello-nonutc"));
     await importSnapshots(db, vendor, platform, snapshots);
     const exported = exportJson(db, vendor);
@@ -149,17 +149,17 @@ describeCorpus("raw-body retention on a real history", () => {
     const expected = rows.filter((r) => (lastObserved.get(r.id) ?? "") < horizon && r.id !== rows[rows.length - 1]?.id).map((r) => r.id);
     expect(expected.length).toBeGreaterThan(50);
 
-    const result = pruneRawBodies(db, { before: horizon, batch: 37 });
+    const result = await pruneRawBodies(db, { before: horizon, batch: 37 });
 
     expect(result.captures).toBe(expected.length);
     const pruned = captureRows(db).filter((r) => r.prunedAt !== null).map((r) => r.id);
     expect(pruned.sort((a, b) => a - b)).toEqual([...expected].sort((a, b) => a - b));
     const used = new Set(captureRows(db).flatMap((r) => (r.bodyHash === null ? [] : [r.bodyHash])));
     expect(bodyHashes(db)).toEqual(used);
-    const kept = listStoredCaptureIds(db, vendor.id);
+    const kept = await listStoredCaptureIds(db, vendor.id);
     expect(kept.length).toBe(rows.length - expected.length);
     for (const id of kept) {
-      const { body, hash } = restoreCapture(db, id);
+      const { body, hash } = await restoreCapture(db, id);
       expect(sha256Hex(body)).toBe(hash);
     }
     expect(exportJson(db, vendor)).toBe(exported);
@@ -175,8 +175,8 @@ describe("raw-body retention beside a rebuild", () => {
         "INSERT INTO derivation_jobs (vendor_id, reason, status, created_at, updated_at) VALUES (?, 'requested', 'building', ?, ?) RETURNING id",
       )
       .get(vendor.id, "2026-04-01T00:00:00.000Z", "2026-04-01T00:00:00.000Z");
-    expect(pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z" }).captures).toBe(0);
+    expect((await pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z" })).captures).toBe(0);
     db.$client.prepare("UPDATE derivation_jobs SET status = 'done' WHERE id = ?").run(job?.id ?? 0);
-    expect(pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z" }).captures).toBe(2);
+    expect((await pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z" })).captures).toBe(2);
   });
 });

@@ -13,10 +13,10 @@ import { runPendingJobs } from "@/scrapers/rederive/job-runner";
 import { checkSearchIndex } from "@/tests/support/search-layout";
 import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 
-function setup(presence: PresenceRule = { kind: "active" }) {
+async function setup(presence: PresenceRule = { kind: "active" }) {
   const db = freshDatabase();
   const platform = makeTestPlatform(presence);
-  const vendor = ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
+  const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
   let minute = 0;
   const capture = (incidents: Incident[] | string, platformOverride: Platform = platform) => {
     minute += 10;
@@ -42,7 +42,7 @@ function setup(presence: PresenceRule = { kind: "active" }) {
 
 describe("recording captures", () => {
   it("stores one version for the same payload fetched twice", async () => {
-    const { capture, versions } = setup();
+    const { capture, versions } = await setup();
     await capture([makeIncident()]);
     const second = await capture([makeIncident()]);
     expect(second.versionsAdded).toBe(0);
@@ -50,7 +50,7 @@ describe("recording captures", () => {
   });
 
   it("adds no version when only the order of components and updates changed", async () => {
-    const { capture, versions } = setup();
+    const { capture, versions } = await setup();
     const updates = [makeUpdate(), makeUpdate({ id: "u2", body: "Identified.", displayAt: "2026-03-01T10:20:00.000Z" })];
     const components = [{ id: "api", name: "API" }, { id: "web", name: "Web" }];
     await capture([makeIncident({ updates, components })]);
@@ -59,7 +59,7 @@ describe("recording captures", () => {
   });
 
   it("records an empty or unparseable fetch as a failed capture that changes nothing and loses no incident", async () => {
-    const { db, capture, versions } = setup();
+    const { db, capture, versions } = await setup();
     await capture([makeIncident()]);
     const empty = await capture("");
     const broken = await capture('{"incidents": [');
@@ -73,7 +73,7 @@ describe("recording captures", () => {
   });
 
   it("records a payload that breaks the schema as an invalid capture with the failing path", async () => {
-    const { capture, versions } = setup();
+    const { capture, versions } = await setup();
     await capture([makeIncident()]);
     const result = await capture(JSON.stringify({ incidents: [{ ...makeIncident(), startedAt: "yesterday" }] }));
     expect(result.outcome).toBe("invalid");
@@ -81,7 +81,7 @@ describe("recording captures", () => {
   });
 
   it("names exactly the changed field in the new version", async () => {
-    const { capture, versions } = setup();
+    const { capture, versions } = await setup();
     await capture([makeIncident()]);
     await capture([makeIncident({ impact: "major" })]);
     const [, second] = versions();
@@ -90,7 +90,7 @@ describe("recording captures", () => {
   });
 
   it("adds nothing when the same capture is recorded twice", async () => {
-    const { db, vendor, platform } = setup();
+    const { db, vendor, platform } = await setup();
     const body = snapshotBody([makeIncident()]);
     const input = { vendor, platform, source: "feed.json", observedAt: "2026-03-01T10:00:00.000Z", body };
     await ingestSnapshot(db, input);
@@ -101,7 +101,7 @@ describe("recording captures", () => {
   });
 
   it("keeps one compressed copy of a body fetched many times, in one run of five observations", async () => {
-    const { db, capture } = setup();
+    const { db, capture } = await setup();
     for (let i = 0; i < 5; i += 1) await capture([makeIncident()]);
     expect(countRows(db, "captures")).toBe(1);
     expect(db.$client.prepare("SELECT observations FROM captures").get()).toEqual({ observations: 5 });
@@ -109,7 +109,7 @@ describe("recording captures", () => {
   });
 
   it("writes nothing of a capture whose recording fails midway", async () => {
-    const { db, vendor, platform } = setup();
+    const { db, vendor, platform } = await setup();
     db.$client.exec(`CREATE TEMP TRIGGER crash AFTER INSERT ON incident_versions WHEN NEW.seq = 1 AND NEW.id > 1
       BEGIN SELECT RAISE(ABORT, 'simulated crash'); END`);
     const body = snapshotBody([makeIncident({ id: "a" }), makeIncident({ id: "b" })]);
@@ -122,14 +122,14 @@ describe("recording captures", () => {
 
 describe("presence", () => {
   it("marks an incident missing from an active-only feed as having left it, never deleted", async () => {
-    const { capture, versions } = setup({ kind: "active" });
+    const { capture, versions } = await setup({ kind: "active" });
     await capture([makeIncident(), makeIncident({ id: "old", startedAt: "2026-01-01T00:00:00.000Z" }), makeIncident({ id: "older", startedAt: "2025-12-01T00:00:00.000Z" })]);
     await capture([makeIncident({ id: "old", startedAt: "2026-01-01T00:00:00.000Z" }), makeIncident({ id: "older", startedAt: "2025-12-01T00:00:00.000Z" })]);
     expect(versions().map((v) => v.kinds)).toEqual([["incident-new"], ["incident-left-feed"]]);
   });
 
   it("calls an incident deleted when a most-recent feed drops it while older ones stay", async () => {
-    const { capture, versions } = setup({ kind: "recent", limit: 25 });
+    const { capture, versions } = await setup({ kind: "recent", limit: 25 });
     const older = [
       makeIncident({ id: "old", startedAt: "2026-01-01T00:00:00.000Z" }),
       makeIncident({ id: "older", startedAt: "2025-12-01T00:00:00.000Z" }),
@@ -140,7 +140,7 @@ describe("presence", () => {
   });
 
   it("lets the oldest incident of a most-recent feed age out without calling it deleted", async () => {
-    const { capture, versions } = setup({ kind: "recent", limit: 2 });
+    const { capture, versions } = await setup({ kind: "recent", limit: 2 });
     const newer = makeIncident({ id: "newer", startedAt: "2026-04-01T00:00:00.000Z" });
     await capture([makeIncident(), makeIncident({ id: "newest", startedAt: "2026-05-01T00:00:00.000Z" })]);
     await capture([newer, makeIncident({ id: "newest", startedAt: "2026-05-01T00:00:00.000Z" })]);
@@ -148,7 +148,7 @@ describe("presence", () => {
   });
 
   it("reports an incident listed again after it left the feed, with what changed meanwhile", async () => {
-    const { capture, versions } = setup({ kind: "active" });
+    const { capture, versions } = await setup({ kind: "active" });
     await capture([makeIncident()]);
     await capture([]);
     await capture([makeIncident({ status: "identified" })]);
@@ -156,7 +156,7 @@ describe("presence", () => {
   });
 
   it("leaves other incidents alone when a single-incident snapshot lists only its own", async () => {
-    const { capture, versions } = setup({ kind: "single" });
+    const { capture, versions } = await setup({ kind: "single" });
     await capture([makeIncident({ id: "a" })]);
     await capture([makeIncident({ id: "b" })]);
     expect(versions("a")).toHaveLength(1);
@@ -166,7 +166,7 @@ describe("presence", () => {
 
 describe("re-deriving history", () => {
   it("replaces derived versions when the parser changes instead of appending fake edits", async () => {
-    const { db, vendor, capture, versions } = setup();
+    const { db, vendor, capture, versions } = await setup();
     await capture([makeIncident()]);
     await capture([makeIncident({ impact: "major" })]);
     expect(versions()).toHaveLength(2);
@@ -189,10 +189,10 @@ describe("re-deriving history", () => {
 
   it("builds the same history whatever order captures arrive in", async () => {
     const states = [makeIncident(), makeIncident({ impact: "major" }), makeIncident({ impact: "major", status: "resolved" })];
-    const inOrder = setup();
+    const inOrder = await setup();
     for (const s of states) await inOrder.capture([s]);
 
-    const shuffled = setup();
+    const shuffled = await setup();
     const at = (i: number) => new Date(Date.UTC(2026, 2, 1, 10, (i + 1) * 10)).toISOString();
     for (const i of [0, 2, 1]) {
       await ingestSnapshot(
@@ -211,7 +211,7 @@ describe("partial sources", () => {
   const pagePlatform: Platform = { ...makeTestPlatform({ kind: "single" }, 1, "test-page"), profile: statingOnly({ kind: "single" }, ["postmortem"], null, false) };
 
   it("adds an incident page's postmortem without erasing what the listing source said, and without taking over the listing", async () => {
-    const { capture, versions } = setup({ kind: "active" });
+    const { capture, versions } = await setup({ kind: "active" });
     await capture([makeIncident({ status: "resolved" })]);
     const postmortem = { body: "Root cause: a bad deploy.", publishedAt: "2026-03-10T00:00:00.000Z" };
     await capture([makeIncident({ title: "page title ignored", impact: null, components: [], updates: [], postmortem })], pagePlatform);
@@ -223,13 +223,13 @@ describe("partial sources", () => {
   });
 
   it("never creates an incident from a source that only adds to incidents", async () => {
-    const { db, capture } = setup({ kind: "active" });
+    const { db, capture } = await setup({ kind: "active" });
     await capture([makeIncident({ id: "unknown" })], pagePlatform);
     expect(countRows(db, "incidents")).toBe(0);
   });
 
   it("keeps fields a listing feed does not carry when it takes over", async () => {
-    const { capture, versions } = setup({ kind: "active" });
+    const { capture, versions } = await setup({ kind: "active" });
     await capture([makeIncident({ impact: "major" })]);
     const feed: Platform = { ...makeTestPlatform({ kind: "active" }, 1, "test-feed"), profile: statingOnly({ kind: "active" }, ["title", "status"]) };
     await capture([makeIncident({ impact: null, components: [], status: "identified" })], feed);
@@ -240,7 +240,7 @@ describe("partial sources", () => {
 
 describe("what the pages query", () => {
   it("keeps the search index, components and profile figures in step with each version", async () => {
-    const { db, capture } = setup();
+    const { db, capture } = await setup();
     await capture([makeIncident({ components: [{ id: "api", name: "API" }] })]);
     await capture([makeIncident({ status: "resolved", resolvedAt: "2026-03-01T11:00:00.000Z", components: [{ id: "web", name: "Web" }] })]);
     await capture([makeIncident({ status: "resolved", resolvedAt: "2026-03-01T11:00:00.000Z", impact: "none", title: "Quietly renamed", components: [{ id: "web", name: "Web" }] })]);
@@ -256,9 +256,9 @@ describe("what the pages query", () => {
   });
 
   it("drops an incident from the search index when its vendor's history is rebuilt", async () => {
-    const { db, vendor, capture } = setup();
+    const { db, vendor, capture } = await setup();
     await capture([makeIncident()]);
-    queueJob(db, vendor.id, "requested", null);
+    await queueJob(db, vendor.id, "requested", null);
     await runPendingJobs(db, { resolve: () => makeTestPlatform({ kind: "active" }) });
     expect(db.$client.prepare("SELECT count(*) AS n FROM incident_search").get()).toEqual({ n: 1 });
     expect(db.$client.prepare("SELECT count(*) AS n FROM incident_search s LEFT JOIN incidents i ON i.id = s.rowid WHERE i.id IS NULL").get()).toEqual({ n: 0 });

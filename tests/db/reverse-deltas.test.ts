@@ -6,6 +6,7 @@ import { isZstdFrame } from "@/db/json-deltas";
 import { packJson, unpackChanges } from "@/db/packed-json";
 import { loadVendorExport } from "@/db/queries/incident-history";
 import { isStateCheckpoint, replayStateRows, STATE_CHECKPOINT } from "@/db/state-log";
+import { transact } from "@/db/transaction";
 import { isVersionCheckpoint, readVersionState } from "@/db/version-states";
 import { ensureVendor } from "@/db/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
@@ -44,7 +45,7 @@ vi.mock("@/db/state-log", async (importOriginal) => {
 /** One incident edited at every capture (a new update each time), `count` captures from minute `from`. */
 async function archive(db: RedlineDb, from: number, count: number): Promise<number> {
   const platform = makeTestPlatform({ kind: "active" });
-  const vendor = ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
+  const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
   for (let i = from; i < from + count; i += 1) {
     const updates = Array.from({ length: i + 1 }, (_, u) => makeUpdate({ id: `u${u}`, body: `Update ${u}: we are still looking into elevated API errors in region ${u % 7}.` }));
     const body = snapshotBody([makeIncident({ title: `Elevated API errors (${i})`, updates })]);
@@ -88,14 +89,14 @@ function checkEveryRow(db: RedlineDb, checkForm = true): Form {
   return { versions: versions.length, textPatches, projected };
 }
 
-function rewindTo(db: RedlineDb, vendorId: number, keep: number): void {
+async function rewindTo(db: RedlineDb, vendorId: number, keep: number): Promise<void> {
   const from = db.$client
     .prepare<[number, number], { observedAt: string; source: string; hash: string }>(
       "SELECT observed_at AS observedAt, source, hash FROM captures WHERE vendor_id = ? ORDER BY observed_at LIMIT 1 OFFSET ?",
     )
     .get(vendorId, keep);
   if (!from) throw new Error(`no capture ${keep}`);
-  db.$client.transaction(() => rewindHistory(db, vendorId, from))();
+  await transact(db, () => rewindHistory(db, vendorId, from));
 }
 
 describe("versions and record states as reverse zstd deltas", () => {
@@ -116,7 +117,7 @@ describe("versions and record states as reverse zstd deltas", () => {
     const vendorId = await archive(db, 0, 40);
     // The new latest: mid-chain, just past a checkpoint, the checkpoint itself, and the row before one.
     for (const keep of [30, 17, 16, 15]) {
-      rewindTo(db, vendorId, keep);
+      await rewindTo(db, vendorId, keep);
       expect(checkEveryRow(db)).toEqual({ versions: keep, textPatches: 0, projected: 0 });
     }
   });
@@ -135,12 +136,12 @@ describe("versions and record states as reverse zstd deltas", () => {
     expect(mixed.textPatches).toBeGreaterThan(60);
     const withNew = JSON.stringify(loadVendorExport(db, "acme"));
     expect(versionLayoutPending(db.$client)).toBe(true);
-    const converted = convertVersionLayout(db);
+    const converted = await convertVersionLayout(db);
     expect(converted.versionsRewritten).toBeGreaterThan(30);
     // Every record was logged with its version: conversion leaves no version a copy of its own.
     expect(checkEveryRow(db)).toEqual({ versions: 43, textPatches: 0, projected: 43 });
     expect(versionLayoutPending(db.$client)).toBe(false);
-    expect(convertVersionLayout(db)).toMatchObject({ versionsRewritten: 0, statesRewritten: 0 });
+    expect(await convertVersionLayout(db)).toMatchObject({ versionsRewritten: 0, statesRewritten: 0 });
     expect(JSON.stringify(loadVendorExport(db, "acme"))).toBe(withNew);
   });
 });
@@ -184,7 +185,7 @@ describe("versions projected from the records logged with them", () => {
     const kept = db.$client.prepare<[], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE snapshot IS NOT NULL OR patch IS NOT NULL").get()?.n;
     expect(kept).toBe(0);
     for (const keep of [17, 16, 3]) {
-      rewindTo(db, vendorId, keep);
+      await rewindTo(db, vendorId, keep);
       expect(checkEveryRow(db)).toEqual({ versions: keep, textPatches: 0, projected: keep });
     }
   });
@@ -200,7 +201,7 @@ describe("versions projected from the records logged with them", () => {
     // The last chained version keeps its full copy: nothing after it is a copy to be a delta against.
     const full = db.$client.prepare<[], { seq: number }>("SELECT seq FROM incident_versions WHERE snapshot IS NOT NULL ORDER BY seq").all().map((r) => r.seq);
     expect(full).toEqual([16, 18]);
-    convertVersionLayout(db);
+    await convertVersionLayout(db);
     expect(checkEveryRow(db)).toEqual({ versions: 23, textPatches: 0, projected: 23 });
     expect(JSON.stringify(loadVendorExport(db, "acme"))).toBe(exported);
   });

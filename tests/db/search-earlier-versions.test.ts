@@ -17,10 +17,10 @@ const SUMMARY_FIXTURE = fs.readFileSync(path.join(__dirname, "..", "fixtures", "
 const EDITED_AWAY = makeUpdate({ id: "u2", status: "identified", body: "The outage was caused by a misconfigured resolver pushed by our team.", createdAt: "2026-03-01T10:30:00.000Z", displayAt: "2026-03-01T10:30:00.000Z" });
 const REWRITTEN = { ...EDITED_AWAY, body: "The outage was caused by an upstream network provider." };
 
-function archive() {
+async function archive() {
   const db = freshDatabase();
   const platform = makeTestPlatform({ kind: "recent", limit: 25 });
-  const vendor = ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
+  const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
   let minute = 0;
   const capture = (incidents: Parameters<typeof snapshotBody>[0]) => {
     minute += 10;
@@ -34,7 +34,7 @@ const search = (db: ReturnType<typeof freshDatabase>, words: string, filter: { v
 
 /** An incident whose second update blamed "a misconfigured resolver", then was rewritten to blame the network. */
 async function editedIncident() {
-  const a = archive();
+  const a = await archive();
   await a.capture([makeIncident({ updates: [makeUpdate(), EDITED_AWAY] })]);
   await a.capture([makeIncident({ updates: [makeUpdate(), REWRITTEN] })]);
   return a;
@@ -57,14 +57,14 @@ describe("search over every version's text", () => {
   });
 
   it("finds a title the vendor renamed away", async () => {
-    const { db, capture } = archive();
+    const { db, capture } = await archive();
     await capture([makeIncident({ title: "Data loss in EU storage" })]);
     await capture([makeIncident({ title: "Degraded storage performance" })]);
     expect(search(db, "loss").hits.map((h) => [h.title, h.earlierSeq])).toEqual([["Degraded storage performance", 1]]);
   });
 
   it("ranks every current match before the edited-away ones and pages across both without repeats", async () => {
-    const { db, capture } = archive();
+    const { db, capture } = await archive();
     const incidents = ["a", "b", "c"].map((id) => makeIncident({ id, url: `https://status.acme.test/incidents/${id}`, title: `Webhook delays ${id}` }));
     const edited = makeIncident({ id: "d", url: "https://status.acme.test/incidents/d", title: "Queue backlog", updates: [makeUpdate({ body: "Webhook deliveries are stuck." })] });
     const editedLater = makeIncident({ id: "e", url: "https://status.acme.test/incidents/e", title: "Queue backlog two", updates: [makeUpdate({ body: "Webhook retries are failing." })] });
@@ -80,7 +80,7 @@ describe("search over every version's text", () => {
 
   it("applies the vendor filter to edited-away words too", async () => {
     const { db } = await editedIncident();
-    ensureVendor(db, { slug: "other", name: "Other", platform: "test-feed" });
+    await ensureVendor(db, { slug: "other", name: "Other", platform: "test-feed" });
     expect(search(db, "misconfigured", { vendor: "other" }).hits).toEqual([]);
     expect(search(db, "misconfigured", { vendor: "acme" }).hits).toHaveLength(1);
   });
@@ -88,17 +88,17 @@ describe("search over every version's text", () => {
   it("keeps the edited-away words through a rebuild of the history, and forgets them with a purged vendor", async () => {
     const db = freshDatabase();
     const platform = platformNamed("statuspage-summary");
-    const vendor = ensureVendor(db, { slug: "acme", platform: platform.name });
+    const vendor = await ensureVendor(db, { slug: "acme", platform: platform.name });
     const bodies = [SUMMARY_FIXTURE.replace("A fix is deployed;", "A misconfigured fix is deployed;"), SUMMARY_FIXTURE];
     await importSnapshots(db, vendor, platform, bodies.map((text, i) => ({ label: `s${i}`, observedAt: `2026-03-0${i + 1}T10:00:00.000Z`, source: "summary.json", read: () => Buffer.from(text) })));
     expect(search(db, "misconfigured").hits.map((h) => h.earlierSeq)).toEqual([1]);
-    queueJob(db, vendor.id, "requested", null);
+    await queueJob(db, vendor.id, "requested", null);
     await runPendingJobs(db, { vendorId: vendor.id, pauseMs: 0 });
-    expect(listRecentJobs(db)[0]).toMatchObject({ status: "done", error: null });
+    expect((await listRecentJobs(db))[0]).toMatchObject({ status: "done", error: null });
     expect(search(db, "misconfigured").hits.map((h) => h.earlierSeq)).toEqual([1]);
     expect(countRows(db, "version_search")).toBe(1);
     db.$client.prepare("INSERT INTO version_search (version_search, rank) VALUES ('integrity-check', 1)").run();
-    removeVendor(db, "acme", true);
+    await removeVendor(db, "acme", true);
     expect(countRows(db, "version_search")).toBe(0);
     expect(search(db, "misconfigured").hits).toEqual([]);
   });

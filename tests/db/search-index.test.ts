@@ -18,10 +18,10 @@ import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 
 const SUMMARY_FIXTURE = fs.readFileSync(path.join(__dirname, "..", "fixtures", "statuspage", "summary-maintenance-offset.json"), "utf8");
 
-function feed() {
+async function feed() {
   const db = freshDatabase();
   const platform = makeTestPlatform({ kind: "active" });
-  const vendor = ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
+  const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
   let minute = 0;
   const capture = (incidents: Parameters<typeof snapshotBody>[0]) => {
     minute += 10;
@@ -33,7 +33,7 @@ function feed() {
 
 describe("the search index over compressed text", () => {
   it("keeps no plain copy of the text: one compressed row per incident that decodes to what is indexed", async () => {
-    const { db, capture } = feed();
+    const { db, capture } = await feed();
     await capture([makeIncident({ postmortem: { body: "A cache stampede.", publishedAt: null } })]);
     const tables = db.$client.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE name LIKE 'incident_search%' ORDER BY name").all().map((r) => r.name);
     expect(tables).not.toContain("incident_search_content");
@@ -48,7 +48,7 @@ describe("the search index over compressed text", () => {
   });
 
   it("finds an incident whose text changed by its new words and no longer by its old ones", async () => {
-    const { db, capture } = feed();
+    const { db, capture } = await feed();
     await capture([makeIncident()]);
     expect(matchCount(db, "elevated")).toBe(1);
     await capture([makeIncident({ title: "Quietly renamed outage", updates: [makeUpdate({ body: "Payments are failing in one region." })] })]);
@@ -60,7 +60,7 @@ describe("the search index over compressed text", () => {
   });
 
   it("keeps the index in step when the text row is updated in place", async () => {
-    const { db, capture } = feed();
+    const { db, capture } = await feed();
     await capture([makeIncident()]);
     db.$client.prepare("UPDATE incident_search_text SET body = ?").run(packSearchText(["Rewritten headline", "Entirely different words.", ""]));
     expect(matchCount(db, "rewritten AND different")).toBe(1);
@@ -69,7 +69,7 @@ describe("the search index over compressed text", () => {
   });
 
   it("fails the integrity check when the index is written past its text (what the checks here would catch)", async () => {
-    const { db, capture } = feed();
+    const { db, capture } = await feed();
     await capture([makeIncident()]);
     const id = db.$client.prepare<[], { id: number }>("SELECT id FROM incidents").get()?.id ?? 0;
     db.$client.prepare("INSERT INTO incident_search (rowid, title, updates, postmortem) VALUES (?, 'stale words', '', '')").run(id + 1);
@@ -80,12 +80,12 @@ describe("the search index over compressed text", () => {
     const db = freshDatabase();
     await archiveAcmeLifecycle(db);
     const platform = makeTestPlatform({ kind: "active" });
-    const beta = ensureVendor(db, { slug: "beta", name: "Beta", platform: platform.name });
+    const beta = await ensureVendor(db, { slug: "beta", name: "Beta", platform: platform.name });
     await ingestSnapshot(db, { vendor: beta, platform, source: "feed.json", observedAt: "2026-03-01T10:00:00.000Z", body: snapshotBody([makeIncident({ title: "Beta zeppelin outage" })]) });
     const acmeIncidents = db.$client.prepare<[], { n: number }>("SELECT count(*) AS n FROM incidents i JOIN vendors d ON d.id = i.vendor_id WHERE d.slug = 'acme'").get()?.n ?? 0;
     expect(acmeIncidents).toBeGreaterThan(1);
     expect(countRows(db, "incident_search_text")).toBe(acmeIncidents + 1);
-    removeVendor(db, "acme", true);
+    await removeVendor(db, "acme", true);
     expect(countRows(db, "incident_search_text")).toBe(1);
     expect(countRows(db, "incident_search")).toBe(1);
     expect(matchCount(db, "zeppelin")).toBe(1);
@@ -118,7 +118,7 @@ describe("the search index through a rebuild of the history", () => {
   async function renamedSix(slug: string) {
     const db = freshDatabase();
     const platform = platformNamed("statuspage-summary");
-    const vendor = ensureVendor(db, { slug, platform: platform.name });
+    const vendor = await ensureVendor(db, { slug, platform: platform.name });
     const snapshots = [0, 1, 2, 3, 4, 5].map((i) => {
       const body = Buffer.from(SUMMARY_FIXTURE.replace("Card payouts delayed", `Card payouts delayed zz${"q".repeat(i)}`));
       return { label: `s${i}`, observedAt: `2026-03-0${i + 1}T10:00:00.000Z`, source: "summary.json", read: () => body };
@@ -129,9 +129,9 @@ describe("the search index through a rebuild of the history", () => {
 
   it("swaps a whole rebuilt history in with the index consistent and on the last title", async () => {
     const { db, vendor } = await renamedSix("kept");
-    queueJob(db, vendor.id, "requested", null);
+    await queueJob(db, vendor.id, "requested", null);
     await runPendingJobs(db, { vendorId: vendor.id, pauseMs: 0 });
-    expect(listRecentJobs(db)[0]?.status).toBe("done");
+    expect((await listRecentJobs(db))[0]?.status).toBe("done");
     expect(matchCount(db, "zzqqqqq")).toBe(1);
     expect(matchCount(db, "zzqqqq")).toBe(0);
     checkSearchIndex(db);
@@ -139,10 +139,10 @@ describe("the search index through a rebuild of the history", () => {
 
   it("seeds a pruned vendor's rebuild from its derived history, index rows included, and stays consistent", async () => {
     const { db, vendor } = await renamedSix("pruned");
-    expect(pruneRawBodies(db, { before: "2026-03-03T12:00:00.000Z" }).captures).toBe(3);
-    queueJob(db, vendor.id, "requested", null);
+    expect((await pruneRawBodies(db, { before: "2026-03-03T12:00:00.000Z" })).captures).toBe(3);
+    await queueJob(db, vendor.id, "requested", null);
     await runPendingJobs(db, { vendorId: vendor.id, pauseMs: 0 });
-    expect(listRecentJobs(db)[0]?.status).toBe("done");
+    expect((await listRecentJobs(db))[0]?.status).toBe("done");
     expect(matchCount(db, "zzqqqqq")).toBe(1);
     expect(matchCount(db, "zzqq OR zzqqq OR zzqqqq")).toBe(0);
     checkSearchIndex(db);

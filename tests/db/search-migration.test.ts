@@ -84,7 +84,7 @@ describeCorpus("search before and after on a real history", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-search-aws-"));
     const source = openDatabase(path.join(dir, "source.db"));
     const platform = platformNamed("aws-legacy");
-    const vendor = ensureVendor(source, { slug: "aws", name: "AWS", platform: platform.name });
+    const vendor = await ensureVendor(source, { slug: "aws", name: "AWS", platform: platform.name });
     await importSnapshots(source, vendor, platform, listSnapshotFolder(corpusPath("aws-data-json-2021-12")).snapshots);
     expect(countRows(source, "incident_search_text")).toBeGreaterThan(400);
     checkSearchIndex(source);

@@ -41,7 +41,7 @@ beforeAll(async () => {
   statements = recordStatements(db.$client);
   const platform = makeTestPlatform({ kind: "recent", limit: 25 });
   const acme = (await archiveAcmeLifecycle(db, platform)).id;
-  const other = ensureVendor(db, { slug: "other", name: "Other Co", platform: platform.name });
+  const other = await ensureVendor(db, { slug: "other", name: "Other Co", platform: platform.name });
   const outage = makeIncident({ vendor: "other", id: "o-1", title: "Payments outage", startedAt: "2026-04-09T00:00:00.000Z", components: [{ id: "pay", name: "Payments" }] });
   await ingestSnapshot(db, { vendor: other, platform, source: "feed", observedAt: "2026-04-09T01:00:00.000Z", body: snapshotBody([outage]) });
   listChanges(db, { kinds: ["impact-downgraded"] }, 20);
@@ -53,10 +53,10 @@ beforeAll(async () => {
   listComponentNames(db, acme);
   const [acmeOverview] = listVendorOverviews(db, new Date("2026-06-01T00:00:00.000Z"), { profileOf: () => platform.profile, defaultIntervalMs: 300_000 });
   if (acmeOverview) describeVendorNowIncidents(db, acmeOverview, new Date("2026-06-01T00:00:00.000Z"));
-  listVendorSummaries(db);
+  await listVendorSummaries(db);
   const kindRows = () => db.$client.prepare<[number], { n: number }>("SELECT count(*) AS n FROM version_kinds WHERE vendor_id = ?").get(acme)?.n ?? 0;
   const before = kindRows();
-  removeVendor(db, "acme", true);
+  await removeVendor(db, "acme", true);
   purged = { versionKinds: before - kindRows(), acme };
 });
 

@@ -14,7 +14,7 @@ const FIXTURE = fs.readFileSync(path.join(__dirname, "..", "fixtures", "statuspa
 async function importRenames(db: RedlineDb, slug: string, from: number, to: number): Promise<number> {
   const platform = getPlatform("statuspage-summary");
   if (!platform) throw new Error("no statuspage-summary platform");
-  const vendor = ensureVendor(db, { slug, platform: platform.name });
+  const vendor = await ensureVendor(db, { slug, platform: platform.name });
   let raw = 0;
   const snapshots = [];
   for (let i = from; i < to; i += 1) {

@@ -6,12 +6,12 @@ import { freshDatabase } from "@/tests/support/database";
 const NO_FILTER = { vendors: [], kinds: [], components: [], minImpact: null };
 
 describe("the operator's list of troubled subscriptions", () => {
-  it("names disabled and failing subscriptions with the latest failed attempt's error, masking chat webhook paths", () => {
+  it("names disabled and failing subscriptions with the latest failed attempt's error, masking chat webhook paths", async () => {
     const db = freshDatabase();
-    const healthy = addSubscription(db, { target: "https://hooks.example.com/ok", format: "webhook", filter: NO_FILTER, watchlist: null, digest: null });
-    const failing = addSubscription(db, { target: "https://hooks.example.com/down", format: "webhook", filter: NO_FILTER, watchlist: null, digest: null });
-    const gone = addSubscription(db, { target: "https://hooks.slack.com/services/T0/B0/SECRET", format: "slack", filter: NO_FILTER, watchlist: null, digest: null });
-    disableSubscription(db, gone.id, "the target answered 410 Gone", "2026-12-02T08:00:00.000Z");
+    const healthy = await addSubscription(db, { target: "https://hooks.example.com/ok", format: "webhook", filter: NO_FILTER, watchlist: null, digest: null });
+    const failing = await addSubscription(db, { target: "https://hooks.example.com/down", format: "webhook", filter: NO_FILTER, watchlist: null, digest: null });
+    const gone = await addSubscription(db, { target: "https://hooks.slack.com/services/T0/B0/SECRET", format: "slack", filter: NO_FILTER, watchlist: null, digest: null });
+    await disableSubscription(db, gone.id, "the target answered 410 Gone", "2026-12-02T08:00:00.000Z");
     const sqlite = db.$client;
     sqlite.prepare("UPDATE subscriptions SET failing_since = ? WHERE id = ?").run("2026-12-02T09:00:00.000Z", failing.id);
     const message = sqlite

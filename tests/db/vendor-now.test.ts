@@ -41,21 +41,21 @@ beforeAll(async () => {
   db = freshDatabase();
   const outage = (vendor: string) => makeIncident({ vendor, id: "out1", title: "API outage", status: "investigating" });
 
-  const jira = ensureVendor(db, { slug: "active-only", platform: activeOnly.name });
+  const jira = await ensureVendor(db, { slug: "active-only", platform: activeOnly.name });
   activeVendorId = jira.id;
   await capture(jira, activeOnly, T0, [outage("active-only")]);
   await capture(jira, activeOnly, T1, []);
   await capture(jira, activeOnly, T2, []);
 
-  const recent = ensureVendor(db, { slug: "recent-n", platform: recentN.name });
+  const recent = await ensureVendor(db, { slug: "recent-n", platform: recentN.name });
   await capture(recent, recentN, T0, [outage("recent-n")]);
   await capture(recent, recentN, T2, [outage("recent-n")]);
 
-  const rss = ensureVendor(db, { slug: "status-less", platform: statusLess.name });
+  const rss = await ensureVendor(db, { slug: "status-less", platform: statusLess.name });
   const item = (id: string) => makeIncident({ vendor: "status-less", id, title: `Post ${id}`, status: null, impact: null, components: [], updates: [] });
   await capture(rss, statusLess, T2, [item("a"), item("b")]);
 
-  const never = addVendor(db, { slug: "never-reached", name: "Never Reached", platform: activeOnly.name, url: "https://status.never.test" }, "catalog", "2026-02-20T00:00:00.000Z");
+  const never = await addVendor(db, { slug: "never-reached", name: "Never Reached", platform: activeOnly.name, url: "https://status.never.test" }, "catalog", "2026-02-20T00:00:00.000Z");
   await capture(never, activeOnly, T1, null);
   await capture(never, activeOnly, T2, null);
 });

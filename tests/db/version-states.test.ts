@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { isStateCheckpoint, replayStateRows, STATE_CHECKPOINT } from "@/db/state-log";
 import { readVersionState } from "@/db/version-states";
+import { transact } from "@/db/transaction";
 import { ensureVendor } from "@/db/vendors";
 import { CHANGE_KIND_CODES } from "@/lib/change-kinds";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
@@ -76,7 +77,7 @@ function checkEveryState(db: RedlineDb): Stored {
 async function importFolder(db: RedlineDb, folder: string, slug: string, platformName: string): Promise<void> {
   const platform = getPlatform(platformName);
   if (!platform) throw new Error(`no platform ${platformName}`);
-  await importSnapshots(db, ensureVendor(db, { slug, platform: platform.name }), platform, listSnapshotFolder(corpusPath(folder)).snapshots);
+  await importSnapshots(db, await ensureVendor(db, { slug, platform: platform.name }), platform, listSnapshotFolder(corpusPath(folder)).snapshots);
 }
 
 describe("versions and record states kept as patches", () => {
@@ -99,7 +100,7 @@ describe("versions and record states kept as patches", () => {
       "SELECT observed_at AS observedAt, source, hash FROM captures WHERE vendor_id = ? ORDER BY observed_at LIMIT 1 OFFSET 3",
     ).get(vendor.id);
     if (!from) throw new Error("no capture to rewind from");
-    db.$client.transaction(() => rewindHistory(db, vendor.id, from))();
+    await transact(db, () => rewindHistory(db, vendor.id, from));
     const after = checkEveryState(db);
     expect(after.versions).toBeLessThan(before.versions);
   });

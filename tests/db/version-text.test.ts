@@ -54,16 +54,16 @@ describe("summaries and headlines derived by a versioned summarizer", () => {
     db.$client.exec("UPDATE incident_versions SET text_version = 0, content = redline_version_with(redline_version_with(content, 'summary', 'stale'), 'headline', 'stale')");
     expect(listChanges(db, { vendorId: vendor.id }, 100).rows.map((r) => [r.summary, r.headline])).toEqual(before);
     expect(JSON.stringify(loadVendorExport(db, vendor.slug))).toBe(expectedExport);
-    expect(rerenderVersionTexts(db)).toBe(before.length);
+    expect(await rerenderVersionTexts(db)).toBe(before.length);
     const rows = db.$client.prepare<[], { summary: string; textVersion: number }>("SELECT redline_version_field(content, 'summary') AS summary, text_version AS textVersion FROM incident_versions").all();
     expect(rows.every((r) => r.summary !== "stale" && r.textVersion === currentSummarizer.version)).toBe(true);
-    expect(rerenderVersionTexts(db)).toBe(0);
+    expect(await rerenderVersionTexts(db)).toBe(0);
   });
 
   it("rewrites stored text in place with the new wording, after which reads render nothing again", async () => {
     const { db, vendor } = await archiveWithoutRawBodies();
     const n = countRows(db, "incident_versions");
-    expect(rerenderVersionTexts(db, reworded, 2)).toBe(n);
+    expect(await rerenderVersionTexts(db, reworded, 2)).toBe(n);
     const stale = db.$client.prepare<[number], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE text_version <> ? OR redline_version_field(content, 'summary') NOT LIKE '[v2] %'").get(reworded.version);
     expect(stale?.n).toBe(0);
     expect(listChanges(db, { vendorId: vendor.id }, 100, reworded).rows.every((r) => r.headline.startsWith("[v2] "))).toBe(true);
@@ -75,11 +75,11 @@ describe("rendering stale text a few incidents at a time", () => {
     const { db } = await archiveWithoutRawBodies();
     const incidents = countRows(db, "incidents");
     expect(incidents).toBeGreaterThan(2);
-    const first = rerenderVersionTexts(db, reworded, 2, 1);
+    const first = await rerenderVersionTexts(db, reworded, 2, 1);
     expect(first).toBeGreaterThan(0);
     expect(first).toBeLessThan(countRows(db, "incident_versions"));
     const stale = db.$client.prepare<[number], { incidents: number }>("SELECT count(DISTINCT incident_id) AS incidents FROM incident_versions WHERE text_version <> ?");
     expect(stale.get(reworded.version)?.incidents).toBe(incidents - 2);
-    expect(first + rerenderVersionTexts(db, reworded, 2)).toBe(countRows(db, "incident_versions"));
+    expect(first + (await rerenderVersionTexts(db, reworded, 2))).toBe(countRows(db, "incident_versions"));
   });
 });

@@ -49,7 +49,7 @@ describeCorpus("a parser upgrade on a vendor with a long history", () => {
     db.$client.prepare("UPDATE vendors SET derived_with = ? WHERE slug = ?").run(JSON.stringify({ "@derive": DERIVATION_VERSION, "statuspage-atom": 0 }), VENDOR);
     db.$client.prepare("UPDATE incident_versions SET content = redline_version_with(content, 'summary', 'written by an older parser') WHERE vendor_id = (SELECT id FROM vendors WHERE slug = ?)").run(VENDOR);
     const sim = await startSimulator({ count: 4, families: ["statuspage"], acceleration: 3600, seed: 5 });
-    for (const v of sim.vendors) addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url, intervalSeconds: 1 }, "user");
+    for (const v of sim.vendors) await addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url, intervalSeconds: 1 }, "user");
     closeDatabase(db);
 
     const log = path.join(SCREENSHOT_DIR, "rebuild-under-load-poller.log");

@@ -46,10 +46,10 @@ async function startSmtp(reply: { code: number } | null = null): Promise<{ url: 
   return { url: `smtp://127.0.0.1:${port}`, mails };
 }
 
-function setUp(digest: "hourly" | null) {
+async function setUp(digest: "hourly" | null) {
   const db = freshDatabase();
-  const vendor = ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
-  const sub = addSubscription(db, { target: "mailto:oncall@example.com", format: "email", filter: subscriptionFilterSchema.parse({}), watchlist: null, digest });
+  const vendor = await ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
+  const sub = await addSubscription(db, { target: "mailto:oncall@example.com", format: "email", filter: subscriptionFilterSchema.parse({}), watchlist: null, digest });
   let observed = Date.parse("2026-03-01T10:00:00.000Z");
   const capture = (incidents: ReturnType<typeof makeIncident>[]) => {
     observed += 60_000;
@@ -61,7 +61,7 @@ function setUp(digest: "hourly" | null) {
 describe("e-mail delivery", () => {
   it("sends one multipart message per change, with a working List-Unsubscribe", async () => {
     const smtp = await startSmtp();
-    const { db, sub, capture } = setUp(null);
+    const { db, sub, capture } = await setUp(null);
     await capture([makeIncident({ title: "Elevated <b>API</b> errors" })]);
     const clock = testClock();
     expect(await runDeliveryRound(testNotifyDeps(db, clock, {}, smtp.url))).toMatchObject({ delivered: 1 });
@@ -83,7 +83,7 @@ describe("e-mail delivery", () => {
 
   it("carries no List-Unsubscribe when no public address is configured, rather than a link to localhost", async () => {
     const smtp = await startSmtp();
-    const { db, capture } = setUp(null);
+    const { db, capture } = await setUp(null);
     await capture([makeIncident()]);
     const post = { allowPrivate: true, connectTimeoutMs: 60_000, responseTimeoutMs: 60_000, userAgent: "Redline/test" };
     const senders = createSenders(post, { smtpUrl: smtp.url, from: "Redline <redline@test.example>", origin: null, connectTimeoutMs: 60_000, responseTimeoutMs: 60_000 });
@@ -95,7 +95,7 @@ describe("e-mail delivery", () => {
 
   it("sends a digest once its hour has ended, all the hour's changes in one message", async () => {
     const smtp = await startSmtp();
-    const { db, capture } = setUp("hourly");
+    const { db, capture } = await setUp("hourly");
     await capture([makeIncident()]);
     await capture([makeIncident({ status: "identified" })]);
     await capture([makeIncident({ status: "identified" }), makeIncident({ id: "inc2", title: "Slow dashboard" })]);
@@ -116,7 +116,7 @@ describe("e-mail delivery", () => {
   it("retries a 4xx reply and gives up a message on a 5xx one", async () => {
     for (const [code, outcome] of [[451, "retry"], [550, "failed"]] as const) {
       const smtp = await startSmtp({ code });
-      const { db, sub, capture } = setUp(null);
+      const { db, sub, capture } = await setUp(null);
       await capture([makeIncident()]);
       await runDeliveryRound(testNotifyDeps(db, testClock(), {}, smtp.url));
       const row = db.$client.prepare("SELECT outcome, status_code AS code FROM delivery_attempts WHERE subscription_id = ?").get(sub.id);

@@ -24,9 +24,9 @@ afterEach(async () => {
 async function setUp(script: Answer[] = []) {
   receiver = await startReceiver(script);
   const db = freshDatabase();
-  const acme = ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
-  ensureVendor(db, { slug: "other", name: "Other", platform: platform.name });
-  const sub = (path: string, filter: object) =>
+  const acme = await ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
+  await ensureVendor(db, { slug: "other", name: "Other", platform: platform.name });
+  const sub = async (path: string, filter: object) =>
     addSubscription(db, { target: `${receiver?.url ?? ""}${path}`, format: "webhook", filter: subscriptionFilterSchema.parse(filter), watchlist: null, digest: null });
   let observed = Date.parse("2026-03-01T10:00:00.000Z");
   const capture = (incidents: ReturnType<typeof makeIncident>[]) => {
@@ -41,15 +41,15 @@ function verified(secret: string, r: { headers: Record<string, string>; body: st
   return new Webhook(secret).verify(r.body, r.headers) as { type: string; timestamp: string; data: unknown };
 }
 
-function attemptsOf(db: RedlineDb, id: string) {
-  return listDeliveries(db, id).reverse();
+async function attemptsOf(db: RedlineDb, id: string) {
+  return (await listDeliveries(db, id)).reverse();
 }
 
 describe("webhook delivery", () => {
   it("delivers a matching change once, signed, with the change as the API gives it, and nothing to a subscription it does not match", async () => {
     const { db, receiver: r, sub, capture, clock } = await setUp();
-    const mine = sub("/mine", { vendors: ["acme"] });
-    const theirs = sub("/theirs", { vendors: ["other"] });
+    const mine = await sub("/mine", { vendors: ["acme"] });
+    const theirs = await sub("/theirs", { vendors: ["other"] });
     await capture([makeIncident({ title: "Elevated API errors" })]);
     expect(await runDeliveryRound(testNotifyDeps(db, clock))).toMatchObject({ delivered: 1 });
     expect(await runDeliveryRound(testNotifyDeps(db, clock))).toMatchObject({ attempted: 0 });
@@ -68,7 +68,7 @@ describe("webhook delivery", () => {
 
   it("retries a 500 with the same webhook-id, so a receiver that deduplicates records the change once", async () => {
     const { db, receiver: r, sub, capture, clock } = await setUp([{ status: 500 }]);
-    const s = sub("/hook", {});
+    const s = await sub("/hook", {});
     await capture([makeIncident()]);
     expect(await runDeliveryRound(testNotifyDeps(db, clock))).toMatchObject({ attempted: 1, retrying: 1 });
     // Not due again until its backoff has passed.
@@ -80,12 +80,12 @@ describe("webhook delivery", () => {
     expect(new Set(ids).size).toBe(1);
     const recorded = new Map(r.received.map((x) => [x.headers["webhook-id"], verified(s.secret, x)]));
     expect(recorded.size).toBe(1);
-    expect(attemptsOf(db, s.id).map((a) => [a.outcome, a.statusCode])).toEqual([["retry", 500], ["delivered", 200]]);
+    expect((await attemptsOf(db, s.id)).map((a) => [a.outcome, a.statusCode])).toEqual([["retry", 500], ["delivered", 200]]);
   });
 
   it("honours a 429's Retry-After: no attempt before it, one after", async () => {
     const { db, receiver: r, sub, capture, clock } = await setUp([{ status: 429, headers: { "retry-after": "120" } }]);
-    const s = sub("/hook", {});
+    const s = await sub("/hook", {});
     await capture([makeIncident()]);
     await runDeliveryRound(testNotifyDeps(db, clock));
     const due = db.$client.prepare("SELECT next_attempt_at AS at FROM notification_messages WHERE subscription_id = ?").get(s.id) as { at: string };
@@ -100,10 +100,10 @@ describe("webhook delivery", () => {
 
   it("disables the subscription at once on 410 Gone, and sends it nothing more", async () => {
     const { db, receiver: r, sub, capture, clock } = await setUp([{ status: 410 }]);
-    const s = sub("/hook", {});
+    const s = await sub("/hook", {});
     await capture([makeIncident()]);
     await runDeliveryRound(testNotifyDeps(db, clock));
-    expect(getSubscription(db, s.id)).toMatchObject({ status: "disabled", disabledReason: expect.stringMatching(/410 Gone/) });
+    expect(await getSubscription(db, s.id)).toMatchObject({ status: "disabled", disabledReason: expect.stringMatching(/410 Gone/) });
     await capture([makeIncident({ status: "identified" })]);
     clock.advance(3_600_000);
     expect(await runDeliveryRound(testNotifyDeps(db, clock))).toMatchObject({ attempted: 0, formed: 0 });
@@ -112,7 +112,7 @@ describe("webhook delivery", () => {
 
   it("sends a burst of 1,000 changes within a minute as a bounded number of messages that carry every change exactly once", async () => {
     const { db, receiver: r, sub, capture, clock } = await setUp();
-    const s = sub("/hook", {});
+    const s = await sub("/hook", {});
     const incidents = Array.from({ length: 1_000 }, (_, i) => makeIncident({ id: `inc${i}`, title: `Outage ${i}` }));
     // Four polls within the minute, each bringing 250 new incidents.
     for (let k = 1; k <= 4; k += 1) await capture(incidents.slice(0, 250 * k));

@@ -21,7 +21,7 @@ beforeAll(async () => {
   await archiveAcmeLifecycle(db, platform);
   // Enough incidents and versions across two more vendors for several pages.
   for (const slug of ["bulk", "zeta"]) {
-    const vendor = ensureVendor(db, { slug, name: slug === "bulk" ? "Bulk Inc" : "Zeta", platform: platform.name });
+    const vendor = await ensureVendor(db, { slug, name: slug === "bulk" ? "Bulk Inc" : "Zeta", platform: platform.name });
     const incidents = Array.from({ length: 12 }, (_, i) =>
       makeIncident({ vendor: slug, id: `${slug}-${i}`, title: `Queue backlog ${i}`, impact: i % 3 === 0 ? "major" : "minor", startedAt: `2026-05-${String(i + 1).padStart(2, "0")}T10:00:00.000Z`, updates: [makeUpdate({ id: `u-${i}`, body: `Messages are delayed in region ${i}.` })] }),
     );
@@ -205,8 +205,8 @@ describe("API writes", () => {
     const poll = await call("pollVendor", { method: "POST", params: { slug: "acme" } });
     expect(poll.status).toBe(401);
     expect(poll.headers.get("www-authenticate")).toMatch(/^Bearer/);
-    expect(getVendorBySlug(db, "newco")).toBeUndefined();
-    expect(getVendorBySlug(db, "acme")?.enabled).toBe(true);
+    expect(await getVendorBySlug(db, "newco")).toBeUndefined();
+    expect((await getVendorBySlug(db, "acme"))?.enabled).toBe(true);
   });
 
   it("with the token, add a vendor, poll it now, refuse it twice, and remove it", async () => {
@@ -225,12 +225,12 @@ describe("API writes", () => {
 
     const polled = await call("pollVendor", { method: "POST", params: { slug: "newco" }, headers: auth });
     expect(polled.status).toBe(202);
-    const due = getPollState(db, getVendorBySlug(db, "newco")?.id ?? 0)?.nextPollAt ?? "";
+    const due = (await getPollState(db, (await getVendorBySlug(db, "newco"))?.id ?? 0))?.nextPollAt ?? "";
     expect(Date.parse(due)).toBeLessThanOrEqual(Date.now());
 
     const removed = await call("removeVendor", { method: "DELETE", params: { slug: "newco" }, headers: auth });
     expect(await removed.json()).toEqual({ slug: "newco", purged: false, incidents: 0 });
-    expect(getVendorBySlug(db, "newco")?.enabled).toBe(false);
+    expect((await getVendorBySlug(db, "newco"))?.enabled).toBe(false);
     expect((await call("pollVendor", { method: "POST", params: { slug: "newco" }, headers: auth })).status).toBe(409);
   });
 
@@ -241,13 +241,13 @@ describe("API writes", () => {
     expect(imported.status).toBe(409);
     expect(imported.headers.get("content-type")).toMatch(/^application\/problem\+json/);
     expect(await imported.json()).toMatchObject({ status: 409, parameter: "slug", detail: expect.stringMatching(/^vendor acme already exists: imported as test-feed, not polled; .*--add-source/) });
-    expect(getVendorBySlug(db, "acme")).toMatchObject({ url: null, enabled: true, origin: "import" });
+    expect(await getVendorBySlug(db, "acme")).toMatchObject({ url: null, enabled: true, origin: "import" });
 
     expect((await call("addVendor", { method: "POST", body: { ...vendor, slug: "gone" }, headers: auth })).status).toBe(201);
     await call("removeVendor", { method: "DELETE", params: { slug: "gone" }, headers: auth });
     const removed = await call("addVendor", { method: "POST", body: { ...vendor, slug: "gone" }, headers: auth });
     expect(removed.status).toBe(409);
     expect(await removed.json()).toMatchObject({ detail: expect.stringMatching(/^vendor gone already exists: removed, its history kept/) });
-    expect(getVendorBySlug(db, "gone")?.enabled).toBe(false);
+    expect((await getVendorBySlug(db, "gone"))?.enabled).toBe(false);
   });
 });

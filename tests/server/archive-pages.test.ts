@@ -18,7 +18,7 @@ beforeAll(async () => {
   db = freshDatabase();
   await archiveAcmeLifecycle(db);
   const platform = makeTestPlatform({ kind: "active" });
-  const quiet = ensureVendor(db, { slug: "quiet", name: "Quiet Co", platform: platform.name });
+  const quiet = await ensureVendor(db, { slug: "quiet", name: "Quiet Co", platform: platform.name });
   const open = makeIncident({ vendor: "quiet", id: "q1", title: "Still investigating", startedAt: "2026-04-09T00:00:00.000Z" });
   await ingestSnapshot(db, { vendor: quiet, platform, source: "feed", observedAt: "2026-04-09T02:00:00.000Z", body: snapshotBody([open]) });
 });

@@ -16,7 +16,7 @@ let db: RedlineDb;
 beforeAll(async () => {
   db = freshDatabase();
   await archiveAcmeLifecycle(db, makeTestPlatform({ kind: "recent", limit: 25 }));
-  saveWatchlist(db, { name: "team", vendors: ["acme"], components: [] });
+  await saveWatchlist(db, { name: "team", vendors: ["acme"], components: [] });
 });
 
 afterEach(() => {

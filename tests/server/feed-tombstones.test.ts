@@ -23,13 +23,13 @@ let db: RedlineDb;
 
 beforeAll(async () => {
   db = freshDatabase();
-  const vendor = ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
+  const vendor = await ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
   const capture = (observedAt: string, incidents: ReturnType<typeof makeIncident>[]) =>
     ingestSnapshot(db, { vendor, platform, source: "incidents.json", observedAt, body: snapshotBody(incidents) });
   await capture("2026-03-01T10:00:00.000Z", [makeIncident(), ...OLDER]);
   await capture("2026-03-01T11:00:00.000Z", [makeIncident({ status: "identified" }), ...OLDER]);
   await capture(DELETED_AT, OLDER);
-  saveWatchlist(db, { name: "team", vendors: ["acme"], components: [] });
+  await saveWatchlist(db, { name: "team", vendors: ["acme"], components: [] });
 });
 
 async function get(level: FeedLevel, format: FeedFormat, params: Record<string, string>) {
@@ -99,7 +99,7 @@ describe("Atom feeds of a deleted incident", () => {
 
   it("drop the tombstones once the vendor lists the incident again", async () => {
     const other = freshDatabase();
-    const vendor = ensureVendor(other, { slug: "acme", name: "Acme Cloud", platform: platform.name });
+    const vendor = await ensureVendor(other, { slug: "acme", name: "Acme Cloud", platform: platform.name });
     const capture = (observedAt: string, incidents: ReturnType<typeof makeIncident>[]) =>
       ingestSnapshot(other, { vendor, platform, source: "incidents.json", observedAt, body: snapshotBody(incidents) });
     await capture("2026-03-01T10:00:00.000Z", [makeIncident(), ...OLDER]);

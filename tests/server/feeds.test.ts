@@ -20,10 +20,10 @@ let db: RedlineDb;
 beforeAll(async () => {
   db = freshDatabase();
   await archiveAcmeLifecycle(db, platform);
-  const other = ensureVendor(db, { slug: "other", name: "Other Co", platform: platform.name });
+  const other = await ensureVendor(db, { slug: "other", name: "Other Co", platform: platform.name });
   const outage = makeIncident({ vendor: "other", id: "p1", title: "Payments outage", impact: "critical", components: [{ id: "pay", name: "Payments" }] });
   await ingestSnapshot(db, { vendor: other, platform, source: "feed", observedAt: "2026-04-09T01:00:00.000Z", body: snapshotBody([outage]) });
-  saveWatchlist(db, { name: "team", vendors: ["acme"], components: [] });
+  await saveWatchlist(db, { name: "team", vendors: ["acme"], components: [] });
 });
 
 const LEVELS: { level: FeedLevel; params: Record<string, string>; path: string }[] = [
@@ -162,7 +162,7 @@ describe("feed items", () => {
     const again = await parseItems("rss", await (await get("vendor", "rss", { slug: "other" })).text());
     expect(again).toEqual(before);
     const local = freshDatabase();
-    const other = ensureVendor(local, { slug: "other", name: "Other Co", platform: platform.name });
+    const other = await ensureVendor(local, { slug: "other", name: "Other Co", platform: platform.name });
     const outage = makeIncident({ vendor: "other", id: "p1", title: "Payments outage", impact: "critical" });
     await ingestSnapshot(local, { vendor: other, platform, source: "feed", observedAt: "2026-04-09T01:00:00.000Z", body: snapshotBody([outage]) });
     const first = await (await feedRoute("vendor", "json", () => local)(new Request(`${ORIGIN}/a.json`), { params: Promise.resolve({ slug: "other" }) })).json() as { items: { id: string }[] };
@@ -175,7 +175,7 @@ describe("feed items", () => {
 
 describe("feed item headings", () => {
   it("name the impact the incident had in that version, not the one it has now", async () => {
-    const vendor = ensureVendor(db, { slug: "lowered", name: "Lowered Co", platform: platform.name });
+    const vendor = await ensureVendor(db, { slug: "lowered", name: "Lowered Co", platform: platform.name });
     const major = makeIncident({ vendor: "lowered", id: "d1", title: "Database failover", impact: "major" });
     await ingestSnapshot(db, { vendor, platform, source: "feed", observedAt: "2026-04-10T01:00:00.000Z", body: snapshotBody([major]) });
     await ingestSnapshot(db, { vendor, platform, source: "feed", observedAt: "2026-04-11T01:00:00.000Z", body: snapshotBody([{ ...major, impact: "minor" }]) });
@@ -237,7 +237,7 @@ describe("feed titles", () => {
 
   beforeAll(async () => {
     hostile = freshDatabase();
-    const vendor = ensureVendor(hostile, { slug: "evil", name: VENDOR, platform: platform.name });
+    const vendor = await ensureVendor(hostile, { slug: "evil", name: VENDOR, platform: platform.name });
     const incident = makeIncident({ vendor: "evil", id: "e1", title: TITLE });
     await ingestSnapshot(hostile, { vendor, platform, source: "feed", observedAt: "2026-04-09T01:00:00.000Z", body: snapshotBody([incident]) });
   });

@@ -8,7 +8,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDatabase, openDatabase, type RedlineDb } from "@/db/client";
-import { listThrottleTelemetry, setHookSecretHash } from "@/db/hooks";
+import { setHookSecretHash } from "@/db/hooks";
 import { addVendor } from "@/db/vendors";
 import { Scheduler } from "@/scrapers/poller/scheduler";
 import { type Simulator, startSimulator } from "@/simulator/server";
@@ -82,9 +82,9 @@ beforeAll(async () => {
   control = openDatabase(path.join(dir, "control.db"));
   sim = await startSimulator({ count: 8, families: ["statuspage"], acceleration: 0, start: "2026-05-01T00:00:00.000Z", seed: 9 });
   for (const v of sim.vendors) {
-    addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
-    addVendor(control, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
-    setHookSecretHash(db, v.slug, createHash("sha256").update(`${SECRET}-${v.slug}`).digest("hex"));
+    await addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
+    await addVendor(control, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
+    await setHookSecretHash(db, v.slug, createHash("sha256").update(`${SECRET}-${v.slug}`).digest("hex"));
   }
   alertServer = http.createServer((req, res) => {
     let body = "";
@@ -194,7 +194,12 @@ describe("a webhook flood", () => {
     polling.stop();
     controlPolling.stop();
     await Promise.all(running);
-    const telemetryOf = (scope: string) => listThrottleTelemetry(db).find((r) => r.scope === scope);
+    const telemetryOf = (scope: string) =>
+      db.$client
+        .prepare<[string], { throttled: number; lastThrottledAt: string; lastAlertAt: string | null }>(
+          "SELECT throttled, last_throttled_at AS lastThrottledAt, last_alert_at AS lastAlertAt FROM throttle_telemetry WHERE scope = ?",
+        )
+        .get(scope);
     await waitFor("the hook server to write every refusal", () => telemetryOf(`source:${flood}`)?.throttled === throttled, () => childGone(hookServer));
     const lastAlertAt = telemetryOf(`source:${flood}`)?.lastAlertAt;
     await waitFor("the last alert to arrive", () => alerts.some((a) => a.at === lastAlertAt), () => childGone(hookServer));

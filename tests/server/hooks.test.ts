@@ -24,13 +24,13 @@ const SETTINGS: HookSettings = {
   debounceMs: 10_000,
 };
 
-beforeEach(() => {
+beforeEach(async () => {
   db = freshDatabase();
   clock = Date.parse("2026-05-01T00:00:00.000Z");
   alerts = [];
   for (const slug of ["acme", "calm"]) {
-    addVendor(db, { slug, name: slug, platform: "statuspage", url: `https://status.${slug}.example` }, "user");
-    setHookSecretHash(db, slug, createHash("sha256").update(`${SECRET}-${slug}`).digest("hex"));
+    await addVendor(db, { slug, name: slug, platform: "statuspage", url: `https://status.${slug}.example` }, "user");
+    await setHookSecretHash(db, slug, createHash("sha256").update(`${SECRET}-${slug}`).digest("hex"));
   }
 });
 
@@ -150,8 +150,8 @@ describe("webhook pushes", () => {
     const base = await serve({ ...SETTINGS, perSource: { ratePerSecond: 100, burst: 100 }, ceiling: { ratePerSecond: 1, burst: 4 } });
     for (let i = 0; i < 4; i += 1) expect((await push(base, "acme", { n: i })).status).toBe(202);
     expect((await push(base, "calm", { n: 1 })).status).toBe(429);
-    telemetry.flush();
-    expect(listThrottleTelemetry(db).map((r) => r.scope)).toEqual(["ceiling"]);
+    await telemetry.flush();
+    expect((await listThrottleTelemetry(db)).map((r) => r.scope)).toEqual(["ceiling"]);
   });
 
   it("lets no single flooding source use up the ceiling the other sources share", async () => {
@@ -166,8 +166,8 @@ describe("webhook pushes", () => {
       clock += 100;
       await push(base, "acme", { n: i });
     }
-    telemetry.flush();
-    const rows = listThrottleTelemetry(db);
+    await telemetry.flush();
+    const rows = await listThrottleTelemetry(db);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ scope: "source:acme", lastThrottledAt: new Date(clock).toISOString() });
     expect(rows[0]?.throttled).toBeGreaterThan(25);

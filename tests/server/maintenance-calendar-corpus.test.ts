@@ -24,7 +24,7 @@ describeCorpus("the maintenance calendar of GitHub's real summary.json captures"
     db = freshDatabase();
     const platform = getPlatform("statuspage-summary");
     if (!platform) throw new Error("no statuspage-summary platform");
-    const vendor = ensureVendor(db, { slug: "github", name: "GitHub", platform: platform.name });
+    const vendor = await ensureVendor(db, { slug: "github", name: "GitHub", platform: platform.name });
     for (const file of corpusSnapshots(FOLDER)) {
       await ingestSnapshot(db, { vendor, platform, source: "summary.json", observedAt: observedAtOf(file), body: fs.readFileSync(file) });
     }

@@ -37,7 +37,7 @@ beforeAll(async () => {
   db = freshDatabase();
   await archiveAcmeLifecycle(db);
   const platform = makeTestPlatform({ kind: "full" });
-  const globex = ensureVendor(db, { slug: "globex", name: "Globex", platform: platform.name });
+  const globex = await ensureVendor(db, { slug: "globex", name: "Globex", platform: platform.name });
   const steps: Array<[string, Incident[]]> = [
     ["2026-04-01T00:00:00.000Z", [upgrade("2026-04-10T22:00:00.000Z", "2026-04-11T02:00:00.000Z"), network, storage, oldWindow, outage]],
     ["2026-04-02T00:00:00.000Z", [upgrade("2026-04-12T22:00:00.000Z", "2026-04-13T02:00:00.000Z"), network, storage, oldWindow, outage]],

@@ -11,10 +11,10 @@ const auth = { authorization: `Bearer ${TOKEN}` };
 let db: RedlineDb;
 let api: Api;
 
-beforeEach(() => {
+beforeEach(async () => {
   db = freshDatabase();
   api = createApi(() => db);
-  ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: "statuspage-summary" });
+  await ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: "statuspage-summary" });
   vi.stubEnv("REDLINE_OPERATOR_TOKEN", TOKEN);
   vi.stubEnv("REDLINE_ALLOW_PRIVATE_URLS", "0");
 });

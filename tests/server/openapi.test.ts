@@ -31,8 +31,8 @@ beforeAll(async () => {
   db = freshDatabase();
   api = createApi(() => db);
   await archiveAcmeLifecycle(db, platform);
-  saveWatchlist(db, { name: "core", vendors: ["acme"], components: [] });
-  EXAMPLES.id = addSubscription(db, { target: "https://hooks.example.com/seeded", format: "webhook", filter: subscriptionFilterSchema.parse({}), watchlist: null, digest: null }).id;
+  await saveWatchlist(db, { name: "core", vendors: ["acme"], components: [] });
+  EXAMPLES.id = (await addSubscription(db, { target: "https://hooks.example.com/seeded", format: "webhook", filter: subscriptionFilterSchema.parse({}), watchlist: null, digest: null })).id;
 });
 
 /** Values for every path parameter and required query parameter a documented route can take. */

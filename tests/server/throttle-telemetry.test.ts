@@ -10,41 +10,41 @@ const REFUSE_WRITES = `CREATE TRIGGER refuse_insert BEFORE INSERT ON throttle_te
 const ALLOW_WRITES = "DROP TRIGGER refuse_insert; DROP TRIGGER refuse_update;";
 
 describe("throttle telemetry", () => {
-  it("keeps the counts when a flush's write throws, and the next flush writes them all", () => {
+  it("keeps the counts when a flush's write throws, and the next flush writes them all", async () => {
     const db = freshDatabase();
     const lines: string[] = [];
     const telemetry = new ThrottleTelemetry(() => db, 3_600_000, () => undefined, (line) => lines.push(line));
-    for (let i = 0; i < 3; i += 1) telemetry.throttled("source:acme", T0 + i * 1_000, LIMIT);
+    for (let i = 0; i < 3; i += 1) await telemetry.throttled("source:acme", T0 + i * 1_000, LIMIT);
     db.$client.exec(REFUSE_WRITES);
     expect(() => telemetry.flush()).toThrow(expect.objectContaining({ kind: "telemetry", message: expect.stringContaining("database is locked") }));
-    telemetry.throttled("source:acme", T0 + 5_000, LIMIT);
-    telemetry.throttled("ceiling", T0 + 6_000, LIMIT);
-    expect(() => telemetry.flush()).toThrow(/unable to write the throttle counts of 2 scopes/);
+    await telemetry.throttled("source:acme", T0 + 5_000, LIMIT);
+    await telemetry.throttled("ceiling", T0 + 6_000, LIMIT);
+    await expect(telemetry.flush()).rejects.toThrow(/unable to write the throttle counts of 2 scopes/);
     db.$client.exec(ALLOW_WRITES);
-    telemetry.flush();
-    const counts = () => listThrottleTelemetry(db).map(({ scope, throttled, lastThrottledAt }) => ({ scope, throttled, lastThrottledAt }));
-    expect(counts()).toEqual([
+    await telemetry.flush();
+    const counts = async () => (await listThrottleTelemetry(db)).map(({ scope, throttled, lastThrottledAt }) => ({ scope, throttled, lastThrottledAt }));
+    expect(await counts()).toEqual([
       { scope: "ceiling", throttled: 1, lastThrottledAt: new Date(T0 + 6_000).toISOString() },
       { scope: "source:acme", throttled: 4, lastThrottledAt: new Date(T0 + 5_000).toISOString() },
     ]);
-    telemetry.flush();
-    expect(counts().map((c) => c.throttled)).toEqual([1, 4]);
+    await telemetry.flush();
+    expect((await counts()).map((c) => c.throttled)).toEqual([1, 4]);
     expect(telemetry.unflushedScopes).toBe(0);
     // The ceiling's first refusal came while writes were refused: its alert went out unrecorded.
     expect(lines).toEqual(["telemetry: unable to record the alert for ceiling: database is locked"]);
   });
 
-  it("still alerts, once per interval, and logs it when the alert cannot be recorded", () => {
+  it("still alerts, once per interval, and logs it when the alert cannot be recorded", async () => {
     const db = freshDatabase();
     const alerts: ThrottleAlert[] = [];
     const lines: string[] = [];
     db.$client.exec(REFUSE_WRITES);
     const telemetry = new ThrottleTelemetry(() => db, 3_600_000, (a) => alerts.push(a), (line) => lines.push(line));
-    for (let i = 0; i < 5; i += 1) telemetry.throttled("source:acme", T0 + i * 1_000, LIMIT);
+    for (let i = 0; i < 5; i += 1) await telemetry.throttled("source:acme", T0 + i * 1_000, LIMIT);
     expect(alerts).toHaveLength(1);
     expect(lines).toEqual(["telemetry: unable to record the alert for source:acme: database is locked"]);
     db.$client.exec(ALLOW_WRITES);
-    telemetry.flush();
-    expect(listThrottleTelemetry(db)).toMatchObject([{ scope: "source:acme", throttled: 5, lastAlertAt: null }]);
+    await telemetry.flush();
+    expect(await listThrottleTelemetry(db)).toMatchObject([{ scope: "source:acme", throttled: 5, lastAlertAt: null }]);
   });
 });

@@ -40,14 +40,14 @@ const globexIncidents = [makeIncident({ vendor: "globex", id: "g1", title: "Glob
 
 beforeAll(async () => {
   db = freshDatabase();
-  const acme = ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
-  const globex = ensureVendor(db, { slug: "globex", name: "Globex", platform: platform.name });
-  ensureVendor(db, { slug: "initech", name: "Initech", platform: platform.name });
+  const acme = await ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
+  const globex = await ensureVendor(db, { slug: "globex", name: "Globex", platform: platform.name });
+  await ensureVendor(db, { slug: "initech", name: "Initech", platform: platform.name });
   await ingestSnapshot(db, { vendor: acme, platform, source: "incidents.json", observedAt: "2026-04-01T00:00:00.000Z", body: snapshotBody(acmeIncidents) });
   await ingestSnapshot(db, { vendor: globex, platform, source: "incidents.json", observedAt: "2026-04-02T00:00:00.000Z", body: snapshotBody(globexIncidents) });
   const edited = globexIncidents.map((i) => (i.id === "g1" ? { ...i, status: "resolved", resolvedAt: "2026-04-03T00:00:00.000Z" } : i));
   await ingestSnapshot(db, { vendor: globex, platform, source: "incidents.json", observedAt: "2026-04-03T00:00:00.000Z", body: snapshotBody(edited) });
-  saveWatchlist(db, { name: "team", vendors: ["globex"], components: ["acme:API"] });
+  await saveWatchlist(db, { name: "team", vendors: ["globex"], components: ["acme:API"] });
 });
 
 const titlesOf = (rows: ReadonlyArray<{ title: string }>) => [...new Set(rows.map((r) => r.title))].sort();

@@ -7,7 +7,7 @@ import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 
 /** "Acme Cloud" with the whole hand-written lifecycle archived through the real write path. */
 export async function archiveAcmeLifecycle(db: RedlineDb, platform: Platform = makeTestPlatform({ kind: "recent", limit: 25 })): Promise<VendorRow> {
-  const acme = ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
+  const acme = await ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
   for (const step of ACME_LIFECYCLE) {
     await ingestSnapshot(db, { vendor: acme, platform, source: "incidents.json", observedAt: step.at, body: snapshotBody(step.incidents) });
   }

@@ -14,7 +14,7 @@ export async function importCorpusFolder(db: RedlineDb, folder: string, options:
   const spec = CORPUS_FOLDERS.find((f) => f.folder === folder);
   const platform = spec && getPlatform(spec.platform);
   if (!spec || !platform) throw new Error(`unknown corpus folder ${folder}`);
-  const vendor = ensureVendor(db, { slug: options.slug ?? spec.vendor, platform: platform.name });
+  const vendor = await ensureVendor(db, { slug: options.slug ?? spec.vendor, platform: platform.name });
   const { snapshots } = listSnapshotFolder(corpusPath(folder));
   await importSnapshots(db, vendor, platform, options.slice ? snapshots.slice(...options.slice) : snapshots);
   return vendor;
@@ -26,11 +26,13 @@ export function keptCaptures(db: RedlineDb): Array<{ id: number; hash: string }>
 }
 
 /** The sha256 of each kept capture's restored body, beside its recorded hash. */
-export function restoredHashes(db: RedlineDb): Array<{ id: number; recorded: string; restored: string | null }> {
-  return keptCaptures(db).map(({ id, hash }) => {
-    const body = restoreCaptureBody(db, id);
-    return { id, recorded: hash, restored: body && createHash("sha256").update(body).digest("hex") };
-  });
+export async function restoredHashes(db: RedlineDb): Promise<Array<{ id: number; recorded: string; restored: string | null }>> {
+  const hashes = [];
+  for (const { id, hash } of keptCaptures(db)) {
+    const body = await restoreCaptureBody(db, id);
+    hashes.push({ id, recorded: hash, restored: body && createHash("sha256").update(body).digest("hex") });
+  }
+  return hashes;
 }
 
 export function vendorExportJson(db: RedlineDb, slug: string): string {

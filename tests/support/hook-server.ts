@@ -14,7 +14,7 @@ const [file = "", port = "0"] = process.argv.slice(2);
 const env = readEnv();
 const db = openDatabase(file);
 const telemetry = new ThrottleTelemetry(() => db, env.REDLINE_ALERT_INTERVAL_SECONDS * 1000, createAlertSender(env.REDLINE_ALERT_WEBHOOK_URL));
-const flush = setInterval(() => telemetry.flush(), 200);
+const flush = setInterval(() => void telemetry.flush(), 200);
 const hooks = createHookHandler({ db: () => db, telemetry, settings: hookSettings(env) });
 const server = http.createServer((req, res) => {
   hooks(req, res).then(
@@ -34,10 +34,11 @@ server.listen(Number(port), "127.0.0.1", () => {
 });
 process.on("SIGTERM", () => {
   clearInterval(flush);
-  telemetry.flush();
-  server.close(() => {
-    closeDatabase(db);
-    process.exit(0);
-  });
+  void telemetry.flush().finally(() =>
+    server.close(() => {
+      closeDatabase(db);
+      process.exit(0);
+    }),
+  );
   server.closeAllConnections();
 });

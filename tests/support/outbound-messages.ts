@@ -15,17 +15,19 @@ import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 export async function notifiedChanges(snapshots: Incident[][], vendorName = "Acme Cloud"): Promise<NotifiedChange[]> {
   const platform = makeTestPlatform({ kind: "recent", limit: 1_000 });
   const db = freshDatabase();
-  const vendor = ensureVendor(db, { slug: "acme", name: vendorName, platform: platform.name });
-  addSubscription(db, { target: "https://hooks.example/x", format: "webhook", filter: subscriptionFilterSchema.parse({}), watchlist: null, digest: null });
+  const vendor = await ensureVendor(db, { slug: "acme", name: vendorName, platform: platform.name });
+  await addSubscription(db, { target: "https://hooks.example/x", format: "webhook", filter: subscriptionFilterSchema.parse({}), watchlist: null, digest: null });
   let observed = Date.parse("2026-03-01T10:00:00.000Z");
   for (const incidents of snapshots) {
     observed += 60_000;
     await ingestSnapshot(db, { vendor, platform, source: "incidents.json", observedAt: new Date(observed).toISOString(), body: snapshotBody(incidents), notify: true });
   }
   // One digest-free subscription at a far future time: every change in as few messages as planning allows.
-  fanOutVersions(db);
-  planWaitingMessages(db, "2099-01-01T00:00:00.000Z");
+  await fanOutVersions(db);
+  await planWaitingMessages(db, "2099-01-01T00:00:00.000Z");
   const ids = db.$client.prepare("SELECT id FROM notification_messages ORDER BY id").all() as Array<{ id: number }>;
   const links = apiLinks("http://redline.test");
-  return ids.flatMap(({ id }) => readMessageVersions(db, id)).map((c) => ({ vendorName: c.vendorName, version: presentVersion(links, c.vendorSlug, c.providerId, c.title, c.version) }));
+  const carried = [];
+  for (const { id } of ids) carried.push(...(await readMessageVersions(db, id)));
+  return carried.map((c) => ({ vendorName: c.vendorName, version: presentVersion(links, c.vendorSlug, c.providerId, c.title, c.version) }));
 }

@@ -25,7 +25,7 @@ async function archive(dir: string, withCorpus: boolean): Promise<RedlineDb> {
   if (withCorpus) {
     const platform = getPlatform("statuspage-summary");
     if (!platform) throw new Error("no statuspage-summary platform");
-    await importSnapshots(db, ensureVendor(db, { slug: "jira", name: "Jira", platform: platform.name }), platform, listSnapshotFolder(corpusPath("statuspage-summary-jira")).snapshots);
+    await importSnapshots(db, await ensureVendor(db, { slug: "jira", name: "Jira", platform: platform.name }), platform, listSnapshotFolder(corpusPath("statuspage-summary-jira")).snapshots);
   }
   return db;
 }
@@ -46,7 +46,7 @@ describe("converting a database of the previous layout in place", () => {
     // Exports read the previous layout's rows as they are, before any conversion.
     for (const [slug, json] of expected) expect(JSON.stringify(loadVendorExport(migrated, slug))).toBe(json);
     let batches = 0;
-    expect(() =>
+    expect(async () =>
       convertVersionLayout(migrated, {
         batch: 1,
         onBatch: () => {
@@ -59,10 +59,10 @@ describe("converting a database of the previous layout in place", () => {
 
     const resumed = openDatabase(file);
     expect(versionLayoutPending(resumed.$client)).toBe(true);
-    const done = convertVersionLayout(resumed);
+    const done = await convertVersionLayout(resumed);
     expect(done.versionsRewritten).toBeGreaterThan(0);
     expect(versionLayoutPending(resumed.$client)).toBe(false);
-    expect(convertVersionLayout(resumed)).toMatchObject({ versionsRewritten: 0, statesRewritten: 0 });
+    expect(await convertVersionLayout(resumed)).toMatchObject({ versionsRewritten: 0, statesRewritten: 0 });
     for (const [slug, json] of expected) expect(JSON.stringify(loadVendorExport(resumed, slug))).toBe(json);
     expect(JSON.stringify(listChanges(resumed, {}, 500).rows)).toBe(changes);
     const versions = source.$client.prepare<[], { incidentId: number; seq: number }>("SELECT incident_id AS incidentId, seq FROM incident_versions").all();
@@ -87,7 +87,7 @@ describe("converting a database of the previous layout in place", () => {
     expect(textPatches(old)).toBeGreaterThan(0);
     expect(versionLayoutPending(old.$client)).toBe(true);
     for (const [slug, json] of expected) expect(JSON.stringify(loadVendorExport(old, slug))).toBe(json);
-    expect(() =>
+    expect(async () =>
       convertVersionLayout(old, {
         batch: 1,
         onBatch: (p) => {
@@ -99,10 +99,10 @@ describe("converting a database of the previous layout in place", () => {
 
     const resumed = openDatabase(file);
     expect(versionLayoutPending(resumed.$client)).toBe(true);
-    expect(convertVersionLayout(resumed).versionsRewritten).toBeGreaterThan(0);
+    expect((await convertVersionLayout(resumed)).versionsRewritten).toBeGreaterThan(0);
     expect(versionLayoutPending(resumed.$client)).toBe(false);
     expect(textPatches(resumed)).toBe(0);
-    expect(convertVersionLayout(resumed)).toMatchObject({ versionsRewritten: 0, statesRewritten: 0 });
+    expect(await convertVersionLayout(resumed)).toMatchObject({ versionsRewritten: 0, statesRewritten: 0 });
     for (const [slug, json] of expected) expect(JSON.stringify(loadVendorExport(resumed, slug))).toBe(json);
     const versions = source.$client.prepare<[], { incidentId: number; seq: number }>("SELECT incident_id AS incidentId, seq FROM incident_versions").all();
     for (const v of versions) expect(readVersionState(resumed, v.incidentId, v.seq)).toEqual(readVersionState(source, v.incidentId, v.seq));

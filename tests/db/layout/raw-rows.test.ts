@@ -52,7 +52,7 @@ describe("migrating the raw layer to integer body ids", () => {
     expect(columnsOf(migrated.$client, "capture_bodies")).not.toContain("base_hash text");
     expect(migrated.$client.prepare("SELECT count(*) AS n FROM captures WHERE body_hash IS NOT NULL").get()).toEqual({ n: 0 });
     expect(keptCaptures(migrated)).toEqual(kept);
-    for (const r of restoredHashes(migrated)) expect(r.restored).toBe(r.recorded);
+    for (const r of await restoredHashes(migrated)) expect(r.restored).toBe(r.recorded);
     for (const slug of slugs) expect(vendorExportJson(migrated, slug)).toBe(expected.get(slug));
     expect(migrated.$client.prepare("PRAGMA foreign_key_check").all()).toEqual([]);
     // Deleting a body looks for captures naming it in the retired column as well: an index probe, not a scan.
@@ -85,7 +85,7 @@ describe("migrating the raw layer to integer body ids", () => {
     expect(oldBodyPointers(file)).toEqual(before);
     const migrated = openDatabase(file);
     expect(keptCaptures(migrated)).toEqual(kept);
-    for (const r of restoredHashes(migrated)) expect(r.restored).toBe(r.recorded);
+    for (const r of await restoredHashes(migrated)) expect(r.restored).toBe(r.recorded);
     for (const slug of slugs) expect(vendorExportJson(migrated, slug)).toBe(expected.get(slug));
     closeDatabase(migrated);
   });

@@ -26,7 +26,7 @@ async function archive(file: string): Promise<RedlineDb> {
   if (corpusAvailable) {
     const platform = getPlatform("statuspage-summary");
     if (!platform) throw new Error("no statuspage-summary platform");
-    await importSnapshots(db, ensureVendor(db, { slug: "jira", name: "Jira", platform: platform.name }), platform, listSnapshotFolder(corpusPath("statuspage-summary-jira")).snapshots);
+    await importSnapshots(db, await ensureVendor(db, { slug: "jira", name: "Jira", platform: platform.name }), platform, listSnapshotFolder(corpusPath("statuspage-summary-jira")).snapshots);
   }
   return db;
 }

@@ -24,7 +24,7 @@ describe("exports of a hand-written lifecycle", () => {
   beforeAll(async () => {
     const db = freshDatabase();
     const platform = makeTestPlatform({ kind: "recent", limit: 25 });
-    const vendor = ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
+    const vendor = await ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
     for (const step of ACME_LIFECYCLE) {
       await ingestSnapshot(db, { vendor, platform, source: "incidents.json", observedAt: step.at, body: snapshotBody(step.incidents) });
     }

@@ -110,7 +110,7 @@ describeCorpus("the Markdown export of real archives", () => {
     for (const { folder, slug, platform: name, take } of sources) {
       const platform = getPlatform(name);
       if (!platform) throw new Error(`no platform ${name}`);
-      const vendor = ensureVendor(db, { slug, name: slug, platform: platform.name });
+      const vendor = await ensureVendor(db, { slug, name: slug, platform: platform.name });
       const files = corpusSnapshots(folder).slice(0, take);
       await importSnapshots(db, vendor, platform, files.map((file) => ({ label: file, observedAt: observedAtOf(file), source: name, read: () => fs.readFileSync(file) })));
       const doc = loadVendorExport(db, slug);

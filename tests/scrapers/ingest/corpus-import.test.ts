@@ -33,7 +33,7 @@ function importFolder(folder: string) {
   const state: { db: RedlineDb; first: ImportSummary; second: ImportSummary } = {} as never;
   beforeAll(async () => {
     const db = freshDatabase();
-    const vendor = ensureVendor(db, { slug: spec.vendor, platform: platform.name });
+    const vendor = await ensureVendor(db, { slug: spec.vendor, platform: platform.name });
     const { snapshots } = listSnapshotFolder(corpusPath(folder));
     state.db = db;
     state.first = await importSnapshots(db, vendor, platform, snapshots);

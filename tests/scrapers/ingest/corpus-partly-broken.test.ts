@@ -88,12 +88,12 @@ describeCorpus("corpus: Jira's summary.json with one incident broken in every th
     if (!platform) throw new Error("no statuspage-summary platform");
     const { snapshots } = listSnapshotFolder(corpusPath(FOLDER));
     state.clean = freshDatabase();
-    await importSnapshots(state.clean, ensureVendor(state.clean, { slug: "jira", platform: platform.name }), platform, snapshots);
+    await importSnapshots(state.clean, await ensureVendor(state.clean, { slug: "jira", platform: platform.name }), platform, snapshots);
     state.victim = chooseVictim(snapshots);
     const mutated = breakSnapshots(snapshots, state.victim);
     state.brokenAt = mutated.broken;
     state.broken = freshDatabase();
-    state.summary = await importSnapshots(state.broken, ensureVendor(state.broken, { slug: "jira", platform: platform.name }), platform, mutated.snapshots);
+    state.summary = await importSnapshots(state.broken, await ensureVendor(state.broken, { slug: "jira", platform: platform.name }), platform, mutated.snapshots);
   });
 
   it("breaks the incident in many snapshots, and records each of them as a good capture", () => {

@@ -26,7 +26,7 @@ interface VersionRow {
 
 async function archive(parts: ReadonlyArray<typeof SUMMARY>): Promise<RedlineDb> {
   const db = freshDatabase();
-  const vendor = ensureVendor(db, { slug: "github", name: "GitHub", platform: "statuspage" });
+  const vendor = await ensureVendor(db, { slug: "github", name: "GitHub", platform: "statuspage" });
   for (const part of parts) {
     const platform = getPlatform(part.platform);
     if (!platform) throw new Error(`no platform ${part.platform}`);

@@ -63,7 +63,7 @@ function history(db: RedlineDb): string[] {
 
 async function archive(captures: readonly Capture[]): Promise<{ db: RedlineDb; vendor: VendorRow }> {
   const db = freshDatabase();
-  const vendor = ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage" });
+  const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage" });
   await record(db, vendor, captures);
   return { db, vendor };
 }
@@ -84,7 +84,7 @@ describe("captures that arrive after later ones", () => {
     // The web process records the push while the poller is still recording the poll fetched before it.
     const [p1, h1, p2, h2, p3] = inTimeOrder as [Capture, Capture, Capture, Capture, Capture];
     const { db, vendor } = await archive([p1, h1, h2, p2, p3]);
-    expect(getActiveJob(db, vendor.id)?.reason).toBe("late-capture");
+    expect((await getActiveJob(db, vendor.id))?.reason).toBe("late-capture");
     expect(await runPendingJobs(db)).toBe(1);
     expect(history(db)).toEqual(history(reference.db));
   });
@@ -93,9 +93,9 @@ describe("captures that arrive after later ones", () => {
     const reference = await archive(inTimeOrder);
     const [p1, h1, p2, h2, p3] = inTimeOrder as [Capture, Capture, Capture, Capture, Capture];
     const { db, vendor } = await archive([p1, p3, h1, p2, h2]);
-    expect(getActiveJob(db, vendor.id)).toBeDefined();
+    expect(await getActiveJob(db, vendor.id)).toBeDefined();
     await runPendingJobs(db);
-    expect(getActiveJob(db, vendor.id)).toBeUndefined();
+    expect(await getActiveJob(db, vendor.id)).toBeUndefined();
     expect(history(db)).toEqual(history(reference.db));
   });
 
@@ -127,7 +127,7 @@ describe("late captures and runs of unchanged snapshots", () => {
     expect(before.runs).toEqual([`${poll("", []).source} ${at(15)}..${at(30)} x4`]);
     await record(db, vendor, [poll(at(22), [first])]);
     expect(runRows(db)).toEqual(before.runs);
-    expect(getActiveJob(db, vendor.id)).toBeUndefined();
+    expect(await getActiveJob(db, vendor.id)).toBeUndefined();
     expect(history(db)).toEqual(before.history);
   });
 
@@ -136,7 +136,7 @@ describe("late captures and runs of unchanged snapshots", () => {
     await record(db, vendor, [poll(at(22), [second])]);
     const source = poll("", []).source;
     expect(runRows(db)).toEqual([`${source} ${at(15)}..${at(15)} x1`, `${source} ${at(22)}..${at(22)} x1`, `${source} ${at(30)}..${at(30)} x3`]);
-    expect(getActiveJob(db, vendor.id)?.reason).toBe("late-capture");
+    expect((await getActiveJob(db, vendor.id))?.reason).toBe("late-capture");
     await runPendingJobs(db);
     // The observations between are not kept one by one: the vendor is taken to have gone back to the run's content at its last.
     const reference = await archive([poll(at(15), [first]), poll(at(22), [second]), poll(at(30), [first])]);
@@ -146,7 +146,7 @@ describe("late captures and runs of unchanged snapshots", () => {
   it("a webhook push that lands inside a run of another source splits it, and the history is the one recorded in time order", async () => {
     const { db, vendor } = await archive([...unchanged, poll(at(35), [second])]);
     await record(db, vendor, [push(at(22), second)]);
-    expect(getActiveJob(db, vendor.id)?.reason).toBe("late-capture");
+    expect((await getActiveJob(db, vendor.id))?.reason).toBe("late-capture");
     await runPendingJobs(db);
     const reference = await archive([poll(at(15), [first]), push(at(22), second), poll(at(30), [first]), poll(at(35), [second])]);
     expect(history(db)).toEqual(history(reference.db));

@@ -52,9 +52,9 @@ function exportOf(db: RedlineDb, slug: string): string {
 }
 
 async function rederive(db: RedlineDb, slug: string): Promise<void> {
-  const vendor = getVendorBySlug(db, slug);
+  const vendor = await getVendorBySlug(db, slug);
   if (!vendor) throw new Error(`no vendor ${slug}`);
-  queueJob(db, vendor.id, "requested", null);
+  await queueJob(db, vendor.id, "requested", null);
   await runPendingJobs(db, { vendorId: vendor.id });
 }
 
@@ -81,7 +81,7 @@ describeCorpus("corpus: repeated identical snapshots as runs", () => {
     const db = freshDatabase();
     const platform = getPlatform("statuspage-summary");
     if (!platform) throw new Error("no platform");
-    const vendor = ensureVendor(db, { slug: "jira", name: "Jira", platform: platform.name });
+    const vendor = await ensureVendor(db, { slug: "jira", name: "Jira", platform: platform.name });
     const snapshots = withRepeats(corpusSnapshots("statuspage-summary-jira").slice(0, 120), "jira_summary_v1.json", 3);
     const first = await importSnapshots(db, vendor, platform, snapshots);
     expect(first.captures).toBe(snapshots.length);
@@ -98,7 +98,7 @@ describeCorpus("corpus: repeated identical snapshots as runs", () => {
     const summary = getPlatform("statuspage-summary");
     const atom = getPlatform("statuspage-atom");
     if (!summary || !atom) throw new Error("no platform");
-    const vendor = ensureVendor(db, { slug: "github", name: "GitHub", platform: "statuspage" });
+    const vendor = await ensureVendor(db, { slug: "github", name: "GitHub", platform: "statuspage" });
     const summaryFiles = corpusSnapshots("statuspage-summary-github-2025").slice(0, 96);
     // The atom's daily snapshots moved into the summary's span, one every six hours, so that the two interleave.
     const start = Date.parse(observedAtOf(summaryFiles[0] ?? ""));
@@ -135,7 +135,7 @@ describe("a simulated poll history with many unchanged polls", () => {
     const START = "2026-03-02T00:00:00.000Z";
     sim = await startSimulator({ vendors: [{ slug: "acme", family: "statuspage" }, { slug: "beta", family: "gcp" }], acceleration: 0, start: START, seed: 11 });
     const db = freshDatabase();
-    for (const v of sim.vendors) addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
+    for (const v of sim.vendors) await addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
     const scheduler = new Scheduler(simulatorPollDeps(db, sim), { concurrency: 1, policy: { intervalMs: 60_000, maxBackoffMs: 3_600_000, jitter: 0 } });
     const end = shifted(START, 6 * 86_400_000);
     const times = [...new Set(sim.vendors.flatMap((v) => lifecycleEvents(v.scenario, START, end).map((e) => e.at)))].sort();

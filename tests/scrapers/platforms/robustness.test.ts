@@ -251,7 +251,7 @@ describe("ingesting mutated snapshots", () => {
   for (const platform of PLATFORMS) {
     it(`${platform.name} records each mutated snapshot as one whole capture: ok with its versions, or failed or invalid with an error`, async () => {
       const db = freshDatabase();
-      const vendor = ensureVendor(db, { slug: "fuzzed", platform: platform.name });
+      const vendor = await ensureVendor(db, { slug: "fuzzed", platform: platform.name });
       const [snapshot] = snapshotsOf(platform);
       if (!snapshot) throw new Error(`no fixture for ${platform.name}`);
       const original = fs.readFileSync(snapshot.file);

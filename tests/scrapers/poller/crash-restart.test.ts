@@ -21,9 +21,9 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function prepare(file: string): void {
+async function prepare(file: string): Promise<void> {
   const db = openDatabase(file);
-  for (const v of sim.vendors) addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
+  for (const v of sim.vendors) await addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
   closeDatabase(db);
 }
 
@@ -55,11 +55,11 @@ function history(file: string): string[] {
 describe("a poller killed mid-round", () => {
   it("loses and duplicates nothing after kill -9 and a restart", async () => {
     const clean = path.join(dir, "clean.db");
-    prepare(clean);
+    await prepare(clean);
     expect((await exitOf(poller(clean, ["--once"]))).code).toBe(0);
 
     const crashed = path.join(dir, "crashed.db");
-    prepare(crashed);
+    await prepare(crashed);
     // Each round is killed once it has recorded a few captures of a round that has over a hundred to record.
     for (const more of [8, 3, 13]) {
       const child = poller(crashed, ["--once"]);
@@ -75,7 +75,7 @@ describe("a poller killed mid-round", () => {
 
   it("finishes the polls in flight and exits cleanly on SIGTERM", async () => {
     const file = path.join(dir, "term.db");
-    prepare(file);
+    await prepare(file);
     const child = poller(file, []);
     const exit = exitOf(child);
     await waitFor("5 captures", () => count(file, "SELECT count(*) AS n FROM captures") >= 5, () => childGone(child));
@@ -91,7 +91,7 @@ describe("a poller killed mid-round", () => {
 describe("the polling loop for one vendor", () => {
   it("polls only the vendor asked for", async () => {
     const file = path.join(dir, "one.db");
-    prepare(file);
+    await prepare(file);
     const only = sim.vendors[0]?.slug ?? "";
     const child = poller(file, ["--vendor", only]);
     const exit = exitOf(child);

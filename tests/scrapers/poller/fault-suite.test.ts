@@ -80,7 +80,7 @@ beforeAll(async () => {
   }
   sim = await startSimulator({ vendors, acceleration: 0, start: START, seed: 31, faults });
   db = freshDatabase();
-  for (const v of sim.vendors) addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
+  for (const v of sim.vendors) await addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
   const hung = new Set(faultySlugs.filter((slug) => slug.startsWith("hang-")).map((slug) => new URL(sim.vendor(slug).baseUrl).origin));
   const holding = holdingClient(client(), (url) => hung.has(new URL(url).origin));
   const scheduler = new Scheduler(simulatorPollDeps(db, sim, { client: holding.client, retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20, maxRetryAfterMs: 1_000 } }), {
@@ -125,7 +125,7 @@ describe("every fault at once, across many vendors", () => {
 
   it("ends with exactly the history a fault-free run records: nothing lost, duplicated or half-written", async () => {
     const clean = freshDatabase();
-    for (const v of sim.vendors.filter((x) => healthySlugs.includes(x.slug))) addVendor(clean, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
+    for (const v of sim.vendors.filter((x) => healthySlugs.includes(x.slug))) await addVendor(clean, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
     await new Scheduler(simulatorPollDeps(clean, sim, { client: client() }), { concurrency: 8, policy: { intervalMs: INTERVAL_MS, maxBackoffMs: 60_000, jitter: 0 } }).runOnce();
     const expected = histories(clean, healthySlugs);
     expect(expected.length).toBeGreaterThan(HEALTHY);

@@ -37,7 +37,7 @@ beforeAll(async () => {
   ]);
   sim = await startSimulator({ vendors, acceleration: 0, start: "2026-03-04T12:00:00.000Z", seed: 13, faults });
   db = freshDatabase();
-  for (const v of sim.vendors) addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
+  for (const v of sim.vendors) await addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
   const scheduler = new Scheduler(
     {
       db,

@@ -27,8 +27,8 @@ function schedulerFor(deps: PollDeps, options: Partial<SchedulerOptions> = {}): 
   return new Scheduler(deps, { concurrency: 4, policy: { intervalMs: 60_000, maxBackoffMs: 3_600_000, jitter: 0 }, ...options });
 }
 
-function register(db: RedlineDb, simulator: Simulator): void {
-  for (const v of simulator.vendors) addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
+async function register(db: RedlineDb, simulator: Simulator): Promise<void> {
+  for (const v of simulator.vendors) await addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
 }
 
 function kindsOf(db: RedlineDb, providerId: string): string[] {
@@ -42,7 +42,7 @@ describe("polling the simulator", () => {
   it("archives a whole Statuspage lifecycle with the right change kinds, following the postmortem page", async () => {
     sim = await startSimulator({ vendors: [{ slug: "acme", family: "statuspage" }], acceleration: 0, start: START, seed: 3 });
     const db = freshDatabase();
-    register(db, sim);
+    await register(db, sim);
     const vendor = sim.vendor("acme");
     const scheduler = schedulerFor(pollDeps(db, sim));
     const events = lifecycleEvents(vendor.scenario, START, new Date(Date.parse(START) + 12 * 86_400_000).toISOString());
@@ -69,7 +69,7 @@ describe("polling the simulator", () => {
   it("reads incident pages only while the vendor lists the incident: one that rolled off or was deleted is not followed into a 404", async () => {
     sim = await startSimulator({ vendors: [{ slug: "acme", family: "statuspage" }], acceleration: 0, start: START, seed: 3 });
     const db = freshDatabase();
-    register(db, sim);
+    await register(db, sim);
     const scheduler = schedulerFor(pollDeps(db, sim));
     // Past the simulator's window of listed weeks, so early incidents leave incidents.json in status postmortem.
     const days = (HISTORY_CYCLES + 3) * 7;
@@ -88,7 +88,7 @@ describe("polling the simulator", () => {
   it("records a second poll of unchanged endpoints as not-modified captures and no version", async () => {
     sim = await startSimulator({ count: 3, families: ["statuspage", "gcp", "slack"], acceleration: 0, start: START, seed: 5 });
     const db = freshDatabase();
-    register(db, sim);
+    await register(db, sim);
     const scheduler = schedulerFor(pollDeps(db, sim));
     const first = await scheduler.runOnce();
     expect(first.versionsAdded).toBeGreaterThan(0);
@@ -112,7 +112,7 @@ describe("polling the simulator", () => {
   it("does not let a hanging or failing vendor hold up the healthy ones beyond its own timeout", async () => {
     sim = await startSimulator({ count: 8, families: ["statuspage-summary"], acceleration: 0, start: START, seed: 9, faults: { "sim-0001": { kind: "hang" }, "sim-0002": { kind: "status", status: 500 } } });
     const db = freshDatabase();
-    register(db, sim);
+    await register(db, sim);
     // The hanging vendor takes the first of two slots and is held there until every other vendor
     // has been polled through the second; only then does its request go out and meet its timeout.
     const hung = new URL(sim.vendor("sim-0001").baseUrl).origin;
@@ -138,7 +138,7 @@ describe("polling the simulator", () => {
   it("never polls a vendor faster than its politeness interval, and backs off a failing one", async () => {
     sim = await startSimulator({ count: 3, families: ["statuspage"], acceleration: 0, start: START, seed: 11, faults: { "sim-0003": { kind: "status", status: 503, retryAfterSeconds: 1 } } });
     const db = freshDatabase();
-    register(db, sim);
+    await register(db, sim);
     const gapMs = 500;
     // Each request is stamped with the gate's own clock reading as it let the request go, so a
     // late event loop cannot shorten a gap the gate kept.

@@ -18,7 +18,7 @@ describe("the poller's push lane", () => {
   it("polls a pushed vendor at once, in a lane of its own, while the scheduled lane is held by a hanging vendor", async () => {
     sim = await startSimulator({ count: 3, families: ["statuspage"], acceleration: 0, start: START, seed: 5, faults: { "sim-0003": { kind: "hang" } } });
     const db = freshDatabase();
-    for (const v of sim.vendors) addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
+    for (const v of sim.vendors) await addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
     // One scheduled slot, taken by the vendor that never answers, held there until the test has seen the push polled.
     const hung = new URL(sim.vendor("sim-0003").baseUrl).origin;
     const cutShort = { slugs: ["sim-0003"], connectTimeoutMs: 1_000, responseTimeoutMs: 1_500 };
@@ -29,9 +29,9 @@ describe("the poller's push lane", () => {
       onPolled: (vendor) => polled.push(vendor.slug),
     });
     db.$client.prepare("INSERT INTO poll_state (vendor_id, next_poll_at) SELECT id, CASE slug WHEN 'sim-0003' THEN '2000-01-01T00:00:00.000Z' ELSE '2999-01-01T00:00:00.000Z' END FROM vendors").run();
-    const pushed = getVendorBySlug(db, "sim-0001");
+    const pushed = await getVendorBySlug(db, "sim-0001");
     if (!pushed) throw new Error("no sim-0001");
-    requestPushPoll(db, pushed.id, Date.now(), 0);
+    await requestPushPoll(db, pushed.id, Date.now(), 0);
     const running = scheduler.run();
     await waitFor("the pushed vendor's poll", () => polled.includes("sim-0001"));
     // The scheduled slot was taken all along, and is still.

@@ -15,7 +15,7 @@ async function history(daysAgo: number) {
   const db = freshDatabase();
   const platform = getPlatform("statuspage-summary");
   if (!platform) throw new Error("no statuspage-summary platform");
-  const vendor = ensureVendor(db, { slug: "acme", platform: platform.name });
+  const vendor = await ensureVendor(db, { slug: "acme", platform: platform.name });
   const now = Date.now();
   const snapshots = [0, 1, 2, 3, 4].map((i) => {
     const body = Buffer.from(FIXTURE.replace("Card payouts delayed", `Card payouts delayed (${i})`));
@@ -31,7 +31,7 @@ describe("the poller's retention", () => {
     const { db, vendor } = await history(10);
     expect(await applyRawRetention(db, 11)).toEqual({ captures: 0, bodies: 0, rebased: 0 });
     expect((await applyRawRetention(db, 9)).captures).toBe(4);
-    expect(listStoredCaptureIds(db, vendor.id)).toHaveLength(1);
+    expect(await listStoredCaptureIds(db, vendor.id)).toHaveLength(1);
   });
 
   it("runs at start, logs what it removed, and stops cleanly", async () => {
@@ -47,6 +47,6 @@ describe("the poller's retention", () => {
     await seen;
     await timer.stop();
     expect(lines).toEqual(["retention: raw bodies older than 30 days: 4 captures lost their body, 4 bodies deleted, 1 stored whole again"]);
-    expect(listStoredCaptureIds(db, vendor.id)).toHaveLength(1);
+    expect(await listStoredCaptureIds(db, vendor.id)).toHaveLength(1);
   });
 });

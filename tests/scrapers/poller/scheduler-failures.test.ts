@@ -21,12 +21,12 @@ function depsFor(db: RedlineDb, client: HttpClient): PollDeps {
   return { db, client, gate: new HostGate(0), retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 0 }, followUpIntervalMs: 0 };
 }
 
-function addVendors(db: RedlineDb, ...slugs: string[]): void {
-  for (const slug of slugs) addVendor(db, { slug, name: slug, platform: "statuspage", url: `http://${slug}.test/api/v2/incidents.json` }, "user");
+async function addVendors(db: RedlineDb, ...slugs: string[]): Promise<void> {
+  for (const slug of slugs) await addVendor(db, { slug, name: slug, platform: "statuspage", url: `http://${slug}.test/api/v2/incidents.json` }, "user");
 }
 
-function vendorId(db: RedlineDb, slug: string): number {
-  const vendor = getVendorBySlug(db, slug);
+async function vendorId(db: RedlineDb, slug: string): Promise<number> {
+  const vendor = await getVendorBySlug(db, slug);
   if (!vendor) throw new Error(`no vendor ${slug}`);
   return vendor.id;
 }
@@ -63,7 +63,7 @@ const FAST: Pick<SchedulerOptions, "concurrency" | "policy"> = { concurrency: 4,
 describe("the scheduler's failures", () => {
   it("records a failure that escapes pollVendor on the vendor, and backs it off further each time", async () => {
     const db = freshDatabase();
-    addVendors(db, "acme");
+    await addVendors(db, "acme");
     db.$client.exec("CREATE TRIGGER refuse_captures BEFORE INSERT ON captures BEGIN SELECT RAISE(ABORT, 'database is locked'); END");
     const scheduler = new Scheduler(depsFor(db, offlineClient([])), { concurrency: 1, policy: { intervalMs: 60_000, maxBackoffMs: 3_600_000, jitter: 0 } });
     const first = await scheduler.runOnce();
@@ -77,8 +77,8 @@ describe("the scheduler's failures", () => {
 
   it("logs a poll whose outcome cannot be saved, holds that vendor back with a growing backoff while the others go on, and counts those failures once it can save", async () => {
     const db = freshDatabase();
-    addVendors(db, "broken", "calm");
-    const broken = vendorId(db, "broken");
+    await addVendors(db, "broken", "calm");
+    const broken = await vendorId(db, "broken");
     db.$client.exec(`CREATE TRIGGER refuse_insert BEFORE INSERT ON poll_state WHEN NEW.vendor_id = ${broken} BEGIN SELECT RAISE(ABORT, 'database is locked'); END;
       CREATE TRIGGER refuse_update BEFORE UPDATE ON poll_state WHEN NEW.vendor_id = ${broken} BEGIN SELECT RAISE(ABORT, 'database is locked'); END;`);
     const requests: Array<{ url: string; at: number }> = [];
@@ -117,7 +117,7 @@ describe("the scheduler's failures", () => {
 
   it("keeps running when reading the schedule throws, logging each failure and waiting longer, and polls again once it can read", async () => {
     const db = freshDatabase();
-    addVendors(db, "acme");
+    await addVendors(db, "acme");
     db.$client.exec("ALTER TABLE poll_state RENAME TO poll_state_away");
     const lines: string[] = [];
     const seen = observer();

@@ -39,7 +39,7 @@ function driftedIndex(): RedlineDb {
 async function driftedVersionIndex(): Promise<RedlineDb> {
   const db = freshDatabase();
   const platform = makeTestPlatform({ kind: "recent", limit: 25 });
-  const vendor = ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
+  const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
   const said = (word: string) => WORDS.map((w, i) => makeIncident({ id: `inc${i}`, updates: [makeUpdate({ body: `Caused by ${w === word ? "a network fault" : `${w} trouble`}.` })] }));
   await ingestSnapshot(db, { vendor, platform, source: "feed.json", observedAt: "2026-03-01T10:00:00.000Z", body: snapshotBody(said("")) });
   await ingestSnapshot(db, { vendor, platform, source: "feed.json", observedAt: "2026-03-01T10:10:00.000Z", body: snapshotBody(WORDS.map((_, i) => makeIncident({ id: `inc${i}`, updates: [makeUpdate({ body: "Caused by a network fault." })] }))) });

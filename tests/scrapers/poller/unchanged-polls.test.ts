@@ -57,7 +57,7 @@ afterEach(async () => {
 });
 
 /** A poller's view of one vendor on a database file: polls are one minute apart, from `START + minute`. */
-function poller(file: string, page: Page) {
+async function poller(file: string, page: Page) {
   const db = openDatabase(file);
   let minute = 0;
   const deps: PollDeps = {
@@ -68,7 +68,7 @@ function poller(file: string, page: Page) {
     followUpIntervalMs: 0,
     now: () => new Date(START + minute * 60_000),
   };
-  const vendor = getVendorBySlug(db, "acme") ?? addVendor(db, { slug: "acme", name: "Acme", platform: "statuspage", url: page.url }, "user");
+  const vendor = (await getVendorBySlug(db, "acme")) ?? (await addVendor(db, { slug: "acme", name: "Acme", platform: "statuspage", url: page.url }, "user"));
   return {
     db,
     at: (m: number) => new Date(START + m * 60_000).toISOString(),
@@ -107,7 +107,7 @@ describe.each([
     const page = await startPage(etag);
     cleanup.push(() => page.close());
     const file = tempDbFile();
-    const first = poller(file, page);
+    const first = await poller(file, page);
     expect((await first.poll(0)).outcome).toBe("ok");
     for (let m = 1; m <= 1_000; m += 1) expect((await first.poll(m)).outcome).toBe("not-modified");
     expect(page.requests).toBe(1_001);
@@ -117,7 +117,7 @@ describe.each([
     ]);
     first.db.$client.close();
 
-    const second = poller(file, page);
+    const second = await poller(file, page);
     for (let m = 1_001; m <= 1_010; m += 1) expect((await second.poll(m)).outcome).toBe("not-modified");
     expect(runs(second.db)[1]).toEqual({ outcome: "not-modified", observedAt: second.at(1), lastObservedAt: second.at(1_010), observations: 1_010, error: null });
     expect(runs(second.db)).toHaveLength(2);
@@ -134,7 +134,7 @@ describe("failure runs", () => {
   it("keep their error; the same error continues the run, another starts a new one, and the operator sees each source's last poll, change and failure", async () => {
     const page = await startPage(true);
     cleanup.push(() => page.close());
-    const p = poller(tempDbFile(), page);
+    const p = await poller(tempDbFile(), page);
     cleanup.push(() => {
       p.db.$client.close();
     });

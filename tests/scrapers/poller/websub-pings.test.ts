@@ -57,7 +57,7 @@ afterEach(async () => {
 /** A simulated Statuspage vendor polled once, then again just after its first incident is created, pinging for the second round only. */
 async function pollNewIncident(db: RedlineDb, pinger: WebSubPinger) {
   sim = await startSimulator({ vendors: [{ slug: "acme", family: "statuspage" }], acceleration: 0, start: START, seed: 3 });
-  for (const v of sim.vendors) addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
+  for (const v of sim.vendors) await addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
   let armed = false;
   const scheduler = new Scheduler(
     simulatorPollDeps(db, sim, { onVersionsRecorded: (captureId) => {

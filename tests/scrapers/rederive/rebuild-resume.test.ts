@@ -31,7 +31,7 @@ describeCorpus("a rebuild killed midway", () => {
     const db = openDatabase(file);
     const platform = getPlatform("statuspage-summary");
     if (!platform) throw new Error("no statuspage-summary platform");
-    await importSnapshots(db, ensureVendor(db, { slug: "jira", platform: platform.name }), platform, listSnapshotFolder(corpusPath("statuspage-summary-jira")).snapshots);
+    await importSnapshots(db, await ensureVendor(db, { slug: "jira", platform: platform.name }), platform, listSnapshotFolder(corpusPath("statuspage-summary-jira")).snapshots);
     // What a parser upgrade leaves behind: history derived by an older parser, its summaries worded otherwise.
     db.$client.prepare("UPDATE vendors SET derived_with = ? WHERE slug = 'jira'").run(JSON.stringify({ "@derive": DERIVATION_VERSION, "statuspage-summary": 0 }));
     closeDatabase(db);

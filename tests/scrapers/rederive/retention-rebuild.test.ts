@@ -23,7 +23,7 @@ const exportJson = (db: RedlineDb, vendor: VendorRow): string => vendorExportJso
 async function history(slug: string) {
   const db = freshDatabase();
   const platform = summaryPlatform();
-  const vendor = ensureVendor(db, { slug, platform: platform.name });
+  const vendor = await ensureVendor(db, { slug, platform: platform.name });
   const snapshots = [0, 1, 2, 3, 4, 5].map((i) => {
     const body = Buffer.from(FIXTURE.replace("Card payouts delayed", `Card payouts delayed (${i})`));
     return { label: `s${i}`, observedAt: `2026-03-0${i + 1}T10:00:00.000Z`, source: "summary.json", read: () => body };
@@ -39,9 +39,9 @@ describe("re-derivation after retention removed raw bodies", () => {
   it("rebuilds a vendor with every raw body kept to the same export (the control)", async () => {
     const { db, vendor } = await history("kept");
     const before = exportJson(db, vendor);
-    queueJob(db, vendor.id, "requested", null);
+    await queueJob(db, vendor.id, "requested", null);
     await runPendingJobs(db, { vendorId: vendor.id, pauseMs: 0 });
-    expect(listRecentJobs(db)[0]?.status).toBe("done");
+    expect((await listRecentJobs(db))[0]?.status).toBe("done");
     expect(exportJson(db, vendor)).toBe(before);
   });
 
@@ -49,10 +49,10 @@ describe("re-derivation after retention removed raw bodies", () => {
     const { db, vendor } = await history("pruned");
     const before = exportJson(db, vendor);
     const versions = countRows(db, "incident_versions");
-    expect(pruneRawBodies(db, { before: "2026-03-03T12:00:00.000Z" }).captures).toBe(3);
-    queueJob(db, vendor.id, "requested", null);
+    expect((await pruneRawBodies(db, { before: "2026-03-03T12:00:00.000Z" })).captures).toBe(3);
+    await queueJob(db, vendor.id, "requested", null);
     await runPendingJobs(db, { vendorId: vendor.id, pauseMs: 0 });
-    expect(listRecentJobs(db)[0]?.status).toBe("done");
+    expect((await listRecentJobs(db))[0]?.status).toBe("done");
     expect(exportJson(db, vendor)).toBe(before);
     expect(countRows(db, "incident_versions")).toBe(versions);
   });
@@ -60,13 +60,13 @@ describe("re-derivation after retention removed raw bodies", () => {
   it("derives again only what follows the pruned captures, and keeps what was derived before them", async () => {
     const { db, vendor } = await history("upgraded");
     const before = exportJson(db, vendor);
-    pruneRawBodies(db, { before: "2026-03-03T12:00:00.000Z" });
+    await pruneRawBodies(db, { before: "2026-03-03T12:00:00.000Z" });
     // Mark every version's summary: a rebuild rewrites those it derives again, and only those.
     db.$client.prepare("UPDATE incident_versions SET content = redline_version_with(content, 'summary', 'marked')").run();
     staleParsers(db, vendor.slug);
-    expect(queueStaleRebuilds(db)).toBe(1);
+    expect(await queueStaleRebuilds(db)).toBe(1);
     await runPendingJobs(db, { vendorId: vendor.id, pauseMs: 0 });
-    expect(listRecentJobs(db).map((j) => [j.reason, j.status])).toEqual([["parser-upgrade", "done"]]);
+    expect((await listRecentJobs(db)).map((j) => [j.reason, j.status])).toEqual([["parser-upgrade", "done"]]);
     const summaries = db.$client
       .prepare<[], { observedAt: string; summary: string }>("SELECT observed_at AS observedAt, redline_version_field(content, 'summary') AS summary FROM incident_versions ORDER BY observed_at")
       .all();
@@ -79,7 +79,7 @@ describe("re-derivation after retention removed raw bodies", () => {
     // The history itself is what it was; and the vendor is no longer stale.
     db.$client.prepare("UPDATE incident_versions SET content = redline_version_with(content, 'summary', 'marked')").run();
     const remarked = exportJson(db, vendor);
-    expect(queueStaleRebuilds(db)).toBe(0);
+    expect(await queueStaleRebuilds(db)).toBe(0);
     const withoutSummaries = (json: string) => json.replace(/"summary": "(?:[^"\\]|\\.)*"/g, "");
     expect(withoutSummaries(remarked)).not.toBe(remarked);
     expect(withoutSummaries(remarked)).toBe(withoutSummaries(before));
@@ -88,12 +88,12 @@ describe("re-derivation after retention removed raw bodies", () => {
   it("refuses a late capture that falls among the pruned ones, and records why", async () => {
     const { db, vendor } = await history("early");
     const before = exportJson(db, vendor);
-    pruneRawBodies(db, { before: "2026-03-03T12:00:00.000Z" });
+    await pruneRawBodies(db, { before: "2026-03-03T12:00:00.000Z" });
     const body = Buffer.from(FIXTURE.replace("Card payouts delayed", "Card payouts delayed (early)"));
     await importSnapshots(db, vendor, summaryPlatform(), [{ label: "early", observedAt: "2026-03-02T12:00:00.000Z", source: "summary.json", read: () => body }]);
     // The import runs the job it queued; running again finds nothing left to do.
     expect(await runPendingJobs(db, { vendorId: vendor.id, pauseMs: 0 })).toBe(0);
-    const [job] = listRecentJobs(db);
+    const [job] = await listRecentJobs(db);
     expect(job?.reason).toBe("late-capture");
     expect(job?.status).toBe("failed");
     expect(job?.error).toMatch(/^retention: the raw bodies of its captures up to 2026-03-03T10:00:00.000Z were deleted.*its history stays as it was derived/);
@@ -102,13 +102,13 @@ describe("re-derivation after retention removed raw bodies", () => {
 
   it("still replays a late capture that falls after the pruned period", async () => {
     const { db, vendor } = await history("late");
-    pruneRawBodies(db, { before: "2026-03-03T12:00:00.000Z" });
+    await pruneRawBodies(db, { before: "2026-03-03T12:00:00.000Z" });
     const versions = countRows(db, "incident_versions");
     const platform = summaryPlatform();
     const body = Buffer.from(FIXTURE.replace("Card payouts delayed", "Card payouts delayed (late)"));
     await importSnapshots(db, vendor, platform, [{ label: "late", observedAt: "2026-03-05T12:00:00.000Z", source: "summary.json", read: () => body }]);
     await runPendingJobs(db, { vendorId: vendor.id, pauseMs: 0 });
-    const [job] = listRecentJobs(db);
+    const [job] = await listRecentJobs(db);
     expect(job?.reason).toBe("late-capture");
     expect(job?.status).toBe("done");
     // The late title is a version between the 5th's and the 6th's, and the 6th's title is a change again after it.
@@ -122,20 +122,20 @@ describeCorpus("re-derivation of a real history after retention", () => {
   it("rebuilds Jira's summary.json with its older half pruned to the same export", async () => {
     const db = freshDatabase();
     const platform = summaryPlatform();
-    const vendor = ensureVendor(db, { slug: "jira", platform: platform.name });
+    const vendor = await ensureVendor(db, { slug: "jira", platform: platform.name });
     await importSnapshots(db, vendor, platform, listSnapshotFolder(corpusPath("statuspage-summary-jira")).snapshots);
     const before = exportJson(db, vendor);
     const middle = db.$client
       .prepare<[], { observedAt: string }>("SELECT observed_at AS observedAt FROM captures ORDER BY observed_at LIMIT 1 OFFSET 150")
       .get();
-    expect(pruneRawBodies(db, { before: middle?.observedAt ?? "" }).captures).toBeGreaterThan(100);
+    expect((await pruneRawBodies(db, { before: middle?.observedAt ?? "" })).captures).toBeGreaterThan(100);
     // What is derived again is worded afresh: mark it, and the rebuild must put it back.
     const marked = db.$client.prepare("UPDATE incident_versions SET content = redline_version_with(content, 'summary', 'marked') WHERE vendor_id = ? AND observed_at >= ?").run(vendor.id, middle?.observedAt ?? "");
     expect(marked.changes).toBeGreaterThan(0);
     expect(exportJson(db, vendor)).not.toBe(before);
-    queueJob(db, vendor.id, "requested", null);
+    await queueJob(db, vendor.id, "requested", null);
     await runPendingJobs(db, { vendorId: vendor.id, pauseMs: 0 });
-    expect(listRecentJobs(db)[0]?.status).toBe("done");
+    expect((await listRecentJobs(db))[0]?.status).toBe("done");
     expect(exportJson(db, vendor)).toBe(before);
   });
 });

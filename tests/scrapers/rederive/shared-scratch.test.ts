@@ -28,7 +28,7 @@ function incident(title: string, status: string, updates: string[]) {
 /** One vendor "acme" whose incident reads `title`, polled three times as it is updated and resolved. */
 async function archive(title: string): Promise<{ db: RedlineDb; vendor: VendorRow }> {
   const db = freshDatabase();
-  const vendor = ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage" });
+  const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage" });
   const platform = getPlatform("statuspage-incidents");
   if (!platform) throw new Error("no statuspage-incidents platform");
   const polls = [
@@ -59,7 +59,7 @@ it("rebuilds two databases' histories side by side in one scratch folder, each f
   expect(expected[0]).toHaveLength(3);
   expect(expected[0]).not.toEqual(expected[1]);
   // The same vendor slug and the same job number in both: what two copies of an archive in one folder have.
-  for (const { db, vendor } of [a, b]) queueJob(db, vendor.id, "parser-upgrade", null);
+  for (const { db, vendor } of [a, b]) await queueJob(db, vendor.id, "parser-upgrade", null);
   const ran = await Promise.all([a, b].map(({ db, vendor }) => runPendingJobs(db, { vendorId: vendor.id, scratchDir: dir })));
   expect(ran).toEqual([1, 1]);
   const statusOf = (db: RedlineDb) => db.$client.prepare<[], { status: string; error: string | null }>("SELECT status, error FROM derivation_jobs").all();

@@ -14,7 +14,7 @@ interface Config {
 }
 
 const config = JSON.parse(process.argv[2] ?? "{}") as Config;
-const record = (event: SupervisorEvent) => {
+const record = async (event: SupervisorEvent) => {
   if (config.failRecording) throw new Error("database is locked");
   process.stdout.write(`${JSON.stringify(event)}\n`);
 };
