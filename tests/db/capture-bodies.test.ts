@@ -86,9 +86,9 @@ describe("raw bodies stored as deltas", () => {
     const flipped = Buffer.from(row?.body ?? Buffer.alloc(0));
     flipped[flipped.length - 6] = (flipped[flipped.length - 6] ?? 0) ^ 0xff;
     db.$client.prepare("UPDATE capture_bodies SET body = ? WHERE hash = unhex(?)").run(flipped, hash);
-    expect(async () => restoreCaptureBody(db, victim)).toThrow(new RegExp(`^store: raw body ${hash} \\(of capture ${victim}\\)`));
+    await expect(restoreCaptureBody(db, victim)).rejects.toThrow(new RegExp(`^store: raw body ${hash} \\(of capture ${victim}\\)`));
     // A later body whose chain runs through the damaged one is refused too.
-    expect(async () => restoreCaptureBody(db, ids[6] as number)).toThrow(/^store: raw body .* capture/);
+    await expect(restoreCaptureBody(db, ids[6] as number)).rejects.toThrow(/^store: raw body .* capture/);
     // Bodies before it are untouched.
     expect((await restoreCaptureBody(db, ids[4] as number))?.equals(bodies[4] as Buffer)).toBe(true);
   });
@@ -100,8 +100,8 @@ describe("raw bodies stored as deltas", () => {
     const ids = await recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", bodies);
     // The chain's whole body replaced by a valid one of other content: the deltas after it decode to wrong bytes.
     db.$client.prepare("UPDATE capture_bodies SET body = ? WHERE hash = unhex(?)").run(encodeFull(Buffer.from('{"other":true}')), sha(bodies[0] as Buffer));
-    expect(async () => restoreCaptureBody(db, ids[2] as number)).toThrow(/^store: raw body [0-9a-f]{64} \(of capture \d+\) (restored to .* not its own|cannot be decoded)/);
-    expect(async () => restoreCaptureBody(db, ids[0] as number)).toThrow(new RegExp(`of capture ${ids[0]}\\) restored to 14 bytes`));
+    await expect(restoreCaptureBody(db, ids[2] as number)).rejects.toThrow(/^store: raw body [0-9a-f]{64} \(of capture \d+\) (restored to .* not its own|cannot be decoded)/);
+    await expect(restoreCaptureBody(db, ids[0] as number)).rejects.toThrow(new RegExp(`of capture ${ids[0]}\\) restored to 14 bytes`));
   });
 });
 

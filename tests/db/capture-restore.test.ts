@@ -42,8 +42,8 @@ describe("restoring a capture's raw body", () => {
     const { db, vendor } = await importThree();
     const failed = db.$client.prepare<[number], { id: number }>("SELECT id FROM captures WHERE vendor_id = ? AND outcome = 'failed'").get(vendor.id);
     expect(failed).toBeDefined();
-    expect(async () => restoreCapture(db, failed?.id ?? 0)).toThrow(/kept no body/);
-    expect(async () => restoreCapture(db, 999_999)).toThrow(CaptureRestoreError);
+    await expect(restoreCapture(db, failed?.id ?? 0)).rejects.toThrow(/kept no body/);
+    await expect(restoreCapture(db, 999_999)).rejects.toThrow(CaptureRestoreError);
   });
 
   it("refuses a stored body that no longer matches the capture's recorded hash", async () => {
@@ -53,7 +53,7 @@ describe("restoring a capture's raw body", () => {
     db.$client
       .prepare("UPDATE capture_bodies SET encoding = 'zstd', base_id = NULL, depth = 0, body = ? WHERE hash = unhex(?)")
       .run(encodeFull(Buffer.from('{"page":{},"incidents":[]}')), sha256Hex(body));
-    expect(async () => restoreCapture(db, first ?? 0)).toThrow(/restore capture \d+: .*sha256 [0-9a-f]{64}, not its own/);
+    await expect(restoreCapture(db, first ?? 0)).rejects.toThrow(/restore capture \d+: .*sha256 [0-9a-f]{64}, not its own/);
   });
 });
 

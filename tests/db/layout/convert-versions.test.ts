@@ -46,7 +46,7 @@ describe("converting a database of the previous layout in place", () => {
     // Exports read the previous layout's rows as they are, before any conversion.
     for (const [slug, json] of expected) expect(JSON.stringify(loadVendorExport(migrated, slug))).toBe(json);
     let batches = 0;
-    expect(async () =>
+    await expect(
       convertVersionLayout(migrated, {
         batch: 1,
         onBatch: () => {
@@ -54,7 +54,7 @@ describe("converting a database of the previous layout in place", () => {
           if (batches === 2) throw new SimulatedCrash("killed after two incidents");
         },
       }),
-    ).toThrow(SimulatedCrash);
+    ).rejects.toThrow(SimulatedCrash);
     closeDatabase(migrated);
 
     const resumed = openDatabase(file);
@@ -87,14 +87,14 @@ describe("converting a database of the previous layout in place", () => {
     expect(textPatches(old)).toBeGreaterThan(0);
     expect(versionLayoutPending(old.$client)).toBe(true);
     for (const [slug, json] of expected) expect(JSON.stringify(loadVendorExport(old, slug))).toBe(json);
-    expect(async () =>
+    await expect(
       convertVersionLayout(old, {
         batch: 1,
         onBatch: (p) => {
           if (p.incidents === 2) throw new SimulatedCrash("killed after two incidents");
         },
       }),
-    ).toThrow(SimulatedCrash);
+    ).rejects.toThrow(SimulatedCrash);
     closeDatabase(old);
 
     const resumed = openDatabase(file);
