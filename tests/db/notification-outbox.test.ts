@@ -44,7 +44,7 @@ describe("the outbox", () => {
   it("is not written for an import, nor for a component outside the watchlist", async () => {
     const { db, acme, all, watch, outbox } = await setUp();
     await ingestSnapshot(db, { vendor: acme, platform, source: "incidents.json", observedAt: "2026-03-01T10:00:00.000Z", body: snapshotBody([makeIncident({ components: [{ id: "c2", name: "Dashboard" }] })]) });
-    expect(outbox()).toEqual([]);
+    expect(await outbox()).toEqual([]);
     await ingestSnapshot(db, { vendor: acme, platform, source: "incidents.json", observedAt: "2026-03-01T11:00:00.000Z", body: snapshotBody([makeIncident({ status: "identified", components: [{ id: "c2", name: "Dashboard" }] })]), notify: true });
     expect((await outbox()).map((r) => r.id)).toEqual([all.id]);
     expect((await outbox()).map((r) => r.id)).not.toContain(watch.id);
@@ -56,7 +56,7 @@ describe("the outbox", () => {
       { label: `s${hour}`, observedAt: `2026-03-01T${hour}:00:00.000Z`, source: "incidents.json", read: () => snapshotBody([makeIncident({ status })]) },
     ];
     await importSnapshots(db, acme, platform, snapshots(10, "investigating"));
-    expect(outbox()).toEqual([]);
+    expect(await outbox()).toEqual([]);
     await importSnapshots(db, acme, platform, snapshots(11, "identified"), undefined, undefined, { notify: true });
     expect((await outbox()).filter((r) => r.id === all.id)).toEqual([{ id: all.id, incident: "inc1", seq: 2 }]);
   });
