@@ -253,8 +253,8 @@ export async function startWebServer(options: { host: string; port: number; db?:
   });
   const server = http.createServer((req, res) => {
     dropUntrustedForwarding(req, trust);
-    if (answerHealth(req, res, () => probe.check())) return;
     const answer = async () => {
+      if (await answerHealth(req, res, () => probe.check())) return;
       // Webhooks have budgets of their own, before the per-client limit of the public API.
       if (await hooks(req, res)) return;
       if (limited(req, res)) return;
