@@ -129,7 +129,7 @@ export function withPageCache(render: RequestHandler, cache: PageCache, changes:
     }
     let renderedAt: number;
     try {
-      renderedAt = cache.catchUp(changes);
+      renderedAt = await cache.catchUp(changes);
     } catch (error) {
       // Without the archive's changes no kept page can be trusted, but a fresh render may still succeed.
       console.error(`web: page cache: unable to read the archive's changes: ${errorMessage(error)}; rendering ${redactSecrets(req.url ?? "")} uncached`);
