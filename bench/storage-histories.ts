@@ -64,24 +64,25 @@ function percentiles(ms: readonly number[]): { p50: number; p99: number } {
   return { p50: at(0.5), p99: at(0.99) };
 }
 
-function timeEach<T>(items: readonly T[], run: (item: T) => void): Timing {
-  const ms = items.map((item) => {
+async function timeEach<T>(items: readonly T[], run: (item: T) => unknown): Promise<Timing> {
+  const ms: number[] = [];
+  for (const item of items) {
     const started = performance.now();
-    run(item);
-    return performance.now() - started;
-  });
+    await run(item);
+    ms.push(performance.now() - started);
+  }
   return { count: ms.length, ...percentiles(ms) };
 }
 
 /** Restores every kept capture and reads every version, each through the store's own function. */
-function timeReads(dbFile: string, slug: string): { restore: Timing; versionRead: Timing } {
+async function timeReads(dbFile: string, slug: string): Promise<{ restore: Timing; versionRead: Timing }> {
   const db = openDatabase(dbFile);
   try {
     const vendor = getVendorBySlug(db, slug);
     if (!vendor) throw new Error(`bench: no vendor ${slug} in ${dbFile}`);
-    const restore = timeEach(listStoredCaptureIds(db, vendor.id), (id) => restoreCapture(db, id));
-    const versionRead = timeEach(listVersionRefs(db, vendor.id), ({ incidentId, seq }) => {
-      if (!getVersionDetail(db, incidentId, seq)) throw new Error(`bench: version ${seq} of incident ${incidentId} is missing`);
+    const restore = await timeEach(listStoredCaptureIds(db, vendor.id), (id) => restoreCapture(db, id));
+    const versionRead = await timeEach(await listVersionRefs(db, vendor.id), async ({ incidentId, seq }) => {
+      if (!(await getVersionDetail(db, incidentId, seq))) throw new Error(`bench: version ${seq} of incident ${incidentId} is missing`);
     });
     return { restore, versionRead };
   } finally {
@@ -128,7 +129,7 @@ export async function measureHistory(history: History, dir: string): Promise<His
     reimportSeconds: second.ms / 1000,
     reimportReportedSeconds: reportedImportSeconds(second.stdout),
     reimportAddedBytes,
-    ...timeReads(dbFile, history.vendor),
+    ...(await timeReads(dbFile, history.vendor)),
     derivedFloor: derivedFloor(dbFile),
     dbFile,
   };

@@ -111,7 +111,7 @@ export interface CarriedVersion {
 }
 
 /** The versions a message carries, in the order they were recorded; a version a rebuild removed is left out. */
-export function readMessageVersions(db: RedlineDb, messageId: number): CarriedVersion[] {
+export async function readMessageVersions(db: RedlineDb, messageId: number): Promise<CarriedVersion[]> {
   const rows = db.$client
     .prepare<[number], { vendorSlug: string; vendorName: string; providerId: string; seq: number; incidentId: number | null; title: string | null }>(
       `SELECT v.slug AS vendorSlug, v.name AS vendorName, n.provider_id AS providerId, n.seq, i.id AS incidentId, i.title
@@ -121,14 +121,14 @@ export function readMessageVersions(db: RedlineDb, messageId: number): CarriedVe
     .all(messageId);
   const carried: CarriedVersion[] = [];
   for (const r of rows) {
-    const version = r.incidentId === null ? undefined : getVersionDetail(db, r.incidentId, r.seq);
+    const version = r.incidentId === null ? undefined : await getVersionDetail(db, r.incidentId, r.seq);
     if (version) carried.push({ vendorSlug: r.vendorSlug, vendorName: r.vendorName, providerId: r.providerId, title: r.title ?? "", version });
   }
   return carried;
 }
 
 /** The newest version in the archive a subscription's filter would see first: what a test message carries. */
-export function readSampleVersion(db: RedlineDb, vendorSlugs: readonly string[]): CarriedVersion[] {
+export async function readSampleVersion(db: RedlineDb, vendorSlugs: readonly string[]): Promise<CarriedVersion[]> {
   const where = vendorSlugs.length > 0 ? `WHERE v.slug IN (${vendorSlugs.map(() => "?").join(", ")})` : "";
   const row = db.$client
     .prepare<string[], { vendorSlug: string; vendorName: string; providerId: string; seq: number; incidentId: number; title: string }>(
@@ -136,7 +136,7 @@ export function readSampleVersion(db: RedlineDb, vendorSlugs: readonly string[])
        FROM incident_versions iv JOIN incidents i ON i.id = iv.incident_id JOIN vendors v ON v.id = iv.vendor_id ${where} ORDER BY iv.id DESC LIMIT 1`,
     )
     .get(...vendorSlugs);
-  const version = row ? getVersionDetail(db, row.incidentId, row.seq) : undefined;
+  const version = row ? await getVersionDetail(db, row.incidentId, row.seq) : undefined;
   return row && version ? [{ vendorSlug: row.vendorSlug, vendorName: row.vendorName, providerId: row.providerId, title: row.title, version }] : [];
 }
 

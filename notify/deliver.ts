@@ -35,8 +35,8 @@ export interface RoundResult {
 
 const CLAIM_LIMIT = 200;
 
-function outboundMessage(deps: NotifyDeps, subscription: Subscription, claimed: ClaimedMessage): OutboundMessage {
-  const carried = claimed.kind === "test" ? readSampleVersion(deps.db, subscription.filter.vendors) : readMessageVersions(deps.db, claimed.id);
+async function outboundMessage(deps: NotifyDeps, subscription: Subscription, claimed: ClaimedMessage): Promise<OutboundMessage> {
+  const carried = claimed.kind === "test" ? await readSampleVersion(deps.db, subscription.filter.vendors) : await readMessageVersions(deps.db, claimed.id);
   const changes: NotifiedChange[] = carried.map((c) => ({ vendorName: c.vendorName, version: presentVersion(deps.links, c.vendorSlug, c.providerId, c.title, c.version) }));
   return { webhookId: claimed.webhookId, kind: claimed.kind, createdAt: claimed.createdAt, period: claimed.period, changes };
 }
@@ -49,7 +49,7 @@ function testDecision(result: SendResult): AttemptDecision {
 async function deliverOne(deps: NotifyDeps, claimed: ClaimedMessage): Promise<SendResult["outcome"] | null> {
   const subscription = getSubscription(deps.db, claimed.subscriptionId);
   if (!subscription || subscription.status !== "active") return null;
-  const message = outboundMessage(deps, subscription, claimed);
+  const message = await outboundMessage(deps, subscription, claimed);
   if (message.changes.length === 0 && message.kind !== "test") {
     dropMessage(deps.db, claimed.id, "the versions it carried are no longer in the archive (rebuilt or removed)");
     return null;

@@ -25,7 +25,7 @@ function pollState(db: RedlineDb, vendor: VendorRow, hour: number, ok: boolean):
 }
 
 describe("a vendor's polling status", () => {
-  it("says since when a failing vendor has failed: its first failure after its last good poll", () => {
+  it("says since when a failing vendor has failed: its first failure after its last good poll", async () => {
     const db = freshDatabase();
     const vendor = ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage-summary" });
     observe(db, vendor, 1, "failed", "acme: an earlier failure");
@@ -34,15 +34,15 @@ describe("a vendor's polling status", () => {
     observe(db, vendor, 4, "failed", "acme: cannot resolve status.acme.test (EAI_AGAIN)");
     observe(db, vendor, 5, "failed", "acme: cannot resolve status.acme.test (EAI_AGAIN)");
     pollState(db, vendor, 5, false);
-    expect(listVendorPollStatus(db)[0]).toMatchObject({ slug: "acme", failingSince: at(4), lastPollAt: at(5) });
+    expect((await listVendorPollStatus(db))[0]).toMatchObject({ slug: "acme", failingSince: at(4), lastPollAt: at(5) });
   });
 
-  it("has no failing-since for a vendor whose last poll was good", () => {
+  it("has no failing-since for a vendor whose last poll was good", async () => {
     const db = freshDatabase();
     const vendor = ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage-summary" });
     observe(db, vendor, 1, "failed", "acme: a failure");
     observe(db, vendor, 2, "not-modified");
     pollState(db, vendor, 2, true);
-    expect(listVendorPollStatus(db)[0]?.failingSince).toBeNull();
+    expect((await listVendorPollStatus(db))[0]?.failingSince).toBeNull();
   });
 });

@@ -33,8 +33,8 @@ export function restoredHashes(db: RedlineDb): Array<{ id: number; recorded: str
   });
 }
 
-export function vendorExportJson(db: RedlineDb, slug: string): string {
-  const doc = loadVendorExport(db, slug);
+export async function vendorExportJson(db: RedlineDb, slug: string): Promise<string> {
+  const doc = await loadVendorExport(db, slug);
   if (!doc) throw new Error(`no export of ${slug}`);
   return renderExportJson(doc);
 }

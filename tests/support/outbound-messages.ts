@@ -27,5 +27,7 @@ export async function notifiedChanges(snapshots: Incident[][], vendorName = "Acm
   planWaitingMessages(db, "2099-01-01T00:00:00.000Z");
   const ids = db.$client.prepare("SELECT id FROM notification_messages ORDER BY id").all() as Array<{ id: number }>;
   const links = apiLinks("http://redline.test");
-  return ids.flatMap(({ id }) => readMessageVersions(db, id)).map((c) => ({ vendorName: c.vendorName, version: presentVersion(links, c.vendorSlug, c.providerId, c.title, c.version) }));
+  const carried = [];
+  for (const { id } of ids) carried.push(...(await readMessageVersions(db, id)));
+  return carried.map((c) => ({ vendorName: c.vendorName, version: presentVersion(links, c.vendorSlug, c.providerId, c.title, c.version) }));
 }

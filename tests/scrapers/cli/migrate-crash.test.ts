@@ -22,11 +22,11 @@ function migrate(file: string) {
 }
 
 /** Opened for writing, as the next command would: a SIGKILL can leave a WAL index to rebuild. */
-function inspect<T>(file: string, look: (db: ReturnType<typeof openDatabase>) => T): T {
+async function inspect<T>(file: string, look: (db: ReturnType<typeof openDatabase>) => T | Promise<T>): Promise<T> {
   const db = openDatabase(file, { migrate: false });
   try {
     expect(db.$client.pragma("integrity_check", { simple: true })).toBe("ok");
-    return look(db);
+    return await look(db);
   } finally {
     closeDatabase(db);
   }
@@ -38,7 +38,7 @@ describeCorpus("migrate killed while converting raw bodies", () => {
     const db = openDatabase(file);
     await importCorpusFolder(db, "statuspage-summary-jira");
     const total = toLegacyLayout(db);
-    const expected = vendorExportJson(db, "jira");
+    const expected = await vendorExportJson(db, "jira");
     closeDatabase(db);
 
     const first = migrate(file);
@@ -47,9 +47,9 @@ describeCorpus("migrate killed while converting raw bodies", () => {
     expect((await first.watched.exited).signal).toBe("SIGKILL");
     const backedUp = first.watched.stdout.map((l) => /^backed up .* to (\S+) \(.*\) before converting it/.exec(l)).find((m) => m !== null);
     const backup = backedUp?.[1] ?? "";
-    expect(inspect(backup, (b) => countLegacyBodies(b.$client))).toBe(total);
+    expect(await inspect(backup, (b) => countLegacyBodies(b.$client))).toBe(total);
 
-    const left = inspect(file, (crashed) => {
+    const left = await inspect(file, (crashed) => {
       for (const r of restoredHashes(crashed)) expect(r.restored, `capture ${r.id} after the kill`).toBe(r.recorded);
       return countLegacyBodies(crashed.$client);
     });
@@ -63,10 +63,10 @@ describeCorpus("migrate killed while converting raw bodies", () => {
     expect(second.watched.stdout).toContainEqual(expect.stringMatching(/^backed up .* before converting it/));
     const firstBatch = second.watched.stdout.map((l) => /^converted (\d+) raw bodies to deltas, (\d+) to go/.exec(l)).find((m) => m !== null);
     expect(Number(firstBatch?.[1]) + Number(firstBatch?.[2])).toBe(left);
-    inspect(file, (done) => {
+    await inspect(file, async (done) => {
       expect(countLegacyBodies(done.$client)).toBe(0);
       for (const r of restoredHashes(done)) expect(r.restored, `capture ${r.id} after the second migrate`).toBe(r.recorded);
-      expect(vendorExportJson(done, "jira")).toBe(expected);
+      expect(await vendorExportJson(done, "jira")).toBe(expected);
     });
   });
 });
