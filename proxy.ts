@@ -14,7 +14,7 @@ import { builtStylesheets } from "@/server/http/built-stylesheets";
  * page that says what was wrong (a page cannot set its own status, so the proxy checks with the
  * same schemas the pages use).
  */
-export function proxy(request: NextRequest): NextResponse {
+export async function proxy(request: NextRequest): Promise<NextResponse> {
   const nonce = newNonce();
   const security = securityHeaders(nonce);
   const forwarded = new Headers(request.headers);
@@ -26,12 +26,12 @@ export function proxy(request: NextRequest): NextResponse {
   };
   // Next renders notFound() from a streamed page as an empty shell that only client script
   // fills; an unmatched path gets the full not-found page, server-rendered, with status 404.
-  if (request.nextUrl.pathname.startsWith("/vendors/") && !archivePathExists(getServerDb(), request.nextUrl.pathname)) {
+  if (request.nextUrl.pathname.startsWith("/vendors/") && !(await archivePathExists(getServerDb(), request.nextUrl.pathname))) {
     return secured(NextResponse.rewrite(new URL("/_redline/not-found", request.url), { request: { headers: forwarded } }));
   }
   const schema = paramsSchemaFor(request.nextUrl.pathname);
   const result = schema?.safeParse(searchParamsToObject(request.nextUrl.searchParams));
-  const problem = result && !result.success ? describeParamError(result.error) : unknownComparedVendor(request.nextUrl);
+  const problem = result && !result.success ? describeParamError(result.error) : await unknownComparedVendor(request.nextUrl);
   if (problem === null) return secured(NextResponse.next({ request: { headers: forwarded } }));
   return secured(
     new NextResponse(renderBadRequestPage(problem, request.nextUrl.pathname, nonce, builtStylesheets()), {
@@ -42,10 +42,10 @@ export function proxy(request: NextRequest): NextResponse {
 }
 
 /** A comparison naming a vendor the archive does not hold is a bad request, said as such. */
-function unknownComparedVendor(url: URL): string | null {
+async function unknownComparedVendor(url: URL): Promise<string | null> {
   if (url.pathname !== "/compare") return null;
   const parsed = vendorComparisonParamsSchema.safeParse(searchParamsToObject(url.searchParams));
-  const missing = parsed.success && parsed.data.vendors ? findUnknownVendor(getServerDb(), parsed.data.vendors) : null;
+  const missing = parsed.success && parsed.data.vendors ? await findUnknownVendor(getServerDb(), parsed.data.vendors) : null;
   return missing === null ? null : `vendors: no vendor ${JSON.stringify(missing)} in this archive`;
 }
 

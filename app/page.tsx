@@ -45,12 +45,12 @@ export default async function HomePage({ searchParams }: Props) {
   const params = changesParamsSchema.safeParse(raw);
   if (!params.success) notFound();
   const db = getServerDb();
-  const vendor = params.data.vendor ? getVendor(db, params.data.vendor) : undefined;
+  const vendor = params.data.vendor ? await getVendor(db, params.data.vendor) : undefined;
   if (params.data.vendor && !vendor) notFound();
   const selection = homeSelection(params.data);
   const before = params.data.before ? decodeCursor(params.data.before) : null;
-  const page = listChanges(db, { kinds: selection.kinds, vendorId: vendor?.id, before }, PAGE_SIZE);
-  const vendors = listVendorNames(db);
+  const page = await listChanges(db, { kinds: selection.kinds, vendorId: vendor?.id, before }, PAGE_SIZE);
+  const vendors = await listVendorNames(db);
   const now = new Date();
   return (
     <>

@@ -13,17 +13,17 @@ import { formatBytes } from "@/scrapers/cli/stats-command";
 
 const SAMPLE = Number(process.env.BENCH_ARCHIVE_SAMPLE ?? 20_000);
 
-function timeVersionReads(file: string): { versions: number; sampled: number; p50: number; p99: number; max: number } {
+async function timeVersionReads(file: string): Promise<{ versions: number; sampled: number; p50: number; p99: number; max: number }> {
   const db = openDatabase(file);
   try {
-    const refs = db.select({ id: vendors.id }).from(vendors).all().flatMap((v) => listVersionRefs(db, v.id));
+    const refs = (await Promise.all(db.select({ id: vendors.id }).from(vendors).all().map((v) => listVersionRefs(db, v.id)))).flat();
     const random = createRandom(7);
     const sample = Array.from({ length: Math.min(SAMPLE, refs.length) }, () => refs[Math.floor(random() * refs.length)]);
     const ms: number[] = [];
     for (const ref of sample) {
       if (!ref) continue;
       const started = performance.now();
-      if (!getVersionDetail(db, ref.incidentId, ref.seq)) throw new Error(`bench: version ${ref.seq} of incident ${ref.incidentId} is missing`);
+      if (!(await getVersionDetail(db, ref.incidentId, ref.seq))) throw new Error(`bench: version ${ref.seq} of incident ${ref.incidentId} is missing`);
       ms.push(performance.now() - started);
     }
     ms.sort((a, b) => a - b);
@@ -46,7 +46,7 @@ export async function runArchiveBenchmark(): Promise<void> {
   for (const t of stats.tables.slice(0, 8)) {
     console.log(`${t.name.padEnd(26)} ${String(t.rows).padStart(8)} ${formatBytes(t.tableBytes + t.indexBytes).padStart(10)}`);
   }
-  const reads = timeVersionReads(seed.file);
+  const reads = await timeVersionReads(seed.file);
   console.log(
     `version read (getVersionDetail), ${reads.sampled} of ${reads.versions} versions at random: ` +
       `p50 ${reads.p50.toFixed(3)} ms, p99 ${reads.p99.toFixed(3)} ms, max ${reads.max.toFixed(1)} ms`,

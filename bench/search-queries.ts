@@ -52,17 +52,17 @@ function queriesOf(db: RedlineDb): string[] {
   return Array.from({ length: QUERIES }, (_, i) => (i % 4 === 0 ? `${pick()} ${pick()}` : i % 4 === 1 ? `${pick().slice(0, 3)}*` : pick()));
 }
 
-function timeQueries(db: RedlineDb, queries: readonly string[]): { search: number[]; list: number[] } {
+async function timeQueries(db: RedlineDb, queries: readonly string[]): Promise<{ search: number[]; list: number[] }> {
   const search: number[] = [];
   const list: number[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const input of queries) {
       const query = toFtsQuery(input) ?? "outage";
       let started = performance.now();
-      searchIncidents(db, query, {}, { limit: PAGE, offset: 0 });
+      await searchIncidents(db, query, {}, { limit: PAGE, offset: 0 });
       if (round > 0) search.push(performance.now() - started);
       started = performance.now();
-      listIncidents(db, { query }, PAGE);
+      await listIncidents(db, { query }, PAGE);
       if (round > 0) list.push(performance.now() - started);
     }
   }
@@ -75,13 +75,13 @@ const percentiles = (ms: number[]): string => {
   return `p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`;
 };
 
-function report(label: string, file: string, queries: readonly string[]): void {
+async function report(label: string, file: string, queries: readonly string[]): Promise<void> {
   const db = openDatabase(file, { migrate: false });
   try {
     const bytes = searchBytes(db);
     const total = bytes.reduce((sum, b) => sum + b.bytes, 0);
     console.log(`${label}: search tables ${formatBytes(total)} (${bytes.map((b) => `${b.name} ${formatBytes(b.bytes)}`).join(", ")}); file ${formatBytes(fs.statSync(file).size)}`);
-    const times = timeQueries(db, queries);
+    const times = await timeQueries(db, queries);
     console.log(`  searchIncidents (page of ${PAGE} with snippets), ${times.search.length} queries: ${percentiles(times.search)}`);
     console.log(`  listIncidents filtered by words, ${times.list.length} queries: ${percentiles(times.list)}`);
   } finally {
@@ -121,8 +121,8 @@ export async function runSearchBenchmark(): Promise<void> {
     closeDatabase(plainDb);
     settle(plain);
     settle(compressed);
-    report("previous layout (FTS5 with its own copy of the text)", plain, queries);
-    report("compressed text (external content over incident_search_text)", compressed, queries);
+    await report("previous layout (FTS5 with its own copy of the text)", plain, queries);
+    await report("compressed text (external content over incident_search_text)", compressed, queries);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

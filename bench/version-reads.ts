@@ -53,7 +53,7 @@ function tableBytes(sqlite: Database.Database): string {
   }
 }
 
-function measure(db: RedlineDb): void {
+async function measure(db: RedlineDb): Promise<void> {
   const sqlite = db.$client;
   const versions = sqlite
     .prepare<[number], { incidentId: number; seq: number }>("SELECT incident_id AS incidentId, seq FROM incident_versions ORDER BY random() LIMIT ?")
@@ -71,11 +71,12 @@ function measure(db: RedlineDb): void {
   const incidents = sqlite
     .prepare<[number], { vendorId: number; providerId: string }>("SELECT vendor_id AS vendorId, provider_id AS providerId FROM incidents ORDER BY random() LIMIT ?")
     .all(SAMPLE);
-  const ms = incidents.map((i) => {
+  const ms: number[] = [];
+  for (const i of incidents) {
     const started = performance.now();
-    getIncidentRecord(db, i.vendorId, i.providerId);
-    return performance.now() - started;
-  });
+    await getIncidentRecord(db, i.vendorId, i.providerId);
+    ms.push(performance.now() - started);
+  }
   console.log(`getIncidentRecord, ${incidents.length} incidents: ${percentiles(ms)}`);
 }
 
@@ -84,7 +85,7 @@ export async function runVersionReadBenchmark(): Promise<void> {
   if (given) {
     const sqlite = new Database(given, { readonly: true, fileMustExist: true });
     try {
-      measure(Object.assign(drizzle(sqlite, { schema }), { $client: sqlite }));
+      await measure(Object.assign(drizzle(sqlite, { schema }), { $client: sqlite }));
     } finally {
       sqlite.close();
     }
@@ -97,7 +98,7 @@ export async function runVersionReadBenchmark(): Promise<void> {
     await importCorpus(file);
     const db = openDatabase(file);
     try {
-      measure(db);
+      await measure(db);
     } finally {
       closeDatabase(db);
     }

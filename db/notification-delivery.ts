@@ -122,7 +122,7 @@ export async function readMessageVersions(db: RedlineDb, messageId: number): Pro
     .all(messageId);
   const carried: CarriedVersion[] = [];
   for (const r of rows) {
-    const version = r.incidentId === null ? undefined : getVersionDetail(db, r.incidentId, r.seq);
+    const version = r.incidentId === null ? undefined : await getVersionDetail(db, r.incidentId, r.seq);
     if (version) carried.push({ vendorSlug: r.vendorSlug, vendorName: r.vendorName, providerId: r.providerId, title: r.title ?? "", version });
   }
   return carried;
@@ -137,7 +137,7 @@ export async function readSampleVersion(db: RedlineDb, vendorSlugs: readonly str
        FROM incident_versions iv JOIN incidents i ON i.id = iv.incident_id JOIN vendors v ON v.id = iv.vendor_id ${where} ORDER BY iv.id DESC LIMIT 1`,
     )
     .get(...vendorSlugs);
-  const version = row ? getVersionDetail(db, row.incidentId, row.seq) : undefined;
+  const version = row ? await getVersionDetail(db, row.incidentId, row.seq) : undefined;
   return row && version ? [{ vendorSlug: row.vendorSlug, vendorName: row.vendorName, providerId: row.providerId, title: row.title, version }] : [];
 }
 

@@ -21,11 +21,11 @@ function expectedMigrations(): number {
  * probe's own with a short busy timeout, so a probe neither waits behind a writer for long nor
  * holds a lock anyone else waits on.
  */
-export function createReadinessProbe(file: string): { check(): Readiness; close(): void } {
+export function createReadinessProbe(file: string): { check(): Promise<Readiness>; close(): void } {
   let probe: Database.Database | null = null;
   const expected = expectedMigrations();
   return {
-    check() {
+    async check() {
       try {
         probe ??= new Database(file, { readonly: true, fileMustExist: true });
         probe.pragma(`busy_timeout = ${PROBE_BUSY_TIMEOUT_MS}`);

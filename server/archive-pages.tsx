@@ -33,18 +33,18 @@ function decodeSegment(segment: string): string | null {
  * The whole HTML of an incident or change page at `pathname`, or null when the path is not one,
  * or names no archived incident or version (Next then answers with its 404 page).
  */
-export function renderArchivePage(db: RedlineDb, pathname: string, stylesheets: readonly string[], now: Date): string | null {
+export async function renderArchivePage(db: RedlineDb, pathname: string, stylesheets: readonly string[], now: Date): Promise<string | null> {
   const match = INCIDENT_PAGE.exec(pathname);
   if (!match) return null;
   const [slug, key] = [decodeSegment(match[1] ?? ""), decodeSegment(match[2] ?? "")];
   if (slug === null || key === null) return null;
   if (match[3] === undefined) {
-    const route = resolveIncidentRoute(db, slug, key);
+    const route = await resolveIncidentRoute(db, slug, key);
     if (!route) return null;
     return document(incidentPageTitle(route), stylesheets, incidentPageAlternates(route), <IncidentPageBody route={route} now={now} />);
   }
   const seq = decodeSegment(match[3]);
-  const route = seq === null ? undefined : resolveVersionRoute(db, slug, key, seq);
+  const route = seq === null ? undefined : await resolveVersionRoute(db, slug, key, seq);
   if (!route) return null;
   return document(changePageTitle(route), stylesheets, changePageAlternates(route), <ChangePageBody route={route} />);
 }
@@ -57,13 +57,13 @@ function document(title: string, stylesheets: readonly string[], alternates: rea
  * Answers a GET or HEAD of an incident or change page without query parameters (the proxy checks
  * those, and a page takes none); false when Next should answer instead.
  */
-export function answerArchivePage(db: RedlineDb, stylesheets: () => readonly string[], req: http.IncomingMessage, res: http.ServerResponse): boolean {
+export async function answerArchivePage(db: RedlineDb, stylesheets: () => readonly string[], req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
   if ((req.method !== "GET" && req.method !== "HEAD") || !req.url) return false;
   // Next's client router asks for its own payload, not the page: Next answers those.
   if (isNextRouterRequest(req)) return false;
   const url = new URL(req.url, "http://x");
   if (url.search !== "") return false;
-  const html = renderArchivePage(db, url.pathname, stylesheets(), new Date());
+  const html = await renderArchivePage(db, url.pathname, stylesheets(), new Date());
   if (html === null) return false;
   const body = Buffer.from(html, "utf8");
   res.writeHead(200, {

@@ -6,10 +6,10 @@ import type { Readiness } from "@/db/readiness";
  * red and gets every server restarted). `/readyz`: the database answers with every migration
  * applied. Answered before Next.js, the page cache or anything else that could be slow.
  */
-export function answerHealth(req: http.IncomingMessage, res: http.ServerResponse, readiness: () => Readiness): boolean {
+export async function answerHealth(req: http.IncomingMessage, res: http.ServerResponse, readiness: () => Promise<Readiness>): Promise<boolean> {
   const pathname = (req.url ?? "").split("?")[0];
   if (pathname !== "/healthz" && pathname !== "/readyz") return false;
-  const result = pathname === "/healthz" ? { ready: true, detail: "the web process answers" } : readiness();
+  const result = pathname === "/healthz" ? { ready: true, detail: "the web process answers" } : await readiness();
   const body = `${JSON.stringify({ status: result.ready ? "ok" : "unavailable", detail: result.detail })}\n`;
   res.writeHead(result.ready ? 200 : 503, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
   res.end(req.method === "HEAD" ? undefined : body);

@@ -37,8 +37,8 @@ export interface PageCacheOptions {
 
 /** Where the archive's changes are read from (db/queries/archive-changes.ts). */
 export interface ArchiveChangeFeed {
-  position(): number;
-  since(seq: number, limit: number): ArchiveChange[];
+  position(): Promise<number>;
+  since(seq: number, limit: number): Promise<ArchiveChange[]>;
 }
 
 /** Changes remembered for judging renders still in flight; one older than these is not kept. */
@@ -54,6 +54,8 @@ export class PageCache {
   /** Renders from before this position cannot be judged by `recent`, and are not kept. */
   private floor = 0;
   private recent: ArchiveChange[] = [];
+  /** The catch-up in flight: each waits for the one before, or two could apply the same changes. */
+  private catchingUp: Promise<unknown> = Promise.resolve();
   /** Pages dropped because a change concerned them, since the cache was made. */
   evictions = 0;
 
@@ -75,12 +77,18 @@ export class PageCache {
   }
 
   /** Bring the cache up to the archive's newest change, evicting the pages its changes concern. */
-  catchUp(feed: ArchiveChangeFeed): number {
-    const newest = feed.position();
+  catchUp(feed: ArchiveChangeFeed): Promise<number> {
+    const caughtUp = this.catchingUp.then(() => this.readChanges(feed));
+    this.catchingUp = caughtUp.catch(() => undefined);
+    return caughtUp;
+  }
+
+  private async readChanges(feed: ArchiveChangeFeed): Promise<number> {
+    const newest = await feed.position();
     if (newest === this.seen) return newest;
     // A restored or replaced archive numbers its changes anew.
     if (newest < this.seen) return this.forgetAll(newest);
-    const changes = feed.since(this.seen, CATCH_UP_LIMIT);
+    const changes = await feed.since(this.seen, CATCH_UP_LIMIT);
     const last = changes.at(-1)?.seq ?? newest;
     // The triggers keep only the newest changes: a gap means some were never seen.
     if (changes[0]?.seq !== this.seen + 1 || (changes.length === CATCH_UP_LIMIT && last < newest)) return this.forgetAll(Math.max(newest, last));

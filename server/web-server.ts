@@ -129,7 +129,7 @@ export function withPageCache(render: RequestHandler, cache: PageCache, changes:
     }
     let renderedAt: number;
     try {
-      renderedAt = cache.catchUp(changes);
+      renderedAt = await cache.catchUp(changes);
     } catch (error) {
       // Without the archive's changes no kept page can be trusted, but a fresh render may still succeed.
       console.error(`web: page cache: unable to read the archive's changes: ${errorMessage(error)}; rendering ${redactSecrets(req.url ?? "")} uncached`);
@@ -215,16 +215,16 @@ export async function startWebServer(options: { host: string; port: number; db?:
   const handle = app.getRequestHandler();
   const db = options.db ?? getServerDb();
   const cacheBytes = options.cacheBytes ?? readEnv().REDLINE_PAGE_CACHE_MB * 1024 * 1024;
-  const render: RequestHandler = (req, res) => {
+  const render: RequestHandler = async (req, res) => {
     if (answerMalformedAddress(req, res)) return;
     try {
-      if (answerArchivePage(db, builtStylesheets, req, res)) return;
+      if (await answerArchivePage(db, builtStylesheets, req, res)) return;
     } catch (error) {
       // Next renders the same page, or its error page, and the failure is in the log.
       console.error(`web: ${redactSecrets(req.url ?? "")}: ${error instanceof Error ? error.stack ?? error.message : String(error)}; answered by Next`);
       if (res.headersSent) return;
     }
-    return handle(req, res);
+    await handle(req, res);
   };
   const handler = cacheBytes > 0
     ? withPageCache(render, new PageCache({ maxBytes: cacheBytes, maxEntryBytes: MAX_ENTRY_BYTES, ttlMs: TTL_MS }), {
@@ -249,8 +249,8 @@ export async function startWebServer(options: { host: string; port: number; db?:
   });
   const server = http.createServer((req, res) => {
     dropUntrustedForwarding(req, trust);
-    if (answerHealth(req, res, () => probe.check())) return;
     const answer = async () => {
+      if (await answerHealth(req, res, () => probe.check())) return;
       // Webhooks have budgets of their own, before the per-client limit of the public API.
       if (await hooks(req, res)) return;
       if (limited(req, res)) return;

@@ -18,17 +18,18 @@ export default async function ComparePage({ searchParams }: Props) {
   const query = vendorComparisonParamsSchema.safeParse(await searchParams);
   if (!query.success) notFound();
   const db = getServerDb();
-  const all = listVendorNames(db);
+  const all = await listVendorNames(db);
   const slugs = query.data.vendors ?? [];
-  const vendors = slugs.map((s) => getVendor(db, s));
+  const vendors = await Promise.all(slugs.map((s) => getVendor(db, s)));
   if (vendors.some((v) => v === undefined)) notFound();
   const picked = new Set(slugs.length > 0 ? slugs : query.data.pick ? [query.data.pick] : []);
   const chosen = vendors.filter((v) => v !== undefined);
-  const ranges = chosen.map((v) => archivedRangeOf(getArchivedInstants(db, v.id)));
+  const ranges = (await Promise.all(chosen.map((v) => getArchivedInstants(db, v.id)))).map(archivedRangeOf);
   const range = comparisonRange(ranges);
   const period = reportPeriod(query.data, range, new Date());
+  const facts = await Promise.all(chosen.map((v) => listIncidentFacts(db, v.id, period.sinceAt, period.untilAt)));
   const compared = compareVendors(
-    chosen.map((v, i) => ({ slug: v.slug, name: v.name, facts: listIncidentFacts(db, v.id, period.sinceAt, period.untilAt), archived: ranges[i] ?? { first: null, last: null } })),
+    chosen.map((v, i) => ({ slug: v.slug, name: v.name, facts: facts[i] ?? [], archived: ranges[i] ?? { first: null, last: null } })),
     { from: period.sinceAt, to: `${period.until}T23:59:59.999Z` },
   );
   return (

@@ -117,7 +117,7 @@ export default async function OperatorPage({ searchParams }: Props) {
   const jar = await cookies();
   if (!isOperatorSession(jar.get(OPERATOR_COOKIE)?.value)) return <SignIn failed={(await searchParams).signin === "failed"} />;
   const db = getServerDb();
-  const vendors = listVendorPollStatus(db);
+  const vendors = await listVendorPollStatus(db);
   const throttles = await listThrottleTelemetry(db);
   const env = readEnv();
   const limits = hookSettings(env);
@@ -131,15 +131,15 @@ export default async function OperatorPage({ searchParams }: Props) {
   const params = await searchParams;
   const shown = paginate(vendors, Number(typeof params.page === "string" ? params.page : 1), PAGE_SIZE);
   const onPage = new Set(shown.items.map((v) => v.slug));
-  const processes = listProcessStatus(db, new Date(now.getTime() - PROCESS_WINDOW_MS).toISOString());
+  const processes = await listProcessStatus(db, new Date(now.getTime() - PROCESS_WINDOW_MS).toISOString());
   const events = await listSupervisorEvents(db, 20);
   const jobs = (await listRecentJobs(db, 20)).map((j) => (j.from ? { ...j, from: { ...j.from, observedAt: clock.captured(j.from.observedAt) ?? j.from.observedAt } } : j));
-  const warned = listCaptureWarnings(db, 20).map((c) => ({ ...c, observedAt: clock.captured(c.observedAt) ?? c.observedAt }));
-  const sources = listSourceStatus(db).map((x) => ({
+  const warned = (await listCaptureWarnings(db, 20)).map((c) => ({ ...c, observedAt: clock.captured(c.observedAt) ?? c.observedAt }));
+  const sources = (await listSourceStatus(db)).map((x) => ({
     ...x, lastPolledAt: clock.captured(x.lastPolledAt), lastChangedAt: clock.captured(x.lastChangedAt), lastFailedAt: clock.captured(x.lastFailedAt),
   }));
-  const subscriptionProblems = groupSubscriptionProblems(listTroubledSubscriptions(db));
-  const retention = listRawRetention(db).map((r) => ({ ...r, keptFrom: clock.captured(r.keptFrom) }));
+  const subscriptionProblems = groupSubscriptionProblems(await listTroubledSubscriptions(db));
+  const retention = (await listRawRetention(db)).map((r) => ({ ...r, keptFrom: clock.captured(r.keptFrom) }));
   return (
     <>
       <h1>Operator status</h1>

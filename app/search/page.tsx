@@ -42,9 +42,9 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
   const page = params.data.page ?? 1;
   const fts = toFtsQuery(q);
   const result = fts
-    ? searchIncidents(db, fts, { vendor, from: since ? `${since}T00:00:00.000Z` : undefined, to: until ? untilInstantOf(until) : undefined }, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })
+    ? await searchIncidents(db, fts, { vendor, from: since ? `${since}T00:00:00.000Z` : undefined, to: until ? untilInstantOf(until) : undefined }, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })
     : null;
-  const vendors = listVendorNames(db);
+  const vendors = await listVendorNames(db);
   const now = new Date();
   const pageLink = (n: number) => {
     const search = new URLSearchParams();

@@ -13,7 +13,7 @@ import { readNowRules } from "@/lib/now-rules";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Vendors" };
 
-function PollHealth({ poll, polled }: { poll: ReturnType<typeof listVendorOverviews>[number]["poll"]; polled: boolean }) {
+function PollHealth({ poll, polled }: { poll: Awaited<ReturnType<typeof listVendorOverviews>>[number]["poll"]; polled: boolean }) {
   if (!polled) return <span className="muted">not polled</span>;
   if (!poll?.lastPollAt) return <span className="muted">not polled yet</span>;
   if (poll.lastOutcome === "ok") return <span className="health-ok">healthy</span>;
@@ -29,7 +29,7 @@ export default async function VendorsPage({ searchParams }: { searchParams: Prom
   if (!params.success) notFound();
   const now = new Date();
   const { q, state, sort } = params.data;
-  const vendors = listVendorOverviews(getServerDb(), now, readNowRules(), q).filter((v) => state === undefined || v.now.state === state);
+  const vendors = (await listVendorOverviews(getServerDb(), now, readNowRules(), q)).filter((v) => state === undefined || v.now.state === state);
   if (sort === "now") {
     vendors.sort((a, b) => compareByNow({ name: a.name, state: a.now.state, worstImpact: a.worstOpenImpact, open: a.openIncidents }, { name: b.name, state: b.now.state, worstImpact: b.worstOpenImpact, open: b.openIncidents }));
   }

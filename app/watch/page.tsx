@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: "Watchlists" };
 
 export default async function WatchlistsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   if (!noParamsSchema.safeParse(await searchParams).success) notFound();
-  const lists = listWatchlistSummaries(getServerDb());
+  const lists = await listWatchlistSummaries(getServerDb());
   return (
     <>
       <nav aria-label="Breadcrumb" className="breadcrumb">

@@ -29,7 +29,7 @@ function kindsOf(stored: string | null): readonly string[] | null {
 }
 
 /** The newest change's number (0 before the first): it moves whenever a page's archived data may have. */
-export function getArchiveChangePosition(db: RedlineDb): number {
+export async function getArchiveChangePosition(db: RedlineDb): Promise<number> {
   return statements(db).newest.get()?.seq ?? 0;
 }
 
@@ -37,6 +37,6 @@ export function getArchiveChangePosition(db: RedlineDb): number {
  * The changes after `seq`, oldest first, at most `limit`. The triggers keep only the newest
  * 4,096, so a caller that fell further behind sees a first change later than `seq + 1`.
  */
-export function listArchiveChangesSince(db: RedlineDb, seq: number, limit: number): ArchiveChange[] {
+export async function listArchiveChangesSince(db: RedlineDb, seq: number, limit: number): Promise<ArchiveChange[]> {
   return statements(db).since.all(seq, limit).map((row) => ({ ...row, kinds: kindsOf(row.kinds) }));
 }

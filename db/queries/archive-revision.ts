@@ -6,6 +6,6 @@ const statements = preparedFor((sqlite) => ({
 }));
 
 /** A number that changes whenever anything a page shows from the archive changes. */
-export function getArchiveRevision(db: RedlineDb): number {
+export async function getArchiveRevision(db: RedlineDb): Promise<number> {
   return statements(db).revision.get()?.revision ?? 0;
 }

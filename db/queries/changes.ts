@@ -201,12 +201,12 @@ function toRow({ changes: _changes, incidentId: _incidentId, textVersion: _textV
 }
 
 /** Changes newest first, filtered, a page at a time. */
-export function listChanges(db: RedlineDb, filter: ChangeFilter, limit: number, summarizer: Summarizer = currentSummarizer): ChangePage {
+export async function listChanges(db: RedlineDb, filter: ChangeFilter, limit: number, summarizer: Summarizer = currentSummarizer): Promise<ChangePage> {
   return page(db, filter, limit, false, toRow, summarizer);
 }
 
 /** The same list, each change with its field changes (Before / After). */
-export function listChangeDetails(db: RedlineDb, filter: ChangeFilter, limit: number, summarizer: Summarizer = currentSummarizer): ChangePage<ChangeDetailRow> {
+export async function listChangeDetails(db: RedlineDb, filter: ChangeFilter, limit: number, summarizer: Summarizer = currentSummarizer): Promise<ChangePage<ChangeDetailRow>> {
   return page(db, filter, limit, true, (raw) => ({
     ...toRow(raw),
     changes: raw.changes ?? [],

@@ -6,7 +6,7 @@ import { incidents, incidentVersions, vendors } from "@/db/schema";
 const VERSIONS_MAX = 500;
 
 /** When each version of an incident was observed, oldest first, if the incident is deleted now; else null. */
-export function deletedIncidentHistory(db: RedlineDb, vendorSlug: string, providerId: string): string[] | null {
+export async function deletedIncidentHistory(db: RedlineDb, vendorSlug: string, providerId: string): Promise<string[] | null> {
   const rows = db
     .select({ observedAt: incidentVersions.observedAt })
     .from(incidentVersions)

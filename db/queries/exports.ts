@@ -5,13 +5,13 @@ import { type ExportDocument, toVersionExport, type VersionExportDocument } from
 import { providerIdFromKey } from "@/lib/incident-key";
 
 /** The export of the incident a path key names, exactly as `redline export --incident` prints it. */
-export function loadIncidentExport(db: RedlineDb, slug: string, key: string): ExportDocument | undefined {
+export async function loadIncidentExport(db: RedlineDb, slug: string, key: string): Promise<ExportDocument | undefined> {
   const providerId = providerIdFromKey(key);
   return providerId === null ? undefined : loadVendorExport(db, slug, providerId);
 }
 
-export function loadVersionExport(db: RedlineDb, slug: string, key: string, seqText: string): VersionExportDocument | undefined {
+export async function loadVersionExport(db: RedlineDb, slug: string, key: string, seqText: string): Promise<VersionExportDocument | undefined> {
   const seq = parseSeq(seqText);
-  const doc = seq === null ? undefined : loadIncidentExport(db, slug, key);
+  const doc = seq === null ? undefined : await loadIncidentExport(db, slug, key);
   return doc && seq !== null ? toVersionExport(doc, seq) : undefined;
 }

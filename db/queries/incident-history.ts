@@ -64,7 +64,7 @@ function toHistory(
  * A vendor's incidents (or one of them) with every version, newest incident first; undefined
  * when the vendor, or the asked-for incident, is unknown.
  */
-export function loadVendorExport(db: RedlineDb, slug: string, providerId?: string, summarizer: Summarizer = currentSummarizer): ExportDocument | undefined {
+export async function loadVendorExport(db: RedlineDb, slug: string, providerId?: string, summarizer: Summarizer = currentSummarizer): Promise<ExportDocument | undefined> {
   const vendor = db.select().from(vendors).where(eq(vendors.slug, slug)).get();
   if (!vendor) return undefined;
   const rows = db

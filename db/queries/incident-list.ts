@@ -37,7 +37,7 @@ const TIMELINE = "coalesce(i.started_at, i.first_seen_at)";
 
 
 /** Incidents newest first (by start, else first seen), a page at a time, across vendors. */
-export function listIncidents(db: RedlineDb, filter: IncidentListFilter, limit: number): { rows: IncidentSummaryRow[]; next: string | null } {
+export async function listIncidents(db: RedlineDb, filter: IncidentListFilter, limit: number): Promise<{ rows: IncidentSummaryRow[]; next: string | null }> {
   const { where, params, add, addList } = conditionsOf();
   params.limit = limit + 1;
   addList("i.vendor_id IN (SELECT value FROM json_each(@vendorIds))", "vendorIds", filter.vendorIds);

@@ -61,7 +61,7 @@ const statements = preparedFor((sqlite) => ({
 }));
 
 /** An incident with its current state and the list of its versions; undefined when unknown. */
-export function getIncidentRecord(db: RedlineDb, vendorId: number, providerId: string, summarizer: Summarizer = currentSummarizer): IncidentRecord | undefined {
+export async function getIncidentRecord(db: RedlineDb, vendorId: number, providerId: string, summarizer: Summarizer = currentSummarizer): Promise<IncidentRecord | undefined> {
   const st = statements(db);
   const found = st.incident.get(vendorId, providerId);
   if (!found) return undefined;
@@ -88,7 +88,7 @@ function versionRow(db: RedlineDb, incidentId: number, seq: number, summarizer: 
 }
 
 /** One version of an incident, with its changes and full snapshot (rebuilt by bounded replay); undefined when unknown. */
-export function getVersionDetail(db: RedlineDb, incidentId: number, seq: number, summarizer: Summarizer = currentSummarizer): VersionDetail | undefined {
+export async function getVersionDetail(db: RedlineDb, incidentId: number, seq: number, summarizer: Summarizer = currentSummarizer): Promise<VersionDetail | undefined> {
   const found = versionRow(db, incidentId, seq, summarizer);
   if (!found) return undefined;
   const snapshot = readVersionState(db, incidentId, seq);
@@ -108,7 +108,7 @@ export interface VersionChange extends VersionSummary {
  * One version's changes and how it named the incident, for its change page: from the version's
  * own row, without rebuilding its snapshot, unless the row predates storing the title and kind.
  */
-export function getVersionChange(db: RedlineDb, incidentId: number, seq: number, summarizer: Summarizer = currentSummarizer): VersionChange | undefined {
+export async function getVersionChange(db: RedlineDb, incidentId: number, seq: number, summarizer: Summarizer = currentSummarizer): Promise<VersionChange | undefined> {
   const found = versionRow(db, incidentId, seq, summarizer);
   if (!found) return undefined;
   const { content, headline: _headline, ...version } = found;
@@ -120,6 +120,6 @@ export function getVersionChange(db: RedlineDb, incidentId: number, seq: number,
 }
 
 /** Every version of every incident of a vendor, as getVersionDetail takes them. */
-export function listVersionRefs(db: RedlineDb, vendorId: number): Array<{ incidentId: number; seq: number }> {
+export async function listVersionRefs(db: RedlineDb, vendorId: number): Promise<Array<{ incidentId: number; seq: number }>> {
   return statements(db).versionRefs.all(vendorId).flatMap((r) => Array.from({ length: r.versionCount }, (_, i) => ({ incidentId: r.incidentId, seq: i + 1 })));
 }

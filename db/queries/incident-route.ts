@@ -13,12 +13,12 @@ export interface IncidentRoute {
 }
 
 /** The vendor and incident a /vendors/<slug>/incidents/<key> address names, or undefined. */
-export function resolveIncidentRoute(db: RedlineDb, slug: string, key: string): IncidentRoute | undefined {
-  const vendor = getVendor(db, slug);
+export async function resolveIncidentRoute(db: RedlineDb, slug: string, key: string): Promise<IncidentRoute | undefined> {
+  const vendor = await getVendor(db, slug);
   const providerId = providerIdFromKey(key);
   if (!vendor || providerId === null) return undefined;
-  const incident = getIncidentRecord(db, vendor.id, providerId);
-  return incident ? { vendor, incident, capturedAt: lastGoodCaptureAt(db, vendor.id, incident.source) } : undefined;
+  const incident = await getIncidentRecord(db, vendor.id, providerId);
+  return incident ? { vendor, incident, capturedAt: await lastGoodCaptureAt(db, vendor.id, incident.source) } : undefined;
 }
 
 /** A version number from the path: a positive whole number, or null. */
@@ -28,10 +28,10 @@ export function parseSeq(value: string): number | null {
 
 export type VersionRoute = IncidentRoute & { version: VersionChange };
 
-export function resolveVersionRoute(db: RedlineDb, slug: string, key: string, seqText: string): VersionRoute | undefined {
-  const route = resolveIncidentRoute(db, slug, key);
+export async function resolveVersionRoute(db: RedlineDb, slug: string, key: string, seqText: string): Promise<VersionRoute | undefined> {
+  const route = await resolveIncidentRoute(db, slug, key);
   const seq = parseSeq(seqText);
   if (!route || seq === null) return undefined;
-  const version = getVersionChange(db, route.incident.id, seq);
+  const version = await getVersionChange(db, route.incident.id, seq);
   return version ? { ...route, version } : undefined;
 }

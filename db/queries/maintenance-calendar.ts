@@ -26,7 +26,7 @@ const statements = preparedFor((sqlite) => ({
 }));
 
 /** Maintenances with their current state, of one vendor or (vendorId null) of all. */
-export function listMaintenanceCandidates(db: RedlineDb, vendorId: number | null): MaintenanceCandidate[] {
+export async function listMaintenanceCandidates(db: RedlineDb, vendorId: number | null): Promise<MaintenanceCandidate[]> {
   const st = statements(db);
   const rows = vendorId === null ? st.all.all(CANDIDATES_MAX) : st.vendor.all(vendorId, CANDIDATES_MAX);
   return rows.flatMap((row) => {
@@ -36,18 +36,19 @@ export function listMaintenanceCandidates(db: RedlineDb, vendorId: number | null
 }
 
 /** The changes of every version of an incident, in order. */
-export function listVersionChanges(db: RedlineDb, incidentId: number): Array<{ changes: Change[] }> {
+export async function listVersionChanges(db: RedlineDb, incidentId: number): Promise<Array<{ changes: Change[] }>> {
   return statements(db).versions.all(incidentId).map((v) => ({ changes: unpackVersionContent(v.content).changes }));
 }
 
 /** Maintenances of a watchlist's vendors; a narrowed vendor's only when they affect one of its components. */
-export function listWatchedMaintenanceCandidates(db: RedlineDb, watch: readonly WatchScope[]): MaintenanceCandidate[] {
-  return watch
-    .flatMap((member) => {
-      const wanted = member.components ? new Set(member.components.map((c) => c.toLowerCase())) : null;
-      const candidates = listMaintenanceCandidates(db, member.vendorId);
-      return wanted ? candidates.filter((c) => c.current.incident.components.some((k) => wanted.has(k.name.toLowerCase()))) : candidates;
-    })
+export async function listWatchedMaintenanceCandidates(db: RedlineDb, watch: readonly WatchScope[]): Promise<MaintenanceCandidate[]> {
+  const found: MaintenanceCandidate[] = [];
+  for (const member of watch) {
+    const wanted = member.components ? new Set(member.components.map((c) => c.toLowerCase())) : null;
+    const candidates = await listMaintenanceCandidates(db, member.vendorId);
+    found.push(...(wanted ? candidates.filter((c) => c.current.incident.components.some((k) => wanted.has(k.name.toLowerCase()))) : candidates));
+  }
+  return found
     .sort((a, b) => (a.lastChangedAt === b.lastChangedAt ? b.incidentId - a.incidentId : a.lastChangedAt < b.lastChangedAt ? 1 : -1))
     .slice(0, CANDIDATES_MAX);
 }

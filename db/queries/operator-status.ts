@@ -45,7 +45,7 @@ const statements = preparedFor((sqlite) => ({
 }));
 
 /** Every vendor's polling: the last poll and its error, the backoff, what is next, and what was kept; failing ones first. */
-export function listVendorPollStatus(db: RedlineDb): VendorPollStatus[] {
+export async function listVendorPollStatus(db: RedlineDb): Promise<VendorPollStatus[]> {
   return statements(db).status.all().map((r) => ({ ...r, enabled: r.enabled === 1 }));
 }
 
@@ -76,7 +76,7 @@ const processStatements = preparedFor((sqlite) => ({
 }));
 
 /** Each process `npm start` supervises, since `since`: how often it was restarted and why last, and whether the supervisor gave up. */
-export function listProcessStatus(db: RedlineDb, since: string): ProcessStatus[] {
+export async function listProcessStatus(db: RedlineDb, since: string): Promise<ProcessStatus[]> {
   return processStatements(db).status.all(since);
 }
 
@@ -98,7 +98,7 @@ const warningStatements = preparedFor((sqlite) => ({
 }));
 
 /** The latest captures that had parts Redline could not read, with what and where. */
-export function listCaptureWarnings(db: RedlineDb, limit: number): CaptureWarnings[] {
+export async function listCaptureWarnings(db: RedlineDb, limit: number): Promise<CaptureWarnings[]> {
   return warningStatements(db)
     .recent.all(limit)
     .map((r) => ({ ...r, warnings: r.warnings ? (JSON.parse(r.warnings) as CaptureWarnings["warnings"]) : [] }));
@@ -135,7 +135,7 @@ const sourceStatements = preparedFor((sqlite) => ({
 }));
 
 /** Every source of every vendor, with its last poll, last new content and last failure (with the error). */
-export function listSourceStatus(db: RedlineDb): SourceStatus[] {
+export async function listSourceStatus(db: RedlineDb): Promise<SourceStatus[]> {
   return sourceStatements(db).status.all();
 }
 
@@ -161,6 +161,6 @@ const retentionStatements = preparedFor((sqlite) => ({
 }));
 
 /** Every vendor with raw bodies removed by retention (REDLINE_KEEP_RAW_DAYS, prune-raw). */
-export function listRawRetention(db: RedlineDb): VendorRawRetention[] {
+export async function listRawRetention(db: RedlineDb): Promise<VendorRawRetention[]> {
   return retentionStatements(db).pruned.all();
 }

@@ -25,7 +25,7 @@ const statements = preparedFor((sqlite) => ({
  * version). Paths this does not recognise are left to the router (true); only archive addresses
  * that name something missing are false.
  */
-export function archivePathExists(db: RedlineDb, pathname: string): boolean {
+export async function archivePathExists(db: RedlineDb, pathname: string): Promise<boolean> {
   const m = VENDOR_PATH.exec(pathname);
   if (!m) return true;
   const [, rawSlug = "", key, seq] = m;

@@ -100,7 +100,7 @@ type Page = { limit: number; offset: number };
 const whereOf = (query: string, filter: Filter) => ({ query, vendor: filter.vendor ?? null, from: filter.from ?? null, to: filter.to ?? null });
 
 /** Incidents whose current title, update texts or postmortem match, best first (titles weigh most). */
-export function searchCurrentText(db: RedlineDb, query: string, filter: Filter, page: Page): { hits: SearchHit[]; more: boolean } {
+export async function searchCurrentText(db: RedlineDb, query: string, filter: Filter, page: Page): Promise<{ hits: SearchHit[]; more: boolean }> {
   const hits = statements(db).search.all({ ...whereOf(query, filter), limit: page.limit + 1, offset: page.offset });
   return { hits: hits.slice(0, page.limit), more: hits.length > page.limit };
 }
@@ -109,7 +109,7 @@ export function searchCurrentText(db: RedlineDb, query: string, filter: Filter, 
  * Incidents whose current title, update texts or postmortem match, best first (titles weigh most); then
  * those whose words are found only in text an edit took away, marked with the version that had it.
  */
-export function searchIncidents(db: RedlineDb, query: string, filter: Filter, page: Page): { hits: SearchHit[]; more: boolean } {
+export async function searchIncidents(db: RedlineDb, query: string, filter: Filter, page: Page): Promise<{ hits: SearchHit[]; more: boolean }> {
   const st = statements(db);
   const where = whereOf(query, filter);
   const current = st.search.all({ ...where, limit: page.limit + 1, offset: page.offset });

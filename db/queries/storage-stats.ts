@@ -136,7 +136,7 @@ function readVendors(sqlite: Database.Database, tables: readonly TableStorage[])
  * Where a database's bytes are: per table (dbstat, exact), per vendor (its rows' stored lengths,
  * and its share of each table on disk), and against the raw bytes its captures were given.
  */
-export function readStorageStats(db: RedlineDb): StorageStats {
+export async function readStorageStats(db: RedlineDb): Promise<StorageStats> {
   const sqlite = db.$client;
   // One read transaction, so every figure is of the same state while a poller keeps writing.
   return sqlite.transaction(() => {

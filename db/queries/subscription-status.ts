@@ -16,6 +16,6 @@ const statements = preparedFor((sqlite) => ({
 }));
 
 /** Disabled and failing subscriptions, with their latest failed attempt's error; targets masked. */
-export function listTroubledSubscriptions(db: RedlineDb): TroubledSubscription[] {
+export async function listTroubledSubscriptions(db: RedlineDb): Promise<TroubledSubscription[]> {
   return statements(db).troubled.all().map((row) => ({ ...row, target: maskTarget(row.target, row.format) }));
 }

@@ -11,7 +11,7 @@ const statements = preparedFor((sqlite) => ({
 }));
 
 /** Every vendor's slug and name, by name: what a vendor filter offers. */
-export function listVendorNames(db: RedlineDb): VendorName[] {
+export async function listVendorNames(db: RedlineDb): Promise<VendorName[]> {
   return statements(db).names.all();
 }
 
@@ -20,7 +20,7 @@ const lookups = preparedFor((sqlite) => ({
 }));
 
 /** The first of these slugs that names no vendor, or null when all do. */
-export function findUnknownVendor(db: RedlineDb, slugs: readonly string[]): string | null {
+export async function findUnknownVendor(db: RedlineDb, slugs: readonly string[]): Promise<string | null> {
   const st = lookups(db);
   return slugs.find((s) => st.exists.get(s) === undefined) ?? null;
 }

@@ -62,7 +62,7 @@ const statements = preparedFor((sqlite) => ({
 const GOOD: ReadonlySet<string> = new Set(["ok", "not-modified"]);
 
 /** Every vendor's unresolved incidents as groups the Now rules treat alike, by vendor id: what the vendor list needs. */
-export function listUnresolvedGroups(db: RedlineDb): Map<number, UnresolvedGroup[]> {
+export async function listUnresolvedGroups(db: RedlineDb): Promise<Map<number, UnresolvedGroup[]>> {
   const byVendor = new Map<number, UnresolvedGroup[]>();
   for (const row of statements(db).groups.all()) {
     const rows = byVendor.get(row.vendorId);
@@ -73,12 +73,12 @@ export function listUnresolvedGroups(db: RedlineDb): Map<number, UnresolvedGroup
 }
 
 /** One vendor's unresolved incidents, newest first (at most 200): what its profile lists. */
-export function listUnresolvedIncidents(db: RedlineDb, vendorId: number): UnresolvedIncidentRow[] {
+export async function listUnresolvedIncidents(db: RedlineDb, vendorId: number): Promise<UnresolvedIncidentRow[]> {
   return statements(db).unresolved.all(vendorId);
 }
 
 /** Each source of a vendor with its last good capture, its last attempt, and what its format can tell. */
-export function listSourceStandings(db: RedlineDb, vendorId: number, profileOf: ProfileOf): SourceNowFacts[] {
+export async function listSourceStandings(db: RedlineDb, vendorId: number, profileOf: ProfileOf): Promise<SourceNowFacts[]> {
   const st = statements(db);
   const standings: SourceNowFacts[] = [];
   let after = "";
@@ -100,6 +100,6 @@ export function listSourceStandings(db: RedlineDb, vendorId: number, profileOf: 
 }
 
 /** The end of a source's last good capture (read, or unchanged since); null when it never had one. */
-export function lastGoodCaptureAt(db: RedlineDb, vendorId: number, source: string): string | null {
+export async function lastGoodCaptureAt(db: RedlineDb, vendorId: number, source: string): Promise<string | null> {
   return statements(db).lastGood.get(vendorId, source)?.at ?? null;
 }

@@ -72,13 +72,13 @@ const statements = preparedFor((sqlite) => ({
   ),
 }));
 
-export function getVendor(db: RedlineDb, slug: string): VendorRow | undefined {
+export async function getVendor(db: RedlineDb, slug: string): Promise<VendorRow | undefined> {
   const row = statements(db).vendor.get(slug);
   return row ? { ...row, enabled: Boolean(row.enabled) } : undefined;
 }
 
 /** A vendor's incidents that started in [from, to), with what their feed's rules need to say whether they ended. */
-export function listIncidentFacts(db: RedlineDb, vendorId: number, from: string, to: string): IncidentFacts[] {
+export async function listIncidentFacts(db: RedlineDb, vendorId: number, from: string, to: string): Promise<IncidentFacts[]> {
   return statements(db).facts.all(vendorId, from, to).map((r) => ({
     startedAt: r.startedAt,
     resolvedAt: r.resolvedAt,
@@ -91,21 +91,21 @@ export function listIncidentFacts(db: RedlineDb, vendorId: number, from: string,
 }
 
 /** The instants that bound what the archive holds of a vendor: its earliest incident or capture, its last observation. */
-export function getArchivedInstants(db: RedlineDb, vendorId: number): Array<string | null> {
+export async function getArchivedInstants(db: RedlineDb, vendorId: number): Promise<Array<string | null>> {
   const row = statements(db).range.get({ vendorId });
   return row ? [row.firstIncident, row.firstCapture, row.lastCapture, row.lastRun] : [];
 }
 
-export function listComponentNames(db: RedlineDb, vendorId: number): string[] {
+export async function listComponentNames(db: RedlineDb, vendorId: number): Promise<string[]> {
   return statements(db).components.all(vendorId).map((r) => r.name);
 }
 
-export function listStatuses(db: RedlineDb, vendorId: number): string[] {
+export async function listStatuses(db: RedlineDb, vendorId: number): Promise<string[]> {
   return statements(db).statuses.all(vendorId).map((r) => r.status);
 }
 
 /** A vendor's incidents, newest first, filtered, a page at a time. */
-export function listVendorIncidents(db: RedlineDb, vendorId: number, filter: IncidentFilter, limit: number): { rows: IncidentListRow[]; next: string | null } {
+export async function listVendorIncidents(db: RedlineDb, vendorId: number, filter: IncidentFilter, limit: number): Promise<{ rows: IncidentListRow[]; next: string | null }> {
   const before = filter.before ?? { at: "9999-12-31T23:59:59.999Z", id: Number.MAX_SAFE_INTEGER };
   const rows = statements(db).list.all({
     vendorId,

@@ -54,17 +54,18 @@ type VendorBase = VendorRow & { enabledFlag: number };
  * Overviews of the vendors `select` keeps (and in its order): the per-vendor queries run only for
  * those, so one vendor or one page of them costs what it shows.
  */
-function overviewsOf(db: RedlineDb, now: Date, rules: NowRules, select: (vendors: VendorBase[]) => VendorBase[]): VendorOverview[] {
+async function overviewsOf(db: RedlineDb, now: Date, rules: NowRules, select: (vendors: VendorBase[]) => VendorBase[]): Promise<VendorOverview[]> {
   const st = statements(db);
   const chosen = select(st.vendors.all());
   if (chosen.length === 0) return [];
-  const unresolved = listUnresolvedGroups(db);
+  const unresolved = await listUnresolvedGroups(db);
   const polls = new Map(st.polls.all().map((r) => [r.vendorId, r]));
   const since = new Date(now.getTime() - 90 * 86_400_000).toISOString();
-  return chosen.map((v) => {
+  const overviews: VendorOverview[] = [];
+  for (const v of chosen) {
     const poll = polls.get(v.id);
     const polled = v.enabledFlag === 1 && v.url !== null;
-    const sources = listSourceStandings(db, v.id, rules.profileOf);
+    const sources = await listSourceStandings(db, v.id, rules.profileOf);
     const nowFacts = {
       createdAt: v.createdAt,
       polled,
@@ -74,7 +75,7 @@ function overviewsOf(db: RedlineDb, now: Date, rules: NowRules, select: (vendors
     };
     const vendorNow = describeVendorNow({ ...nowFacts, unresolved: unresolved.get(v.id) ?? [] }, now);
     const openNow = vendorNow.state === "unknown" ? [] : vendorNow.open.filter((i) => i.kind === "incident");
-    return {
+    overviews.push({
       slug: v.slug,
       name: v.name,
       platform: v.platform,
@@ -90,13 +91,14 @@ function overviewsOf(db: RedlineDb, now: Date, rules: NowRules, select: (vendors
       lastIncident: st.last.get(v.id) ?? null,
       incidentsLast90Days: st.recent.get(v.id, since)?.n ?? 0,
       poll: poll ? { lastPollAt: poll.lastPollAt, lastOutcome: poll.lastOutcome, lastError: poll.lastError, failures: poll.failures, nextPollAt: poll.nextPollAt } : null,
-    };
-  });
+    });
+  }
+  return overviews;
 }
 
 /** A vendor's Now with each unresolved incident listed (its profile), from its overview. */
-export function describeVendorNowIncidents(db: RedlineDb, overview: VendorOverview, now: Date): VendorNow<UnresolvedIncidentRow> {
-  return describeVendorNow({ ...overview.nowFacts, unresolved: listUnresolvedIncidents(db, overview.vendorId) }, now);
+export async function describeVendorNowIncidents(db: RedlineDb, overview: VendorOverview, now: Date): Promise<VendorNow<UnresolvedIncidentRow>> {
+  return describeVendorNow({ ...overview.nowFacts, unresolved: await listUnresolvedIncidents(db, overview.vendorId) }, now);
 }
 
 function matchesName(nameFilter: string | undefined): (v: VendorBase) => boolean {
@@ -105,17 +107,17 @@ function matchesName(nameFilter: string | undefined): (v: VendorBase) => boolean
 }
 
 /** Every vendor with its current state, last incident, recent count and polling health. */
-export function listVendorOverviews(db: RedlineDb, now: Date, rules: NowRules, nameFilter?: string): VendorOverview[] {
+export async function listVendorOverviews(db: RedlineDb, now: Date, rules: NowRules, nameFilter?: string): Promise<VendorOverview[]> {
   return overviewsOf(db, now, rules, (vendors) => vendors.filter(matchesName(nameFilter)));
 }
 
 /** One vendor's overview, or undefined. */
-export function getVendorOverview(db: RedlineDb, now: Date, rules: NowRules, slug: string): VendorOverview | undefined {
-  return overviewsOf(db, now, rules, (vendors) => vendors.filter((v) => v.slug === slug))[0];
+export async function getVendorOverview(db: RedlineDb, now: Date, rules: NowRules, slug: string): Promise<VendorOverview | undefined> {
+  return (await overviewsOf(db, now, rules, (vendors) => vendors.filter((v) => v.slug === slug)))[0];
 }
 
 /** Vendors by slug after `after`, at most `limit` of them (ask for one more to know whether a page follows). */
-export function pageVendorOverviews(db: RedlineDb, now: Date, rules: NowRules, filter: { nameFilter?: string; after: string; limit: number }): VendorOverview[] {
+export async function pageVendorOverviews(db: RedlineDb, now: Date, rules: NowRules, filter: { nameFilter?: string; after: string; limit: number }): Promise<VendorOverview[]> {
   const keep = matchesName(filter.nameFilter);
   return overviewsOf(db, now, rules, (vendors) =>
     vendors

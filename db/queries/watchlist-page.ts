@@ -13,17 +13,17 @@ export interface WatchlistPage {
 }
 
 /** The page's data, or undefined for an unknown watchlist. */
-export function getWatchlistPage(db: RedlineDb, name: string, now: Date, rules: NowRules, before: Cursor | null, limit: number): WatchlistPage | undefined {
-  const scope = resolveWatchlistScope(db, name);
+export async function getWatchlistPage(db: RedlineDb, name: string, now: Date, rules: NowRules, before: Cursor | null, limit: number): Promise<WatchlistPage | undefined> {
+  const scope = await resolveWatchlistScope(db, name);
   if (!scope) return undefined;
-  return {
-    watchlist: scope.watchlist,
-    vendors: scope.vendors.map((vendor) => ({ vendor, overview: getVendorOverview(db, now, rules, vendor.slug) })),
-    changes: listChanges(db, { watch: scope.vendors, before }, limit),
-  };
+  const vendors: WatchlistPage["vendors"] = [];
+  for (const vendor of scope.vendors) vendors.push({ vendor, overview: await getVendorOverview(db, now, rules, vendor.slug) });
+  return { watchlist: scope.watchlist, vendors, changes: await listChanges(db, { watch: scope.vendors, before }, limit) };
 }
 
 /** Every watchlist with its vendors, by name. */
-export function listWatchlistSummaries(db: RedlineDb): Array<{ name: string; vendors: WatchedVendor[] }> {
-  return listWatchlists(db).map((w) => ({ name: w.name, vendors: scopeOfWatchlist(db, w).vendors }));
+export async function listWatchlistSummaries(db: RedlineDb): Promise<Array<{ name: string; vendors: WatchedVendor[] }>> {
+  const summaries: Array<{ name: string; vendors: WatchedVendor[] }> = [];
+  for (const w of listWatchlists(db)) summaries.push({ name: w.name, vendors: (await scopeOfWatchlist(db, w)).vendors });
+  return summaries;
 }

@@ -16,16 +16,16 @@ export interface WatchlistScope {
 }
 
 /** The watchlist of that name with its vendors resolved, or undefined. */
-export function resolveWatchlistScope(db: RedlineDb, name: string): WatchlistScope | undefined {
+export async function resolveWatchlistScope(db: RedlineDb, name: string): Promise<WatchlistScope | undefined> {
   const watchlist = getWatchlist(db, name);
   return watchlist ? scopeOfWatchlist(db, watchlist) : undefined;
 }
 
 /** A watchlist's members merged per vendor. */
-export function scopeOfWatchlist(db: RedlineDb, watchlist: Watchlist): WatchlistScope {
+export async function scopeOfWatchlist(db: RedlineDb, watchlist: Watchlist): Promise<WatchlistScope> {
   const bySlug = new Map<string, WatchedVendor>();
   for (const member of watchlist.members) {
-    const vendor = bySlug.get(member.vendor) ?? fromVendor(db, member.vendor);
+    const vendor = bySlug.get(member.vendor) ?? (await fromVendor(db, member.vendor));
     if (!vendor) continue;
     const components = member.component === null || vendor.components === null ? null : [...new Set([...vendor.components, member.component])];
     bySlug.set(member.vendor, { ...vendor, components });
@@ -34,8 +34,8 @@ export function scopeOfWatchlist(db: RedlineDb, watchlist: Watchlist): Watchlist
   return { watchlist, vendors };
 }
 
-function fromVendor(db: RedlineDb, slug: string): WatchedVendor | undefined {
-  const row = getVendor(db, slug);
+async function fromVendor(db: RedlineDb, slug: string): Promise<WatchedVendor | undefined> {
+  const row = await getVendor(db, slug);
   // Starts narrowed to nothing: each member adds its component, or widens it to the whole vendor.
   return row ? { vendorId: row.id, slug: row.slug, name: row.name, components: [] } : undefined;
 }

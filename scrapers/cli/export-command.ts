@@ -12,7 +12,7 @@ export async function runExport(opts: { vendor: string; incident?: string; versi
   if (seq !== undefined && opts.incident === undefined) throw new CliError("--version goes with --incident");
   await withDatabase(opts, async (db) => {
     if (!(await getVendorBySlug(db, opts.vendor))) throw new CliError(`unknown vendor ${JSON.stringify(opts.vendor)}`);
-    const doc = loadVendorExport(db, opts.vendor, opts.incident);
+    const doc = await loadVendorExport(db, opts.vendor, opts.incident);
     if (!doc) throw new CliError(`vendor ${opts.vendor} has no incident ${JSON.stringify(opts.incident)}`);
     if (seq !== undefined) {
       const one = toVersionExport(doc, seq);

@@ -8,6 +8,7 @@ import { parseSeq, resolveIncidentRoute } from "@/db/queries/incident-route";
 import { decodeCursor } from "@/db/queries/prepared";
 import { SNIPPET_CLOSE, SNIPPET_OPEN, searchIncidents, toFtsQuery } from "@/db/queries/search";
 import { getVendor } from "@/db/queries/vendor-profile";
+import { findUnknownVendor } from "@/db/queries/vendor-names";
 import { getVendorOverview, pageVendorOverviews } from "@/db/queries/vendors-overview";
 import { getServerDb } from "@/db/server-db";
 import { buildOpenApi } from "@/lib/api/openapi";
@@ -52,34 +53,34 @@ export function createApi(database: () => RedlineDb = getServerDb) {
     return next.toString();
   };
 
-  const vendorIds = (db: RedlineDb, slugs: readonly string[] | undefined): number[] | undefined | null => {
+  const vendorIds = async (db: RedlineDb, slugs: readonly string[] | undefined): Promise<number[] | undefined | null> => {
     if (!slugs) return undefined;
-    const ids = slugs.map((s) => getVendor(db, s)?.id);
+    const ids = (await Promise.all(slugs.map((s) => getVendor(db, s)))).map((v) => v?.id);
     return ids.every((id): id is number => id !== undefined) ? ids : null;
   };
 
   /** A list's query checked, its vendors found, its cursor and words decoded: or the error answer. */
-  const resolveList = <T extends typeof incidentListQuerySchema | typeof changeListQuerySchema>(schema: T, request: Request) => {
+  const resolveList = async <T extends typeof incidentListQuerySchema | typeof changeListQuerySchema>(schema: T, request: Request) => {
     const parsed = parseQuery(schema, request);
     if ("error" in parsed) return parsed;
     const q = parsed.data as z.infer<typeof incidentListQuerySchema>;
     const db = database();
-    const ids = vendorIds(db, q.vendor);
-    if (ids === null) return { error: notFound(`vendor: no vendor ${JSON.stringify(q.vendor?.find((s) => !getVendor(db, s)))}`) };
+    const ids = await vendorIds(db, q.vendor);
+    if (ids === null) return { error: notFound(`vendor: no vendor ${JSON.stringify(await findUnknownVendor(db, q.vendor ?? []))}`) };
     const before = q.cursor ? decodeCursor(decodeApiCursor(q.cursor) ?? "") : null;
     if (q.cursor && !before) return { error: badCursor() };
     return { q, db, ids, before, fts: q.q === undefined ? undefined : toFtsQuery(q.q) };
   };
 
   return {
-    listVendors: apiHandler<Record<string, never>>((request) => {
+    listVendors: apiHandler<Record<string, never>>(async (request) => {
       const parsed = parseQuery(vendorListQuerySchema, request);
       if ("error" in parsed) return parsed.error;
       const q = parsed.data;
       const after = q.cursor ? decodeApiCursor(q.cursor) : "";
       if (after === null) return badCursor();
       const links = apiLinks(publicOrigin(request));
-      const fetched = pageVendorOverviews(database(), new Date(), readNowRules(), { nameFilter: q.q, after, limit: q.limit + 1 });
+      const fetched = await pageVendorOverviews(database(), new Date(), readNowRules(), { nameFilter: q.q, after, limit: q.limit + 1 });
       const page = fetched.slice(0, q.limit);
       const last = page.at(-1);
       const body: Page<typeof vendorSchema> = {
@@ -90,19 +91,19 @@ export function createApi(database: () => RedlineDb = getServerDb) {
       return answerJson(request, body);
     }),
 
-    getVendor: apiHandler<Pick<Params, "slug">>((request, { slug }) => {
+    getVendor: apiHandler<Pick<Params, "slug">>(async (request, { slug }) => {
       const parsed = parseQuery(emptyQuerySchema, request);
       if ("error" in parsed) return parsed.error;
-      const overview = getVendorOverview(database(), new Date(), readNowRules(), slug);
+      const overview = await getVendorOverview(database(), new Date(), readNowRules(), slug);
       if (!overview) return notFound(`no vendor ${JSON.stringify(slug)}`);
       return answerJson(request, toVendor(apiLinks(publicOrigin(request)), overview) satisfies z.infer<typeof vendorSchema>);
     }),
 
-    listIncidents: apiHandler<Record<string, never>>((request) => {
-      const resolved = resolveList(incidentListQuerySchema, request);
+    listIncidents: apiHandler<Record<string, never>>(async (request) => {
+      const resolved = await resolveList(incidentListQuerySchema, request);
       if ("error" in resolved) return resolved.error;
       const { q, db, ids, before, fts } = resolved;
-      const result = fts === null ? { rows: [], next: null } : listIncidents(db, { vendorIds: ids, impacts: q.impact, statuses: q.status, kinds: q.kind, component: q.component, since: q.since, until: q.until, query: fts, before }, q.limit);
+      const result = fts === null ? { rows: [], next: null } : await listIncidents(db, { vendorIds: ids, impacts: q.impact, statuses: q.status, kinds: q.kind, component: q.component, since: q.since, until: q.until, query: fts, before }, q.limit);
       const links = apiLinks(publicOrigin(request));
       return answerJson(request, {
         data: result.rows.map((r) => toIncidentSummary(links, r)),
@@ -111,10 +112,10 @@ export function createApi(database: () => RedlineDb = getServerDb) {
       });
     }),
 
-    getIncident: apiHandler<Pick<Params, "slug" | "key">>((request, { slug, key }) => {
+    getIncident: apiHandler<Pick<Params, "slug" | "key">>(async (request, { slug, key }) => {
       const parsed = parseQuery(emptyQuerySchema, request);
       if ("error" in parsed) return parsed.error;
-      const route = resolveIncidentRoute(database(), slug, decodeURIComponent(key));
+      const route = await resolveIncidentRoute(database(), slug, decodeURIComponent(key));
       if (!route) return notFound(`no incident ${JSON.stringify(decodeURIComponent(key))} of vendor ${JSON.stringify(slug)}`);
       const links = apiLinks(publicOrigin(request));
       const { incident, vendor } = route;
@@ -132,27 +133,27 @@ export function createApi(database: () => RedlineDb = getServerDb) {
       return answerJson(request, body);
     }),
 
-    getVersion: apiHandler<Params>((request, { slug, key, seq }) => {
+    getVersion: apiHandler<Params>(async (request, { slug, key, seq }) => {
       const parsed = parseQuery(emptyQuerySchema, request);
       if ("error" in parsed) return parsed.error;
       const db = database();
-      const route = resolveIncidentRoute(db, slug, decodeURIComponent(key));
+      const route = await resolveIncidentRoute(db, slug, decodeURIComponent(key));
       const n = parseSeq(seq);
-      const version = route && n !== null ? getVersionDetail(db, route.incident.id, n) : undefined;
+      const version = route && n !== null ? await getVersionDetail(db, route.incident.id, n) : undefined;
       if (!route || !version) return notFound(`no version ${JSON.stringify(seq)} of incident ${JSON.stringify(decodeURIComponent(key))} of vendor ${JSON.stringify(slug)}`);
       const body = presentVersion(apiLinks(publicOrigin(request)), route.vendor.slug, route.incident.providerId, route.incident.current.incident.title, version);
       return answerJson(request, body);
     }),
 
-    diffVersions: apiHandler<Pick<Params, "slug" | "key">>((request, { slug, key }) => {
+    diffVersions: apiHandler<Pick<Params, "slug" | "key">>(async (request, { slug, key }) => {
       const parsed = parseQuery(diffQuerySchema, request);
       if ("error" in parsed) return parsed.error;
       const { from, to } = parsed.data;
       const db = database();
-      const route = resolveIncidentRoute(db, slug, decodeURIComponent(key));
+      const route = await resolveIncidentRoute(db, slug, decodeURIComponent(key));
       if (!route) return notFound(`no incident ${JSON.stringify(decodeURIComponent(key))} of vendor ${JSON.stringify(slug)}`);
-      const a = getVersionDetail(db, route.incident.id, from);
-      const b = getVersionDetail(db, route.incident.id, to);
+      const a = await getVersionDetail(db, route.incident.id, from);
+      const b = await getVersionDetail(db, route.incident.id, to);
       if (!a || !b) return notFound(`incident ${JSON.stringify(route.incident.providerId)} has versions 1 to ${route.incident.versionCount}`);
       const links = apiLinks(publicOrigin(request));
       const body: z.infer<typeof diffSchema> = {
@@ -165,14 +166,14 @@ export function createApi(database: () => RedlineDb = getServerDb) {
       return answerJson(request, body);
     }),
 
-    listChanges: apiHandler<Record<string, never>>((request) => {
-      const resolved = resolveList(changeListQuerySchema, request);
+    listChanges: apiHandler<Record<string, never>>(async (request) => {
+      const resolved = await resolveList(changeListQuerySchema, request);
       if ("error" in resolved) return resolved.error;
       const { q, db, ids, before, fts } = resolved;
       const links = apiLinks(publicOrigin(request));
-      const pages = fts === null ? [{ rows: [], next: null }] : (ids ?? [undefined]).map((vendorId) =>
+      const pages = fts === null ? [{ rows: [], next: null }] : await Promise.all((ids ?? [undefined]).map((vendorId) =>
         listChanges(db, { vendorId, kinds: q.kind, impacts: q.impact, statuses: q.status, component: q.component, since: q.since, until: q.until, query: fts, before }, q.limit),
-      );
+      ));
       // Several vendors: each list is already newest first; merge and keep one page.
       const merged = pages.flatMap((p) => p.rows).sort((a, b) => (a.observedAt === b.observedAt ? b.versionId - a.versionId : a.observedAt < b.observedAt ? 1 : -1));
       const rows = merged.slice(0, q.limit);
@@ -195,7 +196,7 @@ export function createApi(database: () => RedlineDb = getServerDb) {
       return answerJson(request, body);
     }),
 
-    search: apiHandler<Record<string, never>>((request) => {
+    search: apiHandler<Record<string, never>>(async (request) => {
       const parsed = parseQuery(searchQuerySchema, request);
       if ("error" in parsed) return parsed.error;
       const q = parsed.data;
@@ -204,8 +205,8 @@ export function createApi(database: () => RedlineDb = getServerDb) {
       const fts = toFtsQuery(q.q);
       if ((q.vendor?.length ?? 0) > 1) return parseErrorFor("vendor", "search takes one vendor");
       const vendor = q.vendor?.[0];
-      if (vendor && !getVendor(database(), vendor)) return notFound(`vendor: no vendor ${JSON.stringify(vendor)}`);
-      const result = fts === null ? { hits: [], more: false } : searchIncidents(database(), fts, { vendor, from: q.since, to: q.until }, { limit: q.limit, offset });
+      if (vendor && !(await getVendor(database(), vendor))) return notFound(`vendor: no vendor ${JSON.stringify(vendor)}`);
+      const result = fts === null ? { hits: [], more: false } : await searchIncidents(database(), fts, { vendor, from: q.since, to: q.until }, { limit: q.limit, offset });
       const links = apiLinks(publicOrigin(request));
       const body: Page<typeof searchHitSchema> = {
         data: result.hits.map((h) => ({
@@ -221,31 +222,31 @@ export function createApi(database: () => RedlineDb = getServerDb) {
       return answerJson(request, body);
     }),
 
-    exportIncidentMarkdown: apiHandler<Pick<Params, "slug" | "key">>((request, { slug, key }) => {
+    exportIncidentMarkdown: apiHandler<Pick<Params, "slug" | "key">>(async (request, { slug, key }) => {
       const parsed = parseQuery(emptyQuerySchema, request);
       if ("error" in parsed) return parsed.error;
-      const doc = loadIncidentExport(database(), slug, key);
+      const doc = await loadIncidentExport(database(), slug, key);
       return doc ? answer(request, renderExportMarkdown(doc), "text/markdown; charset=utf-8") : notFound(`no incident ${JSON.stringify(decodeURIComponent(key))} of vendor ${JSON.stringify(slug)}`);
     }),
 
-    exportIncidentJson: apiHandler<Pick<Params, "slug" | "key">>((request, { slug, key }) => {
+    exportIncidentJson: apiHandler<Pick<Params, "slug" | "key">>(async (request, { slug, key }) => {
       const parsed = parseQuery(emptyQuerySchema, request);
       if ("error" in parsed) return parsed.error;
-      const doc = loadIncidentExport(database(), slug, key);
+      const doc = await loadIncidentExport(database(), slug, key);
       return doc ? answer(request, renderExportJson(doc), "application/json; charset=utf-8") : notFound(`no incident ${JSON.stringify(decodeURIComponent(key))} of vendor ${JSON.stringify(slug)}`);
     }),
 
-    exportVersionMarkdown: apiHandler<Params>((request, { slug, key, seq }) => {
+    exportVersionMarkdown: apiHandler<Params>(async (request, { slug, key, seq }) => {
       const parsed = parseQuery(emptyQuerySchema, request);
       if ("error" in parsed) return parsed.error;
-      const doc = loadVersionExport(database(), slug, key, seq);
+      const doc = await loadVersionExport(database(), slug, key, seq);
       return doc ? answer(request, renderVersionExportMarkdown(doc), "text/markdown; charset=utf-8") : notFound(`no version ${JSON.stringify(seq)} of that incident`);
     }),
 
-    exportVersionJson: apiHandler<Params>((request, { slug, key, seq }) => {
+    exportVersionJson: apiHandler<Params>(async (request, { slug, key, seq }) => {
       const parsed = parseQuery(emptyQuerySchema, request);
       if ("error" in parsed) return parsed.error;
-      const doc = loadVersionExport(database(), slug, key, seq);
+      const doc = await loadVersionExport(database(), slug, key, seq);
       return doc ? answer(request, renderVersionExportJson(doc), "application/json; charset=utf-8") : notFound(`no version ${JSON.stringify(seq)} of that incident`);
     }),
 

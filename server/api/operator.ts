@@ -75,7 +75,7 @@ export function operatorHandlers(database: () => RedlineDb) {
           if (error instanceof VendorExistsError) return problem(409, `${error.message}; ${existingAdvice(error)}`, { parameter: "slug" });
           throw error;
         }
-        const overview = getVendorOverview(db, new Date(), readNowRules(), input.slug);
+        const overview = await getVendorOverview(db, new Date(), readNowRules(), input.slug);
         const links = apiLinks(publicOrigin(request));
         if (!overview) throw new Error(`api: vendor ${input.slug} vanished after being added`);
         return answerWrite(201, toVendor(links, overview), { location: links.vendor(input.slug).self });

@@ -11,7 +11,7 @@ import { renderChangeHtml } from "@/lib/render/change-html";
 import { changeItemId, FEED_CONTENT_TYPES, FEED_FORMATS, type FeedDocument, type FeedFormat, type FeedItem, renderFeed, stableUrn } from "@/lib/render/feed";
 import { deletedIncidentHistory } from "@/db/queries/deleted-incidents";
 import { readEnv } from "@/lib/env";
-import { feedTombstones } from "@/lib/feed-tombstones";
+import { type DeletedHistory, feedTombstones } from "@/lib/feed-tombstones";
 import { entityTag, respondConditionally } from "@/server/http/conditional";
 import { problem } from "@/server/http/problem";
 import { publicOrigin } from "@/server/http/public-origin";
@@ -41,7 +41,7 @@ function kindOf(raw: string | undefined): ChangeKindName | null {
   return parsed.success ? parsed.data : null;
 }
 
-function resolveScope(db: RedlineDb, level: FeedLevel, params: Params): Resolved {
+async function resolveScope(db: RedlineDb, level: FeedLevel, params: Params): Promise<Resolved> {
   const kind = level === "kind" || level === "vendor-kind" ? kindOf(params.kind) : null;
   if ((level === "kind" || level === "vendor-kind") && kind === null) {
     return { error: problem(404, `no change kind ${JSON.stringify(params.kind ?? "")} (see /api/v1/openapi.json for the list)`) };
@@ -52,7 +52,7 @@ function resolveScope(db: RedlineDb, level: FeedLevel, params: Params): Resolved
   }
   if (level === "watchlist") return watchlistScope(db, decodeURIComponent(params.name ?? ""));
   const slug = decodeURIComponent(params.slug ?? "");
-  const vendor = getVendor(db, slug);
+  const vendor = await getVendor(db, slug);
   if (!vendor) return { error: problem(404, `no vendor ${JSON.stringify(slug)}`) };
   if (level === "vendor") {
     return { scope: { filter: { vendorId: vendor.id }, name: vendor.name, page: paths.vendorChanges(slug), feedPath: (f) => paths.vendorFeed(slug, f) } };
@@ -67,7 +67,7 @@ function resolveScope(db: RedlineDb, level: FeedLevel, params: Params): Resolved
       },
     };
   }
-  const route = resolveIncidentRoute(db, slug, decodeURIComponent(params.key ?? ""));
+  const route = await resolveIncidentRoute(db, slug, decodeURIComponent(params.key ?? ""));
   if (!route) return { error: problem(404, `no incident ${JSON.stringify(params.key ?? "")} of ${vendor.name}`) };
   const providerId = route.incident.providerId;
   return {
@@ -80,12 +80,22 @@ function resolveScope(db: RedlineDb, level: FeedLevel, params: Params): Resolved
   };
 }
 
-function watchlistScope(db: RedlineDb, name: string): Resolved {
-  const watched = resolveWatchlistScope(db, name);
+async function watchlistScope(db: RedlineDb, name: string): Promise<Resolved> {
+  const watched = await resolveWatchlistScope(db, name);
   if (!watched) return { error: problem(404, `no watchlist ${JSON.stringify(name)}`) };
   return {
     scope: { filter: { watch: watched.vendors }, name: `watchlist ${name}`, page: paths.watchlist(name), feedPath: (f) => paths.watchlistFeed(name, f) },
   };
+}
+
+/** The archived histories of the deleted incidents among `rows`, read before the feed is rendered. */
+async function deletedHistories(db: RedlineDb, rows: readonly ChangeDetailRow[]): Promise<DeletedHistory> {
+  const histories = new Map<string, string[] | null>();
+  for (const row of rows) {
+    const incident = `${row.vendorSlug}\u0000${row.providerId}`;
+    if (row.kinds.includes("incident-deleted") && !histories.has(incident)) histories.set(incident, await deletedIncidentHistory(db, row.vendorSlug, row.providerId));
+  }
+  return (slug, providerId) => histories.get(`${slug}\u0000${providerId}`) ?? null;
 }
 
 /** Items already rendered, by version: a version never changes, so neither does its item. */
@@ -129,7 +139,7 @@ export function feedRoute(level: FeedLevel, format: FeedFormat, database: () => 
     );
     if (!query.success) return problem(400, describeParamError(query.error));
     const db = database();
-    const resolved = resolveScope(db, level, await context.params);
+    const resolved = await resolveScope(db, level, await context.params);
     if ("error" in resolved) return resolved.error;
     const { scope } = resolved;
     const q = query.data;
@@ -140,11 +150,11 @@ export function feedRoute(level: FeedLevel, format: FeedFormat, database: () => 
       ...(q.impact ? { impacts: q.impact } : {}),
       ...(q.component ? { component: q.component } : {}),
     };
-    const { rows } = listChangeDetails(db, filter, FEED_SIZE);
+    const { rows } = await listChangeDetails(db, filter, FEED_SIZE);
     const origin = publicOrigin(request);
     const newest = rows[0]?.observedAt ?? null;
     const hub = readEnv().REDLINE_WEBSUB_HUB;
-    const tombstones = format === "atom" ? feedTombstones(origin, rows, (slug, providerId) => deletedIncidentHistory(db, slug, providerId)) : [];
+    const tombstones = format === "atom" ? feedTombstones(origin, rows, await deletedHistories(db, rows)) : [];
     const dropped = new Set(tombstones.map((t) => t.ref));
     const etag = entityTag(
       RENDER_VERSION, format, origin, url.pathname, url.search, scope.name, hub ?? "",

@@ -47,11 +47,11 @@ export function validatorHeaders(v: Validators): Record<string, string> {
 }
 
 /** 304 with the validators, or the response `render` makes, with them too. */
-export function respondConditionally(request: Request, v: Validators, render: () => Response, extra: Record<string, string> = {}): Response {
+export async function respondConditionally(request: Request, v: Validators, render: () => Response | Promise<Response>, extra: Record<string, string> = {}): Promise<Response> {
   if (isNotModified(request, v.etag, v.lastModified)) {
     return new Response(null, { status: 304, headers: { ...validatorHeaders(v), ...extra } });
   }
-  const response = render();
+  const response = await render();
   for (const [name, value] of Object.entries({ ...validatorHeaders(v), ...extra })) response.headers.set(name, value);
   return response;
 }

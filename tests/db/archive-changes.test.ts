@@ -14,49 +14,49 @@ describe("archive changes", () => {
     const platform = makeTestPlatform({ kind: "recent", limit: 25 });
     const acme = await ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
     const globex = await ensureVendor(db, { slug: "globex", name: "Globex", platform: platform.name });
-    const start = getArchiveChangePosition(db);
+    const start = await getArchiveChangePosition(db);
     const incident = makeIncident({ vendor: "acme", id: "1", title: "API errors" });
     await ingestSnapshot(db, { vendor: acme, platform, source: "feed", observedAt: "2026-05-01T00:00:00.000Z", body: snapshotBody([incident]) });
-    const afterNew = getArchiveChangePosition(db);
+    const afterNew = await getArchiveChangePosition(db);
     await ingestSnapshot(db, { vendor: acme, platform, source: "feed", observedAt: "2026-05-01T00:05:00.000Z", body: snapshotBody([incident]) });
-    expect(getArchiveChangePosition(db)).toBe(afterNew);
+    expect(await getArchiveChangePosition(db)).toBe(afterNew);
     await ingestSnapshot(db, { vendor: globex, platform, source: "feed", observedAt: "2026-05-01T00:10:00.000Z", body: snapshotBody([makeIncident({ vendor: "globex", id: "g-7", title: "Login errors" })]) });
-    const changes = listArchiveChangesSince(db, start, 100);
+    const changes = await listArchiveChangesSince(db, start, 100);
     expect(new Set(whom(changes))).toEqual(new Set(["acme/1", "globex/g-7"]));
-    expect(changes.at(-1)?.seq).toBe(getArchiveChangePosition(db));
-    expect(whom(listArchiveChangesSince(db, afterNew, 100))).toEqual(["globex/g-7"]);
+    expect(changes.at(-1)?.seq).toBe(await getArchiveChangePosition(db));
+    expect(whom(await listArchiveChangesSince(db, afterNew, 100))).toEqual(["globex/g-7"]);
   });
 
   it("records the kinds of each version written or removed, and none for a vendor's change", async () => {
     const db = freshDatabase();
     const platform = makeTestPlatform({ kind: "recent", limit: 25 });
     const acme = await ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
-    const start = getArchiveChangePosition(db);
+    const start = await getArchiveChangePosition(db);
     await ingestSnapshot(db, { vendor: acme, platform, source: "feed", observedAt: "2026-05-01T00:00:00.000Z", body: snapshotBody([makeIncident({ vendor: "acme", id: "1", title: "API errors" })]) });
-    const afterNew = getArchiveChangePosition(db);
+    const afterNew = await getArchiveChangePosition(db);
     await ingestSnapshot(db, { vendor: acme, platform, source: "feed", observedAt: "2026-05-01T00:05:00.000Z", body: snapshotBody([makeIncident({ vendor: "acme", id: "1", title: "API and login errors" })]) });
-    const written = listArchiveChangesSince(db, start, 100);
+    const written = await listArchiveChangesSince(db, start, 100);
     expect(written.map((c) => c.kinds)).toEqual([expect.arrayContaining(["incident-new"]), expect.arrayContaining(["title-changed"])]);
     expect(written[1]?.kinds).not.toContain("incident-new");
     const stored = db.$client.prepare<[], { kinds: string }>("SELECT kinds FROM incident_versions ORDER BY id").all();
     expect(written.map((c) => JSON.stringify(c.kinds))).toEqual(stored.map((v) => v.kinds));
-    const beforeDelete = getArchiveChangePosition(db);
+    const beforeDelete = await getArchiveChangePosition(db);
     db.$client.prepare("DELETE FROM incident_versions WHERE id = (SELECT max(id) FROM incident_versions)").run();
-    expect(listArchiveChangesSince(db, beforeDelete, 10).map((c) => c.kinds)).toEqual([written[1]?.kinds]);
+    expect((await listArchiveChangesSince(db, beforeDelete, 10)).map((c) => c.kinds)).toEqual([written[1]?.kinds]);
     db.$client.prepare("UPDATE vendors SET name = 'Acme Cloud' WHERE slug = 'acme'").run();
-    expect(listArchiveChangesSince(db, afterNew + 1, 10).at(-1)).toMatchObject({ vendorSlug: "acme", providerId: null, kinds: null });
+    expect((await listArchiveChangesSince(db, afterNew + 1, 10)).at(-1)).toMatchObject({ vendorSlug: "acme", providerId: null, kinds: null });
   });
 
   it("names a renamed vendor under its old and new slug, and a removed one under its slug", async () => {
     const db = freshDatabase();
     const settings = { slug: "acme", name: "Acme", platform: "statuspage", url: "https://status.acme.test" };
     await syncCatalogVendors(db, [settings]);
-    const before = getArchiveChangePosition(db);
+    const before = await getArchiveChangePosition(db);
     db.$client.prepare("UPDATE vendors SET slug = 'acme-cloud' WHERE slug = 'acme'").run();
-    expect(whom(listArchiveChangesSince(db, before, 10))).toEqual(["acme/*", "acme-cloud/*"]);
-    const renamed = getArchiveChangePosition(db);
+    expect(whom(await listArchiveChangesSince(db, before, 10))).toEqual(["acme/*", "acme-cloud/*"]);
+    const renamed = await getArchiveChangePosition(db);
     await removeVendor(db, "acme-cloud", true);
-    expect(whom(listArchiveChangesSince(db, renamed, 10))).toContain("acme-cloud/*");
+    expect(whom(await listArchiveChangesSince(db, renamed, 10))).toContain("acme-cloud/*");
   });
 
   it("keeps only the newest 4,096 changes", async () => {
@@ -66,8 +66,8 @@ describe("archive changes", () => {
       for (let i = 0; i < 5_000; i += 1) insert.run();
     })();
     await syncCatalogVendors(db, [{ slug: "acme", name: "Acme", platform: "statuspage", url: "https://status.acme.test" }]);
-    const newest = getArchiveChangePosition(db);
-    const kept = listArchiveChangesSince(db, 0, 10_000);
+    const newest = await getArchiveChangePosition(db);
+    const kept = await listArchiveChangesSince(db, 0, 10_000);
     expect(kept).toHaveLength(4_096);
     expect(kept[0]?.seq).toBe(newest - 4_095);
   });

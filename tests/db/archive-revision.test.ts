@@ -11,21 +11,21 @@ describe("archive revision", () => {
     const db = freshDatabase();
     const platform = makeTestPlatform({ kind: "recent", limit: 25 });
     const acme = await ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
-    const start = getArchiveRevision(db);
+    const start = await getArchiveRevision(db);
     const incident = makeIncident({ vendor: "acme", id: "1", title: "API errors" });
     await ingestSnapshot(db, { vendor: acme, platform, source: "feed", observedAt: "2026-05-01T00:00:00.000Z", body: snapshotBody([incident]) });
-    const afterNew = getArchiveRevision(db);
+    const afterNew = await getArchiveRevision(db);
     expect(afterNew).toBeGreaterThan(start);
     await ingestSnapshot(db, { vendor: acme, platform, source: "feed", observedAt: "2026-05-01T00:05:00.000Z", body: snapshotBody([incident]) });
-    expect(getArchiveRevision(db)).toBe(afterNew);
+    expect(await getArchiveRevision(db)).toBe(afterNew);
     await ingestSnapshot(db, { vendor: acme, platform, source: "feed", observedAt: "2026-05-01T00:10:00.000Z", body: snapshotBody([{ ...incident, title: "API errors in EU" }]) });
-    expect(getArchiveRevision(db)).toBeGreaterThan(afterNew);
+    expect(await getArchiveRevision(db)).toBeGreaterThan(afterNew);
   });
 
   it("moves when a vendor is added, renamed, removed or polled again", async () => {
     const db = freshDatabase();
     const settings = { slug: "acme", name: "Acme", platform: "statuspage", url: "https://status.acme.test" };
-    let last = getArchiveRevision(db);
+    let last = await getArchiveRevision(db);
     const steps = [
       () => syncCatalogVendors(db, [settings]),
       () => syncCatalogVendors(db, [{ ...settings, name: "Acme Cloud" }]),
@@ -36,7 +36,7 @@ describe("archive revision", () => {
     ];
     for (const step of steps) {
       await step();
-      const now = getArchiveRevision(db);
+      const now = await getArchiveRevision(db);
       expect(now).toBeGreaterThan(last);
       last = now;
     }

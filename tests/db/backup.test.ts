@@ -31,14 +31,14 @@ async function seeded(file: string): Promise<RedlineDb> {
   return db;
 }
 
-const exportOf = (db: RedlineDb) => JSON.stringify(loadIncidentExport(db, "acme", "k3x9"));
+const exportOf = async (db: RedlineDb) => JSON.stringify(await loadIncidentExport(db, "acme", "k3x9"));
 
 describe("backup and restore", () => {
   it("copies a consistent snapshot while another connection is writing, and restores it exactly", async () => {
     const dir = tempDir();
     const live = path.join(dir, "redline.db");
     const db = await seeded(live);
-    const before = exportOf(db);
+    const before = await exportOf(db);
     // A writer in the middle of a transaction: the backup neither waits for it nor includes it.
     const writer = new Database(live);
     writer.exec("BEGIN IMMEDIATE");
@@ -59,13 +59,13 @@ describe("backup and restore", () => {
     const restored = await restoreDatabase(summary.file, live, new Date("2026-06-02T00:00:00.000Z"));
     expect(restored.versions).toBe(summary.versions);
     const after = openDatabase(live);
-    expect(exportOf(after)).toBe(before);
-    expect(loadIncidentExport(after, "acme", "late")).toBeUndefined();
+    expect(await exportOf(after)).toBe(before);
+    expect(await loadIncidentExport(after, "acme", "late")).toBeUndefined();
     closeDatabase(after);
     // What the restore replaced is kept, with the late incident in it.
     expect(restored.previous).toMatch(/redline\.db\.before-restore-2026-06-02T00-00-00-000Z$/);
     const previous = openDatabase(restored.previous ?? "", { readonly: true });
-    expect(loadIncidentExport(previous, "acme", "late")).toBeDefined();
+    expect(await loadIncidentExport(previous, "acme", "late")).toBeDefined();
     closeDatabase(previous);
   });
 
@@ -83,7 +83,7 @@ describe("backup and restore", () => {
     await expect(restoreDatabase(path.join(dir, "foreign.db"), live)).rejects.toThrow(/not a Redline database/);
     // Nothing was replaced.
     const db = openDatabase(live);
-    expect(exportOf(db)).toContain("k3x9");
+    expect(await exportOf(db)).toContain("k3x9");
     closeDatabase(db);
   });
 });

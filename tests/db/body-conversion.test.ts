@@ -17,7 +17,7 @@ describeCorpus("converting raw bodies stored whole (gzip) to deltas", () => {
     await importCorpusFolder(db, "slack-current-2020");
     const legacy = toLegacyLayout(db);
     expect(countLegacyBodies(db.$client)).toBe(legacy);
-    const before = { github: vendorExportJson(db, "github"), slack: vendorExportJson(db, "slack"), mirror: vendorExportJson(db, "github-mirror") };
+    const before = { github: await vendorExportJson(db, "github"), slack: await vendorExportJson(db, "slack"), mirror: (await vendorExportJson(db, "github-mirror")) };
     const gzipBytes = storedBytes(db);
     for (const r of await restoredHashes(db)) expect(r.restored, `gzip capture ${r.id}`).toBe(r.recorded);
 
@@ -30,7 +30,7 @@ describeCorpus("converting raw bodies stored whole (gzip) to deltas", () => {
     for (const r of await restoredHashes(db)) expect(r.restored, `converted capture ${r.id}`).toBe(r.recorded);
     expect(storedBytes(db) * 3).toBeLessThan(gzipBytes);
     expect(bodyRows(db).some((r) => r.encoding === "zstd-delta")).toBe(true);
-    expect({ github: vendorExportJson(db, "github"), slack: vendorExportJson(db, "slack"), mirror: vendorExportJson(db, "github-mirror") }).toEqual(before);
+    expect({ github: await vendorExportJson(db, "github"), slack: await vendorExportJson(db, "slack"), mirror: (await vendorExportJson(db, "github-mirror")) }).toEqual(before);
 
     // Re-derived from the converted captures, the history is the same.
     for (const slug of ["github", "slack"]) {
@@ -39,7 +39,7 @@ describeCorpus("converting raw bodies stored whole (gzip) to deltas", () => {
       await queueJob(db, vendor.id, "requested", null);
       await runPendingJobs(db, { vendorId: vendor.id });
     }
-    expect({ github: vendorExportJson(db, "github"), slack: vendorExportJson(db, "slack"), mirror: vendorExportJson(db, "github-mirror") }).toEqual(before);
+    expect({ github: await vendorExportJson(db, "github"), slack: await vendorExportJson(db, "slack"), mirror: (await vendorExportJson(db, "github-mirror")) }).toEqual(before);
     // Nothing left to convert: a second run is a no-op.
     expect(convertLegacyBodies(db.$client)).toBe(0);
   });

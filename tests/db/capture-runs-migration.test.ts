@@ -50,8 +50,8 @@ const observations = fs
     return [0, 10, 20, 30].map((m) => ({ observedAt: new Date(at + m * 60_000).toISOString(), body }));
   });
 
-function exportOf(db: RedlineDb): string {
-  const doc = loadVendorExport(db, "acme");
+async function exportOf(db: RedlineDb): Promise<string> {
+  const doc = await loadVendorExport(db, "acme");
   if (!doc) throw new Error("no vendor acme");
   return renderExportJson(doc);
 }
@@ -88,7 +88,7 @@ describe("migrating captures recorded one row per observation", () => {
     const snapshots = observations.map((o, i) => ({ label: `#${i}`, observedAt: o.observedAt, source: "summary.json", read: () => o.body }));
     await importSnapshots(fresh, vendor, platform, snapshots);
     expect(fresh.$client.prepare("SELECT count(*) AS n FROM captures").get()).toEqual({ n: fs.readdirSync(FIXTURES).length });
-    expect(exportOf(migrated)).toBe(exportOf(fresh));
+    expect(await exportOf(migrated)).toBe(await exportOf(fresh));
     // New observations continue where the migrated rows left off.
     const oldVendor = await getVendorBySlug(migrated, "acme");
     if (!oldVendor) throw new Error("acme lost in migration");

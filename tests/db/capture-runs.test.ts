@@ -38,8 +38,8 @@ async function summary(db: RedlineDb, vendor: VendorRow, minute: number, inciden
   await ingestSnapshot(db, { vendor, platform, source: "https://status.acme.test/api/v2/summary.json", observedAt: at(minute), body });
 }
 
-function exportOf(db: RedlineDb): string {
-  const doc = loadVendorExport(db, "acme");
+async function exportOf(db: RedlineDb): Promise<string> {
+  const doc = await loadVendorExport(db, "acme");
   if (!doc) throw new Error("no vendor acme");
   return renderExportJson(doc);
 }
@@ -92,10 +92,10 @@ describe("re-deriving runs", () => {
     await summary(db, vendor, 5, [incident("y", "2026-03-01T10:04:00.000Z")]);
     await summary(db, vendor, 6, []);
     for (const m of [7, 8, 9, 10]) await unchangedMaintenances(db, vendor, m, LISTING);
-    const live = exportOf(db);
+    const live = await exportOf(db);
     expect((JSON.parse(live) as { incidents: Array<{ id: string; presence: string }> }).incidents.find((i) => i.id === "y")?.presence).toBe("listed");
     await queueJob(db, vendor.id, "requested", null);
     await runPendingJobs(db, { vendorId: vendor.id });
-    expect(exportOf(db)).toBe(live);
+    expect(await exportOf(db)).toBe(live);
   });
 });

@@ -34,7 +34,7 @@ describe("a vendor's polling status", () => {
     await observe(db, vendor, 4, "failed", "acme: cannot resolve status.acme.test (EAI_AGAIN)");
     await observe(db, vendor, 5, "failed", "acme: cannot resolve status.acme.test (EAI_AGAIN)");
     await pollState(db, vendor, 5, false);
-    expect(listVendorPollStatus(db)[0]).toMatchObject({ slug: "acme", failingSince: at(4), lastPollAt: at(5) });
+    expect((await listVendorPollStatus(db))[0]).toMatchObject({ slug: "acme", failingSince: at(4), lastPollAt: at(5) });
   });
 
   it("has no failing-since for a vendor whose last poll was good", async () => {
@@ -43,6 +43,6 @@ describe("a vendor's polling status", () => {
     await observe(db, vendor, 1, "failed", "acme: a failure");
     await observe(db, vendor, 2, "not-modified");
     await pollState(db, vendor, 2, true);
-    expect(listVendorPollStatus(db)[0]?.failingSince).toBeNull();
+    expect((await listVendorPollStatus(db))[0]?.failingSince).toBeNull();
   });
 });

@@ -19,7 +19,7 @@ const DERIVED = ["incidents", "incident_versions", "incident_states", "incident_
 
 const summaryPlatform = () => platformNamed("statuspage-summary");
 
-const exportJson = (db: RedlineDb, vendor: VendorRow): string => vendorExportJson(db, vendor.slug);
+const exportJson = (db: RedlineDb, vendor: VendorRow): Promise<string> => vendorExportJson(db, vendor.slug);
 
 function derivedCounts(db: RedlineDb): number[] {
   return DERIVED.map((table) => countRows(db, table));
@@ -55,9 +55,9 @@ async function importEdits() {
 describe("raw-body retention", () => {
   it("removes exactly the expired bodies, keeps one a kept capture shares, and leaves every derived row as it was", async () => {
     const { db, vendor, b0, b1, b2 } = await importEdits();
-    const before = exportJson(db, vendor);
+    const before = await exportJson(db, vendor);
     const counts = derivedCounts(db);
-    expect(listRawRetention(db)).toEqual([]);
+    expect(await listRawRetention(db)).toEqual([]);
     expect(bodyHashes(db)).toEqual(new Set([sha256Hex(b0), sha256Hex(b1), sha256Hex(b2)]));
 
     const result = await pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z", now: "2026-04-01T00:00:00.000Z" });
@@ -74,14 +74,14 @@ describe("raw-body retention", () => {
       const restored = await restoreCapture(db, id);
       expect(sha256Hex(restored.body)).toBe(restored.hash);
     }
-    expect(exportJson(db, vendor)).toBe(before);
+    expect(await exportJson(db, vendor)).toBe(before);
     expect(derivedCounts(db)).toEqual(counts);
     expect(await vendorRetention(db, vendor.id)).toEqual({ keptFrom: "2026-03-03T10:00:00.000Z", prunedCaptures: 2, lastPrunedAt: "2026-04-01T00:00:00.000Z" });
 
-    expect(listRawRetention(db)).toEqual([
+    expect(await listRawRetention(db)).toEqual([
       { vendorSlug: "acme", name: vendor.name, keptFrom: "2026-03-03T10:00:00.000Z", prunedCaptures: 2, lastPrunedAt: "2026-04-01T00:00:00.000Z" },
     ]);
-    const stats = readStorageStats(db);
+    const stats = await readStorageStats(db);
     const sizes = db.$client.prepare<[], { size: number }>("SELECT size FROM captures ORDER BY observed_at").all().map((r) => r.size);
     expect(stats.prunedRaw).toEqual({ captures: 2, bytes: (sizes[0] ?? 0) + (sizes[1] ?? 0) });
     expect(stats.rawBytes).toBe(sizes.reduce((a, b) => a + b, 0));
@@ -139,7 +139,7 @@ describeCorpus("raw-body retention on a real history", () => {
     const vendor = await ensureVendor(db, { slug: "trello", platform: platform.name });
     const { snapshots } = listSnapshotFolder(corpusPath("statuspage-summary-trello-nonutc"));
     await importSnapshots(db, vendor, platform, snapshots);
-    const exported = exportJson(db, vendor);
+    const exported = await exportJson(db, vendor);
     const counts = derivedCounts(db);
     const rows = captureRows(db).filter((r) => r.bodyHash !== null);
     const horizon = rows[Math.floor(rows.length / 2)]?.observedAt ?? "";
@@ -162,7 +162,7 @@ describeCorpus("raw-body retention on a real history", () => {
       const { body, hash } = await restoreCapture(db, id);
       expect(sha256Hex(body)).toBe(hash);
     }
-    expect(exportJson(db, vendor)).toBe(exported);
+    expect(await exportJson(db, vendor)).toBe(exported);
     expect(derivedCounts(db)).toEqual(counts);
   });
 });

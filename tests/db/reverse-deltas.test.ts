@@ -125,16 +125,16 @@ describe("versions and record states as reverse zstd deltas", () => {
   it("still read rows written before (forward JSON patches, deflated copies), appended to, and converted by migrate", async () => {
     const db = freshDatabase();
     await archive(db, 0, 37);
-    const exported = JSON.stringify(loadVendorExport(db, "acme"));
+    const exported = JSON.stringify(await loadVendorExport(db, "acme"));
     writePatchLayout(db);
     expect(checkEveryRow(db, false).textPatches).toBeGreaterThan(60);
-    expect(JSON.stringify(loadVendorExport(db, "acme"))).toBe(exported);
+    expect(JSON.stringify(await loadVendorExport(db, "acme"))).toBe(exported);
     // New captures after legacy rows: a chain of both forms.
     await archive(db, 37, 6);
     const mixed = checkEveryRow(db, false);
     expect(mixed.versions).toBe(43);
     expect(mixed.textPatches).toBeGreaterThan(60);
-    const withNew = JSON.stringify(loadVendorExport(db, "acme"));
+    const withNew = JSON.stringify(await loadVendorExport(db, "acme"));
     expect(versionLayoutPending(db.$client)).toBe(true);
     const converted = await convertVersionLayout(db);
     expect(converted.versionsRewritten).toBeGreaterThan(30);
@@ -142,7 +142,7 @@ describe("versions and record states as reverse zstd deltas", () => {
     expect(checkEveryRow(db)).toEqual({ versions: 43, textPatches: 0, projected: 43 });
     expect(versionLayoutPending(db.$client)).toBe(false);
     expect(await convertVersionLayout(db)).toMatchObject({ versionsRewritten: 0, statesRewritten: 0 });
-    expect(JSON.stringify(loadVendorExport(db, "acme"))).toBe(withNew);
+    expect(JSON.stringify(await loadVendorExport(db, "acme"))).toBe(withNew);
   });
 });
 
@@ -163,7 +163,7 @@ describe("a version's changes", () => {
     const db = freshDatabase();
     await archive(db, 0, 5);
     const rows = db.$client.prepare<[], { content: Buffer }>("SELECT content FROM incident_versions ORDER BY seq").all();
-    const exported = loadVendorExport(db, "acme")?.incidents[0]?.versions.map((v) => v.changes);
+    const exported = (await loadVendorExport(db, "acme"))?.incidents[0]?.versions.map((v) => v.changes);
     expect(exported).toEqual(rows.map((r) => unpackVersionContent(r.content).changes));
     expect(rows.every((r) => r.content.length < JSON.stringify(unpackVersionContent(r.content)).length)).toBe(true);
     expect(JSON.stringify(exported)).toContain("Update 4: we are still looking");
@@ -197,12 +197,12 @@ describe("versions projected from the records logged with them", () => {
     derived.chained = false;
     await archive(db, 18, 5);
     expect(checkEveryRow(db, false)).toMatchObject({ versions: 23, projected: 5 });
-    const exported = JSON.stringify(loadVendorExport(db, "acme"));
+    const exported = JSON.stringify(await loadVendorExport(db, "acme"));
     // The last chained version keeps its full copy: nothing after it is a copy to be a delta against.
     const full = db.$client.prepare<[], { seq: number }>("SELECT seq FROM incident_versions WHERE snapshot IS NOT NULL ORDER BY seq").all().map((r) => r.seq);
     expect(full).toEqual([16, 18]);
     await convertVersionLayout(db);
     expect(checkEveryRow(db)).toEqual({ versions: 23, textPatches: 0, projected: 23 });
-    expect(JSON.stringify(loadVendorExport(db, "acme"))).toBe(exported);
+    expect(JSON.stringify(await loadVendorExport(db, "acme"))).toBe(exported);
   });
 });

@@ -43,7 +43,7 @@ async function editedIncident() {
 describe("search over every version's text", () => {
   it("finds words a vendor edited away, marked with the last version that said them", async () => {
     const { db } = await editedIncident();
-    const { hits } = search(db, "misconfigured resolver");
+    const { hits } = await search(db, "misconfigured resolver");
     expect(hits).toHaveLength(1);
     expect(hits[0]).toMatchObject({ providerId: "inc1", vendorSlug: "acme", earlierSeq: 1 });
     expect(hits[0]?.snippet).toContain(`${SNIPPET_OPEN}misconfigured${SNIPPET_CLOSE}`);
@@ -52,15 +52,15 @@ describe("search over every version's text", () => {
 
   it("finds the current words as current, and an incident matching both ways once, as current", async () => {
     const { db } = await editedIncident();
-    expect(search(db, "upstream").hits.map((h) => [h.providerId, h.earlierSeq])).toEqual([["inc1", null]]);
-    expect(search(db, "outage caused").hits.map((h) => [h.providerId, h.earlierSeq])).toEqual([["inc1", null]]);
+    expect((await search(db, "upstream")).hits.map((h) => [h.providerId, h.earlierSeq])).toEqual([["inc1", null]]);
+    expect((await search(db, "outage caused")).hits.map((h) => [h.providerId, h.earlierSeq])).toEqual([["inc1", null]]);
   });
 
   it("finds a title the vendor renamed away", async () => {
     const { db, capture } = await archive();
     await capture([makeIncident({ title: "Data loss in EU storage" })]);
     await capture([makeIncident({ title: "Degraded storage performance" })]);
-    expect(search(db, "loss").hits.map((h) => [h.title, h.earlierSeq])).toEqual([["Degraded storage performance", 1]]);
+    expect((await search(db, "loss")).hits.map((h) => [h.title, h.earlierSeq])).toEqual([["Degraded storage performance", 1]]);
   });
 
   it("ranks every current match before the edited-away ones and pages across both without repeats", async () => {
@@ -70,10 +70,10 @@ describe("search over every version's text", () => {
     const editedLater = makeIncident({ id: "e", url: "https://status.acme.test/incidents/e", title: "Queue backlog two", updates: [makeUpdate({ body: "Webhook retries are failing." })] });
     await capture([...incidents, edited, editedLater]);
     await capture([...incidents, { ...edited, updates: [makeUpdate({ body: "Deliveries are delayed." })] }, { ...editedLater, updates: [makeUpdate({ body: "Retries are failing." })] }]);
-    const all = search(db, "webhook", {}, { limit: 10, offset: 0 }).hits;
+    const all = (await search(db, "webhook", {}, { limit: 10, offset: 0 })).hits;
     expect(all.map((h) => h.earlierSeq === null)).toEqual([true, true, true, false, false]);
     expect(all.slice(3).map((h) => h.providerId).sort()).toEqual(["d", "e"]);
-    const pages = [0, 2, 4].map((offset) => search(db, "webhook", {}, { limit: 2, offset }));
+    const pages = await Promise.all([0, 2, 4].map((offset) => search(db, "webhook", {}, { limit: 2, offset })));
     expect(pages.flatMap((p) => p.hits.map((h) => h.providerId))).toEqual(all.map((h) => h.providerId));
     expect(pages.map((p) => p.more)).toEqual([true, true, false]);
   });
@@ -81,8 +81,8 @@ describe("search over every version's text", () => {
   it("applies the vendor filter to edited-away words too", async () => {
     const { db } = await editedIncident();
     await ensureVendor(db, { slug: "other", name: "Other", platform: "test-feed" });
-    expect(search(db, "misconfigured", { vendor: "other" }).hits).toEqual([]);
-    expect(search(db, "misconfigured", { vendor: "acme" }).hits).toHaveLength(1);
+    expect((await search(db, "misconfigured", { vendor: "other" })).hits).toEqual([]);
+    expect((await search(db, "misconfigured", { vendor: "acme" })).hits).toHaveLength(1);
   });
 
   it("keeps the edited-away words through a rebuild of the history, and forgets them with a purged vendor", async () => {
@@ -91,15 +91,15 @@ describe("search over every version's text", () => {
     const vendor = await ensureVendor(db, { slug: "acme", platform: platform.name });
     const bodies = [SUMMARY_FIXTURE.replace("A fix is deployed;", "A misconfigured fix is deployed;"), SUMMARY_FIXTURE];
     await importSnapshots(db, vendor, platform, bodies.map((text, i) => ({ label: `s${i}`, observedAt: `2026-03-0${i + 1}T10:00:00.000Z`, source: "summary.json", read: () => Buffer.from(text) })));
-    expect(search(db, "misconfigured").hits.map((h) => h.earlierSeq)).toEqual([1]);
+    expect((await search(db, "misconfigured")).hits.map((h) => h.earlierSeq)).toEqual([1]);
     await queueJob(db, vendor.id, "requested", null);
     await runPendingJobs(db, { vendorId: vendor.id, pauseMs: 0 });
     expect((await listRecentJobs(db))[0]).toMatchObject({ status: "done", error: null });
-    expect(search(db, "misconfigured").hits.map((h) => h.earlierSeq)).toEqual([1]);
+    expect((await search(db, "misconfigured")).hits.map((h) => h.earlierSeq)).toEqual([1]);
     expect(countRows(db, "version_search")).toBe(1);
     db.$client.prepare("INSERT INTO version_search (version_search, rank) VALUES ('integrity-check', 1)").run();
     await removeVendor(db, "acme", true);
     expect(countRows(db, "version_search")).toBe(0);
-    expect(search(db, "misconfigured").hits).toEqual([]);
+    expect((await search(db, "misconfigured")).hits).toEqual([]);
   });
 });

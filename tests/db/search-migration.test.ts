@@ -24,8 +24,8 @@ const plainText = (db: RedlineDb) =>
  * The archive searched as it is, then as a copy of the layout before (FTS5 with its own copy of
  * the text), then that copy migrated in place: the answers must be the same all three times.
  */
-function expectSameSearchAcrossLayouts(dir: string, source: RedlineDb, vendor: string, queries: readonly string[]): void {
-  const expected = searchAnswers(source, queries, vendor);
+async function expectSameSearchAcrossLayouts(dir: string, source: RedlineDb, vendor: string, queries: readonly string[]): Promise<void> {
+  const expected = await searchAnswers(source, queries, vendor);
   const parsed = JSON.parse(expected) as Array<{ hits: { hits: Array<{ snippet: string; earlierSeq: number | null }> } }>;
   // The queries find things, with marked snippets: a comparison of empty answers would prove nothing.
   expect(parsed.filter((a) => a.hits.hits.length > 0).length).toBeGreaterThan(queries.length / 2);
@@ -37,7 +37,7 @@ function expectSameSearchAcrossLayouts(dir: string, source: RedlineDb, vendor: s
   const before = openDatabase(file, { migrate: false });
   expect(before.$client.prepare("SELECT 1 FROM sqlite_master WHERE name = 'incident_search_content'").get()).toBeDefined();
   expect(before.$client.prepare("SELECT 1 FROM sqlite_master WHERE name = 'incident_search_text'").get()).toBeUndefined();
-  expect(searchAnswers(before, queries, vendor, { changes: false, earlier: false })).toBe(searchAnswers(source, queries, vendor, { changes: false, earlier: false }));
+  expect(await searchAnswers(before, queries, vendor, { changes: false, earlier: false })).toBe(await searchAnswers(source, queries, vendor, { changes: false, earlier: false }));
   const text = plainText(before);
   closeDatabase(before);
 
@@ -47,8 +47,8 @@ function expectSameSearchAcrossLayouts(dir: string, source: RedlineDb, vendor: s
   const stored = migrated.$client.prepare<[], { id: number; body: Buffer }>("SELECT incident_id AS id, body FROM incident_search_text ORDER BY incident_id").all();
   expect(stored.map((r) => ({ id: r.id, ...Object.fromEntries(unpackSearchText(r.body).map((f, i) => [["title", "updates", "postmortem"][i], f])) }))).toEqual(text);
   checkSearchIndex(migrated);
-  expect(searchAnswers(migrated, queries, vendor)).toBe(expected);
-  expect(vendorExportJson(migrated, vendor)).toBe(vendorExportJson(source, vendor));
+  expect(await searchAnswers(migrated, queries, vendor)).toBe(expected);
+  expect(await vendorExportJson(migrated, vendor)).toBe(await vendorExportJson(source, vendor));
   closeDatabase(migrated);
 }
 
@@ -57,7 +57,7 @@ describe("search before and after the text was compressed", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-search-"));
     const source = openDatabase(path.join(dir, "source.db"));
     await archiveAcmeLifecycle(source);
-    expectSameSearchAcrossLayouts(dir, source, "acme", [...queriesFrom(source, 20), "postmortem", "resolved", "degrad*", "investigating failed", "limiter"]);
+    await expectSameSearchAcrossLayouts(dir, source, "acme", [...queriesFrom(source, 20), "postmortem", "resolved", "degrad*", "investigating failed", "limiter"]);
     closeDatabase(source);
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -67,13 +67,13 @@ describe("search before and after the text was compressed", () => {
     const live = path.join(dir, "live.db");
     const source = openDatabase(live);
     await archiveAcmeLifecycle(source);
-    const answers = searchAnswers(source, queriesFrom(source, 10), "acme");
+    const answers = await searchAnswers(source, queriesFrom(source, 10), "acme");
     closeDatabase(source);
     await backupDatabase(live, path.join(dir, "copy.db"));
     await restoreDatabase(path.join(dir, "copy.db"), live);
     const restored = openDatabase(live);
     checkSearchIndex(restored);
-    expect(searchAnswers(restored, queriesFrom(restored, 10), "acme")).toBe(answers);
+    expect(await searchAnswers(restored, queriesFrom(restored, 10), "acme")).toBe(answers);
     closeDatabase(restored);
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -88,7 +88,7 @@ describeCorpus("search before and after on a real history", () => {
     await importSnapshots(source, vendor, platform, listSnapshotFolder(corpusPath("aws-data-json-2021-12")).snapshots);
     expect(countRows(source, "incident_search_text")).toBeGreaterThan(400);
     checkSearchIndex(source);
-    expectSameSearchAcrossLayouts(dir, source, "aws", [...queriesFrom(source, 60), ...editedAwayQueries(source, 20), "outage", "elevated error rates", "us-east-1", "connectivity"]);
+    await expectSameSearchAcrossLayouts(dir, source, "aws", [...queriesFrom(source, 60), ...editedAwayQueries(source, 20), "outage", "elevated error rates", "us-east-1", "connectivity"]);
     closeDatabase(source);
     fs.rmSync(dir, { recursive: true, force: true });
   }, 120_000);

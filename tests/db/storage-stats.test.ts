@@ -42,7 +42,7 @@ describe("storage statistics", () => {
   it("accounts for every page: tables and their indexes plus free pages make the database", async () => {
     const db = freshDatabase();
     await importRenames(db, "acme", 0, 12);
-    const stats = readStorageStats(db);
+    const stats = await readStorageStats(db);
     const counted = stats.tables.reduce((n, t) => n + t.tableBytes + t.indexBytes, 0);
     expect(counted + stats.freeBytes).toBe(stats.databaseBytes);
     expect(stats.databaseBytes % stats.pageSize).toBe(0);
@@ -57,7 +57,7 @@ describe("storage statistics", () => {
     const db = freshDatabase();
     await importRenames(db, "acme", 0, 6);
     await importRenames(db, "globex", 0, 3);
-    const stats = readStorageStats(db);
+    const stats = await readStorageStats(db);
     for (const table of ["captures", "capture_bodies", "incidents", "incident_versions", "incident_states"]) {
       expect(stats.tables.find((t) => t.name === table)?.rows, table).toBe(countRows(db, table));
     }
@@ -78,7 +78,7 @@ describe("storage statistics", () => {
     const db = freshDatabase();
     const acme = await importRenames(db, "acme", 0, 5);
     const globex = await importRenames(db, "globex", 0, 2);
-    const stats = readStorageStats(db);
+    const stats = await readStorageStats(db);
     expect(vendorOf(stats, "acme").rawBytes).toBe(acme);
     expect(vendorOf(stats, "globex").rawBytes).toBe(globex);
     expect(stats.rawBytes).toBe(acme + globex);
@@ -89,9 +89,9 @@ describe("storage statistics", () => {
     const db = freshDatabase();
     await importRenames(db, "acme", 0, 4);
     await importRenames(db, "globex", 0, 4);
-    const before = readStorageStats(db);
+    const before = await readStorageStats(db);
     await importRenames(db, "acme", 4, 10);
-    const after = readStorageStats(db);
+    const after = await readStorageStats(db);
     const [a0, a1] = [vendorOf(before, "acme"), vendorOf(after, "acme")];
     for (const part of ["captures", "rawBodies", "versions", "states"] as const) {
       expect(a1.parts[part].rows, part).toBeGreaterThan(a0.parts[part].rows);
@@ -106,9 +106,9 @@ describe("storage statistics", () => {
   it("reports raw bodies that no capture refers to", async () => {
     const db = freshDatabase();
     await importRenames(db, "acme", 0, 2);
-    expect(readStorageStats(db).unreferencedBodies).toEqual({ rows: 0, bytes: 0 });
+    expect((await readStorageStats(db)).unreferencedBodies).toEqual({ rows: 0, bytes: 0 });
     db.$client.prepare("INSERT INTO capture_bodies (id, hash, encoding, size, body) VALUES (7, randomblob(32), 'gzip', 3, ?)").run(Buffer.from("abcdef"));
-    const stats = readStorageStats(db);
+    const stats = await readStorageStats(db);
     expect(stats.unreferencedBodies.rows).toBe(1);
     // id (7), the 32-byte hash, encoding, size, body, and the chain columns depth, chain_bytes and run (each 0: one byte each).
     expect(stats.unreferencedBodies.bytes).toBe(1 + 32 + "gzip".length + 1 + 6 + 3);

@@ -20,7 +20,7 @@ describe("the operator's list of troubled subscriptions", () => {
     const attempt = sqlite.prepare("INSERT INTO delivery_attempts (message_id, subscription_id, attempted_at, status_code, duration_ms, outcome, error) VALUES (?, ?, ?, ?, 5, ?, ?)");
     attempt.run(message.lastInsertRowid, failing.id, "2026-12-02T09:00:00.000Z", 500, "retry", "HTTP 500");
     attempt.run(message.lastInsertRowid, failing.id, "2026-12-02T09:01:00.000Z", 503, "retry", "HTTP 503");
-    const rows = listTroubledSubscriptions(db);
+    const rows = await listTroubledSubscriptions(db);
     expect(rows.map((r) => r.id).sort()).toEqual([failing.id, gone.id].sort());
     expect(rows.find((r) => r.id === healthy.id)).toBeUndefined();
     expect(rows.find((r) => r.id === failing.id)).toMatchObject({ lastError: "HTTP 503", lastAttemptAt: "2026-12-02T09:01:00.000Z", failingSince: "2026-12-02T09:00:00.000Z" });

@@ -35,7 +35,7 @@ describe("supervisor events", () => {
     await record(db, "11:00", "web", "exited", "SIGTERM, up 50 min");
     await record(db, "11:00", "poller", "exited", "code 2, up 1 h");
     await record(db, "11:00", "poller", "gave-up", "5 crashes within 2 min");
-    expect(listProcessStatus(db, "2026-03-04T09:00:00.000Z")).toEqual([
+    expect(await listProcessStatus(db, "2026-03-04T09:00:00.000Z")).toEqual([
       { process: "poller", restarts: 0, lastRestartAt: null, lastCrash: null, lastStartedAt: "2026-03-04T10:00:00.000Z", gaveUpAt: "2026-03-04T11:00:00.000Z" },
       { process: "web", restarts: 2, lastRestartAt: "2026-03-04T10:09:00.000Z", lastCrash: "SIGKILL, up 3 min", lastStartedAt: "2026-03-04T10:10:00.000Z", gaveUpAt: null },
     ]);

@@ -31,8 +31,8 @@ async function capture(vendor: VendorRow, platform: Platform, observedAt: string
   await ingestSnapshot(db, { vendor, platform, source: "feed", observedAt, body });
 }
 
-function overview(slug: string, at = SOON_AFTER) {
-  const found = getVendorOverview(db, at, rules, slug);
+async function overview(slug: string, at = SOON_AFTER) {
+  const found = await getVendorOverview(db, at, rules, slug);
   if (!found) throw new Error(`no vendor ${slug}`);
   return found;
 }
@@ -61,39 +61,39 @@ beforeAll(async () => {
 });
 
 describe("a vendor's Now from its stored captures and its feed's declared profile", () => {
-  it("does not count open an incident that left an active-only feed unresolved, and dates its probable end", () => {
-    const jira = overview("active-only");
+  it("does not count open an incident that left an active-only feed unresolved, and dates its probable end", async () => {
+    const jira = await overview("active-only");
     expect(jira.now).toMatchObject({ state: "clear", asOf: T2 });
     expect(jira.openIncidents).toBe(0);
-    const figures = computeVendorFigures(listIncidentFacts(db, activeVendorId, "2026-03-01T00:00:00.000Z", "2026-04-01T00:00:00.000Z"), { from: "2026-03-01T00:00:00.000Z", to: "2026-03-31T23:59:59.999Z" }, feedsBySource(jira.sources));
+    const figures = computeVendorFigures(await listIncidentFacts(db, activeVendorId, "2026-03-01T00:00:00.000Z", "2026-04-01T00:00:00.000Z"), { from: "2026-03-01T00:00:00.000Z", to: "2026-03-31T23:59:59.999Z" }, feedsBySource(jira.sources));
     expect(figures).toMatchObject({ incidents: 1, resolved: 1, probablyResolved: 1, postmortemShare: null });
     // Started 10:00, last listed 10:05, gone at the 12:05 capture.
     expect(figures.medianResolveMs).toBe(2 * 3_600_000 + 5 * 60_000);
   });
 
-  it("counts open an incident a recent-N feed still lists unresolved", () => {
-    const recent = overview("recent-n");
+  it("counts open an incident a recent-N feed still lists unresolved", async () => {
+    const recent = await overview("recent-n");
     expect(recent.now.state).toBe("incident");
     expect(recent.openIncidents).toBe(1);
     expect(recent.worstOpenImpact).toBe("minor");
   });
 
-  it("counts no item of a feed without statuses open, and says how many it lists", () => {
-    const rss = overview("status-less");
+  it("counts no item of a feed without statuses open, and says how many it lists", async () => {
+    const rss = await overview("status-less");
     expect(rss.now.state).toBe("clear");
     expect(rss.openIncidents).toBe(0);
     expect(rss.now.withoutStatus.map((g) => g.count)).toEqual([2]);
-    expect(describeVendorNowIncidents(db, rss, SOON_AFTER).withoutStatus.map((i) => i.providerId).sort()).toEqual(["a", "b"]);
+    expect((await describeVendorNowIncidents(db, rss, SOON_AFTER)).withoutStatus.map((i) => i.providerId).sort()).toEqual(["a", "b"]);
   });
 
-  it("shows a catalog vendor whose every capture failed as unknown since it was added", () => {
-    expect(overview("never-reached").now).toMatchObject({ state: "unknown", asOf: null, reason: "never-reached", unknownSince: "2026-02-20T00:00:00.000Z" });
+  it("shows a catalog vendor whose every capture failed as unknown since it was added", async () => {
+    expect((await overview("never-reached")).now).toMatchObject({ state: "unknown", asOf: null, reason: "never-reached", unknownSince: "2026-02-20T00:00:00.000Z" });
   });
 
-  it("turns unknown a day later, keeping what the last good capture listed but counting nothing open", () => {
-    const later = overview("recent-n", new Date("2026-03-02T14:05:00.000Z"));
+  it("turns unknown a day later, keeping what the last good capture listed but counting nothing open", async () => {
+    const later = await overview("recent-n", new Date("2026-03-02T14:05:00.000Z"));
     expect(later.now).toMatchObject({ state: "unknown", unknownSince: T2, reason: "not-polled" });
-    expect(describeVendorNowIncidents(db, later, new Date("2026-03-02T14:05:00.000Z")).open.map((i) => i.providerId)).toEqual(["out1"]);
+    expect((await describeVendorNowIncidents(db, later, new Date("2026-03-02T14:05:00.000Z"))).open.map((i) => i.providerId)).toEqual(["out1"]);
     expect(later.openIncidents).toBe(0);
   });
 });

@@ -30,30 +30,30 @@ describe("summaries and headlines derived by a versioned summarizer", () => {
   it("shows the new wording everywhere a version's text is read once the summarizer changes, without any raw capture", async () => {
     const { db, vendor, incident } = await archiveWithoutRawBodies();
     expect(countRows(db, "capture_bodies")).toBe(0);
-    const stored = getVersionDetail(db, incident.id, incident.versionCount);
+    const stored = await getVersionDetail(db, incident.id, incident.versionCount);
     expect(stored?.summary).not.toMatch(/^\[v2\]/);
 
-    const detail = getVersionDetail(db, incident.id, incident.versionCount, reworded);
+    const detail = await getVersionDetail(db, incident.id, incident.versionCount, reworded);
     expect(detail?.summary).toBe(`[v2] ${stored?.summary ?? ""}`);
-    const record = getIncidentRecord(db, vendor.id, incident.providerId, reworded);
+    const record = await getIncidentRecord(db, vendor.id, incident.providerId, reworded);
     expect(record?.versions.every((v) => v.summary.startsWith("[v2] "))).toBe(true);
-    const changes = listChanges(db, { vendorId: vendor.id }, 100, reworded);
+    const changes = await listChanges(db, { vendorId: vendor.id }, 100, reworded);
     expect(changes.rows.length).toBe(countRows(db, "incident_versions"));
     expect(changes.rows.every((r) => r.summary.startsWith("[v2] ") && r.headline.startsWith("[v2] "))).toBe(true);
-    const details = listChangeDetails(db, { vendorId: vendor.id }, 100, reworded);
+    const details = await listChangeDetails(db, { vendorId: vendor.id }, 100, reworded);
     expect(details.rows.every((r) => r.summary.startsWith("[v2] "))).toBe(true);
-    const exported = loadVendorExport(db, vendor.slug, undefined, reworded);
+    const exported = await loadVendorExport(db, vendor.slug, undefined, reworded);
     expect(exported?.incidents.flatMap((i) => i.versions).every((v) => v.summary.startsWith("[v2] "))).toBe(true);
   });
 
   it("renders the stored wording again exactly from the stored changes and rebuilt states", async () => {
     const { db, vendor } = await archiveWithoutRawBodies();
-    const before = listChanges(db, { vendorId: vendor.id }, 100).rows.map((r) => [r.summary, r.headline]);
-    const expectedExport = JSON.stringify(loadVendorExport(db, vendor.slug));
+    const before = (await listChanges(db, { vendorId: vendor.id }, 100)).rows.map((r) => [r.summary, r.headline]);
+    const expectedExport = JSON.stringify(await loadVendorExport(db, vendor.slug));
     // Mark every text as written by an older summarizer, then let the current one write it again.
     db.$client.exec("UPDATE incident_versions SET text_version = 0, content = redline_version_with(redline_version_with(content, 'summary', 'stale'), 'headline', 'stale')");
-    expect(listChanges(db, { vendorId: vendor.id }, 100).rows.map((r) => [r.summary, r.headline])).toEqual(before);
-    expect(JSON.stringify(loadVendorExport(db, vendor.slug))).toBe(expectedExport);
+    expect((await listChanges(db, { vendorId: vendor.id }, 100)).rows.map((r) => [r.summary, r.headline])).toEqual(before);
+    expect(JSON.stringify(await loadVendorExport(db, vendor.slug))).toBe(expectedExport);
     expect(await rerenderVersionTexts(db)).toBe(before.length);
     const rows = db.$client.prepare<[], { summary: string; textVersion: number }>("SELECT redline_version_field(content, 'summary') AS summary, text_version AS textVersion FROM incident_versions").all();
     expect(rows.every((r) => r.summary !== "stale" && r.textVersion === currentSummarizer.version)).toBe(true);
@@ -66,7 +66,7 @@ describe("summaries and headlines derived by a versioned summarizer", () => {
     expect(await rerenderVersionTexts(db, reworded, 2)).toBe(n);
     const stale = db.$client.prepare<[number], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE text_version <> ? OR redline_version_field(content, 'summary') NOT LIKE '[v2] %'").get(reworded.version);
     expect(stale?.n).toBe(0);
-    expect(listChanges(db, { vendorId: vendor.id }, 100, reworded).rows.every((r) => r.headline.startsWith("[v2] "))).toBe(true);
+    expect((await listChanges(db, { vendorId: vendor.id }, 100, reworded)).rows.every((r) => r.headline.startsWith("[v2] "))).toBe(true);
   });
 });
 

@@ -26,8 +26,8 @@ beforeAll(async () => {
 const render = (path: string) => renderArchivePage(db, path, ["/_next/static/site.css"], NOW);
 
 describe("renderArchivePage", () => {
-  it("writes an incident page as a whole document: head, the site's chrome, the story, no script", () => {
-    const html = render(INCIDENT) ?? "";
+  it("writes an incident page as a whole document: head, the site's chrome, the story, no script", async () => {
+    const html = (await render(INCIDENT)) ?? "";
     expect(html.startsWith("<!DOCTYPE html><html lang=\"en\"><head>")).toBe(true);
     expect(html).toMatch(/<title>Acme Cloud: [^<]+ · Redline<\/title>/);
     expect(html).toContain('<link rel="stylesheet" href="/_next/static/site.css"/>');
@@ -39,23 +39,23 @@ describe("renderArchivePage", () => {
     expect(html).not.toContain("<script");
   });
 
-  it("writes a change page with its neighbours' links and what changed", () => {
-    const html = render(`${INCIDENT}/versions/2`) ?? "";
+  it("writes a change page with its neighbours' links and what changed", async () => {
+    const html = (await render(`${INCIDENT}/versions/2`)) ?? "";
     expect(html).toContain('<h2 id="changed-heading">What changed</h2>');
     expect(html).toContain(`href="${INCIDENT}/versions/1" rel="prev"`);
     expect(html).toContain(`href="${INCIDENT}/versions/3" rel="next"`);
     expect(html).not.toContain("<script");
   });
 
-  it("says an incident its feed still lists is open only as of the last capture, when that is months old", () => {
-    const html = render(paths.incident("quiet", "q1")) ?? "";
+  it("says an incident its feed still lists is open only as of the last capture, when that is months old", async () => {
+    const html = (await render(paths.incident("quiet", "q1"))) ?? "";
     expect(html).toContain("not as of the last capture, ");
     expect(html).toContain("(open for 2 h by then)");
     expect(html).not.toContain("not yet");
   });
 
-  it("reads percent-encoded segments as the router does", () => {
-    expect(render(INCIDENT.replace("/acme/", "/%61cme/"))).toBe(render(INCIDENT));
+  it("reads percent-encoded segments as the router does", async () => {
+    expect(await render(INCIDENT.replace("/acme/", "/%61cme/"))).toBe(await render(INCIDENT));
   });
 
   it.each([
@@ -68,7 +68,7 @@ describe("renderArchivePage", () => {
     ["a version past the last", `${INCIDENT}/versions/99`],
     ["a version that is not a number", `${INCIDENT}/versions/latest`],
     ["a malformed escape", "/vendors/acme/incidents/%E0%A4%A"],
-  ])("leaves %s to Next", (_what, path) => {
-    expect(render(path)).toBeNull();
+  ])("leaves %s to Next", async (_what, path) => {
+    expect(await render(path)).toBeNull();
   });
 });

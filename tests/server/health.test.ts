@@ -17,9 +17,14 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function serve(readiness: () => Readiness): Promise<string> {
+async function serve(readiness: () => Promise<Readiness>): Promise<string> {
   server = http.createServer((req, res) => {
-    if (!answerHealth(req, res, readiness)) res.writeHead(404).end();
+    answerHealth(req, res, readiness).then(
+      (answered) => {
+        if (!answered) res.writeHead(404).end();
+      },
+      (error: unknown) => res.writeHead(500).end(String(error)),
+    );
   });
   await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", () => resolve()));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -48,9 +53,9 @@ describe("health endpoints", () => {
     const behind = createReadinessProbe(tempDb(false));
     const missing = createReadinessProbe(path.join(os.tmpdir(), "redline-health-no-such-dir", "none.db"));
     try {
-      expect(ready.check()).toMatchObject({ ready: true });
-      expect(behind.check()).toMatchObject({ ready: false, detail: expect.stringMatching(/migrations applied|no such table/) });
-      expect(missing.check()).toMatchObject({ ready: false, detail: expect.stringMatching(/^database: /) });
+      expect(await ready.check()).toMatchObject({ ready: true });
+      expect(await behind.check()).toMatchObject({ ready: false, detail: expect.stringMatching(/migrations applied|no such table/) });
+      expect(await missing.check()).toMatchObject({ ready: false, detail: expect.stringMatching(/^database: /) });
       const base = await serve(() => behind.check());
       const response = await fetch(`${base}/readyz`);
       expect(response.status).toBe(503);

@@ -16,8 +16,8 @@ function changeLog(keep = 4_096) {
   let rows: ArchiveChange[] = [];
   let seq = 0;
   const feed: ArchiveChangeFeed = {
-    position: () => rows.at(-1)?.seq ?? seq,
-    since: (after, limit) => rows.filter((r) => r.seq > after).slice(0, limit),
+    position: async () => rows.at(-1)?.seq ?? seq,
+    since: async (after, limit) => rows.filter((r) => r.seq > after).slice(0, limit),
   };
   const record = (vendorSlug: string | null, providerId: string | null = null, kinds: string[] | null = null) => {
     seq += 1;
@@ -27,88 +27,100 @@ function changeLog(keep = 4_096) {
 }
 
 describe("page cache", () => {
-  it("keeps another vendor's incident page when a vendor's version is recorded, and evicts what shows it", () => {
+  it("keeps another vendor's incident page when a vendor's version is recorded, and evicts what shows it", async () => {
     const { feed, record } = changeLog();
     const cache = new PageCache({ maxBytes: 100_000, maxEntryBytes: 1_000, ttlMs: 60_000 });
-    const at = cache.catchUp(feed);
+    const at = await cache.catchUp(feed);
     const kept = ["/vendors/a/incidents/1", "/vendors/b/incidents/1", "/vendors/b/incidents/2", "/vendors/b/changes", "/vendors/a/feed.atom", "/", "/feed.atom", "/kinds/postmortem/feed.json"];
     for (const path of kept) cache.set(path, pageScopeOf(path), at, page(path));
     record("b", "1");
-    cache.catchUp(feed);
+    await cache.catchUp(feed);
     const still = kept.filter((path) => cache.get(path) !== undefined);
     expect(still).toEqual(["/vendors/a/incidents/1", "/vendors/b/incidents/2", "/vendors/a/feed.atom"]);
     expect(cache.evictions).toBe(5);
   });
 
-  it("keeps the kind feeds of other kinds when a version is recorded, and evicts those of its kinds", () => {
+  it("keeps the kind feeds of other kinds when a version is recorded, and evicts those of its kinds", async () => {
     const { feed, record } = changeLog();
     const cache = new PageCache({ maxBytes: 100_000, maxEntryBytes: 1_000, ttlMs: 60_000 });
     const kept = [
       "/kinds/update-edited/feed.rss", "/kinds/postmortem-published/feed.atom", "/kinds/postmortem-published/feed.json?kind=update-edited",
       "/vendors/b/kinds/update-edited/feed.json", "/vendors/b/kinds/postmortem-published/feed.rss", "/vendors/a/kinds/update-edited/feed.atom",
     ];
-    const keep = () => {
-      const at = cache.catchUp(feed);
+    const keep = async () => {
+      const at = await cache.catchUp(feed);
       for (const path of kept) cache.set(path, pageScopeOf(...splitAddress(path)), at, page(path));
     };
     const still = () => kept.filter((path) => cache.get(path) !== undefined);
-    keep();
+    await keep();
     record("b", "1", ["update-edited", "status-changed"]);
-    cache.catchUp(feed);
+    await cache.catchUp(feed);
     expect(still()).toEqual(["/kinds/postmortem-published/feed.atom", "/vendors/b/kinds/postmortem-published/feed.rss", "/vendors/a/kinds/update-edited/feed.atom"]);
-    keep();
+    await keep();
     // A version whose kinds are unknown, or a change to a vendor (its name is in every item), may be in any of them.
     record("b", "1");
-    cache.catchUp(feed);
+    await cache.catchUp(feed);
     expect(still()).toEqual(["/vendors/a/kinds/update-edited/feed.atom"]);
-    keep();
+    await keep();
     record("a");
-    cache.catchUp(feed);
+    await cache.catchUp(feed);
     expect(still()).toEqual(["/vendors/b/kinds/update-edited/feed.json", "/vendors/b/kinds/postmortem-published/feed.rss"]);
   });
 
-  it("does not keep a kind feed rendered before a version of its kind, and keeps one of another kind", () => {
+  it("does not keep a kind feed rendered before a version of its kind, and keeps one of another kind", async () => {
     const { feed, record } = changeLog();
     const cache = new PageCache({ maxBytes: 100_000, maxEntryBytes: 1_000, ttlMs: 60_000 });
-    const startedAt = cache.catchUp(feed);
+    const startedAt = await cache.catchUp(feed);
     record("b", "1", ["postmortem-published"]);
-    cache.catchUp(feed);
+    await cache.catchUp(feed);
     expect(cache.set("/kinds/postmortem-published/feed.rss", pageScopeOf("/kinds/postmortem-published/feed.rss"), startedAt, page("old"))).toBe(false);
     expect(cache.set("/kinds/update-edited/feed.rss", pageScopeOf("/kinds/update-edited/feed.rss"), startedAt, page("b"))).toBe(true);
   });
 
-  it("evicts every page of a vendor that was renamed or removed, and everything for a change it cannot place", () => {
+  it("evicts every page of a vendor that was renamed or removed, and everything for a change it cannot place", async () => {
     const { feed, record } = changeLog();
     const cache = new PageCache({ maxBytes: 100_000, maxEntryBytes: 1_000, ttlMs: 60_000 });
     const paths = ["/vendors/a/incidents/1", "/vendors/a/incidents/1/versions/2", "/vendors/b/incidents/1", "/api/v1/vendors/b/incidents/1"];
-    for (const path of paths) cache.set(path, pageScopeOf(path), cache.catchUp(feed), page(path));
+    for (const path of paths) cache.set(path, pageScopeOf(path), await cache.catchUp(feed), page(path));
     record("a");
-    cache.catchUp(feed);
+    await cache.catchUp(feed);
     expect(paths.filter((path) => cache.get(path) !== undefined)).toEqual(["/vendors/b/incidents/1", "/api/v1/vendors/b/incidents/1"]);
     record(null);
-    cache.catchUp(feed);
+    await cache.catchUp(feed);
     expect(cache.size).toBe(0);
   });
 
-  it("does not keep a render that began before a change that concerns it", () => {
+  it("does not keep a render that began before a change that concerns it", async () => {
     const { feed, record } = changeLog();
     const cache = new PageCache({ maxBytes: 100_000, maxEntryBytes: 1_000, ttlMs: 60_000 });
-    const startedAt = cache.catchUp(feed);
+    const startedAt = await cache.catchUp(feed);
     // A poll records a version of b/1 while both pages render; another reader's request catches up.
     record("b", "1");
-    cache.catchUp(feed);
+    await cache.catchUp(feed);
     expect(cache.set("/vendors/b/incidents/1", pageScopeOf("/vendors/b/incidents/1"), startedAt, page("old"))).toBe(false);
     expect(cache.set("/vendors/a/incidents/1", pageScopeOf("/vendors/a/incidents/1"), startedAt, page("a"))).toBe(true);
   });
 
-  it("empties itself when it fell further behind than the archive keeps changes", () => {
+  it("applies each change once when two requests catch up at the same time, keeping what the change does not concern", async () => {
+    const { feed, record } = changeLog();
+    const cache = new PageCache({ maxBytes: 100_000, maxEntryBytes: 1_000, ttlMs: 60_000 });
+    const at = await cache.catchUp(feed);
+    for (const path of ["/vendors/a/incidents/1", "/vendors/b/incidents/1"]) cache.set(path, pageScopeOf(path), at, page(path));
+    record("b", "1");
+    expect(await Promise.all([cache.catchUp(feed), cache.catchUp(feed)])).toEqual([at + 1, at + 1]);
+    expect(cache.get("/vendors/a/incidents/1")).toBeDefined();
+    expect(cache.get("/vendors/b/incidents/1")).toBeUndefined();
+    expect(cache.evictions).toBe(1);
+  });
+
+  it("empties itself when it fell further behind than the archive keeps changes", async () => {
     const { feed, record } = changeLog(3);
     const cache = new PageCache({ maxBytes: 100_000, maxEntryBytes: 1_000, ttlMs: 60_000 });
     record("b", "1");
-    const at = cache.catchUp(feed);
+    const at = await cache.catchUp(feed);
     cache.set("/vendors/a/incidents/1", pageScopeOf("/vendors/a/incidents/1"), at, page("a"));
     for (let i = 0; i < 5; i += 1) record("b", "1");
-    expect(cache.catchUp(feed)).toBe(6);
+    expect(await cache.catchUp(feed)).toBe(6);
     expect(cache.get("/vendors/a/incidents/1")).toBeUndefined();
     // Nor can it judge a render begun before the gap.
     expect(cache.set("/vendors/a/incidents/1", pageScopeOf("/vendors/a/incidents/1"), at, page("a"))).toBe(false);

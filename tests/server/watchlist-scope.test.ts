@@ -53,8 +53,8 @@ beforeAll(async () => {
 const titlesOf = (rows: ReadonlyArray<{ title: string }>) => [...new Set(rows.map((r) => r.title))].sort();
 
 describe("the watchlist page's data", () => {
-  it("lists each vendor with its Now and what it is narrowed to, and only the changes the watchlist follows, newest first", () => {
-    const page = getWatchlistPage(db, "team", NOW, readNowRules(), null, 50);
+  it("lists each vendor with its Now and what it is narrowed to, and only the changes the watchlist follows, newest first", async () => {
+    const page = await getWatchlistPage(db, "team", NOW, readNowRules(), null, 50);
     expect(page?.vendors.map((v) => [v.vendor.slug, v.vendor.components, v.overview?.slug])).toEqual([
       ["acme", ["API"], "acme"],
       ["globex", null, "globex"],
@@ -66,13 +66,13 @@ describe("the watchlist page's data", () => {
     expect(times).toEqual([...times].sort().reverse());
   });
 
-  it("pages through the changes without repeating or skipping one", () => {
-    const whole = getWatchlistPage(db, "team", NOW, readNowRules(), null, 50)?.changes.rows.map((r) => r.versionId) ?? [];
+  it("pages through the changes without repeating or skipping one", async () => {
+    const whole = (await getWatchlistPage(db, "team", NOW, readNowRules(), null, 50))?.changes.rows.map((r) => r.versionId) ?? [];
     const seen: number[] = [];
     let next: string | null = null;
     do {
       const cursor: ReturnType<typeof decodeCursor> = next === null ? null : decodeCursor(next);
-      const page = getWatchlistPage(db, "team", NOW, readNowRules(), cursor, 2);
+      const page = await getWatchlistPage(db, "team", NOW, readNowRules(), cursor, 2);
       seen.push(...(page?.changes.rows.map((r) => r.versionId) ?? []));
       next = page?.changes.next ?? null;
     } while (next !== null);
@@ -80,12 +80,12 @@ describe("the watchlist page's data", () => {
     expect(seen).toEqual(whole);
   });
 
-  it("is undefined for an unknown watchlist", () => {
-    expect(getWatchlistPage(db, "nobody", NOW, readNowRules(), null, 50)).toBeUndefined();
+  it("is undefined for an unknown watchlist", async () => {
+    expect(await getWatchlistPage(db, "nobody", NOW, readNowRules(), null, 50)).toBeUndefined();
   });
 
-  it("summarizes every watchlist with its vendors for /watch", () => {
-    expect(listWatchlistSummaries(db).map((w) => [w.name, w.vendors.map((v) => v.name)])).toEqual([["team", ["Acme Cloud", "Globex"]]]);
+  it("summarizes every watchlist with its vendors for /watch", async () => {
+    expect((await listWatchlistSummaries(db)).map((w) => [w.name, w.vendors.map((v) => v.name)])).toEqual([["team", ["Acme Cloud", "Globex"]]]);
   });
 });
 

@@ -13,10 +13,10 @@ afterEach(async () => {
 });
 
 /** An archive that never changes, or one whose changes a test records as the triggers would. */
-const UNCHANGED: ArchiveChangeFeed = { position: () => 1, since: () => [] };
+const UNCHANGED: ArchiveChangeFeed = { position: async () => 1, since: async () => [] };
 function changingArchive() {
   const rows: ArchiveChange[] = [];
-  const feed: ArchiveChangeFeed = { position: () => rows.length, since: (seq, limit) => rows.slice(seq, seq + limit) };
+  const feed: ArchiveChangeFeed = { position: async () => rows.length, since: async (seq, limit) => rows.slice(seq, seq + limit) };
   return { feed, record: (vendorSlug: string | null, providerId: string | null = null, kinds: string[] | null = null) => void rows.push({ seq: rows.length + 1, vendorSlug, providerId, kinds }) };
 }
 
@@ -118,10 +118,8 @@ describe("the web server's page cache", () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
       const { rendered, get } = await serve({
-        position: () => {
-          throw new Error("database is locked");
-        },
-        since: () => [],
+        position: () => Promise.reject(new Error("database is locked")),
+        since: async () => [],
       });
       expect(await get("/vendors/acme/incidents/42")).toMatchObject({ status: 200, cache: "bypass", body: expect.stringContaining("render 1") });
       expect(rendered).toHaveLength(1);

@@ -35,8 +35,8 @@ export async function restoredHashes(db: RedlineDb): Promise<Array<{ id: number;
   return hashes;
 }
 
-export function vendorExportJson(db: RedlineDb, slug: string): string {
-  const doc = loadVendorExport(db, slug);
+export async function vendorExportJson(db: RedlineDb, slug: string): Promise<string> {
+  const doc = await loadVendorExport(db, slug);
   if (!doc) throw new Error(`no export of ${slug}`);
   return renderExportJson(doc);
 }

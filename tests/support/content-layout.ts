@@ -29,13 +29,14 @@ export function writeLayoutBeforeVersionContent(source: RedlineDb, dir: string):
 }
 
 /** Everything a reader shows of each version's stored content: lists of changes with their field changes, the incident pages, each version's detail. */
-export function versionTexts(db: RedlineDb): string {
+export async function versionTexts(db: RedlineDb): Promise<string> {
   const sqlite = db.$client;
   const incidents = sqlite.prepare<[], { id: number; vendorId: number; providerId: string }>("SELECT id, vendor_id AS vendorId, provider_id AS providerId FROM incidents ORDER BY id").all();
   const versions = sqlite.prepare<[], { incidentId: number; seq: number }>("SELECT incident_id AS incidentId, seq FROM incident_versions ORDER BY id").all();
-  return JSON.stringify({
-    changes: listChanges(db, {}, 100_000).rows,
-    pages: incidents.map((i) => getIncidentRecord(db, i.vendorId, i.providerId)?.versions),
-    details: versions.map((v) => getVersionDetail(db, v.incidentId, v.seq)),
-  });
+  const changes = (await listChanges(db, {}, 100_000)).rows;
+  const pages = [];
+  for (const i of incidents) pages.push((await getIncidentRecord(db, i.vendorId, i.providerId))?.versions);
+  const details = [];
+  for (const v of versions) details.push(await getVersionDetail(db, v.incidentId, v.seq));
+  return JSON.stringify({ changes, pages, details });
 }

@@ -51,19 +51,19 @@ export function editedAwayQueries(db: RedlineDb, count: number): string[] {
  * whose versions today's reader cannot read (before the version-content migration); `earlier: false`
  * searches the current text only, for a file from before versions kept what they took away.
  */
-export function searchAnswers(db: RedlineDb, queries: readonly string[], vendor: string, options: { changes?: boolean; earlier?: boolean } = {}): string {
+export async function searchAnswers(db: RedlineDb, queries: readonly string[], vendor: string, options: { changes?: boolean; earlier?: boolean } = {}): Promise<string> {
   const search = options.earlier === false ? searchCurrentText : searchIncidents;
-  return JSON.stringify(
-    queries.map((input) => {
-      const query = toFtsQuery(input) ?? "";
-      return {
-        input,
-        hits: search(db, query, {}, { limit: 20, offset: 0 }),
-        second: search(db, query, {}, { limit: 5, offset: 5 }),
-        filtered: search(db, query, { vendor, from: "2021-01-01T00:00:00.000Z", to: "2026-01-01T00:00:00.000Z" }, { limit: 20, offset: 0 }),
-        listed: listIncidents(db, { query }, 20).rows.map((r) => r.id),
-        changes: options.changes === false ? undefined : listChanges(db, { query }, 20).rows.map((r) => r.versionId),
-      };
-    }),
-  );
+  const answers = [];
+  for (const input of queries) {
+    const query = toFtsQuery(input) ?? "";
+    answers.push({
+      input,
+      hits: await search(db, query, {}, { limit: 20, offset: 0 }),
+      second: await search(db, query, {}, { limit: 5, offset: 5 }),
+      filtered: await search(db, query, { vendor, from: "2021-01-01T00:00:00.000Z", to: "2026-01-01T00:00:00.000Z" }, { limit: 20, offset: 0 }),
+      listed: (await listIncidents(db, { query }, 20)).rows.map((r) => r.id),
+      changes: options.changes === false ? undefined : (await listChanges(db, { query }, 20)).rows.map((r) => r.versionId),
+    });
+  }
+  return JSON.stringify(answers);
 }

@@ -25,7 +25,7 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const vendor = getVendor(getServerDb(), (await params).slug);
+  const vendor = await getVendor(getServerDb(), (await params).slug);
   if (!vendor) notFound();
   return { title: `${vendor.name} profile`, alternates: feedAlternates((f) => paths.vendorFeed(vendor.slug, f), `${vendor.name} changes`) };
 }
@@ -46,23 +46,24 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
   const raw = await searchParams;
   const query = vendorProfileParamsSchema.safeParse(raw);
   const db = getServerDb();
-  const vendor = getVendor(db, slug);
+  const vendor = await getVendor(db, slug);
   if (!vendor || !query.success) notFound();
   const now = new Date();
-  const period = reportPeriod(query.data, archivedRangeOf(getArchivedInstants(db, vendor.id)), now);
-  const overview = getVendorOverview(db, now, readNowRules(), vendor.slug);
+  const period = reportPeriod(query.data, archivedRangeOf(await getArchivedInstants(db, vendor.id)), now);
+  const overview = await getVendorOverview(db, now, readNowRules(), vendor.slug);
   if (!overview) notFound();
   const feedOf = feedsBySource(overview.sources);
-  const figures = computeVendorFigures(listIncidentFacts(db, vendor.id, period.sinceAt, period.untilAt), { from: period.sinceAt, to: `${period.until}T23:59:59.999Z` }, feedOf);
+  const figures = computeVendorFigures(await listIncidentFacts(db, vendor.id, period.sinceAt, period.untilAt), { from: period.sinceAt, to: `${period.until}T23:59:59.999Z` }, feedOf);
   const before = query.data.before ? decodeCursor(query.data.before) : null;
-  const list = listVendorIncidents(
+  const list = await listVendorIncidents(
     db,
     vendor.id,
     { impact: query.data.impact, status: query.data.status, component: query.data.component, from: query.data.since ? period.sinceAt : undefined, to: query.data.until ? period.untilAt : undefined, before },
     50,
   );
-  const components = listComponentNames(db, vendor.id);
-  const statuses = listStatuses(db, vendor.id);
+  const components = await listComponentNames(db, vendor.id);
+  const statuses = await listStatuses(db, vendor.id);
+  const vendorNow = await describeVendorNowIncidents(db, overview, now);
   const statusPage = safeHttpUrl(vendor.statusPageUrl ?? vendor.url);
   const periodLabel = `${period.since} to ${period.until}`;
   return (
@@ -86,7 +87,7 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
       <FeedLinks feedPath={(f) => paths.vendorKindFeed(vendor.slug, "postmortem-published", f)} label={`${vendor.name} postmortems`} />
       <CalendarLink href={paths.vendorMaintenanceCalendar(vendor.slug)} label={`${vendor.name} scheduled maintenance`} />
 
-      <VendorNowSection vendorName={vendor.name} slug={vendor.slug} now={describeVendorNowIncidents(db, overview, now)} at={now} lastError={overview.poll?.lastError ?? null} />
+      <VendorNowSection vendorName={vendor.name} slug={vendor.slug} now={vendorNow} at={now} lastError={overview.poll?.lastError ?? null} />
 
       <section aria-labelledby="figures-heading">
         <h2 id="figures-heading">Track record, {periodLabel}</h2>

@@ -41,7 +41,7 @@ export default async function WatchlistPage({ params, searchParams }: Props) {
   if (!query.success) notFound();
   const now = new Date();
   const before = query.data.before ? decodeCursor(query.data.before) : null;
-  const page = getWatchlistPage(getServerDb(), name, now, readNowRules(), before, PAGE_SIZE);
+  const page = await getWatchlistPage(getServerDb(), name, now, readNowRules(), before, PAGE_SIZE);
   if (!page) notFound();
   return (
     <>

@@ -32,19 +32,25 @@ async function archive(dir: string, withCorpus: boolean): Promise<RedlineDb> {
 
 const slugsOf = (db: RedlineDb) => db.$client.prepare<[], { slug: string }>("SELECT slug FROM vendors ORDER BY slug").all().map((r) => r.slug);
 
+async function exportsBySlug(db: RedlineDb): Promise<Map<string, string>> {
+  const exports = new Map<string, string>();
+  for (const slug of slugsOf(db)) exports.set(slug, JSON.stringify(await loadVendorExport(db, slug)));
+  return exports;
+}
+
 describe("converting a database of the previous layout in place", () => {
   it(`exports every vendor identically after a crash mid-conversion and a second run${corpusAvailable ? "" : " (lifecycle fixture only: corpus not found, set REDLINE_CORPUS)"}`, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-convert-"));
     const source = await archive(dir, corpusAvailable);
-    const expected = new Map(slugsOf(source).map((slug) => [slug, JSON.stringify(loadVendorExport(source, slug))]));
-    const changes = JSON.stringify(listChanges(source, {}, 500).rows);
+    const expected = await exportsBySlug(source);
+    const changes = JSON.stringify((await listChanges(source, {}, 500)).rows);
     const file = previousLayoutFile(dir);
     writePreviousLayout(source, file);
 
     const migrated = openDatabase(file);
     expect(versionLayoutPending(migrated.$client)).toBe(true);
     // Exports read the previous layout's rows as they are, before any conversion.
-    for (const [slug, json] of expected) expect(JSON.stringify(loadVendorExport(migrated, slug))).toBe(json);
+    for (const [slug, json] of expected) expect(JSON.stringify(await loadVendorExport(migrated, slug))).toBe(json);
     let batches = 0;
     await expect(
       convertVersionLayout(migrated, {
@@ -63,8 +69,8 @@ describe("converting a database of the previous layout in place", () => {
     expect(done.versionsRewritten).toBeGreaterThan(0);
     expect(versionLayoutPending(resumed.$client)).toBe(false);
     expect(await convertVersionLayout(resumed)).toMatchObject({ versionsRewritten: 0, statesRewritten: 0 });
-    for (const [slug, json] of expected) expect(JSON.stringify(loadVendorExport(resumed, slug))).toBe(json);
-    expect(JSON.stringify(listChanges(resumed, {}, 500).rows)).toBe(changes);
+    for (const [slug, json] of expected) expect(JSON.stringify(await loadVendorExport(resumed, slug))).toBe(json);
+    expect(JSON.stringify((await listChanges(resumed, {}, 500)).rows)).toBe(changes);
     const versions = source.$client.prepare<[], { incidentId: number; seq: number }>("SELECT incident_id AS incidentId, seq FROM incident_versions").all();
     for (const v of versions) expect(readVersionState(resumed, v.incidentId, v.seq)).toEqual(readVersionState(source, v.incidentId, v.seq));
     const full = resumed.$client.prepare<[], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE snapshot IS NOT NULL").get()?.n ?? 0;
@@ -77,7 +83,7 @@ describe("converting a database of the previous layout in place", () => {
   it(`exports every vendor identically from the forward-patch layout after a crash mid-conversion and a second run${corpusAvailable ? "" : " (lifecycle fixture only: corpus not found, set REDLINE_CORPUS)"}`, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-convert-patches-"));
     const source = await archive(dir, corpusAvailable);
-    const expected = new Map(slugsOf(source).map((slug) => [slug, JSON.stringify(loadVendorExport(source, slug))]));
+    const expected = await exportsBySlug(source);
     const file = path.join(dir, "patches.db");
     await source.$client.backup(file);
     const old = openDatabase(file);
@@ -86,7 +92,7 @@ describe("converting a database of the previous layout in place", () => {
       db.$client.prepare<[], { n: number }>("SELECT (SELECT count(*) FROM incident_versions WHERE typeof(patch) = 'text') + (SELECT count(*) FROM incident_states WHERE typeof(patch) = 'text') AS n").get()?.n ?? 0;
     expect(textPatches(old)).toBeGreaterThan(0);
     expect(versionLayoutPending(old.$client)).toBe(true);
-    for (const [slug, json] of expected) expect(JSON.stringify(loadVendorExport(old, slug))).toBe(json);
+    for (const [slug, json] of expected) expect(JSON.stringify(await loadVendorExport(old, slug))).toBe(json);
     await expect(
       convertVersionLayout(old, {
         batch: 1,
@@ -103,7 +109,7 @@ describe("converting a database of the previous layout in place", () => {
     expect(versionLayoutPending(resumed.$client)).toBe(false);
     expect(textPatches(resumed)).toBe(0);
     expect(await convertVersionLayout(resumed)).toMatchObject({ versionsRewritten: 0, statesRewritten: 0 });
-    for (const [slug, json] of expected) expect(JSON.stringify(loadVendorExport(resumed, slug))).toBe(json);
+    for (const [slug, json] of expected) expect(JSON.stringify(await loadVendorExport(resumed, slug))).toBe(json);
     const versions = source.$client.prepare<[], { incidentId: number; seq: number }>("SELECT incident_id AS incidentId, seq FROM incident_versions").all();
     for (const v of versions) expect(readVersionState(resumed, v.incidentId, v.seq)).toEqual(readVersionState(source, v.incidentId, v.seq));
     closeDatabase(resumed);

@@ -37,7 +37,7 @@ describe("migrating the raw layer to integer body ids", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-raw-rows-"));
     const source = await archive(dir);
     const slugs = slugsOf(source);
-    const expected = new Map(slugs.map((slug) => [slug, vendorExportJson(source, slug)]));
+    const expected = new Map(await Promise.all(slugs.map(async (slug) => [slug, await vendorExportJson(source, slug)] as const)));
     const kept = keptCaptures(source);
     expect(kept.length).toBeGreaterThan(0);
     const file = layoutBeforeRawRowsFile(dir);
@@ -53,7 +53,7 @@ describe("migrating the raw layer to integer body ids", () => {
     expect(migrated.$client.prepare("SELECT count(*) AS n FROM captures WHERE body_hash IS NOT NULL").get()).toEqual({ n: 0 });
     expect(keptCaptures(migrated)).toEqual(kept);
     for (const r of await restoredHashes(migrated)) expect(r.restored).toBe(r.recorded);
-    for (const slug of slugs) expect(vendorExportJson(migrated, slug)).toBe(expected.get(slug));
+    for (const slug of slugs) expect(await vendorExportJson(migrated, slug)).toBe(expected.get(slug));
     expect(migrated.$client.prepare("PRAGMA foreign_key_check").all()).toEqual([]);
     // Deleting a body looks for captures naming it in the retired column as well: an index probe, not a scan.
     const plan = migrated.$client.prepare<[string], { detail: string }>("EXPLAIN QUERY PLAN SELECT 1 FROM captures WHERE body_hash = ?").all("x");
@@ -65,7 +65,7 @@ describe("migrating the raw layer to integer body ids", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-raw-rows-crash-"));
     const source = await archive(dir);
     const slugs = slugsOf(source);
-    const expected = new Map(slugs.map((slug) => [slug, vendorExportJson(source, slug)]));
+    const expected = new Map(await Promise.all(slugs.map(async (slug) => [slug, await vendorExportJson(source, slug)] as const)));
     const kept = keptCaptures(source);
     const file = layoutBeforeRawRowsFile(dir);
     writeLayoutBeforeRawRows(source, file);
@@ -86,7 +86,7 @@ describe("migrating the raw layer to integer body ids", () => {
     const migrated = openDatabase(file);
     expect(keptCaptures(migrated)).toEqual(kept);
     for (const r of await restoredHashes(migrated)) expect(r.restored).toBe(r.recorded);
-    for (const slug of slugs) expect(vendorExportJson(migrated, slug)).toBe(expected.get(slug));
+    for (const slug of slugs) expect(await vendorExportJson(migrated, slug)).toBe(expected.get(slug));
     closeDatabase(migrated);
   });
 });

@@ -29,16 +29,21 @@ async function archive(dir: string): Promise<RedlineDb> {
 }
 
 /** Everything read through the side tables: exports, every kind's list of changes (all vendors and each), incidents by kind. */
-function answers(db: RedlineDb): string {
+async function answers(db: RedlineDb): Promise<string> {
   const vendors = db.$client.prepare<[], { id: number; slug: string }>("SELECT id, slug FROM vendors ORDER BY slug").all();
-  return JSON.stringify({
-    exports: vendors.map((v) => loadVendorExport(db, v.slug)),
-    kinds: CHANGE_KIND_NAMES.map((kind) => ({
-      all: listChanges(db, { kinds: [kind] }, 500).rows.map((r) => r.versionId),
-      byVendor: vendors.map((v) => listChanges(db, { vendorId: v.id, kinds: [kind, "title-changed"] }, 500).rows.map((r) => r.versionId)),
-      incidents: listIncidents(db, { kinds: [kind] }, 500).rows.map((r) => r.id),
-    })),
-  });
+  const exports = [];
+  for (const v of vendors) exports.push(await loadVendorExport(db, v.slug));
+  const kinds = [];
+  for (const kind of CHANGE_KIND_NAMES) {
+    const byVendor = [];
+    for (const v of vendors) byVendor.push((await listChanges(db, { vendorId: v.id, kinds: [kind, "title-changed"] }, 500)).rows.map((r) => r.versionId));
+    kinds.push({
+      all: (await listChanges(db, { kinds: [kind] }, 500)).rows.map((r) => r.versionId),
+      byVendor,
+      incidents: (await listIncidents(db, { kinds: [kind] }, 500)).rows.map((r) => r.id),
+    });
+  }
+  return JSON.stringify({ exports, kinds });
 }
 
 const rowsOf = (db: RedlineDb, table: string, order: string) => db.$client.prepare(`SELECT * FROM ${table} ORDER BY ${order}`).all();
@@ -56,7 +61,7 @@ describe("the side tables' layout", () => {
   it(`migrates a database of the previous layout in place, exporting and listing every kind identically${corpusAvailable ? "" : " (lifecycle fixture only: corpus not found, set REDLINE_CORPUS)"}`, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-side-tables-"));
     const source = await archive(dir);
-    const expected = answers(source);
+    const expected = await answers(source);
     const parsed = JSON.parse(expected) as { kinds: Array<{ all: number[] }> };
     // Lists that are empty would compare equal without proving anything.
     expect(parsed.kinds.filter((k) => k.all.length > 0).length).toBeGreaterThan(8);
@@ -76,7 +81,7 @@ describe("the side tables' layout", () => {
     expect(rowsOf(migrated, "version_kinds", "kind, observed_ms, version_id")).toEqual(rowsOf(source, "version_kinds", "kind, observed_ms, version_id"));
     expect(rowsOf(migrated, "incident_sources", "incident_id, source")).toEqual(rowsOf(source, "incident_sources", "incident_id, source"));
     expect(rowsOf(migrated, "incident_components", "incident_id, component_id")).toEqual(rowsOf(source, "incident_components", "incident_id, component_id"));
-    expect(answers(migrated)).toBe(expected);
+    expect(await answers(migrated)).toBe(expected);
     closeDatabase(migrated);
     closeDatabase(source);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -86,7 +91,7 @@ describe("the side tables' layout", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-side-tables-fail-"));
     const source = openDatabase(path.join(dir, "source.db"));
     await archiveAcmeLifecycle(source);
-    const expected = answers(source);
+    const expected = await answers(source);
     const file = fileBeforeMigration(dir, MIGRATION);
     copyArchiveInto(file, source);
     const before = openDatabase(file, { migrate: false });
@@ -115,7 +120,7 @@ describe("the side tables' layout", () => {
 
     const migrated = openDatabase(file);
     expect(sideTablesPending(migrated.$client)).toBe(false);
-    expect(answers(migrated)).toBe(expected);
+    expect(await answers(migrated)).toBe(expected);
     closeDatabase(migrated);
     closeDatabase(source);
     fs.rmSync(dir, { recursive: true, force: true });

@@ -38,20 +38,22 @@ interface Expected {
   versions: number;
 }
 
-function expectationsOf(db: RedlineDb): Expected {
+async function expectationsOf(db: RedlineDb): Promise<Expected> {
   const slugs = db.$client.prepare<[], { slug: string }>("SELECT slug FROM vendors ORDER BY slug").all().map((r) => r.slug);
+  const exports = new Map<string, string>();
+  for (const slug of slugs) exports.set(slug, JSON.stringify(await loadVendorExport(db, slug)));
   return {
-    exports: new Map(slugs.map((slug) => [slug, JSON.stringify(loadVendorExport(db, slug))])),
-    texts: versionTexts(db),
+    exports,
+    texts: await versionTexts(db),
     kinds: JSON.stringify(db.$client.prepare("SELECT * FROM version_kinds ORDER BY version_id, kind").all()),
     versions: db.$client.prepare<[], { n: number }>("SELECT count(*) AS n FROM incident_versions").get()?.n ?? 0,
   };
 }
 
-function expectSame(db: RedlineDb, expected: Expected): void {
+async function expectSame(db: RedlineDb, expected: Expected): Promise<void> {
   expect(versionContentPending(db.$client)).toBe(false);
-  for (const [slug, json] of expected.exports) expect(JSON.stringify(loadVendorExport(db, slug)), slug).toBe(json);
-  expect(versionTexts(db)).toBe(expected.texts);
+  for (const [slug, json] of expected.exports) expect(JSON.stringify(await loadVendorExport(db, slug)), slug).toBe(json);
+  expect(await versionTexts(db)).toBe(expected.texts);
   // Row ids are kept: version_kinds still points at the same versions.
   expect(JSON.stringify(db.$client.prepare("SELECT * FROM version_kinds ORDER BY version_id, kind").all())).toBe(expected.kinds);
 }
@@ -80,7 +82,7 @@ describe("a version's content", () => {
 describe("migrating versions that keep their changes and text in columns of their own", () => {
   it(`packs them in place: every export, list, page and version detail reads the same, row ids and triggers kept${CORPUS_NOTE}`, async () => {
     const source = await archive(path.join(dir, "source.db"));
-    const expected = expectationsOf(source);
+    const expected = await expectationsOf(source);
     const file = writeLayoutBeforeVersionContent(source, dir);
     closeDatabase(source);
     const old = new Database(file, { readonly: true });
@@ -94,7 +96,7 @@ describe("migrating versions that keep their changes and text in columns of thei
 
     const migrated = openDatabase(file);
     expect(columnsOf(migrated.$client)).not.toContain("summary");
-    expectSame(migrated, expected);
+    await expectSame(migrated, expected);
     expect(migrated.$client.prepare("SELECT count(*) AS n FROM incident_versions").get()).toEqual({ n: expected.versions });
     expect(migrated.$client.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'incident_versions'").get()).toEqual(sequence);
     const triggers = migrated.$client.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'incident_versions' ORDER BY name").all();
@@ -109,7 +111,7 @@ describe("migrating versions that keep their changes and text in columns of thei
   it(`is finished by a second migrate after the first is killed once it reports the conversion${CORPUS_NOTE}`, async () => {
     const crashDir = fs.mkdtempSync(path.join(dir, "crash-"));
     const source = await archive(path.join(crashDir, "source.db"));
-    const expected = expectationsOf(source);
+    const expected = await expectationsOf(source);
     const file = writeLayoutBeforeVersionContent(source, crashDir);
     closeDatabase(source);
 
@@ -139,7 +141,7 @@ describe("migrating versions that keep their changes and text in columns of thei
     expect(exit.code, second.watched.stderr.join("\n")).toBe(0);
     expect(second.watched.stdout).toContain(`migrated ${file}`);
     const done = openDatabase(file);
-    expectSame(done, expected);
+    await expectSame(done, expected);
     closeDatabase(done);
   }, 180_000);
 });

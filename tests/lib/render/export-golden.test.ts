@@ -28,7 +28,7 @@ describe("exports of a hand-written lifecycle", () => {
     for (const step of ACME_LIFECYCLE) {
       await ingestSnapshot(db, { vendor, platform, source: "incidents.json", observedAt: step.at, body: snapshotBody(step.incidents) });
     }
-    const loaded = loadVendorExport(db, "acme");
+    const loaded = await loadVendorExport(db, "acme");
     if (!loaded) throw new Error("vendor missing");
     doc = loaded;
   });

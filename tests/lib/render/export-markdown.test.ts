@@ -113,7 +113,7 @@ describeCorpus("the Markdown export of real archives", () => {
       const vendor = await ensureVendor(db, { slug, name: slug, platform: platform.name });
       const files = corpusSnapshots(folder).slice(0, take);
       await importSnapshots(db, vendor, platform, files.map((file) => ({ label: file, observedAt: observedAtOf(file), source: name, read: () => fs.readFileSync(file) })));
-      const doc = loadVendorExport(db, slug);
+      const doc = await loadVendorExport(db, slug);
       if (!doc) throw new Error(`no export of ${slug}`);
       const statuses = new Set(doc.incidents.flatMap((i) => [i.status, ...i.updates.map((u) => u.status)]).filter((s): s is string => s !== null));
       expect(statuses.size).toBeGreaterThan(1);

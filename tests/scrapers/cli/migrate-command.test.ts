@@ -38,7 +38,7 @@ describe("redline migrate on a database of the previous layout", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-migrate-"));
     const source = openDatabase(path.join(dir, "source.db"));
     await archiveAcmeLifecycle(source);
-    const expected = JSON.stringify(loadVendorExport(source, "acme"));
+    const expected = JSON.stringify(await loadVendorExport(source, "acme"));
     const file = previousLayoutFile(dir);
     writePreviousLayout(source, file);
     const versions = countRows(source, "incident_versions");
@@ -58,7 +58,7 @@ describe("redline migrate on a database of the previous layout", () => {
     expect(first.stdout).toMatch(/versions kept as patches: \d+ versions and \d+ record states rewritten/);
     const db = openDatabase(file);
     expect(versionLayoutPending(db.$client)).toBe(false);
-    expect(JSON.stringify(loadVendorExport(db, "acme"))).toBe(expected);
+    expect(JSON.stringify(await loadVendorExport(db, "acme"))).toBe(expected);
     closeDatabase(db);
 
     const second = migrateCli(file);
@@ -75,13 +75,13 @@ describe("redline migrate on a database whose search index keeps a plain copy of
     const source = openDatabase(path.join(dir, "source.db"));
     await archiveAcmeLifecycle(source);
     const queries = queriesFrom(source, 20);
-    const expected = searchAnswers(source, queries, "acme");
+    const expected = await searchAnswers(source, queries, "acme");
     const file = writeLayoutBeforeSearchText(source, dir);
     closeDatabase(source);
 
     const db = migrateInPlace(file, searchTextPending);
     checkSearchIndex(db);
-    expect(searchAnswers(db, queries, "acme")).toBe(expected);
+    expect(await searchAnswers(db, queries, "acme")).toBe(expected);
     closeDatabase(db);
     expect(migrateCli(file).stdout).not.toMatch(/backed up/);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -93,13 +93,13 @@ describe("redline migrate on a database of the side tables' previous layout", ()
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-migrate-side-"));
     const source = openDatabase(path.join(dir, "source.db"));
     await archiveAcmeLifecycle(source);
-    const expected = JSON.stringify(loadVendorExport(source, "acme"));
+    const expected = JSON.stringify(await loadVendorExport(source, "acme"));
     const file = fileBeforeMigration(dir, "side_tables");
     copyArchiveInto(file, source);
     closeDatabase(source);
 
     const db = migrateInPlace(file, sideTablesPending);
-    expect(JSON.stringify(loadVendorExport(db, "acme"))).toBe(expected);
+    expect(JSON.stringify(await loadVendorExport(db, "acme"))).toBe(expected);
     closeDatabase(db);
     expect(migrateCli(file).stdout).not.toMatch(/backed up/);
     fs.rmSync(dir, { recursive: true, force: true });

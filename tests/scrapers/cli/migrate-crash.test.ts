@@ -38,7 +38,7 @@ describeCorpus("migrate killed while converting raw bodies", () => {
     const db = openDatabase(file);
     await importCorpusFolder(db, "statuspage-summary-jira");
     const total = toLegacyLayout(db);
-    const expected = vendorExportJson(db, "jira");
+    const expected = await vendorExportJson(db, "jira");
     closeDatabase(db);
 
     const first = migrate(file);
@@ -49,7 +49,7 @@ describeCorpus("migrate killed while converting raw bodies", () => {
     const backup = backedUp?.[1] ?? "";
     expect(await inspect(backup, (b) => countLegacyBodies(b.$client))).toBe(total);
 
-    const left = await inspect(file, async (crashed) => {
+    const left = await await inspect(file, async (crashed) => {
       for (const r of await restoredHashes(crashed)) expect(r.restored, `capture ${r.id} after the kill`).toBe(r.recorded);
       return countLegacyBodies(crashed.$client);
     });
@@ -66,7 +66,7 @@ describeCorpus("migrate killed while converting raw bodies", () => {
     await inspect(file, async (done) => {
       expect(countLegacyBodies(done.$client)).toBe(0);
       for (const r of await restoredHashes(done)) expect(r.restored, `capture ${r.id} after the second migrate`).toBe(r.recorded);
-      expect(vendorExportJson(done, "jira")).toBe(expected);
+      expect(await vendorExportJson(done, "jira")).toBe(expected);
     });
   });
 });

@@ -45,8 +45,8 @@ function expectGoldenDigest(name: string, actual: string): void {
   expect(digest).toBe(lines.get(name));
 }
 
-function exportOf(db: RedlineDb, slug: string): string {
-  const doc = loadVendorExport(db, slug);
+async function exportOf(db: RedlineDb, slug: string): Promise<string> {
+  const doc = await loadVendorExport(db, slug);
   if (!doc) throw new Error(`no vendor ${slug}`);
   return renderExportJson(doc);
 }
@@ -86,11 +86,11 @@ describeCorpus("corpus: repeated identical snapshots as runs", () => {
     const first = await importSnapshots(db, vendor, platform, snapshots);
     expect(first.captures).toBe(snapshots.length);
     expect(captureRows(db)).toEqual({ rows: 120, observations: snapshots.length });
-    expectGoldenDigest("jira", exportOf(db, "jira"));
+    expectGoldenDigest("jira", await exportOf(db, "jira"));
     const again = await importSnapshots(db, vendor, platform, snapshots);
     expect(again).toMatchObject({ captures: 0, duplicates: snapshots.length, versions: 0 });
     await rederive(db, "jira");
-    expectGoldenDigest("jira", exportOf(db, "jira"));
+    expectGoldenDigest("jira", await exportOf(db, "jira"));
   });
 
   it("summary.json and a history.atom interleaved in one vendor, both repeating, export as before, and again after rederive", async () => {
@@ -113,9 +113,9 @@ describeCorpus("corpus: repeated identical snapshots as runs", () => {
     const stored = captureRows(db);
     expect(stored.observations).toBe(summaryFiles.length * 3 + atomSnapshots.length);
     expect(stored.rows).toBeLessThan(stored.observations / 2);
-    expectGoldenDigest("github-two-sources", exportOf(db, "github"));
+    expectGoldenDigest("github-two-sources", await exportOf(db, "github"));
     await rederive(db, "github");
-    expectGoldenDigest("github-two-sources", exportOf(db, "github"));
+    expectGoldenDigest("github-two-sources", await exportOf(db, "github"));
   });
 });
 
@@ -149,12 +149,12 @@ describe("a simulated poll history with many unchanged polls", () => {
     }
     const stored = captureRows(db);
     expect(stored.rows).toBeLessThan(stored.observations / 3);
-    const before = { acme: withoutPorts(exportOf(db, "acme")), beta: withoutPorts(exportOf(db, "beta")) };
+    const before = { acme: withoutPorts(await exportOf(db, "acme")), beta: withoutPorts(await exportOf(db, "beta")) };
     expectGolden("runs-poll-acme-export.json", before.acme);
     expectGolden("runs-poll-beta-export.json", before.beta);
     await rederive(db, "acme");
     await rederive(db, "beta");
-    expect(withoutPorts(exportOf(db, "acme"))).toBe(before.acme);
-    expect(withoutPorts(exportOf(db, "beta"))).toBe(before.beta);
+    expect(withoutPorts(await exportOf(db, "acme"))).toBe(before.acme);
+    expect(withoutPorts(await exportOf(db, "beta"))).toBe(before.beta);
   });
 });

@@ -139,8 +139,8 @@ describe("every fault at once, across many vendors", () => {
     expect(histories(db, faultySlugs).filter((line) => !line.startsWith("schema-drift"))).toEqual([]);
   });
 
-  it("shows every failing vendor's error on the operator status page", () => {
-    const status = new Map(listVendorPollStatus(db).map((v) => [v.slug, v]));
+  it("shows every failing vendor's error on the operator status page", async () => {
+    const status = new Map((await listVendorPollStatus(db)).map((v) => [v.slug, v]));
     for (const slug of faultySlugs) {
       const row = status.get(slug);
       expect(row?.lastOutcome, slug).toBe("failed");

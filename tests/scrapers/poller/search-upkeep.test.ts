@@ -85,14 +85,14 @@ describe("search index upkeep", () => {
     const db = await driftedVersionIndex();
     const before = searchSegmentCount(db.$client, "version_search");
     expect(before).toBeGreaterThan(SEARCH_SEGMENT_LIMIT);
-    const search = (word: string) => searchIncidents(db, toFtsQuery(word) ?? "", {}, { limit: 10, offset: 0 }).hits;
-    const answers = WORDS.map(search);
+    const search = async (word: string) => (await searchIncidents(db, toFtsQuery(word) ?? "", {}, { limit: 10, offset: 0 })).hits;
+    const answers = await Promise.all(WORDS.map(search));
     expect(answers.map((found) => found.map((h) => [h.providerId, h.earlierSeq]))).toEqual(WORDS.map((_, i) => [[`inc${i}`, 1]]));
     const upkeep = await tidySearchIndex(db);
     expect(upkeep.version_search).toMatchObject({ before, after: 1 });
     expect(upkeep.version_search.steps).toBeGreaterThan(0);
     expect(searchSegmentCount(db.$client, "version_search")).toBe(1);
-    expect(WORDS.map(search)).toEqual(answers);
+    expect(await Promise.all(WORDS.map(search))).toEqual(answers);
     expect(() => db.$client.prepare("INSERT INTO version_search (version_search, rank) VALUES ('integrity-check', 1)").run()).not.toThrow();
   });
 

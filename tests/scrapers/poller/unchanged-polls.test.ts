@@ -155,12 +155,12 @@ describe("failure runs", () => {
     expect(rows[1]?.error).toMatch(/503/);
     expect(rows[2]?.error).toMatch(/500/);
 
-    const [status] = listSourceStatus(p.db);
+    const [status] = await listSourceStatus(p.db);
     expect(status).toMatchObject({
       vendorSlug: "acme", source: page.url, lastPolledAt: p.at(30), lastChangedAt: p.at(0), lastFailedAt: p.at(25), observations: 31, runs: 4,
     });
     expect(status?.lastFailure).toMatch(/500/);
-    const html = renderToStaticMarkup(createElement(SourceStatusTable, { sources: listSourceStatus(p.db), now: new Date(START + 31 * 60_000) }));
+    const html = renderToStaticMarkup(createElement(SourceStatusTable, { sources: await listSourceStatus(p.db), now: new Date(START + 31 * 60_000) }));
     for (const at of [p.at(30), p.at(0), p.at(25)]) expect(html).toContain(`dateTime="${at}"`);
     expect(html).toContain(status?.lastFailure ?? "no failure");
     expect(html).toContain("31 (4)");

@@ -17,7 +17,7 @@ const FIXTURE = fs.readFileSync(path.join(__dirname, "..", "..", "fixtures", "st
 
 const summaryPlatform = () => platformNamed("statuspage-summary");
 
-const exportJson = (db: RedlineDb, vendor: VendorRow): string => vendorExportJson(db, vendor.slug);
+const exportJson = (db: RedlineDb, vendor: VendorRow): Promise<string> => vendorExportJson(db, vendor.slug);
 
 /** Six edits of one incident, a day apart. */
 async function history(slug: string) {
@@ -38,28 +38,28 @@ const staleParsers = (db: RedlineDb, slug: string) =>
 describe("re-derivation after retention removed raw bodies", () => {
   it("rebuilds a vendor with every raw body kept to the same export (the control)", async () => {
     const { db, vendor } = await history("kept");
-    const before = exportJson(db, vendor);
+    const before = await exportJson(db, vendor);
     await queueJob(db, vendor.id, "requested", null);
     await runPendingJobs(db, { vendorId: vendor.id, pauseMs: 0 });
     expect((await listRecentJobs(db))[0]?.status).toBe("done");
-    expect(exportJson(db, vendor)).toBe(before);
+    expect(await exportJson(db, vendor)).toBe(before);
   });
 
   it("rebuilds a pruned vendor from its first kept capture: the history before stays, the export is the same", async () => {
     const { db, vendor } = await history("pruned");
-    const before = exportJson(db, vendor);
+    const before = await exportJson(db, vendor);
     const versions = countRows(db, "incident_versions");
     expect((await pruneRawBodies(db, { before: "2026-03-03T12:00:00.000Z" })).captures).toBe(3);
     await queueJob(db, vendor.id, "requested", null);
     await runPendingJobs(db, { vendorId: vendor.id, pauseMs: 0 });
     expect((await listRecentJobs(db))[0]?.status).toBe("done");
-    expect(exportJson(db, vendor)).toBe(before);
+    expect(await exportJson(db, vendor)).toBe(before);
     expect(countRows(db, "incident_versions")).toBe(versions);
   });
 
   it("derives again only what follows the pruned captures, and keeps what was derived before them", async () => {
     const { db, vendor } = await history("upgraded");
-    const before = exportJson(db, vendor);
+    const before = await exportJson(db, vendor);
     await pruneRawBodies(db, { before: "2026-03-03T12:00:00.000Z" });
     // Mark every version's summary: a rebuild rewrites those it derives again, and only those.
     db.$client.prepare("UPDATE incident_versions SET content = redline_version_with(content, 'summary', 'marked')").run();
@@ -78,7 +78,7 @@ describe("re-derivation after retention removed raw bodies", () => {
     expect(rebuilt.every((v) => v.summary !== "marked")).toBe(true);
     // The history itself is what it was; and the vendor is no longer stale.
     db.$client.prepare("UPDATE incident_versions SET content = redline_version_with(content, 'summary', 'marked')").run();
-    const remarked = exportJson(db, vendor);
+    const remarked = await exportJson(db, vendor);
     expect(await queueStaleRebuilds(db)).toBe(0);
     const withoutSummaries = (json: string) => json.replace(/"summary": "(?:[^"\\]|\\.)*"/g, "");
     expect(withoutSummaries(remarked)).not.toBe(remarked);
@@ -87,7 +87,7 @@ describe("re-derivation after retention removed raw bodies", () => {
 
   it("refuses a late capture that falls among the pruned ones, and records why", async () => {
     const { db, vendor } = await history("early");
-    const before = exportJson(db, vendor);
+    const before = await exportJson(db, vendor);
     await pruneRawBodies(db, { before: "2026-03-03T12:00:00.000Z" });
     const body = Buffer.from(FIXTURE.replace("Card payouts delayed", "Card payouts delayed (early)"));
     await importSnapshots(db, vendor, summaryPlatform(), [{ label: "early", observedAt: "2026-03-02T12:00:00.000Z", source: "summary.json", read: () => body }]);
@@ -97,7 +97,7 @@ describe("re-derivation after retention removed raw bodies", () => {
     expect(job?.reason).toBe("late-capture");
     expect(job?.status).toBe("failed");
     expect(job?.error).toMatch(/^retention: the raw bodies of its captures up to 2026-03-03T10:00:00.000Z were deleted.*its history stays as it was derived/);
-    expect(exportJson(db, vendor)).toBe(before);
+    expect(await exportJson(db, vendor)).toBe(before);
   });
 
   it("still replays a late capture that falls after the pruned period", async () => {
@@ -124,7 +124,7 @@ describeCorpus("re-derivation of a real history after retention", () => {
     const platform = summaryPlatform();
     const vendor = await ensureVendor(db, { slug: "jira", platform: platform.name });
     await importSnapshots(db, vendor, platform, listSnapshotFolder(corpusPath("statuspage-summary-jira")).snapshots);
-    const before = exportJson(db, vendor);
+    const before = await exportJson(db, vendor);
     const middle = db.$client
       .prepare<[], { observedAt: string }>("SELECT observed_at AS observedAt FROM captures ORDER BY observed_at LIMIT 1 OFFSET 150")
       .get();
@@ -132,10 +132,10 @@ describeCorpus("re-derivation of a real history after retention", () => {
     // What is derived again is worded afresh: mark it, and the rebuild must put it back.
     const marked = db.$client.prepare("UPDATE incident_versions SET content = redline_version_with(content, 'summary', 'marked') WHERE vendor_id = ? AND observed_at >= ?").run(vendor.id, middle?.observedAt ?? "");
     expect(marked.changes).toBeGreaterThan(0);
-    expect(exportJson(db, vendor)).not.toBe(before);
+    expect(await exportJson(db, vendor)).not.toBe(before);
     await queueJob(db, vendor.id, "requested", null);
     await runPendingJobs(db, { vendorId: vendor.id, pauseMs: 0 });
     expect((await listRecentJobs(db))[0]?.status).toBe("done");
-    expect(exportJson(db, vendor)).toBe(before);
+    expect(await exportJson(db, vendor)).toBe(before);
   });
 });

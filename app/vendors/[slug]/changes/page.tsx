@@ -16,7 +16,7 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
-  const vendor = getVendor(getServerDb(), (await params).slug);
+  const vendor = await getVendor(getServerDb(), (await params).slug);
   if (!vendor) return { title: "Not found" };
   const query = vendorChangesParamsSchema.safeParse(await searchParams);
   const kinds = query.success ? (query.data.kind ?? []) : [];
@@ -28,10 +28,10 @@ export default async function VendorChangesPage({ params, searchParams }: Props)
   const raw = await searchParams;
   const query = vendorChangesParamsSchema.safeParse(raw);
   const db = getServerDb();
-  const vendor = getVendor(db, slug);
+  const vendor = await getVendor(db, slug);
   if (!vendor || !query.success) notFound();
   const before = query.data.before ? decodeCursor(query.data.before) : null;
-  const page = listChanges(db, { kinds: query.data.kind, vendorId: vendor.id, before }, 50);
+  const page = await listChanges(db, { kinds: query.data.kind, vendorId: vendor.id, before }, 50);
   return (
     <>
       <nav aria-label="Breadcrumb" className="breadcrumb">

@@ -10,7 +10,7 @@ type Props = { params: Promise<{ slug: string; key: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { slug, key } = await params;
-  const route = incidentRoute(slug, key);
+  const route = await incidentRoute(slug, key);
   if (!route) return { title: "Not found" };
   return { title: incidentPageTitle(route), alternates: alternatesMetadata(incidentPageAlternates(route)) };
 }
@@ -18,7 +18,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 /** The web server answers this address itself (server/archive-pages.tsx); Next renders it in development. */
 export default async function IncidentPage({ params }: Props) {
   const { slug, key } = await params;
-  const route = incidentRoute(slug, key);
+  const route = await incidentRoute(slug, key);
   if (!route) notFound();
   return <IncidentPageBody route={route} now={new Date()} />;
 }

@@ -21,11 +21,11 @@ export default async function ComparePage({ params, searchParams }: Props) {
   const { slug, key } = await params;
   const query = compareParamsSchema.safeParse(await searchParams);
   const db = getServerDb();
-  const route = resolveIncidentRoute(db, slug, key);
+  const route = await resolveIncidentRoute(db, slug, key);
   if (!route || !query.success) notFound();
   const { vendor, incident } = route;
-  const from = getVersionDetail(db, incident.id, query.data.from);
-  const to = getVersionDetail(db, incident.id, query.data.to);
+  const from = await getVersionDetail(db, incident.id, query.data.from);
+  const to = await getVersionDetail(db, incident.id, query.data.to);
   if (!from || !to) notFound();
   const changes = orderChanges(diffStates(from.snapshot, to.snapshot));
   return (

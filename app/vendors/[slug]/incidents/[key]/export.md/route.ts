@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 
 export async function GET(_request: Request, { params }: { params: Promise<{ slug: string; key: string }> }) {
   const { slug, key } = await params;
-  const doc = loadIncidentExport(getServerDb(), slug, key);
+  const doc = await loadIncidentExport(getServerDb(), slug, key);
   if (!doc) return new Response("Not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
   return downloadResponse(renderExportMarkdown(doc), `${slug}-${doc.incidents[0]?.id ?? key}`, "md");
 }

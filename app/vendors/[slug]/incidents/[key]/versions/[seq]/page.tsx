@@ -10,7 +10,7 @@ type Props = { params: Promise<{ slug: string; key: string; seq: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { slug, key, seq } = await params;
-  const route = versionRoute(slug, key, seq);
+  const route = await versionRoute(slug, key, seq);
   if (!route) return { title: "Not found" };
   return { title: changePageTitle(route), alternates: alternatesMetadata(changePageAlternates(route)) };
 }
@@ -18,7 +18,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 /** The web server answers this address itself (server/archive-pages.tsx); Next renders it in development. */
 export default async function ChangePage({ params }: Props) {
   const { slug, key, seq } = await params;
-  const route = versionRoute(slug, key, seq);
+  const route = await versionRoute(slug, key, seq);
   if (!route) notFound();
   return <ChangePageBody route={route} />;
 }

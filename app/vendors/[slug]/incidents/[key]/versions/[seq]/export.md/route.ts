@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 
 export async function GET(_request: Request, { params }: { params: Promise<{ slug: string; key: string; seq: string }> }) {
   const { slug, key, seq } = await params;
-  const doc = loadVersionExport(getServerDb(), slug, key, seq);
+  const doc = await loadVersionExport(getServerDb(), slug, key, seq);
   if (!doc) return new Response("Not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
   return downloadResponse(renderVersionExportMarkdown(doc), `${slug}-${doc.incident.id}-v${doc.version.seq}`, "md");
 }
