@@ -12,7 +12,8 @@ import { addVendor } from "@/db/vendors";
 import { catchUpAt, formatCatchUpClock } from "@/lib/catch-up-clock";
 import { readEnv } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
-import { ensureBuilt, runWebAndPoller } from "@/scripts/start";
+import { runWebAndPoller } from "@/scripts/start";
+import { ensureBuilt } from "@/scripts/web-build";
 import { startSimulator } from "@/simulator/server";
 
 const ROOT = path.resolve(__dirname, "..");

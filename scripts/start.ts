@@ -3,8 +3,6 @@
  * missing or older than the sources, then run the web app and the poller together, supervised.
  * Honours PORT, HOST and REDLINE_DB; `npm start -- --no-catalog` polls only vendors added by hand.
  */
-import { spawnSync } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
 import { closeDatabase, openDatabase, type RedlineDb } from "@/db/client";
 import { recordSupervisorEvent } from "@/db/supervisor-events";
@@ -12,31 +10,11 @@ import { syncCatalogVendors } from "@/db/vendors";
 import { readEnv } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 import { CATALOG, catalogVendorSettings } from "@/scrapers/catalog/catalog";
-import { supervise } from "@/scripts/supervise";
-import { newestMtime } from "@/scripts/newest-mtime";
 import { programArgs } from "@/scripts/prebuilt-program";
+import { supervise } from "@/scripts/supervise";
+import { ensureBuilt } from "@/scripts/web-build";
 
 const ROOT = path.resolve(__dirname, "..");
-const SOURCE_DIRS = ["app", "components", "lib", "db", "server", "public"];
-const SOURCE_FILES = ["next.config.ts", "proxy.ts", "package.json", "tsconfig.json"];
-const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
-
-
-function buildIsStale(): boolean {
-  const buildId = path.join(ROOT, ".next", "BUILD_ID");
-  if (!fs.existsSync(buildId)) return true;
-  const built = fs.statSync(buildId).mtimeMs;
-  const sources = [...SOURCE_DIRS, ...SOURCE_FILES].map((p) => path.join(ROOT, p)).filter((p) => fs.existsSync(p));
-  return sources.some((p) => newestMtime(p) > built);
-}
-
-/** Build the web app if needed; false when the build failed. */
-export function ensureBuilt(): boolean {
-  if (!buildIsStale()) return true;
-  console.log("redline: building the web app (first start or sources changed)");
-  const build = spawnSync(process.execPath, [NEXT_BIN, "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-  return build.status === 0;
-}
 
 /** The database the supervisor records restarts in; without it, supervision goes on unrecorded. */
 function openEventLog(file: string): RedlineDb | null {
