@@ -13,7 +13,7 @@ import { readEnv } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 import { CATALOG, catalogVendorSettings } from "@/scrapers/catalog/catalog";
 import { programArgs } from "@/scripts/prebuilt-program";
-import { parseStartOptions, type Role, ROLES, START_USAGE, StartUsageError } from "@/scripts/start-options";
+import { parseStartOptions, type Role, ROLES, type StartOptions, START_USAGE, StartUsageError } from "@/scripts/start-options";
 import { type ChildSpec, supervise } from "@/scripts/supervise";
 import { ensureBuilt } from "@/scripts/web-build";
 
@@ -63,7 +63,7 @@ export async function superviseRoles(roles: readonly Role[] = ROLES, env: Record
 }
 
 async function main(): Promise<void> {
-  let options;
+  let options: StartOptions;
   try {
     options = parseStartOptions(process.argv.slice(2));
   } catch (error) {

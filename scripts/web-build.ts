@@ -9,7 +9,7 @@ const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
 const WEB_SOURCES = ["app", "components", "lib", "db", "server", "public", "next.config.ts", "proxy.ts", "package.json", "package-lock.json", "tsconfig.json"];
 
 /** The folder Next.js builds into and serves from; next.config.ts reads the same variable. */
-export function nextDistDir(): string {
+function nextDistDir(): string {
   return process.env.REDLINE_NEXT_DIST_DIR ?? ".next";
 }
 

@@ -23,8 +23,10 @@ describe("npm start's arguments", () => {
     expect(parseStartOptions(["--role", "poller", "--role=web", "--role", "poller"]).roles).toEqual(["web", "poller"]);
   });
 
-  it("keep --no-catalog beside roles", () => {
+  it("keep --no-catalog beside roles, and ask for the usage with --help or -h", () => {
     expect(parseStartOptions(["--no-catalog", "--role", "poller"])).toEqual({ roles: ["poller"], catalog: false, help: false });
+    expect(parseStartOptions(["--help"]).help).toBe(true);
+    expect(parseStartOptions(["-h", "--role", "web"]).help).toBe(true);
   });
 
   it("refuse an unknown or empty role, naming the roles there are", () => {
