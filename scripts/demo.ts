@@ -12,7 +12,9 @@ import { addVendor } from "@/db/vendors";
 import { catchUpAt, formatCatchUpClock } from "@/lib/catch-up-clock";
 import { readEnv } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
-import { ensureBuilt, runWebAndPoller } from "@/scripts/start";
+import { superviseRoles } from "@/scripts/start";
+import { ROLES } from "@/scripts/start-options";
+import { ensureBuilt } from "@/scripts/web-build";
 import { startSimulator } from "@/simulator/server";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -43,7 +45,7 @@ async function main(): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    process.exitCode = await runWebAndPoller({
+    process.exitCode = await superviseRoles(ROLES, {
       REDLINE_DB: DEMO_DB,
       REDLINE_ALLOW_PRIVATE_URLS: "1",
       REDLINE_HOST_INTERVAL_MS: "500",

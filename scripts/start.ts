@@ -1,10 +1,10 @@
 /**
  * `npm start`: migrate the database, add the vendor catalog, build the web app when the build is
- * missing or older than the sources, then run the web app and the poller together, supervised.
- * Honours PORT, HOST and REDLINE_DB; `npm start -- --no-catalog` polls only vendors added by hand.
+ * missing or older than the sources, then run the web app, the poller and the notifier, supervised.
+ * `--role web|poller|notify` (comma-separated or repeated) runs only those, so a deployment can
+ * run any number of each. Honours PORT, HOST and REDLINE_DB; `--no-catalog` polls only vendors
+ * added by hand.
  */
-import { spawnSync } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
 import { closeDatabase, openDatabase, type RedlineDb } from "@/db/client";
 import { recordSupervisorEvent } from "@/db/supervisor-events";
@@ -12,31 +12,12 @@ import { syncCatalogVendors } from "@/db/vendors";
 import { readEnv } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 import { CATALOG, catalogVendorSettings } from "@/scrapers/catalog/catalog";
-import { supervise } from "@/scripts/supervise";
-import { newestMtime } from "@/scripts/newest-mtime";
 import { programArgs } from "@/scripts/prebuilt-program";
+import { parseStartOptions, type Role, ROLES, type StartOptions, START_USAGE, StartUsageError } from "@/scripts/start-options";
+import { type ChildSpec, supervise } from "@/scripts/supervise";
+import { ensureBuilt } from "@/scripts/web-build";
 
 const ROOT = path.resolve(__dirname, "..");
-const SOURCE_DIRS = ["app", "components", "lib", "db", "server", "public"];
-const SOURCE_FILES = ["next.config.ts", "proxy.ts", "package.json", "tsconfig.json"];
-const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
-
-
-function buildIsStale(): boolean {
-  const buildId = path.join(ROOT, ".next", "BUILD_ID");
-  if (!fs.existsSync(buildId)) return true;
-  const built = fs.statSync(buildId).mtimeMs;
-  const sources = [...SOURCE_DIRS, ...SOURCE_FILES].map((p) => path.join(ROOT, p)).filter((p) => fs.existsSync(p));
-  return sources.some((p) => newestMtime(p) > built);
-}
-
-/** Build the web app if needed; false when the build failed. */
-export function ensureBuilt(): boolean {
-  if (!buildIsStale()) return true;
-  console.log("redline: building the web app (first start or sources changed)");
-  const build = spawnSync(process.execPath, [NEXT_BIN, "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-  return build.status === 0;
-}
 
 /** The database the supervisor records restarts in; without it, supervision goes on unrecorded. */
 function openEventLog(file: string): RedlineDb | null {
@@ -48,25 +29,32 @@ function openEventLog(file: string): RedlineDb | null {
   }
 }
 
-/** The web app, the poller and the notifier, supervised, against the environment's database, where restarts are recorded. */
-export async function runWebAndPoller(env: Record<string, string> = {}): Promise<number> {
+function roleChild(role: Role, env: Record<string, string>, host: string, port: number): ChildSpec {
+  switch (role) {
+    case "web":
+      return {
+        name: "web",
+        command: process.execPath,
+        args: programArgs("web-server"),
+        env: { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", HOST: host, PORT: String(port), ...env },
+      };
+    case "poller":
+      return { name: "poller", command: process.execPath, args: programArgs("redline", ["poll"]), env };
+    case "notify":
+      // Its own process: delivering to slow or failing targets never delays a poll.
+      return { name: "notify", command: process.execPath, args: programArgs("redline", ["notify"]), env };
+  }
+}
+
+/** The roles' processes, supervised, against the environment's database, where restarts are recorded. */
+export async function superviseRoles(roles: readonly Role[] = ROLES, env: Record<string, string> = {}): Promise<number> {
   const { PORT, REDLINE_DB } = readEnv({ ...process.env, ...env });
   const host = env.HOST ?? process.env.HOST ?? "127.0.0.1";
-  console.log(`redline: serving on http://${host}:${PORT}`);
+  if (roles.includes("web")) console.log(`redline: serving on http://${host}:${PORT}`);
   const db = openEventLog(REDLINE_DB);
   try {
     return await supervise(
-      [
-        {
-          name: "web",
-          command: process.execPath,
-          args: programArgs("web-server"),
-          env: { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", HOST: host, PORT: String(PORT), ...env },
-        },
-        { name: "poller", command: process.execPath, args: programArgs("redline", ["poll"]), env },
-        // Its own process: delivering to slow or failing targets never delays a poll.
-        { name: "notify", command: process.execPath, args: programArgs("redline", ["notify"]), env },
-      ],
+      roles.map((role) => roleChild(role, env, host, PORT)),
       { cwd: ROOT, record: db ? (event) => recordSupervisorEvent(db, event) : undefined },
     );
   } finally {
@@ -75,10 +63,24 @@ export async function runWebAndPoller(env: Record<string, string> = {}): Promise
 }
 
 async function main(): Promise<void> {
+  let options: StartOptions;
+  try {
+    options = parseStartOptions(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof StartUsageError)) throw error;
+    console.error(`redline: ${error.message}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (options.help) {
+    console.log(START_USAGE);
+    return;
+  }
+  const { roles } = options;
   const env = readEnv();
   const db = openDatabase(env.REDLINE_DB);
   try {
-    if (!process.argv.includes("--no-catalog")) {
+    if (options.catalog && roles.includes("poller")) {
       const { added } = await syncCatalogVendors(db, catalogVendorSettings());
       console.log(`redline: catalog of ${CATALOG.length} vendors (${added} new)`);
     }
@@ -86,11 +88,12 @@ async function main(): Promise<void> {
     closeDatabase(db);
   }
   console.log(`redline: database ${env.REDLINE_DB} is migrated`);
-  if (!ensureBuilt()) {
+  if (roles.includes("web") && !ensureBuilt()) {
     process.exitCode = 1;
     return;
   }
-  process.exitCode = await runWebAndPoller();
+  console.log(`redline: running ${roles.join(", ")}`);
+  process.exitCode = await superviseRoles(roles);
 }
 
 if (require.main === module) {

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { isWebBuildFresh } from "@/scripts/web-build";
 import { CommandError, ROOT, runCommand } from "@/tests/e2e/support/commands";
 import { withLock } from "@/tests/e2e/support/lock";
 
@@ -8,29 +9,8 @@ export const DIST_DIR = ".next-e2e";
 export const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
 export const NEXT_ENV = { REDLINE_NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: "1" };
 
-/** What the web app is built from: a change to any of these makes the build stale. */
-const SOURCES = ["app", "components", "lib", "db", "server", "public", "proxy.ts", "next.config.ts", "package-lock.json"];
 const BUILD_ID = path.join(ROOT, DIST_DIR, "BUILD_ID");
 const LOG = path.join(ROOT, "test-results", "e2e", "next-build.log");
-
-function newestChange(target: string): number {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(target);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestChange(path.join(target, entry)));
-  return newest;
-}
-
-function isBuildFresh(): boolean {
-  if (!fs.existsSync(BUILD_ID)) return false;
-  const built = fs.statSync(BUILD_ID).mtimeMs;
-  return SOURCES.every((source) => newestChange(path.join(ROOT, source)) < built);
-}
 
 async function nextBuild(mode: "compile" | "generate"): Promise<void> {
   const result = await runCommand(process.execPath, [NEXT_BIN, "build", "--experimental-build-mode", mode], NEXT_ENV);
@@ -45,7 +25,7 @@ async function nextBuild(mode: "compile" | "generate"): Promise<void> {
  */
 export async function ensureBuild(): Promise<void> {
   await withLock(path.join(ROOT, `${DIST_DIR}.lock`), async () => {
-    if (isBuildFresh()) return;
+    if (isWebBuildFresh(DIST_DIR)) return;
     fs.mkdirSync(path.dirname(LOG), { recursive: true });
     fs.writeFileSync(LOG, "");
     fs.rmSync(BUILD_ID, { force: true });

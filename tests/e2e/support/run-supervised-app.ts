@@ -1,9 +1,9 @@
 /**
  * `npm start` past its migrate and build steps, which the test does itself (the e2e build, a
- * seeded database): the real supervisor over the real web server and poller, from the environment.
+ * seeded database): the real supervisor over every role's real process, from the environment.
  */
-import { runWebAndPoller } from "@/scripts/start";
+import { superviseRoles } from "@/scripts/start";
 
-void runWebAndPoller().then((code) => {
+void superviseRoles().then((code) => {
   process.exitCode = code;
 });
