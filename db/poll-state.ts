@@ -5,7 +5,8 @@ import { incidents, pollState, sources, vendors } from "@/db/schema";
 import type { VendorRow } from "@/db/vendors";
 
 export type SourceRow = typeof sources.$inferSelect;
-export type PollStateRow = typeof pollState.$inferSelect;
+/** The schedule and last outcome; the lease columns are db/poll-leases.ts's alone. */
+export type PollStateRow = Omit<typeof pollState.$inferSelect, "leaseOwner" | "leaseExpiresAt">;
 
 /** Enabled vendors with a URL whose next poll is due (or never scheduled), soonest first. */
 export function listDueVendors(db: RedlineDb, now: string, limit: number, excludeIds: readonly number[] = [], slug?: string): VendorRow[] {
