@@ -8,7 +8,6 @@ const statements = preparedFor((sqlite: Database.Database) => ({
      ON CONFLICT (origin) DO UPDATE SET next_start_ms = max(host_slots.next_start_ms, @nowMs) + @intervalMs
      RETURNING next_start_ms - @intervalMs AS startMs`,
   ),
-  forget: sqlite.prepare<[number]>(`DELETE FROM host_slots WHERE next_start_ms < ?`),
 }));
 
 /**
@@ -20,9 +19,4 @@ const statements = preparedFor((sqlite: Database.Database) => ({
 export async function reserveHostSlot(db: RedlineDb, origin: string, intervalMs: number, nowMs: number): Promise<number> {
   const row = statements(db).reserve.get({ origin, nowMs, intervalMs });
   return row?.startMs ?? nowMs;
-}
-
-/** Drop the slots of hosts last reserved before `beforeMs`: they constrain nothing. */
-export async function forgetHostSlots(db: RedlineDb, beforeMs: number): Promise<number> {
-  return statements(db).forget.run(beforeMs).changes;
 }

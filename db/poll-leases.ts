@@ -1,8 +1,8 @@
 import type Database from "better-sqlite3";
-import { inArray } from "drizzle-orm";
+import { and, eq, gt, inArray } from "drizzle-orm";
 import type { RedlineDb } from "@/db/client";
 import { preparedFor } from "@/db/queries/prepared";
-import { vendors } from "@/db/schema";
+import { pollState, vendors } from "@/db/schema";
 import type { VendorRow } from "@/db/vendors";
 
 /**
@@ -24,6 +24,8 @@ export interface ClaimRequest {
   limit: number;
   /** Only this vendor. */
   slug?: string;
+  /** Vendors the claimer is polling or holding back itself. */
+  exclude?: readonly number[];
 }
 
 const statements = preparedFor((sqlite: Database.Database) => ({
@@ -32,36 +34,47 @@ const statements = preparedFor((sqlite: Database.Database) => ({
     `INSERT INTO poll_state (vendor_id, next_poll_at)
      SELECT id, ? FROM vendors WHERE enabled = 1 AND url IS NOT NULL AND id NOT IN (SELECT vendor_id FROM poll_state)`,
   ),
-  claim: sqlite.prepare<{ owner: string; now: string; until: string; limit: number; slug: string | null }, { vendorId: number }>(
+  claim: sqlite.prepare<{ owner: string; now: string; until: string; limit: number; slug: string | null; exclude: string }, { vendorId: number }>(
     `UPDATE poll_state SET lease_owner = @owner, lease_expires_at = @until
      WHERE vendor_id IN (
        SELECT p.vendor_id FROM poll_state p JOIN vendors v ON v.id = p.vendor_id
        WHERE v.enabled = 1 AND v.url IS NOT NULL AND p.next_poll_at <= @now
-         AND (p.lease_expires_at IS NULL OR p.lease_expires_at <= @now)
+         AND (p.lease_expires_at IS NULL OR p.lease_expires_at <= @now OR p.lease_owner = @owner)
          AND (@slug IS NULL OR v.slug = @slug)
+         AND p.vendor_id NOT IN (SELECT value FROM json_each(@exclude))
        ORDER BY p.next_poll_at, p.vendor_id LIMIT @limit)
      RETURNING vendor_id AS vendorId`,
   ),
-  renew: sqlite.prepare<[string, string, string]>(`UPDATE poll_state SET lease_expires_at = ? WHERE lease_owner = ? AND lease_expires_at > ?`),
   release: sqlite.prepare<[number, string]>(`UPDATE poll_state SET lease_owner = NULL, lease_expires_at = NULL WHERE vendor_id = ? AND lease_owner = ?`),
   holder: sqlite.prepare<[number], { owner: string | null; expiresAt: string | null }>(
     `SELECT lease_owner AS owner, lease_expires_at AS expiresAt FROM poll_state WHERE vendor_id = ?`,
   ),
-  nextDue: sqlite.prepare<{ slug: string | null }, { at: string | null }>(
-    `SELECT min(CASE WHEN p.lease_expires_at IS NOT NULL AND p.lease_expires_at > p.next_poll_at THEN p.lease_expires_at ELSE p.next_poll_at END) AS at
+  nextDue: sqlite.prepare<{ owner: string; slug: string | null; exclude: string }, { at: string | null }>(
+    `SELECT min(CASE WHEN p.lease_owner IS NOT @owner AND p.lease_expires_at > p.next_poll_at THEN p.lease_expires_at ELSE p.next_poll_at END) AS at
      FROM poll_state p JOIN vendors v ON v.id = p.vendor_id
-     WHERE v.enabled = 1 AND v.url IS NOT NULL AND (@slug IS NULL OR v.slug = @slug)`,
+     WHERE v.enabled = 1 AND v.url IS NOT NULL AND (@slug IS NULL OR v.slug = @slug)
+       AND p.vendor_id NOT IN (SELECT value FROM json_each(@exclude))`,
   ),
 }));
 
-/** Claim up to `limit` due vendors no poller holds, soonest due first, and return them by id. */
+/**
+ * Claim up to `limit` due vendors no other poller holds, soonest due first (its own lapsed or held
+ * ones included, unless excluded), and return them.
+ */
 export async function claimDueVendors(db: RedlineDb, request: ClaimRequest): Promise<VendorRow[]> {
   if (request.limit <= 0) return [];
   const s = statements(db);
   const ids = db.$client
     .transaction(() => {
       s.schedule.run(request.now);
-      return s.claim.all({ owner: request.owner, now: request.now, until: request.until, limit: request.limit, slug: request.slug ?? null });
+      return s.claim.all({
+        owner: request.owner,
+        now: request.now,
+        until: request.until,
+        limit: request.limit,
+        slug: request.slug ?? null,
+        exclude: JSON.stringify(request.exclude ?? []),
+      });
     })
     .immediate()
     .map((r) => r.vendorId);
@@ -71,9 +84,18 @@ export async function claimDueVendors(db: RedlineDb, request: ClaimRequest): Pro
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-/** Extend every unexpired lease the owner holds to `until`; how many it still holds. */
-export async function renewLeases(db: RedlineDb, owner: string, now: string, until: string): Promise<number> {
-  return statements(db).renew.run(until, owner, now).changes;
+/**
+ * Extend to `until` the owner's unexpired leases on these vendors (the polls it has in flight; a
+ * claimed vendor it holds back lapses); how many it still holds.
+ */
+export async function renewLeases(db: RedlineDb, owner: string, vendorIds: readonly number[], now: string, until: string): Promise<number> {
+  if (vendorIds.length === 0) return 0;
+  const renewed = await db
+    .update(pollState)
+    .set({ leaseExpiresAt: until })
+    .where(and(eq(pollState.leaseOwner, owner), inArray(pollState.vendorId, [...vendorIds]), gt(pollState.leaseExpiresAt, now)))
+    .returning({ vendorId: pollState.vendorId });
+  return renewed.length;
 }
 
 /** Give a vendor back, only if this owner still holds it (one whose lease was taken over keeps its new holder). */
@@ -86,9 +108,9 @@ export async function leaseHolder(db: RedlineDb, vendorId: number): Promise<{ ow
 }
 
 /**
- * When a vendor next falls due for any poller: its next poll, or its lease's expiry when another
- * poller holds it past that (null when nothing is scheduled).
+ * When a vendor not excluded next falls due for this owner: its next poll, or its lease's expiry
+ * when another poller holds it past that (null when nothing is scheduled).
  */
-export async function nextClaimableAt(db: RedlineDb, slug?: string): Promise<string | null> {
-  return statements(db).nextDue.get({ slug: slug ?? null })?.at ?? null;
+export async function nextClaimableAt(db: RedlineDb, owner: string, exclude: readonly number[] = [], slug?: string): Promise<string | null> {
+  return statements(db).nextDue.get({ owner, slug: slug ?? null, exclude: JSON.stringify(exclude) })?.at ?? null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { forgetHostSlots, reserveHostSlot } from "@/db/host-slots";
+import { reserveHostSlot } from "@/db/host-slots";
 import { freshDatabase } from "@/tests/support/database";
 
 describe("shared host slots", () => {
@@ -16,13 +16,5 @@ describe("shared host slots", () => {
     await reserveHostSlot(db, "https://a.test", 1_000, 10_000);
     expect(await reserveHostSlot(db, "https://a.test", 1_000, 10_500)).toBe(11_000);
     expect(await reserveHostSlot(db, "https://a.test", 1_000, 20_000)).toBe(20_000);
-  });
-
-  it("forgets slots nothing waits for", async () => {
-    const db = freshDatabase();
-    await reserveHostSlot(db, "https://a.test", 1_000, 10_000);
-    await reserveHostSlot(db, "https://b.test", 1_000, 50_000);
-    expect(await forgetHostSlots(db, 20_000)).toBe(1);
-    expect(await reserveHostSlot(db, "https://b.test", 1_000, 50_000)).toBe(51_000);
   });
 });
