@@ -1,32 +1,12 @@
 import type Database from "better-sqlite3";
-import { and, asc, eq, inArray, isNotNull, isNull, lte, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
 import type { RedlineDb } from "@/db/client";
 import { incidents, pollState, sources, vendors } from "@/db/schema";
 import type { VendorRow } from "@/db/vendors";
 
 export type SourceRow = typeof sources.$inferSelect;
-export type PollStateRow = typeof pollState.$inferSelect;
-
-/** Enabled vendors with a URL whose next poll is due (or never scheduled), soonest first. */
-export async function listDueVendors(db: RedlineDb, now: string, limit: number, excludeIds: readonly number[] = [], slug?: string): Promise<VendorRow[]> {
-  return db
-    .select({ vendor: vendors })
-    .from(vendors)
-    .leftJoin(pollState, eq(pollState.vendorId, vendors.id))
-    .where(
-      and(
-        eq(vendors.enabled, true),
-        isNotNull(vendors.url),
-        or(isNull(pollState.nextPollAt), lte(pollState.nextPollAt, now)),
-        excludeIds.length > 0 ? notInArray(vendors.id, [...excludeIds]) : undefined,
-        slug === undefined ? undefined : eq(vendors.slug, slug),
-      ),
-    )
-    .orderBy(asc(sql`coalesce(${pollState.nextPollAt}, '')`), asc(vendors.id))
-    .limit(limit)
-    .all()
-    .map((r) => r.vendor);
-}
+/** The schedule and last outcome; the lease columns are db/poll-leases.ts's alone. */
+export type PollStateRow = Omit<typeof pollState.$inferSelect, "leaseOwner" | "leaseExpiresAt">;
 
 /** Every enabled vendor with a URL (or the one asked for). */
 export async function listPollableVendors(db: RedlineDb, slug?: string): Promise<VendorRow[]> {
@@ -36,24 +16,6 @@ export async function listPollableVendors(db: RedlineDb, slug?: string): Promise
     .where(and(eq(vendors.enabled, true), isNotNull(vendors.url), slug === undefined ? undefined : eq(vendors.slug, slug)))
     .orderBy(asc(vendors.id))
     .all();
-}
-
-/** When the next vendor not already being polled falls due, or null when none is scheduled. */
-export async function nextDueAt(db: RedlineDb, excludeIds: readonly number[] = [], slug?: string): Promise<string | null> {
-  const row = db
-    .select({ at: sql<string | null>`min(${pollState.nextPollAt})` })
-    .from(pollState)
-    .innerJoin(vendors, eq(vendors.id, pollState.vendorId))
-    .where(
-      and(
-        eq(vendors.enabled, true),
-        isNotNull(vendors.url),
-        excludeIds.length > 0 ? notInArray(vendors.id, [...excludeIds]) : undefined,
-        slug === undefined ? undefined : eq(vendors.slug, slug),
-      ),
-    )
-    .get();
-  return row?.at ?? null;
 }
 
 const SOURCE_COLUMNS = `vendor_id AS vendorId, url, platform, etag, last_modified AS lastModified,

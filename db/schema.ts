@@ -68,6 +68,19 @@ export const pollState = sqliteTable("poll_state", {
   lastError: text("last_error"),
   consecutiveFailures: integer("consecutive_failures").notNull().default(0),
   backoffSeconds: integer("backoff_seconds").notNull().default(0),
+  /** The poller polling the vendor now, until when: several pollers share the vendors (db/poll-leases.ts). */
+  leaseOwner: text("lease_owner"),
+  leaseExpiresAt: text("lease_expires_at"),
+});
+
+/**
+ * When the next request to each origin may start, shared by every poller: the per-host politeness
+ * interval holds across processes and machines, not only within one (db/host-slots.ts).
+ */
+export const hostSlots = sqliteTable("host_slots", {
+  origin: text("origin").primaryKey(),
+  /** Milliseconds since the epoch: integers, so a reservation adds the interval in SQL. */
+  nextStartMs: integer("next_start_ms").notNull(),
 });
 
 /**

@@ -52,6 +52,11 @@ const envSchema = z.object({
   REDLINE_POLL_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(16),
   /** Minimum time between two requests to one host. */
   REDLINE_HOST_INTERVAL_MS: z.coerce.number().int().min(0).default(2_000),
+  /**
+   * How long a poller's claim on a vendor lasts unless renewed (it renews a third of the way):
+   * after a poller dies, its vendors wait this long before another takes them.
+   */
+  REDLINE_POLL_LEASE_SECONDS: z.coerce.number().int().min(3).max(3_600).default(60),
   REDLINE_MAX_BACKOFF_SECONDS: z.coerce.number().int().min(1).default(3_600),
   REDLINE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   REDLINE_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),

@@ -18,6 +18,8 @@ export interface RecordedRequest {
   method: string;
   path: string;
   fault: FaultKind | null;
+  /** Who asked: tells apart several pollers (each with its own contact address) in one log. */
+  userAgent: string | null;
 }
 
 export interface VendorHost {
@@ -81,6 +83,7 @@ export function vendorRequestListener(vendor: SimVendor, content: VendorContent,
       method: req.method ?? "GET",
       path,
       fault: fault?.kind ?? null,
+      userAgent: req.headers["user-agent"] ?? null,
     });
     if (fault) return respondWithFault(fault, req, res, vendor.baseUrl, () => content.at(path, nowMs));
     if (req.method !== "GET" && req.method !== "HEAD") {

@@ -7,7 +7,15 @@ import { type ConditionalHeaders, type HttpClient, HttpError, type HttpResponse 
  */
 export class HostGate {
   private readonly hosts = new Map<string, { tail: Promise<void>; lastStart: number; pending: number }>();
-  constructor(private readonly minIntervalMs: number, private readonly now: () => number = Date.now) {}
+  /**
+   * `reserve`, when given, books each start with every other poller sharing the database
+   * (db/host-slots.ts) and answers when it may be: the interval then holds across processes.
+   */
+  constructor(
+    private readonly minIntervalMs: number,
+    private readonly now: () => number = Date.now,
+    private readonly reserve?: (origin: string, intervalMs: number, nowMs: number) => Promise<number>,
+  ) {}
 
   async run<T>(origin: string, work: () => Promise<T>): Promise<T> {
     if (this.hosts.size > 1_000) this.forgetIdleHosts();
@@ -23,6 +31,10 @@ export class HostGate {
       await previous;
       const wait = host.lastStart + this.minIntervalMs - this.now();
       if (wait > 0) await sleep(wait);
+      if (this.reserve && this.minIntervalMs > 0) {
+        const shared = (await this.reserve(origin, this.minIntervalMs, this.now())) - this.now();
+        if (shared > 0) await sleep(shared);
+      }
       host.lastStart = this.now();
       return await work();
     } finally {

@@ -1,9 +1,11 @@
 import type { RedlineDb } from "@/db/client";
+import { reserveHostSlot } from "@/db/host-slots";
 import { type CatchUpClock, catchUpTime, parseCatchUpClock } from "@/lib/catch-up-clock";
 import type { Env } from "@/lib/env";
 import { createHttpClient } from "@/scrapers/http/http-client";
 import { HostGate } from "@/scrapers/http/polite-fetch";
 import type { PollDeps } from "@/scrapers/poller/poll-vendor";
+import { leasePolicy } from "@/scrapers/poller/poller-lease";
 import { Scheduler, type SchedulerOptions } from "@/scrapers/poller/scheduler";
 
 export const REDLINE_VERSION = "0.1.0";
@@ -30,7 +32,8 @@ export function createPollDeps(db: RedlineDb, env: Env): PollDeps {
       maxRedirects: 5,
       allowPrivate: env.REDLINE_ALLOW_PRIVATE_URLS,
     }),
-    gate: new HostGate(env.REDLINE_HOST_INTERVAL_MS),
+    // Booked in the database: pollers sharing it keep the interval between them too.
+    gate: new HostGate(env.REDLINE_HOST_INTERVAL_MS, Date.now, (origin, intervalMs, nowMs) => reserveHostSlot(db, origin, intervalMs, nowMs)),
     retry: { attempts: 3, baseDelayMs: 1_000, maxDelayMs: 30_000, maxRetryAfterMs: 60_000 },
     followUpIntervalMs: env.REDLINE_POSTMORTEM_INTERVAL_SECONDS * 1000,
     ...(env.REDLINE_DEMO_CLOCK === undefined ? {} : { now: demoNow(parseCatchUpClock(env.REDLINE_DEMO_CLOCK)) }),
@@ -41,6 +44,7 @@ export function createScheduler(deps: PollDeps, env: Env, options: Partial<Sched
   return new Scheduler(deps, {
     concurrency: env.REDLINE_POLL_CONCURRENCY,
     policy: { intervalMs: env.REDLINE_POLL_INTERVAL_SECONDS * 1000, maxBackoffMs: env.REDLINE_MAX_BACKOFF_SECONDS * 1000, jitter: 0.1 },
+    lease: leasePolicy(env.REDLINE_POLL_LEASE_SECONDS),
     ...options,
   });
 }

@@ -1,9 +1,11 @@
 import type { RedlineDb } from "@/db/client";
-import { getPollState, listDueVendors, listPollableVendors, nextDueAt, savePollState } from "@/db/poll-state";
+import { claimDueVendors, nextClaimableAt, releaseLease, renewLeases } from "@/db/poll-leases";
+import { getPollState, listPollableVendors, savePollState } from "@/db/poll-state";
 import { nextPushPollDue, takeDuePushPolls } from "@/db/hooks";
 import { getVendorById, type VendorRow } from "@/db/vendors";
 import { errorMessage } from "@/lib/error-message";
 import { type PollDeps, pollVendor, type VendorPollResult } from "@/scrapers/poller/poll-vendor";
+import { type LeasePolicy, leasePolicy } from "@/scrapers/poller/poller-lease";
 import { nextPoll, type SchedulePolicy } from "@/scrapers/poller/schedule-policy";
 
 /** The longest the loop waits before reading a schedule it could not read again. */
@@ -22,6 +24,8 @@ export interface SchedulerOptions {
   random?: () => number;
   /** Where failures that cannot be recorded on a vendor are told (default: stderr). */
   log?: (line: string) => void;
+  /** How this poller holds the vendors it claims from the database it shares with other pollers. */
+  lease?: LeasePolicy;
 }
 
 export interface RoundSummary {
@@ -56,11 +60,20 @@ export class Scheduler {
   private readonly unsaved = new Map<number, { consecutiveFailures: number; retryAtMs: number }>();
   private scheduleFailures = 0;
   private wake: (() => void) | null = null;
+  private readonly lease: LeasePolicy;
+  private renewedAtMs = 0;
 
   constructor(
     private readonly deps: PollDeps,
     private readonly options: SchedulerOptions,
-  ) {}
+  ) {
+    this.lease = options.lease ?? leasePolicy(60);
+  }
+
+  /** Who this poller is in the vendors' leases. */
+  get owner(): string {
+    return this.lease.owner;
+  }
 
   private get db(): RedlineDb {
     return this.deps.db;
@@ -107,6 +120,7 @@ export class Scheduler {
         backoffSeconds: Math.round(next.backoffMs / 1000),
       });
       this.unsaved.delete(vendor.id);
+      await releaseLease(this.db, vendor.id, this.lease.owner);
     } catch (error) {
       this.holdBack(vendor, previous, `unable to save the outcome of its poll (${result.ok ? "ok" : result.error}): ${errorMessage(error)}`);
     }
@@ -162,14 +176,30 @@ export class Scheduler {
     await Promise.all([...this.inFlight.values(), ...this.pushInFlight.values()]);
   }
 
-  /** Start the polls that are due in both lanes; how long to sleep before looking again. */
+  /**
+   * Renew the leases of the polls in flight, then claim and start the polls that are due in both
+   * lanes; how long to sleep before looking again.
+   */
   private async startDuePolls(tickMs: number): Promise<number> {
-    const nowMs = Date.now();
+    let nowMs = Date.now();
+    if (this.inFlight.size + this.pushInFlight.size > 0 && nowMs - this.renewedAtMs >= this.lease.renewEveryMs) {
+      const polling = [...this.inFlight.keys(), ...this.pushInFlight.keys()];
+      await renewLeases(this.db, this.lease.owner, polling, new Date(nowMs).toISOString(), new Date(nowMs + this.lease.leaseMs).toISOString());
+      this.renewedAtMs = nowMs;
+      nowMs = Date.now();
+    }
     const heldBack = [...this.unsaved].filter(([, held]) => held.retryAtMs > nowMs);
     const busy = () => [...this.inFlight.keys(), ...this.pushInFlight.keys(), ...heldBack.map(([id]) => id)];
     const free = this.options.concurrency - this.inFlight.size;
     if (free > 0) {
-      const due = await listDueVendors(this.db, new Date(nowMs).toISOString(), free, busy(), this.options.onlySlug);
+      const due = await claimDueVendors(this.db, {
+        owner: this.lease.owner,
+        now: new Date(nowMs).toISOString(),
+        until: new Date(nowMs + this.lease.leaseMs).toISOString(),
+        limit: free,
+        exclude: busy(),
+        ...(this.options.onlySlug === undefined ? {} : { slug: this.options.onlySlug }),
+      });
       for (const vendor of due) this.start(this.inFlight, vendor);
     }
     const pushFree = (this.options.pushConcurrency ?? 2) - this.pushInFlight.size;
@@ -180,8 +210,8 @@ export class Scheduler {
       }
     }
     const full = this.inFlight.size >= this.options.concurrency;
-    const nextScheduled = full ? null : (await nextDueAt(this.db, busy(), this.options.onlySlug));
-    const nextPush = this.pushInFlight.size >= (this.options.pushConcurrency ?? 2) ? null : (await nextPushPollDue(this.db));
+    const nextScheduled = full ? null : await nextClaimableAt(this.db, this.lease.owner, busy(), this.options.onlySlug);
+    const nextPush = this.pushInFlight.size >= (this.options.pushConcurrency ?? 2) ? null : await nextPushPollDue(this.db);
     const nextHeld = full || heldBack.length === 0 ? null : new Date(Math.min(...heldBack.map(([, held]) => held.retryAtMs))).toISOString();
     const next = [nextScheduled, nextPush, nextHeld].filter((d): d is string => d !== null).sort()[0] ?? null;
     const untilDue = next === null ? tickMs : Math.max(10, Date.parse(next) - Date.now());

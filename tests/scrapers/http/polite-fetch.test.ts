@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { reserveHostSlot } from "@/db/host-slots";
 import { type HttpClient, HttpError, type HttpResponse } from "@/scrapers/http/http-client";
 import { HostGate, politeGet, type RetryPolicy } from "@/scrapers/http/polite-fetch";
+import { freshDatabase } from "@/tests/support/database";
 
 const ok: HttpResponse = { status: 200, url: "", notModified: false, body: Buffer.from("ok"), contentType: null, etag: null, lastModified: null };
 const retry: RetryPolicy = { attempts: 3, baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 30_000 };
@@ -46,6 +48,26 @@ describe("HostGate", () => {
     await Promise.all(Array.from({ length: 4 }, () => politeGet({ client, gate, retry }, "https://a.example/x")));
     expect(maxInFlight()).toBe(1);
     for (let i = 1; i < starts.length; i += 1) expect((starts[i] ?? 0) - (starts[i - 1] ?? 0)).toBeGreaterThanOrEqual(59);
+  });
+
+  it("books every start with reservations shared by two gates, as two pollers on one database do", async () => {
+    const db = freshDatabase();
+    const { client, starts } = scripted([], 5);
+    const booked: number[] = [];
+    const reserve = async (origin: string, intervalMs: number, nowMs: number) => {
+      const start = await reserveHostSlot(db, origin, intervalMs, nowMs);
+      booked.push(start);
+      return start;
+    };
+    const gates = [new HostGate(60, Date.now, reserve), new HostGate(60, Date.now, reserve)] as const;
+    await Promise.all(Array.from({ length: 4 }, (_, i) => politeGet({ client, gate: gates[i % 2] ?? gates[0], retry }, "https://a.example/x")));
+    const byTime = (a: number, b: number) => a - b;
+    booked.sort(byTime);
+    starts.sort(byTime);
+    expect(booked).toHaveLength(4);
+    for (let i = 1; i < booked.length; i += 1) expect((booked[i] ?? 0) - (booked[i - 1] ?? 0)).toBeGreaterThanOrEqual(60);
+    // Each request waited for its booking (the k-th start is no earlier than the k-th booking).
+    starts.forEach((start, i) => expect(start).toBeGreaterThanOrEqual(booked[i] ?? Infinity));
   });
 
   it("does not hold one host's requests behind another's", async () => {

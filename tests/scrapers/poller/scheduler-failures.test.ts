@@ -79,8 +79,9 @@ describe("the scheduler's failures", () => {
     const db = freshDatabase();
     await addVendors(db, "broken", "calm");
     const broken = await vendorId(db, "broken");
-    db.$client.exec(`CREATE TRIGGER refuse_insert BEFORE INSERT ON poll_state WHEN NEW.vendor_id = ${broken} BEGIN SELECT RAISE(ABORT, 'database is locked'); END;
-      CREATE TRIGGER refuse_update BEFORE UPDATE ON poll_state WHEN NEW.vendor_id = ${broken} BEGIN SELECT RAISE(ABORT, 'database is locked'); END;`);
+    // Its outcome cannot be saved; its lease (the claim that starts each poll) can.
+    db.$client.exec(`CREATE TRIGGER refuse_insert BEFORE INSERT ON poll_state WHEN NEW.vendor_id = ${broken} AND NEW.last_poll_at IS NOT NULL BEGIN SELECT RAISE(ABORT, 'database is locked'); END;
+      CREATE TRIGGER refuse_update BEFORE UPDATE ON poll_state WHEN NEW.vendor_id = ${broken} AND NEW.last_poll_at IS NOT OLD.last_poll_at BEGIN SELECT RAISE(ABORT, 'database is locked'); END;`);
     const requests: Array<{ url: string; at: number }> = [];
     const lines: string[] = [];
     const seen = observer();
@@ -104,11 +105,11 @@ describe("the scheduler's failures", () => {
     const held = unsaved().length;
     expect(unsaved()[0]).toMatch(/ECONNREFUSED.*: database is locked; polling it again in 0\.1 s$/);
     expect(unsaved()[1]).toMatch(/polling it again in 0\.2 s$/);
-    expect(pollState(db, "broken")).toBeUndefined();
+    expect(pollState(db, "broken")?.outcome ?? null).toBeNull();
     const asked = requests.filter((r) => r.url.startsWith("http://broken.test/")).map((r) => r.at);
     expect(asked[1] ?? 0).toBeGreaterThanOrEqual((asked[0] ?? Infinity) + 100);
     expect(asked[2] ?? 0).toBeGreaterThanOrEqual((asked[1] ?? Infinity) + 200);
-    await seen.until(() => pollState(db, "broken") !== undefined);
+    await seen.until(() => (pollState(db, "broken")?.outcome ?? null) !== null);
     scheduler.stop();
     await running;
     expect(pollState(db, "broken")).toMatchObject({ outcome: "failed", error: expect.stringContaining("ECONNREFUSED"), failures: held + 1 });

@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { claimDueVendors, leaseHolder, nextClaimableAt, releaseLease, renewLeases } from "@/db/poll-leases";
+import { savePollState } from "@/db/poll-state";
+import { addVendor } from "@/db/vendors";
+import { freshDatabase } from "@/tests/support/database";
+
+const T0 = "2026-12-01T10:00:00.000Z";
+const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString();
+
+async function withVendors(count: number) {
+  const db = freshDatabase();
+  for (let i = 0; i < count; i += 1) {
+    await addVendor(db, { slug: `v${i}`, name: `V${i}`, platform: "statuspage", url: `https://status.v${i}.test/` }, "user");
+  }
+  return db;
+}
+
+describe("vendor leases", () => {
+  it("gives each due vendor to one claimer: two pollers claiming at once split the vendors", async () => {
+    const db = await withVendors(10);
+    const a = await claimDueVendors(db, { owner: "a", now: T0, until: at(60), limit: 6 });
+    const b = await claimDueVendors(db, { owner: "b", now: T0, until: at(60), limit: 6 });
+    expect(a).toHaveLength(6);
+    expect(b).toHaveLength(4);
+    expect(new Set([...a, ...b].map((v) => v.slug)).size).toBe(10);
+    expect(await claimDueVendors(db, { owner: "c", now: at(1), until: at(61), limit: 10 })).toEqual([]);
+    expect(await leaseHolder(db, a[0]?.id ?? -1)).toEqual({ owner: "a", expiresAt: at(60) });
+  });
+
+  it("returns claimed vendors as full rows, soonest due first", async () => {
+    const db = await withVendors(3);
+    const [v0, v1, v2] = await claimDueVendors(db, { owner: "a", now: T0, until: at(60), limit: 3 });
+    for (const v of [v0, v1, v2]) if (v) await releaseLease(db, v.id, "a");
+    await savePollState(db, { vendorId: v2?.id ?? -1, nextPollAt: at(-30), lastPollAt: null, lastOutcome: null, lastError: null, consecutiveFailures: 0, backoffSeconds: 0 });
+    const claimed = await claimDueVendors(db, { owner: "a", now: T0, until: at(60), limit: 1 });
+    expect(claimed).toEqual([expect.objectContaining({ slug: "v2", enabled: true, url: "https://status.v2.test/", origin: "user" })]);
+  });
+
+  it("lets another poller take a vendor whose lease expired, and not before", async () => {
+    const db = await withVendors(1);
+    const [vendor] = await claimDueVendors(db, { owner: "dead", now: T0, until: at(30), limit: 1 });
+    expect(await claimDueVendors(db, { owner: "live", now: at(29), until: at(90), limit: 1 })).toEqual([]);
+    expect(await nextClaimableAt(db, "live")).toBe(at(30));
+    expect(await nextClaimableAt(db, "dead")).toBe(T0);
+    expect((await claimDueVendors(db, { owner: "live", now: at(30), until: at(90), limit: 1 })).map((v) => v.id)).toEqual([vendor?.id]);
+    // The poller that lost it cannot give back what is no longer its own.
+    expect(await releaseLease(db, vendor?.id ?? -1, "dead")).toBe(false);
+    expect(await leaseHolder(db, vendor?.id ?? -1)).toMatchObject({ owner: "live" });
+  });
+
+  it("renews only the owner's unexpired leases on the vendors it names", async () => {
+    const db = await withVendors(4);
+    const a = await claimDueVendors(db, { owner: "a", now: T0, until: at(30), limit: 3 });
+    const b = await claimDueVendors(db, { owner: "b", now: T0, until: at(30), limit: 1 });
+    const ids = (vs: typeof a) => vs.map((v) => v.id);
+    // a renews two of its three (the third it holds back) and tries b's: only its own two move.
+    expect(await renewLeases(db, "a", [...ids(a).slice(0, 2), ...ids(b)], at(10), at(70))).toBe(2);
+    expect(await renewLeases(db, "b", ids(b), at(31), at(91))).toBe(0);
+    const taken = await claimDueVendors(db, { owner: "c", now: at(31), until: at(91), limit: 4 });
+    expect(taken.map((v) => v.id).sort()).toEqual([ids(a)[2], ids(b)[0]].sort());
+  });
+
+  it("skips disabled vendors and vendors without a URL, and a released vendor waits for its next poll", async () => {
+    const db = await withVendors(2);
+    db.$client.prepare("UPDATE vendors SET enabled = 0 WHERE slug = 'v1'").run();
+    const [v0] = await claimDueVendors(db, { owner: "a", now: T0, until: at(60), limit: 5 });
+    expect(v0?.slug).toBe("v0");
+    await savePollState(db, { vendorId: v0?.id ?? -1, nextPollAt: at(300), lastPollAt: T0, lastOutcome: "ok", lastError: null, consecutiveFailures: 0, backoffSeconds: 0 });
+    expect(await releaseLease(db, v0?.id ?? -1, "a")).toBe(true);
+    expect(await claimDueVendors(db, { owner: "b", now: at(1), until: at(61), limit: 5 })).toEqual([]);
+    expect(await nextClaimableAt(db, "b")).toBe(at(300));
+  });
+
+  it("gives the claimer back its own lease on a vendor it no longer excludes, never one it excludes", async () => {
+    const db = await withVendors(2);
+    const [v0, v1] = await claimDueVendors(db, { owner: "a", now: T0, until: at(60), limit: 2 });
+    expect(await claimDueVendors(db, { owner: "a", now: at(1), until: at(61), limit: 2, exclude: [v0?.id ?? -1, v1?.id ?? -1] })).toEqual([]);
+    expect((await claimDueVendors(db, { owner: "a", now: at(1), until: at(61), limit: 2, exclude: [v0?.id ?? -1] })).map((v) => v.id)).toEqual([v1?.id]);
+    expect(await nextClaimableAt(db, "a", [v0?.id ?? -1, v1?.id ?? -1])).toBeNull();
+  });
+
+  it("claims only the vendor asked for", async () => {
+    const db = await withVendors(3);
+    expect((await claimDueVendors(db, { owner: "a", now: T0, until: at(60), limit: 5, slug: "v1" })).map((v) => v.slug)).toEqual(["v1"]);
+  });
+});

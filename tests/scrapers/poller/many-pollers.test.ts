@@ -1,0 +1,130 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { closeDatabase, openDatabase } from "@/db/client";
+import { addVendor } from "@/db/vendors";
+import { startSimulator } from "@/simulator/server";
+import type { RecordedRequest } from "@/simulator/vendor-server";
+import { watchProcess } from "@/tests/support/watch-process";
+
+const ROOT = path.resolve(__dirname, "..", "..", "..");
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-pollers-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const VENDORS = 200;
+const INTERVAL_S = 10;
+const LEASE_S = 8;
+
+function startPoller(db: string, name: string) {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), "poll", "--db", db], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      REDLINE_ALLOW_PRIVATE_URLS: "1",
+      REDLINE_HOST_INTERVAL_MS: "0",
+      REDLINE_POLL_LEASE_SECONDS: String(LEASE_S),
+      // Each poller tells the simulator who it is through its User-Agent.
+      REDLINE_CONTACT_URL: `https://ops.test/${name}`,
+    },
+  });
+  return { child, name, watched: watchProcess(child) };
+}
+
+type Poller = ReturnType<typeof startPoller>;
+const byPoller = (r: RecordedRequest, p: Poller) => r.userAgent?.includes(`/${p.name})`) ?? false;
+
+describe("two pollers on one database", () => {
+  it("share 200 vendors, each polled by one at a time; the survivor of a kill -9 takes over its leases once they lapse, losing and repeating nothing", { timeout: 600_000 }, async () => {
+    const sim = await startSimulator({ count: VENDORS, families: ["statuspage"], acceleration: 0, start: "2026-03-02T00:00:00.000Z", seed: 11 });
+    const file = path.join(dir, "shared.db");
+    const setup = openDatabase(file);
+    for (const v of sim.vendors) await addVendor(setup, { slug: v.slug, name: v.name, platform: v.family, url: v.url, intervalSeconds: INTERVAL_S }, "user");
+    closeDatabase(setup);
+    const read = new Database(file, { readonly: true });
+    // A poll's first request: the vendor's own endpoint (incident pages and maintenances follow it).
+    const polls = (slug: string) => sim.requests(slug).filter((r) => r.path === new URL(sim.vendor(slug).url).pathname);
+    const a = startPoller(file, "a");
+    const b = startPoller(file, "b");
+    try {
+      // A is killed mid-round: while due vendors remain, its slots are always full of claimed ones.
+      await a.watched.until("poller a's first polls", () => sim.vendors.reduce((n, v) => n + sim.requests(v.slug).filter((r) => byPoller(r, a)).length, 0) >= 10);
+      a.child.kill("SIGKILL");
+      await a.watched.exited;
+      const killedAt = Date.now();
+      const held = read
+        .prepare<[string], { slug: string; expiresAt: string }>(
+          "SELECT v.slug, p.lease_expires_at AS expiresAt FROM poll_state p JOIN vendors v ON v.id = p.vendor_id WHERE p.lease_owner LIKE ?",
+        )
+        .all(`%:${a.child.pid}:%`);
+      expect(held.length).toBeGreaterThan(0);
+      for (const lease of held) expect(Date.parse(lease.expiresAt)).toBeLessThanOrEqual(killedAt + LEASE_S * 1000);
+
+      // B polls every vendor, A's leased ones only after their leases lapse.
+      const polledByBAfter = (slug: string, sinceMs: number) => sim.requests(slug).find((r) => byPoller(r, b) && r.receivedAtMs >= sinceMs);
+      await b.watched.until("b polled every vendor after the kill", () => sim.vendors.every((v) => polledByBAfter(v.slug, killedAt)));
+      for (const lease of held) {
+        const taken = polledByBAfter(lease.slug, killedAt);
+        const aRequests = sim.requests(lease.slug).filter((r) => byPoller(r, a));
+        const expiry = Date.parse(lease.expiresAt);
+        expect(taken?.receivedAtMs ?? 0, `${lease.slug} taken before its lease lapsed`).toBeGreaterThanOrEqual(expiry);
+        // Within the lease: at B's next look at the schedule after the lapse, not an interval later.
+        expect((taken?.receivedAtMs ?? Infinity) - expiry, `${lease.slug} taken over late`).toBeLessThan(INTERVAL_S * 1000);
+        expect(aRequests.every((r) => r.receivedAtMs <= killedAt)).toBe(true);
+      }
+
+      // Vendors change; B archives every change of every vendor.
+      sim.setClock("2026-03-02T06:00:00.000Z");
+      const changedAt = Date.now();
+      await b.watched.until("b polled every vendor after the change", () => sim.vendors.every((v) => sim.requests(v.slug).some((r) => r.simulatedAt === sim.now() && r.receivedAtMs >= changedAt)));
+      const polledLines = () => new Set(b.watched.stdout.filter((l) => / sim-\d+: ok/.test(l)).map((l) => / (sim-\d+): /.exec(l)?.[1]));
+      const linesBefore = b.watched.stdout.length;
+      await b.watched.until("b recorded a poll of every vendor after the change", () => {
+        const recent = new Set(b.watched.stdout.slice(linesBefore).map((l) => / (sim-\d+): ok/.exec(l)?.[1]));
+        return sim.vendors.every((v) => recent.has(v.slug));
+      });
+      expect(polledLines().size).toBe(VENDORS);
+      b.child.kill("SIGTERM");
+      await b.watched.exited;
+
+      // Each vendor's polls, in arrival order, are an interval apart: never two pollers at once.
+      for (const v of sim.vendors) {
+        const seen = polls(v.slug);
+        for (let i = 1; i < seen.length; i += 1) {
+          const [before, after] = [seen[i - 1], seen[i]];
+          // A poll the killed poller started is followed by the survivor's after the lease lapsed (checked above).
+          if (!before || !after || (byPoller(before, a) && byPoller(after, b))) continue;
+          expect(after.receivedAtMs - before.receivedAtMs, `${v.slug} polled twice at once: ${JSON.stringify(seen)}`).toBeGreaterThanOrEqual((INTERVAL_S * 1000) / 2);
+        }
+      }
+      // A version repeating its predecessor's content can only say the incident's presence changed.
+      const repeated = read
+        .prepare(
+          `SELECT a.incident_id AS incident, b.seq, b.kinds FROM incident_versions a
+           JOIN incident_versions b ON b.incident_id = a.incident_id AND b.seq = a.seq + 1 WHERE a.hash = b.hash`,
+        )
+        .all() as Array<{ incident: number; seq: number; kinds: string }>;
+      const presenceOnly = new Set(["incident-left-feed", "incident-deleted", "incident-reappeared"]);
+      expect(repeated.filter((r) => !(JSON.parse(r.kinds) as string[]).every((k) => presenceOnly.has(k)))).toEqual([]);
+      const gaps = read.prepare("SELECT count(*) AS n FROM incidents i WHERE i.version_count <> (SELECT count(*) FROM incident_versions v WHERE v.incident_id = i.id)").get() as { n: number };
+      expect(gaps.n).toBe(0);
+      for (const v of sim.vendors) {
+        const archived = read
+          .prepare<[string], { id: string; title: string; status: string | null }>(
+            "SELECT i.provider_id AS id, i.title, i.status FROM incidents i JOIN vendors v ON v.id = i.vendor_id WHERE v.slug = ? AND i.presence = 'listed' ORDER BY i.provider_id",
+          )
+          .all(v.slug);
+        const shown = sim.stateOf(v.slug).map((i) => ({ id: i.id, title: i.title, status: i.status })).sort((x, y) => (x.id < y.id ? -1 : 1));
+        expect(archived, v.slug).toEqual(shown);
+      }
+    } finally {
+      a.child.kill("SIGKILL");
+      b.child.kill("SIGKILL");
+      read.close();
+      await sim.stop();
+    }
+  });
+});
