@@ -100,7 +100,7 @@ async function readLog(file: string): Promise<string> {
   return fs.promises.readFile(file, "utf8").catch(() => "(no server log)");
 }
 
-/** Starts the server on `firstPort` or, when a port is taken, on another free one; the port it listens on. */
+/** Starts the server on `options.port` (or a free one) and, when that is taken, on another; the port it listens on. */
 async function startServer(binaries: PostgresBinaries, dataDir: string, folder: string, owner: Owner | undefined, options: PostgresClusterOptions): Promise<number> {
   const logFile = path.join(folder, "server.log");
   let port = options.port ?? (await freePort());

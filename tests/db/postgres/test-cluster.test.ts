@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describePostgres, postgresAdminUrl } from "@/tests/support/postgres";
+import { describePostgres, postgresAdminUrl, withPostgresDatabase } from "@/tests/support/postgres";
 import { startPostgresCluster, type PostgresCluster } from "@/tests/support/postgres-cluster";
 import { PostgresClusterError } from "@/tests/support/postgres-cluster-error";
 import { createPostgresDatabase, dropPostgresDatabase } from "@/tests/support/postgres-databases";
@@ -68,6 +68,22 @@ describePostgres("the run's PostgreSQL cluster", () => {
     await ended;
     expect(await refusal(url)).toBe("3D000");
     await lingering.end().catch(() => undefined);
+  });
+});
+
+describePostgres("a database per test", () => {
+  const database = withPostgresDatabase({ prefix: "per_test", perTest: true });
+  const seen: string[] = [];
+
+  it("is created for the first test", async () => {
+    seen.push(database.url);
+    expect(await query(database.url, "SELECT 1 AS one")).toEqual([{ one: 1 }]);
+  });
+
+  it("is another for the next, the first one dropped", async () => {
+    expect(seen).toHaveLength(1);
+    expect(database.url).not.toBe(seen[0]);
+    expect(await refusal(seen[0] ?? "")).toBe("3D000");
   });
 });
 
