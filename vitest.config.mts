@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // One throwaway PostgreSQL cluster per run, when its binaries are installed (tests/support/postgres.ts).
+    globalSetup: ["tests/support/postgres-global-setup.ts"],
   },
 });
