@@ -16,7 +16,7 @@ describe("throttle telemetry", () => {
     const telemetry = new ThrottleTelemetry(() => db, 3_600_000, () => undefined, (line) => lines.push(line));
     for (let i = 0; i < 3; i += 1) await telemetry.throttled("source:acme", T0 + i * 1_000, LIMIT);
     db.$client.exec(REFUSE_WRITES);
-    expect(() => telemetry.flush()).toThrow(expect.objectContaining({ kind: "telemetry", message: expect.stringContaining("database is locked") }));
+    await expect(telemetry.flush()).rejects.toThrow(expect.objectContaining({ kind: "telemetry", message: expect.stringContaining("database is locked") }));
     await telemetry.throttled("source:acme", T0 + 5_000, LIMIT);
     await telemetry.throttled("ceiling", T0 + 6_000, LIMIT);
     await expect(telemetry.flush()).rejects.toThrow(/unable to write the throttle counts of 2 scopes/);
