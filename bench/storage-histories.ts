@@ -80,8 +80,8 @@ async function timeReads(dbFile: string, slug: string): Promise<{ restore: Timin
   try {
     const vendor = await getVendorBySlug(db, slug);
     if (!vendor) throw new Error(`bench: no vendor ${slug} in ${dbFile}`);
-    const restore = await await timeEach(await listStoredCaptureIds(db, vendor.id), (id) => restoreCapture(db, id));
-    const versionRead = await await timeEach(await listVersionRefs(db, vendor.id), async ({ incidentId, seq }) => {
+    const restore = await timeEach(await listStoredCaptureIds(db, vendor.id), (id) => restoreCapture(db, id));
+    const versionRead = await timeEach(await listVersionRefs(db, vendor.id), async ({ incidentId, seq }) => {
       if (!(await getVersionDetail(db, incidentId, seq))) throw new Error(`bench: version ${seq} of incident ${incidentId} is missing`);
     });
     return { restore, versionRead };

@@ -36,7 +36,7 @@ export interface RoundResult {
 const CLAIM_LIMIT = 200;
 
 async function outboundMessage(deps: NotifyDeps, subscription: Subscription, claimed: ClaimedMessage): Promise<OutboundMessage> {
-  const carried = claimed.kind === "test" ? (await await readSampleVersion(deps.db, subscription.filter.vendors)) : (await await readMessageVersions(deps.db, claimed.id));
+  const carried = claimed.kind === "test" ? (await readSampleVersion(deps.db, subscription.filter.vendors)) : (await readMessageVersions(deps.db, claimed.id));
   const changes: NotifiedChange[] = carried.map((c) => ({ vendorName: c.vendorName, version: presentVersion(deps.links, c.vendorSlug, c.providerId, c.title, c.version) }));
   return { webhookId: claimed.webhookId, kind: claimed.kind, createdAt: claimed.createdAt, period: claimed.period, changes };
 }

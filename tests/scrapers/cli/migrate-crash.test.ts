@@ -49,7 +49,7 @@ describeCorpus("migrate killed while converting raw bodies", () => {
     const backup = backedUp?.[1] ?? "";
     expect(await inspect(backup, (b) => countLegacyBodies(b.$client))).toBe(total);
 
-    const left = await await inspect(file, async (crashed) => {
+    const left = await inspect(file, async (crashed) => {
       for (const r of await restoredHashes(crashed)) expect(r.restored, `capture ${r.id} after the kill`).toBe(r.recorded);
       return countLegacyBodies(crashed.$client);
     });
