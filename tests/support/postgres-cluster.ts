@@ -155,7 +155,7 @@ export async function startPostgresCluster(options: PostgresClusterOptions = {})
     if (owner) await fs.promises.chown(folder, owner.uid, owner.gid);
     const initdb = await runCommand(
       binaries.initdb,
-      ["-D", dataDir, "-A", "trust", "-U", SUPERUSER, "--encoding=UTF8", "--locale=C", "--no-sync"],
+      ["-D", dataDir, "-A", "trust", "-U", SUPERUSER, "--encoding=UTF8", "--locale=C", "--lc-ctype=C.UTF-8", "--no-sync"],
       folder,
       owner,
     );

@@ -65,3 +65,13 @@ export function withPostgresDatabase(options: PostgresDatabaseOptions = {}): { r
     },
   };
 }
+
+/** The run's cluster as a handle to make and drop databases on; only inside a describePostgres block. */
+export function runPostgresCluster(): { adminUrl: string; createDatabase(prefix?: string): Promise<string>; dropDatabase(url: string): Promise<void> } {
+  const adminUrl = postgresAdminUrl();
+  return {
+    adminUrl,
+    createDatabase: (prefix) => createPostgresDatabase(adminUrl, prefix),
+    dropDatabase: (url) => dropPostgresDatabase(adminUrl, url),
+  };
+}
