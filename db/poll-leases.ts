@@ -3,6 +3,7 @@ import { and, eq, gt, inArray } from "drizzle-orm";
 import type { RedlineDb } from "@/db/client";
 import { preparedFor } from "@/db/queries/prepared";
 import { pollState, vendors } from "@/db/schema";
+import { transact } from "@/db/transaction";
 import type { VendorRow } from "@/db/vendors";
 
 /**
@@ -64,8 +65,9 @@ const statements = preparedFor((sqlite: Database.Database) => ({
 export async function claimDueVendors(db: RedlineDb, request: ClaimRequest): Promise<VendorRow[]> {
   if (request.limit <= 0) return [];
   const s = statements(db);
-  const ids = db.$client
-    .transaction(() => {
+  const claimed = await transact(
+    db,
+    async () => {
       s.schedule.run(request.now);
       return s.claim.all({
         owner: request.owner,
@@ -75,9 +77,10 @@ export async function claimDueVendors(db: RedlineDb, request: ClaimRequest): Pro
         slug: request.slug ?? null,
         exclude: JSON.stringify(request.exclude ?? []),
       });
-    })
-    .immediate()
-    .map((r) => r.vendorId);
+    },
+    { immediate: true },
+  );
+  const ids = claimed.map((r) => r.vendorId);
   if (ids.length === 0) return [];
   const rows = await db.select().from(vendors).where(inArray(vendors.id, ids));
   const byId = new Map(rows.map((v) => [v.id, v]));
