@@ -1,4 +1,5 @@
 import type { RedlineDb } from "@/db/client";
+import { leaseVendors, type PollLease } from "@/db/poll-leases";
 import { transact } from "@/db/transaction";
 import { preparedFor } from "@/db/queries/prepared";
 
@@ -26,10 +27,12 @@ const statements = preparedFor((sqlite) => ({
   known: sqlite.prepare<[number, string], { one: number }>("SELECT 1 AS one FROM hook_deliveries WHERE vendor_id = ? AND content_hash = ?"),
   delivery: sqlite.prepare<[number, string, string]>("INSERT INTO hook_deliveries (vendor_id, content_hash, received_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"),
   requestPoll: sqlite.prepare<[number, string, string]>("INSERT INTO push_polls (vendor_id, requested_at, due_at) VALUES (?, ?, ?) ON CONFLICT (vendor_id) DO NOTHING"),
-  duePolls: sqlite.prepare<[string, string, number], { vendorId: number }>(
+  // A vendor another poller holds waits in the queue until that poller gives it back.
+  duePolls: sqlite.prepare<{ now: string; exclude: string; owner: string; limit: number }, { vendorId: number }>(
     `SELECT p.vendor_id AS vendorId FROM push_polls p JOIN vendors v ON v.id = p.vendor_id
-     WHERE p.due_at <= ? AND v.enabled = 1 AND v.url IS NOT NULL AND p.vendor_id NOT IN (SELECT value FROM json_each(?))
-     ORDER BY p.due_at LIMIT ?`,
+     WHERE p.due_at <= @now AND v.enabled = 1 AND v.url IS NOT NULL AND p.vendor_id NOT IN (SELECT value FROM json_each(@exclude))
+       AND p.vendor_id NOT IN (SELECT vendor_id FROM poll_state WHERE lease_owner IS NOT @owner AND lease_expires_at > @now)
+     ORDER BY p.due_at LIMIT @limit`,
   ),
   takePoll: sqlite.prepare<[number]>("DELETE FROM push_polls WHERE vendor_id = ?"),
   nextPushDue: sqlite.prepare<[], { dueAt: string | null }>("SELECT min(due_at) AS dueAt FROM push_polls"),
@@ -74,11 +77,16 @@ export async function requestPushPoll(db: RedlineDb, vendorId: number, nowMs: nu
 }
 
 /** Claim up to `limit` due push polls (not of vendors being polled now): each is taken once. */
-export async function takeDuePushPolls(db: RedlineDb, now: string, limit: number, busyVendorIds: readonly number[]): Promise<number[]> {
+/**
+ * Take the pushed polls that are due, of vendors no other poller holds, each with this poller's
+ * lease on the vendor (db/poll-leases.ts): a pushed poll never overlaps another poller's poll.
+ */
+export async function takeDuePushPolls(db: RedlineDb, lease: PollLease, limit: number, busyVendorIds: readonly number[]): Promise<number[]> {
   const st = statements(db);
-  return transact(db, async () => {
-    const due = st.duePolls.all(now, JSON.stringify(busyVendorIds), limit).map((r) => r.vendorId);
+  return transact(db, async (tx) => {
+    const due = st.duePolls.all({ now: lease.now, exclude: JSON.stringify(busyVendorIds), owner: lease.owner, limit }).map((r) => r.vendorId);
     for (const id of due) st.takePoll.run(id);
+    await leaseVendors(tx, due, lease);
     return due;
   });
 }

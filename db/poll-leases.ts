@@ -47,6 +47,10 @@ const statements = preparedFor((sqlite: Database.Database) => ({
      RETURNING vendor_id AS vendorId`,
   ),
   release: sqlite.prepare<[number, string]>(`UPDATE poll_state SET lease_owner = NULL, lease_expires_at = NULL WHERE vendor_id = ? AND lease_owner = ?`),
+  lease: sqlite.prepare<[number, string, string, string]>(
+    `INSERT INTO poll_state (vendor_id, next_poll_at, lease_owner, lease_expires_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (vendor_id) DO UPDATE SET lease_owner = excluded.lease_owner, lease_expires_at = excluded.lease_expires_at`,
+  ),
   holder: sqlite.prepare<[number], { owner: string | null; expiresAt: string | null }>(
     `SELECT lease_owner AS owner, lease_expires_at AS expiresAt FROM poll_state WHERE vendor_id = ?`,
   ),
@@ -85,6 +89,19 @@ export async function claimDueVendors(db: RedlineDb, request: ClaimRequest): Pro
   const rows = await db.select().from(vendors).where(inArray(vendors.id, ids));
   const byId = new Map(rows.map((v) => [v.id, v]));
   return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** Who takes a lease, when, and until when. */
+export interface PollLease {
+  owner: string;
+  now: string;
+  until: string;
+}
+
+/** Lease these vendors to the owner whoever held them: for a caller that checked, in its transaction, that nobody else does. */
+export async function leaseVendors(db: RedlineDb, vendorIds: readonly number[], lease: PollLease): Promise<void> {
+  const s = statements(db);
+  for (const id of vendorIds) s.lease.run(id, lease.now, lease.owner, lease.until);
 }
 
 /**

@@ -204,7 +204,8 @@ export class Scheduler {
     }
     const pushFree = (this.options.pushConcurrency ?? 2) - this.pushInFlight.size;
     if (pushFree > 0 && this.options.onlySlug === undefined) {
-      for (const id of (await takeDuePushPolls(this.db, new Date(nowMs).toISOString(), pushFree, busy()))) {
+      const lease = { owner: this.lease.owner, now: new Date(nowMs).toISOString(), until: new Date(nowMs + this.lease.leaseMs).toISOString() };
+      for (const id of await takeDuePushPolls(this.db, lease, pushFree, busy())) {
         const vendor = await getVendorById(this.db, id);
         if (vendor) this.start(this.pushInFlight, vendor);
       }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { requestPushPoll, takeDuePushPolls } from "@/db/hooks";
 import { claimDueVendors, leaseHolder, nextClaimableAt, releaseLease, renewLeases } from "@/db/poll-leases";
 import { savePollState } from "@/db/poll-state";
 import { addVendor } from "@/db/vendors";
-import { freshDatabase } from "@/tests/support/database";
+import { countRows, freshDatabase } from "@/tests/support/database";
 
 const T0 = "2026-12-01T10:00:00.000Z";
 const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString();
@@ -77,6 +78,19 @@ describe("vendor leases", () => {
     expect(await claimDueVendors(db, { owner: "a", now: at(1), until: at(61), limit: 2, exclude: [v0?.id ?? -1, v1?.id ?? -1] })).toEqual([]);
     expect((await claimDueVendors(db, { owner: "a", now: at(1), until: at(61), limit: 2, exclude: [v0?.id ?? -1] })).map((v) => v.id)).toEqual([v1?.id]);
     expect(await nextClaimableAt(db, "a", [v0?.id ?? -1, v1?.id ?? -1])).toBeNull();
+  });
+
+  it("hands a pushed poll to a poller only while no other holds the vendor, with its lease", async () => {
+    const db = await withVendors(1);
+    const [vendor] = await claimDueVendors(db, { owner: "scheduled", now: T0, until: at(30), limit: 1 });
+    const id = vendor?.id ?? -1;
+    await requestPushPoll(db, id, Date.parse(T0), 0);
+    expect(await takeDuePushPolls(db, { owner: "pushed", now: at(1), until: at(61) }, 5, [])).toEqual([]);
+    expect(countRows(db, "push_polls")).toBe(1);
+    await releaseLease(db, id, "scheduled");
+    expect(await takeDuePushPolls(db, { owner: "pushed", now: at(2), until: at(62) }, 5, [])).toEqual([id]);
+    expect(await leaseHolder(db, id)).toEqual({ owner: "pushed", expiresAt: at(62) });
+    expect(await claimDueVendors(db, { owner: "scheduled", now: at(3), until: at(63), limit: 1 })).toEqual([]);
   });
 
   it("claims only the vendor asked for", async () => {
