@@ -35,6 +35,13 @@ export class DatabaseError extends Error {
  * the search text functions registered, and all migrations applied unless `migrate: false`.
  */
 export function openDatabase(file: string, options: { migrate?: boolean; readonly?: boolean } = {}): RedlineDb {
+  // A URL is not a file name: opened as one, `postgres://…` would make a folder `postgres:` and a new SQLite archive in it.
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(file)?.[1];
+  if (scheme) {
+    throw new DatabaseError(
+      `store: ${scheme}:// is a database URL, not a file: this Redline keeps its archive in SQLite, in a file (PostgreSQL is being added: README, "Several processes of one role")`,
+    );
+  }
   if (file !== ":memory:" && !options.readonly) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   let sqlite: Database.Database;
   try {

@@ -25,6 +25,17 @@ describe("openDatabase", () => {
     expect(fs.existsSync(file)).toBe(true);
   });
 
+  it("refuses a database URL with a clear error instead of making a folder named after its scheme", () => {
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      expect(() => openDatabase("postgres://redline:secret@db.internal:5432/redline")).toThrow(/^store: postgres:\/\/ is a database URL, not a file/);
+      expect(fs.existsSync(path.join(dir, "postgres:"))).toBe(false);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
   it("makes a new database with small pages and leaves an existing one's page size alone", () => {
     const fresh = openDatabase(path.join(dir, "pages-new.db"));
     const freshSize = fresh.$client.pragma("page_size", { simple: true });
