@@ -15,13 +15,17 @@ import type { VendorRow } from "@/db/vendors";
  * PostgreSQL the same statement's subquery takes `FOR UPDATE SKIP LOCKED`.
  */
 
-export interface ClaimRequest {
+/** Who takes a lease, when, and until when. */
+export interface PollLease {
   /** Who claims: unique per poller process (see pollerIdentity). */
   owner: string;
   /** ISO time: vendors due at or before it, whose lease (if any) expired by then. */
   now: string;
   /** ISO time the claimed leases run to unless renewed. */
   until: string;
+}
+
+export interface ClaimRequest extends PollLease {
   limit: number;
   /** Only this vendor. */
   slug?: string;
@@ -89,13 +93,6 @@ export async function claimDueVendors(db: RedlineDb, request: ClaimRequest): Pro
   const rows = await db.select().from(vendors).where(inArray(vendors.id, ids));
   const byId = new Map(rows.map((v) => [v.id, v]));
   return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
-/** Who takes a lease, when, and until when. */
-export interface PollLease {
-  owner: string;
-  now: string;
-  until: string;
 }
 
 /** Lease these vendors to the owner whoever held them: for a caller that checked, in its transaction, that nobody else does. */

@@ -190,12 +190,11 @@ export class Scheduler {
     }
     const heldBack = [...this.unsaved].filter(([, held]) => held.retryAtMs > nowMs);
     const busy = () => [...this.inFlight.keys(), ...this.pushInFlight.keys(), ...heldBack.map(([id]) => id)];
+    const lease = { owner: this.lease.owner, now: new Date(nowMs).toISOString(), until: new Date(nowMs + this.lease.leaseMs).toISOString() };
     const free = this.options.concurrency - this.inFlight.size;
     if (free > 0) {
       const due = await claimDueVendors(this.db, {
-        owner: this.lease.owner,
-        now: new Date(nowMs).toISOString(),
-        until: new Date(nowMs + this.lease.leaseMs).toISOString(),
+        ...lease,
         limit: free,
         exclude: busy(),
         ...(this.options.onlySlug === undefined ? {} : { slug: this.options.onlySlug }),
@@ -204,7 +203,6 @@ export class Scheduler {
     }
     const pushFree = (this.options.pushConcurrency ?? 2) - this.pushInFlight.size;
     if (pushFree > 0 && this.options.onlySlug === undefined) {
-      const lease = { owner: this.lease.owner, now: new Date(nowMs).toISOString(), until: new Date(nowMs + this.lease.leaseMs).toISOString() };
       for (const id of await takeDuePushPolls(this.db, lease, pushFree, busy())) {
         const vendor = await getVendorById(this.db, id);
         if (vendor) this.start(this.pushInFlight, vendor);
