@@ -6,13 +6,11 @@
  * Goal: p99 of a version read within a few milliseconds.
  */
 import fs from "node:fs";
+import type Database from "better-sqlite3";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
-import { drizzle } from "drizzle-orm/better-sqlite3";
 import { closeDatabase, openDatabase, type RedlineDb } from "@/db/client";
 import { getIncidentRecord } from "@/db/queries/incident-page";
-import * as schema from "@/db/schema";
 import { readVersionState } from "@/db/version-states";
 import { ensureVendor } from "@/db/vendors";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
@@ -83,11 +81,11 @@ async function measure(db: RedlineDb): Promise<void> {
 export async function runVersionReadBenchmark(): Promise<void> {
   const given = process.env.BENCH_DB;
   if (given) {
-    const sqlite = new Database(given, { readonly: true, fileMustExist: true });
+    const db = openDatabase(given, { readonly: true });
     try {
-      await measure(Object.assign(drizzle(sqlite, { schema }), { $client: sqlite }));
+      await measure(db);
     } finally {
-      sqlite.close();
+      closeDatabase(db);
     }
     return;
   }

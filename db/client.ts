@@ -3,18 +3,31 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres";
+import { migrate as migratePostgres } from "drizzle-orm/node-postgres/migrator";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import pg from "pg";
+import type { Connection, Dialect } from "@/db/driver/connection";
+import { postgresConnection, type PostgresConnection } from "@/db/driver/postgres-connection";
+import { sqliteConnection } from "@/db/driver/sqlite-connection";
 import * as schema from "@/db/schema";
+import * as postgresSchema from "@/db/schema/postgres";
 import { registerSearchFunctions } from "@/db/search-text";
 import { registerVersionContentFunction } from "@/db/version-content";
 import { fillVersionSearch } from "@/db/version-search-fill";
 
-export type RedlineDb = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+/**
+ * An open archive. `connection` runs the data layer's statements on either database. The rest is
+ * Drizzle over SQLite, kept while the data layer moves onto `connection`: on PostgreSQL `$client`
+ * throws, saying the code reached is SQLite-only (docs/decisions/0045-one-data-layer-two-databases.md).
+ */
+export type RedlineDb = BetterSQLite3Database<typeof schema> & { $client: Database.Database; readonly connection: Connection };
 /** The database or a transaction on it: what query and write functions take. */
 export type RedlineExecutor = BaseSQLiteDatabase<"sync", Database.RunResult, typeof schema>;
 
 /** Where the generated migrations live, from the project root (works under tsx, vitest and next). */
 export const MIGRATIONS_DIR = path.join(process.cwd(), "db", "migrations");
+export const POSTGRES_MIGRATIONS_DIR = path.join(process.cwd(), "db", "migrations-postgres");
 
 /** Long enough to ride out a concurrent writer's transaction, short enough to surface a stuck one. */
 const BUSY_TIMEOUT_MS = 5_000;
@@ -35,12 +48,11 @@ export class DatabaseError extends Error {
  * the search text functions registered, and all migrations applied unless `migrate: false`.
  */
 export function openDatabase(file: string, options: { migrate?: boolean; readonly?: boolean } = {}): RedlineDb {
-  // A URL is not a file name: opened as one, `postgres://…` would make a folder `postgres:` and a new SQLite archive in it.
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(file)?.[1];
-  if (scheme) {
-    throw new DatabaseError(
-      `store: ${scheme}:// is a database URL, not a file: this Redline keeps its archive in SQLite, in a file (PostgreSQL is being added: README, "Several processes of one role")`,
-    );
+  if (isDatabaseUrl(file)) {
+    if (options.migrate !== false && !options.readonly) {
+      throw new DatabaseError(`store: ${redact(file)} is opened with openStore, which applies its migrations (asynchronous on PostgreSQL)`);
+    }
+    return openPostgres(file);
   }
   if (file !== ":memory:" && !options.readonly) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   let sqlite: Database.Database;
@@ -58,7 +70,7 @@ export function openDatabase(file: string, options: { migrate?: boolean; readonl
   // Before migrations: the search index's and the versions' migrations, and the index's view and triggers, call them.
   registerSearchFunctions(sqlite);
   registerVersionContentFunction(sqlite);
-  const db = drizzle(sqlite, { schema });
+  const db = Object.assign(drizzle(sqlite, { schema }), { connection: sqliteConnection(sqlite) });
   if (options.migrate !== false && !options.readonly) migrateDatabase(db);
   return db;
 }
@@ -73,5 +85,92 @@ export function migrateDatabase(db: RedlineDb): void {
 }
 
 export function closeDatabase(db: RedlineDb): void {
+  if (db.connection.dialect === "postgres") {
+    void (db.connection as PostgresConnection).close();
+    return;
+  }
   db.$client.close();
 }
+
+/** Close and wait: a PostgreSQL pool ends its clients; SQLite closes at once. */
+export async function closeStore(db: RedlineDb): Promise<void> {
+  if (db.connection.dialect === "postgres") await (db.connection as PostgresConnection).close();
+  else db.$client.close();
+}
+
+export function dialectOf(db: RedlineDb): Dialect {
+  return db.connection.dialect;
+}
+
+/** `postgres://…` or `postgresql://…`: a PostgreSQL database rather than a SQLite file. */
+export function isDatabaseUrl(location: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(location);
+}
+
+/** The URL without its password, for messages. */
+export function redact(location: string): string {
+  return location.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@]*@/i, "$1:***@");
+}
+
+/**
+ * Open an archive where it lives, a SQLite file or a PostgreSQL URL, with its migrations applied:
+ * what every command and process starts with.
+ */
+export async function openStore(location: string, options: { migrate?: boolean; readonly?: boolean } = {}): Promise<RedlineDb> {
+  if (!isDatabaseUrl(location)) return openDatabase(location, options);
+  const db = openPostgres(location);
+  if (options.migrate !== false && !options.readonly) {
+    try {
+      await migratePostgresDatabase(db);
+    } catch (error) {
+      await closeStore(db);
+      throw error;
+    }
+  }
+  return db;
+}
+
+/** Connections per process: the poller's polls and a web server's requests share them. */
+const POSTGRES_POOL_SIZE = 10;
+
+function openPostgres(url: string): RedlineDb {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
+  if (scheme !== "postgres" && scheme !== "postgresql") {
+    throw new DatabaseError(`store: ${scheme ?? "?"}:// is not a database Redline keeps its archive in: give a SQLite file or a postgres:// URL`);
+  }
+  const pool = new pg.Pool({ connectionString: url, max: POSTGRES_POOL_SIZE });
+  // An idle client's error (the server restarted, a network cut) would otherwise crash the process; the next query reports it.
+  pool.on("error", () => {});
+  const connection = postgresConnection(pool);
+  const orm = drizzlePostgres(pool, { schema: postgresSchema });
+  Object.defineProperty(orm, "$client", {
+    get() {
+      throw new DatabaseError("store: SQLite-only code reached on PostgreSQL (it used the SQLite connection)");
+    },
+  });
+  return Object.assign(orm, { connection }) as unknown as RedlineDb;
+}
+
+/**
+ * Apply PostgreSQL's migrations under an advisory lock: drizzle's migrator takes none, and several
+ * processes starting at once on an empty database would each create the tables.
+ */
+export async function migratePostgresDatabase(db: RedlineDb): Promise<void> {
+  const connection = db.connection as PostgresConnection;
+  const client = await connection.pool.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    try {
+      await migratePostgres(drizzlePostgres(client), { migrationsFolder: POSTGRES_MIGRATIONS_DIR });
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]);
+    }
+  } catch (error) {
+    throw new DatabaseError(`store: unable to apply migrations from ${POSTGRES_MIGRATIONS_DIR}: ${(error as Error).message}`, { cause: error });
+  } finally {
+    client.release();
+  }
+}
+
+/** The key of the advisory lock migrations run under ("rdmg"). */
+const MIGRATION_LOCK = 0x72646d67;

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
+import type { PostgresConnection } from "@/db/driver/postgres-connection";
 
 /**
  * Transactions for asynchronous data access. PostgreSQL's driver is asynchronous, so every data
@@ -33,6 +34,7 @@ const queues = new WeakMap<Database.Database, Promise<void>>();
 
 /** Whether this async chain runs inside a transaction opened by `transact` on the connection. */
 export function inTransact(db: RedlineDb): boolean {
+  if (db.connection.dialect === "postgres") return (db.connection as PostgresConnection).inTransaction();
   return inside.getStore()?.get(db.$client)?.active ?? false;
 }
 
@@ -42,6 +44,8 @@ export function inTransact(db: RedlineDb): boolean {
  * writer in another process waits at the start instead of failing at its first write.
  */
 export async function transact<T>(db: RedlineDb, work: (tx: RedlineDb) => Promise<T>, options: { immediate?: boolean } = {}): Promise<T> {
+  // PostgreSQL: a pooled client of its own per transaction, so no queue; `immediate` takes a writer lock.
+  if (db.connection.dialect === "postgres") return (db.connection as PostgresConnection).transaction(() => work(db), options);
   const sqlite = db.$client;
   const open = inside.getStore();
   if (open?.get(sqlite)?.active) return work(db);

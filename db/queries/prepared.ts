@@ -1,5 +1,33 @@
 import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
+import type { Connection, Statement } from "@/db/driver/connection";
+
+/**
+ * Statements prepared once per connection, on either database: the data layer's statements. The
+ * factory receives the connection; each statement's calls return promises.
+ */
+export function statementsFor<T>(factory: (connection: Connection) => T): (db: RedlineDb) => T {
+  const cache = new WeakMap<Connection, T>();
+  return (db) => {
+    let statements = cache.get(db.connection);
+    if (!statements) {
+      statements = factory(db.connection);
+      cache.set(db.connection, statements);
+    }
+    return statements;
+  };
+}
+
+const shapedStatements = new WeakMap<Connection, Map<string, Statement<unknown[] | object, unknown>>>();
+
+/** `prepareShaped` on either database. */
+export function statementShaped<P extends unknown[] | object = unknown[], R = unknown>(connection: Connection, sql: string): Statement<P, R> {
+  let statements = shapedStatements.get(connection);
+  if (!statements) shapedStatements.set(connection, (statements = new Map()));
+  let statement = statements.get(sql);
+  if (!statement) statements.set(sql, (statement = connection.prepare(sql)));
+  return statement as Statement<P, R>;
+}
 
 /**
  * Statements prepared once per connection. Pages run the same few queries on every request;

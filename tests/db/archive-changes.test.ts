@@ -10,7 +10,7 @@ const whom = (rows: { vendorSlug: string | null; providerId: string | null }[]) 
 
 describe("archive changes", () => {
   it("names the vendor and incident of each version recorded, and nothing for a poll that finds nothing new", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const platform = makeTestPlatform({ kind: "recent", limit: 25 });
     const acme = await ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
     const globex = await ensureVendor(db, { slug: "globex", name: "Globex", platform: platform.name });
@@ -28,7 +28,7 @@ describe("archive changes", () => {
   });
 
   it("records the kinds of each version written or removed, and none for a vendor's change", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const platform = makeTestPlatform({ kind: "recent", limit: 25 });
     const acme = await ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
     const start = await getArchiveChangePosition(db);
@@ -48,7 +48,7 @@ describe("archive changes", () => {
   });
 
   it("names a renamed vendor under its old and new slug, and a removed one under its slug", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const settings = { slug: "acme", name: "Acme", platform: "statuspage", url: "https://status.acme.test" };
     await syncCatalogVendors(db, [settings]);
     const before = await getArchiveChangePosition(db);
@@ -60,7 +60,7 @@ describe("archive changes", () => {
   });
 
   it("keeps only the newest 4,096 changes", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const insert = db.$client.prepare("INSERT INTO archive_changes (vendor_slug, provider_id) VALUES ('x', NULL)");
     db.$client.transaction(() => {
       for (let i = 0; i < 5_000; i += 1) insert.run();

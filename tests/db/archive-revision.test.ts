@@ -8,7 +8,7 @@ import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 
 describe("archive revision", () => {
   it("moves when a version is recorded and stays put when a poll finds nothing new", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const platform = makeTestPlatform({ kind: "recent", limit: 25 });
     const acme = await ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
     const start = await getArchiveRevision(db);
@@ -23,7 +23,7 @@ describe("archive revision", () => {
   });
 
   it("moves when a vendor is added, renamed, removed or polled again", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const settings = { slug: "acme", name: "Acme", platform: "statuspage", url: "https://status.acme.test" };
     let last = await getArchiveRevision(db);
     const steps = [

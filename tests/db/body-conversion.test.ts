@@ -1,3 +1,4 @@
+import type { RedlineDb } from "@/db/client";
 import { describe, expect, it } from "vitest";
 import { convertLegacyBodies, countLegacyBodies } from "@/db/body-conversion";
 import { queueJob } from "@/db/derivation-jobs";
@@ -6,11 +7,11 @@ import { describeCorpus } from "@/tests/support/corpus";
 import { bodyRows, importCorpusFolder, restoredHashes, toLegacyLayout, vendorExportJson } from "@/tests/support/body-store";
 import { freshDatabase } from "@/tests/support/database";
 
-const storedBytes = (db: ReturnType<typeof freshDatabase>) => bodyRows(db).reduce((n, r) => n + r.bytes, 0);
+const storedBytes = (db: RedlineDb) => bodyRows(db).reduce((n, r) => n + r.bytes, 0);
 
 describeCorpus("converting raw bodies stored whole (gzip) to deltas", () => {
   it("keeps gzip rows readable, converts them in batches, and exports and re-derives identically after", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     // Two vendors, so conversion follows each source's chain; the second shares some of the first's bodies.
     await importCorpusFolder(db, "statuspage-summary-github-2025");
     await importCorpusFolder(db, "statuspage-summary-github-2025", { slug: "github-mirror", slice: [150, 170] });
@@ -46,8 +47,8 @@ describeCorpus("converting raw bodies stored whole (gzip) to deltas", () => {
 });
 
 describe("converting a database that never stored a body", () => {
-  it("converts nothing", () => {
-    const db = freshDatabase();
+  it("converts nothing", async () => {
+    const db = await freshDatabase();
     expect(convertLegacyBodies(db.$client)).toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import type { RedlineDb } from "@/db/client";
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
@@ -22,7 +23,7 @@ function pollHistory(polls: number): Buffer[] {
   return bodies;
 }
 
-async function recordPolls(db: ReturnType<typeof freshDatabase>, vendorId: number, source: string, bodies: readonly Buffer[]): Promise<number[]> {
+async function recordPolls(db: RedlineDb, vendorId: number, source: string, bodies: readonly Buffer[]): Promise<number[]> {
   const ids: number[] = [];
   for (const [i, body] of bodies.entries()) {
     const id = await insertCapture(db, {
@@ -37,12 +38,12 @@ async function recordPolls(db: ReturnType<typeof freshDatabase>, vendorId: numbe
 
 describe("raw bodies stored as deltas", () => {
   it("restores every capture of a poll history to its recorded hash, with chains bounded in length", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const vendor = await ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
     const bodies = pollHistory(80);
     // The same body polled again, then an older one served again: each is stored once.
     const ids = await recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", [...bodies, bodies[79] as Buffer, bodies[3] as Buffer]);
-    expect(countRows(db, "capture_bodies")).toBe(80);
+    expect(await countRows(db, "capture_bodies")).toBe(80);
     for (const [i, id] of ids.entries()) expect(sha((await restoreCaptureBody(db, id)) ?? Buffer.alloc(0))).toBe(sha(i < 80 ? (bodies[i] as Buffer) : i === 80 ? (bodies[79] as Buffer) : (bodies[3] as Buffer)));
     const rows = bodyRows(db);
     expect(Math.max(...rows.map((r) => r.depth))).toBe(MAX_CHAIN_DEPTH);
@@ -56,7 +57,7 @@ describe("raw bodies stored as deltas", () => {
   });
 
   it("stores a source's first body as a delta against the vendor's last, as with one endpoint per incident", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const vendor = await ensureVendor(db, { slug: "acme", platform: "statuspage-incident" });
     const [first, second] = pollHistory(2) as [Buffer, Buffer];
     await recordPolls(db, vendor.id, "https://status.acme.test/api/v2/incidents/one.json", [first]);
@@ -66,7 +67,7 @@ describe("raw bodies stored as deltas", () => {
   });
 
   it("reads a run of bodies through a reader as it restores them one by one", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const vendor = await ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
     const bodies = pollHistory(40);
     await recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", bodies);
@@ -75,7 +76,7 @@ describe("raw bodies stored as deltas", () => {
   });
 
   it("refuses a damaged delta row with a store error naming the capture, never wrong bytes", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const vendor = await ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
     const bodies = pollHistory(10);
     const ids = await recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", bodies);
@@ -94,7 +95,7 @@ describe("raw bodies stored as deltas", () => {
   });
 
   it("refuses a delta whose base decodes to other bytes, by its hash", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const vendor = await ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
     const bodies = pollHistory(4);
     const ids = await recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", bodies);
@@ -107,24 +108,24 @@ describe("raw bodies stored as deltas", () => {
 
 describe("vendors remove --purge", () => {
   it("keeps every raw body when a vendor is only removed", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const vendor = await ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
     await recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", pollHistory(5));
     await removeVendor(db, "acme", false);
-    expect(countRows(db, "capture_bodies")).toBe(5);
+    expect(await countRows(db, "capture_bodies")).toBe(5);
   });
 
   it("deletes the vendor's raw bodies and keeps, restorable, those another vendor shares", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const a = await ensureVendor(db, { slug: "acme", platform: "statuspage-summary" });
     const b = await ensureVendor(db, { slug: "bolt", platform: "statuspage-summary" });
     const bodies = pollHistory(20);
     await recordPolls(db, a.id, "https://status.acme.test/api/v2/summary.json", bodies);
     // Bolt's page served three of Acme's bodies (one mirrored status page): stored once, in Acme's chain.
     await recordPolls(db, b.id, "https://status.bolt.test/api/v2/summary.json", bodies.slice(10, 13));
-    expect(countRows(db, "capture_bodies")).toBe(20);
+    expect(await countRows(db, "capture_bodies")).toBe(20);
     expect((await removeVendor(db, "acme", true)).bodies).toEqual({ dropped: 17, rebased: 1 });
-    expect(countRows(db, "captures")).toBe(3);
+    expect(await countRows(db, "captures")).toBe(3);
     expect(bodyRows(db).map((r) => r.hash).sort()).toEqual(bodies.slice(10, 13).map(sha).sort());
     // The first of them was a delta against a body now deleted: it is stored whole.
     expect(bodyRows(db, `hash = unhex('${sha(bodies[10] as Buffer)}')`)[0]?.encoding).toBe("zstd");
@@ -136,7 +137,7 @@ describe("vendors remove --purge", () => {
 describeCorpus("raw bodies of real histories", () => {
   for (const folder of ["statuspage-summary-github-2025", "gcp-incidents"]) {
     it(`restores every capture of ${folder}, imported, to its recorded hash, in less space than gzip alone`, async () => {
-      const db = freshDatabase();
+      const db = await freshDatabase();
       await importCorpusFolder(db, folder);
       const restored = await restoredHashes(db);
       expect(restored.length).toBeGreaterThan(90);

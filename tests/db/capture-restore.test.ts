@@ -16,7 +16,7 @@ const summaryPlatform = () => platformNamed("statuspage-summary");
 
 /** Three bodies of one endpoint, one of them empty (a failed fetch keeps no body). */
 async function importThree() {
-  const db = freshDatabase();
+  const db = await freshDatabase();
   const platform = summaryPlatform();
   const vendor = await ensureVendor(db, { slug: "acme", platform: platform.name });
   const body = fs.readFileSync(FIXTURE);
@@ -59,7 +59,7 @@ describe("restoring a capture's raw body", () => {
 
 describeCorpus("restoring every capture of a real history", () => {
   it("gives every kept capture of Trello's summary.json back with its recorded hash", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const platform = summaryPlatform();
     const vendor = await ensureVendor(db, { slug: "trello", platform: platform.name });
     const { snapshots } = listSnapshotFolder(corpusPath("statuspage-summary-trello-nonutc"));

@@ -61,7 +61,7 @@ function maintenanceRuns(db: RedlineDb): Array<[string, string, number]> {
 
 describe("runs of a source beside another", () => {
   it("a capture of another source that derives something ends the run where it stood; one that changes nothing does not", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage" });
     await listing(db, vendor, 0, ["a"]);
     await unchangedMaintenances(db, vendor, 1);
@@ -84,7 +84,7 @@ describe("runs of a source beside another", () => {
 
 describe("re-deriving runs", () => {
   it("sees a source's standing where another source's derivation saw it: an incident awaited by a listing that had not looked since", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage" });
     await listing(db, vendor, 0, ["a"]);
     for (const m of [1, 2, 3, 4]) await unchangedMaintenances(db, vendor, m, LISTING);

@@ -25,12 +25,14 @@ describe("openDatabase", () => {
     expect(fs.existsSync(file)).toBe(true);
   });
 
-  it("refuses a database URL with a clear error instead of making a folder named after its scheme", () => {
+  it("never takes a database URL for a file name: no folder named after its scheme, and an unknown scheme is refused", () => {
     const cwd = process.cwd();
     process.chdir(dir);
     try {
-      expect(() => openDatabase("postgres://redline:secret@db.internal:5432/redline")).toThrow(/^store: postgres:\/\/ is a database URL, not a file/);
+      expect(() => openDatabase("postgres://redline:secret@db.internal:5432/redline")).toThrow(/^store: postgres:\/\/redline:\*\*\*@db.internal:5432\/redline is opened with openStore/);
+      expect(() => openDatabase("mysql://db/redline", { migrate: false })).toThrow(/^store: mysql:\/\/ is not a database Redline keeps its archive in/);
       expect(fs.existsSync(path.join(dir, "postgres:"))).toBe(false);
+      expect(fs.existsSync(path.join(dir, "mysql:"))).toBe(false);
     } finally {
       process.chdir(cwd);
     }

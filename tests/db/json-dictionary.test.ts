@@ -47,7 +47,7 @@ describe("stored JSON compressed against a fixed dictionary", () => {
 
 describe("migrate's conversion of record states deflated by an earlier Redline", () => {
   it("recompresses them against the dictionary, the texts unchanged, and then has nothing left to do", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await archiveAcmeLifecycle(db);
     const sqlite = db.$client;
     const full = () => sqlite.prepare<[], { id: number; state: Buffer | string }>("SELECT id, state FROM incident_states WHERE state IS NOT NULL ORDER BY id").all();

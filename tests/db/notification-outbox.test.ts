@@ -14,7 +14,7 @@ const platform = makeTestPlatform({ kind: "recent", limit: 25 });
 const filter = (f: object) => subscriptionFilterSchema.parse(f);
 
 async function setUp() {
-  const db = freshDatabase();
+  const db = await freshDatabase();
   const acme = await ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
   const other = await ensureVendor(db, { slug: "other", name: "Other", platform: platform.name });
   await saveWatchlist(db, { name: "payments", vendors: [], components: ["acme:API"] });

@@ -26,7 +26,7 @@ async function pollState(db: RedlineDb, vendor: VendorRow, hour: number, ok: boo
 
 describe("a vendor's polling status", () => {
   it("says since when a failing vendor has failed: its first failure after its last good poll", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage-summary" });
     await observe(db, vendor, 1, "failed", "acme: an earlier failure");
     await observe(db, vendor, 2, "not-modified");
@@ -38,7 +38,7 @@ describe("a vendor's polling status", () => {
   });
 
   it("has no failing-since for a vendor whose last poll was good", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage-summary" });
     await observe(db, vendor, 1, "failed", "acme: a failure");
     await observe(db, vendor, 2, "not-modified");

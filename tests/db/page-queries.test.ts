@@ -19,7 +19,7 @@ import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 let db: RedlineDb;
 
 beforeAll(async () => {
-  db = freshDatabase();
+  db = await freshDatabase();
   const platform = makeTestPlatform({ kind: "recent", limit: 25 });
   await archiveAcmeLifecycle(db, platform);
   const other = await ensureVendor(db, { slug: "other", name: "Other Co", platform: platform.name });

@@ -9,7 +9,7 @@ const T0 = "2026-12-01T10:00:00.000Z";
 const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString();
 
 async function withVendors(count: number) {
-  const db = freshDatabase();
+  const db = await freshDatabase();
   for (let i = 0; i < count; i += 1) {
     await addVendor(db, { slug: `v${i}`, name: `V${i}`, platform: "statuspage", url: `https://status.v${i}.test/` }, "user");
   }
@@ -86,7 +86,7 @@ describe("vendor leases", () => {
     const id = vendor?.id ?? -1;
     await requestPushPoll(db, id, Date.parse(T0), 0);
     expect(await takeDuePushPolls(db, { owner: "pushed", now: at(1), until: at(61) }, 5, [])).toEqual([]);
-    expect(countRows(db, "push_polls")).toBe(1);
+    expect(await countRows(db, "push_polls")).toBe(1);
     await releaseLease(db, id, "scheduled");
     expect(await takeDuePushPolls(db, { owner: "pushed", now: at(2), until: at(62) }, 5, [])).toEqual([id]);
     expect(await leaseHolder(db, id)).toEqual({ owner: "pushed", expiresAt: at(62) });

@@ -21,8 +21,8 @@ const summaryPlatform = () => platformNamed("statuspage-summary");
 
 const exportJson = (db: RedlineDb, vendor: VendorRow): Promise<string> => vendorExportJson(db, vendor.slug);
 
-function derivedCounts(db: RedlineDb): number[] {
-  return DERIVED.map((table) => countRows(db, table));
+function derivedCounts(db: RedlineDb): Promise<number[]> {
+  return Promise.all(DERIVED.map((table) => countRows(db, table)));
 }
 
 function bodyHashes(db: RedlineDb): Set<string> {
@@ -39,7 +39,7 @@ function captureRows(db: RedlineDb) {
 
 /** Four edits of one summary.json; the third is the first again (stored once, where it was first stored). */
 async function importEdits() {
-  const db = freshDatabase();
+  const db = await freshDatabase();
   const platform = summaryPlatform();
   const vendor = await ensureVendor(db, { slug: "acme", platform: platform.name });
   const base = fs.readFileSync(FIXTURE, "utf8");
@@ -56,7 +56,7 @@ describe("raw-body retention", () => {
   it("removes exactly the expired bodies, keeps one a kept capture shares, and leaves every derived row as it was", async () => {
     const { db, vendor, b0, b1, b2 } = await importEdits();
     const before = await exportJson(db, vendor);
-    const counts = derivedCounts(db);
+    const counts = await derivedCounts(db);
     expect(await listRawRetention(db)).toEqual([]);
     expect(bodyHashes(db)).toEqual(new Set([sha256Hex(b0), sha256Hex(b1), sha256Hex(b2)]));
 
@@ -75,7 +75,7 @@ describe("raw-body retention", () => {
       expect(sha256Hex(restored.body)).toBe(restored.hash);
     }
     expect(await exportJson(db, vendor)).toBe(before);
-    expect(derivedCounts(db)).toEqual(counts);
+    expect(await derivedCounts(db)).toEqual(counts);
     expect(await vendorRetention(db, vendor.id)).toEqual({ keptFrom: "2026-03-03T10:00:00.000Z", prunedCaptures: 2, lastPrunedAt: "2026-04-01T00:00:00.000Z" });
 
     expect(await listRawRetention(db)).toEqual([
@@ -134,13 +134,13 @@ describe("raw-body retention", () => {
 
 describeCorpus("raw-body retention on a real history", () => {
   it("prunes the older half of Trello's summary.json: export identical, every kept capture restores to its hash", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const platform = summaryPlatform();
     const vendor = await ensureVendor(db, { slug: "trello", platform: platform.name });
     const { snapshots } = listSnapshotFolder(corpusPath("statuspage-summary-trello-nonutc"));
     await importSnapshots(db, vendor, platform, snapshots);
     const exported = await exportJson(db, vendor);
-    const counts = derivedCounts(db);
+    const counts = await derivedCounts(db);
     const rows = captureRows(db).filter((r) => r.bodyHash !== null);
     const horizon = rows[Math.floor(rows.length / 2)]?.observedAt ?? "";
     const lastObserved = new Map(
@@ -163,7 +163,7 @@ describeCorpus("raw-body retention on a real history", () => {
       expect(sha256Hex(body)).toBe(hash);
     }
     expect(await exportJson(db, vendor)).toBe(exported);
-    expect(derivedCounts(db)).toEqual(counts);
+    expect(await derivedCounts(db)).toEqual(counts);
   });
 });
 

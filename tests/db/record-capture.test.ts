@@ -14,7 +14,7 @@ import { checkSearchIndex } from "@/tests/support/search-layout";
 import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 
 async function setup(presence: PresenceRule = { kind: "active" }) {
-  const db = freshDatabase();
+  const db = await freshDatabase();
   const platform = makeTestPlatform(presence);
   const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
   let minute = 0;
@@ -69,7 +69,7 @@ describe("recording captures", () => {
     expect(versions()).toHaveLength(1);
     const presence = db.$client.prepare("SELECT presence FROM incidents").get() as { presence: string };
     expect(presence.presence).toBe("listed");
-    expect(countRows(db, "captures")).toBe(4);
+    expect(await countRows(db, "captures")).toBe(4);
   });
 
   it("records a payload that breaks the schema as an invalid capture with the failing path", async () => {
@@ -96,16 +96,16 @@ describe("recording captures", () => {
     await ingestSnapshot(db, input);
     const again = await ingestSnapshot(db, input);
     expect(again.duplicate).toBe(true);
-    expect(countRows(db, "captures")).toBe(1);
-    expect(countRows(db, "incident_versions")).toBe(1);
+    expect(await countRows(db, "captures")).toBe(1);
+    expect(await countRows(db, "incident_versions")).toBe(1);
   });
 
   it("keeps one compressed copy of a body fetched many times, in one run of five observations", async () => {
     const { db, capture } = await setup();
     for (let i = 0; i < 5; i += 1) await capture([makeIncident()]);
-    expect(countRows(db, "captures")).toBe(1);
+    expect(await countRows(db, "captures")).toBe(1);
     expect(db.$client.prepare("SELECT observations FROM captures").get()).toEqual({ observations: 5 });
-    expect(countRows(db, "capture_bodies")).toBe(1);
+    expect(await countRows(db, "capture_bodies")).toBe(1);
   });
 
   it("writes nothing of a capture whose recording fails midway", async () => {
@@ -115,7 +115,7 @@ describe("recording captures", () => {
     const body = snapshotBody([makeIncident({ id: "a" }), makeIncident({ id: "b" })]);
     await expect(ingestSnapshot(db, { vendor, platform, source: "feed.json", observedAt: "2026-03-01T10:00:00.000Z", body })).rejects.toThrow(/simulated crash/);
     for (const table of ["captures", "capture_bodies", "incidents", "incident_versions", "version_kinds"]) {
-      expect(countRows(db, table)).toBe(0);
+      expect(await countRows(db, table)).toBe(0);
     }
   });
 });
@@ -182,7 +182,7 @@ describe("re-deriving history", () => {
     expect(await runPendingJobs(db, { resolve: () => fixed })).toBe(1);
     const after = versions();
     expect(after.map((v) => v.kinds)).toEqual([["incident-new"], ["impact-escalated"]]);
-    expect(countRows(db, "captures")).toBe(3);
+    expect(await countRows(db, "captures")).toBe(3);
     const title = db.$client.prepare("SELECT title FROM incidents WHERE vendor_id = ?").get(vendor.id) as { title: string };
     expect(title.title).toBe("Elevated API errors (fixed)");
   });
@@ -225,7 +225,7 @@ describe("partial sources", () => {
   it("never creates an incident from a source that only adds to incidents", async () => {
     const { db, capture } = await setup({ kind: "active" });
     await capture([makeIncident({ id: "unknown" })], pagePlatform);
-    expect(countRows(db, "incidents")).toBe(0);
+    expect(await countRows(db, "incidents")).toBe(0);
   });
 
   it("keeps fields a listing feed does not carry when it takes over", async () => {

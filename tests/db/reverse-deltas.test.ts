@@ -101,7 +101,7 @@ async function rewindTo(db: RedlineDb, vendorId: number, keep: number): Promise<
 
 describe("versions and record states as reverse zstd deltas", () => {
   it("read every version and state as derived, across checkpoints, holding zstd deltas between full rows", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await archive(db, 0, 40);
     expect(checkEveryRow(db)).toEqual({ versions: 40, textPatches: 0, projected: 0 });
     const deltas = db.$client.prepare<[], { patch: Buffer }>("SELECT patch FROM incident_versions WHERE snapshot IS NULL").all();
@@ -113,7 +113,7 @@ describe("versions and record states as reverse zstd deltas", () => {
   });
 
   it("keep the new latest full and every row readable after deleting rows off the end", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const vendorId = await archive(db, 0, 40);
     // The new latest: mid-chain, just past a checkpoint, the checkpoint itself, and the row before one.
     for (const keep of [30, 17, 16, 15]) {
@@ -123,7 +123,7 @@ describe("versions and record states as reverse zstd deltas", () => {
   });
 
   it("still read rows written before (forward JSON patches, deflated copies), appended to, and converted by migrate", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await archive(db, 0, 37);
     const exported = JSON.stringify(await loadVendorExport(db, "acme"));
     writePatchLayout(db);
@@ -160,7 +160,7 @@ describe("a version's changes", () => {
   });
 
   it("are stored in the version's compressed content by the write path and read back by every export", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await archive(db, 0, 5);
     const rows = db.$client.prepare<[], { content: Buffer }>("SELECT content FROM incident_versions ORDER BY seq").all();
     const exported = (await loadVendorExport(db, "acme"))?.incidents[0]?.versions.map((v) => v.changes);
@@ -179,7 +179,7 @@ describe("versions projected from the records logged with them", () => {
   });
 
   it("keep nothing of their own, read as derived, and stay readable after rows come off the end", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const vendorId = await archive(db, 0, 20);
     expect(checkEveryRow(db)).toEqual({ versions: 20, textPatches: 0, projected: 20 });
     const kept = db.$client.prepare<[], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE snapshot IS NOT NULL OR patch IS NOT NULL").get()?.n;
@@ -191,7 +191,7 @@ describe("versions projected from the records logged with them", () => {
   });
 
   it("follow a chain of copies written before, which still reads, and export the same", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     derived.chained = true;
     await archive(db, 0, 18);
     derived.chained = false;

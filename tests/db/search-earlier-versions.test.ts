@@ -1,3 +1,4 @@
+import type { RedlineDb } from "@/db/client";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -18,7 +19,7 @@ const EDITED_AWAY = makeUpdate({ id: "u2", status: "identified", body: "The outa
 const REWRITTEN = { ...EDITED_AWAY, body: "The outage was caused by an upstream network provider." };
 
 async function archive() {
-  const db = freshDatabase();
+  const db = await freshDatabase();
   const platform = makeTestPlatform({ kind: "recent", limit: 25 });
   const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
   let minute = 0;
@@ -29,7 +30,7 @@ async function archive() {
   return { db, vendor, platform, capture };
 }
 
-const search = (db: ReturnType<typeof freshDatabase>, words: string, filter: { vendor?: string } = {}, page = { limit: 10, offset: 0 }) =>
+const search = (db: RedlineDb, words: string, filter: { vendor?: string } = {}, page = { limit: 10, offset: 0 }) =>
   searchIncidents(db, toFtsQuery(words) ?? "", filter, page);
 
 /** An incident whose second update blamed "a misconfigured resolver", then was rewritten to blame the network. */
@@ -86,7 +87,7 @@ describe("search over every version's text", () => {
   });
 
   it("keeps the edited-away words through a rebuild of the history, and forgets them with a purged vendor", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const platform = platformNamed("statuspage-summary");
     const vendor = await ensureVendor(db, { slug: "acme", platform: platform.name });
     const bodies = [SUMMARY_FIXTURE.replace("A fix is deployed;", "A misconfigured fix is deployed;"), SUMMARY_FIXTURE];
@@ -96,10 +97,10 @@ describe("search over every version's text", () => {
     await runPendingJobs(db, { vendorId: vendor.id, pauseMs: 0 });
     expect((await listRecentJobs(db))[0]).toMatchObject({ status: "done", error: null });
     expect((await search(db, "misconfigured")).hits.map((h) => h.earlierSeq)).toEqual([1]);
-    expect(countRows(db, "version_search")).toBe(1);
+    expect(await countRows(db, "version_search")).toBe(1);
     db.$client.prepare("INSERT INTO version_search (version_search, rank) VALUES ('integrity-check', 1)").run();
     await removeVendor(db, "acme", true);
-    expect(countRows(db, "version_search")).toBe(0);
+    expect(await countRows(db, "version_search")).toBe(0);
     expect((await search(db, "misconfigured")).hits).toEqual([]);
   });
 });

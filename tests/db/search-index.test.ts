@@ -19,7 +19,7 @@ import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 const SUMMARY_FIXTURE = fs.readFileSync(path.join(__dirname, "..", "fixtures", "statuspage", "summary-maintenance-offset.json"), "utf8");
 
 async function feed() {
-  const db = freshDatabase();
+  const db = await freshDatabase();
   const platform = makeTestPlatform({ kind: "active" });
   const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
   let minute = 0;
@@ -77,17 +77,17 @@ describe("the search index over compressed text", () => {
   });
 
   it("leaves nothing of a purged vendor in the index and keeps the others searchable", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await archiveAcmeLifecycle(db);
     const platform = makeTestPlatform({ kind: "active" });
     const beta = await ensureVendor(db, { slug: "beta", name: "Beta", platform: platform.name });
     await ingestSnapshot(db, { vendor: beta, platform, source: "feed.json", observedAt: "2026-03-01T10:00:00.000Z", body: snapshotBody([makeIncident({ title: "Beta zeppelin outage" })]) });
     const acmeIncidents = db.$client.prepare<[], { n: number }>("SELECT count(*) AS n FROM incidents i JOIN vendors d ON d.id = i.vendor_id WHERE d.slug = 'acme'").get()?.n ?? 0;
     expect(acmeIncidents).toBeGreaterThan(1);
-    expect(countRows(db, "incident_search_text")).toBe(acmeIncidents + 1);
+    expect(await countRows(db, "incident_search_text")).toBe(acmeIncidents + 1);
     await removeVendor(db, "acme", true);
-    expect(countRows(db, "incident_search_text")).toBe(1);
-    expect(countRows(db, "incident_search")).toBe(1);
+    expect(await countRows(db, "incident_search_text")).toBe(1);
+    expect(await countRows(db, "incident_search")).toBe(1);
     expect(matchCount(db, "zeppelin")).toBe(1);
     expect(db.$client.prepare("SELECT count(*) AS n FROM incident_search_text s LEFT JOIN incidents i ON i.id = s.incident_id WHERE i.id IS NULL").get()).toEqual({ n: 0 });
     checkSearchIndex(db);
@@ -100,7 +100,7 @@ describe("the search index when the operator API purges a vendor", () => {
   it("DELETE /api/v1/vendors/acme?purge=true takes acme's incidents out of the index and leaves it consistent", async () => {
     const token = "operator-token-for-search-tests-0123";
     vi.stubEnv("REDLINE_OPERATOR_TOKEN", token);
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await archiveAcmeLifecycle(db);
     const words = db.$client.prepare<[], { title: string }>("SELECT title FROM incidents").all().flatMap((r) => r.title.toLowerCase().match(/\p{L}{4,}/gu) ?? []);
     expect(words.length).toBeGreaterThan(0);
@@ -108,7 +108,7 @@ describe("the search index when the operator API purges a vendor", () => {
     const request = new Request("http://redline.test/api/v1/vendors/acme?purge=true", { method: "DELETE", headers: { authorization: `Bearer ${token}` } });
     const response = await api.removeVendor(request, { params: Promise.resolve({ slug: "acme" }) });
     expect(await response.json()).toMatchObject({ slug: "acme", purged: true });
-    expect(countRows(db, "incident_search_text")).toBe(0);
+    expect(await countRows(db, "incident_search_text")).toBe(0);
     expect(matchCount(db, words.map((w) => `"${w}"`).join(" OR "))).toBe(0);
     checkSearchIndex(db);
   });
@@ -116,7 +116,7 @@ describe("the search index when the operator API purges a vendor", () => {
 
 describe("the search index through a rebuild of the history", () => {
   async function renamedSix(slug: string) {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const platform = platformNamed("statuspage-summary");
     const vendor = await ensureVendor(db, { slug, platform: platform.name });
     const snapshots = [0, 1, 2, 3, 4, 5].map((i) => {

@@ -43,7 +43,7 @@ async function expectSameSearchAcrossLayouts(dir: string, source: RedlineDb, ven
 
   const migrated = openDatabase(file);
   expect(migrated.$client.prepare("SELECT 1 FROM sqlite_master WHERE name = 'incident_search_content'").get()).toBeUndefined();
-  expect(countRows(migrated, "incident_search_text")).toBe(text.length);
+  expect(await countRows(migrated, "incident_search_text")).toBe(text.length);
   const stored = migrated.$client.prepare<[], { id: number; body: Buffer }>("SELECT incident_id AS id, body FROM incident_search_text ORDER BY incident_id").all();
   expect(stored.map((r) => ({ id: r.id, ...Object.fromEntries(unpackSearchText(r.body).map((f, i) => [["title", "updates", "postmortem"][i], f])) }))).toEqual(text);
   checkSearchIndex(migrated);
@@ -86,7 +86,7 @@ describeCorpus("search before and after on a real history", () => {
     const platform = platformNamed("aws-legacy");
     const vendor = await ensureVendor(source, { slug: "aws", name: "AWS", platform: platform.name });
     await importSnapshots(source, vendor, platform, listSnapshotFolder(corpusPath("aws-data-json-2021-12")).snapshots);
-    expect(countRows(source, "incident_search_text")).toBeGreaterThan(400);
+    expect(await countRows(source, "incident_search_text")).toBeGreaterThan(400);
     checkSearchIndex(source);
     await expectSameSearchAcrossLayouts(dir, source, "aws", [...queriesFrom(source, 60), ...editedAwayQueries(source, 20), "outage", "elevated error rates", "us-east-1", "connectivity"]);
     closeDatabase(source);

@@ -37,7 +37,7 @@ let statements: Set<string>;
 let purged: { versionKinds: number; acme: number };
 
 beforeAll(async () => {
-  db = freshDatabase();
+  db = await freshDatabase();
   statements = recordStatements(db.$client);
   const platform = makeTestPlatform({ kind: "recent", limit: 25 });
   const acme = (await archiveAcmeLifecycle(db, platform)).id;

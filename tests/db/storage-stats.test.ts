@@ -40,7 +40,7 @@ function diskOf(stats: StorageStats, table: string): number {
 
 describe("storage statistics", () => {
   it("accounts for every page: tables and their indexes plus free pages make the database", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await importRenames(db, "acme", 0, 12);
     const stats = await readStorageStats(db);
     const counted = stats.tables.reduce((n, t) => n + t.tableBytes + t.indexBytes, 0);
@@ -54,18 +54,18 @@ describe("storage statistics", () => {
   });
 
   it("counts each table's rows and each vendor's rows, which sum to the tables'", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await importRenames(db, "acme", 0, 6);
     await importRenames(db, "globex", 0, 3);
     const stats = await readStorageStats(db);
     for (const table of ["captures", "capture_bodies", "incidents", "incident_versions", "incident_states"]) {
-      expect(stats.tables.find((t) => t.name === table)?.rows, table).toBe(countRows(db, table));
+      expect(stats.tables.find((t) => t.name === table)?.rows, table).toBe(await countRows(db, table));
     }
     const sum = (part: (typeof VENDOR_PARTS)[number]) => stats.vendors.reduce((n, v) => n + v.parts[part].rows, 0);
-    expect(sum("captures")).toBe(countRows(db, "captures"));
-    expect(sum("rawBodies")).toBe(countRows(db, "capture_bodies"));
-    expect(sum("versions")).toBe(countRows(db, "incident_versions"));
-    expect(sum("states")).toBe(countRows(db, "incident_states"));
+    expect(sum("captures")).toBe(await countRows(db, "captures"));
+    expect(sum("rawBodies")).toBe(await countRows(db, "capture_bodies"));
+    expect(sum("versions")).toBe(await countRows(db, "incident_versions"));
+    expect(sum("states")).toBe(await countRows(db, "incident_states"));
     expect(vendorOf(stats, "acme").parts.captures.rows).toBe(6);
     expect(vendorOf(stats, "globex").parts.captures.rows).toBe(3);
     // No body is shared, so the vendors' shares of the attributed tables make up those tables.
@@ -75,7 +75,7 @@ describe("storage statistics", () => {
   });
 
   it("sums the raw bytes recorded, per vendor and in all, and relates the database to them", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const acme = await importRenames(db, "acme", 0, 5);
     const globex = await importRenames(db, "globex", 0, 2);
     const stats = await readStorageStats(db);
@@ -86,7 +86,7 @@ describe("storage statistics", () => {
   });
 
   it("grows a vendor's figures when it imports more, and leaves the other vendor's as they were", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await importRenames(db, "acme", 0, 4);
     await importRenames(db, "globex", 0, 4);
     const before = await readStorageStats(db);
@@ -104,7 +104,7 @@ describe("storage statistics", () => {
   });
 
   it("reports raw bodies that no capture refers to", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await importRenames(db, "acme", 0, 2);
     expect((await readStorageStats(db)).unreferencedBodies).toEqual({ rows: 0, bytes: 0 });
     db.$client.prepare("INSERT INTO capture_bodies (id, hash, encoding, size, body) VALUES (7, randomblob(32), 'gzip', 3, ?)").run(Buffer.from("abcdef"));

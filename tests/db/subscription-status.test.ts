@@ -7,7 +7,7 @@ const NO_FILTER = { vendors: [], kinds: [], components: [], minImpact: null };
 
 describe("the operator's list of troubled subscriptions", () => {
   it("names disabled and failing subscriptions with the latest failed attempt's error, masking chat webhook paths", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const healthy = await addSubscription(db, { target: "https://hooks.example.com/ok", format: "webhook", filter: NO_FILTER, watchlist: null, digest: null });
     const failing = await addSubscription(db, { target: "https://hooks.example.com/down", format: "webhook", filter: NO_FILTER, watchlist: null, digest: null });
     const gone = await addSubscription(db, { target: "https://hooks.slack.com/services/T0/B0/SECRET", format: "slack", filter: NO_FILTER, watchlist: null, digest: null });

@@ -10,7 +10,7 @@ async function record(db: RedlineDb, at: string, process: string, event: Supervi
 
 describe("supervisor events", () => {
   it("lists the most recent events first", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await record(db, "10:00", "web", "started", "pid 10");
     await record(db, "10:05", "web", "exited", "code 1, up 5 min");
     await record(db, "10:05", "web", "restarting", "in 1 s");
@@ -21,7 +21,7 @@ describe("supervisor events", () => {
   });
 
   it("sums up each process's restarts in the window, with the exit before its last restart and a give-up", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await record(db, "08:00", "web", "exited", "code 9, up 1 s");
     await record(db, "08:00", "web", "restarting", "in 1 s");
     await record(db, "10:00", "web", "started", "pid 10");

@@ -8,8 +8,8 @@ import { freshDatabase } from "@/tests/support/database";
 
 const databases: RedlineDb[] = [];
 
-function database(): RedlineDb {
-  const db = freshDatabase();
+async function database(): Promise<RedlineDb> {
+  const db = await freshDatabase();
   db.$client.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)");
   databases.push(db);
   return db;
@@ -42,7 +42,7 @@ afterEach(() => {
 
 describe("transact", () => {
   it("commits what the work wrote when it resolves, and returns its result", async () => {
-    const db = database();
+    const db = await database();
     const result = await transact(db, async (tx) => {
       note(tx, "a");
       await Promise.resolve();
@@ -56,7 +56,7 @@ describe("transact", () => {
   });
 
   it("rolls back everything the work wrote when it rejects, and rethrows the error", async () => {
-    const db = database();
+    const db = await database();
     note(db, "before");
     const failure = transact(db, async (tx) => {
       note(tx, "a");
@@ -70,7 +70,7 @@ describe("transact", () => {
   });
 
   it("leaves the connection usable after a rollback: the next transaction commits", async () => {
-    const db = database();
+    const db = await database();
     await expect(transact(db, () => Promise.reject(new WorkFailed("no")))).rejects.toThrow("no");
     await transact(db, async (tx) => note(tx, "after"));
     note(db, "outside");
@@ -78,7 +78,7 @@ describe("transact", () => {
   });
 
   it("rolls back a statement error and rethrows it as SQLite raised it", async () => {
-    const db = database();
+    const db = await database();
     const failure = transact(db, async (tx) => {
       note(tx, "a");
       tx.$client.prepare("INSERT INTO notes (id, text) VALUES (1, 'duplicate id')").run();
@@ -88,7 +88,7 @@ describe("transact", () => {
   });
 
   it("makes a second transaction on the same connection wait until the first has committed", async () => {
-    const db = database();
+    const db = await database();
     const hold = gate();
     const order: string[] = [];
     const first = transact(db, async (tx) => {
@@ -113,7 +113,7 @@ describe("transact", () => {
   });
 
   it("runs the queued transaction after a first one that failed", async () => {
-    const db = database();
+    const db = await database();
     const first = transact(db, async (tx) => {
       note(tx, "lost");
       await Promise.resolve();
@@ -126,7 +126,7 @@ describe("transact", () => {
   });
 
   it("joins the open transaction when called from inside the work: the outer rollback undoes the inner writes", async () => {
-    const db = database();
+    const db = await database();
     const failure = transact(db, async (tx) => {
       note(tx, "outer");
       const inner = await transact(tx, async (again) => {
@@ -144,8 +144,8 @@ describe("transact", () => {
   });
 
   it("tells whether this async chain is inside a transaction on the connection", async () => {
-    const db = database();
-    const other = database();
+    const db = await database();
+    const other = await database();
     expect(inTransact(db)).toBe(false);
     await transact(db, async () => {
       expect(inTransact(db)).toBe(true);
@@ -159,7 +159,7 @@ describe("transact", () => {
   });
 
   it("does not count a callback that outlives the transaction as inside it", async () => {
-    const db = database();
+    const db = await database();
     let later: (() => Promise<void>) | undefined;
     await transact(db, async () => {
       later = () => transact(db, async (tx) => note(tx, "later"));
@@ -171,7 +171,7 @@ describe("transact", () => {
   });
 
   it("refuses to start inside a transaction opened on the connection without it", async () => {
-    const db = database();
+    const db = await database();
     db.$client.exec("BEGIN");
     await expect(transact(db, async () => undefined)).rejects.toBeInstanceOf(TransactionError);
     db.$client.exec("ROLLBACK");

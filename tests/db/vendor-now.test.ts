@@ -38,7 +38,7 @@ async function overview(slug: string, at = SOON_AFTER) {
 }
 
 beforeAll(async () => {
-  db = freshDatabase();
+  db = await freshDatabase();
   const outage = (vendor: string) => makeIncident({ vendor, id: "out1", title: "API outage", status: "investigating" });
 
   const jira = await ensureVendor(db, { slug: "active-only", platform: activeOnly.name });

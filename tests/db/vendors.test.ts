@@ -1,3 +1,4 @@
+import type { RedlineDb } from "@/db/client";
 import { describe, expect, it } from "vitest";
 import { getPollState, savePollState } from "@/db/poll-state";
 import { addLiveSource, addVendor, ensureVendor, getVendorBySlug, listVendorSummaries, removeVendor, VendorError, VendorExistsError } from "@/db/vendors";
@@ -16,14 +17,14 @@ async function refusalOf(work: () => Promise<unknown>): Promise<unknown> {
 
 describe("adding vendors", () => {
   it.each([
-    ["imported", /acme already exists: imported as statuspage-summary, not polled$/, (db: ReturnType<typeof freshDatabase>) => ensureVendor(db, { slug: "acme", platform: "statuspage-summary" })],
-    ["polled", /acme already exists: polled from https:\/\/status\.acme\.test\/ with statuspage \(added by hand\)$/, (db: ReturnType<typeof freshDatabase>) => addVendor(db, settings, "user")],
-    ["removed", /acme already exists: removed, its history kept \(was polled from https:\/\/status\.acme\.test\/ with statuspage\)$/, async (db: ReturnType<typeof freshDatabase>) => {
+    ["imported", /acme already exists: imported as statuspage-summary, not polled$/, (db: RedlineDb) => ensureVendor(db, { slug: "acme", platform: "statuspage-summary" })],
+    ["polled", /acme already exists: polled from https:\/\/status\.acme\.test\/ with statuspage \(added by hand\)$/, (db: RedlineDb) => addVendor(db, settings, "user")],
+    ["removed", /acme already exists: removed, its history kept \(was polled from https:\/\/status\.acme\.test\/ with statuspage\)$/, async (db: RedlineDb) => {
       await addVendor(db, settings, "catalog");
       await removeVendor(db, "acme", false);
     }],
   ])("refuses an existing %s slug, saying what exists and changing nothing", async (_state, message, arrange) => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await arrange(db);
     const before = await getVendorBySlug(db, "acme");
     const error = await refusalOf(() => addVendor(db, { ...settings, url: "https://other.acme.test/" }, "user"));
@@ -33,14 +34,14 @@ describe("adding vendors", () => {
   });
 
   it("gives an imported vendor a URL to poll, keeping its row and creation time", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const imported = await ensureVendor(db, { slug: "acme", platform: "statuspage-summary" }, "2026-01-01T00:00:00.000Z");
     const polled = await addLiveSource(db, { ...settings, homepage: "https://acme.test/" });
     expect(polled).toMatchObject({ id: imported.id, createdAt: "2026-01-01T00:00:00.000Z", url: settings.url, platform: "statuspage", enabled: true, origin: "user", homepage: "https://acme.test/" });
   });
 
   it("polls a removed vendor again from scratch: no schedule or backoff left from before, catalog details kept", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const vendor = await addVendor(db, { ...settings, homepage: "https://acme.test/" }, "catalog");
     await savePollState(db, {
       vendorId: vendor.id, nextPollAt: "2099-01-01T00:00:00.000Z", lastPollAt: "2026-01-01T00:00:00.000Z", lastOutcome: "failed",
@@ -53,7 +54,7 @@ describe("adding vendors", () => {
   });
 
   it("refuses to give a polled vendor a second URL, and an unknown slug any", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await addVendor(db, settings, "user");
     expect(await refusalOf(() => addLiveSource(db, { ...settings, url: "https://other.acme.test/" }))).toBeInstanceOf(VendorExistsError);
     expect((await getVendorBySlug(db, "acme"))?.url).toBe(settings.url);
@@ -64,7 +65,7 @@ describe("adding vendors", () => {
 
 describe("listing vendors", () => {
   it("orders vendors by name ignoring case, so a lowercase name sorts among the others", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     for (const [slug, name] of [["zoom", "Zoom"], ["incident-io", "incident.io"], ["github", "GitHub"], ["atlassian", "atlassian"], ["jira", "Jira"]] as const) {
       await ensureVendor(db, { slug, name, platform: "statuspage-summary" });
     }

@@ -82,7 +82,7 @@ async function importFolder(db: RedlineDb, folder: string, slug: string, platfor
 
 describe("versions and record states kept as patches", () => {
   it("rebuild exactly what derivation produced for a lifecycle with a rewrite, a deletion and an edited postmortem", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await archiveAcmeLifecycle(db);
     const stored = checkEveryState(db);
     expect(stored.versions).toBeGreaterThan(10);
@@ -91,7 +91,7 @@ describe("versions and record states kept as patches", () => {
   });
 
   it("keeps the latest version full after a late capture rewinds the history", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const vendor = await archiveAcmeLifecycle(db);
     const before = checkEveryState(db);
     // Rewind past the last four captures, as a late capture does, then check what is left.
@@ -107,8 +107,9 @@ describe("versions and record states kept as patches", () => {
 });
 
 describeCorpus("versions and record states of real imports", () => {
-  const db = freshDatabase();
+  let db: RedlineDb;
   beforeAll(async () => {
+    db = await freshDatabase();
     await importFolder(db, "statuspage-summary-github-2025", "github", "statuspage-summary");
     await importFolder(db, "atom-github-history", "github-atom", "statuspage-atom");
     await importFolder(db, "gcp-incidents", "google-cloud", "gcp");

@@ -15,7 +15,7 @@ const reworded: Summarizer = {
 };
 
 async function archiveWithoutRawBodies() {
-  const db = freshDatabase();
+  const db = await freshDatabase();
   const vendor = await archiveAcmeLifecycle(db);
   // Nothing below may re-derive from raw captures: there are none left to read.
   db.$client.exec("UPDATE captures SET body_id = NULL; DELETE FROM capture_bodies");
@@ -29,7 +29,7 @@ async function archiveWithoutRawBodies() {
 describe("summaries and headlines derived by a versioned summarizer", () => {
   it("shows the new wording everywhere a version's text is read once the summarizer changes, without any raw capture", async () => {
     const { db, vendor, incident } = await archiveWithoutRawBodies();
-    expect(countRows(db, "capture_bodies")).toBe(0);
+    expect(await countRows(db, "capture_bodies")).toBe(0);
     const stored = await getVersionDetail(db, incident.id, incident.versionCount);
     expect(stored?.summary).not.toMatch(/^\[v2\]/);
 
@@ -38,7 +38,7 @@ describe("summaries and headlines derived by a versioned summarizer", () => {
     const record = await getIncidentRecord(db, vendor.id, incident.providerId, reworded);
     expect(record?.versions.every((v) => v.summary.startsWith("[v2] "))).toBe(true);
     const changes = await listChanges(db, { vendorId: vendor.id }, 100, reworded);
-    expect(changes.rows.length).toBe(countRows(db, "incident_versions"));
+    expect(changes.rows.length).toBe(await countRows(db, "incident_versions"));
     expect(changes.rows.every((r) => r.summary.startsWith("[v2] ") && r.headline.startsWith("[v2] "))).toBe(true);
     const details = await listChangeDetails(db, { vendorId: vendor.id }, 100, reworded);
     expect(details.rows.every((r) => r.summary.startsWith("[v2] "))).toBe(true);
@@ -62,7 +62,7 @@ describe("summaries and headlines derived by a versioned summarizer", () => {
 
   it("rewrites stored text in place with the new wording, after which reads render nothing again", async () => {
     const { db, vendor } = await archiveWithoutRawBodies();
-    const n = countRows(db, "incident_versions");
+    const n = await countRows(db, "incident_versions");
     expect(await rerenderVersionTexts(db, reworded, 2)).toBe(n);
     const stale = db.$client.prepare<[number], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE text_version <> ? OR redline_version_field(content, 'summary') NOT LIKE '[v2] %'").get(reworded.version);
     expect(stale?.n).toBe(0);
@@ -73,13 +73,13 @@ describe("summaries and headlines derived by a versioned summarizer", () => {
 describe("rendering stale text a few incidents at a time", () => {
   it("rewrites only the batches asked for, and the rest on later calls", async () => {
     const { db } = await archiveWithoutRawBodies();
-    const incidents = countRows(db, "incidents");
+    const incidents = await countRows(db, "incidents");
     expect(incidents).toBeGreaterThan(2);
     const first = await rerenderVersionTexts(db, reworded, 2, 1);
     expect(first).toBeGreaterThan(0);
-    expect(first).toBeLessThan(countRows(db, "incident_versions"));
+    expect(first).toBeLessThan(await countRows(db, "incident_versions"));
     const stale = db.$client.prepare<[number], { incidents: number }>("SELECT count(DISTINCT incident_id) AS incidents FROM incident_versions WHERE text_version <> ?");
     expect(stale.get(reworded.version)?.incidents).toBe(incidents - 2);
-    expect(first + (await rerenderVersionTexts(db, reworded, 2))).toBe(countRows(db, "incident_versions"));
+    expect(first + (await rerenderVersionTexts(db, reworded, 2))).toBe(await countRows(db, "incident_versions"));
   });
 });

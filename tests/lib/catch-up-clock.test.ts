@@ -56,10 +56,10 @@ describe("the demo's catch-up clock", () => {
     expect(uncapped.nowMs()).toBe(REAL + HOUR);
   });
 
-  it("is the time the demo's poller observes by", () => {
-    const deps = createPollDeps(freshDatabase(), readEnv({ ...process.env, REDLINE_DEMO_CLOCK: formatCatchUpClock({ startMs: 1_000, anchorRealMs: Date.now(), acceleration: 1 }) }));
+  it("is the time the demo's poller observes by", async () => {
+    const deps = createPollDeps(await freshDatabase(), readEnv({ ...process.env, REDLINE_DEMO_CLOCK: formatCatchUpClock({ startMs: 1_000, anchorRealMs: Date.now(), acceleration: 1 }) }));
     const observed = deps.now?.().getTime() ?? Number.NaN;
     expect(observed).toBeLessThan(Date.now() - 1_000_000);
-    expect(createPollDeps(freshDatabase(), readEnv({ ...process.env, REDLINE_DEMO_CLOCK: "" })).now).toBeUndefined();
+    expect(createPollDeps(await freshDatabase(), readEnv({ ...process.env, REDLINE_DEMO_CLOCK: "" })).now).toBeUndefined();
   });
 });

@@ -47,7 +47,7 @@ async function startSmtp(reply: { code: number } | null = null): Promise<{ url: 
 }
 
 async function setUp(digest: "hourly" | null) {
-  const db = freshDatabase();
+  const db = await freshDatabase();
   const vendor = await ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
   const sub = await addSubscription(db, { target: "mailto:oncall@example.com", format: "email", filter: subscriptionFilterSchema.parse({}), watchlist: null, digest });
   let observed = Date.parse("2026-03-01T10:00:00.000Z");

@@ -23,7 +23,7 @@ afterEach(async () => {
 
 async function setUp(script: Answer[] = []) {
   receiver = await startReceiver(script);
-  const db = freshDatabase();
+  const db = await freshDatabase();
   const acme = await ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
   await ensureVendor(db, { slug: "other", name: "Other", platform: platform.name });
   const sub = async (path: string, filter: object) =>

@@ -16,7 +16,7 @@ let db: RedlineDb;
 let api: Api;
 
 beforeAll(async () => {
-  db = freshDatabase();
+  db = await freshDatabase();
   api = createApi(() => db);
   await archiveAcmeLifecycle(db, platform);
   // Enough incidents and versions across two more vendors for several pages.

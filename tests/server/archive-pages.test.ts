@@ -15,7 +15,7 @@ const NOW = new Date("2026-05-01T00:00:00.000Z");
 let db: RedlineDb;
 
 beforeAll(async () => {
-  db = freshDatabase();
+  db = await freshDatabase();
   await archiveAcmeLifecycle(db);
   const platform = makeTestPlatform({ kind: "active" });
   const quiet = await ensureVendor(db, { slug: "quiet", name: "Quiet Co", platform: platform.name });

@@ -14,7 +14,7 @@ const HUB = "https://hub.example.org/";
 let db: RedlineDb;
 
 beforeAll(async () => {
-  db = freshDatabase();
+  db = await freshDatabase();
   await archiveAcmeLifecycle(db, makeTestPlatform({ kind: "recent", limit: 25 }));
   await saveWatchlist(db, { name: "team", vendors: ["acme"], components: [] });
 });

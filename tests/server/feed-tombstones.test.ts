@@ -22,7 +22,7 @@ const DELETED_AT = "2026-03-01T12:00:00.000Z";
 let db: RedlineDb;
 
 beforeAll(async () => {
-  db = freshDatabase();
+  db = await freshDatabase();
   const vendor = await ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
   const capture = (observedAt: string, incidents: ReturnType<typeof makeIncident>[]) =>
     ingestSnapshot(db, { vendor, platform, source: "incidents.json", observedAt, body: snapshotBody(incidents) });
@@ -98,7 +98,7 @@ describe("Atom feeds of a deleted incident", () => {
   });
 
   it("drop the tombstones once the vendor lists the incident again", async () => {
-    const other = freshDatabase();
+    const other = await freshDatabase();
     const vendor = await ensureVendor(other, { slug: "acme", name: "Acme Cloud", platform: platform.name });
     const capture = (observedAt: string, incidents: ReturnType<typeof makeIncident>[]) =>
       ingestSnapshot(other, { vendor, platform, source: "incidents.json", observedAt, body: snapshotBody(incidents) });

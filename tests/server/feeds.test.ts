@@ -18,7 +18,7 @@ const platform = makeTestPlatform({ kind: "recent", limit: 25 });
 let db: RedlineDb;
 
 beforeAll(async () => {
-  db = freshDatabase();
+  db = await freshDatabase();
   await archiveAcmeLifecycle(db, platform);
   const other = await ensureVendor(db, { slug: "other", name: "Other Co", platform: platform.name });
   const outage = makeIncident({ vendor: "other", id: "p1", title: "Payments outage", impact: "critical", components: [{ id: "pay", name: "Payments" }] });
@@ -161,7 +161,7 @@ describe("feed items", () => {
     const before = await parseItems("rss", await (await get("vendor", "rss", { slug: "other" })).text());
     const again = await parseItems("rss", await (await get("vendor", "rss", { slug: "other" })).text());
     expect(again).toEqual(before);
-    const local = freshDatabase();
+    const local = await freshDatabase();
     const other = await ensureVendor(local, { slug: "other", name: "Other Co", platform: platform.name });
     const outage = makeIncident({ vendor: "other", id: "p1", title: "Payments outage", impact: "critical" });
     await ingestSnapshot(local, { vendor: other, platform, source: "feed", observedAt: "2026-04-09T01:00:00.000Z", body: snapshotBody([outage]) });
@@ -236,7 +236,7 @@ describe("feed titles", () => {
   let hostile: RedlineDb;
 
   beforeAll(async () => {
-    hostile = freshDatabase();
+    hostile = await freshDatabase();
     const vendor = await ensureVendor(hostile, { slug: "evil", name: VENDOR, platform: platform.name });
     const incident = makeIncident({ vendor: "evil", id: "e1", title: TITLE });
     await ingestSnapshot(hostile, { vendor, platform, source: "feed", observedAt: "2026-04-09T01:00:00.000Z", body: snapshotBody([incident]) });

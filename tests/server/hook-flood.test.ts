@@ -190,7 +190,7 @@ describe("a webhook flood", () => {
     const throttled = statuses.get(429) ?? 0;
     // The push lane takes the debounced polls the pushes asked for; the hook server writes its
     // refusal counts and sends its last alert. Each is waited for as it shows, not for a while.
-    await waitFor("the push lane to take every push poll", () => countRows(db, "push_polls") === 0);
+    await waitFor("the push lane to take every push poll", async () => (await countRows(db, "push_polls")) === 0);
     polling.stop();
     controlPolling.stop();
     await Promise.all(running);

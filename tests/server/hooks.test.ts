@@ -25,7 +25,7 @@ const SETTINGS: HookSettings = {
 };
 
 beforeEach(async () => {
-  db = freshDatabase();
+  db = await freshDatabase();
   clock = Date.parse("2026-05-01T00:00:00.000Z");
   alerts = [];
   for (const slug of ["acme", "calm"]) {
@@ -85,8 +85,8 @@ describe("webhook pushes", () => {
     const edited = await push(base, "acme", incidentPayload("evt-2", "Webhook deliveries delayed in Europe"));
     expect(edited.status).toBe(202);
     // Still one poll waiting, due when the first push asked for it.
-    expect(countRows(db, "push_polls")).toBe(1);
-    expect(countRows(db, "incident_versions")).toBe(2);
+    expect(await countRows(db, "push_polls")).toBe(1);
+    expect(await countRows(db, "incident_versions")).toBe(2);
   });
 
   it("tells the WebSub pinger which capture a push recorded versions in, and stays quiet on a replay", async () => {
@@ -103,14 +103,14 @@ describe("webhook pushes", () => {
   it("collapses a replay of the same content, whatever its event id, doing no work", async () => {
     const base = await serve({ ...SETTINGS, perSource: { ratePerSecond: 1, burst: 100 } });
     expect((await push(base, "acme", incidentPayload("evt-1"))).status).toBe(202);
-    const captures = countRows(db, "captures");
+    const captures = await countRows(db, "captures");
     for (let i = 2; i < 50; i += 1) {
       clock += 10;
       const replay = await push(base, "acme", { ...incidentPayload(`evt-${i}`), id: `delivery-${i}` });
       expect(replay).toMatchObject({ status: 200, body: { status: "duplicate" } });
     }
-    expect(countRows(db, "captures")).toBe(captures);
-    expect(countRows(db, "hook_deliveries")).toBe(1);
+    expect(await countRows(db, "captures")).toBe(captures);
+    expect(await countRows(db, "hook_deliveries")).toBe(1);
     expect(hookContentHash({ meta: { a: 1 }, incident: { x: 1, y: 2 } })).toBe(hookContentHash({ id: "other", incident: { y: 2, x: 1 } }));
   });
 
@@ -130,7 +130,7 @@ describe("webhook pushes", () => {
     expect((await push(base, "acme", "{}", { "content-type": "text/plain" })).status).toBe(415);
     expect(await push(base, "acme", '{"incident": {')).toMatchObject({ status: 400, body: { detail: expect.stringMatching(/not JSON/) } });
     expect((await push(base, "acme", "[1, 2]")).status).toBe(400);
-    for (const table of ["hook_deliveries", "captures", "push_polls", "incident_versions"]) expect(countRows(db, table)).toBe(0);
+    for (const table of ["hook_deliveries", "captures", "push_polls", "incident_versions"]) expect(await countRows(db, table)).toBe(0);
   });
 
   it("throttles one source over its budget with 429 and Retry-After while another source goes on", async () => {

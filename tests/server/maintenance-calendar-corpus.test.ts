@@ -21,7 +21,7 @@ async function calendar(): Promise<string> {
 
 describeCorpus("the maintenance calendar of GitHub's real summary.json captures", () => {
   beforeAll(async () => {
-    db = freshDatabase();
+    db = await freshDatabase();
     const platform = getPlatform("statuspage-summary");
     if (!platform) throw new Error("no statuspage-summary platform");
     const vendor = await ensureVendor(db, { slug: "github", name: "GitHub", platform: platform.name });

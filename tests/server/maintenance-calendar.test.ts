@@ -34,7 +34,7 @@ const oldWindow = maintenance("old1", "2025-11-01T00:00:00.000Z", "2025-11-01T02
 const outage = makeIncident({ vendor: "globex", id: "inc9", title: "Not a maintenance" });
 
 beforeAll(async () => {
-  db = freshDatabase();
+  db = await freshDatabase();
   await archiveAcmeLifecycle(db);
   const platform = makeTestPlatform({ kind: "full" });
   const globex = await ensureVendor(db, { slug: "globex", name: "Globex", platform: platform.name });

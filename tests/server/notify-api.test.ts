@@ -12,7 +12,7 @@ let db: RedlineDb;
 let api: Api;
 
 beforeEach(async () => {
-  db = freshDatabase();
+  db = await freshDatabase();
   api = createApi(() => db);
   await ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: "statuspage-summary" });
   vi.stubEnv("REDLINE_OPERATOR_TOKEN", TOKEN);

@@ -28,7 +28,7 @@ let db: RedlineDb;
 let api: Api;
 
 beforeAll(async () => {
-  db = freshDatabase();
+  db = await freshDatabase();
   api = createApi(() => db);
   await archiveAcmeLifecycle(db, platform);
   await saveWatchlist(db, { name: "core", vendors: ["acme"], components: [] });

@@ -11,7 +11,7 @@ const ALLOW_WRITES = "DROP TRIGGER refuse_insert; DROP TRIGGER refuse_update;";
 
 describe("throttle telemetry", () => {
   it("keeps the counts when a flush's write throws, and the next flush writes them all", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const lines: string[] = [];
     const telemetry = new ThrottleTelemetry(() => db, 3_600_000, () => undefined, (line) => lines.push(line));
     for (let i = 0; i < 3; i += 1) await telemetry.throttled("source:acme", T0 + i * 1_000, LIMIT);
@@ -35,7 +35,7 @@ describe("throttle telemetry", () => {
   });
 
   it("still alerts, once per interval, and logs it when the alert cannot be recorded", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const alerts: ThrottleAlert[] = [];
     const lines: string[] = [];
     db.$client.exec(REFUSE_WRITES);

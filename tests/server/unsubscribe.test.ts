@@ -6,7 +6,7 @@ import { unsubscribeRoute } from "@/server/notify/unsubscribe-route";
 import { freshDatabase } from "@/tests/support/database";
 
 async function setUp() {
-  const db = freshDatabase();
+  const db = await freshDatabase();
   const sub = await addSubscription(db, { target: "mailto:oncall@example.com", format: "email", filter: subscriptionFilterSchema.parse({}), watchlist: null, digest: null });
   return { db, sub, route: unsubscribeRoute(() => db), link: unsubscribeUrl("http://redline.test", sub.id, sub.secret) };
 }

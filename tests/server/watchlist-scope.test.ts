@@ -39,7 +39,7 @@ const acmeIncidents = [
 const globexIncidents = [makeIncident({ vendor: "globex", id: "g1", title: "Globex outage" }), maintenanceWindow("globex", "gm1", "Globex maintenance", [])];
 
 beforeAll(async () => {
-  db = freshDatabase();
+  db = await freshDatabase();
   const acme = await ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
   const globex = await ensureVendor(db, { slug: "globex", name: "Globex", platform: platform.name });
   await ensureVendor(db, { slug: "initech", name: "Initech", platform: platform.name });

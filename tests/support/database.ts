@@ -1,11 +1,31 @@
-import { openDatabase, type RedlineDb } from "@/db/client";
+import { afterAll } from "vitest";
+import { closeStore, openDatabase, openStore, type RedlineDb } from "@/db/client";
+import { createPostgresDatabase, dropPostgresDatabase } from "@/tests/support/postgres-databases";
+import { postgresAdminUrl, postgresTemplate } from "@/tests/support/postgres";
+import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 
-/** A fresh in-memory database with every migration applied. */
-export function freshDatabase(): RedlineDb {
-  return openDatabase(":memory:");
+/** The PostgreSQL databases this test file made, closed and dropped after its tests. */
+const made: Array<{ url: string; db: RedlineDb }> = [];
+
+/**
+ * A fresh database with every migration applied, on the database the suite runs on
+ * (REDLINE_TEST_DATABASE): in-memory SQLite, or a copy of the run's migrated PostgreSQL template.
+ */
+export async function freshDatabase(): Promise<RedlineDb> {
+  if (testDatabaseDialect === "sqlite") return openDatabase(":memory:");
+  const url = await createPostgresDatabase(postgresAdminUrl(), "redline_test", postgresTemplate());
+  const db = await openStore(url, { migrate: false });
+  made.push({ url, db });
+  return db;
 }
 
-export function countRows(db: RedlineDb, table: string): number {
-  const row = db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number };
-  return row.n;
+export async function countRows(db: RedlineDb, table: string): Promise<number> {
+  const row = await db.connection.prepare<[], { n: number }>(`SELECT count(*) AS n FROM ${table}`).get();
+  return row?.n ?? 0;
 }
+
+afterAll(async () => {
+  const databases = made.splice(0);
+  await Promise.all(databases.map(({ db }) => closeStore(db).catch(() => undefined)));
+  for (const { url } of databases) await dropPostgresDatabase(postgresAdminUrl(), url);
+});

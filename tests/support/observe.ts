@@ -12,9 +12,9 @@ const LOOK_AGAIN_MS = 5;
  * only one, so a slow machine only waits longer); `unless` names a reason to stop looking, such
  * as a process that exited, and the wait then fails with it.
  */
-export async function waitFor(what: string, condition: () => boolean, unless: () => string | null = () => null): Promise<void> {
+export async function waitFor(what: string, condition: () => boolean | Promise<boolean>, unless: () => string | null = () => null): Promise<void> {
   for (;;) {
-    if (condition()) return;
+    if (await condition()) return;
     const reason = unless();
     if (reason !== null) throw new Error(`gave up waiting for ${what}: ${reason}`);
     await pause(LOOK_AGAIN_MS);

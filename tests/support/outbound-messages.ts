@@ -14,7 +14,7 @@ import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 /** Changes as a message carries them, recorded from these snapshots (each one capture) of vendor "acme". */
 export async function notifiedChanges(snapshots: Incident[][], vendorName = "Acme Cloud"): Promise<NotifiedChange[]> {
   const platform = makeTestPlatform({ kind: "recent", limit: 1_000 });
-  const db = freshDatabase();
+  const db = await freshDatabase();
   const vendor = await ensureVendor(db, { slug: "acme", name: vendorName, platform: platform.name });
   await addSubscription(db, { target: "https://hooks.example/x", format: "webhook", filter: subscriptionFilterSchema.parse({}), watchlist: null, digest: null });
   let observed = Date.parse("2026-03-01T10:00:00.000Z");

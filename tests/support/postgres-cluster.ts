@@ -35,7 +35,7 @@ const PORT_ATTEMPTS = 5;
 /** pg_ctl's own wait for readiness is a hang guard only, far above a start on a loaded machine. */
 const PG_CTL_WAIT_SECONDS = "300";
 /** A throwaway cluster: speed over durability. */
-const SPEED_SETTINGS = { fsync: "off", synchronous_commit: "off", full_page_writes: "off" };
+const SPEED_SETTINGS = { fsync: "off", synchronous_commit: "off", full_page_writes: "off", max_connections: "300" };
 const PORT_TAKEN = /could not bind|address already in use|could not create any TCP\/IP sockets/i;
 /** pg_ctl hands the server options to a shell, so anything else in them is refused rather than quoted. */
 const SHELL_SAFE = /^[\w.,:/-]+$/;

@@ -27,12 +27,13 @@ async function asAdmin(adminUrl: string, what: string, statement: string): Promi
 }
 
 /** A new empty database named `<prefix>_<random>` on the server of `adminUrl`; its URL. */
-export async function createPostgresDatabase(adminUrl: string, prefix = "redline_test"): Promise<string> {
+export async function createPostgresDatabase(adminUrl: string, prefix = "redline_test", template?: string): Promise<string> {
   const suffix = randomBytes(6).toString("hex");
   const stem = prefix.toLowerCase().replace(/[^a-z0-9_]+/g, "_").slice(0, MAX_NAME_LENGTH - suffix.length - 1);
   const name = `${stem}_${suffix}`;
   // Copying template1's files beats logging each of its blocks when fsync is off (PostgreSQL 15+).
-  await asAdmin(adminUrl, `create database ${name}`, `CREATE DATABASE ${quoteIdentifier(name)} STRATEGY = FILE_COPY`);
+  const from = template === undefined ? "" : ` TEMPLATE ${quoteIdentifier(template)}`;
+  await asAdmin(adminUrl, `create database ${name}`, `CREATE DATABASE ${quoteIdentifier(name)}${from} STRATEGY = FILE_COPY`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();

@@ -2,7 +2,7 @@ import { PostgresClusterError, type PostgresClusterErrorKind } from "@/tests/sup
 
 /** What the global setup tells test files about the run's PostgreSQL cluster (plain data: it crosses into the workers). */
 export type PostgresProvision =
-  | { status: "running"; adminUrl: string }
+  | { status: "running"; adminUrl: string; /** A migrated Redline database new test databases copy, when the suite runs on PostgreSQL. */ template?: string }
   | { status: "absent"; reason: string }
   | { status: "failed"; kind: PostgresClusterErrorKind; reason: string };
 

@@ -66,6 +66,12 @@ export function withPostgresDatabase(options: PostgresDatabaseOptions = {}): { r
   };
 }
 
+/** The migrated database test databases copy when the suite runs on PostgreSQL. */
+export function postgresTemplate(): string {
+  if (provision.status === "running" && provision.template !== undefined) return provision.template;
+  throw new PostgresClusterError("database-failed", "no migrated template database: the suite runs on PostgreSQL only with REDLINE_TEST_DATABASE=postgres");
+}
+
 /** The run's cluster as a handle to make and drop databases on; only inside a describePostgres block. */
 export function runPostgresCluster(): { adminUrl: string; createDatabase(prefix?: string): Promise<string>; dropDatabase(url: string): Promise<void> } {
   const adminUrl = postgresAdminUrl();

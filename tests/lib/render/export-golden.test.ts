@@ -22,7 +22,7 @@ function expectGolden(name: string, actual: string): void {
 describe("exports of a hand-written lifecycle", () => {
   let doc: ExportDocument;
   beforeAll(async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const platform = makeTestPlatform({ kind: "recent", limit: 25 });
     const vendor = await ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
     for (const step of ACME_LIFECYCLE) {

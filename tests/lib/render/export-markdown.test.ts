@@ -101,7 +101,7 @@ describe("the Markdown export as CommonMark", () => {
 
 describeCorpus("the Markdown export of real archives", () => {
   it("has no word-diff markers and no raw status code outside the vendor's own text", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const codesSeen: string[] = [];
     const sources = [
       { folder: "statuspage-summary-jira", slug: "jira", platform: "statuspage-summary", take: 60 },

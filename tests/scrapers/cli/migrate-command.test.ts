@@ -41,7 +41,7 @@ describe("redline migrate on a database of the previous layout", () => {
     const expected = JSON.stringify(await loadVendorExport(source, "acme"));
     const file = previousLayoutFile(dir);
     writePreviousLayout(source, file);
-    const versions = countRows(source, "incident_versions");
+    const versions = await countRows(source, "incident_versions");
     closeDatabase(source);
 
     const first = migrateCli(file);

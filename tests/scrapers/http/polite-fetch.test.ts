@@ -51,7 +51,7 @@ describe("HostGate", () => {
   });
 
   it("books every start with reservations shared by two gates, as two pollers on one database do", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const { client, starts } = scripted([], 5);
     const booked: number[] = [];
     const reserve = async (origin: string, intervalMs: number, nowMs: number) => {

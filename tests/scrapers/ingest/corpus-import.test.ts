@@ -32,7 +32,7 @@ function importFolder(folder: string) {
   if (!spec || !platform) throw new Error(`unknown corpus folder ${folder}`);
   const state: { db: RedlineDb; first: ImportSummary; second: ImportSummary } = {} as never;
   beforeAll(async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const vendor = await ensureVendor(db, { slug: spec.vendor, platform: platform.name });
     const { snapshots } = listSnapshotFolder(corpusPath(folder));
     state.db = db;

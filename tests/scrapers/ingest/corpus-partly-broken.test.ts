@@ -87,12 +87,12 @@ describeCorpus("corpus: Jira's summary.json with one incident broken in every th
     const platform = getPlatform("statuspage-summary");
     if (!platform) throw new Error("no statuspage-summary platform");
     const { snapshots } = listSnapshotFolder(corpusPath(FOLDER));
-    state.clean = freshDatabase();
+    state.clean = await freshDatabase();
     await importSnapshots(state.clean, await ensureVendor(state.clean, { slug: "jira", platform: platform.name }), platform, snapshots);
     state.victim = chooseVictim(snapshots);
     const mutated = breakSnapshots(snapshots, state.victim);
     state.brokenAt = mutated.broken;
-    state.broken = freshDatabase();
+    state.broken = await freshDatabase();
     state.summary = await importSnapshots(state.broken, await ensureVendor(state.broken, { slug: "jira", platform: platform.name }), platform, mutated.snapshots);
   });
 

@@ -25,7 +25,7 @@ interface VersionRow {
 }
 
 async function archive(parts: ReadonlyArray<typeof SUMMARY>): Promise<RedlineDb> {
-  const db = freshDatabase();
+  const db = await freshDatabase();
   const vendor = await ensureVendor(db, { slug: "github", name: "GitHub", platform: "statuspage" });
   for (const part of parts) {
     const platform = getPlatform(part.platform);

@@ -62,7 +62,7 @@ function history(db: RedlineDb): string[] {
 }
 
 async function archive(captures: readonly Capture[]): Promise<{ db: RedlineDb; vendor: VendorRow }> {
-  const db = freshDatabase();
+  const db = await freshDatabase();
   const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage" });
   await record(db, vendor, captures);
   return { db, vendor };

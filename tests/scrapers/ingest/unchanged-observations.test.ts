@@ -78,7 +78,7 @@ function withRepeats(files: readonly string[], source: string, repeats: number, 
 
 describeCorpus("corpus: repeated identical snapshots as runs", () => {
   it("a summary.json folder with every snapshot repeated three times exports as before, and again after rederive", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const platform = getPlatform("statuspage-summary");
     if (!platform) throw new Error("no platform");
     const vendor = await ensureVendor(db, { slug: "jira", name: "Jira", platform: platform.name });
@@ -94,7 +94,7 @@ describeCorpus("corpus: repeated identical snapshots as runs", () => {
   });
 
   it("summary.json and a history.atom interleaved in one vendor, both repeating, export as before, and again after rederive", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const summary = getPlatform("statuspage-summary");
     const atom = getPlatform("statuspage-atom");
     if (!summary || !atom) throw new Error("no platform");
@@ -134,7 +134,7 @@ describe("a simulated poll history with many unchanged polls", () => {
   it("exports as before, and again after rederive", async () => {
     const START = "2026-03-02T00:00:00.000Z";
     sim = await startSimulator({ vendors: [{ slug: "acme", family: "statuspage" }, { slug: "beta", family: "gcp" }], acceleration: 0, start: START, seed: 11 });
-    const db = freshDatabase();
+    const db = await freshDatabase();
     for (const v of sim.vendors) await addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
     const scheduler = new Scheduler(simulatorPollDeps(db, sim), { concurrency: 1, policy: { intervalMs: 60_000, maxBackoffMs: 3_600_000, jitter: 0 } });
     const end = shifted(START, 6 * 86_400_000);

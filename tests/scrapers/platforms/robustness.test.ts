@@ -230,12 +230,12 @@ function expectedOutcome(platform: Platform, body: Uint8Array, ctx: ParseContext
 async function ingestAndCheck(db: RedlineDb, vendor: VendorRow, platform: Platform, input: { label: string; body: Uint8Array; ctx: ParseContext }): Promise<{ outcome: string; problems: string[] }> {
   const { label, body, ctx } = input;
   const expected = await expectedOutcome(platform, body, ctx);
-  const before = { captures: countRows(db, "captures"), versions: countRows(db, "incident_versions") };
+  const before = { captures: await countRows(db, "captures"), versions: await countRows(db, "incident_versions") };
   const result = await ingestSnapshot(db, { vendor, platform, source: ctx.source, observedAt: ctx.observedAt, body });
   const row = db.$client
     .prepare("SELECT outcome, error, body_id AS bodyId, version_count AS versionCount FROM captures WHERE id = ?")
     .get(result.captureId) as { outcome: string; error: string | null; bodyId: number | null; versionCount: number } | undefined;
-  const added = { captures: countRows(db, "captures") - before.captures, versions: countRows(db, "incident_versions") - before.versions };
+  const added = { captures: await countRows(db, "captures") - before.captures, versions: await countRows(db, "incident_versions") - before.versions };
   const stated = { outcome: result.outcome, error: result.error, bodyKept: body.length > 0 && result.outcome !== "failed", versionCount: result.versionsAdded };
   const stored = row && { outcome: row.outcome, error: row.error, bodyKept: row.bodyId !== null, versionCount: row.versionCount };
   const problems: string[] = [];
@@ -250,7 +250,7 @@ async function ingestAndCheck(db: RedlineDb, vendor: VendorRow, platform: Platfo
 describe("ingesting mutated snapshots", () => {
   for (const platform of PLATFORMS) {
     it(`${platform.name} records each mutated snapshot as one whole capture: ok with its versions, or failed or invalid with an error`, async () => {
-      const db = freshDatabase();
+      const db = await freshDatabase();
       const vendor = await ensureVendor(db, { slug: "fuzzed", platform: platform.name });
       const [snapshot] = snapshotsOf(platform);
       if (!snapshot) throw new Error(`no fixture for ${platform.name}`);
@@ -267,7 +267,7 @@ describe("ingesting mutated snapshots", () => {
       }
       const versionTotal = db.$client.prepare("SELECT coalesce(sum(version_count), 0) AS n FROM captures").get() as { n: number };
       expect(problems).toEqual([]);
-      expect(versionTotal.n).toBe(countRows(db, "incident_versions"));
+      expect(versionTotal.n).toBe(await countRows(db, "incident_versions"));
       expect(outcomes).toContain("ok");
       expect(outcomes.size).toBeGreaterThan(1);
     });

@@ -79,7 +79,7 @@ beforeAll(async () => {
     healthySlugs.push(`healthy-${i}`);
   }
   sim = await startSimulator({ vendors, acceleration: 0, start: START, seed: 31, faults });
-  db = freshDatabase();
+  db = await freshDatabase();
   for (const v of sim.vendors) await addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
   const hung = new Set(faultySlugs.filter((slug) => slug.startsWith("hang-")).map((slug) => new URL(sim.vendor(slug).baseUrl).origin));
   const holding = holdingClient(client(), (url) => hung.has(new URL(url).origin));
@@ -124,7 +124,7 @@ describe("every fault at once, across many vendors", () => {
   });
 
   it("ends with exactly the history a fault-free run records: nothing lost, duplicated or half-written", async () => {
-    const clean = freshDatabase();
+    const clean = await freshDatabase();
     for (const v of sim.vendors.filter((x) => healthySlugs.includes(x.slug))) await addVendor(clean, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
     await new Scheduler(simulatorPollDeps(clean, sim, { client: client() }), { concurrency: 8, policy: { intervalMs: INTERVAL_MS, maxBackoffMs: 60_000, jitter: 0 } }).runOnce();
     const expected = histories(clean, healthySlugs);

@@ -36,7 +36,7 @@ beforeAll(async () => {
     ["json-off", { kind: "status", status: 404, paths: ["/api/v2/incidents.json", "/api/v2/scheduled-maintenances.json"] }],
   ]);
   sim = await startSimulator({ vendors, acceleration: 0, start: "2026-03-04T12:00:00.000Z", seed: 13, faults });
-  db = freshDatabase();
+  db = await freshDatabase();
   for (const v of sim.vendors) await addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
   const scheduler = new Scheduler(
     {

@@ -41,7 +41,7 @@ function kindsOf(db: RedlineDb, providerId: string): string[] {
 describe("polling the simulator", () => {
   it("archives a whole Statuspage lifecycle with the right change kinds, following the postmortem page", async () => {
     sim = await startSimulator({ vendors: [{ slug: "acme", family: "statuspage" }], acceleration: 0, start: START, seed: 3 });
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await register(db, sim);
     const vendor = sim.vendor("acme");
     const scheduler = schedulerFor(pollDeps(db, sim));
@@ -68,7 +68,7 @@ describe("polling the simulator", () => {
 
   it("reads incident pages only while the vendor lists the incident: one that rolled off or was deleted is not followed into a 404", async () => {
     sim = await startSimulator({ vendors: [{ slug: "acme", family: "statuspage" }], acceleration: 0, start: START, seed: 3 });
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await register(db, sim);
     const scheduler = schedulerFor(pollDeps(db, sim));
     // Past the simulator's window of listed weeks, so early incidents leave incidents.json in status postmortem.
@@ -87,7 +87,7 @@ describe("polling the simulator", () => {
 
   it("records a second poll of unchanged endpoints as not-modified captures and no version", async () => {
     sim = await startSimulator({ count: 3, families: ["statuspage", "gcp", "slack"], acceleration: 0, start: START, seed: 5 });
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await register(db, sim);
     const scheduler = schedulerFor(pollDeps(db, sim));
     const first = await scheduler.runOnce();
@@ -111,7 +111,7 @@ describe("polling the simulator", () => {
 
   it("does not let a hanging or failing vendor hold up the healthy ones beyond its own timeout", async () => {
     sim = await startSimulator({ count: 8, families: ["statuspage-summary"], acceleration: 0, start: START, seed: 9, faults: { "sim-0001": { kind: "hang" }, "sim-0002": { kind: "status", status: 500 } } });
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await register(db, sim);
     // The hanging vendor takes the first of two slots and is held there until every other vendor
     // has been polled through the second; only then does its request go out and meet its timeout.
@@ -137,7 +137,7 @@ describe("polling the simulator", () => {
 
   it("never polls a vendor faster than its politeness interval, and backs off a failing one", async () => {
     sim = await startSimulator({ count: 3, families: ["statuspage"], acceleration: 0, start: START, seed: 11, faults: { "sim-0003": { kind: "status", status: 503, retryAfterSeconds: 1 } } });
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await register(db, sim);
     const gapMs = 500;
     // Each request is stamped with the gate's own clock reading as it let the request go, so a

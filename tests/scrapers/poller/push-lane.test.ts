@@ -17,7 +17,7 @@ afterEach(async () => {
 describe("the poller's push lane", () => {
   it("polls a pushed vendor at once, in a lane of its own, while the scheduled lane is held by a hanging vendor", async () => {
     sim = await startSimulator({ count: 3, families: ["statuspage"], acceleration: 0, start: START, seed: 5, faults: { "sim-0003": { kind: "hang" } } });
-    const db = freshDatabase();
+    const db = await freshDatabase();
     for (const v of sim.vendors) await addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
     // One scheduled slot, taken by the vendor that never answers, held there until the test has seen the push polled.
     const hung = new URL(sim.vendor("sim-0003").baseUrl).origin;
@@ -42,7 +42,7 @@ describe("the poller's push lane", () => {
     await running;
     expect(sim.requests("sim-0001").length).toBeGreaterThan(0);
     expect(sim.requests("sim-0002")).toHaveLength(0);
-    expect(countRows(db, "push_polls")).toBe(0);
-    expect(countRows(db, "captures")).toBeGreaterThan(0);
+    expect(await countRows(db, "push_polls")).toBe(0);
+    expect(await countRows(db, "captures")).toBeGreaterThan(0);
   });
 });

@@ -12,7 +12,7 @@ const FIXTURE = fs.readFileSync(path.join(__dirname, "..", "..", "fixtures", "st
 
 /** Five edits, the first four `daysAgo` days before now, the last an hour ago. */
 async function history(daysAgo: number) {
-  const db = freshDatabase();
+  const db = await freshDatabase();
   const platform = getPlatform("statuspage-summary");
   if (!platform) throw new Error("no statuspage-summary platform");
   const vendor = await ensureVendor(db, { slug: "acme", platform: platform.name });

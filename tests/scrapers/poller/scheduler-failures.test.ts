@@ -62,7 +62,7 @@ const FAST: Pick<SchedulerOptions, "concurrency" | "policy"> = { concurrency: 4,
 
 describe("the scheduler's failures", () => {
   it("records a failure that escapes pollVendor on the vendor, and backs it off further each time", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await addVendors(db, "acme");
     db.$client.exec("CREATE TRIGGER refuse_captures BEFORE INSERT ON captures BEGIN SELECT RAISE(ABORT, 'database is locked'); END");
     const scheduler = new Scheduler(depsFor(db, offlineClient([])), { concurrency: 1, policy: { intervalMs: 60_000, maxBackoffMs: 3_600_000, jitter: 0 } });
@@ -76,7 +76,7 @@ describe("the scheduler's failures", () => {
   });
 
   it("logs a poll whose outcome cannot be saved, holds that vendor back with a growing backoff while the others go on, and counts those failures once it can save", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await addVendors(db, "broken", "calm");
     const broken = await vendorId(db, "broken");
     // Its outcome cannot be saved; its lease (the claim that starts each poll) can.
@@ -117,7 +117,7 @@ describe("the scheduler's failures", () => {
   });
 
   it("keeps running when reading the schedule throws, logging each failure and waiting longer, and polls again once it can read", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     await addVendors(db, "acme");
     db.$client.exec("ALTER TABLE poll_state RENAME TO poll_state_away");
     const lines: string[] = [];

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { RedlineDb } from "@/db/client";
+import { openDatabase, type RedlineDb } from "@/db/client";
 import { searchIncidents, toFtsQuery } from "@/db/queries/search";
 import { SEARCH_SEGMENT_LIMIT, searchSegmentCount } from "@/db/search-upkeep";
 import { ensureVendor } from "@/db/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { describeSearchUpkeep, SearchUpkeepTimer, tidySearchIndex } from "@/scrapers/poller/search-upkeep";
-import { freshDatabase } from "@/tests/support/database";
 import { makeIncident, makeUpdate } from "@/tests/support/incidents";
 import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 
@@ -17,7 +16,7 @@ const WORDS = ["replication", "lag", "certificate", "expired", "pool", "failover
  * has more segments than the upkeep lets stand.
  */
 function driftedIndex(): RedlineDb {
-  const db = freshDatabase();
+  const db = openDatabase(":memory:");
   const sqlite = db.$client;
   const remove = sqlite.prepare<[number]>("DELETE FROM incident_search_text WHERE incident_id = ?");
   const insert = sqlite.prepare<[number, string, string, string]>("INSERT INTO incident_search_text (incident_id, body) VALUES (?, redline_search_pack(?, ?, ?))");
@@ -37,7 +36,7 @@ function driftedIndex(): RedlineDb {
  * own transaction), until the earlier-version index has more segments than the upkeep lets stand.
  */
 async function driftedVersionIndex(): Promise<RedlineDb> {
-  const db = freshDatabase();
+  const db = openDatabase(":memory:");
   const platform = makeTestPlatform({ kind: "recent", limit: 25 });
   const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
   const said = (word: string) => WORDS.map((w, i) => makeIncident({ id: `inc${i}`, updates: [makeUpdate({ body: `Caused by ${w === word ? "a network fault" : `${w} trouble`}.` })] }));
@@ -97,7 +96,7 @@ describe("search index upkeep", () => {
   });
 
   it("leaves indexes within the limit as they are", async () => {
-    const db = freshDatabase();
+    const db = openDatabase(":memory:");
     db.$client.prepare("INSERT INTO incident_search_text (incident_id, body) VALUES (1, redline_search_pack('one', 'two', ''))").run();
     db.$client.prepare("INSERT INTO version_search (rowid, removed) VALUES (1, 'three')").run();
     const upkeep = await tidySearchIndex(db);

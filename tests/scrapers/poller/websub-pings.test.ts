@@ -78,7 +78,7 @@ describe("WebSub publish pings", () => {
   it("reach the hub, form-encoded, for every feed a polled version appears in", async () => {
     hub = await startHub(204);
     const log: string[] = [];
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const pinger = new WebSubPinger({ hub: hub.url, origin: ORIGIN, db: () => db, log: (l) => log.push(l) });
     const { round, incident } = await pollNewIncident(db, pinger);
     expect(round.versionsAdded).toBeGreaterThan(0);
@@ -101,7 +101,7 @@ describe("WebSub publish pings", () => {
   it("never hold up a poll when the hub does not answer, and are dropped with one log line when it times out", async () => {
     hub = await startHub("hang");
     const log: string[] = [];
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const pinger = new WebSubPinger({ hub: hub.url, origin: ORIGIN, db: () => db, log: (l) => log.push(l), timeoutMs: 300, concurrency: 2 });
     const { round } = await pollNewIncident(db, pinger);
     expect(round.failed).toBe(0);
@@ -116,7 +116,7 @@ describe("WebSub publish pings", () => {
   it("are still waiting on a hub that never answers when the poll round has finished", async () => {
     hub = await startHub("hang");
     const log: string[] = [];
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const pinger = new WebSubPinger({ hub: hub.url, origin: ORIGIN, db: () => db, log: (l) => log.push(l), timeoutMs: 600_000 });
     const { round } = await pollNewIncident(db, pinger);
     expect(round.failed).toBe(0);
@@ -133,7 +133,7 @@ describe("WebSub publish pings", () => {
   it("leave polling unharmed when the hub answers 500, and say so once", async () => {
     hub = await startHub(500);
     const log: string[] = [];
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const pinger = new WebSubPinger({ hub: hub.url, origin: ORIGIN, db: () => db, log: (l) => log.push(l) });
     const { round } = await pollNewIncident(db, pinger);
     expect(round.failed).toBe(0);
@@ -147,21 +147,24 @@ describe("WebSub publish pings", () => {
 describe("createWebSubPinger", () => {
   const env = (extra: Record<string, string>) => readEnv({ ...process.env, REDLINE_WEBSUB_HUB: "", REDLINE_PUBLIC_URL: "", ...extra });
 
-  it("makes no pinger and says nothing when no hub is set", () => {
+  it("makes no pinger and says nothing when no hub is set", async () => {
+    const db = await freshDatabase();
     const log: string[] = [];
-    expect(createWebSubPinger(() => freshDatabase(), env({}), (l) => log.push(l))).toBeNull();
+    expect(createWebSubPinger(() => db, env({}), (l) => log.push(l))).toBeNull();
     expect(log).toEqual([]);
   });
 
-  it("turns pings off with one log line when the hub is set but the public origin is not", () => {
+  it("turns pings off with one log line when the hub is set but the public origin is not", async () => {
+    const db = await freshDatabase();
     const log: string[] = [];
-    expect(createWebSubPinger(() => freshDatabase(), env({ REDLINE_WEBSUB_HUB: "https://hub.example.org/" }), (l) => log.push(l))).toBeNull();
+    expect(createWebSubPinger(() => db, env({ REDLINE_WEBSUB_HUB: "https://hub.example.org/" }), (l) => log.push(l))).toBeNull();
     expect(log).toHaveLength(1);
     expect(log[0]).toMatch(/REDLINE_PUBLIC_URL is not.*pings are off/);
   });
 
-  it("pings when both the hub and the public origin are set", () => {
-    const pinger = createWebSubPinger(() => freshDatabase(), env({ REDLINE_WEBSUB_HUB: "https://hub.example.org/", REDLINE_PUBLIC_URL: ORIGIN }), () => {});
+  it("pings when both the hub and the public origin are set", async () => {
+    const db = await freshDatabase();
+    const pinger = createWebSubPinger(() => db, env({ REDLINE_WEBSUB_HUB: "https://hub.example.org/", REDLINE_PUBLIC_URL: ORIGIN }), () => {});
     expect(pinger).toBeInstanceOf(WebSubPinger);
   });
 });

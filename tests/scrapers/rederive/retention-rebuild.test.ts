@@ -21,7 +21,7 @@ const exportJson = (db: RedlineDb, vendor: VendorRow): Promise<string> => vendor
 
 /** Six edits of one incident, a day apart. */
 async function history(slug: string) {
-  const db = freshDatabase();
+  const db = await freshDatabase();
   const platform = summaryPlatform();
   const vendor = await ensureVendor(db, { slug, platform: platform.name });
   const snapshots = [0, 1, 2, 3, 4, 5].map((i) => {
@@ -48,13 +48,13 @@ describe("re-derivation after retention removed raw bodies", () => {
   it("rebuilds a pruned vendor from its first kept capture: the history before stays, the export is the same", async () => {
     const { db, vendor } = await history("pruned");
     const before = await exportJson(db, vendor);
-    const versions = countRows(db, "incident_versions");
+    const versions = await countRows(db, "incident_versions");
     expect((await pruneRawBodies(db, { before: "2026-03-03T12:00:00.000Z" })).captures).toBe(3);
     await queueJob(db, vendor.id, "requested", null);
     await runPendingJobs(db, { vendorId: vendor.id, pauseMs: 0 });
     expect((await listRecentJobs(db))[0]?.status).toBe("done");
     expect(await exportJson(db, vendor)).toBe(before);
-    expect(countRows(db, "incident_versions")).toBe(versions);
+    expect(await countRows(db, "incident_versions")).toBe(versions);
   });
 
   it("derives again only what follows the pruned captures, and keeps what was derived before them", async () => {
@@ -103,7 +103,7 @@ describe("re-derivation after retention removed raw bodies", () => {
   it("still replays a late capture that falls after the pruned period", async () => {
     const { db, vendor } = await history("late");
     await pruneRawBodies(db, { before: "2026-03-03T12:00:00.000Z" });
-    const versions = countRows(db, "incident_versions");
+    const versions = await countRows(db, "incident_versions");
     const platform = summaryPlatform();
     const body = Buffer.from(FIXTURE.replace("Card payouts delayed", "Card payouts delayed (late)"));
     await importSnapshots(db, vendor, platform, [{ label: "late", observedAt: "2026-03-05T12:00:00.000Z", source: "summary.json", read: () => body }]);
@@ -114,13 +114,13 @@ describe("re-derivation after retention removed raw bodies", () => {
     // The late title is a version between the 5th's and the 6th's, and the 6th's title is a change again after it.
     const applied = db.$client.prepare<[], { observedAt: string }>("SELECT observed_at AS observedAt FROM incident_versions ORDER BY observed_at").all().map((r) => r.observedAt);
     expect(applied).toContain("2026-03-05T12:00:00.000Z");
-    expect(countRows(db, "incident_versions")).toBe(versions + 1);
+    expect(await countRows(db, "incident_versions")).toBe(versions + 1);
   });
 });
 
 describeCorpus("re-derivation of a real history after retention", () => {
   it("rebuilds Jira's summary.json with its older half pruned to the same export", async () => {
-    const db = freshDatabase();
+    const db = await freshDatabase();
     const platform = summaryPlatform();
     const vendor = await ensureVendor(db, { slug: "jira", platform: platform.name });
     await importSnapshots(db, vendor, platform, listSnapshotFolder(corpusPath("statuspage-summary-jira")).snapshots);

@@ -27,7 +27,7 @@ function incident(title: string, status: string, updates: string[]) {
 
 /** One vendor "acme" whose incident reads `title`, polled three times as it is updated and resolved. */
 async function archive(title: string): Promise<{ db: RedlineDb; vendor: VendorRow }> {
-  const db = freshDatabase();
+  const db = await freshDatabase();
   const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: "statuspage" });
   const platform = getPlatform("statuspage-incidents");
   if (!platform) throw new Error("no statuspage-incidents platform");

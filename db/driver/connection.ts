@@ -1,0 +1,40 @@
+/**
+ * The statements every data function runs, whichever database holds the archive. SQLite's are
+ * better-sqlite3's prepared statements; PostgreSQL's go through node-postgres. Both are
+ * asynchronous here, and take and return the same values: parameters by position (`?`) or by
+ * name (`@name`), rows with the column names the SQL gives them, integers and booleans as numbers,
+ * JSON as text (docs/decisions/0045-one-data-layer-two-databases.md).
+ */
+
+export type Dialect = "sqlite" | "postgres";
+
+/** What a statement without rows reports. `lastInsertRowid` needs `RETURNING id` on PostgreSQL. */
+export interface RunResult {
+  changes: number;
+  lastInsertRowid: number;
+}
+
+type Bound<P> = P extends readonly unknown[] ? P : [P];
+
+export interface Statement<P extends unknown[] | object = unknown[], R = unknown> {
+  run(...params: Bound<P>): Promise<RunResult>;
+  get(...params: Bound<P>): Promise<R | undefined>;
+  all(...params: Bound<P>): Promise<R[]>;
+}
+
+/** SQL the two dialects spell differently: each its own text, the same parameters. */
+export interface DialectSql {
+  sqlite: string;
+  postgres: string;
+}
+
+export interface Connection {
+  readonly dialect: Dialect;
+  prepare<P extends unknown[] | object = unknown[], R = unknown>(sql: string | DialectSql): Statement<P, R>;
+  /** Statements without parameters or rows, separated by semicolons. */
+  exec(sql: string | DialectSql): Promise<void>;
+}
+
+export function sqlFor(dialect: Dialect, sql: string | DialectSql): string {
+  return typeof sql === "string" ? sql : sql[dialect];
+}

@@ -1,0 +1,23 @@
+import type Database from "better-sqlite3";
+import { sqlFor, type Connection, type DialectSql, type RunResult, type Statement } from "@/db/driver/connection";
+
+/** better-sqlite3's statements behind the asynchronous interface: each call runs at once, in the caller's turn. */
+export function sqliteConnection(sqlite: Database.Database): Connection {
+  return {
+    dialect: "sqlite",
+    prepare<P extends unknown[] | object = unknown[], R = unknown>(sql: string | DialectSql): Statement<P, R> {
+      const statement = sqlite.prepare(sqlFor("sqlite", sql));
+      return {
+        run: async (...params): Promise<RunResult> => {
+          const result = statement.run(...params);
+          return { changes: result.changes, lastInsertRowid: Number(result.lastInsertRowid) };
+        },
+        get: async (...params) => statement.get(...params) as R | undefined,
+        all: async (...params) => statement.all(...params) as R[],
+      };
+    },
+    exec: async (sql) => {
+      sqlite.exec(sqlFor("sqlite", sql));
+    },
+  };
+}
