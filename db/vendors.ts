@@ -1,10 +1,68 @@
-import { asc, eq, isNotNull, sql } from "drizzle-orm";
 import { disownVendorBodies, dropUnusedBodies, type PruneSummary, vendorBodyHashes } from "@/db/body-pruning";
 import type { RedlineDb } from "@/db/client";
-import { incidents, pollState, vendors } from "@/db/schema";
+import type { Connection } from "@/db/driver/connection";
+import { statementsFor } from "@/db/queries/prepared";
+import type { vendors } from "@/db/schema";
 import { transact } from "@/db/transaction";
 
 export type VendorRow = typeof vendors.$inferSelect;
+
+/** A vendors row as the table's type has it; `enabled` is stored 1/0 (SQLite) or read so (PostgreSQL). */
+const VENDOR_COLUMNS = `id, slug, name, platform, derived_with AS derivedWith, applied_observed_at AS appliedObservedAt,
+  applied_source AS appliedSource, applied_hash AS appliedHash, standings_read_at AS standingsReadAt,
+  standings_read_by AS standingsReadBy, created_at AS createdAt, url, interval_seconds AS intervalSeconds, enabled,
+  origin, homepage, status_page_url AS statusPageUrl, hook_secret_hash AS hookSecretHash`;
+
+type StoredVendor = Omit<VendorRow, "enabled"> & { enabled: number };
+
+function vendorFromRow(row: StoredVendor): VendorRow {
+  return { ...row, enabled: row.enabled === 1 };
+}
+
+interface PollValues {
+  slug: string;
+  name: string;
+  platform: string;
+  url: string;
+  intervalSeconds: number | null;
+  homepage: string | null;
+  statusPageUrl: string | null;
+  origin: "user" | "catalog";
+  createdAt: string;
+}
+
+const statements = statementsFor((c: Connection) => ({
+  bySlug: c.prepare<[string], StoredVendor>(`SELECT ${VENDOR_COLUMNS} FROM vendors WHERE slug = ?`),
+  byId: c.prepare<[number], StoredVendor>(`SELECT ${VENDOR_COLUMNS} FROM vendors WHERE id = ?`),
+  withHistory: c.prepare<[], StoredVendor>(`SELECT ${VENDOR_COLUMNS} FROM vendors WHERE applied_observed_at IS NOT NULL ORDER BY id`),
+  insertImported: c.prepare<{ slug: string; name: string; platform: string; createdAt: string }, StoredVendor>(
+    `INSERT INTO vendors (slug, name, platform, created_at) VALUES (@slug, @name, @platform, @createdAt) RETURNING ${VENDOR_COLUMNS}`,
+  ),
+  insertPolled: c.prepare<PollValues, StoredVendor>(
+    `INSERT INTO vendors (slug, name, platform, url, interval_seconds, homepage, status_page_url, enabled, origin, created_at)
+     VALUES (@slug, @name, @platform, @url, @intervalSeconds, @homepage, @statusPageUrl, TRUE, @origin, @createdAt) RETURNING ${VENDOR_COLUMNS}`,
+  ),
+  setPolled: c.prepare<Omit<PollValues, "slug" | "createdAt"> & { id: number }, StoredVendor>(
+    `UPDATE vendors SET name = @name, platform = @platform, url = @url, interval_seconds = @intervalSeconds, homepage = @homepage,
+       status_page_url = @statusPageUrl, enabled = TRUE, origin = @origin WHERE id = @id RETURNING ${VENDOR_COLUMNS}`,
+  ),
+  setCatalog: c.prepare<Omit<PollValues, "slug" | "createdAt" | "origin"> & { id: number }>(
+    `UPDATE vendors SET name = @name, platform = @platform, url = @url, interval_seconds = @intervalSeconds, homepage = @homepage,
+       status_page_url = @statusPageUrl WHERE id = @id`,
+  ),
+  dropSchedule: c.prepare<[number]>("DELETE FROM poll_state WHERE vendor_id = ?"),
+  disable: c.prepare<[number]>("UPDATE vendors SET enabled = FALSE WHERE id = ?"),
+  remove: c.prepare<[number]>("DELETE FROM vendors WHERE id = ?"),
+  incidentCount: c.prepare<[number], { n: number }>("SELECT count(*) AS n FROM incidents WHERE vendor_id = ?"),
+  setDerivedWith: c.prepare<[string, number]>("UPDATE vendors SET derived_with = ? WHERE id = ?"),
+  summaries: c.prepare<[], VendorSummary>({
+    // "incident.io" between "GitHub" and "Jira", not after "Zoom".
+    sqlite: `SELECT v.slug, v.name, v.platform, count(i.id) AS incidentCount, max(i.last_changed_at) AS lastChangedAt
+      FROM vendors v LEFT JOIN incidents i ON i.vendor_id = v.id GROUP BY v.id ORDER BY v.name COLLATE NOCASE, v.slug`,
+    postgres: `SELECT v.slug, v.name, v.platform, count(i.id) AS incidentCount, max(i.last_changed_at) AS lastChangedAt
+      FROM vendors v LEFT JOIN incidents i ON i.vendor_id = v.id GROUP BY v.id ORDER BY redline_nocase(v.name), v.slug`,
+  }),
+}));
 
 export class VendorError extends Error {
   readonly kind = "vendor";
@@ -14,12 +72,14 @@ export class VendorError extends Error {
 export const VENDOR_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export async function getVendorBySlug(db: RedlineDb, slug: string): Promise<VendorRow | undefined> {
-  return db.select().from(vendors).where(eq(vendors.slug, slug)).get();
+  const row = await statements(db).bySlug.get(slug);
+  return row && vendorFromRow(row);
 }
 
 /** The vendor with this slug, created on first use. */
 export async function getVendorById(db: RedlineDb, id: number): Promise<VendorRow | undefined> {
-  return db.select().from(vendors).where(eq(vendors.id, id)).get();
+  const row = await statements(db).byId.get(id);
+  return row && vendorFromRow(row);
 }
 
 export async function ensureVendor(
@@ -32,11 +92,9 @@ export async function ensureVendor(
   }
   const existing = await getVendorBySlug(db, input.slug);
   if (existing) return existing;
-  return db
-    .insert(vendors)
-    .values({ slug: input.slug, name: input.name ?? input.slug, platform: input.platform, createdAt: now })
-    .returning()
-    .get();
+  const row = await statements(db).insertImported.get({ slug: input.slug, name: input.name ?? input.slug, platform: input.platform, createdAt: now });
+  if (!row) throw new VendorError(`store: unable to add vendor ${input.slug}`);
+  return vendorFromRow(row);
 }
 
 export interface VendorSummary {
@@ -49,20 +107,7 @@ export interface VendorSummary {
 
 /** Every vendor with how many incidents it has and when one last changed. */
 export async function listVendorSummaries(db: RedlineDb): Promise<VendorSummary[]> {
-  return db
-    .select({
-      slug: vendors.slug,
-      name: vendors.name,
-      platform: vendors.platform,
-      incidentCount: sql<number>`count(${incidents.id})`,
-      lastChangedAt: sql<string | null>`max(${incidents.lastChangedAt})`,
-    })
-    .from(vendors)
-    .leftJoin(incidents, eq(incidents.vendorId, vendors.id))
-    .groupBy(vendors.id)
-    // "incident.io" between "GitHub" and "Jira", not after "Zoom".
-    .orderBy(sql`${vendors.name} collate nocase`, asc(vendors.slug))
-    .all();
+  return statements(db).summaries.all();
 }
 
 export interface VendorSettings {
@@ -109,7 +154,6 @@ function pollSettings(settings: VendorSettings, origin: "user" | "catalog") {
     intervalSeconds: settings.intervalSeconds ?? null,
     homepage: settings.homepage ?? null,
     statusPageUrl: settings.statusPageUrl ?? null,
-    enabled: true,
     origin,
   };
 }
@@ -118,7 +162,9 @@ function pollSettings(settings: VendorSettings, origin: "user" | "catalog") {
 export async function addVendor(db: RedlineDb, settings: VendorSettings, origin: "user" | "catalog", now = new Date().toISOString()): Promise<VendorRow> {
   const existing = await getVendorBySlug(db, settings.slug);
   if (existing) throw new VendorExistsError(existing);
-  return db.insert(vendors).values({ ...pollSettings(settings, origin), slug: settings.slug, createdAt: now }).returning().get();
+  const row = await statements(db).insertPolled.get({ ...pollSettings(settings, origin), slug: settings.slug, createdAt: now });
+  if (!row) throw new VendorError(`store: unable to add vendor ${settings.slug}`);
+  return vendorFromRow(row);
 }
 
 /**
@@ -127,8 +173,9 @@ export async function addVendor(db: RedlineDb, settings: VendorSettings, origin:
  * caller's check (platform families live in scrapers/). A polled vendor is refused.
  */
 export async function addLiveSource(db: RedlineDb, settings: VendorSettings): Promise<VendorRow> {
+  const s = statements(db);
   return transact(db, async (tx) => {
-    const existing = tx.select().from(vendors).where(eq(vendors.slug, settings.slug)).get();
+    const existing = await getVendorBySlug(tx, settings.slug);
     if (!existing) throw new VendorError(`unknown vendor ${JSON.stringify(settings.slug)}`);
     if (vendorState(existing) === "polled") throw new VendorExistsError(existing);
     const values = {
@@ -137,8 +184,10 @@ export async function addLiveSource(db: RedlineDb, settings: VendorSettings): Pr
       statusPageUrl: settings.statusPageUrl ?? existing.statusPageUrl,
     };
     // A removed vendor's backoff and schedule belong to its old URL: start as a new vendor would.
-    tx.delete(pollState).where(eq(pollState.vendorId, existing.id)).run();
-    return tx.update(vendors).set(values).where(eq(vendors.id, existing.id)).returning().get();
+    await s.dropSchedule.run(existing.id);
+    const row = await s.setPolled.get({ ...values, id: existing.id });
+    if (!row) throw new VendorError(`store: unable to update vendor ${settings.slug}`);
+    return vendorFromRow(row);
   }, { immediate: true });
 }
 
@@ -146,16 +195,17 @@ export async function addLiveSource(db: RedlineDb, settings: VendorSettings): Pr
 export async function removeVendor(db: RedlineDb, slug: string, purge: boolean): Promise<{ incidents: number; bodies?: PruneSummary }> {
   const vendor = await getVendorBySlug(db, slug);
   if (!vendor) throw new VendorError(`unknown vendor ${JSON.stringify(slug)}`);
-  const count = db.select({ n: sql<number>`count(*)` }).from(incidents).where(eq(incidents.vendorId, vendor.id)).get()?.n ?? 0;
+  const s = statements(db);
+  const count = (await s.incidentCount.get(vendor.id))?.n ?? 0;
   if (!purge) {
-    db.update(vendors).set({ enabled: false }).where(eq(vendors.id, vendor.id)).run();
+    await s.disable.run(vendor.id);
     return { incidents: count };
   }
   const sqlite = db.$client;
   const bodies = await transact(db, async (): Promise<PruneSummary> => {
     const hashes = vendorBodyHashes(sqlite, vendor.id);
     // Its captures go with it (foreign keys cascade); then the raw bodies no other vendor uses.
-    db.delete(vendors).where(eq(vendors.id, vendor.id)).run();
+    await s.remove.run(vendor.id);
     const pruned = dropUnusedBodies(sqlite, hashes);
     disownVendorBodies(sqlite, vendor.id);
     return pruned;
@@ -170,18 +220,19 @@ export async function removeVendor(db: RedlineDb, slug: string, purge: boolean):
 export async function syncCatalogVendors(db: RedlineDb, entries: readonly VendorSettings[]): Promise<{ added: number; updated: number }> {
   let added = 0;
   let updated = 0;
+  const s = statements(db);
   await transact(db, async (tx) => {
     for (const entry of entries) {
-      const existing = tx.select().from(vendors).where(eq(vendors.slug, entry.slug)).get();
+      const existing = await getVendorBySlug(tx, entry.slug);
       const values = {
         name: entry.name, platform: entry.platform, url: entry.url, intervalSeconds: entry.intervalSeconds ?? null,
         homepage: entry.homepage ?? null, statusPageUrl: entry.statusPageUrl ?? null,
       };
       if (!existing) {
-        tx.insert(vendors).values({ ...values, slug: entry.slug, origin: "catalog", enabled: true, createdAt: new Date().toISOString() }).run();
+        await s.insertPolled.run({ ...values, slug: entry.slug, origin: "catalog", createdAt: new Date().toISOString() });
         added += 1;
       } else if (existing.origin === "catalog" && (existing.url !== entry.url || existing.platform !== entry.platform || existing.name !== entry.name)) {
-        tx.update(vendors).set(values).where(eq(vendors.id, existing.id)).run();
+        await s.setCatalog.run({ ...values, id: existing.id });
         updated += 1;
       }
     }
@@ -191,10 +242,10 @@ export async function syncCatalogVendors(db: RedlineDb, entries: readonly Vendor
 
 /** Remember which parser versions (and derivation) derived the vendor's history. */
 export async function setDerivedWith(db: RedlineDb, vendorId: number, derivedWith: Record<string, number>): Promise<void> {
-  db.update(vendors).set({ derivedWith: JSON.stringify(derivedWith) }).where(eq(vendors.id, vendorId)).run();
+  await statements(db).setDerivedWith.run(JSON.stringify(derivedWith), vendorId);
 }
 
 /** Vendors that have a derived history (at least one capture applied). */
 export async function listVendorsWithHistory(db: RedlineDb): Promise<VendorRow[]> {
-  return db.select().from(vendors).where(isNotNull(vendors.appliedObservedAt)).all();
+  return (await statements(db).withHistory.all()).map(vendorFromRow);
 }
