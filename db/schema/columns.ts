@@ -64,6 +64,11 @@ export function packedFromBytes(value: Buffer): string | Buffer {
   return isDictionaryCompressed(value) || isZstdFrame(value) ? value : value.toString("utf8");
 }
 
+/** A packed column read by a raw statement: on PostgreSQL a Buffer, made what it was written as; on SQLite already so. */
+export function packedRead<T extends string | Buffer | null | undefined>(value: T): T {
+  return (Buffer.isBuffer(value) ? packedFromBytes(value) : value) as T;
+}
+
 const pgPacked = <T extends string | Buffer>() =>
   pg.customType<{ data: T; driverData: Buffer }>({
     dataType: () => "bytea",
