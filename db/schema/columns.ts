@@ -64,9 +64,13 @@ export function packedFromBytes(value: Buffer): string | Buffer {
   return isDictionaryCompressed(value) || isZstdFrame(value) ? value : value.toString("utf8");
 }
 
-/** A packed column read by a raw statement: on PostgreSQL a Buffer, made what it was written as; on SQLite already so. */
-export function packedRead<T extends string | Buffer | null | undefined>(value: T): T {
-  return (Buffer.isBuffer(value) ? packedFromBytes(value) : value) as T;
+/**
+ * A packed column read by a raw statement, as it was written: on PostgreSQL bytes, text again
+ * unless a dictionary or zstd frame; on SQLite as read (a Buffer there may be a deflated row of
+ * an earlier Redline, which only SQLite archives hold).
+ */
+export function packedRead<T extends string | Buffer | null | undefined>(dialect: "sqlite" | "postgres", value: T): T {
+  return (dialect === "postgres" && Buffer.isBuffer(value) ? packedFromBytes(value) : value) as T;
 }
 
 const pgPacked = <T extends string | Buffer>() =>
