@@ -55,7 +55,8 @@ export function translateToPostgres(sql: string): PostgresSql {
     } else if ((c === "A" || c === "a") && !/[A-Za-z0-9_]/.test(sql[i - 1] ?? "")) {
       ALIAS.lastIndex = i;
       const alias = ALIAS.exec(sql);
-      if (alias && /[A-Z]/.test(alias[2] ?? "")) {
+      // Capitals among lower case: a camelCase alias, not a keyword (`AS MATERIALIZED`).
+      if (alias && /[A-Z]/.test(alias[2] ?? "") && /[a-z]/.test(alias[2] ?? "")) {
         text += `AS${alias[1]}"${alias[2]}"`;
         i += alias[0].length;
       } else {

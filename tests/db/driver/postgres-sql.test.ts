@@ -30,6 +30,10 @@ describe("translateToPostgres", () => {
     );
   });
 
+  it("leaves a keyword after AS alone", () => {
+    expect(translateToPostgres("WITH q AS MATERIALIZED (SELECT 1 AS n) SELECT n FROM q").text).toBe("WITH q AS MATERIALIZED (SELECT 1 AS n) SELECT n FROM q");
+  });
+
   it("leaves strings, quoted names, comments and casts alone", () => {
     const sql = `SELECT '?' AS "weird?", 'it''s @x' AS a, x::bigint -- @nothing ?\n, /* ? @y */ ? FROM "t@" WHERE w = ?`;
     const t = translateToPostgres(sql);
