@@ -121,8 +121,9 @@ const earlierStatements = statementsFor((c: Connection) => ({
        JOIN incidents i ON i.id = r.id JOIN vendors d ON d.id = i.vendor_id
      WHERE version_search MATCH @query
      ORDER BY r.score, r.id`,
+    // "materialized" in lower case: the driver quotes a capitalised word after AS as an alias.
     postgres: `WITH q AS (SELECT ${SEARCH_QUERY} AS query),
-     matched AS MATERIALIZED (
+     matched AS materialized (
        SELECT e.version_id, ts_rank_cd(e.document, q.query) AS score FROM version_search e, q WHERE e.document @@ q.query
      ),
      removals AS (
