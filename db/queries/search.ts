@@ -51,6 +51,20 @@ export function searchParameter(dialect: Dialect, ftsQuery: string): string {
 /** PostgreSQL's tsquery of a `query` parameter. */
 export const SEARCH_QUERY = "redline_search_query(ARRAY(SELECT jsonb_array_elements_text(@query::jsonb)))";
 
+/** Any of its words: what a headline marks in a column that holds only some of them. */
+const SEARCH_WORDS = `(SELECT string_agg('(' || redline_search_query(ARRAY[t])::text || ')', ' | ')::tsquery FROM jsonb_array_elements_text(@query::jsonb) AS t)`;
+
+/**
+ * The column a PostgreSQL headline is made of, as FTS5's snippet picks its best one: the first of
+ * title, updates and postmortem that has every word, else the first of updates, title and
+ * postmortem that has any. ts_headline marks nothing when the words are further apart than the
+ * headline is long; FTS5 marks those it shows, so then the headline marks any of them.
+ */
+const HEADLINE = `LEFT JOIN LATERAL (
+       SELECT c.text, redline_search_headline(c.text, c.query) AS line FROM (VALUES (1, s.title, q.query), (2, s.updates, q.query), (3, s.postmortem, q.query),
+         (4, s.updates, q.words), (5, s.title, q.words), (6, s.postmortem, q.words)) AS c (n, text, query)
+       WHERE redline_search_vector(c.text) @@ c.query ORDER BY c.n LIMIT 1) h ON TRUE`;
+
 /** The vendor and period conditions on a matched incident's id (`cast` types parameters PostgreSQL cannot infer). */
 const incidentFilter = (id: string, cast = "") => `(@vendor${cast} IS NULL OR ${id} IN (SELECT i.id FROM vendors d JOIN incidents i ON i.vendor_id = d.id WHERE d.slug = @vendor))
          AND (coalesce(@from${cast}, @to${cast}) IS NULL OR EXISTS (
@@ -63,8 +77,7 @@ type PageWhere = Where & { limit: number; offset: number };
 
 // Ranks the matches alone, then reads rows and snippets for one page of them: computed in the
 // same SELECT, every match's snippet was made before the sort (3x slower for a common word).
-// PostgreSQL ranks with ts_rank_cd (higher is better) and marks one column: the title if it has
-// every word, else the update texts, else the postmortem (FTS5's snippet picks the column itself).
+// PostgreSQL ranks with ts_rank_cd (higher is better).
 const statements = statementsFor((c: Connection) => ({
   search: c.prepare<PageWhere, SearchHit>({
     sqlite: `WITH ranked AS (
@@ -78,7 +91,7 @@ const statements = statementsFor((c: Connection) => ({
      FROM ranked r CROSS JOIN incident_search s ON s.rowid = r.id JOIN incidents i ON i.id = r.id JOIN vendors d ON d.id = i.vendor_id
      WHERE incident_search MATCH @query
      ORDER BY r.score, r.id`,
-    postgres: `WITH q AS (SELECT ${SEARCH_QUERY} AS query),
+    postgres: `WITH q AS (SELECT ${SEARCH_QUERY} AS query, ${SEARCH_WORDS} AS words),
      ranked AS (
        SELECT s.incident_id AS id, ts_rank_cd('{0.125, 0.25, 0.5, 1}', s.document, q.query) AS score FROM incident_search s, q
        WHERE s.document @@ q.query
@@ -86,10 +99,10 @@ const statements = statementsFor((c: Connection) => ({
        ORDER BY score DESC, s.incident_id LIMIT @limit OFFSET @offset
      )
      SELECT i.provider_id AS providerId, i.title, i.impact, i.started_at AS startedAt, d.slug AS vendorSlug, d.name AS vendorName,
-       redline_search_headline(CASE WHEN redline_search_vector(s.title) @@ q.query THEN s.title
-         WHEN redline_search_vector(s.postmortem) @@ q.query AND NOT redline_search_vector(s.updates) @@ q.query THEN s.postmortem
-         ELSE s.updates END, q.query) AS snippet, NULL::bigint AS earlierSeq
+       coalesce(CASE WHEN strpos(h.line, chr(1)) > 0 THEN h.line ELSE redline_search_headline(h.text, q.words) END, '') AS snippet,
+       NULL::bigint AS earlierSeq
      FROM ranked r JOIN incident_search s ON s.incident_id = r.id JOIN incidents i ON i.id = r.id JOIN vendors d ON d.id = i.vendor_id CROSS JOIN q
+       ${HEADLINE}
      ORDER BY r.score DESC, r.id`,
   }),
   count: c.prepare<Where, { n: number }>({
@@ -122,7 +135,7 @@ const earlierStatements = statementsFor((c: Connection) => ({
      WHERE version_search MATCH @query
      ORDER BY r.score, r.id`,
     // "materialized" in lower case: the driver quotes a capitalised word after AS as an alias.
-    postgres: `WITH q AS (SELECT ${SEARCH_QUERY} AS query),
+    postgres: `WITH q AS (SELECT ${SEARCH_QUERY} AS query, ${SEARCH_WORDS} AS words),
      matched AS materialized (
        SELECT e.version_id, ts_rank_cd(e.document, q.query) AS score FROM version_search e, q WHERE e.document @@ q.query
      ),
@@ -136,9 +149,10 @@ const earlierStatements = statementsFor((c: Connection) => ({
        GROUP BY id ORDER BY score DESC, id LIMIT @limit OFFSET @offset
      )
      SELECT i.provider_id AS providerId, i.title, i.impact, i.started_at AS startedAt, d.slug AS vendorSlug, d.name AS vendorName,
-       redline_search_headline(e.removed, q.query) AS snippet, r.seq - 1 AS earlierSeq
+       CASE WHEN strpos(h.line, chr(1)) > 0 THEN h.line ELSE redline_search_headline(e.removed, q.words) END AS snippet, r.seq - 1 AS earlierSeq
      FROM ranked r JOIN incident_versions v ON v.incident_id = r.id AND v.seq = r.seq JOIN version_search e ON e.version_id = v.id
        JOIN incidents i ON i.id = r.id JOIN vendors d ON d.id = i.vendor_id CROSS JOIN q
+       CROSS JOIN LATERAL (SELECT redline_search_headline(e.removed, q.query) AS line) h
      ORDER BY r.score DESC, r.id`,
   }),
 }));
