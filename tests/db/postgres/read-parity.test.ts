@@ -7,6 +7,7 @@ import { type IncidentListFilter, listIncidents } from "@/db/queries/incident-li
 import { listCaptureWarnings, listSourceStatus, listVendorPollStatus } from "@/db/queries/operator-status";
 import { type Cursor, decodeCursor } from "@/db/queries/prepared";
 import { searchIncidents, toFtsQuery } from "@/db/queries/search";
+import { readStorageStats, type StorageStats, VENDOR_PARTS } from "@/db/queries/storage-stats";
 import { listVendorNames } from "@/db/queries/vendor-names";
 import { listSourceStandings, listUnresolvedGroups, listUnresolvedIncidents } from "@/db/queries/vendor-now";
 import { getArchivedInstants, listComponentNames, listIncidentFacts, listStatuses, listVendorIncidents } from "@/db/queries/vendor-profile";
@@ -123,6 +124,31 @@ describePostgres("the read queries on PostgreSQL, over an archive SQLite recorde
       expect(found.map((h) => h.earlierSeq === null), words).toEqual(expected.map((h) => h.earlierSeq === null));
       for (const h of found) expect(h.snippet, words).toContain("\u0001");
     }
+    const filtered = async (db: RedlineDb) => {
+      const { hits } = await searchIncidents(db, toFtsQuery("errors") ?? "", { vendor: "google-cloud", from: "2024-06-01T00:00:00.000Z" }, { limit: 200, offset: 0 });
+      return hits.map((h) => `${h.vendorSlug}/${h.providerId}`).sort();
+    };
+    expect((await same(filtered)).length).toBeGreaterThan(0);
+    // Pages of one search cover its hits once each, on both.
+    const paged = async (db: RedlineDb) => {
+      const keys: string[] = [];
+      for (let offset = 0; ; offset += 5) {
+        const { hits, more } = await searchIncidents(db, toFtsQuery("resolved") ?? "", {}, { limit: 5, offset });
+        keys.push(...hits.map((h) => `${h.providerId}@${h.earlierSeq ?? "now"}`));
+        if (!more) return keys.sort();
+      }
+    };
+    await same(paged);
+  });
+
+  it("count the same rows per table and per vendor", async () => {
+    const [lite, post] = [await readStorageStats(sqlite), await readStorageStats(pg)];
+    const rows = (stats: StorageStats) => Object.fromEntries(stats.tables.filter((t) => TABLES.includes(t.name)).map((t) => [t.name, t.rows]));
+    expect(rows(post)).toEqual(rows(lite));
+    const parts = (stats: StorageStats) => stats.vendors.map((v) => [v.slug, v.rawBytes, ...VENDOR_PARTS.filter((p) => p !== "states").map((p) => v.parts[p].rows)]).sort();
+    expect(parts(post)).toEqual(parts(lite));
+    expect(post.databaseBytes).toBeGreaterThan(0);
+    expect(post.tables.reduce((n, t) => n + t.tableBytes + t.indexBytes, 0) + post.freeBytes).toBe(post.databaseBytes);
   });
 
   it("read vendor pages alike", async () => {
