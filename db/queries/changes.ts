@@ -125,7 +125,8 @@ async function newestIds(connection: Connection, filter: ChangeFilter, limit: nu
   const start = filter.before ?? END;
   const base = { ...params, at: start.at, id: start.id, limit };
   if (!filter.kinds?.length) {
-    // CROSS JOIN keeps the versions' time index as the outer loop, so a page never sorts the archive.
+    // SQLite's CROSS JOIN keeps the versions' time index as the outer loop, so a page never sorts the archive
+    // (PostgreSQL has no CROSS JOIN … ON; its planner walks the same index for a LIMIT).
     return statementShaped<Params, { id: number; at: string }>(
       connection,
       `SELECT v.id, v.observed_at AS at FROM incident_versions v ${pg ? "JOIN" : "CROSS JOIN"} incidents i ON i.id = v.incident_id
