@@ -1,5 +1,6 @@
 import type { RedlineDb } from "@/db/client";
-import { preparedFor } from "@/db/queries/prepared";
+import type { Connection } from "@/db/driver/connection";
+import { statementsFor } from "@/db/queries/prepared";
 
 /** Whom one change to the archive concerns: a vendor's incident, a whole vendor, or (no vendor) everything. */
 export interface ArchiveChange {
@@ -14,9 +15,9 @@ interface StoredChange extends Omit<ArchiveChange, "kinds"> {
   kinds: string | null;
 }
 
-const statements = preparedFor((sqlite) => ({
-  newest: sqlite.prepare<[], { seq: number }>("SELECT seq FROM archive_changes ORDER BY seq DESC LIMIT 1"),
-  since: sqlite.prepare<[number, number], StoredChange>(
+const statements = statementsFor((c: Connection) => ({
+  newest: c.prepare<[], { seq: number }>("SELECT seq FROM archive_changes ORDER BY seq DESC LIMIT 1"),
+  since: c.prepare<[number, number], StoredChange>(
     "SELECT seq, vendor_slug AS vendorSlug, provider_id AS providerId, kinds FROM archive_changes WHERE seq > ? ORDER BY seq LIMIT ?",
   ),
 }));
@@ -30,7 +31,7 @@ function kindsOf(stored: string | null): readonly string[] | null {
 
 /** The newest change's number (0 before the first): it moves whenever a page's archived data may have. */
 export async function getArchiveChangePosition(db: RedlineDb): Promise<number> {
-  return statements(db).newest.get()?.seq ?? 0;
+  return (await statements(db).newest.get())?.seq ?? 0;
 }
 
 /**
@@ -38,5 +39,5 @@ export async function getArchiveChangePosition(db: RedlineDb): Promise<number> {
  * 4,096, so a caller that fell further behind sees a first change later than `seq + 1`.
  */
 export async function listArchiveChangesSince(db: RedlineDb, seq: number, limit: number): Promise<ArchiveChange[]> {
-  return statements(db).since.all(seq, limit).map((row) => ({ ...row, kinds: kindsOf(row.kinds) }));
+  return (await statements(db).since.all(seq, limit)).map((row) => ({ ...row, kinds: kindsOf(row.kinds) }));
 }

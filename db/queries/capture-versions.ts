@@ -1,7 +1,6 @@
-import { eq } from "drizzle-orm";
 import type { RedlineDb } from "@/db/client";
-import { preparedFor } from "@/db/queries/prepared";
-import { incidents, incidentVersions, vendors } from "@/db/schema";
+import type { Connection } from "@/db/driver/connection";
+import { statementsFor } from "@/db/queries/prepared";
 
 export interface RecordedVersion {
   vendorSlug: string;
@@ -11,26 +10,28 @@ export interface RecordedVersion {
   watchlists: string[];
 }
 
-const statements = preparedFor((sqlite) => ({
-  watched: sqlite.prepare<[number], { versionId: number; name: string }>(
-    `SELECT DISTINCT v.id AS versionId, w.name FROM incident_versions v
+const WATCHED = (componentMatches: string) => `SELECT DISTINCT v.id AS versionId, w.name FROM incident_versions v
        JOIN watchlist_members m ON m.vendor_id = v.vendor_id JOIN watchlists w ON w.id = m.watchlist_id
      WHERE v.capture_id = ? AND (m.component IS NULL
-       OR EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = v.incident_id AND c.name = m.component COLLATE NOCASE))
-     ORDER BY w.name`,
+       OR EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = v.incident_id AND ${componentMatches}))
+     ORDER BY w.name`;
+
+const statements = statementsFor((c: Connection) => ({
+  watched: c.prepare<[number], { versionId: number; name: string }>({
+    sqlite: WATCHED("c.name = m.component COLLATE NOCASE"),
+    postgres: WATCHED("redline_nocase(c.name) = redline_nocase(m.component)"),
+  }),
+  versions: c.prepare<[number], { versionId: number; vendorSlug: string; providerId: string; kinds: string }>(
+    `SELECT v.id AS versionId, d.slug AS vendorSlug, i.provider_id AS providerId, v.kinds FROM incident_versions v
+       JOIN incidents i ON i.id = v.incident_id JOIN vendors d ON d.id = i.vendor_id
+     WHERE v.capture_id = ? ORDER BY v.id`,
   ),
 }));
 
 /** The versions one capture recorded: what its feeds gained. */
-export function versionsOfCapture(db: RedlineDb, captureId: number): RecordedVersion[] {
+export async function versionsOfCapture(db: RedlineDb, captureId: number): Promise<RecordedVersion[]> {
+  const st = statements(db);
   const watched = new Map<number, string[]>();
-  for (const row of statements(db).watched.all(captureId)) watched.set(row.versionId, [...(watched.get(row.versionId) ?? []), row.name]);
-  return db
-    .select({ versionId: incidentVersions.id, vendorSlug: vendors.slug, providerId: incidents.providerId, kinds: incidentVersions.kinds })
-    .from(incidentVersions)
-    .innerJoin(incidents, eq(incidents.id, incidentVersions.incidentId))
-    .innerJoin(vendors, eq(vendors.id, incidents.vendorId))
-    .where(eq(incidentVersions.captureId, captureId))
-    .all()
-    .map(({ versionId, ...v }) => ({ ...v, watchlists: watched.get(versionId) ?? [] }));
+  for (const row of await st.watched.all(captureId)) watched.set(row.versionId, [...(watched.get(row.versionId) ?? []), row.name]);
+  return (await st.versions.all(captureId)).map(({ versionId, kinds, ...v }) => ({ ...v, kinds: JSON.parse(kinds) as string[], watchlists: watched.get(versionId) ?? [] }));
 }

@@ -1,6 +1,7 @@
-import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
-import { conditionsOf, type Cursor, encodeCursor, prepareShaped } from "@/db/queries/prepared";
+import type { Connection, Dialect } from "@/db/driver/connection";
+import { conditionsOf, type Cursor, encodeCursor, listedValues, statementShaped } from "@/db/queries/prepared";
+import { SEARCH_QUERY, searchParameter } from "@/db/queries/search";
 import type { Change } from "@/lib/change";
 import { changeKindCode, type ChangeKindName } from "@/lib/change-kinds";
 import { currentSummarizer, type Summarizer } from "@/lib/summarize";
@@ -87,46 +88,62 @@ const END = { at: "9999-12-31T23:59:59.999Z", id: Number.MAX_SAFE_INTEGER };
 type Params = Record<string, string | number>;
 
 /** The filter's conditions on `v` (the version) and `i` (its incident), with their parameters. */
-function conditions(filter: ChangeFilter): { sql: string; params: Params } {
+function conditions(dialect: Dialect, filter: ChangeFilter): { sql: string; params: Params } {
   const { where, params, add, addList } = conditionsOf();
+  const pg = dialect === "postgres";
   add("v.vendor_id = @vendorId", "vendorId", filter.vendorId);
   add("v.incident_id = @incidentId", "incidentId", filter.incidentId);
-  addList("coalesce(i.impact, 'unknown') IN (SELECT value FROM json_each(@impacts))", "impacts", filter.impacts);
-  addList("i.status IN (SELECT value FROM json_each(@statuses))", "statuses", filter.statuses);
-  add("EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = v.incident_id AND c.name = @component COLLATE NOCASE)", "component", filter.component);
+  addList(`coalesce(i.impact, 'unknown') IN (${listedValues(dialect, "impacts")})`, "impacts", filter.impacts);
+  addList(`i.status IN (${listedValues(dialect, "statuses")})`, "statuses", filter.statuses);
+  add(
+    `EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = v.incident_id AND ${pg ? "redline_nocase(c.name) = redline_nocase(@component)" : "c.name = @component COLLATE NOCASE"})`,
+    "component",
+    filter.component,
+  );
   addList(
-    "EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = v.incident_id AND c.name COLLATE NOCASE IN (SELECT value FROM json_each(@components)))",
+    pg
+      ? "EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = v.incident_id AND redline_nocase(c.name) IN (SELECT redline_nocase(value) FROM jsonb_array_elements_text(@components::jsonb)))"
+      : "EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = v.incident_id AND c.name COLLATE NOCASE IN (SELECT value FROM json_each(@components)))",
     "components",
     filter.components,
   );
   add("v.observed_at >= @since", "since", filter.since);
   add("v.observed_at < @until", "until", filter.until);
-  add("v.incident_id IN (SELECT rowid FROM incident_search WHERE incident_search MATCH @query)", "query", filter.query);
+  add(
+    pg ? `v.incident_id IN (SELECT incident_id FROM incident_search WHERE document @@ ${SEARCH_QUERY})` : "v.incident_id IN (SELECT rowid FROM incident_search WHERE incident_search MATCH @query)",
+    "query",
+    filter.query === undefined ? undefined : searchParameter(dialect, filter.query),
+  );
   return { sql: where.map((w) => ` AND ${w}`).join(""), params };
 }
 
-
-
 /** Ids of the newest matching versions older than the cursor, newest first. */
-function newestIds(sqlite: Database.Database, filter: ChangeFilter, limit: number): { id: number; at: string }[] {
-  if (filter.watch) return newestWatchedIds(sqlite, filter, filter.watch, limit);
-  const { sql, params } = conditions(filter);
+async function newestIds(connection: Connection, filter: ChangeFilter, limit: number): Promise<{ id: number; at: string }[]> {
+  if (filter.watch) return newestWatchedIds(connection, filter, filter.watch, limit);
+  const pg = connection.dialect === "postgres";
+  const { sql, params } = conditions(connection.dialect, filter);
   const start = filter.before ?? END;
   const base = { ...params, at: start.at, id: start.id, limit };
   if (!filter.kinds?.length) {
-    // CROSS JOIN keeps the versions' time index as the outer loop, so a page never sorts the archive.
-    return prepareShaped(
-      sqlite,
-      `SELECT v.id, v.observed_at AS at FROM incident_versions v CROSS JOIN incidents i ON i.id = v.incident_id
+    // SQLite's CROSS JOIN keeps the versions' time index as the outer loop, so a page never sorts the archive
+    // (PostgreSQL has no CROSS JOIN … ON; its planner walks the same index for a LIMIT).
+    return statementShaped<Params, { id: number; at: string }>(
+      connection,
+      `SELECT v.id, v.observed_at AS at FROM incident_versions v ${pg ? "JOIN" : "CROSS JOIN"} incidents i ON i.id = v.incident_id
        WHERE (v.observed_at, v.id) < (@at, @id)${sql} ORDER BY v.observed_at DESC, v.id DESC LIMIT @limit`,
-    ).all(base) as { id: number; at: string }[];
+    ).all(base);
   }
   // Each kind is read from its own key range in time order, and the lists merged.
   const merged = new Map<number, string>();
   const vendorKey = filter.vendorId !== undefined ? "k.vendor_id = @vendorId AND " : "";
-  const statement = prepareShaped(
-    sqlite,
-    `SELECT v.id, v.observed_at AS at FROM version_kinds k CROSS JOIN incident_versions v ON v.id = k.version_id
+  const statement = statementShaped<Params, { id: number; at: string }>(
+    connection,
+    pg
+      ? `SELECT v.id, v.observed_at AS at FROM version_kinds k JOIN incident_versions v ON v.id = k.version_id
+       JOIN incidents i ON i.id = v.incident_id
+     WHERE ${vendorKey}k.kind = @kind AND (k.observed_ms, k.version_id) < (round(extract(epoch FROM @at::timestamptz) * 1000)::bigint, @id)${sql}
+     ORDER BY k.observed_ms DESC, k.version_id DESC LIMIT @limit`
+      : `SELECT v.id, v.observed_at AS at FROM version_kinds k CROSS JOIN incident_versions v ON v.id = k.version_id
        CROSS JOIN incidents i ON i.id = v.incident_id
      WHERE ${vendorKey}k.kind = @kind AND (k.observed_ms, k.version_id) < (${observedMsOf("@at")}, @id)${sql}
      ORDER BY k.observed_ms DESC, k.version_id DESC LIMIT @limit`,
@@ -134,18 +151,18 @@ function newestIds(sqlite: Database.Database, filter: ChangeFilter, limit: numbe
   for (const kind of new Set(filter.kinds)) {
     const code = changeKindCode(kind);
     if (code === undefined) continue;
-    for (const row of statement.all({ ...base, kind: code }) as { id: number; at: string }[]) merged.set(row.id, row.at);
+    for (const row of await statement.all({ ...base, kind: code })) merged.set(row.id, row.at);
   }
   return sortNewestFirst(merged, limit);
 }
 
 /** A watchlist reads each vendor's own index range (vendor, time) and merges: never a scan of every version. */
-function newestWatchedIds(sqlite: Database.Database, filter: ChangeFilter, watch: readonly WatchScope[], limit: number): { id: number; at: string }[] {
+async function newestWatchedIds(connection: Connection, filter: ChangeFilter, watch: readonly WatchScope[], limit: number): Promise<{ id: number; at: string }[]> {
   const { watch: _watch, ...rest } = filter;
   const merged = new Map<number, string>();
   for (const member of watch) {
     const narrowed = member.components ? { components: member.components } : {};
-    for (const row of newestIds(sqlite, { ...rest, ...narrowed, vendorId: member.vendorId }, limit)) merged.set(row.id, row.at);
+    for (const row of await newestIds(connection, { ...rest, ...narrowed, vendorId: member.vendorId }, limit)) merged.set(row.id, row.at);
   }
   return sortNewestFirst(merged, limit);
 }
@@ -170,12 +187,15 @@ function unpackRow(row: StoredChange, withChanges: boolean): RawChange {
   };
 }
 
-function readRows(sqlite: Database.Database, ids: readonly number[], withChanges: boolean): Map<number, RawChange> {
-  const rows = prepareShaped(
-    sqlite,
-    `SELECT ${COLUMNS} FROM incident_versions v JOIN incidents i ON i.id = v.incident_id
+async function readRows(connection: Connection, ids: readonly number[], withChanges: boolean): Promise<Map<number, RawChange>> {
+  const rows = await statementShaped<[string], StoredChange>(
+    connection,
+    connection.dialect === "postgres"
+      ? `SELECT ${COLUMNS} FROM incident_versions v JOIN incidents i ON i.id = v.incident_id
+     JOIN vendors d ON d.id = v.vendor_id WHERE v.id IN (SELECT value::bigint FROM jsonb_array_elements_text(?::jsonb))`
+      : `SELECT ${COLUMNS} FROM incident_versions v JOIN incidents i ON i.id = v.incident_id
      JOIN vendors d ON d.id = v.vendor_id WHERE v.id IN (SELECT value FROM json_each(?))`,
-  ).all(JSON.stringify(ids)) as StoredChange[];
+  ).all(JSON.stringify(ids));
   return new Map(rows.map((r) => [r.versionId, unpackRow(r, withChanges)]));
 }
 
@@ -184,11 +204,11 @@ function refreshText(db: RedlineDb, raw: RawChange, summarizer: Summarizer): Raw
   return fresh ? { ...raw, summary: fresh.summary, headline: fresh.headline } : raw;
 }
 
-function page<T extends ChangeRow>(
+async function page<T extends ChangeRow>(
   db: RedlineDb, filter: ChangeFilter, limit: number, withChanges: boolean, shape: (raw: RawChange) => T, summarizer: Summarizer,
-): ChangePage<T> {
-  const ids = newestIds(db.$client, filter, limit + 1);
-  const byId = readRows(db.$client, ids.map((r) => r.id), withChanges);
+): Promise<ChangePage<T>> {
+  const ids = await newestIds(db.connection, filter, limit + 1);
+  const byId = await readRows(db.connection, ids.map((r) => r.id), withChanges);
   const raw = ids.map((r) => byId.get(r.id)).filter((r): r is RawChange => r !== undefined);
   const rows = raw.map((r) => shape(r.textVersion === summarizer.version ? r : refreshText(db, r, summarizer)));
   const shown = rows.slice(0, limit);

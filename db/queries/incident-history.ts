@@ -1,7 +1,9 @@
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
-import { incidents, incidentVersions, vendors } from "@/db/schema";
+import type { Connection } from "@/db/driver/connection";
+import { statementsFor } from "@/db/queries/prepared";
+import { packedRead } from "@/db/schema/columns";
+import { getVendorBySlug } from "@/db/vendors";
 import type { ChangeKindName } from "@/lib/change-kinds";
 import type { ExportDocument, ExportVersion, StoredIncidentHistory } from "@/lib/export-document";
 import { toExportIncident } from "@/lib/export-document";
@@ -60,35 +62,46 @@ function toHistory(
   return { current: current ?? null, versions };
 }
 
+type StoredVersion = Omit<VersionRow, "kinds"> & { kinds: string };
+type IncidentRow = { id: number; providerId: string; firstSeenAt: string; lastSeenAt: string };
+
+const INCIDENTS = `SELECT id, provider_id AS providerId, first_seen_at AS firstSeenAt, last_seen_at AS lastSeenAt FROM incidents WHERE vendor_id = ?`;
+const ORDER = "ORDER BY coalesce(started_at, first_seen_at) DESC, provider_id";
+const VERSIONS = (ids: string) => `SELECT incident_id AS incidentId, seq, observed_at AS observedAt, hash, kinds, content, text_version AS textVersion,
+       snapshot, patch, capture_id AS captureId
+     FROM incident_versions WHERE incident_id IN (${ids}) ORDER BY incident_id, seq`;
+
+const statements = statementsFor((c: Connection) => ({
+  incidents: c.prepare<[number], IncidentRow>(`${INCIDENTS} ${ORDER}`),
+  incident: c.prepare<[number, string], IncidentRow>(`${INCIDENTS} AND provider_id = ? ${ORDER}`),
+  versions: c.prepare<[string], StoredVersion>({
+    sqlite: VERSIONS("SELECT value FROM json_each(?)"),
+    postgres: VERSIONS("SELECT value::bigint FROM jsonb_array_elements_text(?::jsonb)"),
+  }),
+}));
+
 /**
  * A vendor's incidents (or one of them) with every version, newest incident first; undefined
  * when the vendor, or the asked-for incident, is unknown.
  */
 export async function loadVendorExport(db: RedlineDb, slug: string, providerId?: string, summarizer: Summarizer = currentSummarizer): Promise<ExportDocument | undefined> {
-  const vendor = db.select().from(vendors).where(eq(vendors.slug, slug)).get();
+  const vendor = await getVendorBySlug(db, slug);
   if (!vendor) return undefined;
-  const rows = db
-    .select()
-    .from(incidents)
-    .where(and(eq(incidents.vendorId, vendor.id), providerId === undefined ? undefined : eq(incidents.providerId, providerId)))
-    .orderBy(desc(sql`coalesce(${incidents.startedAt}, ${incidents.firstSeenAt})`), asc(incidents.providerId))
-    .all();
+  const st = statements(db);
+  const rows = providerId === undefined ? await st.incidents.all(vendor.id) : await st.incident.all(vendor.id, providerId);
   if (providerId !== undefined && rows.length === 0) return undefined;
   const versionsByIncident = new Map<number, VersionRow[]>();
   const ids = rows.map((r) => r.id);
   const chunk = 500;
-  const v = incidentVersions;
+  const dialect = db.connection.dialect;
   for (let i = 0; i < ids.length; i += chunk) {
-    const versionRows = db
-      .select({
-        incidentId: v.incidentId, seq: v.seq, observedAt: v.observedAt, hash: v.hash, kinds: v.kinds, content: v.content,
-        textVersion: v.textVersion, snapshot: v.snapshot, patch: v.patch, captureId: v.captureId,
-      })
-      .from(v)
-      .where(inArray(v.incidentId, ids.slice(i, i + chunk)))
-      .orderBy(asc(v.incidentId), asc(v.seq))
-      .all();
-    for (const row of versionRows) {
+    for (const stored of await st.versions.all(JSON.stringify(ids.slice(i, i + chunk)))) {
+      const row: VersionRow = {
+        ...stored,
+        kinds: JSON.parse(stored.kinds) as string[],
+        snapshot: packedRead(dialect, stored.snapshot),
+        patch: packedRead(dialect, stored.patch),
+      };
       const list = versionsByIncident.get(row.incidentId) ?? [];
       list.push(row);
       versionsByIncident.set(row.incidentId, list);

@@ -1,5 +1,6 @@
 import type { RedlineDb } from "@/db/client";
-import { conditionsOf, type Cursor, encodeCursor, prepareShaped } from "@/db/queries/prepared";
+import { conditionsOf, type Cursor, encodeCursor, listedValues, statementShaped } from "@/db/queries/prepared";
+import { SEARCH_QUERY, searchParameter } from "@/db/queries/search";
 import { changeKindCode, type ChangeKindName } from "@/lib/change-kinds";
 
 export interface IncidentSummaryRow {
@@ -39,33 +40,43 @@ const TIMELINE = "coalesce(i.started_at, i.first_seen_at)";
 /** Incidents newest first (by start, else first seen), a page at a time, across vendors. */
 export async function listIncidents(db: RedlineDb, filter: IncidentListFilter, limit: number): Promise<{ rows: IncidentSummaryRow[]; next: string | null }> {
   const { where, params, add, addList } = conditionsOf();
+  const dialect = db.connection.dialect;
+  const pg = dialect === "postgres";
   params.limit = limit + 1;
-  addList("i.vendor_id IN (SELECT value FROM json_each(@vendorIds))", "vendorIds", filter.vendorIds);
-  addList("coalesce(i.impact, 'unknown') IN (SELECT value FROM json_each(@impacts))", "impacts", filter.impacts);
-  addList("i.status IN (SELECT value FROM json_each(@statuses))", "statuses", filter.statuses);
+  addList(`i.vendor_id IN (${listedValues(dialect, "vendorIds", "bigint")})`, "vendorIds", filter.vendorIds);
+  addList(`coalesce(i.impact, 'unknown') IN (${listedValues(dialect, "impacts")})`, "impacts", filter.impacts);
+  addList(`i.status IN (${listedValues(dialect, "statuses")})`, "statuses", filter.statuses);
   addList(
-    "EXISTS (SELECT 1 FROM incident_versions v JOIN version_kinds k ON k.version_id = v.id WHERE v.incident_id = i.id AND k.kind IN (SELECT value FROM json_each(@kinds)))",
+    `EXISTS (SELECT 1 FROM incident_versions v JOIN version_kinds k ON k.version_id = v.id WHERE v.incident_id = i.id AND k.kind IN (${listedValues(dialect, "kinds", "bigint")}))`,
     "kinds",
     filter.kinds?.map(changeKindCode).filter((code) => code !== undefined),
   );
-  add("EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = i.id AND c.name = @component COLLATE NOCASE)", "component", filter.component);
+  add(
+    `EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = i.id AND ${pg ? "redline_nocase(c.name) = redline_nocase(@component)" : "c.name = @component COLLATE NOCASE"})`,
+    "component",
+    filter.component,
+  );
   add(`${TIMELINE} >= @since`, "since", filter.since);
   add(`${TIMELINE} < @until`, "until", filter.until);
-  add("i.id IN (SELECT rowid FROM incident_search WHERE incident_search MATCH @query)", "query", filter.query);
+  add(
+    pg ? `i.id IN (SELECT incident_id FROM incident_search WHERE document @@ ${SEARCH_QUERY})` : "i.id IN (SELECT rowid FROM incident_search WHERE incident_search MATCH @query)",
+    "query",
+    filter.query === undefined ? undefined : searchParameter(dialect, filter.query),
+  );
   if (filter.before) {
     where.push(`(${TIMELINE}, i.id) < (@beforeAt, @beforeId)`);
     params.beforeAt = filter.before.at;
     params.beforeId = filter.before.id;
   }
-  const rows = prepareShaped(
-    db.$client,
+  const rows = await statementShaped<Record<string, string | number>, IncidentSummaryRow>(
+    db.connection,
     `SELECT i.id, d.slug AS vendorSlug, i.provider_id AS providerId, i.kind, i.title, i.status, i.impact, i.started_at AS startedAt,
        i.resolved_at AS resolvedAt, i.presence, i.first_seen_at AS firstSeenAt, i.last_changed_at AS lastChangedAt,
        i.version_count AS versionCount, ${TIMELINE} AS timeline
      FROM incidents i JOIN vendors d ON d.id = i.vendor_id
      ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
      ORDER BY ${TIMELINE} DESC, i.id DESC LIMIT @limit`,
-  ).all(params) as IncidentSummaryRow[];
+  ).all(params);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { rows: page, next: rows.length > limit && last ? encodeCursor({ at: last.timeline, id: last.id }) : null };

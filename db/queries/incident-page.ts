@@ -1,5 +1,6 @@
 import type { RedlineDb } from "@/db/client";
-import { preparedFor } from "@/db/queries/prepared";
+import type { Connection } from "@/db/driver/connection";
+import { statementsFor } from "@/db/queries/prepared";
 import type { Change } from "@/lib/change";
 import type { ChangeKindName } from "@/lib/change-kinds";
 import type { IncidentState } from "@/lib/incident";
@@ -42,19 +43,19 @@ export interface IncidentRecord {
   versions: VersionLine[];
 }
 
-const statements = preparedFor((sqlite) => ({
-  incident: sqlite.prepare<[number, string], { id: number; providerId: string; firstSeenAt: string; lastSeenAt: string; source: string; versionCount: number; vendorName: string }>(
+const statements = statementsFor((c: Connection) => ({
+  incident: c.prepare<[number, string], { id: number; providerId: string; firstSeenAt: string; lastSeenAt: string; source: string; versionCount: number; vendorName: string }>(
     `SELECT i.id, i.provider_id AS providerId, i.first_seen_at AS firstSeenAt, i.last_seen_at AS lastSeenAt, i.source, i.version_count AS versionCount,
        d.name AS vendorName
      FROM incidents i JOIN vendors d ON d.id = i.vendor_id WHERE i.vendor_id = ? AND i.provider_id = ?`,
   ),
-  versions: sqlite.prepare<[number], { seq: number; observedAt: string; kinds: string; content: Buffer; textVersion: number }>(
+  versions: c.prepare<[number], { seq: number; observedAt: string; kinds: string; content: Buffer; textVersion: number }>(
     `SELECT seq, observed_at AS observedAt, kinds, content, text_version AS textVersion FROM incident_versions WHERE incident_id = ? ORDER BY seq`,
   ),
-  versionRefs: sqlite.prepare<[number], { incidentId: number; versionCount: number }>(
+  versionRefs: c.prepare<[number], { incidentId: number; versionCount: number }>(
     "SELECT id AS incidentId, version_count AS versionCount FROM incidents WHERE vendor_id = ? ORDER BY id",
   ),
-  version: sqlite.prepare<[number, number], { seq: number; observedAt: string; kinds: string; content: Buffer; textVersion: number; hash: string; vendorName: string }>(
+  version: c.prepare<[number, number], { seq: number; observedAt: string; kinds: string; content: Buffer; textVersion: number; hash: string; vendorName: string }>(
     `SELECT v.seq, v.observed_at AS observedAt, v.kinds, v.content, v.text_version AS textVersion, v.hash, d.name AS vendorName
      FROM incident_versions v JOIN vendors d ON d.id = v.vendor_id WHERE v.incident_id = ? AND v.seq = ?`,
   ),
@@ -63,13 +64,13 @@ const statements = preparedFor((sqlite) => ({
 /** An incident with its current state and the list of its versions; undefined when unknown. */
 export async function getIncidentRecord(db: RedlineDb, vendorId: number, providerId: string, summarizer: Summarizer = currentSummarizer): Promise<IncidentRecord | undefined> {
   const st = statements(db);
-  const found = st.incident.get(vendorId, providerId);
+  const found = await st.incident.get(vendorId, providerId);
   if (!found) return undefined;
   const { vendorName, ...row } = found;
   const incidentId = row.id;
   const current = readVersionState(db, incidentId, row.versionCount);
   if (!current) return undefined;
-  const listed = st.versions.all(incidentId).map(({ content, ...v }) => {
+  const listed = (await st.versions.all(incidentId)).map(({ content, ...v }) => {
     const { summary, headline, impact, incidentKind } = unpackVersionText(content);
     return { ...v, summary, headline, impact: incidentKind === null ? undefined : impact, incidentId, vendorName, kinds: JSON.parse(v.kinds) as ChangeKindName[] };
   });
@@ -78,8 +79,8 @@ export async function getIncidentRecord(db: RedlineDb, vendorId: number, provide
 }
 
 /** What a version's own row says: its changes, its text (re-rendered if an older summarizer wrote it) and the incident's title, impact and kind as it stored them. */
-function versionRow(db: RedlineDb, incidentId: number, seq: number, summarizer: Summarizer) {
-  const row = statements(db).version.get(incidentId, seq);
+async function versionRow(db: RedlineDb, incidentId: number, seq: number, summarizer: Summarizer) {
+  const row = await statements(db).version.get(incidentId, seq);
   if (!row) return undefined;
   const kinds = JSON.parse(row.kinds) as ChangeKindName[];
   const content = unpackVersionContent(row.content);
@@ -89,7 +90,7 @@ function versionRow(db: RedlineDb, incidentId: number, seq: number, summarizer: 
 
 /** One version of an incident, with its changes and full snapshot (rebuilt by bounded replay); undefined when unknown. */
 export async function getVersionDetail(db: RedlineDb, incidentId: number, seq: number, summarizer: Summarizer = currentSummarizer): Promise<VersionDetail | undefined> {
-  const found = versionRow(db, incidentId, seq, summarizer);
+  const found = await versionRow(db, incidentId, seq, summarizer);
   if (!found) return undefined;
   const snapshot = readVersionState(db, incidentId, seq);
   if (!snapshot) return undefined;
@@ -109,7 +110,7 @@ export interface VersionChange extends VersionSummary {
  * own row, without rebuilding its snapshot, unless the row predates storing the title and kind.
  */
 export async function getVersionChange(db: RedlineDb, incidentId: number, seq: number, summarizer: Summarizer = currentSummarizer): Promise<VersionChange | undefined> {
-  const found = versionRow(db, incidentId, seq, summarizer);
+  const found = await versionRow(db, incidentId, seq, summarizer);
   if (!found) return undefined;
   const { content, headline: _headline, ...version } = found;
   if (content.title !== null && content.incidentKind !== null) {
@@ -121,5 +122,5 @@ export async function getVersionChange(db: RedlineDb, incidentId: number, seq: n
 
 /** Every version of every incident of a vendor, as getVersionDetail takes them. */
 export async function listVersionRefs(db: RedlineDb, vendorId: number): Promise<Array<{ incidentId: number; seq: number }>> {
-  return statements(db).versionRefs.all(vendorId).flatMap((r) => Array.from({ length: r.versionCount }, (_, i) => ({ incidentId: r.incidentId, seq: i + 1 })));
+  return (await statements(db).versionRefs.all(vendorId)).flatMap((r) => Array.from({ length: r.versionCount }, (_, i) => ({ incidentId: r.incidentId, seq: i + 1 })));
 }

@@ -1,6 +1,7 @@
 import type { RedlineDb } from "@/db/client";
+import type { Connection } from "@/db/driver/connection";
 import type { WatchScope } from "@/db/queries/changes";
-import { preparedFor } from "@/db/queries/prepared";
+import { statementsFor } from "@/db/queries/prepared";
 import { unpackVersionContent } from "@/db/version-content";
 import { readVersionState } from "@/db/version-states";
 import type { Change } from "@/lib/change";
@@ -19,16 +20,16 @@ type Row = { incidentId: number; providerId: string; versionCount: number; lastC
 const COLUMNS = `i.id AS incidentId, i.provider_id AS providerId, i.version_count AS versionCount, i.last_changed_at AS lastChangedAt,
   d.slug AS vendorSlug, d.name AS vendorName FROM incidents i JOIN vendors d ON d.id = i.vendor_id WHERE i.kind = 'maintenance'`;
 
-const statements = preparedFor((sqlite) => ({
-  all: sqlite.prepare<[number], Row>(`SELECT ${COLUMNS} ORDER BY i.last_changed_at DESC, i.id DESC LIMIT ?`),
-  vendor: sqlite.prepare<[number, number], Row>(`SELECT ${COLUMNS} AND i.vendor_id = ? ORDER BY i.last_changed_at DESC, i.id DESC LIMIT ?`),
-  versions: sqlite.prepare<[number], { content: Buffer }>("SELECT content FROM incident_versions WHERE incident_id = ? ORDER BY seq"),
+const statements = statementsFor((c: Connection) => ({
+  all: c.prepare<[number], Row>(`SELECT ${COLUMNS} ORDER BY i.last_changed_at DESC, i.id DESC LIMIT ?`),
+  vendor: c.prepare<[number, number], Row>(`SELECT ${COLUMNS} AND i.vendor_id = ? ORDER BY i.last_changed_at DESC, i.id DESC LIMIT ?`),
+  versions: c.prepare<[number], { content: Buffer }>("SELECT content FROM incident_versions WHERE incident_id = ? ORDER BY seq"),
 }));
 
 /** Maintenances with their current state, of one vendor or (vendorId null) of all. */
 export async function listMaintenanceCandidates(db: RedlineDb, vendorId: number | null): Promise<MaintenanceCandidate[]> {
   const st = statements(db);
-  const rows = vendorId === null ? st.all.all(CANDIDATES_MAX) : st.vendor.all(vendorId, CANDIDATES_MAX);
+  const rows = vendorId === null ? await st.all.all(CANDIDATES_MAX) : await st.vendor.all(vendorId, CANDIDATES_MAX);
   return rows.flatMap((row) => {
     const current = readVersionState(db, row.incidentId, row.versionCount);
     return current ? [{ ...row, current }] : [];
@@ -37,7 +38,7 @@ export async function listMaintenanceCandidates(db: RedlineDb, vendorId: number 
 
 /** The changes of every version of an incident, in order. */
 export async function listVersionChanges(db: RedlineDb, incidentId: number): Promise<Array<{ changes: Change[] }>> {
-  return statements(db).versions.all(incidentId).map((v) => ({ changes: unpackVersionContent(v.content).changes }));
+  return (await statements(db).versions.all(incidentId)).map((v) => ({ changes: unpackVersionContent(v.content).changes }));
 }
 
 /** Maintenances of a watchlist's vendors; a narrowed vendor's only when they affect one of its components. */

@@ -1,5 +1,6 @@
 import type { RedlineDb } from "@/db/client";
-import { preparedFor } from "@/db/queries/prepared";
+import type { Connection } from "@/db/driver/connection";
+import { statementsFor } from "@/db/queries/prepared";
 
 export interface VendorPollStatus {
   slug: string;
@@ -25,8 +26,8 @@ export interface VendorPollStatus {
   versions: number;
 }
 
-const statements = preparedFor((sqlite) => ({
-  status: sqlite.prepare<[], Omit<VendorPollStatus, "enabled"> & { enabled: number }>(
+const statements = statementsFor((c: Connection) => ({
+  status: c.prepare<[], Omit<VendorPollStatus, "enabled"> & { enabled: number }>(
     `SELECT v.slug, v.name, v.platform, v.enabled, v.url, p.last_poll_at AS lastPollAt, p.last_outcome AS lastOutcome, p.last_error AS lastError,
        CASE WHEN p.last_outcome <> 'ok' THEN
          (SELECT min(c.observed_at) FROM captures c WHERE c.vendor_id = v.id AND c.outcome IN ('failed', 'invalid') AND c.observed_at > coalesce(
@@ -46,7 +47,7 @@ const statements = preparedFor((sqlite) => ({
 
 /** Every vendor's polling: the last poll and its error, the backoff, what is next, and what was kept; failing ones first. */
 export async function listVendorPollStatus(db: RedlineDb): Promise<VendorPollStatus[]> {
-  return statements(db).status.all().map((r) => ({ ...r, enabled: r.enabled === 1 }));
+  return (await statements(db).status.all()).map((r) => ({ ...r, enabled: r.enabled === 1 }));
 }
 
 export interface ProcessStatus {
@@ -61,18 +62,22 @@ export interface ProcessStatus {
   gaveUpAt: string | null;
 }
 
-const processStatements = preparedFor((sqlite) => ({
-  status: sqlite.prepare<[string], ProcessStatus>(
-    `WITH summary AS (
-       SELECT process, sum(event = 'restarting') AS restarts, max(CASE WHEN event = 'restarting' THEN at END) AS lastRestartAt,
-         max(CASE WHEN event = 'restarting' THEN id END) AS lastRestartId, max(CASE WHEN event = 'started' THEN at END) AS lastStartedAt,
-         max(CASE WHEN event = 'gave-up' THEN at END) AS gaveUpAt
+// The summary's columns are snake_case: PostgreSQL folds an unquoted name, so only the outer aliases keep capitals.
+const PROCESS_STATUS = (restarts: string) => `WITH summary AS (
+       SELECT process, ${restarts} AS restarts, max(CASE WHEN event = 'restarting' THEN at END) AS last_restart_at,
+         max(CASE WHEN event = 'restarting' THEN id END) AS last_restart_id, max(CASE WHEN event = 'started' THEN at END) AS last_started_at,
+         max(CASE WHEN event = 'gave-up' THEN at END) AS gave_up_at
        FROM supervisor_events WHERE at >= ? GROUP BY process)
-     SELECT process, restarts, lastRestartAt, lastStartedAt, gaveUpAt,
-       (SELECT x.detail FROM supervisor_events x WHERE x.process = summary.process AND x.event = 'exited' AND x.id < summary.lastRestartId
+     SELECT process, restarts, last_restart_at AS lastRestartAt, last_started_at AS lastStartedAt, gave_up_at AS gaveUpAt,
+       (SELECT x.detail FROM supervisor_events x WHERE x.process = summary.process AND x.event = 'exited' AND x.id < summary.last_restart_id
         ORDER BY x.id DESC LIMIT 1) AS lastCrash
-     FROM summary ORDER BY process`,
-  ),
+     FROM summary ORDER BY process`;
+
+const processStatements = statementsFor((c: Connection) => ({
+  status: c.prepare<[string], ProcessStatus>({
+    sqlite: PROCESS_STATUS("sum(event = 'restarting')"),
+    postgres: PROCESS_STATUS("count(*) FILTER (WHERE event = 'restarting')"),
+  }),
 }));
 
 /** Each process `npm start` supervises, since `since`: how often it was restarted and why last, and whether the supervisor gave up. */
@@ -90,8 +95,8 @@ export interface CaptureWarnings {
   warnings: Array<{ path: string; message: string }>;
 }
 
-const warningStatements = preparedFor((sqlite) => ({
-  recent: sqlite.prepare<[number], { id: number; vendorSlug: string; source: string; observedAt: string; count: number; warnings: string | null }>(
+const warningStatements = statementsFor((c: Connection) => ({
+  recent: c.prepare<[number], { id: number; vendorSlug: string; source: string; observedAt: string; count: number; warnings: string | null }>(
     `SELECT c.id, v.slug AS vendorSlug, c.source, c.observed_at AS observedAt, c.warning_count AS count, c.warnings
      FROM captures c JOIN vendors v ON v.id = c.vendor_id WHERE c.warning_count > 0 ORDER BY c.observed_at DESC, c.id DESC LIMIT ?`,
   ),
@@ -99,9 +104,7 @@ const warningStatements = preparedFor((sqlite) => ({
 
 /** The latest captures that had parts Redline could not read, with what and where. */
 export async function listCaptureWarnings(db: RedlineDb, limit: number): Promise<CaptureWarnings[]> {
-  return warningStatements(db)
-    .recent.all(limit)
-    .map((r) => ({ ...r, warnings: r.warnings ? (JSON.parse(r.warnings) as CaptureWarnings["warnings"]) : [] }));
+  return (await warningStatements(db).recent.all(limit)).map((r) => ({ ...r, warnings: r.warnings ? (JSON.parse(r.warnings) as CaptureWarnings["warnings"]) : [] }));
 }
 
 /** Each polled or imported source of a vendor: when it was last observed, last served new content, and last failed. */
@@ -119,8 +122,8 @@ export interface SourceStatus {
   runs: number;
 }
 
-const sourceStatements = preparedFor((sqlite) => ({
-  status: sqlite.prepare<[], SourceStatus>(
+const sourceStatements = statementsFor((c: Connection) => ({
+  status: c.prepare<[], SourceStatus>(
     `SELECT v.slug AS vendorSlug, s.url AS source, s.platform,
        (SELECT max(coalesce(c.last_observed_at, c.observed_at)) FROM captures c WHERE c.vendor_id = s.vendor_id AND c.source = s.url) AS lastPolledAt,
        (SELECT max(c.observed_at) FROM captures c WHERE c.vendor_id = s.vendor_id AND c.source = s.url AND c.outcome = 'ok') AS lastChangedAt,
@@ -149,8 +152,8 @@ export interface VendorRawRetention {
   lastPrunedAt: string | null;
 }
 
-const retentionStatements = preparedFor((sqlite) => ({
-  pruned: sqlite.prepare<[], VendorRawRetention>(
+const retentionStatements = statementsFor((c: Connection) => ({
+  pruned: c.prepare<[], VendorRawRetention>(
     `SELECT v.slug AS vendorSlug, v.name,
        (SELECT min(c.observed_at) FROM captures c WHERE c.vendor_id = v.id AND c.body_id IS NOT NULL) AS keptFrom,
        (SELECT count(*) FROM captures c WHERE c.vendor_id = v.id AND c.body_pruned_at IS NOT NULL) AS prunedCaptures,

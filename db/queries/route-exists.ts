@@ -1,19 +1,20 @@
 import type { RedlineDb } from "@/db/client";
 import { parseSeq } from "@/db/queries/incident-route";
-import { preparedFor } from "@/db/queries/prepared";
+import type { Connection } from "@/db/driver/connection";
+import { statementsFor } from "@/db/queries/prepared";
 import { providerIdFromKey } from "@/lib/incident-key";
 
 const VENDOR_PATH = /^\/vendors\/([^/]+)(?:\/(?:changes|incidents\/([^/]+)(?:\/(?:compare|export\.md|export\.json|versions\/([^/]+)(?:\/export\.(?:md|json))?))?))?\/?$/;
 
 // Row lookups on the identity indexes: the proxy asks before every archive page, so it must not
 // read the incident's record or rebuild a version the page itself reads next.
-const statements = preparedFor((sqlite) => ({
-  vendor: sqlite.prepare<[string], { n: number }>("SELECT 1 AS n FROM vendors WHERE slug = ?"),
-  incident: sqlite.prepare<[string, string], { n: number }>(
+const statements = statementsFor((c: Connection) => ({
+  vendor: c.prepare<[string], { n: number }>("SELECT 1 AS n FROM vendors WHERE slug = ?"),
+  incident: c.prepare<[string, string], { n: number }>(
     `SELECT 1 AS n FROM vendors d JOIN incidents i ON i.vendor_id = d.id AND i.provider_id = ?
        JOIN incident_versions v ON v.incident_id = i.id AND v.seq = i.version_count WHERE d.slug = ?`,
   ),
-  version: sqlite.prepare<[string, number, string], { n: number }>(
+  version: c.prepare<[string, number, string], { n: number }>(
     `SELECT 1 AS n FROM vendors d JOIN incidents i ON i.vendor_id = d.id AND i.provider_id = ?
        JOIN incident_versions latest ON latest.incident_id = i.id AND latest.seq = i.version_count
        JOIN incident_versions v ON v.incident_id = i.id AND v.seq = ? WHERE d.slug = ?`,
@@ -31,10 +32,10 @@ export async function archivePathExists(db: RedlineDb, pathname: string): Promis
   const [, rawSlug = "", key, seq] = m;
   const slug = decodeURIComponent(rawSlug);
   const st = statements(db);
-  if (key === undefined) return st.vendor.get(slug) !== undefined;
+  if (key === undefined) return (await st.vendor.get(slug)) !== undefined;
   const providerId = providerIdFromKey(decodeURIComponent(key));
   if (providerId === null) return false;
-  if (seq === undefined) return st.incident.get(providerId, slug) !== undefined;
+  if (seq === undefined) return (await st.incident.get(providerId, slug)) !== undefined;
   const n = parseSeq(seq);
-  return n !== null && st.version.get(providerId, n, slug) !== undefined;
+  return n !== null && (await st.version.get(providerId, n, slug)) !== undefined;
 }

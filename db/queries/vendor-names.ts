@@ -1,13 +1,17 @@
 import type { RedlineDb } from "@/db/client";
-import { preparedFor } from "@/db/queries/prepared";
+import type { Connection } from "@/db/driver/connection";
+import { statementsFor } from "@/db/queries/prepared";
 
 export interface VendorName {
   slug: string;
   name: string;
 }
 
-const statements = preparedFor((sqlite) => ({
-  names: sqlite.prepare<[], VendorName>("SELECT slug, name FROM vendors ORDER BY name COLLATE NOCASE, slug"),
+const statements = statementsFor((c: Connection) => ({
+  names: c.prepare<[], VendorName>({
+    sqlite: "SELECT slug, name FROM vendors ORDER BY name COLLATE NOCASE, slug",
+    postgres: "SELECT slug, name FROM vendors ORDER BY redline_nocase(name), slug",
+  }),
 }));
 
 /** Every vendor's slug and name, by name: what a vendor filter offers. */
@@ -15,12 +19,13 @@ export async function listVendorNames(db: RedlineDb): Promise<VendorName[]> {
   return statements(db).names.all();
 }
 
-const lookups = preparedFor((sqlite) => ({
-  exists: sqlite.prepare<[string], { n: number }>("SELECT 1 AS n FROM vendors WHERE slug = ?"),
+const lookups = statementsFor((c: Connection) => ({
+  exists: c.prepare<[string], { n: number }>("SELECT 1 AS n FROM vendors WHERE slug = ?"),
 }));
 
 /** The first of these slugs that names no vendor, or null when all do. */
 export async function findUnknownVendor(db: RedlineDb, slugs: readonly string[]): Promise<string | null> {
   const st = lookups(db);
-  return slugs.find((s) => st.exists.get(s) === undefined) ?? null;
+  for (const slug of slugs) if ((await st.exists.get(slug)) === undefined) return slug;
+  return null;
 }

@@ -1,5 +1,6 @@
 import type { RedlineDb } from "@/db/client";
-import { preparedFor } from "@/db/queries/prepared";
+import type { Connection } from "@/db/driver/connection";
+import { statementsFor } from "@/db/queries/prepared";
 import type { SourceProfile } from "@/lib/derive/source-profile";
 import { feedKindOf, type IncidentNowFacts, type SourceNowFacts } from "@/lib/vendor-now";
 
@@ -31,29 +32,30 @@ export type ProfileOf = (platform: string) => SourceProfile | null;
 
 const UNRESOLVED = `i.presence = 'listed' AND i.resolved_at IS NULL AND coalesce(i.status, '') NOT IN ('resolved', 'completed', 'postmortem', 'closed')`;
 
-const statements = preparedFor((sqlite) => ({
-  // Without statistics SQLite may scan every listed incident (incidents_listed_seen) for the few unresolved ones.
-  groups: sqlite.prepare<[], UnresolvedGroup>(
-    `SELECT i.vendor_id AS vendorId, i.source, i.kind, max(i.status) AS status, NULL AS resolvedAt, 'listed' AS presence, max(i.last_seen_at) AS lastSeenAt, NULL AS leftAt,
-       count(*) AS count,
+const GROUPS = (indexedBy: string) => `SELECT i.vendor_id AS vendorId, i.source, i.kind, max(i.status) AS status, NULL AS resolvedAt, 'listed' AS presence,
+       max(i.last_seen_at) AS lastSeenAt, NULL AS leftAt, count(*) AS count,
        CASE max(CASE i.impact WHEN 'critical' THEN 4 WHEN 'major' THEN 3 WHEN 'minor' THEN 2 WHEN 'none' THEN 1 ELSE 0 END)
          WHEN 4 THEN 'critical' WHEN 3 THEN 'major' WHEN 2 THEN 'minor' WHEN 1 THEN 'none' ELSE NULL END AS impact
-     FROM incidents i INDEXED BY incidents_open WHERE ${UNRESOLVED} GROUP BY i.vendor_id, i.source, i.kind`,
-  ),
-  unresolved: sqlite.prepare<[number], UnresolvedIncidentRow>(
-    `SELECT i.vendor_id AS vendorId, i.id, i.provider_id AS providerId, i.kind, i.title, i.status, i.impact, i.started_at AS startedAt,
-       i.resolved_at AS resolvedAt, i.presence, i.source, i.last_seen_at AS lastSeenAt, NULL AS leftAt
-     FROM incidents i WHERE i.vendor_id = ? AND ${UNRESOLVED} ORDER BY i.started_at DESC LIMIT 200`,
-  ),
+     FROM incidents i ${indexedBy}WHERE ${UNRESOLVED} GROUP BY i.vendor_id, i.source, i.kind`;
+
+const UNRESOLVED_ROWS = (nullsLast: string) => `SELECT i.vendor_id AS vendorId, i.id, i.provider_id AS providerId, i.kind, i.title, i.status, i.impact,
+       i.started_at AS startedAt, i.resolved_at AS resolvedAt, i.presence, i.source, i.last_seen_at AS lastSeenAt, NULL AS leftAt
+     FROM incidents i WHERE i.vendor_id = ? AND ${UNRESOLVED} ORDER BY i.started_at DESC${nullsLast} LIMIT 200`;
+
+const statements = statementsFor((c: Connection) => ({
+  // Without statistics SQLite may scan every listed incident (incidents_listed_seen) for the few unresolved ones.
+  groups: c.prepare<[], UnresolvedGroup>({ sqlite: GROUPS("INDEXED BY incidents_open "), postgres: GROUPS("") }),
+  // SQLite puts NULLs last in a descending order, PostgreSQL first.
+  unresolved: c.prepare<[number], UnresolvedIncidentRow>({ sqlite: UNRESOLVED_ROWS(""), postgres: UNRESOLVED_ROWS(" NULLS LAST") }),
   // A skip scan of captures_identity: one seek per source, however many captures each has.
-  nextSource: sqlite.prepare<[number, string], { source: string }>(
+  nextSource: c.prepare<[number, string], { source: string }>(
     `SELECT source FROM captures WHERE vendor_id = ? AND source > ? ORDER BY source LIMIT 1`,
   ),
-  lastGood: sqlite.prepare<[number, string], { at: string }>(
+  lastGood: c.prepare<[number, string], { at: string }>(
     `SELECT coalesce(last_observed_at, observed_at) AS at FROM captures WHERE vendor_id = ? AND source = ? AND outcome IN ('ok', 'not-modified')
      ORDER BY observed_at DESC LIMIT 1`,
   ),
-  lastAttempt: sqlite.prepare<[number, string], { at: string; outcome: string; platform: string }>(
+  lastAttempt: c.prepare<[number, string], { at: string; outcome: string; platform: string }>(
     `SELECT coalesce(last_observed_at, observed_at) AS at, outcome, platform FROM captures WHERE vendor_id = ? AND source = ?
      ORDER BY observed_at DESC LIMIT 1`,
   ),
@@ -64,7 +66,7 @@ const GOOD: ReadonlySet<string> = new Set(["ok", "not-modified"]);
 /** Every vendor's unresolved incidents as groups the Now rules treat alike, by vendor id: what the vendor list needs. */
 export async function listUnresolvedGroups(db: RedlineDb): Promise<Map<number, UnresolvedGroup[]>> {
   const byVendor = new Map<number, UnresolvedGroup[]>();
-  for (const row of statements(db).groups.all()) {
+  for (const row of await statements(db).groups.all()) {
     const rows = byVendor.get(row.vendorId);
     if (rows) rows.push(row);
     else byVendor.set(row.vendorId, [row]);
@@ -83,15 +85,15 @@ export async function listSourceStandings(db: RedlineDb, vendorId: number, profi
   const standings: SourceNowFacts[] = [];
   let after = "";
   for (let guard = 0; guard < 1000; guard += 1) {
-    const next = st.nextSource.get(vendorId, after);
+    const next = await st.nextSource.get(vendorId, after);
     if (!next) break;
     after = next.source;
-    const attempt = st.lastAttempt.get(vendorId, next.source);
+    const attempt = await st.lastAttempt.get(vendorId, next.source);
     const profile = attempt ? profileOf(attempt.platform) : null;
     standings.push({
       source: next.source,
       feed: profile ? feedKindOf(profile) : null,
-      lastGoodAt: attempt && GOOD.has(attempt.outcome) ? attempt.at : (st.lastGood.get(vendorId, next.source)?.at ?? null),
+      lastGoodAt: attempt && GOOD.has(attempt.outcome) ? attempt.at : ((await st.lastGood.get(vendorId, next.source))?.at ?? null),
       lastAttemptAt: attempt?.at ?? null,
       lastOutcome: attempt?.outcome ?? null,
     });
@@ -101,5 +103,5 @@ export async function listSourceStandings(db: RedlineDb, vendorId: number, profi
 
 /** The end of a source's last good capture (read, or unchanged since); null when it never had one. */
 export async function lastGoodCaptureAt(db: RedlineDb, vendorId: number, source: string): Promise<string | null> {
-  return statements(db).lastGood.get(vendorId, source)?.at ?? null;
+  return (await statements(db).lastGood.get(vendorId, source))?.at ?? null;
 }

@@ -1,5 +1,6 @@
 import type { RedlineDb } from "@/db/client";
-import { preparedFor } from "@/db/queries/prepared";
+import type { Connection } from "@/db/driver/connection";
+import { statementsFor } from "@/db/queries/prepared";
 import { listSourceStandings, listUnresolvedGroups, listUnresolvedIncidents, type UnresolvedGroup, type UnresolvedIncidentRow } from "@/db/queries/vendor-now";
 import type { VendorRow } from "@/db/vendors";
 import type { NowRules } from "@/lib/now-rules";
@@ -30,19 +31,19 @@ export interface VendorOverview {
 
 export type { NowRules };
 
-const statements = preparedFor((sqlite) => ({
-  vendors: sqlite.prepare<[], VendorRow & { enabledFlag: number }>(
+const statements = statementsFor((c: Connection) => ({
+  vendors: c.prepare<[], VendorRow & { enabledFlag: number }>(
     `SELECT id, slug, name, platform, url, status_page_url AS statusPageUrl, enabled AS enabledFlag, created_at AS createdAt,
        interval_seconds AS intervalSeconds FROM vendors ORDER BY lower(name), slug`,
   ),
-  last: sqlite.prepare<[number], { providerId: string; title: string; startedAt: string | null; impact: string | null }>(
+  last: c.prepare<[number], { providerId: string; title: string; startedAt: string | null; impact: string | null }>(
     `SELECT provider_id AS providerId, title, started_at AS startedAt, impact FROM incidents
      WHERE vendor_id = ? AND kind = 'incident' AND started_at IS NOT NULL ORDER BY started_at DESC LIMIT 1`,
   ),
-  recent: sqlite.prepare<[number, string], { n: number }>(
+  recent: c.prepare<[number, string], { n: number }>(
     `SELECT count(*) AS n FROM incidents WHERE vendor_id = ? AND started_at >= ? AND kind = 'incident'`,
   ),
-  polls: sqlite.prepare<[], { vendorId: number; lastPollAt: string | null; lastOutcome: string | null; lastError: string | null; failures: number; nextPollAt: string | null }>(
+  polls: c.prepare<[], { vendorId: number; lastPollAt: string | null; lastOutcome: string | null; lastError: string | null; failures: number; nextPollAt: string | null }>(
     `SELECT vendor_id AS vendorId, last_poll_at AS lastPollAt, last_outcome AS lastOutcome, last_error AS lastError,
        consecutive_failures AS failures, next_poll_at AS nextPollAt FROM poll_state`,
   ),
@@ -56,10 +57,10 @@ type VendorBase = VendorRow & { enabledFlag: number };
  */
 async function overviewsOf(db: RedlineDb, now: Date, rules: NowRules, select: (vendors: VendorBase[]) => VendorBase[]): Promise<VendorOverview[]> {
   const st = statements(db);
-  const chosen = select(st.vendors.all());
+  const chosen = select(await st.vendors.all());
   if (chosen.length === 0) return [];
   const unresolved = await listUnresolvedGroups(db);
-  const polls = new Map(st.polls.all().map((r) => [r.vendorId, r]));
+  const polls = new Map((await st.polls.all()).map((r) => [r.vendorId, r]));
   const since = new Date(now.getTime() - 90 * 86_400_000).toISOString();
   const overviews: VendorOverview[] = [];
   for (const v of chosen) {
@@ -73,6 +74,8 @@ async function overviewsOf(db: RedlineDb, now: Date, rules: NowRules, select: (v
       intervalMs: v.intervalSeconds ? v.intervalSeconds * 1000 : rules.defaultIntervalMs,
       sources,
     };
+    const lastIncident = (await st.last.get(v.id)) ?? null;
+    const incidentsLast90Days = (await st.recent.get(v.id, since))?.n ?? 0;
     const vendorNow = describeVendorNow({ ...nowFacts, unresolved: unresolved.get(v.id) ?? [] }, now);
     const openNow = vendorNow.state === "unknown" ? [] : vendorNow.open.filter((i) => i.kind === "incident");
     overviews.push({
@@ -88,8 +91,8 @@ async function overviewsOf(db: RedlineDb, now: Date, rules: NowRules, select: (v
       sources,
       openIncidents: openNow.reduce((n, g) => n + g.count, 0),
       worstOpenImpact: worstImpactOf(openNow),
-      lastIncident: st.last.get(v.id) ?? null,
-      incidentsLast90Days: st.recent.get(v.id, since)?.n ?? 0,
+      lastIncident,
+      incidentsLast90Days,
       poll: poll ? { lastPollAt: poll.lastPollAt, lastOutcome: poll.lastOutcome, lastError: poll.lastError, failures: poll.failures, nextPollAt: poll.nextPollAt } : null,
     });
   }

@@ -32,6 +32,8 @@ export class WebSubPinger {
   private readonly queue: string[] = [];
   private readonly queued = new Set<string>();
   private active = 0;
+  /** Captures whose versions are being read, their pings not queued yet. */
+  private reading = 0;
   private idleWaiters: (() => void)[] = [];
   /** Pings dropped since the hub last accepted one: only the first of a run is logged. */
   private failing = 0;
@@ -47,13 +49,20 @@ export class WebSubPinger {
 
   /** A capture recorded versions: queue a ping for every feed they appear in. */
   published(captureId: number): void {
-    let topics: string[];
-    try {
-      topics = feedTopics(this.options.origin, versionsOfCapture(this.options.db(), captureId));
-    } catch (error) {
-      this.options.log(`websub: pings for capture ${captureId} dropped: ${error instanceof Error ? error.message : String(error)}`);
-      return;
-    }
+    this.reading += 1;
+    void versionsOfCapture(this.options.db(), captureId)
+      .then((versions) => this.enqueue(feedTopics(this.options.origin, versions)))
+      .catch((error: unknown) => {
+        this.options.log(`websub: pings for capture ${captureId} dropped: ${error instanceof Error ? error.message : String(error)}`);
+      })
+      .finally(() => {
+        this.reading -= 1;
+        this.pump();
+        this.settle();
+      });
+  }
+
+  private enqueue(topics: readonly string[]): void {
     let dropped = 0;
     for (const topic of topics) {
       if (this.queued.has(topic)) continue;
@@ -65,7 +74,10 @@ export class WebSubPinger {
       this.queue.push(topic);
     }
     if (dropped > 0) this.options.log(`websub: ${dropped} pings dropped: ${this.maxQueued} already waiting for ${this.options.hub}`);
-    this.pump();
+  }
+
+  private settle(): void {
+    if (this.active === 0 && this.queue.length === 0 && this.reading === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   /** Pings sent and not yet answered. */
@@ -75,7 +87,7 @@ export class WebSubPinger {
 
   /** Resolves when no ping is waiting or in flight (at most one timeout per ping later). */
   async drain(): Promise<void> {
-    if (this.active === 0 && this.queue.length === 0) return;
+    if (this.active === 0 && this.queue.length === 0 && this.reading === 0) return;
     await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -100,7 +112,7 @@ export class WebSubPinger {
         .finally(() => {
           this.active -= 1;
           this.pump();
-          if (this.active === 0 && this.queue.length === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+          this.settle();
         });
     }
   }

@@ -38,12 +38,12 @@ describe("archive changes", () => {
     const written = await listArchiveChangesSince(db, start, 100);
     expect(written.map((c) => c.kinds)).toEqual([expect.arrayContaining(["incident-new"]), expect.arrayContaining(["title-changed"])]);
     expect(written[1]?.kinds).not.toContain("incident-new");
-    const stored = db.$client.prepare<[], { kinds: string }>("SELECT kinds FROM incident_versions ORDER BY id").all();
-    expect(written.map((c) => JSON.stringify(c.kinds))).toEqual(stored.map((v) => v.kinds));
+    const stored = await db.connection.prepare<[], { kinds: string }>("SELECT kinds FROM incident_versions ORDER BY id").all();
+    expect(written.map((c) => c.kinds)).toEqual(stored.map((v) => JSON.parse(v.kinds) as string[]));
     const beforeDelete = await getArchiveChangePosition(db);
-    db.$client.prepare("DELETE FROM incident_versions WHERE id = (SELECT max(id) FROM incident_versions)").run();
+    await db.connection.prepare("DELETE FROM incident_versions WHERE id = (SELECT max(id) FROM incident_versions)").run();
     expect((await listArchiveChangesSince(db, beforeDelete, 10)).map((c) => c.kinds)).toEqual([written[1]?.kinds]);
-    db.$client.prepare("UPDATE vendors SET name = 'Acme Cloud' WHERE slug = 'acme'").run();
+    await db.connection.prepare("UPDATE vendors SET name = 'Acme Cloud' WHERE slug = 'acme'").run();
     expect((await listArchiveChangesSince(db, afterNew + 1, 10)).at(-1)).toMatchObject({ vendorSlug: "acme", providerId: null, kinds: null });
   });
 
@@ -52,7 +52,7 @@ describe("archive changes", () => {
     const settings = { slug: "acme", name: "Acme", platform: "statuspage", url: "https://status.acme.test" };
     await syncCatalogVendors(db, [settings]);
     const before = await getArchiveChangePosition(db);
-    db.$client.prepare("UPDATE vendors SET slug = 'acme-cloud' WHERE slug = 'acme'").run();
+    await db.connection.prepare("UPDATE vendors SET slug = 'acme-cloud' WHERE slug = 'acme'").run();
     expect(whom(await listArchiveChangesSince(db, before, 10))).toEqual(["acme/*", "acme-cloud/*"]);
     const renamed = await getArchiveChangePosition(db);
     await removeVendor(db, "acme-cloud", true);
@@ -61,10 +61,9 @@ describe("archive changes", () => {
 
   it("keeps only the newest 4,096 changes", async () => {
     const db = await freshDatabase();
-    const insert = db.$client.prepare("INSERT INTO archive_changes (vendor_slug, provider_id) VALUES ('x', NULL)");
-    db.$client.transaction(() => {
-      for (let i = 0; i < 5_000; i += 1) insert.run();
-    })();
+    await db.connection
+      .prepare("WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000) INSERT INTO archive_changes (vendor_slug, provider_id) SELECT 'x', NULL FROM n")
+      .run();
     await syncCatalogVendors(db, [{ slug: "acme", name: "Acme", platform: "statuspage", url: "https://status.acme.test" }]);
     const newest = await getArchiveChangePosition(db);
     const kept = await listArchiveChangesSince(db, 0, 10_000);

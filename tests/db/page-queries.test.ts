@@ -8,6 +8,7 @@ import { archivePathExists } from "@/db/queries/route-exists";
 import { SNIPPET_OPEN, searchIncidents, toFtsQuery } from "@/db/queries/search";
 import { getVendor, listVendorIncidents } from "@/db/queries/vendor-profile";
 import { listVendorOverviews } from "@/db/queries/vendors-overview";
+import { packVersionContent, unpackVersionContent } from "@/db/version-content";
 import { ensureVendor } from "@/db/vendors";
 import { incidentKey } from "@/lib/incident-key";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
@@ -87,15 +88,14 @@ describe("vendors and incidents", () => {
     }));
     expect(new Set(headings.map((h) => h?.impact)).size).toBeGreaterThan(1);
     expect(await Promise.all(route.incident.versions.map(async (v) => (await getVersionChange(db, route.incident.id, v.seq))?.heading))).toEqual(headings);
-    const sqlite = db.$client;
-    const stored = sqlite.prepare<[number], { content: Buffer }>("SELECT content FROM incident_versions WHERE incident_id = ? AND seq = 2").get(route.incident.id)?.content;
+    const stored = (await db.connection.prepare<[number], { content: Buffer }>("SELECT content FROM incident_versions WHERE incident_id = ? AND seq = 2").get(route.incident.id))?.content;
     if (!stored) throw new Error("missing version 2");
-    const setContent = sqlite.prepare<[Buffer, number]>("UPDATE incident_versions SET content = ? WHERE incident_id = ? AND seq = 2");
+    const setContent = db.connection.prepare<[Buffer, number]>("UPDATE incident_versions SET content = ? WHERE incident_id = ? AND seq = 2");
     try {
-      sqlite.prepare<[number]>("UPDATE incident_versions SET content = redline_version_with(content, 'title', NULL) WHERE incident_id = ? AND seq = 2").run(route.incident.id);
+      await setContent.run(packVersionContent({ ...unpackVersionContent(stored), title: null }), route.incident.id);
       expect((await getVersionChange(db, route.incident.id, 2))?.heading).toEqual(headings[1]);
     } finally {
-      setContent.run(stored, route.incident.id);
+      await setContent.run(stored, route.incident.id);
     }
   });
 

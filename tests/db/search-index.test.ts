@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { openDatabase } from "@/db/client";
 import { listRecentJobs, queueJob } from "@/db/derivation-jobs";
 import { pruneRawBodies } from "@/db/raw-retention";
 import { packSearchText, unpackSearchText } from "@/db/search-text";
@@ -10,7 +11,7 @@ import { importSnapshots } from "@/scrapers/ingest/import-snapshots";
 import { runPendingJobs } from "@/scrapers/rederive/job-runner";
 import { createApi } from "@/server/api/api";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
-import { countRows, freshDatabase } from "@/tests/support/database";
+import { countRows } from "@/tests/support/database";
 import { makeIncident, makeUpdate } from "@/tests/support/incidents";
 import { platformNamed } from "@/tests/support/parsing";
 import { checkSearchIndex, matchCount } from "@/tests/support/search-layout";
@@ -19,7 +20,7 @@ import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 const SUMMARY_FIXTURE = fs.readFileSync(path.join(__dirname, "..", "fixtures", "statuspage", "summary-maintenance-offset.json"), "utf8");
 
 async function feed() {
-  const db = await freshDatabase();
+  const db = openDatabase(":memory:");
   const platform = makeTestPlatform({ kind: "active" });
   const vendor = await ensureVendor(db, { slug: "acme", name: "Acme", platform: platform.name });
   let minute = 0;
@@ -31,7 +32,7 @@ async function feed() {
   return { db, vendor, capture };
 }
 
-describe("the search index over compressed text", () => {
+describe("the search index over compressed text (SQLite)", () => {
   it("keeps no plain copy of the text: one compressed row per incident that decodes to what is indexed", async () => {
     const { db, capture } = await feed();
     await capture([makeIncident({ postmortem: { body: "A cache stampede.", publishedAt: null } })]);
@@ -77,7 +78,7 @@ describe("the search index over compressed text", () => {
   });
 
   it("leaves nothing of a purged vendor in the index and keeps the others searchable", async () => {
-    const db = await freshDatabase();
+    const db = openDatabase(":memory:");
     await archiveAcmeLifecycle(db);
     const platform = makeTestPlatform({ kind: "active" });
     const beta = await ensureVendor(db, { slug: "beta", name: "Beta", platform: platform.name });
@@ -94,13 +95,13 @@ describe("the search index over compressed text", () => {
   });
 });
 
-describe("the search index when the operator API purges a vendor", () => {
+describe("the search index when the operator API purges a vendor (SQLite)", () => {
   afterEach(() => vi.unstubAllEnvs());
 
   it("DELETE /api/v1/vendors/acme?purge=true takes acme's incidents out of the index and leaves it consistent", async () => {
     const token = "operator-token-for-search-tests-0123";
     vi.stubEnv("REDLINE_OPERATOR_TOKEN", token);
-    const db = await freshDatabase();
+    const db = openDatabase(":memory:");
     await archiveAcmeLifecycle(db);
     const words = db.$client.prepare<[], { title: string }>("SELECT title FROM incidents").all().flatMap((r) => r.title.toLowerCase().match(/\p{L}{4,}/gu) ?? []);
     expect(words.length).toBeGreaterThan(0);
@@ -114,9 +115,9 @@ describe("the search index when the operator API purges a vendor", () => {
   });
 });
 
-describe("the search index through a rebuild of the history", () => {
+describe("the search index through a rebuild of the history (SQLite)", () => {
   async function renamedSix(slug: string) {
-    const db = await freshDatabase();
+    const db = openDatabase(":memory:");
     const platform = platformNamed("statuspage-summary");
     const vendor = await ensureVendor(db, { slug, platform: platform.name });
     const snapshots = [0, 1, 2, 3, 4, 5].map((i) => {

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -107,7 +108,7 @@ describe("storage statistics", () => {
     const db = await freshDatabase();
     await importRenames(db, "acme", 0, 2);
     expect((await readStorageStats(db)).unreferencedBodies).toEqual({ rows: 0, bytes: 0 });
-    db.$client.prepare("INSERT INTO capture_bodies (id, hash, encoding, size, body) VALUES (7, randomblob(32), 'gzip', 3, ?)").run(Buffer.from("abcdef"));
+    await db.connection.prepare("INSERT INTO capture_bodies (id, hash, encoding, size, body) VALUES (7, ?, 'gzip', 3, ?)").run(randomBytes(32), Buffer.from("abcdef"));
     const stats = await readStorageStats(db);
     expect(stats.unreferencedBodies.rows).toBe(1);
     // id (7), the 32-byte hash, encoding, size, body, and the chain columns depth, chain_bytes and run (each 0: one byte each).

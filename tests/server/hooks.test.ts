@@ -94,7 +94,7 @@ describe("webhook pushes", () => {
     const base = await serve(SETTINGS, (captureId) => recorded.push(captureId));
     expect((await push(base, "acme", incidentPayload("evt-1"))).status).toBe(202);
     expect(recorded).toHaveLength(1);
-    expect(versionsOfCapture(db, recorded[0] ?? -1)).toEqual([{ vendorSlug: "acme", providerId: "inc-1", kinds: ["incident-new"], watchlists: [] }]);
+    expect(await versionsOfCapture(db, recorded[0] ?? -1)).toEqual([{ vendorSlug: "acme", providerId: "inc-1", kinds: ["incident-new"], watchlists: [] }]);
     clock += 1_000;
     expect((await push(base, "acme", incidentPayload("evt-2"))).body.status).toBe("duplicate");
     expect(recorded).toHaveLength(1);

@@ -166,16 +166,16 @@ describe("the watchlist's maintenance calendar", () => {
 });
 
 describe("the versions a capture recorded, for WebSub pings", () => {
-  it("name the watchlists whose feeds show them: a narrowed vendor's only for its components", () => {
-    const rows = db.$client
+  it("name the watchlists whose feeds show them: a narrowed vendor's only for its components", async () => {
+    const rows = await db.connection
       .prepare<[], { captureId: number; providerId: string }>("SELECT v.capture_id AS captureId, i.provider_id AS providerId FROM incident_versions v JOIN incidents i ON i.id = v.incident_id")
       .all();
-    const watchlistsOf = (providerId: string) => {
+    const watchlistsOf = async (providerId: string) => {
       const row = rows.find((r) => r.providerId === providerId);
-      return versionsOfCapture(db, row?.captureId ?? -1).find((v) => v.providerId === providerId)?.watchlists;
+      return (await versionsOfCapture(db, row?.captureId ?? -1)).find((v) => v.providerId === providerId)?.watchlists;
     };
-    expect(watchlistsOf("a1")).toEqual(["team"]);
-    expect(watchlistsOf("d1")).toEqual([]);
-    expect(watchlistsOf("g1")).toEqual(["team"]);
+    expect(await watchlistsOf("a1")).toEqual(["team"]);
+    expect(await watchlistsOf("d1")).toEqual([]);
+    expect(await watchlistsOf("g1")).toEqual(["team"]);
   });
 });
