@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { databaseLocation, readEnv } from "@/lib/env";
+import { databaseLocation, readEnv as readProcessEnv } from "@/lib/env";
+
+const readEnv = (vars: Record<string, string>) => readProcessEnv({ NODE_ENV: "test", ...vars });
 
 describe("where the archive lives", () => {
   it("is the SQLite file REDLINE_DB unless REDLINE_DATABASE_URL names a PostgreSQL database", () => {
