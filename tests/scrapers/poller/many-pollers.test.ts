@@ -40,6 +40,15 @@ function startPoller(db: string, name: string) {
 }
 
 type Poller = ReturnType<typeof startPoller>;
+
+/** What a poller reported failing: no poll of the simulator's vendors should. */
+const failures = (p: Poller) => [...p.watched.stdout.filter((l) => / FAILED: /.test(l)), ...p.watched.stderr.filter((l) => /unable to/.test(l))];
+
+/** Wait for `check`, or stop waiting at the first failure the poller reports, and say what it was. */
+async function until(p: Poller, what: string, check: () => boolean): Promise<void> {
+  await p.watched.until(what, () => check() || failures(p).length > 0);
+  expect(failures(p).slice(0, 5), `poller ${p.name} failed while waiting for ${what}`).toEqual([]);
+}
 const byPoller = (r: RecordedRequest, p: Poller) => r.userAgent?.includes(`/${p.name})`) ?? false;
 
 describe(`two pollers on one database (${testDatabaseDialect})`, () => {
@@ -54,7 +63,7 @@ describe(`two pollers on one database (${testDatabaseDialect})`, () => {
     const b = startPoller(file, "b");
     try {
       // A is killed mid-round: while due vendors remain, its slots are always full of claimed ones.
-      await a.watched.until("poller a's first polls", () => sim.vendors.reduce((n, v) => n + sim.requests(v.slug).filter((r) => byPoller(r, a)).length, 0) >= 10);
+      await until(a, "poller a's first polls", () => sim.vendors.reduce((n, v) => n + sim.requests(v.slug).filter((r) => byPoller(r, a)).length, 0) >= 10);
       a.child.kill("SIGKILL");
       await a.watched.exited;
       const killedAt = Date.now();
@@ -68,7 +77,7 @@ describe(`two pollers on one database (${testDatabaseDialect})`, () => {
 
       // B polls every vendor, A's leased ones only after their leases lapse.
       const polledByBAfter = (slug: string, sinceMs: number) => sim.requests(slug).find((r) => byPoller(r, b) && r.receivedAtMs >= sinceMs);
-      await b.watched.until("b polled every vendor after the kill", () => sim.vendors.every((v) => polledByBAfter(v.slug, killedAt)));
+      await until(b, "b polled every vendor after the kill", () => sim.vendors.every((v) => polledByBAfter(v.slug, killedAt)));
       for (const lease of held) {
         const taken = polledByBAfter(lease.slug, killedAt);
         const aRequests = sim.requests(lease.slug).filter((r) => byPoller(r, a));
@@ -82,10 +91,10 @@ describe(`two pollers on one database (${testDatabaseDialect})`, () => {
       // Vendors change; B archives every change of every vendor.
       sim.setClock("2026-03-02T06:00:00.000Z");
       const changedAt = Date.now();
-      await b.watched.until("b polled every vendor after the change", () => sim.vendors.every((v) => sim.requests(v.slug).some((r) => r.simulatedAt === sim.now() && r.receivedAtMs >= changedAt)));
+      await until(b, "b polled every vendor after the change", () => sim.vendors.every((v) => sim.requests(v.slug).some((r) => r.simulatedAt === sim.now() && r.receivedAtMs >= changedAt)));
       const polledLines = () => new Set(b.watched.stdout.filter((l) => / sim-\d+: ok/.test(l)).map((l) => / (sim-\d+): /.exec(l)?.[1]));
       const linesBefore = b.watched.stdout.length;
-      await b.watched.until("b recorded a poll of every vendor after the change", () => {
+      await until(b, "b recorded a poll of every vendor after the change", () => {
         const recent = new Set(b.watched.stdout.slice(linesBefore).map((l) => / (sim-\d+): ok/.exec(l)?.[1]));
         return sim.vendors.every((v) => recent.has(v.slug));
       });
