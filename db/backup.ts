@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { closeDatabase, DatabaseError, openDatabase } from "@/db/client";
+import { closeDatabase, DatabaseError, isDatabaseUrl, openDatabase, redact } from "@/db/client";
 
 /** Copy everything in one backup step: a single read snapshot, which a writer elsewhere cannot restart. */
 const ALL_PAGES = 0x7fffffff;
@@ -22,6 +22,13 @@ function countVersions(file: string): number {
   }
 }
 
+/** A file backup is SQLite's: a PostgreSQL archive is backed up with its own tools. */
+function refusePostgres(what: "backup" | "restore", location: string): void {
+  if (isDatabaseUrl(location)) {
+    throw new DatabaseError(`${what}: ${redact(location)} is a PostgreSQL database: back it up with pg_dump and restore it with pg_restore`);
+  }
+}
+
 /** Copy `from` to `to` with SQLite's online backup; `to` must not exist. */
 async function copyWithBackupApi(from: Database.Database, to: string): Promise<number> {
   const result = await from.backup(to, { progress: () => ALL_PAGES });
@@ -33,6 +40,7 @@ async function copyWithBackupApi(from: Database.Database, to: string): Promise<n
  * snapshot (WAL readers never block the poller's writes, nor wait for them) into a new file.
  */
 export async function backupDatabase(dbFile: string, target: string): Promise<BackupSummary> {
+  refusePostgres("backup", dbFile);
   if (!fs.existsSync(dbFile)) throw new DatabaseError(`backup: no database at ${dbFile}`);
   if (fs.existsSync(target)) throw new DatabaseError(`backup: ${target} exists; name a new file`);
   if (!fs.existsSync(path.dirname(path.resolve(target)))) throw new DatabaseError(`backup: no folder ${path.dirname(path.resolve(target))}`);
@@ -84,6 +92,7 @@ export interface RestoreSummary {
  * Stop the poller first: what it records during the restore is overwritten.
  */
 export async function restoreDatabase(backupFile: string, dbFile: string, now = new Date()): Promise<RestoreSummary> {
+  refusePostgres("restore", dbFile);
   checkBackup(backupFile);
   let previous: string | null = null;
   if (fs.existsSync(dbFile)) {

@@ -1,61 +1,51 @@
-import type Database from "better-sqlite3";
-import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
 import type { RedlineDb } from "@/db/client";
-import { incidents, pollState, sources, vendors } from "@/db/schema";
-import type { VendorRow } from "@/db/vendors";
+import type { Connection } from "@/db/driver/connection";
+import { statementShaped, statementsFor } from "@/db/queries/prepared";
+import type { pollState, sources } from "@/db/schema";
+import { type StoredVendor, VENDOR_COLUMNS, vendorFromRow, type VendorRow } from "@/db/vendors";
 
 export type SourceRow = typeof sources.$inferSelect;
 /** The schedule and last outcome; the lease columns are db/poll-leases.ts's alone. */
 export type PollStateRow = Omit<typeof pollState.$inferSelect, "leaseOwner" | "leaseExpiresAt">;
 
-/** Every enabled vendor with a URL (or the one asked for). */
-export async function listPollableVendors(db: RedlineDb, slug?: string): Promise<VendorRow[]> {
-  return db
-    .select()
-    .from(vendors)
-    .where(and(eq(vendors.enabled, true), isNotNull(vendors.url), slug === undefined ? undefined : eq(vendors.slug, slug)))
-    .orderBy(asc(vendors.id))
-    .all();
-}
-
 const SOURCE_COLUMNS = `vendor_id AS vendorId, url, platform, etag, last_modified AS lastModified,
   last_body_hash AS lastBodyHash, last_fetched_at AS lastFetchedAt, last_status AS lastStatus`;
 
 /** Polling reads and writes these for every endpoint of every vendor: prepared once per connection. */
-function prepare(sqlite: Database.Database) {
-  return {
-    getPollState: sqlite.prepare<[number], PollStateRow>(
-      `SELECT vendor_id AS vendorId, next_poll_at AS nextPollAt, last_poll_at AS lastPollAt, last_outcome AS lastOutcome,
-         last_error AS lastError, consecutive_failures AS consecutiveFailures, backoff_seconds AS backoffSeconds
-       FROM poll_state WHERE vendor_id = ?`,
-    ),
-    savePollState: sqlite.prepare<PollStateRow>(
-      `INSERT INTO poll_state (vendor_id, next_poll_at, last_poll_at, last_outcome, last_error, consecutive_failures, backoff_seconds)
-       VALUES (@vendorId, @nextPollAt, @lastPollAt, @lastOutcome, @lastError, @consecutiveFailures, @backoffSeconds)
-       ON CONFLICT (vendor_id) DO UPDATE SET next_poll_at = excluded.next_poll_at, last_poll_at = excluded.last_poll_at,
-         last_outcome = excluded.last_outcome, last_error = excluded.last_error,
-         consecutive_failures = excluded.consecutive_failures, backoff_seconds = excluded.backoff_seconds`,
-    ),
-    getSource: sqlite.prepare<[number, string], Omit<SourceRow, "id">>(`SELECT ${SOURCE_COLUMNS} FROM sources WHERE vendor_id = ? AND url = ?`),
-    saveSource: sqlite.prepare<Omit<SourceRow, "id">>(
-      `INSERT INTO sources (vendor_id, url, platform, etag, last_modified, last_body_hash, last_fetched_at, last_status)
-       VALUES (@vendorId, @url, @platform, @etag, @lastModified, @lastBodyHash, @lastFetchedAt, @lastStatus)
-       ON CONFLICT (vendor_id, url) DO UPDATE SET platform = excluded.platform, etag = excluded.etag,
-         last_modified = excluded.last_modified, last_body_hash = excluded.last_body_hash,
-         last_fetched_at = excluded.last_fetched_at, last_status = excluded.last_status`,
-    ),
-  };
-}
+const statements = statementsFor((c: Connection) => ({
+  pollable: c.prepare<[], StoredVendor>(`SELECT ${VENDOR_COLUMNS} FROM vendors WHERE enabled = TRUE AND url IS NOT NULL ORDER BY id`),
+  pollableSlug: c.prepare<[string], StoredVendor>(`SELECT ${VENDOR_COLUMNS} FROM vendors WHERE enabled = TRUE AND url IS NOT NULL AND slug = ? ORDER BY id`),
+  getPollState: c.prepare<[number], PollStateRow>(
+    `SELECT vendor_id AS vendorId, next_poll_at AS nextPollAt, last_poll_at AS lastPollAt, last_outcome AS lastOutcome,
+       last_error AS lastError, consecutive_failures AS consecutiveFailures, backoff_seconds AS backoffSeconds
+     FROM poll_state WHERE vendor_id = ?`,
+  ),
+  savePollState: c.prepare<PollStateRow>(
+    `INSERT INTO poll_state (vendor_id, next_poll_at, last_poll_at, last_outcome, last_error, consecutive_failures, backoff_seconds)
+     VALUES (@vendorId, @nextPollAt, @lastPollAt, @lastOutcome, @lastError, @consecutiveFailures, @backoffSeconds)
+     ON CONFLICT (vendor_id) DO UPDATE SET next_poll_at = excluded.next_poll_at, last_poll_at = excluded.last_poll_at,
+       last_outcome = excluded.last_outcome, last_error = excluded.last_error,
+       consecutive_failures = excluded.consecutive_failures, backoff_seconds = excluded.backoff_seconds`,
+  ),
+  getSource: c.prepare<[number, string], Omit<SourceRow, "id">>(`SELECT ${SOURCE_COLUMNS} FROM sources WHERE vendor_id = ? AND url = ?`),
+  saveSource: c.prepare<Omit<SourceRow, "id">>(
+    `INSERT INTO sources (vendor_id, url, platform, etag, last_modified, last_body_hash, last_fetched_at, last_status)
+     VALUES (@vendorId, @url, @platform, @etag, @lastModified, @lastBodyHash, @lastFetchedAt, @lastStatus)
+     ON CONFLICT (vendor_id, url) DO UPDATE SET platform = excluded.platform, etag = excluded.etag,
+       last_modified = excluded.last_modified, last_body_hash = excluded.last_body_hash,
+       last_fetched_at = excluded.last_fetched_at, last_status = excluded.last_status`,
+  ),
+  requestPoll: c.prepare<[number, string]>({
+    sqlite: "INSERT INTO poll_state (vendor_id, next_poll_at) VALUES (?, ?) ON CONFLICT (vendor_id) DO UPDATE SET next_poll_at = min(next_poll_at, excluded.next_poll_at)",
+    postgres: "INSERT INTO poll_state (vendor_id, next_poll_at) VALUES (?, ?) ON CONFLICT (vendor_id) DO UPDATE SET next_poll_at = least(poll_state.next_poll_at, excluded.next_poll_at)",
+  }),
+}));
 
-const cache = new WeakMap<Database.Database, ReturnType<typeof prepare>>();
-
-function statements(db: RedlineDb): ReturnType<typeof prepare> {
-  let prepared = cache.get(db.$client);
-  if (!prepared) {
-    prepared = prepare(db.$client);
-    cache.set(db.$client, prepared);
-  }
-  return prepared;
+/** Every enabled vendor with a URL (or the one asked for). */
+export async function listPollableVendors(db: RedlineDb, slug?: string): Promise<VendorRow[]> {
+  const s = statements(db);
+  const rows = slug === undefined ? await s.pollable.all() : await s.pollableSlug.all(slug);
+  return rows.map(vendorFromRow);
 }
 
 export async function getPollState(db: RedlineDb, vendorId: number): Promise<PollStateRow | undefined> {
@@ -63,7 +53,7 @@ export async function getPollState(db: RedlineDb, vendorId: number): Promise<Pol
 }
 
 export async function savePollState(db: RedlineDb, state: PollStateRow): Promise<void> {
-  statements(db).savePollState.run(state);
+  await statements(db).savePollState.run(state);
 }
 
 export async function getSource(db: RedlineDb, vendorId: number, url: string): Promise<Omit<SourceRow, "id"> | undefined> {
@@ -71,22 +61,17 @@ export async function getSource(db: RedlineDb, vendorId: number, url: string): P
 }
 
 export async function saveSource(db: RedlineDb, source: Omit<SourceRow, "id">): Promise<void> {
-  statements(db).saveSource.run(source);
+  await statements(db).saveSource.run(source);
 }
 
 /** The incidents the vendor still lists in these statuses, whose pages may hold a postmortem to follow. */
 export async function listListedIncidentsInStatus(db: RedlineDb, vendorId: number, statuses: readonly string[]): Promise<Array<{ providerId: string; status: string | null }>> {
   if (statuses.length === 0) return [];
-  return db
-    .select({ providerId: incidents.providerId, status: incidents.status })
-    .from(incidents)
-    .where(and(eq(incidents.vendorId, vendorId), eq(incidents.presence, "listed"), inArray(incidents.status, [...statuses])))
-    .all();
+  const sql = `SELECT provider_id AS providerId, status FROM incidents WHERE vendor_id = ? AND presence = 'listed' AND status IN (${statuses.map(() => "?").join(", ")})`;
+  return statementShaped<unknown[], { providerId: string; status: string | null }>(db.connection, sql).all(vendorId, ...statuses);
 }
 
 /** Make a vendor due now: the poller, which looks at the schedule every second, polls it next. */
 export async function requestPollNow(db: RedlineDb, vendorId: number, now: string): Promise<void> {
-  db.$client
-    .prepare("INSERT INTO poll_state (vendor_id, next_poll_at) VALUES (?, ?) ON CONFLICT (vendor_id) DO UPDATE SET next_poll_at = min(next_poll_at, excluded.next_poll_at)")
-    .run(vendorId, now);
+  await statements(db).requestPoll.run(vendorId, now);
 }

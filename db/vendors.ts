@@ -8,14 +8,14 @@ import { transact } from "@/db/transaction";
 export type VendorRow = typeof vendors.$inferSelect;
 
 /** A vendors row as the table's type has it; `enabled` is stored 1/0 (SQLite) or read so (PostgreSQL). */
-const VENDOR_COLUMNS = `id, slug, name, platform, derived_with AS derivedWith, applied_observed_at AS appliedObservedAt,
+export const VENDOR_COLUMNS = `id, slug, name, platform, derived_with AS derivedWith, applied_observed_at AS appliedObservedAt,
   applied_source AS appliedSource, applied_hash AS appliedHash, standings_read_at AS standingsReadAt,
   standings_read_by AS standingsReadBy, created_at AS createdAt, url, interval_seconds AS intervalSeconds, enabled,
   origin, homepage, status_page_url AS statusPageUrl, hook_secret_hash AS hookSecretHash`;
 
-type StoredVendor = Omit<VendorRow, "enabled"> & { enabled: number };
+export type StoredVendor = Omit<VendorRow, "enabled"> & { enabled: number };
 
-function vendorFromRow(row: StoredVendor): VendorRow {
+export function vendorFromRow(row: StoredVendor): VendorRow {
   return { ...row, enabled: row.enabled === 1 };
 }
 

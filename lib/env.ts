@@ -43,6 +43,11 @@ export const keepRawDays = z.preprocess(
 
 const envSchema = z.object({
   REDLINE_DB: z.string().min(1).default("data/redline.db"),
+  /** A PostgreSQL database to keep the archive in instead of the SQLite file REDLINE_DB: postgres://user:password@host:5432/name. */
+  REDLINE_DATABASE_URL: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.string().regex(/^postgres(ql)?:\/\/\S+$/i, "use postgres://user:password@host:5432/database").optional(),
+  ),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Where a vendor's operator can reach whoever runs this Redline; sent in the User-Agent. */
   REDLINE_CONTACT_URL: z.string().default(""),
@@ -111,6 +116,11 @@ const envSchema = z.object({
 });
 
 export type Env = Omit<z.infer<typeof envSchema>, "REDLINE_TRUST_PROXY">;
+
+/** Where the archive lives: REDLINE_DATABASE_URL when set, else the SQLite file REDLINE_DB. */
+export function databaseLocation(env: Pick<Env, "REDLINE_DB" | "REDLINE_DATABASE_URL">): string {
+  return env.REDLINE_DATABASE_URL ?? env.REDLINE_DB;
+}
 
 /** The environment, read once and validated: a bad value stops the process with its name. */
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {

@@ -5,7 +5,7 @@ import { errorMessage } from "@/lib/error-message";
 export const ROLES = ["web", "poller", "notify"] as const;
 export type Role = (typeof ROLES)[number];
 
-export const START_USAGE = `usage: npm start -- [--role ${ROLES.join("|")}[,…]]… [--no-catalog]`;
+export const START_USAGE = `usage: npm start -- [--role ${ROLES.join("|")}[,…]]… [--no-catalog] [--db <file or postgres:// url>]`;
 
 export class StartUsageError extends Error {
   readonly kind = "usage";
@@ -17,6 +17,8 @@ export interface StartOptions {
   /** Add the vendor catalog, which only a poller acts on. */
   catalog: boolean;
   help: boolean;
+  /** The database every role uses, instead of REDLINE_DATABASE_URL or REDLINE_DB. */
+  db?: string;
 }
 
 function isRole(name: string): name is Role {
@@ -29,11 +31,11 @@ function isRole(name: string): name is Role {
  * every role.
  */
 export function parseStartOptions(args: readonly string[]): StartOptions {
-  let values: { role?: string[]; "no-catalog"?: boolean; help?: boolean };
+  let values: { role?: string[]; "no-catalog"?: boolean; help?: boolean; db?: string };
   try {
     ({ values } = parseArgs({
       args: [...args],
-      options: { role: { type: "string", multiple: true }, "no-catalog": { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: { role: { type: "string", multiple: true }, "no-catalog": { type: "boolean" }, help: { type: "boolean", short: "h" }, db: { type: "string" } },
       strict: true,
       allowPositionals: false,
     }));
@@ -49,5 +51,6 @@ export function parseStartOptions(args: readonly string[]): StartOptions {
     roles: named.length === 0 ? [...ROLES] : ROLES.filter((role) => named.includes(role)),
     catalog: values["no-catalog"] !== true,
     help: values.help === true,
+    ...(values.db === undefined ? {} : { db: values.db }),
   };
 }

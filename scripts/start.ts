@@ -2,14 +2,14 @@
  * `npm start`: migrate the database, add the vendor catalog, build the web app when the build is
  * missing or older than the sources, then run the web app, the poller and the notifier, supervised.
  * `--role web|poller|notify` (comma-separated or repeated) runs only those, so a deployment can
- * run any number of each. Honours PORT, HOST and REDLINE_DB; `--no-catalog` polls only vendors
- * added by hand.
+ * run any number of each. Honours PORT, HOST, REDLINE_DATABASE_URL and REDLINE_DB (or `--db`);
+ * `--no-catalog` polls only vendors added by hand.
  */
 import path from "node:path";
-import { closeDatabase, openDatabase, type RedlineDb } from "@/db/client";
+import { closeStore, isDatabaseUrl, openStore, redact, type RedlineDb } from "@/db/client";
 import { recordSupervisorEvent } from "@/db/supervisor-events";
 import { syncCatalogVendors } from "@/db/vendors";
-import { readEnv } from "@/lib/env";
+import { databaseLocation, readEnv } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 import { CATALOG, catalogVendorSettings } from "@/scrapers/catalog/catalog";
 import { programArgs } from "@/scripts/prebuilt-program";
@@ -20,9 +20,9 @@ import { ensureBuilt } from "@/scripts/web-build";
 const ROOT = path.resolve(__dirname, "..");
 
 /** The database the supervisor records restarts in; without it, supervision goes on unrecorded. */
-function openEventLog(file: string): RedlineDb | null {
+async function openEventLog(location: string): Promise<RedlineDb | null> {
   try {
-    return openDatabase(file);
+    return await openStore(location);
   } catch (error) {
     console.error(`redline: unable to open the database to record restarts in: ${errorMessage(error)}; supervising without recording them`);
     return null;
@@ -48,17 +48,18 @@ function roleChild(role: Role, env: Record<string, string>, host: string, port: 
 
 /** The roles' processes, supervised, against the environment's database, where restarts are recorded. */
 export async function superviseRoles(roles: readonly Role[] = ROLES, env: Record<string, string> = {}): Promise<number> {
-  const { PORT, REDLINE_DB } = readEnv({ ...process.env, ...env });
+  const settings = readEnv({ ...process.env, ...env });
+  const { PORT } = settings;
   const host = env.HOST ?? process.env.HOST ?? "127.0.0.1";
   if (roles.includes("web")) console.log(`redline: serving on http://${host}:${PORT}`);
-  const db = openEventLog(REDLINE_DB);
+  const db = await openEventLog(databaseLocation(settings));
   try {
     return await supervise(
       roles.map((role) => roleChild(role, env, host, PORT)),
       { cwd: ROOT, record: db ? (event) => recordSupervisorEvent(db, event) : undefined },
     );
   } finally {
-    if (db) closeDatabase(db);
+    if (db) await closeStore(db);
   }
 }
 
@@ -77,23 +78,26 @@ async function main(): Promise<void> {
     return;
   }
   const { roles } = options;
-  const env = readEnv();
-  const db = openDatabase(env.REDLINE_DB);
+  const location = options.db ?? databaseLocation(readEnv());
+  // The roles' processes open what --db names; a file given this way wins over REDLINE_DATABASE_URL.
+  const roleEnv: Record<string, string> =
+    options.db === undefined ? {} : isDatabaseUrl(options.db) ? { REDLINE_DATABASE_URL: options.db } : { REDLINE_DB: options.db, REDLINE_DATABASE_URL: "" };
+  const db = await openStore(location);
   try {
     if (options.catalog && roles.includes("poller")) {
       const { added } = await syncCatalogVendors(db, catalogVendorSettings());
       console.log(`redline: catalog of ${CATALOG.length} vendors (${added} new)`);
     }
   } finally {
-    closeDatabase(db);
+    await closeStore(db);
   }
-  console.log(`redline: database ${env.REDLINE_DB} is migrated`);
+  console.log(`redline: database ${redact(location)} is migrated`);
   if (roles.includes("web") && !ensureBuilt()) {
     process.exitCode = 1;
     return;
   }
   console.log(`redline: running ${roles.join(", ")}`);
-  process.exitCode = await superviseRoles(roles);
+  process.exitCode = await superviseRoles(roles, roleEnv);
 }
 
 if (require.main === module) {

@@ -4,7 +4,7 @@
  * an outage many people open the same incident; they get the page as rendered for the first of
  * them, without a new render, while other vendors' new versions evict only their own pages.
  * Incident and change pages are rendered here without Next (server/archive-pages.tsx).
- * Run as `node --import tsx server/web-server.ts`; honours HOST, PORT and REDLINE_DB.
+ * Run as `node --import tsx server/web-server.ts`; honours HOST, PORT, REDLINE_DATABASE_URL and REDLINE_DB.
  */
 import http from "node:http";
 import path from "node:path";
@@ -13,7 +13,7 @@ import type { RedlineDb } from "@/db/client";
 import { getArchiveChangePosition, listArchiveChangesSince } from "@/db/queries/archive-changes";
 import { createReadinessProbe } from "@/db/readiness";
 import { getServerDb } from "@/db/server-db";
-import { readEnv } from "@/lib/env";
+import { databaseLocation, readEnv } from "@/lib/env";
 import { answerArchivePage } from "@/server/archive-pages";
 import { errorMessage } from "@/lib/error-message";
 import { renderBadRequestPage } from "@/lib/render/bad-request-html";
@@ -233,7 +233,7 @@ export async function startWebServer(options: { host: string; port: number; db?:
     })
     : render;
   const env = readEnv();
-  const probe = createReadinessProbe(options.dbFile ?? env.REDLINE_DB);
+  const probe = createReadinessProbe(options.dbFile ?? databaseLocation(env));
   const trust = trustProxies(env.REDLINE_TRUSTED_PROXIES);
   const limited = createClientRateLimit({ ratePerSecond: env.REDLINE_RATE_LIMIT_PER_SECOND, burst: env.REDLINE_RATE_LIMIT_BURST, trust });
   const telemetry = new ThrottleTelemetry(() => db, env.REDLINE_ALERT_INTERVAL_SECONDS * 1000, createAlertSender(env.REDLINE_ALERT_WEBHOOK_URL));

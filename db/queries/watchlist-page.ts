@@ -24,6 +24,6 @@ export async function getWatchlistPage(db: RedlineDb, name: string, now: Date, r
 /** Every watchlist with its vendors, by name. */
 export async function listWatchlistSummaries(db: RedlineDb): Promise<Array<{ name: string; vendors: WatchedVendor[] }>> {
   const summaries: Array<{ name: string; vendors: WatchedVendor[] }> = [];
-  for (const w of listWatchlists(db)) summaries.push({ name: w.name, vendors: (await scopeOfWatchlist(db, w)).vendors });
+  for (const w of await listWatchlists(db)) summaries.push({ name: w.name, vendors: (await scopeOfWatchlist(db, w)).vendors });
   return summaries;
 }

@@ -17,7 +17,7 @@ export interface WatchlistScope {
 
 /** The watchlist of that name with its vendors resolved, or undefined. */
 export async function resolveWatchlistScope(db: RedlineDb, name: string): Promise<WatchlistScope | undefined> {
-  const watchlist = getWatchlist(db, name);
+  const watchlist = await getWatchlist(db, name);
   return watchlist ? scopeOfWatchlist(db, watchlist) : undefined;
 }
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
-import { closeDatabase, openDatabase, type RedlineDb } from "@/db/client";
-import { readEnv } from "@/lib/env";
+import { closeStore, isDatabaseUrl, openStore, type RedlineDb } from "@/db/client";
+import { databaseLocation, readEnv } from "@/lib/env";
 import { getPlatform, PLATFORM_NAMES } from "@/scrapers/platforms";
 import type { Platform } from "@/scrapers/platforms/platform";
 
@@ -8,8 +8,9 @@ export class CliError extends Error {
   readonly kind = "cli";
 }
 
+/** `--db`, else REDLINE_DATABASE_URL, else the SQLite file REDLINE_DB. */
 export function resolveDbPath(opts: { db?: string }): string {
-  return opts.db ?? readEnv().REDLINE_DB;
+  return opts.db ?? databaseLocation(readEnv());
 }
 
 export function requirePlatform(name: string): Platform {
@@ -18,18 +19,23 @@ export function requirePlatform(name: string): Platform {
   return platform;
 }
 
-/** Open the database for one command and always close it, so WAL is checkpointed on exit. */
+/**
+ * Open the database for one command, with its migrations applied, and always close it (SQLite
+ * checkpoints its WAL on close; PostgreSQL's pool ends its connections).
+ */
 export async function withDatabase<T>(
   opts: { db?: string },
   work: (db: RedlineDb) => Promise<T> | T,
   { mustExist = false }: { mustExist?: boolean } = {},
 ): Promise<T> {
-  const file = resolveDbPath(opts);
-  if (mustExist && !fs.existsSync(file)) throw new CliError(`no database at ${file} (import something first, or pass --db)`);
-  const db = openDatabase(file);
+  const location = resolveDbPath(opts);
+  // A PostgreSQL database that does not exist fails to connect, saying so.
+  if (mustExist && !isDatabaseUrl(location) && !fs.existsSync(location)) throw new CliError(`no database at ${location} (import something first, or pass --db)`);
+  const db = await openStore(location);
   try {
     return await work(db);
   } finally {
-    closeDatabase(db);
+    await closeStore(db);
   }
 }
+

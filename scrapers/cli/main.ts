@@ -35,7 +35,7 @@ const program = new Command()
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
-const dbOption = ["--db <path>", "database file (default: $REDLINE_DB or data/redline.db)"] as const;
+const dbOption = ["--db <file or url>", "SQLite database file, or a postgres:// URL (default: $REDLINE_DATABASE_URL, else $REDLINE_DB or data/redline.db)"] as const;
 /** Each import command's --platform; the list of platforms is filled in only for their help (see main). */
 const importPlatformOptions = new Map<string, Option>();
 

@@ -1,6 +1,7 @@
 import fs from "node:fs";
+import { isDatabaseUrl } from "@/db/client";
 import { readStorageStats, type RowsAndBytes, type StorageStats, VENDOR_PARTS, type VendorPart } from "@/db/queries/storage-stats";
-import { resolveDbPath, withDatabase } from "@/scrapers/cli/cli-context";
+import { CliError, resolveDbPath, withDatabase } from "@/scrapers/cli/cli-context";
 
 const PART_LABELS: Record<VendorPart, string> = {
   captures: "captures",
@@ -68,6 +69,8 @@ function renderStats(file: string, disk: ReturnType<typeof filesOnDisk>, s: Stor
 /** `redline stats`: where the database's bytes are, per table and per vendor, against the raw bytes recorded. */
 export async function runStats(opts: { db?: string; json?: boolean }): Promise<void> {
   const file = resolveDbPath(opts);
+  // Pages, free pages and dbstat are SQLite's; PostgreSQL measures itself (pg_total_relation_size).
+  if (isDatabaseUrl(file)) throw new CliError("stats measures a SQLite file's pages: on PostgreSQL ask the server (pg_total_relation_size, pg_database_size)");
   const disk = filesOnDisk(file);
   const stats = await withDatabase(opts, (db) => readStorageStats(db), { mustExist: true });
   process.stdout.write(opts.json ? `${JSON.stringify({ file, onDisk: disk, ...stats }, null, 2)}\n` : renderStats(file, disk, stats));

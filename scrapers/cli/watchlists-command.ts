@@ -20,8 +20,8 @@ export async function runWatchlistsAdd(name: string, opts: { vendor?: string[]; 
 }
 
 export async function runWatchlistsList(opts: { json?: boolean; db?: string }): Promise<void> {
-  await withDatabase(opts, (db) => {
-    const lists = listWatchlists(db);
+  await withDatabase(opts, async (db) => {
+    const lists = await listWatchlists(db);
     if (opts.json) {
       process.stdout.write(`${JSON.stringify(lists)}\n`);
       return;

@@ -40,11 +40,11 @@ function refuse(request: Request): Response | null {
 /** The operator API's watchlists and subscriptions (lib/api/routes.ts), over `database`. */
 export function notifyOperatorHandlers(database: () => RedlineDb) {
   return {
-    listWatchlists: apiHandler<Record<string, never>>((request) => {
+    listWatchlists: apiHandler<Record<string, never>>(async (request) => {
       const refused = refuse(request);
       if (refused) return refused;
       const origin = publicOrigin(request);
-      return answerWrite(200, { data: listWatchlists(database()).map((w) => toWatchlist(origin, w)) });
+      return answerWrite(200, { data: (await listWatchlists(database())).map((w) => toWatchlist(origin, w)) });
     }),
 
     saveWatchlist: apiHandler<Record<string, never>>(async (request) => {
@@ -68,10 +68,10 @@ export function notifyOperatorHandlers(database: () => RedlineDb) {
       }
     }),
 
-    getWatchlist: apiHandler<{ name: string }>((request, { name }) => {
+    getWatchlist: apiHandler<{ name: string }>(async (request, { name }) => {
       const refused = refuse(request);
       if (refused) return refused;
-      const watchlist = getWatchlist(database(), name);
+      const watchlist = await getWatchlist(database(), name);
       return watchlist ? answerWrite(200, toWatchlist(publicOrigin(request), watchlist)) : notFound(`no watchlist ${JSON.stringify(name)}`);
     }),
 

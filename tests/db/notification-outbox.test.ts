@@ -24,7 +24,7 @@ async function setUp() {
   const escalations = await addSubscription(db, { target: "https://hooks.example/esc", format: "webhook", filter: filter({ kinds: ["impact-escalated"], minImpact: "major" }), watchlist: null, digest: null });
   const outbox = async () => {
     await fanOutVersions(db);
-    return db.$client.prepare("SELECT subscription_id AS id, provider_id AS incident, seq FROM notifications ORDER BY id").all() as Array<{ id: string; incident: string; seq: number }>;
+    return db.connection.prepare<[], { id: string; incident: string; seq: number }>("SELECT subscription_id AS id, provider_id AS incident, seq FROM notifications ORDER BY id").all();
   };
   return { db, acme, other, all, onlyOther, watch, escalations, outbox };
 }

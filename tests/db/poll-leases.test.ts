@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { closeStore, openStore } from "@/db/client";
 import { requestPushPoll, takeDuePushPolls } from "@/db/hooks";
 import { claimDueVendors, leaseHolder, nextClaimableAt, releaseLease, renewLeases } from "@/db/poll-leases";
 import { savePollState } from "@/db/poll-state";
 import { addVendor } from "@/db/vendors";
 import { countRows, freshDatabase } from "@/tests/support/database";
+import { describePostgres, withPostgresDatabase } from "@/tests/support/postgres";
 
 const T0 = "2026-12-01T10:00:00.000Z";
 const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString();
@@ -63,7 +65,7 @@ describe("vendor leases", () => {
 
   it("skips disabled vendors and vendors without a URL, and a released vendor waits for its next poll", async () => {
     const db = await withVendors(2);
-    db.$client.prepare("UPDATE vendors SET enabled = 0 WHERE slug = 'v1'").run();
+    await db.connection.prepare("UPDATE vendors SET enabled = FALSE WHERE slug = 'v1'").run();
     const [v0] = await claimDueVendors(db, { owner: "a", now: T0, until: at(60), limit: 5 });
     expect(v0?.slug).toBe("v0");
     await savePollState(db, { vendorId: v0?.id ?? -1, nextPollAt: at(300), lastPollAt: T0, lastOutcome: "ok", lastError: null, consecutiveFailures: 0, backoffSeconds: 0 });
@@ -96,5 +98,58 @@ describe("vendor leases", () => {
   it("claims only the vendor asked for", async () => {
     const db = await withVendors(3);
     expect((await claimDueVendors(db, { owner: "a", now: T0, until: at(60), limit: 5, slug: "v1" })).map((v) => v.slug)).toEqual(["v1"]);
+  });
+});
+
+describePostgres("vendor leases on PostgreSQL", () => {
+  const database = withPostgresDatabase({ prefix: "redline_leases", perTest: true });
+
+  it("never gives one vendor to two pollers claiming at once from their own connections", async () => {
+    const [one, two] = await Promise.all([openStore(database.url), openStore(database.url)]);
+    try {
+      for (let i = 0; i < 200; i += 1) {
+        await addVendor(one, { slug: `v${i}`, name: `V${i}`, platform: "statuspage", url: `https://status.v${i}.test/` }, "user");
+      }
+      const claims = Array.from({ length: 60 }, (_, i) =>
+        claimDueVendors(i % 2 === 0 ? one : two, { owner: `poller-${i % 6}`, now: T0, until: at(60), limit: 3 }).then((vs) => ({ owner: `poller-${i % 6}`, ids: vs.map((v) => v.id) })),
+      );
+      const rounds = await Promise.all(claims);
+      const byOwner = new Map<string, Set<number>>();
+      for (const round of rounds) {
+        const held = byOwner.get(round.owner) ?? new Set<number>();
+        for (const id of round.ids) held.add(id);
+        byOwner.set(round.owner, held);
+      }
+      const taken = [...byOwner.values()].flatMap((held) => [...held]);
+      expect(taken.length).toBeGreaterThan(0);
+      expect(new Set(taken).size).toBe(taken.length);
+      for (const [owner, held] of byOwner) {
+        for (const id of held) expect((await leaseHolder(one, id))?.owner).toBe(owner);
+      }
+      // What the race left is there for the next claim, none of it held.
+      const rest = await claimDueVendors(two, { owner: "late", now: T0, until: at(60), limit: 200 });
+      expect(new Set([...taken, ...rest.map((v) => v.id)]).size).toBe(200);
+    } finally {
+      await Promise.all([closeStore(one), closeStore(two)]);
+    }
+  });
+
+  it("hands a pushed poll to one of two pollers taking it at once", async () => {
+    const [one, two] = await Promise.all([openStore(database.url), openStore(database.url)]);
+    try {
+      const ids: number[] = [];
+      for (let i = 0; i < 20; i += 1) {
+        ids.push((await addVendor(one, { slug: `p${i}`, name: `P${i}`, platform: "statuspage", url: `https://status.p${i}.test/` }, "user")).id);
+      }
+      for (const id of ids) await requestPushPoll(one, id, Date.parse(T0), 0);
+      const takes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => takeDuePushPolls(i % 2 === 0 ? one : two, { owner: `poller-${i % 2}`, now: at(1), until: at(61) }, 2, [])),
+      );
+      const taken = takes.flat();
+      expect(new Set(taken).size).toBe(taken.length);
+      expect(taken.sort((a, b) => a - b)).toEqual(ids);
+    } finally {
+      await Promise.all([closeStore(one), closeStore(two)]);
+    }
   });
 });

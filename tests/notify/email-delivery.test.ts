@@ -119,7 +119,7 @@ describe("e-mail delivery", () => {
       const { db, sub, capture } = await setUp(null);
       await capture([makeIncident()]);
       await runDeliveryRound(testNotifyDeps(db, testClock(), {}, smtp.url));
-      const row = db.$client.prepare("SELECT outcome, status_code AS code FROM delivery_attempts WHERE subscription_id = ?").get(sub.id);
+      const row = await db.connection.prepare("SELECT outcome, status_code AS code FROM delivery_attempts WHERE subscription_id = ?").get(sub.id);
       expect(row).toEqual({ outcome, code });
       await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
       server = null;

@@ -88,8 +88,8 @@ describe("webhook delivery", () => {
     const s = await sub("/hook", {});
     await capture([makeIncident()]);
     await runDeliveryRound(testNotifyDeps(db, clock));
-    const due = db.$client.prepare("SELECT next_attempt_at AS at FROM notification_messages WHERE subscription_id = ?").get(s.id) as { at: string };
-    expect(Date.parse(due.at) - clock.ms()).toBeGreaterThanOrEqual(120_000);
+    const due = await db.connection.prepare<[string], { at: string }>("SELECT next_attempt_at AS at FROM notification_messages WHERE subscription_id = ?").get(s.id);
+    expect(Date.parse(due?.at ?? "") - clock.ms()).toBeGreaterThanOrEqual(120_000);
     clock.advance(119_000);
     expect(await runDeliveryRound(testNotifyDeps(db, clock))).toMatchObject({ attempted: 0 });
     expect(r.received).toHaveLength(1);

@@ -29,6 +29,12 @@ describe("npm start's arguments", () => {
     expect(parseStartOptions(["-h", "--role", "web"]).help).toBe(true);
   });
 
+  it("take the database every role uses with --db, a file or a postgres:// URL", () => {
+    expect(parseStartOptions(["--db", "postgres://redline@db:5432/archive", "--role", "poller"])).toEqual({ roles: ["poller"], catalog: true, help: false, db: "postgres://redline@db:5432/archive" });
+    expect(parseStartOptions(["--db=data/other.db"]).db).toBe("data/other.db");
+    expect(parseStartOptions([]).db).toBeUndefined();
+  });
+
   it("refuse an unknown or empty role, naming the roles there are", () => {
     expect(refusal(["--role", "cook"])).toBe('unknown role "cook": the roles are web, poller, notify');
     expect(refusal(["--role", "web,,poller"])).toBe('unknown role "": the roles are web, poller, notify');

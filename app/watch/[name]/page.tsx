@@ -30,7 +30,7 @@ function nameOf(segment: string): string {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const name = nameOf((await params).name);
-  if (!getWatchlist(getServerDb(), name)) return { title: "Not found" };
+  if (!(await getWatchlist(getServerDb(), name))) return { title: "Not found" };
   return { title: `Watchlist ${name}`, alternates: feedAlternates((f) => paths.watchlistFeed(name, f), `watchlist ${name} changes`) };
 }
 

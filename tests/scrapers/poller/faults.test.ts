@@ -53,37 +53,41 @@ beforeAll(async () => {
 });
 afterAll(() => sim.stop());
 
-function pollState(slug: string) {
-  return db.$client
-    .prepare("SELECT p.last_outcome AS outcome, p.last_error AS error, p.next_poll_at AS next, p.last_poll_at AS last FROM poll_state p JOIN vendors v ON v.id = p.vendor_id WHERE v.slug = ?")
-    .get(slug) as { outcome: string; error: string | null; next: string; last: string };
+async function pollState(slug: string) {
+  const state = await db.connection
+    .prepare<[string], { outcome: string; error: string | null; next: string; last: string }>(
+      "SELECT p.last_outcome AS outcome, p.last_error AS error, p.next_poll_at AS next, p.last_poll_at AS last FROM poll_state p JOIN vendors v ON v.id = p.vendor_id WHERE v.slug = ?",
+    )
+    .get(slug);
+  if (!state) throw new Error(`no poll state for ${slug}`);
+  return state;
 }
 
 describe("faults vendors really show", () => {
-  it.each(Object.entries(FAULTS))("records %s as a failed poll with its error, and archives nothing from it", (slug, expected) => {
-    const state = pollState(slug);
+  it.each(Object.entries(FAULTS))("records %s as a failed poll with its error, and archives nothing from it", async (slug, expected) => {
+    const state = await pollState(slug);
     expect(state.outcome).toBe("failed");
     expect(state.error).toMatch(expected.error);
-    const captures = db.$client.prepare("SELECT c.outcome, c.error FROM captures c JOIN vendors v ON v.id = c.vendor_id WHERE v.slug = ?").all(slug) as Array<{ outcome: string; error: string }>;
+    const captures = (await db.connection.prepare("SELECT c.outcome, c.error FROM captures c JOIN vendors v ON v.id = c.vendor_id WHERE v.slug = ?").all(slug)) as Array<{ outcome: string; error: string }>;
     expect(captures.map((c) => c.outcome)).toEqual([expected.outcome]);
-    const versions = db.$client.prepare("SELECT count(*) AS n FROM incident_versions i JOIN vendors v ON v.id = i.vendor_id WHERE v.slug = ?").get(slug) as { n: number };
+    const versions = (await db.connection.prepare("SELECT count(*) AS n FROM incident_versions i JOIN vendors v ON v.id = i.vendor_id WHERE v.slug = ?").get(slug)) as { n: number };
     expect(versions.n).toBe(0);
   });
 
-  it("waits out a long Retry-After before polling the vendor again", () => {
-    const state = pollState("rate-limited");
+  it("waits out a long Retry-After before polling the vendor again", async () => {
+    const state = await pollState("rate-limited");
     expect(Date.parse(state.next) - Date.parse(state.last)).toBeGreaterThanOrEqual(900_000);
   });
 
-  it("keeps archiving the healthy vendor alongside them", () => {
-    expect(pollState("healthy").outcome).toBe("ok");
-    const versions = db.$client.prepare("SELECT count(*) AS n FROM incident_versions i JOIN vendors v ON v.id = i.vendor_id WHERE v.slug = 'healthy'").get() as { n: number };
+  it("keeps archiving the healthy vendor alongside them", async () => {
+    expect((await pollState("healthy")).outcome).toBe("ok");
+    const versions = (await db.connection.prepare("SELECT count(*) AS n FROM incident_versions i JOIN vendors v ON v.id = i.vendor_id WHERE v.slug = 'healthy'").get()) as { n: number };
     expect(versions.n).toBeGreaterThan(0);
   });
 
-  it("falls back to history.atom when a Statuspage JSON API is switched off, and still follows postmortems", () => {
-    expect(pollState("json-off").outcome).toBe("ok");
-    const sources = db.$client.prepare("SELECT c.source, c.outcome FROM captures c JOIN vendors v ON v.id = c.vendor_id WHERE v.slug = 'json-off' ORDER BY c.id").all() as Array<{ source: string; outcome: string }>;
+  it("falls back to history.atom when a Statuspage JSON API is switched off, and still follows postmortems", async () => {
+    expect((await pollState("json-off")).outcome).toBe("ok");
+    const sources = (await db.connection.prepare("SELECT c.source, c.outcome FROM captures c JOIN vendors v ON v.id = c.vendor_id WHERE v.slug = 'json-off' ORDER BY c.id").all()) as Array<{ source: string; outcome: string }>;
     const fetched = sources.map((s) => [new URL(s.source).pathname, s.outcome]);
     expect(fetched.slice(0, 3)).toEqual([
       ["/api/v2/incidents.json", "failed"],
@@ -92,7 +96,7 @@ describe("faults vendors really show", () => {
     ]);
     // Incidents the feed shows in postmortem status get their pages read for the postmortem.
     expect(fetched.slice(3).every(([pathname, outcome]) => pathname?.startsWith("/incidents/") && outcome === "ok")).toBe(true);
-    const incidents = db.$client.prepare("SELECT count(*) AS n FROM incidents i JOIN vendors v ON v.id = i.vendor_id WHERE v.slug = 'json-off'").get() as { n: number };
+    const incidents = (await db.connection.prepare("SELECT count(*) AS n FROM incidents i JOIN vendors v ON v.id = i.vendor_id WHERE v.slug = 'json-off'").get()) as { n: number };
     expect(incidents.n).toBeGreaterThan(0);
   });
 });

@@ -2,17 +2,22 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { closeDatabase, openDatabase } from "@/db/client";
+import { closeStore, openStore } from "@/db/client";
 import { addVendor } from "@/db/vendors";
 import { startSimulator } from "@/simulator/server";
 import type { RecordedRequest } from "@/simulator/vendor-server";
+import { withPostgresDatabase } from "@/tests/support/postgres";
+import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 import { watchProcess } from "@/tests/support/watch-process";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-pollers-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** The pollers share the suite's database: a SQLite file, or a database of the run's PostgreSQL cluster. */
+const postgres = testDatabaseDialect === "postgres" ? withPostgresDatabase({ prefix: "redline_pollers" }) : null;
+const sharedLocation = () => postgres?.url ?? path.join(dir, "shared.db");
 
 const VENDORS = 200;
 const INTERVAL_S = 10;
@@ -35,27 +40,34 @@ function startPoller(db: string, name: string) {
 }
 
 type Poller = ReturnType<typeof startPoller>;
+
+/** What a poller reported failing: no poll of the simulator's vendors should. */
+const failures = (p: Poller) => [...p.watched.stdout.filter((l) => / FAILED: /.test(l)), ...p.watched.stderr.filter((l) => /unable to/.test(l))];
+
+/** Wait for `check`, or stop waiting at the first failure the poller reports, and say what it was. */
+async function until(p: Poller, what: string, check: () => boolean): Promise<void> {
+  await p.watched.until(what, () => check() || failures(p).length > 0);
+  expect(failures(p).slice(0, 5), `poller ${p.name} failed while waiting for ${what}`).toEqual([]);
+}
 const byPoller = (r: RecordedRequest, p: Poller) => r.userAgent?.includes(`/${p.name})`) ?? false;
 
-describe("two pollers on one database", () => {
+describe(`two pollers on one database (${testDatabaseDialect})`, () => {
   it("share 200 vendors, each polled by one at a time; the survivor of a kill -9 takes over its leases once they lapse, losing and repeating nothing", { timeout: 600_000 }, async () => {
     const sim = await startSimulator({ count: VENDORS, families: ["statuspage"], acceleration: 0, start: "2026-03-02T00:00:00.000Z", seed: 11 });
-    const file = path.join(dir, "shared.db");
-    const setup = openDatabase(file);
-    for (const v of sim.vendors) await addVendor(setup, { slug: v.slug, name: v.name, platform: v.family, url: v.url, intervalSeconds: INTERVAL_S }, "user");
-    closeDatabase(setup);
-    const read = new Database(file, { readonly: true });
+    const file = sharedLocation();
+    const read = await openStore(file);
+    for (const v of sim.vendors) await addVendor(read, { slug: v.slug, name: v.name, platform: v.family, url: v.url, intervalSeconds: INTERVAL_S }, "user");
     // A poll's first request: the vendor's own endpoint (incident pages and maintenances follow it).
     const polls = (slug: string) => sim.requests(slug).filter((r) => r.path === new URL(sim.vendor(slug).url).pathname);
     const a = startPoller(file, "a");
     const b = startPoller(file, "b");
     try {
       // A is killed mid-round: while due vendors remain, its slots are always full of claimed ones.
-      await a.watched.until("poller a's first polls", () => sim.vendors.reduce((n, v) => n + sim.requests(v.slug).filter((r) => byPoller(r, a)).length, 0) >= 10);
+      await until(a, "poller a's first polls", () => sim.vendors.reduce((n, v) => n + sim.requests(v.slug).filter((r) => byPoller(r, a)).length, 0) >= 10);
       a.child.kill("SIGKILL");
       await a.watched.exited;
       const killedAt = Date.now();
-      const held = read
+      const held = await read.connection
         .prepare<[string], { slug: string; expiresAt: string }>(
           "SELECT v.slug, p.lease_expires_at AS expiresAt FROM poll_state p JOIN vendors v ON v.id = p.vendor_id WHERE p.lease_owner LIKE ?",
         )
@@ -65,7 +77,7 @@ describe("two pollers on one database", () => {
 
       // B polls every vendor, A's leased ones only after their leases lapse.
       const polledByBAfter = (slug: string, sinceMs: number) => sim.requests(slug).find((r) => byPoller(r, b) && r.receivedAtMs >= sinceMs);
-      await b.watched.until("b polled every vendor after the kill", () => sim.vendors.every((v) => polledByBAfter(v.slug, killedAt)));
+      await until(b, "b polled every vendor after the kill", () => sim.vendors.every((v) => polledByBAfter(v.slug, killedAt)));
       for (const lease of held) {
         const taken = polledByBAfter(lease.slug, killedAt);
         const aRequests = sim.requests(lease.slug).filter((r) => byPoller(r, a));
@@ -79,10 +91,10 @@ describe("two pollers on one database", () => {
       // Vendors change; B archives every change of every vendor.
       sim.setClock("2026-03-02T06:00:00.000Z");
       const changedAt = Date.now();
-      await b.watched.until("b polled every vendor after the change", () => sim.vendors.every((v) => sim.requests(v.slug).some((r) => r.simulatedAt === sim.now() && r.receivedAtMs >= changedAt)));
+      await until(b, "b polled every vendor after the change", () => sim.vendors.every((v) => sim.requests(v.slug).some((r) => r.simulatedAt === sim.now() && r.receivedAtMs >= changedAt)));
       const polledLines = () => new Set(b.watched.stdout.filter((l) => / sim-\d+: ok/.test(l)).map((l) => / (sim-\d+): /.exec(l)?.[1]));
       const linesBefore = b.watched.stdout.length;
-      await b.watched.until("b recorded a poll of every vendor after the change", () => {
+      await until(b, "b recorded a poll of every vendor after the change", () => {
         const recent = new Set(b.watched.stdout.slice(linesBefore).map((l) => / (sim-\d+): ok/.exec(l)?.[1]));
         return sim.vendors.every((v) => recent.has(v.slug));
       });
@@ -101,18 +113,20 @@ describe("two pollers on one database", () => {
         }
       }
       // A version repeating its predecessor's content can only say the incident's presence changed.
-      const repeated = read
-        .prepare(
+      const repeated = await read.connection
+        .prepare<[], { incident: number; seq: number; kinds: string }>(
           `SELECT a.incident_id AS incident, b.seq, b.kinds FROM incident_versions a
            JOIN incident_versions b ON b.incident_id = a.incident_id AND b.seq = a.seq + 1 WHERE a.hash = b.hash`,
         )
-        .all() as Array<{ incident: number; seq: number; kinds: string }>;
+        .all();
       const presenceOnly = new Set(["incident-left-feed", "incident-deleted", "incident-reappeared"]);
       expect(repeated.filter((r) => !(JSON.parse(r.kinds) as string[]).every((k) => presenceOnly.has(k)))).toEqual([]);
-      const gaps = read.prepare("SELECT count(*) AS n FROM incidents i WHERE i.version_count <> (SELECT count(*) FROM incident_versions v WHERE v.incident_id = i.id)").get() as { n: number };
-      expect(gaps.n).toBe(0);
+      const gaps = await read.connection
+        .prepare<[], { n: number }>("SELECT count(*) AS n FROM incidents i WHERE i.version_count <> (SELECT count(*) FROM incident_versions v WHERE v.incident_id = i.id)")
+        .get();
+      expect(gaps?.n).toBe(0);
       for (const v of sim.vendors) {
-        const archived = read
+        const archived = await read.connection
           .prepare<[string], { id: string; title: string; status: string | null }>(
             "SELECT i.provider_id AS id, i.title, i.status FROM incidents i JOIN vendors v ON v.id = i.vendor_id WHERE v.slug = ? AND i.presence = 'listed' ORDER BY i.provider_id",
           )
@@ -123,7 +137,7 @@ describe("two pollers on one database", () => {
     } finally {
       a.child.kill("SIGKILL");
       b.child.kill("SIGKILL");
-      read.close();
+      await closeStore(read);
       await sim.stop();
     }
   });

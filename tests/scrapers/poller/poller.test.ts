@@ -31,10 +31,10 @@ async function register(db: RedlineDb, simulator: Simulator): Promise<void> {
   for (const v of simulator.vendors) await addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url }, "user");
 }
 
-function kindsOf(db: RedlineDb, providerId: string): string[] {
-  const rows = db.$client
-    .prepare("SELECT v.kinds FROM incident_versions v JOIN incidents i ON i.id = v.incident_id WHERE i.provider_id = ? ORDER BY v.seq")
-    .all(providerId) as Array<{ kinds: string }>;
+async function kindsOf(db: RedlineDb, providerId: string): Promise<string[]> {
+  const rows = await db.connection
+    .prepare<[string], { kinds: string }>("SELECT v.kinds FROM incident_versions v JOIN incidents i ON i.id = v.incident_id WHERE i.provider_id = ? ORDER BY v.seq")
+    .all(providerId);
   return rows.flatMap((r) => JSON.parse(r.kinds) as string[]);
 }
 
@@ -55,15 +55,15 @@ describe("polling the simulator", () => {
     }
     const ids = (kind: string) => events.filter((e) => e.kind === kind && e.cycle === firstCycle).map((e) => e.incidentId ?? "");
     const [main] = ids("incident-created");
-    expect(kindsOf(db, main ?? "")).toEqual(expect.arrayContaining([
+    expect(await kindsOf(db, main ?? "")).toEqual(expect.arrayContaining([
       "incident-new", "update-posted", "impact-escalated", "update-edited", "incident-resolved", "postmortem-published", "postmortem-edited",
     ]));
     const deleted = events.find((e) => e.kind === "incident-deleted" && e.cycle === firstCycle)?.incidentId ?? "";
-    expect(kindsOf(db, deleted)).toContain("incident-deleted");
+    expect(await kindsOf(db, deleted)).toContain("incident-deleted");
     const backdated = events.find((e) => e.kind === "update-backdated" && e.cycle === firstCycle)?.incidentId ?? "";
-    expect(kindsOf(db, backdated)).toContain("update-backdated");
+    expect(await kindsOf(db, backdated)).toContain("update-backdated");
     const maintenance = events.find((e) => e.kind === "maintenance-rescheduled" && e.cycle === firstCycle)?.incidentId ?? "";
-    expect(kindsOf(db, maintenance)).toEqual(expect.arrayContaining(["incident-new", "rescheduled"]));
+    expect(await kindsOf(db, maintenance)).toEqual(expect.arrayContaining(["incident-new", "rescheduled"]));
   });
 
   it("reads incident pages only while the vendor lists the incident: one that rolled off or was deleted is not followed into a 404", async () => {
@@ -77,11 +77,11 @@ describe("polling the simulator", () => {
       sim.setClock(new Date(Date.parse(START) + day * 86_400_000).toISOString());
       expect((await scheduler.runOnce()).failed).toBe(0);
     }
-    const left = db.$client.prepare("SELECT count(*) AS n FROM incidents WHERE presence <> 'listed' AND status = 'postmortem'").get() as { n: number };
+    const left = (await db.connection.prepare("SELECT count(*) AS n FROM incidents WHERE presence <> 'listed' AND status = 'postmortem'").get()) as { n: number };
     expect(left.n).toBeGreaterThan(0);
-    const failed = db.$client.prepare("SELECT source, error FROM captures WHERE outcome NOT IN ('ok', 'not-modified')").all();
+    const failed = await db.connection.prepare("SELECT source, error FROM captures WHERE outcome NOT IN ('ok', 'not-modified')").all();
     expect(failed).toEqual([]);
-    const pages = db.$client.prepare("SELECT count(DISTINCT source) AS n FROM captures WHERE platform = 'statuspage-incident-page'").get() as { n: number };
+    const pages = (await db.connection.prepare("SELECT count(DISTINCT source) AS n FROM captures WHERE platform = 'statuspage-incident-page'").get()) as { n: number };
     expect(pages.n).toBeGreaterThan(0);
   });
 
@@ -92,21 +92,21 @@ describe("polling the simulator", () => {
     const scheduler = schedulerFor(pollDeps(db, sim));
     const first = await scheduler.runOnce();
     expect(first.versionsAdded).toBeGreaterThan(0);
-    const before = db.$client.prepare("SELECT count(*) AS n FROM incident_versions").get() as { n: number };
-    const rowsBefore = db.$client.prepare("SELECT max(id) AS id FROM captures").get() as { id: number };
+    const before = (await db.connection.prepare("SELECT count(*) AS n FROM incident_versions").get()) as { n: number };
+    const rowsBefore = (await db.connection.prepare("SELECT max(id) AS id FROM captures").get()) as { id: number };
     sim.setClock("2026-03-02T00:01:00.000Z");
     const second = await scheduler.runOnce();
     expect(second).toMatchObject({ ok: 3, failed: 0, versionsAdded: 0 });
-    const after = db.$client.prepare("SELECT count(*) AS n FROM incident_versions").get() as { n: number };
+    const after = (await db.connection.prepare("SELECT count(*) AS n FROM incident_versions").get()) as { n: number };
     expect(after.n).toBe(before.n);
-    const added = db.$client.prepare("SELECT outcome, count(*) AS n, sum(observations) AS observations FROM captures WHERE id > ? GROUP BY outcome");
-    const runs = added.all(rowsBefore.id) as Array<{ outcome: string; n: number; observations: number }>;
+    const added = db.connection.prepare<[number], { outcome: string; n: number; observations: number }>("SELECT outcome, count(*) AS n, sum(observations) AS observations FROM captures WHERE id > ? GROUP BY outcome");
+    const runs = await added.all(rowsBefore.id);
     expect(runs).toEqual([{ outcome: "not-modified", n: expect.any(Number), observations: runs[0]?.n }]);
     expect(runs[0]?.n).toBeGreaterThanOrEqual(4);
     sim.setClock("2026-03-02T00:02:00.000Z");
     expect(await scheduler.runOnce()).toMatchObject({ ok: 3, failed: 0, versionsAdded: 0 });
     // The third poll continues the second's runs: no row added.
-    expect(added.all(rowsBefore.id)).toEqual([{ outcome: "not-modified", n: runs[0]?.n, observations: 2 * (runs[0]?.n ?? 0) }]);
+    expect(await added.all(rowsBefore.id)).toEqual([{ outcome: "not-modified", n: runs[0]?.n, observations: 2 * (runs[0]?.n ?? 0) }]);
   });
 
   it("does not let a hanging or failing vendor hold up the healthy ones beyond its own timeout", async () => {
@@ -129,7 +129,7 @@ describe("polling the simulator", () => {
     expect(round).toMatchObject({ vendors: 8, ok: 6, failed: 2 });
     expect(holding.heldCount()).toBe(1);
     expect(order.at(-1)).toBe("sim-0001");
-    const errors = db.$client.prepare("SELECT v.slug, p.last_outcome AS outcome, p.last_error AS error FROM poll_state p JOIN vendors v ON v.id = p.vendor_id WHERE p.last_outcome = 'failed' ORDER BY v.slug").all() as Array<{ slug: string; error: string }>;
+    const errors = (await db.connection.prepare("SELECT v.slug, p.last_outcome AS outcome, p.last_error AS error FROM poll_state p JOIN vendors v ON v.id = p.vendor_id WHERE p.last_outcome = 'failed' ORDER BY v.slug").all()) as Array<{ slug: string; error: string }>;
     expect(errors.map((e) => e.slug)).toEqual(["sim-0001", "sim-0002"]);
     expect(errors[0]?.error).toMatch(/within 1500 ms/);
     expect(errors[1]?.error).toMatch(/HTTP 500/);
@@ -173,7 +173,7 @@ describe("polling the simulator", () => {
     }
     // The failing vendor asked for a second between polls (Retry-After), and its failures add up.
     expect(Math.min(...gaps("sim-0003", firstEndpoint))).toBeGreaterThanOrEqual(1_000 - CLOCK_ROUNDING_MS);
-    const state = db.$client.prepare("SELECT p.consecutive_failures AS failures FROM poll_state p JOIN vendors v ON v.id = p.vendor_id WHERE v.slug = 'sim-0003'").get() as { failures: number };
+    const state = (await db.connection.prepare("SELECT p.consecutive_failures AS failures FROM poll_state p JOIN vendors v ON v.id = p.vendor_id WHERE v.slug = 'sim-0003'").get()) as { failures: number };
     expect(state.failures).toBeGreaterThanOrEqual(2);
   });
 });

@@ -28,7 +28,7 @@ describe("the poller's push lane", () => {
       concurrency: 1, pushConcurrency: 1, policy: { intervalMs: 3_600_000, maxBackoffMs: 3_600_000, jitter: 0 }, tickMs: 50,
       onPolled: (vendor) => polled.push(vendor.slug),
     });
-    db.$client.prepare("INSERT INTO poll_state (vendor_id, next_poll_at) SELECT id, CASE slug WHEN 'sim-0003' THEN '2000-01-01T00:00:00.000Z' ELSE '2999-01-01T00:00:00.000Z' END FROM vendors").run();
+    await db.connection.prepare("INSERT INTO poll_state (vendor_id, next_poll_at) SELECT id, CASE slug WHEN 'sim-0003' THEN '2000-01-01T00:00:00.000Z' ELSE '2999-01-01T00:00:00.000Z' END FROM vendors").run();
     const pushed = await getVendorBySlug(db, "sim-0001");
     if (!pushed) throw new Error("no sim-0001");
     await requestPushPoll(db, pushed.id, Date.now(), 0);

@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { RedlineDb } from "@/db/client";
+import { openDatabase, type RedlineDb } from "@/db/client";
 import { addVendor, getVendorBySlug } from "@/db/vendors";
 import { type HttpClient, HttpError } from "@/scrapers/http/http-client";
 import { HostGate } from "@/scrapers/http/polite-fetch";
 import type { PollDeps } from "@/scrapers/poller/poll-vendor";
 import { Scheduler, type SchedulerOptions } from "@/scrapers/poller/scheduler";
-import { freshDatabase } from "@/tests/support/database";
+
+/** SQLite's triggers and renames make the faults: the scheduler under test is the same on either database. */
+const freshDatabase = async (): Promise<RedlineDb> => openDatabase(":memory:");
 
 /** A network where nothing answers; it notes when each URL was asked for. */
 function offlineClient(requests: Array<{ url: string; at: number }>): HttpClient {
@@ -60,7 +62,7 @@ function observer() {
 
 const FAST: Pick<SchedulerOptions, "concurrency" | "policy"> = { concurrency: 4, policy: { intervalMs: 100, maxBackoffMs: 400, jitter: 0 } };
 
-describe("the scheduler's failures", () => {
+describe("the scheduler's failures (faults made with SQLite triggers)", () => {
   it("records a failure that escapes pollVendor on the vendor, and backs it off further each time", async () => {
     const db = await freshDatabase();
     await addVendors(db, "acme");
