@@ -104,7 +104,12 @@ export function dialectOf(db: RedlineDb): Dialect {
 
 /** `postgres://…` or `postgresql://…`: a PostgreSQL database rather than a SQLite file. */
 export function isDatabaseUrl(location: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(location);
+  return schemeOf(location) !== undefined;
+}
+
+/** A URL's scheme, lower case; undefined for a file name. */
+function schemeOf(location: string): string | undefined {
+  return /^([a-z][a-z0-9+.-]*):\/\//i.exec(location)?.[1]?.toLowerCase();
 }
 
 /** The URL without its password, for messages. */
@@ -134,7 +139,7 @@ export async function openStore(location: string, options: { migrate?: boolean; 
 const POSTGRES_POOL_SIZE = 10;
 
 function openPostgres(url: string): RedlineDb {
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
+  const scheme = schemeOf(url);
   if (scheme !== "postgres" && scheme !== "postgresql") {
     throw new DatabaseError(`store: ${scheme ?? "?"}:// is not a database Redline keeps its archive in: give a SQLite file or a postgres:// URL`);
   }
