@@ -7,7 +7,7 @@ import { sideTablesPending } from "@/db/layout/side-tables";
 import { searchTextPending } from "@/db/search-text";
 import { versionContentPending } from "@/db/version-content";
 import { rerenderVersionTexts } from "@/db/version-text";
-import { DatabaseError } from "@/db/client";
+import { DatabaseError, isDatabaseUrl, redact } from "@/db/client";
 import { type DerivationJob, getJob, listRecentJobs, queueJob } from "@/db/derivation-jobs";
 import { getVendorBySlug } from "@/db/vendors";
 import { CliError, resolveDbPath, withDatabase } from "@/scrapers/cli/cli-context";
@@ -36,6 +36,12 @@ export async function runMigrate(opts: { db?: string; bodyBatch?: string }): Pro
   const batchBodies = opts.bodyBatch === undefined ? undefined : Number(opts.bodyBatch);
   if (batchBodies !== undefined && (!Number.isInteger(batchBodies) || batchBodies < 1)) throw new CliError(`--body-batch must be a whole number of bodies, not ${JSON.stringify(opts.bodyBatch)}`);
   const file = resolveDbPath(opts);
+  if (isDatabaseUrl(file)) {
+    // Opening applies PostgreSQL's migrations; the conversions below rewrite layouts only earlier SQLite files have.
+    await withDatabase(opts, () => undefined);
+    process.stdout.write(`migrated ${redact(file)}\n`);
+    return;
+  }
   const { any: pending, versionContent: contentPending } = conversionPending(file);
   if (pending) {
     const target = `${file}.before-migrate-${new Date().toISOString().replace(/[:.]/g, "-")}`;
