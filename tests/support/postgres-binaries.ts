@@ -6,6 +6,10 @@ export interface PostgresBinaries {
   dir: string;
   initdb: string;
   pgCtl: string;
+  /** The client tools beside them: backups and restores. */
+  pgBasebackup: string;
+  pgDump: string;
+  pgRestore: string;
 }
 
 const DEBIAN_ROOT = "/usr/lib/postgresql";
@@ -23,7 +27,8 @@ function isExecutable(file: string): boolean {
 function binariesIn(dir: string): PostgresBinaries | undefined {
   const initdb = path.join(dir, "initdb");
   const pgCtl = path.join(dir, "pg_ctl");
-  return isExecutable(initdb) && isExecutable(pgCtl) ? { dir, initdb, pgCtl } : undefined;
+  if (!isExecutable(initdb) || !isExecutable(pgCtl)) return undefined;
+  return { dir, initdb, pgCtl, pgBasebackup: path.join(dir, "pg_basebackup"), pgDump: path.join(dir, "pg_dump"), pgRestore: path.join(dir, "pg_restore") };
 }
 
 /** Debian installs each major version side by side; the newest wins. */

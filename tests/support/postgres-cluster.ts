@@ -139,29 +139,28 @@ function killQuietly(pid: number | undefined, signal: NodeJS.Signals): void {
   }
 }
 
-/**
- * A throwaway PostgreSQL cluster in a temporary folder, listening on 127.0.0.1 only, run as an
- * unprivileged user when this process is root. Resolves once the server accepts connections.
- */
-export async function startPostgresCluster(options: PostgresClusterOptions = {}): Promise<PostgresCluster> {
-  const binaries = findPostgresBinaries(options.binDir ?? postgresBinOverride);
+/** A temporary folder for a cluster, owned by the user the server runs as. */
+async function clusterFolder(): Promise<{ folder: string; dataDir: string; owner: Owner | undefined }> {
   const folder = await fs.promises.mkdtemp(path.join(os.tmpdir(), "redline-pg-"));
-  const dataDir = path.join(folder, "data");
+  if (!SHELL_SAFE.test(folder)) {
+    await fs.promises.rm(folder, { recursive: true, force: true });
+    throw new PostgresClusterError("unquotable", `the temporary folder ${JSON.stringify(folder)} has characters pg_ctl's command line cannot carry; set TMPDIR to a plain path`);
+  }
+  const owner = unprivilegedOwner();
+  if (owner) await fs.promises.chown(folder, owner.uid, owner.gid);
+  return { folder, dataDir: path.join(folder, "data"), owner };
+}
+
+/** Starts the server of a filled data directory and hands it back; on failure the folder is removed. */
+async function launchCluster(
+  binaries: PostgresBinaries,
+  place: { folder: string; dataDir: string; owner: Owner | undefined },
+  fill: () => Promise<void>,
+  options: PostgresClusterOptions,
+): Promise<PostgresCluster & { promote(): Promise<void> }> {
+  const { folder, dataDir, owner } = place;
   try {
-    if (!SHELL_SAFE.test(folder)) {
-      throw new PostgresClusterError("unquotable", `the temporary folder ${JSON.stringify(folder)} has characters pg_ctl's command line cannot carry; set TMPDIR to a plain path`);
-    }
-    const owner = unprivilegedOwner();
-    if (owner) await fs.promises.chown(folder, owner.uid, owner.gid);
-    const initdb = await runCommand(
-      binaries.initdb,
-      ["-D", dataDir, "-A", "trust", "-U", SUPERUSER, "--encoding=UTF8", "--locale=C", "--lc-ctype=C.UTF-8", "--no-sync"],
-      folder,
-      owner,
-    );
-    if (initdb.code !== 0) {
-      throw new PostgresClusterError("initdb-failed", `initdb failed (${binaries.initdb}, exit ${initdb.code}):\n${initdb.output}`);
-    }
+    await fill();
     const port = await startServer(binaries, dataDir, folder, owner, options);
     const pid = postmasterPid(dataDir);
     // Should this process end without stop(), the server must not outlive it.
@@ -189,10 +188,65 @@ export async function startPostgresCluster(options: PostgresClusterOptions = {})
       createDatabase: (prefix) => createPostgresDatabase(adminUrl, prefix),
       dropDatabase: (url) => dropPostgresDatabase(adminUrl, url),
       stop: () => (stopping ??= stopCluster()),
+      promote: async () => {
+        // -w waits until the server has left recovery and takes writes.
+        const result = await runCommand(binaries.pgCtl, ["promote", "-w", "-t", PG_CTL_WAIT_SECONDS, "-D", dataDir], folder, owner);
+        if (result.code !== 0) throw new PostgresClusterError("start-failed", `pg_ctl promote failed (exit ${result.code}):\n${result.output}`);
+      },
     };
   } catch (error) {
     killQuietly(postmasterPid(dataDir), "SIGQUIT");
     await fs.promises.rm(folder, { recursive: true, force: true, maxRetries: 5 });
     throw error;
   }
+}
+
+/**
+ * A throwaway PostgreSQL cluster in a temporary folder, listening on 127.0.0.1 only, run as an
+ * unprivileged user when this process is root. Resolves once the server accepts connections.
+ */
+export async function startPostgresCluster(options: PostgresClusterOptions = {}): Promise<PostgresCluster> {
+  const binaries = findPostgresBinaries(options.binDir ?? postgresBinOverride);
+  const place = await clusterFolder();
+  return launchCluster(
+    binaries,
+    place,
+    async () => {
+      const initdb = await runCommand(
+        binaries.initdb,
+        ["-D", place.dataDir, "-A", "trust", "-U", SUPERUSER, "--encoding=UTF8", "--locale=C", "--lc-ctype=C.UTF-8", "--no-sync"],
+        place.folder,
+        place.owner,
+      );
+      if (initdb.code !== 0) {
+        throw new PostgresClusterError("initdb-failed", `initdb failed (${binaries.initdb}, exit ${initdb.code}):\n${initdb.output}`);
+      }
+    },
+    options,
+  );
+}
+
+/** A hot standby of `primary`: a base backup taken with pg_basebackup, streaming the primary's WAL from then on. */
+export interface StandbyCluster extends PostgresCluster {
+  /** Ends recovery: the standby takes writes from then on (a failover). */
+  promote(): Promise<void>;
+}
+
+/**
+ * Takes a base backup of `primary` (pg_basebackup over its replication connection, WAL streamed
+ * alongside, `-R` writing the standby's connection settings) and starts it as a hot standby.
+ */
+export async function startStandbyCluster(primary: { port: number }, options: PostgresClusterOptions = {}): Promise<StandbyCluster> {
+  const binaries = findPostgresBinaries(options.binDir ?? postgresBinOverride);
+  const place = await clusterFolder();
+  return launchCluster(
+    binaries,
+    place,
+    async () => {
+      const args = ["-D", place.dataDir, "-h", "127.0.0.1", "-p", String(primary.port), "-U", SUPERUSER, "-X", "stream", "-R", "-c", "fast", "--no-sync"];
+      const backup = await runCommand(binaries.pgBasebackup, args, place.folder, place.owner);
+      if (backup.code !== 0) throw new PostgresClusterError("start-failed", `pg_basebackup failed (exit ${backup.code}):\n${backup.output}`);
+    },
+    { ...options, settings: { hot_standby: "on", ...options.settings } },
+  );
 }
