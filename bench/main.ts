@@ -30,7 +30,9 @@ const BENCHMARKS: Record<string, () => void | Promise<void>> = {
 };
 
 async function main(): Promise<void> {
-  const asked = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+  // Names, not options nor the value of `--db <dialects>` (bench/bench-databases.ts).
+  const args = process.argv.slice(2);
+  const asked = args.filter((a, i) => !a.startsWith("-") && args[i - 1] !== "--db");
   const names = asked.length > 0 ? asked : Object.keys(BENCHMARKS);
   for (const name of names) {
     const run = BENCHMARKS[name];
