@@ -1,6 +1,8 @@
-import type Database from "better-sqlite3";
-import { encodeFull } from "@/db/body-codec";
-import { restoreBody } from "@/db/capture-bodies";
+import { decodeBody, encodeFull } from "@/db/body-codec";
+import { BodyStoreError, restoreBody, sha256Hex, type StoredBodyRow } from "@/db/capture-bodies";
+import type { RedlineDb } from "@/db/client";
+import type { Connection } from "@/db/driver/connection";
+import { statementsFor } from "@/db/queries/prepared";
 
 export interface PruneSummary {
   /** Bodies deleted: no capture used them any more. */
@@ -9,47 +11,98 @@ export interface PruneSummary {
   rebased: number;
 }
 
+/** Hashes are 32-byte blobs at rest and hex everywhere else. */
+const BY_HASH = { sqlite: "unhex(?)", postgres: "decode(?, 'hex')" };
+const HEX = (column: string) => ({ sqlite: `lower(hex(${column}))`, postgres: `encode(${column}, 'hex')` });
+const both = (sql: (d: "sqlite" | "postgres") => string) => ({ sqlite: sql("sqlite"), postgres: sql("postgres") });
+
+const statements = statementsFor((c: Connection) => {
+  const id = (d: "sqlite" | "postgres") => `(SELECT b.id FROM capture_bodies b WHERE b.hash = ${BY_HASH[d]})`;
+  return {
+    used: c.prepare<[string], { id: number }>(both((d) => `SELECT id FROM captures WHERE body_id = ${id(d)} LIMIT 1`)),
+    stored: c.prepare<[string], { id: number }>(both((d) => `SELECT id FROM capture_bodies WHERE hash = ${BY_HASH[d]}`)),
+    dependents: c.prepare<[string], { hash: string }>(both((d) => `SELECT ${HEX("hash")[d]} AS hash FROM capture_bodies WHERE base_id = ${id(d)}`)),
+    rewrite: c.prepare<[Buffer, number, string]>(
+      both((d) => `UPDATE capture_bodies SET encoding = 'zstd', body = ?, base_id = NULL, depth = 0, chain_bytes = ?, run = 0 WHERE hash = ${BY_HASH[d]}`),
+    ),
+    remove: c.prepare<[string]>(both((d) => `DELETE FROM capture_bodies WHERE hash = ${BY_HASH[d]}`)),
+    vendorHashes: c.prepare<[number, number], { hash: string }>(
+      both((d) => `SELECT ${HEX("b.hash")[d]} AS hash FROM captures c JOIN capture_bodies b ON b.id = c.body_id WHERE c.vendor_id = ?
+       UNION SELECT ${HEX("hash")[d]} FROM capture_bodies WHERE vendor_id = ?`),
+    ),
+    disown: c.prepare<[number]>("UPDATE capture_bodies SET vendor_id = NULL, source_id = NULL, position = NULL WHERE vendor_id = ?"),
+    row: c.prepare<[string], StoredBodyRow>(
+      both((d) => `SELECT ${HEX("b.hash")[d]} AS hash, b.encoding, b.size, b.body,
+         (SELECT ${HEX("p.hash")[d]} FROM capture_bodies p WHERE p.id = b.base_id) AS baseHash, b.depth, b.chain_bytes AS chainBytes
+       FROM capture_bodies b WHERE b.hash = ${BY_HASH[d]}`),
+    ),
+  };
+});
+
+/** A chain longer than any the write path makes is a loop in damaged rows. */
+const MAX_WALK = 10_000;
+
+/**
+ * A raw body by its hash, decoded through its chain and checked against the hash. On SQLite this
+ * is capture-bodies' restoreBody; on PostgreSQL the same walk on the connection, until
+ * capture-bodies itself runs there (its restoreBody then serves both).
+ */
+export async function restoreStoredBody(db: RedlineDb, hash: string): Promise<Buffer> {
+  if (db.connection.dialect === "sqlite") return restoreBody(db.$client, hash);
+  const st = statements(db);
+  const chain: StoredBodyRow[] = [];
+  for (let at: string | null = hash; at !== null;) {
+    const row: StoredBodyRow | undefined = await st.row.get(at);
+    if (!row) throw new BodyStoreError(chain.length === 0 ? `store: raw body ${hash} is missing` : `store: raw body ${hash} has lost its base ${at}`);
+    chain.push(row);
+    if (chain.length > MAX_WALK) throw new BodyStoreError(`store: raw body ${hash} has a delta chain that loops`);
+    if (row.encoding !== "zstd-delta") break;
+    if (row.baseHash === null) throw new BodyStoreError(`store: raw body ${hash} is a delta without a base (row ${row.hash})`);
+    at = row.baseHash;
+  }
+  let current: Uint8Array | null = null;
+  for (let i = chain.length - 1; i >= 0; i -= 1) {
+    const row = chain[i] as StoredBodyRow;
+    try {
+      current = decodeBody(row.encoding, row.body, current);
+    } catch (error) {
+      throw new BodyStoreError(`store: raw body ${hash} cannot be decoded (${row.encoding} row ${row.hash}: ${(error as Error).message})`, { cause: error });
+    }
+  }
+  const restored = Buffer.from(current ?? new Uint8Array(0));
+  const actual = sha256Hex(restored);
+  if (actual !== hash) throw new BodyStoreError(`store: raw body ${hash} restored to ${restored.byteLength} bytes of sha256 ${actual}, not its own: its stored rows are damaged`);
+  return restored;
+}
+
 /**
  * Delete those of `candidates` that no capture uses any more. A body still used that is a delta
  * against one deleted is first stored whole (its later chain stays as it is). Runs inside the
  * caller's transaction; whatever deletes captures (a purge, retention) calls this after.
  */
-export function dropUnusedBodies(sqlite: Database.Database, candidates: Iterable<string>): PruneSummary {
-  const byHash = "(SELECT b.id FROM capture_bodies b WHERE b.hash = unhex(?))";
-  const used = sqlite.prepare<[string], { id: number }>(`SELECT id FROM captures WHERE body_id = ${byHash} LIMIT 1`);
-  const stored = sqlite.prepare<[string], { id: number }>("SELECT id FROM capture_bodies WHERE hash = unhex(?)");
-  const dependents = sqlite.prepare<[string], { hash: string }>(`SELECT lower(hex(hash)) AS hash FROM capture_bodies WHERE base_id = ${byHash}`);
-  const rewrite = sqlite.prepare<[Buffer, number, string]>(
-    "UPDATE capture_bodies SET encoding = 'zstd', body = ?, base_id = NULL, depth = 0, chain_bytes = ?, run = 0 WHERE hash = unhex(?)",
-  );
-  const remove = sqlite.prepare<[string]>("DELETE FROM capture_bodies WHERE hash = unhex(?)");
+export async function dropUnusedBodies(db: RedlineDb, candidates: Iterable<string>): Promise<PruneSummary> {
+  const st = statements(db);
   const doomed = new Set<string>();
-  for (const hash of candidates) if (!used.get(hash) && stored.get(hash)) doomed.add(hash);
+  for (const hash of candidates) if (!(await st.used.get(hash)) && (await st.stored.get(hash))) doomed.add(hash);
   let rebased = 0;
   for (const hash of doomed) {
-    for (const dependent of dependents.all(hash)) {
+    for (const dependent of await st.dependents.all(hash)) {
       if (doomed.has(dependent.hash)) continue;
-      const body = restoreBody(sqlite, dependent.hash);
-      rewrite.run(encodeFull(body), body.byteLength, dependent.hash);
+      const body = await restoreStoredBody(db, dependent.hash);
+      await st.rewrite.run(encodeFull(body), body.byteLength, dependent.hash);
       rebased += 1;
     }
   }
-  for (const hash of doomed) remove.run(hash);
+  for (const hash of doomed) await st.remove.run(hash);
   return { dropped: doomed.size, rebased };
 }
 
 /** Every body a vendor's captures use or its sources' chains hold: what a purge may delete. */
-export function vendorBodyHashes(sqlite: Database.Database, vendorId: number): string[] {
-  return sqlite
-    .prepare<[number, number], { hash: string }>(
-      `SELECT lower(hex(b.hash)) AS hash FROM captures c JOIN capture_bodies b ON b.id = c.body_id WHERE c.vendor_id = ?
-       UNION SELECT lower(hex(hash)) FROM capture_bodies WHERE vendor_id = ?`,
-    )
-    .all(vendorId, vendorId)
-    .map((r) => r.hash);
+export async function vendorBodyHashes(db: RedlineDb, vendorId: number): Promise<string[]> {
+  return (await statements(db).vendorHashes.all(vendorId, vendorId)).map((r) => r.hash);
 }
 
 /** Bodies of a removed vendor that other vendors still use leave its chains: nothing extends them. */
-export function disownVendorBodies(sqlite: Database.Database, vendorId: number): void {
-  sqlite.prepare<[number]>("UPDATE capture_bodies SET vendor_id = NULL, source_id = NULL, position = NULL WHERE vendor_id = ?").run(vendorId);
+export async function disownVendorBodies(db: RedlineDb, vendorId: number): Promise<void> {
+  await statements(db).disown.run(vendorId);
 }

@@ -1,6 +1,7 @@
+import { restoreStoredBody } from "@/db/body-pruning";
 import type { RedlineDb } from "@/db/client";
-import { preparedFor } from "@/db/queries/prepared";
-import { restoreBody } from "@/db/capture-bodies";
+import type { Connection } from "@/db/driver/connection";
+import { statementsFor } from "@/db/queries/prepared";
 
 export class CaptureRestoreError extends Error {
   readonly kind = "capture-restore";
@@ -14,12 +15,14 @@ export interface RestoredCapture {
   body: Buffer;
 }
 
-const statements = preparedFor((sqlite) => ({
-  capture: sqlite.prepare<[number], { id: number; observedAt: string; hash: string; bodyHash: string | null }>(
-    `SELECT c.id, c.observed_at AS observedAt, c.hash, (SELECT lower(hex(b.hash)) FROM capture_bodies b WHERE b.id = c.body_id) AS bodyHash
+const statements = statementsFor((c: Connection) => ({
+  capture: c.prepare<[number], { id: number; observedAt: string; hash: string; bodyHash: string | null }>({
+    sqlite: `SELECT c.id, c.observed_at AS observedAt, c.hash, (SELECT lower(hex(b.hash)) FROM capture_bodies b WHERE b.id = c.body_id) AS bodyHash
      FROM captures c WHERE c.id = ?`,
-  ),
-  stored: sqlite.prepare<[number], { id: number }>(
+    postgres: `SELECT c.id, c.observed_at AS observedAt, c.hash, (SELECT encode(b.hash, 'hex') FROM capture_bodies b WHERE b.id = c.body_id) AS bodyHash
+     FROM captures c WHERE c.id = ?`,
+  }),
+  stored: c.prepare<[number], { id: number }>(
     "SELECT id FROM captures WHERE vendor_id = ? AND body_id IS NOT NULL ORDER BY observed_at, source, hash",
   ),
 }));
@@ -29,14 +32,14 @@ const statements = preparedFor((sqlite) => ({
  * Throws when the capture is unknown, kept no body, or its stored body does not match.
  */
 export async function restoreCapture(db: RedlineDb, captureId: number): Promise<RestoredCapture> {
-  const row = statements(db).capture.get(captureId);
+  const row = await statements(db).capture.get(captureId);
   if (!row) throw new CaptureRestoreError(`store: no capture ${captureId}`);
   if (row.bodyHash === null) throw new CaptureRestoreError(`store: capture ${captureId} kept no body`);
   // restoreBody checks the body against its own hash; a capture keeps the body of its own hash.
   if (row.bodyHash !== row.hash) throw new CaptureRestoreError(`store: capture ${captureId} points at body ${row.bodyHash}, recorded ${row.hash}`);
   let body: Buffer;
   try {
-    body = restoreBody(db.$client, row.bodyHash);
+    body = await restoreStoredBody(db, row.bodyHash);
   } catch (error) {
     throw new CaptureRestoreError(`store: unable to restore capture ${captureId}: ${(error as Error).message}`, { cause: error });
   }
@@ -45,5 +48,5 @@ export async function restoreCapture(db: RedlineDb, captureId: number): Promise<
 
 /** The vendor's captures that kept a raw body, in capture order: what restoreCapture can give back. */
 export async function listStoredCaptureIds(db: RedlineDb, vendorId: number): Promise<number[]> {
-  return statements(db).stored.all(vendorId).map((r) => r.id);
+  return (await statements(db).stored.all(vendorId)).map((r) => r.id);
 }

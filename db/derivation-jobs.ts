@@ -1,6 +1,7 @@
 import type { RedlineDb } from "@/db/client";
 import { type CaptureKey, compareCaptureKeys } from "@/db/prior-state";
-import { preparedFor } from "@/db/queries/prepared";
+import type { Connection } from "@/db/driver/connection";
+import { statementsFor } from "@/db/queries/prepared";
 import type { DerivationJobStatus } from "@/db/schema";
 import { transact } from "@/db/transaction";
 
@@ -38,43 +39,55 @@ const COLUMNS = `j.id, j.vendor_id AS vendorId, v.slug AS vendorSlug, j.reason, 
   j.lease_owner AS leaseOwner, j.lease_until AS leaseUntil`;
 const ACTIVE = "('queued', 'building', 'swapping')";
 
-const statements = preparedFor((sqlite) => ({
-  active: sqlite.prepare<[number], JobRow>(`SELECT ${COLUMNS} FROM derivation_jobs j JOIN vendors v ON v.id = j.vendor_id WHERE j.vendor_id = ? AND j.status IN ${ACTIVE}`),
-  byId: sqlite.prepare<[number], JobRow>(`SELECT ${COLUMNS} FROM derivation_jobs j JOIN vendors v ON v.id = j.vendor_id WHERE j.id = ?`),
-  insert: sqlite.prepare<[number, string, string | null, string | null, string | null, string, string], { id: number }>(
+/** The job a claim takes: the oldest active one no live worker holds (or this owner's), of one vendor or any. */
+const CLAIMABLE = `j.status IN ${ACTIVE} AND (j.lease_until IS NULL OR j.lease_until < @now OR j.lease_owner = @owner)`;
+
+function claimSql(anyVendor: string, lock: string): string {
+  return `UPDATE derivation_jobs SET lease_owner = @owner, lease_until = @until, updated_at = @now
+     WHERE id = (SELECT j.id FROM derivation_jobs j WHERE (${anyVendor} OR j.vendor_id = @vendorId) AND ${CLAIMABLE} ORDER BY j.id LIMIT 1${lock})
+     RETURNING id`;
+}
+
+const statements = statementsFor((c: Connection) => ({
+  active: c.prepare<[number], JobRow>(`SELECT ${COLUMNS} FROM derivation_jobs j JOIN vendors v ON v.id = j.vendor_id WHERE j.vendor_id = ? AND j.status IN ${ACTIVE}`),
+  byId: c.prepare<[number], JobRow>(`SELECT ${COLUMNS} FROM derivation_jobs j JOIN vendors v ON v.id = j.vendor_id WHERE j.id = ?`),
+  insert: c.prepare<[number, string, string | null, string | null, string | null, string, string], { id: number }>(
     `INSERT INTO derivation_jobs (vendor_id, reason, from_observed_at, from_source, from_hash, status, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, 'queued', ?, ?) RETURNING id`,
   ),
-  setFrom: sqlite.prepare<[string | null, string | null, string | null, string, string, number]>(
+  setFrom: c.prepare<[string | null, string | null, string | null, string, string, number]>(
     "UPDATE derivation_jobs SET from_observed_at = ?, from_source = ?, from_hash = ?, reason = ?, updated_at = ?, requests = requests + 1 WHERE id = ?",
   ),
-  askAgain: sqlite.prepare<[string, number]>("UPDATE derivation_jobs SET requests = requests + 1, updated_at = ? WHERE id = ?"),
-  finishIf: sqlite.prepare<[string, string, number, number]>(
+  askAgain: c.prepare<[string, number]>("UPDATE derivation_jobs SET requests = requests + 1, updated_at = ? WHERE id = ?"),
+  finishIf: c.prepare<[string, string, number, number]>(
     "UPDATE derivation_jobs SET status = 'done', finished_at = ?, updated_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ? AND requests = ?",
   ),
-  claimable: sqlite.prepare<[string, string], JobRow>(
-    `SELECT ${COLUMNS} FROM derivation_jobs j JOIN vendors v ON v.id = j.vendor_id
-     WHERE j.status IN ${ACTIVE} AND (j.lease_until IS NULL OR j.lease_until < ? OR j.lease_owner = ?) ORDER BY j.id LIMIT 1`,
-  ),
-  claimableFor: sqlite.prepare<[number, string, string], JobRow>(
-    `SELECT ${COLUMNS} FROM derivation_jobs j JOIN vendors v ON v.id = j.vendor_id
-     WHERE j.vendor_id = ? AND j.status IN ${ACTIVE} AND (j.lease_until IS NULL OR j.lease_until < ? OR j.lease_owner = ?) ORDER BY j.id LIMIT 1`,
-  ),
-  lease: sqlite.prepare<[string, string, string, number, string, string]>(
+  // The pick and the lease in one statement. PostgreSQL's pick takes FOR UPDATE SKIP LOCKED: claims running at once pass over the job another is taking.
+  claim: c.prepare<{ owner: string; until: string; now: string; vendorId: number | null }, { id: number }>({
+    sqlite: claimSql("@vendorId IS NULL", ""),
+    postgres: claimSql("@vendorId::bigint IS NULL", " FOR UPDATE SKIP LOCKED"),
+  }),
+  lease: c.prepare<[string, string, string, number, string, string]>(
     `UPDATE derivation_jobs SET lease_owner = ?, lease_until = ?, updated_at = ?
      WHERE id = ? AND (lease_until IS NULL OR lease_until < ? OR lease_owner = ?)`,
   ),
-  progress: sqlite.prepare<{ id: number; status: string; scratchPath: string | null; capturesTotal: number; capturesDone: number; incidentsSwapped: number; longestHoldMs: number; updatedAt: string }>(
-    `UPDATE derivation_jobs SET status = @status, scratch_path = @scratchPath, captures_total = @capturesTotal,
+  progress: c.prepare<{ id: number; status: string; scratchPath: string | null; capturesTotal: number; capturesDone: number; incidentsSwapped: number; longestHoldMs: number; updatedAt: string }>({
+    sqlite: `UPDATE derivation_jobs SET status = @status, scratch_path = @scratchPath, captures_total = @capturesTotal,
        captures_done = @capturesDone, incidents_swapped = @incidentsSwapped, longest_hold_ms = max(longest_hold_ms, @longestHoldMs),
        updated_at = @updatedAt WHERE id = @id`,
-  ),
-  hold: sqlite.prepare<[number, number]>("UPDATE derivation_jobs SET longest_hold_ms = max(longest_hold_ms, ?) WHERE id = ?"),
-  finish: sqlite.prepare<[string, string | null, string, string, number]>(
+    postgres: `UPDATE derivation_jobs SET status = @status, scratch_path = @scratchPath, captures_total = @capturesTotal,
+       captures_done = @capturesDone, incidents_swapped = @incidentsSwapped, longest_hold_ms = greatest(longest_hold_ms, @longestHoldMs::bigint),
+       updated_at = @updatedAt WHERE id = @id`,
+  }),
+  hold: c.prepare<[number, number]>({
+    sqlite: "UPDATE derivation_jobs SET longest_hold_ms = max(longest_hold_ms, ?) WHERE id = ?",
+    postgres: "UPDATE derivation_jobs SET longest_hold_ms = greatest(longest_hold_ms, ?::bigint) WHERE id = ?",
+  }),
+  finish: c.prepare<[string, string | null, string, string, number]>(
     "UPDATE derivation_jobs SET status = ?, error = ?, finished_at = ?, updated_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?",
   ),
-  release: sqlite.prepare<[string, number, string]>("UPDATE derivation_jobs SET lease_owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND lease_owner = ?"),
-  recent: sqlite.prepare<[number], JobRow>(`SELECT ${COLUMNS} FROM derivation_jobs j JOIN vendors v ON v.id = j.vendor_id ORDER BY j.id DESC LIMIT ?`),
+  release: c.prepare<[string, number, string]>("UPDATE derivation_jobs SET lease_owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND lease_owner = ?"),
+  recent: c.prepare<[number], JobRow>(`SELECT ${COLUMNS} FROM derivation_jobs j JOIN vendors v ON v.id = j.vendor_id ORDER BY j.id DESC LIMIT ?`),
 }));
 
 function toJob(row: JobRow | undefined): DerivationJob | undefined {
@@ -85,11 +98,11 @@ function toJob(row: JobRow | undefined): DerivationJob | undefined {
 }
 
 export async function getActiveJob(db: RedlineDb, vendorId: number): Promise<DerivationJob | undefined> {
-  return toJob(statements(db).active.get(vendorId));
+  return toJob(await statements(db).active.get(vendorId));
 }
 
 export async function getJob(db: RedlineDb, id: number): Promise<DerivationJob | undefined> {
-  return toJob(statements(db).byId.get(id));
+  return toJob(await statements(db).byId.get(id));
 }
 
 /**
@@ -98,65 +111,74 @@ export async function getJob(db: RedlineDb, id: number): Promise<DerivationJob |
  */
 export async function queueJob(db: RedlineDb, vendorId: number, reason: string, from: CaptureKey | null, now = new Date().toISOString()): Promise<DerivationJob> {
   const st = statements(db);
-  const active = toJob(st.active.get(vendorId));
-  if (!active) {
-    const row = st.insert.get(vendorId, reason, from?.observedAt ?? null, from?.source ?? null, from?.hash ?? null, now, now);
-    if (!row) throw new Error(`store: unable to queue a derivation job for vendor ${vendorId}`);
-    return toJob(st.byId.get(row.id)) as DerivationJob;
-  }
-  const earlier = active.from !== null && (from === null || compareCaptureKeys(from, active.from) < 0);
-  if (earlier) st.setFrom.run(from?.observedAt ?? null, from?.source ?? null, from?.hash ?? null, from === null ? reason : active.reason, now, active.id);
-  else st.askAgain.run(now, active.id);
-  return toJob(st.byId.get(active.id)) as DerivationJob;
+  // Read, decide, write: two processes asking at once must not both insert (one active job per vendor).
+  return transact(db, async () => {
+    const active = toJob(await st.active.get(vendorId));
+    if (!active) {
+      const row = await st.insert.get(vendorId, reason, from?.observedAt ?? null, from?.source ?? null, from?.hash ?? null, now, now);
+      if (!row) throw new Error(`store: unable to queue a derivation job for vendor ${vendorId}`);
+      return toJob(await st.byId.get(row.id)) as DerivationJob;
+    }
+    const earlier = active.from !== null && (from === null || compareCaptureKeys(from, active.from) < 0);
+    if (earlier) await st.setFrom.run(from?.observedAt ?? null, from?.source ?? null, from?.hash ?? null, from === null ? reason : active.reason, now, active.id);
+    else await st.askAgain.run(now, active.id);
+    return toJob(await st.byId.get(active.id)) as DerivationJob;
+  }, { immediate: true });
 }
 
-/** Take the oldest job no live worker holds (or this owner's), for `leaseMs`. */
+/**
+ * Take the oldest job no live worker holds (or this owner's), for `leaseMs`. Several processes
+ * may run jobs against one database: the pick and the lease are one statement, on SQLite in an
+ * immediate transaction (one writer at a time); on PostgreSQL its pick takes `FOR UPDATE SKIP
+ * LOCKED`, so concurrent claims pass over each other's job instead of sharing it.
+ */
 export async function claimJob(db: RedlineDb, owner: string, leaseMs: number, vendorId?: number, nowMs = Date.now()): Promise<DerivationJob | undefined> {
   const st = statements(db);
   const now = new Date(nowMs).toISOString();
-  return transact(db, async () => {
-    const row = vendorId === undefined ? st.claimable.get(now, owner) : st.claimableFor.get(vendorId, now, owner);
-    if (!row) return undefined;
-    const taken = st.lease.run(owner, new Date(nowMs + leaseMs).toISOString(), now, row.id, now, owner);
-    return taken.changes === 1 ? toJob(st.byId.get(row.id)) : undefined;
-  }, { immediate: true });
+  const until = new Date(nowMs + leaseMs).toISOString();
+  const claim = async () => {
+    const claimed = await st.claim.get({ owner, until, now, vendorId: vendorId ?? null });
+    return claimed ? toJob(await st.byId.get(claimed.id)) : undefined;
+  };
+  return db.connection.dialect === "postgres" ? claim() : transact(db, claim, { immediate: true });
 }
 
 /** Keep holding a job; false when another worker took it over (the lease ran out). */
 export async function renewLease(db: RedlineDb, id: number, owner: string, leaseMs: number, nowMs = Date.now()): Promise<boolean> {
   const now = new Date(nowMs).toISOString();
-  return statements(db).lease.run(owner, new Date(nowMs + leaseMs).toISOString(), now, id, now, owner).changes === 1;
+  return (await statements(db).lease.run(owner, new Date(nowMs + leaseMs).toISOString(), now, id, now, owner)).changes === 1;
 }
 
 /** Let go of a job before its lease ends (a worker stopping): the next worker resumes it at once. */
 export async function releaseJob(db: RedlineDb, id: number, owner: string): Promise<void> {
-  statements(db).release.run(new Date().toISOString(), id, owner);
+  await statements(db).release.run(new Date().toISOString(), id, owner);
 }
 
 /** Note how long one of the job's transactions held the write lock. */
 export async function noteJobHold(db: RedlineDb, id: number, ms: number): Promise<void> {
-  statements(db).hold.run(Math.round(ms), id);
+  await statements(db).hold.run(Math.round(ms), id);
 }
 
 export async function saveJobProgress(
   db: RedlineDb,
   job: Pick<DerivationJob, "id" | "status" | "scratchPath" | "capturesTotal" | "capturesDone" | "incidentsSwapped" | "longestHoldMs">,
 ): Promise<void> {
-  statements(db).progress.run({ ...job, updatedAt: new Date().toISOString() });
+  const { id, status, scratchPath, capturesTotal, capturesDone, incidentsSwapped, longestHoldMs } = job;
+  await statements(db).progress.run({ id, status, scratchPath, capturesTotal, capturesDone, incidentsSwapped, longestHoldMs, updatedAt: new Date().toISOString() });
 }
 
 /** Mark a job done unless it was asked for again since `requests` was read; false then. */
 export async function finishJobIfUnchanged(db: RedlineDb, id: number, requests: number): Promise<boolean> {
   const now = new Date().toISOString();
-  return statements(db).finishIf.run(now, now, id, requests).changes === 1;
+  return (await statements(db).finishIf.run(now, now, id, requests)).changes === 1;
 }
 
 export async function finishJob(db: RedlineDb, id: number, status: "done" | "failed", error: string | null = null): Promise<void> {
   const now = new Date().toISOString();
-  statements(db).finish.run(status, error, now, now, id);
+  await statements(db).finish.run(status, error, now, now, id);
 }
 
 /** The most recent jobs, newest first: what the operator page and `rederive --status` show. */
 export async function listRecentJobs(db: RedlineDb, limit = 20): Promise<DerivationJob[]> {
-  return statements(db).recent.all(limit).flatMap((r) => toJob(r) ?? []);
+  return (await statements(db).recent.all(limit)).flatMap((r) => toJob(r) ?? []);
 }

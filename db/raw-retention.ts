@@ -1,6 +1,7 @@
 import type { RedlineDb } from "@/db/client";
 import { dropUnusedBodies } from "@/db/body-pruning";
-import { preparedFor } from "@/db/queries/prepared";
+import type { Connection } from "@/db/driver/connection";
+import { statementsFor } from "@/db/queries/prepared";
 import { transact } from "@/db/transaction";
 
 /**
@@ -34,23 +35,26 @@ const DEFAULT_BATCH = 500;
  * now (polls answered "not modified" confirm it) and the base of the source's next delta. A vendor
  * being rebuilt aside keeps its bodies until the next run: its scratch may still read them.
  */
-const statements = preparedFor((sqlite) => ({
-  expired: sqlite.prepare<{ before: string; vendorId: number | null; afterId: number; batch: number }, { id: number; bodyHash: string }>(
-    `SELECT c.id, c.hash AS bodyHash FROM captures c
+const expiredSql = (vendorIsNull: string, indexed: string) => `SELECT c.id, c.hash AS bodyHash FROM captures c
      WHERE c.body_id IS NOT NULL AND c.id > @afterId AND coalesce(c.last_observed_at, c.observed_at) < @before
-       AND (@vendorId IS NULL OR c.vendor_id = @vendorId)
+       AND (${vendorIsNull} OR c.vendor_id = @vendorId)
        AND NOT EXISTS (SELECT 1 FROM derivation_jobs j WHERE j.vendor_id = c.vendor_id AND j.status IN ('building', 'swapping'))
-       AND c.id <> (SELECT l.id FROM captures l INDEXED BY captures_identity WHERE l.vendor_id = c.vendor_id AND l.source = c.source AND l.body_id IS NOT NULL
+       AND c.id <> (SELECT l.id FROM captures l${indexed} WHERE l.vendor_id = c.vendor_id AND l.source = c.source AND l.body_id IS NOT NULL
                     ORDER BY l.observed_at DESC, l.id DESC LIMIT 1)
-     ORDER BY c.id LIMIT @batch`,
-  ),
-  mark: sqlite.prepare<[string, number]>("UPDATE captures SET body_id = NULL, body_pruned_at = ? WHERE id = ? AND body_id IS NOT NULL"),
-  keptFrom: sqlite.prepare<{ v: number }, { keptFrom: string | null; pruned: number; lastPrunedAt: string | null }>(
+     ORDER BY c.id LIMIT @batch`;
+
+const statements = statementsFor((c: Connection) => ({
+  expired: c.prepare<{ before: string; vendorId: number | null; afterId: number; batch: number }, { id: number; bodyHash: string }>({
+    sqlite: expiredSql("@vendorId IS NULL", " INDEXED BY captures_identity"),
+    postgres: expiredSql("@vendorId::bigint IS NULL", ""),
+  }),
+  mark: c.prepare<[string, number]>("UPDATE captures SET body_id = NULL, body_pruned_at = ? WHERE id = ? AND body_id IS NOT NULL"),
+  keptFrom: c.prepare<{ v: number }, { keptFrom: string | null; pruned: number; lastPrunedAt: string | null }>(
     `SELECT (SELECT min(observed_at) FROM captures WHERE vendor_id = @v AND body_id IS NOT NULL) AS keptFrom,
        (SELECT count(*) FROM captures WHERE vendor_id = @v AND body_pruned_at IS NOT NULL) AS pruned,
        (SELECT max(body_pruned_at) FROM captures WHERE vendor_id = @v AND body_pruned_at IS NOT NULL) AS lastPrunedAt`,
   ),
-  anyPruned: sqlite.prepare<[number], { observedAt: string }>(
+  anyPruned: c.prepare<[number], { observedAt: string }>(
     "SELECT observed_at AS observedAt FROM captures WHERE vendor_id = ? AND body_pruned_at IS NOT NULL ORDER BY observed_at DESC LIMIT 1",
   ),
 }));
@@ -98,11 +102,11 @@ export async function pruneRawBatch(db: RedlineDb, options: RetentionOptions, af
   const st = statements(db);
   const now = options.now ?? new Date().toISOString();
   return transact(db, async () => {
-    const rows = st.expired.all({ before: options.before, vendorId: options.vendorId ?? null, afterId, batch: options.batch ?? DEFAULT_BATCH });
+    const rows = await st.expired.all({ before: options.before, vendorId: options.vendorId ?? null, afterId, batch: options.batch ?? DEFAULT_BATCH });
     const last = rows[rows.length - 1];
     if (last === undefined) return null;
-    for (const row of rows) summary.captures += st.mark.run(now, row.id).changes;
-    const dropped = dropUnusedBodies(db.$client, new Set(rows.map((r) => r.bodyHash)));
+    for (const row of rows) summary.captures += (await st.mark.run(now, row.id)).changes;
+    const dropped = await dropUnusedBodies(db, new Set(rows.map((r) => r.bodyHash)));
     summary.bodies += dropped.dropped;
     summary.rebased += dropped.rebased;
     return last.id;
@@ -119,11 +123,11 @@ export interface VendorRetention {
 
 /** What retention removed of a vendor's raw captures, and from when they are kept. */
 export async function vendorRetention(db: RedlineDb, vendorId: number): Promise<VendorRetention> {
-  const row = statements(db).keptFrom.get({ v: vendorId });
+  const row = await statements(db).keptFrom.get({ v: vendorId });
   return { keptFrom: row?.keptFrom ?? null, prunedCaptures: row?.pruned ?? 0, lastPrunedAt: row?.lastPrunedAt ?? null };
 }
 
 /** The latest observation of the vendor whose raw body retention removed, if any was. */
 export async function latestPrunedObservation(db: RedlineDb, vendorId: number): Promise<string | null> {
-  return statements(db).anyPruned.get(vendorId)?.observedAt ?? null;
+  return (await statements(db).anyPruned.get(vendorId))?.observedAt ?? null;
 }

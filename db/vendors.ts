@@ -201,13 +201,12 @@ export async function removeVendor(db: RedlineDb, slug: string, purge: boolean):
     await s.disable.run(vendor.id);
     return { incidents: count };
   }
-  const sqlite = db.$client;
   const bodies = await transact(db, async (): Promise<PruneSummary> => {
-    const hashes = vendorBodyHashes(sqlite, vendor.id);
+    const hashes = await vendorBodyHashes(db, vendor.id);
     // Its captures go with it (foreign keys cascade); then the raw bodies no other vendor uses.
     await s.remove.run(vendor.id);
-    const pruned = dropUnusedBodies(sqlite, hashes);
-    disownVendorBodies(sqlite, vendor.id);
+    const pruned = await dropUnusedBodies(db, hashes);
+    await disownVendorBodies(db, vendor.id);
     return pruned;
   }, { immediate: true });
   return { incidents: count, bodies };
