@@ -76,7 +76,7 @@ export async function onEachDatabase<T>(work: (database: BenchDatabase) => Promi
   }
 }
 
-/** "sqlite" or "postgres", padded for a table's first column. */
+/** The database's name as a table of figures gives it. */
 export function dialectLabel(dialect: Dialect): string {
-  return dialect === "sqlite" ? "SQLite    " : "PostgreSQL";
+  return dialect === "sqlite" ? "SQLite" : "PostgreSQL";
 }

@@ -131,7 +131,7 @@ async function pollOn(dbFile: string, label: string): Promise<PhaseResult[]> {
 }
 
 export async function runPollBenchmark(): Promise<void> {
-  const runs = await onEachDatabase(({ dialect, location }) => pollOn(location, dialectLabel(dialect).trim()));
+  const runs = await onEachDatabase(({ dialect, location }) => pollOn(location, dialectLabel(dialect)));
   const rows = runs.flatMap((r) => r.result);
   print(rows);
   for (const { result } of runs) {

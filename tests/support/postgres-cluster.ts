@@ -140,7 +140,7 @@ function killQuietly(pid: number | undefined, signal: NodeJS.Signals): void {
 }
 
 /** A temporary folder for a cluster, owned by the user the server runs as. */
-async function clusterFolder(): Promise<{ folder: string; dataDir: string; owner: Owner | undefined }> {
+async function clusterFolder(): Promise<ClusterPlace> {
   const folder = await fs.promises.mkdtemp(path.join(os.tmpdir(), "redline-pg-"));
   if (!SHELL_SAFE.test(folder)) {
     await fs.promises.rm(folder, { recursive: true, force: true });
@@ -151,16 +151,22 @@ async function clusterFolder(): Promise<{ folder: string; dataDir: string; owner
   return { folder, dataDir: path.join(folder, "data"), owner };
 }
 
-/** Starts the server of a filled data directory and hands it back; on failure the folder is removed. */
-async function launchCluster(
-  binaries: PostgresBinaries,
-  place: { folder: string; dataDir: string; owner: Owner | undefined },
-  fill: () => Promise<void>,
-  options: PostgresClusterOptions,
-): Promise<PostgresCluster & { promote(): Promise<void> }> {
+interface ClusterPlace {
+  folder: string;
+  dataDir: string;
+  owner: Owner | undefined;
+}
+
+/**
+ * Makes a cluster's folder, lets `fill` write its data directory (initdb, or a base backup), starts
+ * the server and hands it back; on failure the folder is removed.
+ */
+async function launchCluster(options: PostgresClusterOptions, fill: (binaries: PostgresBinaries, place: ClusterPlace) => Promise<void>): Promise<StandbyCluster> {
+  const binaries = findPostgresBinaries(options.binDir ?? postgresBinOverride);
+  const place = await clusterFolder();
   const { folder, dataDir, owner } = place;
   try {
-    await fill();
+    await fill(binaries, place);
     const port = await startServer(binaries, dataDir, folder, owner, options);
     const pid = postmasterPid(dataDir);
     // Should this process end without stop(), the server must not outlive it.
@@ -206,24 +212,17 @@ async function launchCluster(
  * unprivileged user when this process is root. Resolves once the server accepts connections.
  */
 export async function startPostgresCluster(options: PostgresClusterOptions = {}): Promise<PostgresCluster> {
-  const binaries = findPostgresBinaries(options.binDir ?? postgresBinOverride);
-  const place = await clusterFolder();
-  return launchCluster(
-    binaries,
-    place,
-    async () => {
-      const initdb = await runCommand(
-        binaries.initdb,
-        ["-D", place.dataDir, "-A", "trust", "-U", SUPERUSER, "--encoding=UTF8", "--locale=C", "--lc-ctype=C.UTF-8", "--no-sync"],
-        place.folder,
-        place.owner,
-      );
-      if (initdb.code !== 0) {
-        throw new PostgresClusterError("initdb-failed", `initdb failed (${binaries.initdb}, exit ${initdb.code}):\n${initdb.output}`);
-      }
-    },
-    options,
-  );
+  return launchCluster(options, async (binaries, place) => {
+    const initdb = await runCommand(
+      binaries.initdb,
+      ["-D", place.dataDir, "-A", "trust", "-U", SUPERUSER, "--encoding=UTF8", "--locale=C", "--lc-ctype=C.UTF-8", "--no-sync"],
+      place.folder,
+      place.owner,
+    );
+    if (initdb.code !== 0) {
+      throw new PostgresClusterError("initdb-failed", `initdb failed (${binaries.initdb}, exit ${initdb.code}):\n${initdb.output}`);
+    }
+  });
 }
 
 /** A hot standby of `primary`: a base backup taken with pg_basebackup, streaming the primary's WAL from then on. */
@@ -237,16 +236,9 @@ export interface StandbyCluster extends PostgresCluster {
  * alongside, `-R` writing the standby's connection settings) and starts it as a hot standby.
  */
 export async function startStandbyCluster(primary: { port: number }, options: PostgresClusterOptions = {}): Promise<StandbyCluster> {
-  const binaries = findPostgresBinaries(options.binDir ?? postgresBinOverride);
-  const place = await clusterFolder();
-  return launchCluster(
-    binaries,
-    place,
-    async () => {
-      const args = ["-D", place.dataDir, "-h", "127.0.0.1", "-p", String(primary.port), "-U", SUPERUSER, "-X", "stream", "-R", "-c", "fast", "--no-sync"];
-      const backup = await runCommand(binaries.pgBasebackup, args, place.folder, place.owner);
-      if (backup.code !== 0) throw new PostgresClusterError("start-failed", `pg_basebackup failed (exit ${backup.code}):\n${backup.output}`);
-    },
-    { ...options, settings: { hot_standby: "on", ...options.settings } },
-  );
+  return launchCluster({ ...options, settings: { hot_standby: "on", ...options.settings } }, async (binaries, place) => {
+    const args = ["-D", place.dataDir, "-h", "127.0.0.1", "-p", String(primary.port), "-U", SUPERUSER, "-X", "stream", "-R", "-c", "fast", "--no-sync"];
+    const backup = await runCommand(binaries.pgBasebackup, args, place.folder, place.owner);
+    if (backup.code !== 0) throw new PostgresClusterError("start-failed", `pg_basebackup failed (exit ${backup.code}):\n${backup.output}`);
+  });
 }

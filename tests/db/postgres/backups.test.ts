@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { closeStore, openStore, type RedlineDb } from "@/db/client";
+import { closeStore, openStore } from "@/db/client";
 import { addSubscription } from "@/db/subscriptions";
 import { recordSupervisorEvent } from "@/db/supervisor-events";
 import { addVendor, listVendorSummaries } from "@/db/vendors";
@@ -42,12 +42,17 @@ async function contents(url: string): Promise<Record<string, unknown[]>> {
   }
 }
 
-/** An archive with rows in the tables the operator fills by hand and in the change log the triggers fill. */
-async function fill(db: RedlineDb, tag: string): Promise<void> {
-  for (const slug of ["acme", "globex"]) await addVendor(db, { slug: `${slug}-${tag}`, name: `${slug} ${tag}`, platform: "statuspage", url: `https://status.${slug}.example` }, "user");
-  await saveWatchlist(db, { name: `team-${tag}`, vendors: [`acme-${tag}`], components: [] });
-  await addSubscription(db, { target: "mailto:oncall@example.com", format: "email", filter: subscriptionFilterSchema.parse({}), watchlist: null, digest: null });
-  await recordSupervisorEvent(db, { at: new Date().toISOString(), process: "web", event: "started", detail: tag });
+/** Rows in the tables the operator fills by hand and in the change log the triggers fill, written through Redline. */
+async function fill(url: string, tag: string): Promise<void> {
+  const db = await openStore(url);
+  try {
+    for (const slug of ["acme", "globex"]) await addVendor(db, { slug: `${slug}-${tag}`, name: `${slug} ${tag}`, platform: "statuspage", url: `https://status.${slug}.example` }, "user");
+    await saveWatchlist(db, { name: `team-${tag}`, vendors: [`acme-${tag}`], components: [] });
+    await addSubscription(db, { target: "mailto:oncall@example.com", format: "email", filter: subscriptionFilterSchema.parse({}), watchlist: null, digest: null });
+    await recordSupervisorEvent(db, { at: new Date().toISOString(), process: "web", event: "started", detail: tag });
+  } finally {
+    await closeStore(db);
+  }
 }
 
 describePostgres("PostgreSQL backups with the database's own tools", () => {
@@ -59,12 +64,7 @@ describePostgres("PostgreSQL backups with the database's own tools", () => {
     folder = await fs.promises.mkdtemp(path.join(os.tmpdir(), "redline-dump-"));
     source = await runPostgresCluster().createDatabase("redline_dump_source");
     made.push(source);
-    const db = await openStore(source);
-    try {
-      await fill(db, "dumped");
-    } finally {
-      await closeStore(db);
-    }
+    await fill(source, "dumped");
   });
 
   afterAll(async () => {
@@ -103,12 +103,7 @@ describePostgres("a streaming standby started from a base backup (pg_basebackup)
     // A primary of its own: the standby replicates a whole cluster, not one database.
     primary = await startPostgresCluster({ settings: { wal_level: "replica", max_wal_senders: "4", full_page_writes: "on" } });
     primaryUrl = await primary.createDatabase("redline_primary");
-    const db = await openStore(primaryUrl);
-    try {
-      await fill(db, "before");
-    } finally {
-      await closeStore(db);
-    }
+    await fill(primaryUrl, "before");
   });
 
   afterAll(async () => {
@@ -134,12 +129,7 @@ describePostgres("a streaming standby started from a base backup (pg_basebackup)
     expect(await slugsOn(replica)).toEqual(["acme-before", "globex-before"]);
 
     // Written on the primary after the backup: streamed to the standby.
-    const db = await openStore(primaryUrl);
-    try {
-      await fill(db, "after");
-    } finally {
-      await closeStore(db);
-    }
+    await fill(primaryUrl, "after");
     await waitFor("the standby to replay the primary's later writes", async () => (await slugsOn(replica)).length === 4);
     expect(await contents(replica)).toEqual(await contents(primaryUrl));
 
