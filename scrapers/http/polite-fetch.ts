@@ -32,8 +32,9 @@ export class HostGate {
       const wait = host.lastStart + this.minIntervalMs - this.now();
       if (wait > 0) await sleep(wait);
       if (this.reserve && this.minIntervalMs > 0) {
-        const shared = (await this.reserve(origin, this.minIntervalMs, this.now())) - this.now();
-        if (shared > 0) await sleep(shared);
+        // A timer may fire a millisecond before the clock reaches its time: wait until it has.
+        const booked = await this.reserve(origin, this.minIntervalMs, this.now());
+        for (let shared = booked - this.now(); shared > 0; shared = booked - this.now()) await sleep(shared);
       }
       host.lastStart = this.now();
       return await work();
