@@ -88,7 +88,7 @@ const CASES: Array<{ name: string; fragments: string[]; plan: RegExp[]; sortsVen
   { name: "a vendor's incidents by start (its profile's facts)", fragments: ["kind = 'incident' AND started_at >= ? AND started_at < ?"],
     plan: [/^SEARCH incidents USING INDEX incidents_vendor_started \(vendor_id=\? AND started_at>\? AND started_at<\?\)$/] },
   { name: "a vendor's latest incident", fragments: ["ORDER BY started_at DESC LIMIT 1"], plan: [/^SEARCH incidents USING INDEX incidents_vendor_started \(vendor_id=\? AND started_at>\?\)$/] },
-  { name: "a vendor's incidents newest first", fragments: ["WHERE i.vendor_id = @vendorId"], plan: [/^SEARCH i USING INDEX incidents_vendor_timeline \(vendor_id=\?\)$/, /^SEARCH c USING PRIMARY KEY \(incident_id=\?\)$/] },
+  { name: "a vendor's incidents newest first", fragments: ["WHERE i.vendor_id = @vendorId AND (@impact"], plan: [/^SEARCH i USING INDEX incidents_vendor_timeline \(vendor_id=\?\)$/, /^SEARCH c USING PRIMARY KEY \(incident_id=\?\)$/] },
   { name: "presence: the snapshot's incidents and this source's listing of them", fragments: ["LEFT JOIN incident_sources s"],
     plan: [/^SEARCH i USING INDEX incidents_identity \(vendor_id=\? AND provider_id=\?\)$/, /^SEARCH s USING PRIMARY KEY \(incident_id=\? AND source=\?\) LEFT-JOIN$/] },
   { name: "presence: what a source listed", fragments: ["FROM incident_sources s JOIN incidents i"], plan: [/^SEARCH s USING COVERING INDEX incident_sources_listed \(vendor_id=\? AND source=\?\)$/] },
