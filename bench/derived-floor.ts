@@ -15,7 +15,7 @@ export interface DerivedFloor {
   versions: number;
 }
 
-export function derivedFloor(dbFile: string): DerivedFloor {
+export async function derivedFloor(dbFile: string): Promise<DerivedFloor> {
   const db = openDatabase(dbFile);
   try {
     const sqlite = db.$client;
@@ -24,7 +24,7 @@ export function derivedFloor(dbFile: string): DerivedFloor {
     );
     const floor: DerivedFloor = { states: 0, versions: 0 };
     for (const { id } of sqlite.prepare<[], { id: number }>("SELECT id FROM incidents").all()) {
-      floor.states += compressWithDictionary(Buffer.from(JSON.stringify([...statesByCapture(sqlite, id).values()]))).length;
+      floor.states += compressWithDictionary(Buffer.from(JSON.stringify([...(await statesByCapture(db, id)).values()]))).length;
       const versions = versionsOf.all(id).map((v) => [unpackVersionContent(v.content).changes, v.kinds, v.observedAt]);
       floor.versions += compressWithDictionary(Buffer.from(JSON.stringify(versions))).length;
     }

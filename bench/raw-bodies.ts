@@ -51,7 +51,8 @@ export async function runRawBodiesBenchmark(): Promise<void> {
       const rows = db.$client.prepare<[], { hash: string; size: number; bytes: number; depth: number }>("SELECT lower(hex(hash)) AS hash, size, length(body) AS bytes, depth FROM capture_bodies").all();
       const raw = rows.reduce((n, r) => n + r.size, 0);
       const stored = rows.reduce((n, r) => n + r.bytes, 0);
-      const gzip = rows.reduce((n, r) => n + gzipSync(restoreBody(db.$client, r.hash), { level: 1 }).byteLength, 0);
+      let gzip = 0;
+      for (const r of rows) gzip += gzipSync(await restoreBody(db, r.hash), { level: 1 }).byteLength;
       const ids = db.$client.prepare<[], { id: number }>("SELECT id FROM captures WHERE body_id IS NOT NULL").all().map((r) => r.id);
       // A first pass warms the JIT and SQLite's page cache; the second is timed.
       for (const id of ids) await restoreCaptureBody(db, id);

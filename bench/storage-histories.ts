@@ -130,7 +130,7 @@ export async function measureHistory(history: History, dir: string): Promise<His
     reimportReportedSeconds: reportedImportSeconds(second.stdout),
     reimportAddedBytes,
     ...(await timeReads(dbFile, history.vendor)),
-    derivedFloor: derivedFloor(dbFile),
+    derivedFloor: await derivedFloor(dbFile),
     dbFile,
   };
 }

@@ -59,11 +59,12 @@ async function measure(db: RedlineDb): Promise<void> {
   const full = sqlite.prepare<[], { n: number; full: number }>("SELECT count(*) AS n, count(snapshot) AS full FROM incident_versions").get();
   console.log(`versions: ${full?.n ?? 0}, with a full snapshot: ${full?.full ?? 0}; ${tableBytes(sqlite)}`);
   for (const pass of ["cold", "warm"]) {
-    const ms = versions.map((v) => {
+    const ms: number[] = [];
+    for (const v of versions) {
       const started = performance.now();
-      if (!readVersionState(db, v.incidentId, v.seq)) throw new Error(`bench: version ${v.incidentId}:${v.seq} unreadable`);
-      return performance.now() - started;
-    });
+      if (!(await readVersionState(db, v.incidentId, v.seq))) throw new Error(`bench: version ${v.incidentId}:${v.seq} unreadable`);
+      ms.push(performance.now() - started);
+    }
     console.log(`readVersionState, ${versions.length} versions (${pass}): ${percentiles(ms)}`);
   }
   const incidents = sqlite

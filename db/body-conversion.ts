@@ -1,7 +1,9 @@
 import type Database from "better-sqlite3";
 import { gunzipSync } from "node:zlib";
 import { decodeBody } from "@/db/body-codec";
-import { BodyStoreError, chainHead, type ChainLink, type EncodedBody, encodeInChain, nextPosition, restoreBody, sha256Hex, stretchStart } from "@/db/capture-bodies";
+import { transact } from "@/db/transaction";
+import type { RedlineDb } from "@/db/client";
+import { BodyStoreError, chainHead, type ChainLink, type EncodedBody, encodeInChain, nextPosition, restoreBody, sha256Hex, stretchStart, withinBounds } from "@/db/capture-bodies";
 
 /**
  * Bodies stored whole with gzip, as before deltas, are converted in place into their sources'
@@ -64,7 +66,7 @@ function readLegacy(hash: string, stored: Buffer): Buffer {
 }
 
 /** Encode one batch against each source's chain as it stands, plus the bodies of the batch before it. */
-function encodeBatch(sqlite: Database.Database, rows: ReadonlyArray<{ vendorId: number | null; source: string | null; hash: string; stored: Buffer }>): Pending[] {
+async function encodeBatch(db: RedlineDb, rows: ReadonlyArray<{ vendorId: number | null; source: string | null; hash: string; stored: Buffer }>): Promise<Pending[]> {
   const sourceHeads = new Map<string, ChainLink | null>();
   const vendorHeads = new Map<number, ChainLink>();
   // Bodies of this batch as links: their rows are gzip until it commits.
@@ -76,12 +78,13 @@ function encodeBatch(sqlite: Database.Database, rows: ReadonlyArray<{ vendorId: 
     let head: ChainLink | null = null;
     const key = `${row.vendorId}\0${row.source}`;
     if (row.vendorId !== null && row.source !== null) {
-      if (!sourceHeads.has(key)) sourceHeads.set(key, chainHead(sqlite, row.vendorId, row.source, { ownOnly: true }));
-      head = sourceHeads.get(key) ?? vendorHeads.get(row.vendorId) ?? chainHead(sqlite, row.vendorId, row.source);
+      if (!sourceHeads.has(key)) sourceHeads.set(key, await chainHead(db, row.vendorId, row.source, { ownOnly: true }));
+      head = sourceHeads.get(key) ?? vendorHeads.get(row.vendorId) ?? (await chainHead(db, row.vendorId, row.source));
     }
-    const encoded = encodeInChain(body, head, (h) => stretchStart(sqlite, h, known));
+    const start = head && head.run > 0 && !withinBounds(head, body) ? await stretchStart(db, head, known) : head;
+    const encoded = encodeInChain(body, head, () => start);
     // Checked before it replaces the only copy.
-    const base = encoded.baseHash === null ? null : (known.get(encoded.baseHash)?.body ?? restoreBody(sqlite, encoded.baseHash));
+    const base = encoded.baseHash === null ? null : (known.get(encoded.baseHash)?.body ?? (await restoreBody(db, encoded.baseHash)));
     if (sha256Hex(decodeBody(encoded.encoding, encoded.body, base)) !== row.hash) {
       throw new BodyStoreError(`store: raw body ${row.hash} did not survive re-encoding; it is left as gzip`);
     }
@@ -97,23 +100,24 @@ function encodeBatch(sqlite: Database.Database, rows: ReadonlyArray<{ vendorId: 
 }
 
 /** Write a batch in one transaction; a MovedError when a base was deleted meanwhile (a purge), to encode it again. */
-function writeBatch(sqlite: Database.Database, st: ReturnType<typeof prepare>, pending: readonly Pending[]): void {
-  sqlite.transaction(() => {
+async function writeBatch(db: RedlineDb, st: ReturnType<typeof prepare>, pending: readonly Pending[]): Promise<void> {
+  await transact(db, async (tx) => {
     for (const item of pending) {
       if (!st.isLegacy.get(item.hash)) continue;
       if (item.encoded.baseHash !== null && !st.exists.get(item.encoded.baseHash)) throw new MovedError();
-      const position = item.vendorId === null ? null : nextPosition(sqlite, item.vendorId);
+      const position = item.vendorId === null ? null : await nextPosition(tx, item.vendorId);
       st.write.run({ hash: item.hash, vendorId: item.vendorId, source: item.source, position, ...item.encoded });
     }
-  }).immediate();
+  }, { immediate: true });
 }
 
 class MovedError extends Error {
   readonly kind = "moved";
 }
 
-/** Convert every gzip body to the delta layout; returns how many were converted. */
-export function convertLegacyBodies(sqlite: Database.Database, options: ConversionOptions = {}): number {
+/** Convert every gzip body to the delta layout (SQLite files of an earlier Redline only); returns how many were converted. */
+export async function convertLegacyBodies(db: RedlineDb, options: ConversionOptions = {}): Promise<number> {
+  const sqlite = db.$client;
   const st = prepare(sqlite);
   const batch = options.batchBodies ?? DEFAULT_BATCH;
   let cursor = 0;
@@ -122,9 +126,9 @@ export function convertLegacyBodies(sqlite: Database.Database, options: Conversi
     const rows = st.next.all(cursor, batch);
     const orphans = rows.length === 0 ? st.orphans.all(batch).map((r) => ({ ...r, vendorId: null, source: null })) : [];
     if (rows.length === 0 && orphans.length === 0) return converted;
-    const pending = encodeBatch(sqlite, rows.length > 0 ? rows : orphans);
+    const pending = await encodeBatch(db, rows.length > 0 ? rows : orphans);
     try {
-      writeBatch(sqlite, st, pending);
+      await writeBatch(db, st, pending);
     } catch (error) {
       if (error instanceof MovedError) continue;
       throw error;

@@ -1,5 +1,5 @@
-import { decodeBody, encodeFull } from "@/db/body-codec";
-import { BodyStoreError, restoreBody, sha256Hex, type StoredBodyRow } from "@/db/capture-bodies";
+import { encodeFull } from "@/db/body-codec";
+import { restoreBody } from "@/db/capture-bodies";
 import type { RedlineDb } from "@/db/client";
 import type { Connection } from "@/db/driver/connection";
 import { statementsFor } from "@/db/queries/prepared";
@@ -31,49 +31,8 @@ const statements = statementsFor((c: Connection) => {
        UNION SELECT ${HEX("hash")[d]} FROM capture_bodies WHERE vendor_id = ?`),
     ),
     disown: c.prepare<[number]>("UPDATE capture_bodies SET vendor_id = NULL, source_id = NULL, position = NULL WHERE vendor_id = ?"),
-    row: c.prepare<[string], StoredBodyRow>(
-      both((d) => `SELECT ${HEX("b.hash")[d]} AS hash, b.encoding, b.size, b.body,
-         (SELECT ${HEX("p.hash")[d]} FROM capture_bodies p WHERE p.id = b.base_id) AS baseHash, b.depth, b.chain_bytes AS chainBytes
-       FROM capture_bodies b WHERE b.hash = ${BY_HASH[d]}`),
-    ),
   };
 });
-
-/** A chain longer than any the write path makes is a loop in damaged rows. */
-const MAX_WALK = 10_000;
-
-/**
- * A raw body by its hash, decoded through its chain and checked against the hash. On SQLite this
- * is capture-bodies' restoreBody; on PostgreSQL the same walk on the connection, until
- * capture-bodies itself runs there (its restoreBody then serves both).
- */
-export async function restoreStoredBody(db: RedlineDb, hash: string): Promise<Buffer> {
-  if (db.connection.dialect === "sqlite") return restoreBody(db.$client, hash);
-  const st = statements(db);
-  const chain: StoredBodyRow[] = [];
-  for (let at: string | null = hash; at !== null;) {
-    const row: StoredBodyRow | undefined = await st.row.get(at);
-    if (!row) throw new BodyStoreError(chain.length === 0 ? `store: raw body ${hash} is missing` : `store: raw body ${hash} has lost its base ${at}`);
-    chain.push(row);
-    if (chain.length > MAX_WALK) throw new BodyStoreError(`store: raw body ${hash} has a delta chain that loops`);
-    if (row.encoding !== "zstd-delta") break;
-    if (row.baseHash === null) throw new BodyStoreError(`store: raw body ${hash} is a delta without a base (row ${row.hash})`);
-    at = row.baseHash;
-  }
-  let current: Uint8Array | null = null;
-  for (let i = chain.length - 1; i >= 0; i -= 1) {
-    const row = chain[i] as StoredBodyRow;
-    try {
-      current = decodeBody(row.encoding, row.body, current);
-    } catch (error) {
-      throw new BodyStoreError(`store: raw body ${hash} cannot be decoded (${row.encoding} row ${row.hash}: ${(error as Error).message})`, { cause: error });
-    }
-  }
-  const restored = Buffer.from(current ?? new Uint8Array(0));
-  const actual = sha256Hex(restored);
-  if (actual !== hash) throw new BodyStoreError(`store: raw body ${hash} restored to ${restored.byteLength} bytes of sha256 ${actual}, not its own: its stored rows are damaged`);
-  return restored;
-}
 
 /**
  * Delete those of `candidates` that no capture uses any more. A body still used that is a delta
@@ -88,7 +47,7 @@ export async function dropUnusedBodies(db: RedlineDb, candidates: Iterable<strin
   for (const hash of doomed) {
     for (const dependent of await st.dependents.all(hash)) {
       if (doomed.has(dependent.hash)) continue;
-      const body = await restoreStoredBody(db, dependent.hash);
+      const body = await restoreBody(db, dependent.hash);
       await st.rewrite.run(encodeFull(body), body.byteLength, dependent.hash);
       rebased += 1;
     }

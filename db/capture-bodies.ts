@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import type Database from "better-sqlite3";
 import { decodeBody, encodeDelta, encodeFull } from "@/db/body-codec";
 import type { RedlineDb } from "@/db/client";
 import type { BodyEncoding } from "@/db/schema";
-import { preparedOnConnection } from "@/db/queries/prepared";
+import type { Connection, Dialect } from "@/db/driver/connection";
+import { statementsFor } from "@/db/queries/prepared";
 
 /**
  * Raw bodies at rest: each source's bodies as a chain of zstd deltas, each against the body the
@@ -61,52 +61,58 @@ interface ChainHead extends LinkRow {
 }
 
 /** Hashes are 32-byte blobs at rest and hex everywhere else: these read and match them as hex. */
-const HEX = "lower(hex(b.hash)) AS hash";
-const BY_HASH = "b.hash = unhex(?)";
-const BASE = "(SELECT lower(hex(p.hash)) FROM capture_bodies p WHERE p.id = b.base_id) AS baseHash";
-const ROW = `${HEX}, b.encoding, b.size, b.body, ${BASE}, b.depth, b.chain_bytes AS chainBytes`;
-const LINK = `${HEX}, ${BASE}, b.depth, b.chain_bytes AS chainBytes, b.run`;
+const HEX_OF = { sqlite: (column: string) => `lower(hex(${column}))`, postgres: (column: string) => `encode(${column}, 'hex')` };
+const UNHEX = { sqlite: (param: string) => `unhex(${param})`, postgres: (param: string) => `decode(${param}, 'hex')` };
 
-function prepare(sqlite: Database.Database) {
+function prepare(c: Connection) {
+  const d: Dialect = c.dialect;
+  const hex = HEX_OF[d];
+  const unhex = UNHEX[d];
+  const HEX = `${hex("b.hash")} AS hash`;
+  const BY_HASH = `b.hash = ${unhex("?")}`;
+  const BASE = `(SELECT ${hex("p.hash")} FROM capture_bodies p WHERE p.id = b.base_id) AS baseHash`;
+  const ROW = `${HEX}, b.encoding, b.size, b.body, ${BASE}, b.depth, b.chain_bytes AS chainBytes`;
+  const LINK = `${HEX}, ${BASE}, b.depth, b.chain_bytes AS chainBytes, b.run`;
   return {
-    row: sqlite.prepare<[string], StoredBodyRow>(`SELECT ${ROW} FROM capture_bodies b WHERE ${BY_HASH}`),
-    exists: sqlite.prepare<[string], { id: number }>(`SELECT b.id FROM capture_bodies b WHERE ${BY_HASH}`),
-    head: sqlite.prepare<[number, string], ChainHead>(
+    row: c.prepare<[string], StoredBodyRow>(`SELECT ${ROW} FROM capture_bodies b WHERE ${BY_HASH}`),
+    exists: c.prepare<[string], { id: number }>(`SELECT b.id FROM capture_bodies b WHERE ${BY_HASH}`),
+    head: c.prepare<[number, string], ChainHead>(
       `SELECT ${LINK}, b.position FROM capture_bodies b
        WHERE b.source_id = (SELECT s.id FROM sources s WHERE s.vendor_id = ? AND s.url = ?) AND b.position IS NOT NULL ORDER BY b.position DESC LIMIT 1`,
     ),
-    vendorHead: sqlite.prepare<[number], ChainHead>(
+    vendorHead: c.prepare<[number], ChainHead>(
       `SELECT ${LINK}, b.position FROM capture_bodies b
        WHERE b.vendor_id = ? AND b.position IS NOT NULL ORDER BY b.position DESC LIMIT 1`,
     ),
-    insert: sqlite.prepare<{ hash: string; size: number; vendorId: number | null; source: string | null; position: number | null } & EncodedBody>(
+    insert: c.prepare<{ hash: string; size: number; vendorId: number | null; source: string | null; position: number | null } & EncodedBody, { id: number }>(
       `INSERT INTO capture_bodies (hash, encoding, size, body, base_id, depth, chain_bytes, run, vendor_id, source_id, position)
-       VALUES (unhex(@hash), @encoding, @size, @body, (SELECT p.id FROM capture_bodies p WHERE p.hash = unhex(@baseHash)), @depth, @chainBytes, @run, @vendorId,
-         (SELECT s.id FROM sources s WHERE s.vendor_id = @vendorId AND s.url = @source), @position)`,
+       VALUES (${unhex("@hash")}, @encoding, @size, @body, (SELECT p.id FROM capture_bodies p WHERE p.hash = ${unhex("@baseHash")}), @depth, @chainBytes, @run, @vendorId,
+         (SELECT s.id FROM sources s WHERE s.vendor_id = @vendorId AND s.url = @source), @position)
+       RETURNING id`,
     ),
-    link: sqlite.prepare<[string], LinkRow>(`SELECT ${LINK} FROM capture_bodies b WHERE ${BY_HASH}`),
-    captureBody: sqlite.prepare<[number], { bodyHash: string | null }>(
-      "SELECT (SELECT lower(hex(b.hash)) FROM capture_bodies b WHERE b.id = c.body_id) AS bodyHash FROM captures c WHERE c.id = ?",
+    link: c.prepare<[string], LinkRow>(`SELECT ${LINK} FROM capture_bodies b WHERE ${BY_HASH}`),
+    captureBody: c.prepare<[number], { bodyHash: string | null }>(
+      `SELECT (SELECT ${hex("b.hash")} FROM capture_bodies b WHERE b.id = c.body_id) AS bodyHash FROM captures c WHERE c.id = ?`,
     ),
-    capturesOf: sqlite.prepare<[string], { id: number }>(
+    capturesOf: c.prepare<[string], { id: number }>(
       `SELECT c.id FROM captures c WHERE c.body_id = (SELECT b.id FROM capture_bodies b WHERE ${BY_HASH}) ORDER BY c.id LIMIT 3`,
     ),
   };
 }
 
-const bodyStatements = preparedOnConnection(prepare);
+const bodyStatements = statementsFor(prepare);
 
 const REMEMBERED_SOURCES = 256;
 /** The last body each source stored on this connection: its next base, without a walk. */
-const lastStored = new WeakMap<Database.Database, Map<string, { hash: string; body: Uint8Array }>>();
+const lastStored = new WeakMap<Connection, Map<string, { hash: string; body: Uint8Array }>>();
 
 export function sha256Hex(body: Uint8Array): string {
   return createHash("sha256").update(body).digest("hex");
 }
 
 /** The error names the captures that point at the body, so an operator knows what is lost. */
-function damaged(sqlite: Database.Database, hash: string, what: string, cause?: unknown): BodyStoreError {
-  const ids = bodyStatements(sqlite).capturesOf.all(hash).map((r) => r.id);
+async function damaged(db: RedlineDb, hash: string, what: string, cause?: unknown): Promise<BodyStoreError> {
+  const ids = (await bodyStatements(db).capturesOf.all(hash)).map((r) => r.id);
   const of = ids.length > 0 ? `capture ${ids.join(", ")}${ids.length === 3 ? " …" : ""}` : "no capture";
   return new BodyStoreError(`store: raw body ${hash} (of ${of}) ${what}`, cause === undefined ? undefined : { cause });
 }
@@ -115,8 +121,8 @@ function damaged(sqlite: Database.Database, hash: string, what: string, cause?: 
  * Restore a raw body by its hash: decode from its chain's whole body through each delta, then
  * check it against the hash. `known` holds bodies already restored (and checked) by the caller.
  */
-export function restoreBody(sqlite: Database.Database, hash: string, known?: ReadonlyMap<string, Uint8Array>): Buffer {
-  const st = bodyStatements(sqlite);
+export async function restoreBody(db: RedlineDb, hash: string, known?: ReadonlyMap<string, Uint8Array>): Promise<Buffer> {
+  const st = bodyStatements(db);
   const chain: StoredBodyRow[] = [];
   let base: Uint8Array | null = null;
   for (let at: string | null = hash; at !== null;) {
@@ -126,34 +132,36 @@ export function restoreBody(sqlite: Database.Database, hash: string, known?: Rea
       base = cached;
       break;
     }
-    const row = st.row.get(at);
-    if (!row) throw chain.length === 0 ? new BodyStoreError(`store: raw body ${hash} is missing`) : damaged(sqlite, hash, `has lost its base ${at}`);
+    const row: StoredBodyRow | undefined = await st.row.get(at);
+    if (!row) throw chain.length === 0 ? new BodyStoreError(`store: raw body ${hash} is missing`) : await damaged(db, hash, `has lost its base ${at}`);
     chain.push(row);
-    if (chain.length > MAX_WALK) throw damaged(sqlite, hash, "has a delta chain that loops");
+    if (chain.length > MAX_WALK) throw await damaged(db, hash, "has a delta chain that loops");
     if (row.encoding !== "zstd-delta") break;
-    if (row.baseHash === null) throw damaged(sqlite, hash, `is a delta without a base (row ${row.hash})`);
+    if (row.baseHash === null) throw await damaged(db, hash, `is a delta without a base (row ${row.hash})`);
     at = row.baseHash;
   }
   let current = base;
-  for (let i = chain.length - 1; i >= 0; i -= 1) {
+  let failure: { row: StoredBodyRow; error: unknown } | undefined;
+  for (let i = chain.length - 1; i >= 0 && !failure; i -= 1) {
     const row = chain[i] as StoredBodyRow;
     try {
       current = decodeBody(row.encoding, row.body, current);
     } catch (error) {
-      throw damaged(sqlite, hash, `cannot be decoded (${row.encoding} row ${row.hash}: ${(error as Error).message})`, error);
+      failure = { row, error };
     }
   }
+  if (failure) throw await damaged(db, hash, `cannot be decoded (${failure.row.encoding} row ${failure.row.hash}: ${(failure.error as Error).message})`, failure.error);
   const restored = Buffer.from(current ?? new Uint8Array(0));
   const actual = sha256Hex(restored);
-  if (actual !== hash) throw damaged(sqlite, hash, `restored to ${restored.byteLength} bytes of sha256 ${actual}, not its own: its stored rows are damaged`);
+  if (actual !== hash) throw await damaged(db, hash, `restored to ${restored.byteLength} bytes of sha256 ${actual}, not its own: its stored rows are damaged`);
   return restored;
 }
 
 /** The raw body a capture kept, restored and checked against its hash; null when it kept none. */
 export async function restoreCaptureBody(db: RedlineDb, captureId: number): Promise<Buffer | null> {
-  const row = bodyStatements(db.$client).captureBody.get(captureId);
+  const row = await bodyStatements(db).captureBody.get(captureId);
   if (!row) throw new BodyStoreError(`store: no capture ${captureId}`);
-  return row.bodyHash === null ? null : restoreBody(db.$client, row.bodyHash);
+  return row.bodyHash === null ? null : restoreBody(db, row.bodyHash);
 }
 
 /** Restored bodies kept for a run of reads: captures of one source in order share their chain. */
@@ -163,12 +171,17 @@ const READER_CACHE = 8;
 export function bodyReader(db: RedlineDb): (hash: string) => Promise<Buffer> {
   const recent = new Map<string, Uint8Array>();
   return async (hash) => {
-    const body = restoreBody(db.$client, hash, recent);
+    const body = await restoreBody(db, hash, recent);
     recent.delete(hash);
     recent.set(hash, body);
     if (recent.size > READER_CACHE) recent.delete(recent.keys().next().value as string);
     return body;
   };
+}
+
+/** Whether a delta against `base` keeps restoring within the bounds above. */
+export function withinBounds(base: Omit<ChainLink, "body">, body: Uint8Array): boolean {
+  return base.depth + 1 <= MAX_CHAIN_DEPTH && base.chainBytes + body.byteLength <= MAX_CHAIN_BYTES;
 }
 
 /**
@@ -178,7 +191,7 @@ export function bodyReader(db: RedlineDb): (hash: string) => Promise<Buffer> {
  */
 export function encodeInChain(body: Uint8Array, head: ChainLink | null, stretchStartOf: (head: ChainLink) => ChainLink | null): EncodedBody {
   const whole = (): EncodedBody => ({ encoding: "zstd", body: encodeFull(body), baseHash: null, depth: 0, chainBytes: body.byteLength, run: 0 });
-  const fits = (base: ChainLink) => base.depth + 1 <= MAX_CHAIN_DEPTH && base.chainBytes + body.byteLength <= MAX_CHAIN_BYTES;
+  const fits = (base: ChainLink) => withinBounds(base, body);
   const against = (base: ChainLink, run: number): EncodedBody => {
     const delta: EncodedBody = {
       encoding: "zstd-delta", body: encodeDelta(base.body, body), baseHash: base.hash, depth: base.depth + 1, chainBytes: base.chainBytes + body.byteLength, run,
@@ -198,12 +211,12 @@ export function encodeInChain(body: Uint8Array, head: ChainLink | null, stretchS
  * Where a link's stretch starts: `run` bases back. `known` holds links not yet written as such
  * (a conversion batch); a link that cannot be followed (rows re-based since) ends the walk.
  */
-export function stretchStart(sqlite: Database.Database, head: ChainLink, known?: ReadonlyMap<string, ChainLink>): ChainLink | null {
-  const st = bodyStatements(sqlite);
+export async function stretchStart(db: RedlineDb, head: ChainLink, known?: ReadonlyMap<string, ChainLink>): Promise<ChainLink | null> {
+  const st = bodyStatements(db);
   let link: LinkRow | undefined = head;
-  for (let i = 0; i < head.run && link; i += 1) link = link.baseHash === null ? undefined : (known?.get(link.baseHash) ?? st.link.get(link.baseHash));
+  for (let i = 0; i < head.run && link; i += 1) link = link.baseHash === null ? undefined : (known?.get(link.baseHash) ?? (await st.link.get(link.baseHash)));
   if (!link) return null;
-  const body = known?.get(link.hash)?.body ?? restoreBody(sqlite, link.hash);
+  const body = known?.get(link.hash)?.body ?? (await restoreBody(db, link.hash));
   return { ...link, body };
 }
 
@@ -211,39 +224,41 @@ export function stretchStart(sqlite: Database.Database, head: ChainLink, known?:
  * The body the next one of a source is a delta against, with its content: the last its chain
  * holds, else (a source's first body, as with one endpoint per incident) the vendor's last.
  */
-export function chainHead(sqlite: Database.Database, vendorId: number, source: string, { ownOnly = false } = {}): ChainLink | null {
-  const st = bodyStatements(sqlite);
-  const head = st.head.get(vendorId, source) ?? (ownOnly ? undefined : st.vendorHead.get(vendorId));
+export async function chainHead(db: RedlineDb, vendorId: number, source: string, { ownOnly = false } = {}): Promise<ChainLink | null> {
+  const st = bodyStatements(db);
+  const head = (await st.head.get(vendorId, source)) ?? (ownOnly ? undefined : await st.vendorHead.get(vendorId));
   if (!head) return null;
-  const remembered = lastStored.get(sqlite)?.get(`${vendorId}\0${source}`);
-  return { ...head, body: remembered?.hash === head.hash ? remembered.body : restoreBody(sqlite, head.hash) };
+  const remembered = lastStored.get(db.connection)?.get(`${vendorId}\0${source}`);
+  return { ...head, body: remembered?.hash === head.hash ? remembered.body : await restoreBody(db, head.hash) };
 }
 
 /** Positions count a vendor's stored bodies, so its last one is found across its sources. */
-export function nextPosition(sqlite: Database.Database, vendorId: number): number {
-  return (bodyStatements(sqlite).vendorHead.get(vendorId)?.position ?? 0) + 1;
+export async function nextPosition(db: RedlineDb, vendorId: number): Promise<number> {
+  return ((await bodyStatements(db).vendorHead.get(vendorId))?.position ?? 0) + 1;
 }
 
 /**
  * Store a raw body at the end of its source's chain (the source registered first), unless a body
  * of that hash is stored already (by any source); returns its row id. Runs inside the caller's transaction.
  */
-export function storeBody(sqlite: Database.Database, owner: { vendorId: number; source: string }, hash: string, body: Uint8Array): number {
-  const st = bodyStatements(sqlite);
-  const stored = st.exists.get(hash);
+export async function storeBody(db: RedlineDb, owner: { vendorId: number; source: string }, hash: string, body: Uint8Array): Promise<number> {
+  const st = bodyStatements(db);
+  const stored = await st.exists.get(hash);
   if (stored) return stored.id;
   if (sha256Hex(body) !== hash) throw new BodyStoreError(`store: a body of vendor ${owner.vendorId} from ${owner.source} does not match its hash ${hash}`);
-  const head = chainHead(sqlite, owner.vendorId, owner.source);
-  const encoded = encodeInChain(body, head, (h) => stretchStart(sqlite, h));
-  const { lastInsertRowid } = st.insert.run({ hash, size: body.byteLength, ...encoded, vendorId: owner.vendorId, source: owner.source, position: nextPosition(sqlite, owner.vendorId) });
-  let bySource = lastStored.get(sqlite);
+  const head = await chainHead(db, owner.vendorId, owner.source);
+  const start = head && head.run > 0 && !withinBounds(head, body) ? await stretchStart(db, head) : head;
+  const encoded = encodeInChain(body, head, () => start);
+  const inserted = await st.insert.get({ hash, size: body.byteLength, ...encoded, vendorId: owner.vendorId, source: owner.source, position: await nextPosition(db, owner.vendorId) });
+  if (!inserted) throw new BodyStoreError(`store: unable to store a body of vendor ${owner.vendorId} from ${owner.source}`);
+  let bySource = lastStored.get(db.connection);
   if (!bySource) {
     bySource = new Map();
-    lastStored.set(sqlite, bySource);
+    lastStored.set(db.connection, bySource);
   }
   const key = `${owner.vendorId}\0${owner.source}`;
   bySource.delete(key);
   bySource.set(key, { hash, body });
   if (bySource.size > REMEMBERED_SOURCES) bySource.delete(bySource.keys().next().value as string);
-  return Number(lastInsertRowid);
+  return inserted.id;
 }

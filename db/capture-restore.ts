@@ -1,4 +1,4 @@
-import { restoreStoredBody } from "@/db/body-pruning";
+import { restoreBody } from "@/db/capture-bodies";
 import type { RedlineDb } from "@/db/client";
 import type { Connection } from "@/db/driver/connection";
 import { statementsFor } from "@/db/queries/prepared";
@@ -39,7 +39,7 @@ export async function restoreCapture(db: RedlineDb, captureId: number): Promise<
   if (row.bodyHash !== row.hash) throw new CaptureRestoreError(`store: capture ${captureId} points at body ${row.bodyHash}, recorded ${row.hash}`);
   let body: Buffer;
   try {
-    body = await restoreStoredBody(db, row.bodyHash);
+    body = await restoreBody(db, row.bodyHash);
   } catch (error) {
     throw new CaptureRestoreError(`store: unable to restore capture ${captureId}: ${(error as Error).message}`, { cause: error });
   }

@@ -33,17 +33,17 @@ function sameContent(run: CaptureRow, o: Pick<Observation, "hash" | "outcome" | 
 
 /** The source's run at or before `observedAt`, and whether it is the source's latest. */
 async function runAtOrBefore(db: RedlineDb, vendorId: number, source: string, observedAt: string): Promise<{ run: CaptureRow; latest: boolean } | null> {
-  const st = writeStatements(db.$client);
-  const latest = st.sourceLatest.get(vendorId, source);
+  const st = writeStatements(db);
+  const latest = await st.sourceLatest.get(vendorId, source);
   if (!latest) return null;
   if (latest.observedAt <= observedAt) return { run: latest, latest: true };
-  const run = st.sourceAtOrBefore.get(vendorId, source, observedAt);
+  const run = await st.sourceAtOrBefore.get(vendorId, source, observedAt);
   return run ? { run, latest: false } : null;
 }
 
 /** How a capture recorded before went, when this observation of this content is already recorded. */
 export async function findRecordedObservation(db: RedlineDb, vendorId: number, source: string, observedAt: string, hash: string): Promise<{ outcome: CaptureOutcome; error: string | null } | undefined> {
-  const exact = writeStatements(db.$client).captureByKey.get(vendorId, source, observedAt, hash);
+  const exact = await writeStatements(db).captureByKey.get(vendorId, source, observedAt, hash);
   if (exact) return { outcome: exact.outcome, error: exact.error };
   const found = await runAtOrBefore(db, vendorId, source, observedAt);
   if (found && found.run.hash === hash && observedAt <= found.run.lastObservedAt) return { outcome: found.run.outcome, error: found.run.error };
@@ -69,9 +69,9 @@ export async function placeObservation(db: RedlineDb, o: Observation): Promise<P
 
 /** Cut a run to its first observation; its last becomes a run of its own holding the rest. */
 export async function splitRun(db: RedlineDb, run: CaptureRow): Promise<void> {
-  const st = writeStatements(db.$client);
-  st.endRunAtFirst.run(run.id);
-  st.copyRunTail.run(run.lastObservedAt, run.lastObservedAt, run.observations - 1, new Date().toISOString(), run.id);
+  const st = writeStatements(db);
+  await st.endRunAtFirst.run(run.id);
+  await st.copyRunTail.run(run.lastObservedAt, run.lastObservedAt, run.observations - 1, new Date().toISOString(), run.id);
 }
 
 /**
@@ -79,11 +79,11 @@ export async function splitRun(db: RedlineDb, run: CaptureRow): Promise<void> {
  * observations that were applied: the run is split so that its last is applied again after it.
  */
 export async function splitGoodRunsAround(db: RedlineDb, vendorId: number, observedAt: string): Promise<void> {
-  for (const run of writeStatements(db.$client).okRunsSpanning.all(vendorId, observedAt, observedAt)) await splitRun(db, run);
+  for (const run of await writeStatements(db).okRunsSpanning.all(vendorId, observedAt, observedAt)) await splitRun(db, run);
 }
 
 export async function continueRun(db: RedlineDb, run: CaptureRow, observedAt: string): Promise<void> {
-  writeStatements(db.$client).extendRun.run(observedAt, run.id);
+  await writeStatements(db).extendRun.run(observedAt, run.id);
 }
 
 /**
@@ -93,7 +93,7 @@ export async function continueRun(db: RedlineDb, run: CaptureRow, observedAt: st
  * new observations get rows of their own, which the rebuild copies.
  */
 export async function mayContinueServingRun(db: RedlineDb, vendorId: number, run: CaptureRow): Promise<boolean> {
-  const read = writeStatements(db.$client).standingsRead.get(vendorId);
+  const read = await writeStatements(db).standingsRead.get(vendorId);
   if (read?.at && (read.at > run.lastObservedAt || (read.at === run.lastObservedAt && read.by !== run.source))) return false;
   const job = (await getActiveJob(db, vendorId))?.status;
   return job !== "building" && job !== "swapping";
@@ -101,7 +101,7 @@ export async function mayContinueServingRun(db: RedlineDb, vendorId: number, run
 
 /** Note that a capture of `source` at `observedAt` read the standing of the vendor's other sources. */
 export async function markStandingsRead(db: RedlineDb, vendorId: number, source: string, observedAt: string): Promise<void> {
-  writeStatements(db.$client).markStandingsRead.run({ at: observedAt, by: source, id: vendorId });
+  await writeStatements(db).markStandingsRead.run({ at: observedAt, by: source, id: vendorId });
 }
 
 /**

@@ -1,4 +1,7 @@
 import type { RedlineDb } from "@/db/client";
+import type { Connection } from "@/db/driver/connection";
+import { statementsFor } from "@/db/queries/prepared";
+import { packedWrite } from "@/db/schema/columns";
 import type { StoredPatch } from "@/db/json-deltas";
 import { type PackedJson, unpackJson } from "@/db/packed-json";
 import { setAppliedThrough } from "@/db/record-capture";
@@ -10,36 +13,56 @@ import type { IncidentRecord } from "@/lib/derive/incident-record";
 /**
  * A rebuild derives a vendor's history in a scratch database of the same schema, then swaps it in
  * here incident by incident. The scratch holds copies of the vendor's row and capture rows (same
- * ids, no bodies: those are read from the main database); foreign keys are off there.
+ * ids, no bodies: those are read from the main database); foreign keys are off there. The scratch
+ * is always a SQLite file, whichever database holds the archive: it is this process's workspace,
+ * read and written by it alone, and gone when the swap is done.
  */
+
+const CAPTURE_COPY = `id, vendor_id, source, platform, observed_at, last_observed_at, observations, outcome, error, size, hash, body_id, incident_count,
+  version_count, recorded_at, warnings, warning_count, window_start`;
+
+/** What the swap reads from and writes to the main database. */
+const statements = statementsFor((c: Connection) => ({
+  vendor: c.prepare<[number], Record<string, unknown>>("SELECT id, slug, name, platform, created_at FROM vendors WHERE id = ?"),
+  captures: c.prepare<[number, number, number], Record<string, string | number | null>>(`SELECT ${CAPTURE_COPY} FROM captures WHERE vendor_id = ? AND id > ? ORDER BY id LIMIT ?`),
+  maxCaptureId: c.prepare<[number], { id: number | null }>("SELECT max(id) AS id FROM captures WHERE vendor_id = ?"),
+  providerIds: c.prepare<[number], { providerId: string }>("SELECT provider_id AS providerId FROM incidents WHERE vendor_id = ?"),
+  incident: c.prepare<[number, string], { id: number; lastSeenAt: string }>("SELECT id, last_seen_at AS lastSeenAt FROM incidents WHERE vendor_id = ? AND provider_id = ?"),
+  copyState: c.prepare<[number, number, PackedJson | Buffer | null, StoredPatch | null, number]>(
+    "INSERT INTO incident_states (incident_id, capture_id, state, patch, depth) VALUES (?, ?, ?, ?, ?)",
+  ),
+  remove: c.prepare<[number]>("DELETE FROM incidents WHERE id = ?"),
+  clearVersions: c.prepare<[number]>("DELETE FROM incident_versions WHERE incident_id = ?"),
+  clearStates: c.prepare<[number]>("DELETE FROM incident_states WHERE incident_id = ?"),
+  clearListings: c.prepare<[number]>("DELETE FROM incident_sources WHERE incident_id = ?"),
+  captureReading: c.prepare<Record<string, string | number | null>>(
+    `UPDATE captures SET outcome = @outcome, error = @error, incident_count = @incident_count, version_count = @version_count,
+       warnings = @warnings, warning_count = @warning_count, window_start = @window_start WHERE id = @id`,
+  ),
+}));
 
 /** Make the scratch database hold the vendor (same id), ready to derive into. */
 export async function seedScratch(main: RedlineDb, scratch: RedlineDb, vendorId: number): Promise<void> {
   scratch.$client.pragma("foreign_keys = OFF");
-  const vendor = main.$client.prepare<[number], Record<string, unknown>>("SELECT id, slug, name, platform, created_at FROM vendors WHERE id = ?").get(vendorId);
+  const vendor = await statements(main).vendor.get(vendorId);
   if (!vendor) throw new Error(`store: vendor ${vendorId} is gone`);
   scratch.$client
     .prepare("INSERT INTO vendors (id, slug, name, platform, created_at) VALUES (@id, @slug, @name, @platform, @created_at) ON CONFLICT (id) DO NOTHING")
     .run(vendor);
 }
 
-const CAPTURE_COPY = `id, vendor_id, source, platform, observed_at, last_observed_at, observations, outcome, error, size, hash, body_id, incident_count,
-  version_count, recorded_at, warnings, warning_count, window_start`;
-
 /** Copy the vendor's capture rows recorded after `afterId` into the scratch; returns how many, and the last id. */
 export async function copyCaptureRows(main: RedlineDb, scratch: RedlineDb, vendorId: number, afterId: number, limit: number): Promise<{ copied: number; lastId: number; rows: Array<{ id: number; observedAt: string; source: string; hash: string }> }> {
-  const rows = main.$client
-    .prepare<[number, number, number], Record<string, string | number | null>>(`SELECT ${CAPTURE_COPY} FROM captures WHERE vendor_id = ? AND id > ? ORDER BY id LIMIT ?`)
-    .all(vendorId, afterId, limit);
+  const rows = await statements(main).captures.all(vendorId, afterId, limit);
   const insert = scratch.$client.prepare(
     `INSERT OR IGNORE INTO captures (${CAPTURE_COPY}) VALUES (@id, @vendor_id, @source, @platform, @observed_at, @last_observed_at, @observations, @outcome, @error, @size, @hash,
        @body_id, @incident_count, 0, @recorded_at, @warnings, @warning_count, NULL)`,
   );
-  const st = writeStatements(scratch.$client);
+  const st = writeStatements(scratch);
   await transact(scratch, async () => {
     for (const row of rows) {
       insert.run(row);
-      st.registerSource.run(vendorId, String(row.source), String(row.platform));
+      await st.registerSource.run(vendorId, String(row.source), String(row.platform));
     }
   });
   const lastId = rows.length > 0 ? Number(rows[rows.length - 1]?.id) : afterId;
@@ -51,14 +74,13 @@ export async function copyCaptureRows(main: RedlineDb, scratch: RedlineDb, vendo
 }
 
 export async function maxCaptureId(db: RedlineDb, vendorId: number): Promise<number> {
-  return db.$client.prepare<[number], { id: number | null }>("SELECT max(id) AS id FROM captures WHERE vendor_id = ?").get(vendorId)?.id ?? 0;
+  return (await statements(db).maxCaptureId.get(vendorId))?.id ?? 0;
 }
 
 /** Every incident either database holds for the vendor, by provider id. */
 export async function swapCandidates(main: RedlineDb, scratch: RedlineDb, vendorId: number): Promise<string[]> {
-  const ids = (db: RedlineDb) =>
-    db.$client.prepare<[number], { providerId: string }>("SELECT provider_id AS providerId FROM incidents WHERE vendor_id = ?").all(vendorId).map((r) => r.providerId);
-  return [...new Set([...ids(main), ...ids(scratch)])].sort();
+  const ids = async (db: RedlineDb) => (await statements(db).providerIds.all(vendorId)).map((r) => r.providerId);
+  return [...new Set([...(await ids(main)), ...(await ids(scratch))])].sort();
 }
 
 /** An incident row of the scratch, as the main database's write statements take it. */
@@ -75,11 +97,11 @@ const INCIDENT_COLUMNS = `id, kind, title, status, impact, started_at AS started
  * have is deleted. Runs inside the caller's (main) transaction; returns the versions written.
  */
 export async function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorId: number, providerIds: readonly string[]): Promise<number> {
-  const m = main.$client;
   const s = scratch.$client;
-  const st = writeStatements(m);
+  const st = writeStatements(main);
+  const onMain = statements(main);
+  const { dialect } = main.connection;
   const fromScratch = s.prepare<[number, string], ScratchIncident>(`SELECT ${INCIDENT_COLUMNS} FROM incidents WHERE vendor_id = ? AND provider_id = ?`);
-  const inMain = m.prepare<[number, string], { id: number; lastSeenAt: string }>("SELECT id, last_seen_at AS lastSeenAt FROM incidents WHERE vendor_id = ? AND provider_id = ?");
   const versions = s.prepare<[number], Omit<VersionValues, "incidentId" | "vendorId">>(
     `SELECT seq, observed_at AS observedAt, hash, snapshot, patch, kinds, content, text_version AS textVersion, capture_id AS captureId
        FROM incident_versions WHERE incident_id = ? ORDER BY seq`,
@@ -87,53 +109,46 @@ export async function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorI
   const states = s.prepare<[number], { captureId: number; state: PackedJson | null; patch: StoredPatch | null; depth: number }>(
     "SELECT capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = ? ORDER BY id",
   );
-  const copyState = m.prepare<[number, number, PackedJson | null, StoredPatch | null, number]>(
-    "INSERT INTO incident_states (incident_id, capture_id, state, patch, depth) VALUES (?, ?, ?, ?, ?)",
-  );
   const removedText = s.prepare<[number, number], { removed: string }>(
     "SELECT e.removed FROM incident_versions v JOIN version_search e ON e.rowid = v.id WHERE v.incident_id = ? AND v.seq = ?",
   );
   const listings = s.prepare<[number], { source: string; listed: number; hash: string | null }>("SELECT source, listed, hash FROM incident_sources WHERE incident_id = ?");
-  const remove = m.prepare<[number]>("DELETE FROM incidents WHERE id = ?");
-  const clearVersions = m.prepare<[number]>("DELETE FROM incident_versions WHERE incident_id = ?");
-  const clearStates = m.prepare<[number]>("DELETE FROM incident_states WHERE incident_id = ?");
-  const clearListings = m.prepare<[number]>("DELETE FROM incident_sources WHERE incident_id = ?");
   let written = 0;
   for (const providerId of providerIds) {
     const rebuilt = fromScratch.get(vendorId, providerId);
-    const current = inMain.get(vendorId, providerId);
+    const current = await onMain.incident.get(vendorId, providerId);
     if (!rebuilt) {
-      if (current) remove.run(current.id);
+      if (current) await onMain.remove.run(current.id);
       continue;
     }
     const values = { ...rebuilt, seenAt: current && current.lastSeenAt > rebuilt.lastSeenAt ? current.lastSeenAt : rebuilt.lastSeenAt };
     let id: number;
     if (current) {
       id = current.id;
-      st.updateIncident.run({ ...values, id });
-      clearVersions.run(id);
-      clearStates.run(id);
-      clearListings.run(id);
+      await st.updateIncident.run({ ...values, id });
+      await onMain.clearVersions.run(id);
+      await onMain.clearStates.run(id);
+      await onMain.clearListings.run(id);
     } else {
-      const inserted = st.insertIncident.get({ ...values, vendorId, providerId });
+      const inserted = await st.insertIncident.get({ ...values, vendorId, providerId });
       if (!inserted) throw new Error(`store: unable to insert incident ${providerId}`);
       id = inserted.id;
     }
     for (const v of versions.all(rebuilt.id)) {
-      const row = st.insertVersion.get({ ...v, incidentId: id, vendorId });
+      const row = await st.insertVersion.get({ ...v, snapshot: packedWrite(dialect, v.snapshot), patch: packedWrite(dialect, v.patch), incidentId: id, vendorId });
       if (!row) throw new Error(`store: unable to copy version ${v.seq} of ${providerId}`);
-      insertVersionKinds(st, row.id, JSON.parse(v.kinds) as string[], vendorId, v.observedAt);
+      await insertVersionKinds(st, row.id, JSON.parse(v.kinds) as string[], vendorId, v.observedAt);
       const removed = removedText.get(rebuilt.id, v.seq);
-      if (removed) st.insertRemovedText.run(row.id, removed.removed);
+      if (removed) await st.insertRemovedText.run(row.id, removed.removed);
       written += 1;
     }
-    for (const state of states.all(rebuilt.id)) copyState.run(id, state.captureId, state.state, state.patch, state.depth);
-    for (const l of listings.all(rebuilt.id)) st.upsertIncidentSource.run(id, vendorId, l.source, l.listed, l.hash);
+    for (const state of states.all(rebuilt.id)) await onMain.copyState.run(id, state.captureId, packedWrite(dialect, state.state), packedWrite(dialect, state.patch), state.depth);
+    for (const l of listings.all(rebuilt.id)) await st.upsertIncidentSource.run(id, vendorId, l.source, l.listed, l.hash);
     const { incident } = JSON.parse(unpackJson(rebuilt.state)) as IncidentRecord;
-    st.deleteSearch.run(id);
-    st.insertSearch.run(id, ...searchFieldsOf(incident));
-    st.deleteComponents.run(id);
-    for (const c of incident.components) st.insertComponent.run(id, vendorId, c.id, c.name);
+    await st.deleteSearch.run(id);
+    await st.insertSearch.run(id, ...searchFieldsOf(incident));
+    await st.deleteComponents.run(id);
+    for (const c of incident.components) await st.insertComponent.run(id, vendorId, c.id, c.name);
   }
   return written;
 }
@@ -145,11 +160,8 @@ export async function swapCaptureReadings(main: RedlineDb, scratch: RedlineDb, v
       `SELECT id, outcome, error, incident_count, version_count, warnings, warning_count, window_start FROM captures WHERE vendor_id = ? AND id > ? ORDER BY id LIMIT ?`,
     )
     .all(vendorId, afterId, limit);
-  const update = main.$client.prepare(
-    `UPDATE captures SET outcome = @outcome, error = @error, incident_count = @incident_count, version_count = @version_count,
-       warnings = @warnings, warning_count = @warning_count, window_start = @window_start WHERE id = @id`,
-  );
-  for (const row of rows) update.run(row);
+  const update = statements(main).captureReading;
+  for (const row of rows) await update.run(row);
   return { lastId: rows.length > 0 ? Number(rows[rows.length - 1]?.id) : afterId, count: rows.length };
 }
 

@@ -1,5 +1,6 @@
 import type { RedlineDb } from "@/db/client";
 import { unpackJson } from "@/db/packed-json";
+import { packedRead } from "@/db/schema/columns";
 import { type IncidentStateRow, writeStatements } from "@/db/write-statements";
 import type { PreparedObservation } from "@/lib/derive/derive-capture";
 import { type IncidentRecord, recordFromLegacy } from "@/lib/derive/incident-record";
@@ -29,21 +30,22 @@ export interface PriorState {
 }
 
 /** The stored record of an incident; one archived before records is rebuilt from its last version. */
-function readRecord(db: RedlineDb, row: IncidentStateRow): IncidentRecord {
-  if (row.state !== null) return JSON.parse(unpackJson(row.state)) as IncidentRecord;
-  const last = writeStatements(db.$client).lastSnapshot.get(row.id);
+async function readRecord(db: RedlineDb, row: IncidentStateRow): Promise<IncidentRecord> {
+  const { dialect } = db.connection;
+  if (row.state !== null) return JSON.parse(unpackJson(packedRead(dialect, row.state))) as IncidentRecord;
+  const last = await writeStatements(db).lastSnapshot.get(row.id);
   if (!last) throw new Error(`store: incident ${row.id} has neither a record nor a version`);
-  return recordFromLegacy(JSON.parse(unpackJson(last.snapshot)) as IncidentState, row);
+  return recordFromLegacy(JSON.parse(unpackJson(packedRead(dialect, last.snapshot))) as IncidentState, row);
 }
 
-function standingOf(db: RedlineDb, vendorId: number, source: string, presence: PresenceRule, key: CaptureKey): SourceStanding {
-  const st = writeStatements(db.$client);
+async function standingOf(db: RedlineDb, vendorId: number, source: string, presence: PresenceRule, key: CaptureKey): Promise<SourceStanding> {
+  const st = writeStatements(db);
   const args = [vendorId, source, key.observedAt, key.source, key.hash, key.observedAt] as const;
   return {
     source,
     presence,
-    lastLiveAt: st.lastLive.get(key.observedAt, ...args)?.observedAt ?? null,
-    windowStart: st.lastWindow.get(...args)?.windowStart ?? null,
+    lastLiveAt: (await st.lastLive.get(key.observedAt, ...args))?.observedAt ?? null,
+    windowStart: (await st.lastWindow.get(...args))?.windowStart ?? null,
   };
 }
 
@@ -61,40 +63,38 @@ export async function loadPriorState(
   observations: readonly PreparedObservation[],
   presenceOf: (platform: string) => PresenceRule | undefined,
 ): Promise<PriorState> {
-  const st = writeStatements(db.$client);
+  const st = writeStatements(db);
   const hashes = new Map(observations.map((o) => [o.incident.id, o.hash]));
   const ids = new Map<string, number>();
   const unchanged = new Set<string>();
   const wanted = new Set<number>();
   if (hashes.size > 0) {
-    for (const row of st.lightRows.all(key.source, vendorId, JSON.stringify([...hashes.keys()]))) {
+    for (const row of await st.lightRows.all({ source: key.source, vendorId, ids: JSON.stringify([...hashes.keys()]) })) {
       ids.set(row.providerId, row.id);
       if (row.listed === 1 && row.presence === "listed" && row.hash === hashes.get(row.providerId)) unchanged.add(row.providerId);
       else wanted.add(row.id);
     }
   }
-  const listedBefore = presence.kind === "single" ? [] : st.listedBy.all(vendorId, key.source);
+  const listedBefore = presence.kind === "single" ? [] : await st.listedBy.all(vendorId, key.source);
   for (const row of listedBefore) {
     ids.set(row.providerId, row.id);
     if (!unchanged.has(row.providerId)) wanted.add(row.id);
   }
-  const own = standingOf(db, vendorId, key.source, presence, key);
+  const own = await standingOf(db, vendorId, key.source, presence, key);
   if ((presence.kind === "recent" || presence.kind === "full") && own.lastLiveAt !== null) {
-    for (const row of st.appearedSince.all(vendorId, own.lastLiveAt)) {
+    for (const row of await st.appearedSince.all(vendorId, own.lastLiveAt)) {
       ids.set(row.providerId, row.id);
       if (!unchanged.has(row.providerId)) wanted.add(row.id);
     }
   }
   const records = new Map<string, IncidentRecord>();
   if (wanted.size > 0) {
-    for (const row of st.incidentStates.all(JSON.stringify([...wanted]))) records.set(row.providerId, readRecord(db, row));
+    for (const row of await st.incidentStates.all({ ids: JSON.stringify([...wanted]) })) records.set(row.providerId, await readRecord(db, row));
   }
-  const others = st.vendorSources
-    .all(vendorId)
-    .filter((s) => s.source !== key.source)
-    .flatMap((s) => {
-      const rule = presenceOf(s.platform);
-      return rule ? [standingOf(db, vendorId, s.source, rule, key)] : [];
-    });
+  const others: SourceStanding[] = [];
+  for (const s of await st.vendorSources.all(vendorId)) {
+    const rule = s.source === key.source ? undefined : presenceOf(s.platform);
+    if (rule) others.push(await standingOf(db, vendorId, s.source, rule, key));
+  }
   return { records, ids, unchanged, previouslyListed: listedBefore.length, own, others };
 }

@@ -43,12 +43,12 @@ export function warningsJson(warnings: readonly ReadWarning[]): string | null {
  * capture was recorded before. Whether an observation continues a run instead: db/capture-runs.
  */
 export async function insertCapture(db: RedlineDb, input: CaptureInput): Promise<number | null> {
-  const st = writeStatements(db.$client);
-  if (st.captureExists.get(input.vendorId, input.source, input.observedAt, input.hash)) return null;
+  const st = writeStatements(db);
+  if (await st.captureExists.get(input.vendorId, input.source, input.observedAt, input.hash)) return null;
   const keepBody = input.body !== null && input.body.byteLength > 0 && (input.outcome === "ok" || input.outcome === "invalid");
-  st.registerSource.run(input.vendorId, input.source, input.platform);
-  const bodyId = keepBody && input.body ? storeBody(db.$client, input, input.hash, input.body) : null;
-  const inserted = st.insertCapture.get({
+  await st.registerSource.run(input.vendorId, input.source, input.platform);
+  const bodyId = keepBody && input.body ? await storeBody(db, input, input.hash, input.body) : null;
+  const inserted = await st.insertCapture.get({
     vendorId: input.vendorId,
     source: input.source,
     platform: input.platform,
@@ -68,19 +68,24 @@ export async function insertCapture(db: RedlineDb, input: CaptureInput): Promise
 }
 
 /** The vendor's parser-version marker as stored now. */
+/** How many versions the vendor's incidents have. */
+export async function countVendorVersions(db: RedlineDb, vendorId: number): Promise<number> {
+  return Number((await writeStatements(db).vendorVersionCount.get(vendorId))?.n ?? 0);
+}
+
 export async function storedDerivedWith(db: RedlineDb, vendorId: number): Promise<string | null> {
-  return writeStatements(db.$client).derivedWith.get(vendorId)?.derivedWith ?? null;
+  return (await writeStatements(db).derivedWith.get(vendorId))?.derivedWith ?? null;
 }
 
 /** The last capture applied to the vendor's history, in capture order; null when none was. */
 export async function appliedThrough(db: RedlineDb, vendorId: number): Promise<CaptureKey | null> {
-  const row = writeStatements(db.$client).applied.get(vendorId);
+  const row = await writeStatements(db).applied.get(vendorId);
   if (!row || row.observedAt === null || row.source === null || row.hash === null) return null;
   return { observedAt: row.observedAt, source: row.source, hash: row.hash };
 }
 
 export async function setAppliedThrough(db: RedlineDb, vendorId: number, key: CaptureKey | null): Promise<void> {
-  writeStatements(db.$client).setApplied.run(key?.observedAt ?? null, key?.source ?? null, key?.hash ?? null, vendorId);
+  await writeStatements(db).setApplied.run(key?.observedAt ?? null, key?.source ?? null, key?.hash ?? null, vendorId);
 }
 
 /** The source a page names as the incident's: the one that lists it now, this capture's first. */
@@ -114,18 +119,18 @@ function incidentValues(record: IncidentRecord, source: string, observedAt: stri
 }
 
 /** Keep the search index and the component filter in step with the incident as it now reads. */
-function indexIncident(st: WriteStatements, vendorId: number, incidentId: number, derived: DerivedIncident): void {
+async function indexIncident(st: WriteStatements, vendorId: number, incidentId: number, derived: DerivedIncident): Promise<void> {
   const { incident } = derived.record;
   const before = derived.before?.incident;
   // Written again only when what the index holds would change.
   const fields = searchFieldsOf(incident);
   if (!before || JSON.stringify(searchFieldsOf(before)) !== JSON.stringify(fields)) {
-    st.deleteSearch.run(incidentId);
-    st.insertSearch.run(incidentId, ...fields);
+    await st.deleteSearch.run(incidentId);
+    await st.insertSearch.run(incidentId, ...fields);
   }
   if (!before || JSON.stringify(before.components) !== JSON.stringify(incident.components)) {
-    st.deleteComponents.run(incidentId);
-    for (const c of incident.components) st.insertComponent.run(incidentId, vendorId, c.id, c.name);
+    await st.deleteComponents.run(incidentId);
+    for (const c of incident.components) await st.insertComponent.run(incidentId, vendorId, c.id, c.name);
   }
 }
 
@@ -136,30 +141,30 @@ export async function writeDerivedIncident(
   derived: DerivedIncident,
   knownId: number | undefined,
 ): Promise<number> {
-  const st = writeStatements(db.$client);
+  const st = writeStatements(db);
   const values = incidentValues(derived.record, ctx.source, ctx.observedAt);
   let id = knownId;
   if (id === undefined) {
-    const inserted = st.insertIncident.get({ ...values, vendorId: ctx.vendorId, providerId: derived.providerId });
+    const inserted = await st.insertIncident.get({ ...values, vendorId: ctx.vendorId, providerId: derived.providerId });
     if (!inserted) throw new Error(`store: unable to insert incident ${derived.providerId}`);
     id = inserted.id;
-  } else st.updateIncident.run({ ...values, id });
+  } else await st.updateIncident.run({ ...values, id });
   for (const [source, view] of Object.entries(derived.record.sources)) {
     const was = derived.before?.sources[source];
     if (was && was.listed === view.listed && was.hash === view.hash) continue;
-    st.upsertIncidentSource.run(id, ctx.vendorId, source, view.listed ? 1 : 0, view.hash);
+    await st.upsertIncidentSource.run(id, ctx.vendorId, source, view.listed ? 1 : 0, view.hash);
   }
-  appendState(db.$client, id, ctx.captureId, values.state);
+  await appendState(db, id, ctx.captureId, values.state);
   const { version } = derived;
   if (version) {
     const { incident } = version.state;
-    const row = st.insertVersion.get({
+    const row = await st.insertVersion.get({
       incidentId: id,
       vendorId: ctx.vendorId,
       seq: version.seq,
       observedAt: ctx.observedAt,
       hash: version.hash,
-      ...versionStorage(db.$client, id, version.seq, JSON.stringify(version.state), values.state),
+      ...(await versionStorage(db, id, version.seq, JSON.stringify(version.state), values.state)),
       kinds: JSON.stringify(version.kinds),
       content: packVersionContent({
         changes: version.changes, summary: version.summary, headline: version.headline,
@@ -169,11 +174,11 @@ export async function writeDerivedIncident(
       captureId: ctx.captureId,
     });
     if (!row) throw new Error(`store: unable to insert version ${version.seq} of incident ${derived.providerId}`);
-    insertVersionKinds(st, row.id, version.kinds, ctx.vendorId, ctx.observedAt);
+    await insertVersionKinds(st, row.id, version.kinds, ctx.vendorId, ctx.observedAt);
     const removed = derived.before ? removedText(derived.before.incident, incident) : "";
-    if (removed !== "") st.insertRemovedText.run(row.id, removed);
+    if (removed !== "") await st.insertRemovedText.run(row.id, removed);
   }
-  indexIncident(st, ctx.vendorId, id, derived);
+  await indexIncident(st, ctx.vendorId, id, derived);
   return id;
 }
 
@@ -187,13 +192,13 @@ export async function recordDerivation(
   derivation: CaptureDerivation,
   ids: ReadonlyMap<string, number>,
 ): Promise<number> {
-  const st = writeStatements(db.$client);
+  const st = writeStatements(db);
   let versions = 0;
   for (const derived of derivation.incidents) {
     await writeDerivedIncident(db, ctx, derived, ids.get(derived.providerId));
     if (derived.version) versions += 1;
   }
-  if (derivation.seen.length > 0) st.touchSeen.run(ctx.observedAt, ctx.vendorId, JSON.stringify(derivation.seen));
-  st.setCaptureDerived.run(versions, derivation.windowStart, ctx.captureId);
+  if (derivation.seen.length > 0) await st.touchSeen.run({ seenAt: ctx.observedAt, vendorId: ctx.vendorId, ids: JSON.stringify(derivation.seen) });
+  await st.setCaptureDerived.run(versions, derivation.windowStart, ctx.captureId);
   return versions;
 }

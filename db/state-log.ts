@@ -1,7 +1,9 @@
-import type Database from "better-sqlite3";
+import type { RedlineDb } from "@/db/client";
+import type { Connection } from "@/db/driver/connection";
 import { encodeReverseDelta, resolveChain, resolveRow, type StoredPatch } from "@/db/json-deltas";
 import { packJson, type PackedJson, unpackJson } from "@/db/packed-json";
-import { preparedOnConnection } from "@/db/queries/prepared";
+import { listedValues, statementsFor } from "@/db/queries/prepared";
+import { packedRead, packedWrite } from "@/db/schema/columns";
 
 /**
  * The log of an incident's records (incident_states): the latest row and every checkpoint (the
@@ -26,33 +28,39 @@ interface StateRow {
   depth: number;
 }
 
-function prepare(sqlite: Database.Database) {
+function prepare(c: Connection) {
   return {
-    latest: sqlite.prepare<[number], StateRow>("SELECT id, capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = ? ORDER BY id DESC LIMIT 1"),
-    insert: sqlite.prepare<[number, number, PackedJson | null, Buffer | null, number]>("INSERT INTO incident_states (incident_id, capture_id, state, patch, depth) VALUES (?, ?, ?, ?, ?)"),
-    remove: sqlite.prepare<[number]>("DELETE FROM incident_states WHERE id = ?"),
-    setFull: sqlite.prepare<[PackedJson, number]>("UPDATE incident_states SET state = ?, patch = NULL WHERE id = ?"),
+    latest: c.prepare<[number], StateRow>("SELECT id, capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = ? ORDER BY id DESC LIMIT 1"),
+    insert: c.prepare<[number, number, PackedJson | null, Buffer | null, number]>("INSERT INTO incident_states (incident_id, capture_id, state, patch, depth) VALUES (?, ?, ?, ?, ?)"),
+    remove: c.prepare<[number]>("DELETE FROM incident_states WHERE id = ?"),
+    setFull: c.prepare<[PackedJson, number]>("UPDATE incident_states SET state = ?, patch = NULL WHERE id = ?"),
     // From the nearest full row at or before id to the nearest at or after: forward patches need the first, reverse deltas the last.
-    around: sqlite.prepare<{ incident: number; id: number }, StateRow>(
+    around: c.prepare<{ incident: number; id: number }, StateRow>(
       `SELECT id, capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = @incident
          AND id >= coalesce((SELECT max(id) FROM incident_states WHERE incident_id = @incident AND id <= @id AND state IS NOT NULL), @id)
          AND id <= coalesce((SELECT min(id) FROM incident_states WHERE incident_id = @incident AND id >= @id AND state IS NOT NULL), @id)
        ORDER BY id`,
     ),
-    atCapture: sqlite.prepare<[number, number], { id: number }>("SELECT id FROM incident_states WHERE capture_id = ? AND incident_id = ? ORDER BY id DESC LIMIT 1"),
-    all: sqlite.prepare<[number], StateRow>("SELECT id, capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = ? ORDER BY id"),
-    lastKept: sqlite.prepare<[number, string], StateRow>(
-      `SELECT id, capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = ? AND capture_id NOT IN (SELECT value FROM json_each(?))
+    atCapture: c.prepare<[number, number], { id: number }>("SELECT id FROM incident_states WHERE capture_id = ? AND incident_id = ? ORDER BY id DESC LIMIT 1"),
+    all: c.prepare<[number], StateRow>("SELECT id, capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = ? ORDER BY id"),
+    lastKept: c.prepare<{ incident: number; captures: string }, StateRow>(
+      `SELECT id, capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = @incident AND capture_id NOT IN (${listedValues(c.dialect, "captures", "bigint")})
        ORDER BY id DESC LIMIT 1`,
     ),
   };
 }
 
-const st = preparedOnConnection(prepare);
+const statements = statementsFor(prepare);
+
+/** Rows as written: packed columns come back from PostgreSQL as bytes. */
+function stored(db: RedlineDb, row: StateRow): StateRow {
+  const { dialect } = db.connection;
+  return dialect === "sqlite" ? row : { ...row, state: packedRead(dialect, row.state), patch: packedRead(dialect, row.patch) };
+}
 
 /** One row's record, rebuilt from the full rows around it. */
-function readStateText(sqlite: Database.Database, incidentId: number, id: number): string {
-  const rows = st(sqlite).around.all({ incident: incidentId, id });
+async function readStateText(db: RedlineDb, incidentId: number, id: number): Promise<string> {
+  const rows = (await statements(db).around.all({ incident: incidentId, id })).map((r) => stored(db, r));
   return resolveRow(
     rows.map((r) => ({ full: r.state, patch: r.patch })),
     rows.findIndex((r) => r.id === id),
@@ -61,39 +69,42 @@ function readStateText(sqlite: Database.Database, incidentId: number, id: number
 }
 
 /** Log an incident's new record as of a capture. Runs in the writer's transaction. */
-export function appendState(sqlite: Database.Database, incidentId: number, captureId: number, state: string): void {
-  const s = st(sqlite);
-  const previous = s.latest.get(incidentId);
+export async function appendState(db: RedlineDb, incidentId: number, captureId: number, state: string): Promise<void> {
+  const s = statements(db);
+  const { dialect } = db.connection;
+  const latest = await s.latest.get(incidentId);
+  const previous = latest && stored(db, latest);
   const depth = previous && previous.depth + 1 < STATE_CHECKPOINT ? previous.depth + 1 : 0;
   if (previous && !isStateCheckpoint(previous.depth)) {
-    const before = previous.state !== null ? unpackJson(previous.state) : readStateText(sqlite, incidentId, previous.id);
+    const before = previous.state !== null ? unpackJson(previous.state) : await readStateText(db, incidentId, previous.id);
     // Moved to the end rather than shrunk in place: a shrunk row leaves its page mostly empty, as
     // rows are only ever added at the end; ids are used only for order, which this keeps.
-    s.remove.run(previous.id);
-    s.insert.run(incidentId, previous.captureId, null, encodeReverseDelta(state, before), previous.depth);
+    await s.remove.run(previous.id);
+    await s.insert.run(incidentId, previous.captureId, null, encodeReverseDelta(state, before), previous.depth);
   }
-  s.insert.run(incidentId, captureId, packJson(state), null, depth);
+  await s.insert.run(incidentId, captureId, packedWrite(dialect, packJson(state)), null, depth);
 }
 
 /**
  * Before the rows of these captures are deleted (always an incident's newest), the row that will
  * be its latest keeps its full record: its delta is against a row about to go.
  */
-export function keepStateBeforeDeleting(sqlite: Database.Database, incidentId: number, captureIdsJson: string): void {
-  const s = st(sqlite);
-  const kept = s.lastKept.get(incidentId, captureIdsJson);
+export async function keepStateBeforeDeleting(db: RedlineDb, incidentId: number, captureIdsJson: string): Promise<void> {
+  const s = statements(db);
+  const kept = await s.lastKept.get({ incident: incidentId, captures: captureIdsJson });
   if (!kept || kept.state !== null) return;
-  s.setFull.run(packJson(readStateText(sqlite, incidentId, kept.id)), kept.id);
+  await s.setFull.run(packedWrite(db.connection.dialect, packJson(await readStateText(db, incidentId, kept.id))), kept.id);
 }
 
 /** The incident's latest logged record, made full again if it is not; undefined when none is left. */
-export function keepLatestState(sqlite: Database.Database, incidentId: number): string | undefined {
-  const s = st(sqlite);
-  const latest = s.latest.get(incidentId);
-  if (!latest) return undefined;
+export async function keepLatestState(db: RedlineDb, incidentId: number): Promise<string | undefined> {
+  const s = statements(db);
+  const row = await s.latest.get(incidentId);
+  if (!row) return undefined;
+  const latest = stored(db, row);
   if (latest.state !== null) return unpackJson(latest.state);
-  const text = readStateText(sqlite, incidentId, latest.id);
-  s.setFull.run(packJson(text), latest.id);
+  const text = await readStateText(db, incidentId, latest.id);
+  await s.setFull.run(packedWrite(db.connection.dialect, packJson(text)), latest.id);
   return text;
 }
 
@@ -106,14 +117,14 @@ export function replayStateRows<T extends { state: PackedJson | null; patch: Sto
 }
 
 /** The record an incident was logged with as of a capture; undefined when that capture logged none for it. */
-export function readStateAtCapture(sqlite: Database.Database, incidentId: number, captureId: number): string | undefined {
-  const row = st(sqlite).atCapture.get(captureId, incidentId);
-  return row ? readStateText(sqlite, incidentId, row.id) : undefined;
+export async function readStateAtCapture(db: RedlineDb, incidentId: number, captureId: number): Promise<string | undefined> {
+  const row = await statements(db).atCapture.get(captureId, incidentId);
+  return row ? readStateText(db, incidentId, row.id) : undefined;
 }
 
 /** Every record an incident was logged with, by the capture that logged it (the last, if one logged two). */
-export function statesByCapture(sqlite: Database.Database, incidentId: number): Map<number, string> {
-  const rows = st(sqlite).all.all(incidentId);
+export async function statesByCapture(db: RedlineDb, incidentId: number): Promise<Map<number, string>> {
+  const rows = (await statements(db).all.all(incidentId)).map((r) => stored(db, r));
   const texts = replayStateRows(rows);
   return new Map(rows.map((r, i) => [r.captureId, texts[i] ?? ""]));
 }

@@ -1,5 +1,9 @@
 import type { RedlineDb } from "@/db/client";
-import { readVersionState } from "@/db/version-states";
+import type { StoredPatch } from "@/db/json-deltas";
+import type { PackedJson } from "@/db/packed-json";
+import { replayStateRows } from "@/db/state-log";
+import { isProjected, replaySteps, type StoredStep } from "@/db/version-states";
+import type { IncidentState } from "@/lib/incident";
 import { removedText } from "@/lib/removed-text";
 
 /**
@@ -7,28 +11,35 @@ import { removedText } from "@/lib/removed-text";
  * fills their rows of version_search from the stored versions, a batch of incidents per
  * transaction, so an upgraded archive finds edited-away words as a new one does (decision 0028).
  * The versions' states are stored as deltas only JavaScript can replay, so SQL cannot do it.
+ * SQLite only, and synchronous: it runs inside opening a file.
  */
 export function fillVersionSearch(db: RedlineDb, batch = 200): number {
   const sqlite = db.$client;
   const listed = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'version_search_backlog'").get();
   if (!listed) return 0;
-  const next = sqlite.prepare<[number], { id: number; versions: number }>(
-    `SELECT b.incident_id AS id, coalesce(i.version_count, 0) AS versions FROM version_search_backlog b LEFT JOIN incidents i ON i.id = b.incident_id
-     ORDER BY b.incident_id LIMIT ?`,
+  const next = sqlite.prepare<[number], { id: number }>("SELECT incident_id AS id FROM version_search_backlog ORDER BY incident_id LIMIT ?");
+  const steps = sqlite.prepare<[number], StoredStep & { id: number }>(
+    "SELECT id, seq, snapshot, patch, capture_id AS captureId FROM incident_versions WHERE incident_id = ? ORDER BY seq",
   );
-  const versionId = sqlite.prepare<[number, number], { id: number }>("SELECT id FROM incident_versions WHERE incident_id = ? AND seq = ?");
+  const states = sqlite.prepare<[number], { captureId: number; state: PackedJson | null; patch: StoredPatch | null }>(
+    "SELECT capture_id AS captureId, state, patch FROM incident_states WHERE incident_id = ? ORDER BY id",
+  );
   const insert = sqlite.prepare<[number, string]>("INSERT INTO version_search (rowid, removed) VALUES (?, ?)");
   const done = sqlite.prepare<[number]>("DELETE FROM version_search_backlog WHERE incident_id = ?");
   let filled = 0;
-  const step = sqlite.transaction((rows: Array<{ id: number; versions: number }>) => {
-    for (const { id, versions } of rows) {
-      let before = readVersionState(db, id, 1);
-      for (let seq = 2; seq <= versions; seq += 1) {
-        const after = readVersionState(db, id, seq);
-        const row = versionId.get(id, seq);
-        const removed = before && after ? removedText(before.incident, after.incident) : "";
-        if (row && removed !== "") {
-          insert.run(row.id, removed);
+  const fillBatch = sqlite.transaction((rows: Array<{ id: number }>) => {
+    for (const { id } of rows) {
+      let before: IncidentState | undefined;
+      const rows = steps.all(id);
+      // Versions projected from the record logged at their capture are replayed through the log.
+      const logged = rows.some(isProjected) ? states.all(id) : [];
+      const texts = replayStateRows(logged);
+      const records = new Map(logged.map((r, i) => [r.captureId, texts[i] ?? ""]));
+      for (const { step, state } of replaySteps(rows, (captureId) => records.get(captureId))) {
+        const after = state as unknown as IncidentState;
+        const removed = before ? removedText(before.incident, after.incident) : "";
+        if (removed !== "") {
+          insert.run(step.id, removed);
           filled += 1;
         }
         before = after;
@@ -39,7 +50,7 @@ export function fillVersionSearch(db: RedlineDb, batch = 200): number {
   for (;;) {
     const rows = next.all(batch);
     if (rows.length === 0) break;
-    step(rows);
+    fillBatch(rows);
   }
   sqlite.exec("DROP TABLE version_search_backlog");
   return filled;

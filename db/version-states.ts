@@ -1,8 +1,9 @@
-import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
+import type { Connection } from "@/db/driver/connection";
 import { encodeReverseDelta, resolveChain, resolveRow, type StoredPatch } from "@/db/json-deltas";
 import { packJson, type PackedJson, unpackJson } from "@/db/packed-json";
-import { preparedOnConnection } from "@/db/queries/prepared";
+import { listedValues, statementsFor } from "@/db/queries/prepared";
+import { packedRead, packedWrite } from "@/db/schema/columns";
 import { readStateAtCapture, statesByCapture } from "@/db/state-log";
 import { type IncidentRecord, recordState } from "@/lib/derive/incident-record";
 import type { IncidentState } from "@/lib/incident";
@@ -68,45 +69,51 @@ export function replaySteps<T extends StoredStep>(steps: readonly T[], recordAt:
 }
 
 /** Every version of one incident replayed, reading its logged records only if a version is projected. */
-export function replayIncidentSteps<T extends StoredStep>(sqlite: Database.Database, incidentId: number, steps: readonly T[]): Array<{ step: T; state: JsonValue }> {
-  let records: Map<number, string> | undefined;
-  return replaySteps(steps, (captureId) => (records ??= statesByCapture(sqlite, incidentId)).get(captureId));
+export async function replayIncidentSteps<T extends StoredStep>(db: RedlineDb, incidentId: number, steps: readonly T[]): Promise<Array<{ step: T; state: JsonValue }>> {
+  const records = steps.some(isProjected) ? await statesByCapture(db, incidentId) : new Map<number, string>();
+  return replaySteps(steps, (captureId) => records.get(captureId));
 }
 
-function prepare(sqlite: Database.Database) {
+function prepare(c: Connection) {
   return {
-    one: sqlite.prepare<[number, number], StoredStep>("SELECT seq, snapshot, patch, capture_id AS captureId FROM incident_versions WHERE incident_id = ? AND seq = ?"),
+    one: c.prepare<[number, number], StoredStep>("SELECT seq, snapshot, patch, capture_id AS captureId FROM incident_versions WHERE incident_id = ? AND seq = ?"),
     // From the nearest full snapshot at or before seq to the nearest at or after, on the identity index.
-    around: sqlite.prepare<{ incident: number; seq: number }, StoredStep>(
+    around: c.prepare<{ incident: number; seq: number }, StoredStep>(
       `SELECT seq, snapshot, patch, capture_id AS captureId FROM incident_versions WHERE incident_id = @incident
          AND seq >= coalesce((SELECT max(seq) FROM incident_versions WHERE incident_id = @incident AND seq <= @seq AND snapshot IS NOT NULL), @seq)
          AND seq <= coalesce((SELECT min(seq) FROM incident_versions WHERE incident_id = @incident AND seq >= @seq AND snapshot IS NOT NULL), @seq)
        ORDER BY seq`,
     ),
-    snapshotAt: sqlite.prepare<[number, number], { snapshot: PackedJson | null; patch: StoredPatch | null }>("SELECT snapshot, patch FROM incident_versions WHERE incident_id = ? AND seq = ?"),
-    toDelta: sqlite.prepare<[Buffer, number, number]>("UPDATE incident_versions SET snapshot = NULL, patch = ? WHERE incident_id = ? AND seq = ?"),
-    setFull: sqlite.prepare<[PackedJson, number, number]>("UPDATE incident_versions SET snapshot = ?, patch = NULL WHERE incident_id = ? AND seq = ?"),
-    latestSeq: sqlite.prepare<[number], { seq: number | null }>("SELECT max(seq) AS seq FROM incident_versions WHERE incident_id = ?"),
-    lastKept: sqlite.prepare<[number, string], { seq: number; snapshot: PackedJson | null; patch: StoredPatch | null }>(
-      `SELECT seq, snapshot, patch FROM incident_versions WHERE incident_id = ? AND capture_id NOT IN (SELECT value FROM json_each(?))
+    snapshotAt: c.prepare<[number, number], { snapshot: PackedJson | null; patch: StoredPatch | null }>("SELECT snapshot, patch FROM incident_versions WHERE incident_id = ? AND seq = ?"),
+    toDelta: c.prepare<[Buffer, number, number]>("UPDATE incident_versions SET snapshot = NULL, patch = ? WHERE incident_id = ? AND seq = ?"),
+    setFull: c.prepare<[PackedJson, number, number]>("UPDATE incident_versions SET snapshot = ?, patch = NULL WHERE incident_id = ? AND seq = ?"),
+    latestSeq: c.prepare<[number], { seq: number | null }>("SELECT max(seq) AS seq FROM incident_versions WHERE incident_id = ?"),
+    lastKept: c.prepare<{ incident: number; captures: string }, { seq: number; snapshot: PackedJson | null; patch: StoredPatch | null }>(
+      `SELECT seq, snapshot, patch FROM incident_versions WHERE incident_id = @incident AND capture_id NOT IN (${listedValues(c.dialect, "captures", "bigint")})
        ORDER BY seq DESC LIMIT 1`,
     ),
   };
 }
 
-const st = preparedOnConnection(prepare);
+const statements = statementsFor(prepare);
+
+/** A version's stored forms as written: packed columns come back from PostgreSQL as bytes. */
+export function storedStep<T extends { snapshot: PackedJson | null; patch: StoredPatch | null }>(db: RedlineDb, row: T): T {
+  const { dialect } = db.connection;
+  return dialect === "sqlite" ? row : { ...row, snapshot: packedRead(dialect, row.snapshot), patch: packedRead(dialect, row.patch) };
+}
 
 /** Where a stored version's snapshot is: its own text (rebuilt from the full snapshots around it), or the record logged with it. */
-function locateVersion(sqlite: Database.Database, incidentId: number, seq: number): { text: string } | { record: string } | undefined {
-  const s = st(sqlite);
-  const row = s.one.get(incidentId, seq);
+async function locateVersion(db: RedlineDb, incidentId: number, seq: number): Promise<{ text: string } | { record: string } | undefined> {
+  const s = statements(db);
+  const row = await s.one.get(incidentId, seq);
   if (!row) return undefined;
   if (isProjected(row)) {
-    const record = readStateAtCapture(sqlite, incidentId, row.captureId);
+    const record = await readStateAtCapture(db, incidentId, row.captureId);
     if (record === undefined) throw new VersionStateError(`store: version ${seq} of incident ${incidentId} has no record logged at its capture ${row.captureId}`);
     return { record };
   }
-  const steps = s.around.all({ incident: incidentId, seq }).filter((step) => !isProjected(step));
+  const steps = (await s.around.all({ incident: incidentId, seq })).filter((step) => !isProjected(step)).map((step) => storedStep(db, step));
   const target = steps.findIndex((step) => step.seq === seq);
   if (target < 0) return undefined;
   const text = resolveRow(
@@ -118,8 +125,8 @@ function locateVersion(sqlite: Database.Database, incidentId: number, seq: numbe
 }
 
 /** The snapshot JSON of one stored version; undefined when there is no such version. */
-export function readVersionSnapshotText(sqlite: Database.Database, incidentId: number, seq: number): string | undefined {
-  const found = locateVersion(sqlite, incidentId, seq);
+export async function readVersionSnapshotText(db: RedlineDb, incidentId: number, seq: number): Promise<string | undefined> {
+  const found = await locateVersion(db, incidentId, seq);
   return found === undefined ? undefined : "text" in found ? found.text : projectRecord(found.record);
 }
 
@@ -127,8 +134,8 @@ export function readVersionSnapshotText(sqlite: Database.Database, incidentId: n
  * The incident as it was at one version (its full state); undefined when there is no such version.
  * A projected version's state is taken from its parsed record, not written out as text and parsed again.
  */
-export function readVersionState(db: RedlineDb, incidentId: number, seq: number): IncidentState | undefined {
-  const found = locateVersion(db.$client, incidentId, seq);
+export async function readVersionState(db: RedlineDb, incidentId: number, seq: number): Promise<IncidentState | undefined> {
+  const found = await locateVersion(db, incidentId, seq);
   if (found === undefined) return undefined;
   return "text" in found ? (JSON.parse(found.text) as IncidentState) : recordState(JSON.parse(found.record) as IncidentRecord);
 }
@@ -137,46 +144,47 @@ export function readVersionState(db: RedlineDb, incidentId: number, seq: number)
  * What to store for a new version: nothing when `record` (the record text logged with it at the
  * same capture) projects to its snapshot, as derivation makes it; else its full snapshot (the
  * latest keeps one), and the version before, if full, becomes a delta against it unless it is a
- * checkpoint. Runs in the writer's transaction.
+ * checkpoint. Runs in the writer's transaction. The snapshot returned is ready to bind.
  */
-export function versionStorage(
-  sqlite: Database.Database,
+export async function versionStorage(
+  db: RedlineDb,
   incidentId: number,
   seq: number,
   snapshot: string,
   record: string,
-): { snapshot: PackedJson | null; patch: StoredPatch | null } {
+): Promise<{ snapshot: PackedJson | null; patch: StoredPatch | null }> {
   if (projectRecord(record) === snapshot) return { snapshot: null, patch: null };
   if (seq > 1 && !isVersionCheckpoint(seq - 1)) {
-    const s = st(sqlite);
-    const kept = s.snapshotAt.get(incidentId, seq - 1)?.snapshot;
+    const s = statements(db);
+    const before = await s.snapshotAt.get(incidentId, seq - 1);
+    const kept = before && storedStep(db, before).snapshot;
     // A projected version before keeps nothing to turn into a delta.
-    if (kept !== null && kept !== undefined) s.toDelta.run(encodeReverseDelta(snapshot, unpackJson(kept)), incidentId, seq - 1);
+    if (kept !== null && kept !== undefined) await s.toDelta.run(encodeReverseDelta(snapshot, unpackJson(kept)), incidentId, seq - 1);
   }
-  return { snapshot: packJson(snapshot), patch: null };
+  return { snapshot: packedWrite(db.connection.dialect, packJson(snapshot)), patch: null };
 }
 
 /**
  * Before the versions of these captures are deleted (always an incident's newest), the version
  * that will be its latest keeps its full snapshot: its delta is against a version about to go.
  */
-export function keepSnapshotBeforeDeleting(sqlite: Database.Database, incidentId: number, captureIdsJson: string): void {
-  const s = st(sqlite);
-  const kept = s.lastKept.get(incidentId, captureIdsJson);
+export async function keepSnapshotBeforeDeleting(db: RedlineDb, incidentId: number, captureIdsJson: string): Promise<void> {
+  const s = statements(db);
+  const kept = await s.lastKept.get({ incident: incidentId, captures: captureIdsJson });
   if (!kept || kept.snapshot !== null || isProjected(kept)) return;
-  const text = readVersionSnapshotText(sqlite, incidentId, kept.seq);
+  const text = await readVersionSnapshotText(db, incidentId, kept.seq);
   if (text === undefined) throw new VersionStateError(`store: version ${kept.seq} of incident ${incidentId} cannot be rebuilt`);
-  s.setFull.run(packJson(text), incidentId, kept.seq);
+  await s.setFull.run(packedWrite(db.connection.dialect, packJson(text)), incidentId, kept.seq);
 }
 
 /** After versions were taken off the end of an incident's history, its new latest keeps a full snapshot again. */
-export function keepLatestSnapshot(sqlite: Database.Database, incidentId: number): void {
-  const s = st(sqlite);
-  const seq = s.latestSeq.get(incidentId)?.seq;
+export async function keepLatestSnapshot(db: RedlineDb, incidentId: number): Promise<void> {
+  const s = statements(db);
+  const seq = (await s.latestSeq.get(incidentId))?.seq;
   if (seq === null || seq === undefined) return;
-  const kept = s.snapshotAt.get(incidentId, seq);
+  const kept = await s.snapshotAt.get(incidentId, seq);
   if (!kept || kept.snapshot !== null || isProjected(kept)) return;
-  const text = readVersionSnapshotText(sqlite, incidentId, seq);
+  const text = await readVersionSnapshotText(db, incidentId, seq);
   if (text === undefined) throw new VersionStateError(`store: version ${seq} of incident ${incidentId} cannot be rebuilt`);
-  s.setFull.run(packJson(text), incidentId, seq);
+  await s.setFull.run(packedWrite(db.connection.dialect, packJson(text)), incidentId, seq);
 }

@@ -1,8 +1,9 @@
-import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
+import type { Connection } from "@/db/driver/connection";
+import { statementsFor } from "@/db/queries/prepared";
 import { transact } from "@/db/transaction";
 import { unpackVersionContent, withVersionText } from "@/db/version-content";
-import { readVersionState, replayIncidentSteps, type StoredStep } from "@/db/version-states";
+import { readVersionState, replayIncidentSteps, storedStep, type StoredStep } from "@/db/version-states";
 import type { Change } from "@/lib/change";
 import type { ChangeKindName } from "@/lib/change-kinds";
 import type { IncidentState } from "@/lib/incident";
@@ -41,31 +42,6 @@ export interface DerivedTextRow {
   headline: string;
 }
 
-const contentOf = new WeakMap<Database.Database, Database.Statement<[number, number], { content: Buffer }>>();
-
-function readChanges(sqlite: Database.Database, incidentId: number, seq: number): Change[] {
-  let statement = contentOf.get(sqlite);
-  if (!statement) {
-    statement = sqlite.prepare<[number, number], { content: Buffer }>("SELECT content FROM incident_versions WHERE incident_id = ? AND seq = ?");
-    contentOf.set(sqlite, statement);
-  }
-  const row = statement.get(incidentId, seq);
-  return row ? unpackVersionContent(row.content).changes : [];
-}
-
-/** The rows, those whose text an older summarizer wrote rendered again (each rebuilds two states by bounded replay). */
-export function withFreshText<T extends DerivedTextRow>(db: RedlineDb, rows: T[], summarizer: Summarizer = currentSummarizer): T[] {
-  return rows.map((row) => {
-    if (row.textVersion === summarizer.version) return row;
-    const state = readVersionState(db, row.incidentId, row.seq);
-    if (!state) return row;
-    const previous = row.seq > 1 ? (readVersionState(db, row.incidentId, row.seq - 1) ?? null) : null;
-    const changes = readChanges(db.$client, row.incidentId, row.seq);
-    const text = renderVersionText({ vendorName: row.vendorName, observedAt: row.observedAt, kinds: row.kinds, changes, state, previous }, summarizer);
-    return { ...row, ...text, textVersion: summarizer.version };
-  });
-}
-
 interface TextStep extends StoredStep {
   id: number;
   observedAt: string;
@@ -74,35 +50,65 @@ interface TextStep extends StoredStep {
   textVersion: number;
 }
 
+const statements = statementsFor((c: Connection) => ({
+  content: c.prepare<[number, number], { content: Buffer }>("SELECT content FROM incident_versions WHERE incident_id = ? AND seq = ?"),
+  staleIncidents: c.prepare<[number, number], { incidentId: number; vendorName: string }>(
+    `SELECT DISTINCT v.incident_id AS incidentId, d.name AS vendorName FROM incident_versions v JOIN vendors d ON d.id = v.vendor_id
+     WHERE v.text_version <> ? LIMIT ?`,
+  ),
+  steps: c.prepare<[number], TextStep>(
+    `SELECT id, seq, snapshot, patch, capture_id AS captureId, observed_at AS observedAt, kinds, content, text_version AS textVersion
+     FROM incident_versions WHERE incident_id = ? ORDER BY seq`,
+  ),
+  update: c.prepare<[Buffer, number, number]>("UPDATE incident_versions SET content = ?, text_version = ? WHERE id = ?"),
+}));
+
+async function readChanges(db: RedlineDb, incidentId: number, seq: number): Promise<Change[]> {
+  const row = await statements(db).content.get(incidentId, seq);
+  return row ? unpackVersionContent(row.content).changes : [];
+}
+
+/** The rows, those whose text an older summarizer wrote rendered again (each rebuilds two states by bounded replay). */
+export async function withFreshText<T extends DerivedTextRow>(db: RedlineDb, rows: T[], summarizer: Summarizer = currentSummarizer): Promise<T[]> {
+  const fresh: T[] = [];
+  for (const row of rows) {
+    if (row.textVersion === summarizer.version) {
+      fresh.push(row);
+      continue;
+    }
+    const state = await readVersionState(db, row.incidentId, row.seq);
+    if (!state) {
+      fresh.push(row);
+      continue;
+    }
+    const previous = row.seq > 1 ? ((await readVersionState(db, row.incidentId, row.seq - 1)) ?? null) : null;
+    const changes = await readChanges(db, row.incidentId, row.seq);
+    const text = renderVersionText({ vendorName: row.vendorName, observedAt: row.observedAt, kinds: row.kinds, changes, state, previous }, summarizer);
+    fresh.push({ ...row, ...text, textVersion: summarizer.version });
+  }
+  return fresh;
+}
+
 /**
  * Rewrite the text of every version an older summarizer wrote (or of `batch` × `batches` incidents'),
  * a batch of incidents per transaction (resumable: what is done is no longer stale). Returns the versions rewritten.
  */
 export async function rerenderVersionTexts(db: RedlineDb, summarizer: Summarizer = currentSummarizer, batch = 200, batches = Number.POSITIVE_INFINITY): Promise<number> {
-  const sqlite = db.$client;
-  const staleIncidents = sqlite.prepare<[number, number], { incidentId: number; vendorName: string }>(
-    `SELECT DISTINCT v.incident_id AS incidentId, d.name AS vendorName FROM incident_versions v JOIN vendors d ON d.id = v.vendor_id
-     WHERE v.text_version <> ? LIMIT ?`,
-  );
-  const steps = sqlite.prepare<[number], TextStep>(
-    `SELECT id, seq, snapshot, patch, capture_id AS captureId, observed_at AS observedAt, kinds, content, text_version AS textVersion
-     FROM incident_versions WHERE incident_id = ? ORDER BY seq`,
-  );
-  const update = sqlite.prepare<[Buffer, number, number]>("UPDATE incident_versions SET content = ?, text_version = ? WHERE id = ?");
+  const st = statements(db);
   let written = 0;
   for (let done = 0; done < batches; done += 1) {
-    const incidents = staleIncidents.all(summarizer.version, batch);
+    const incidents = await st.staleIncidents.all(summarizer.version, batch);
     if (incidents.length === 0) return written;
     await transact(db, async () => {
       for (const { incidentId, vendorName } of incidents) {
         let previous: IncidentState | null = null;
-        for (const { step, state } of replayIncidentSteps(sqlite, incidentId, steps.all(incidentId))) {
+        for (const { step, state } of await replayIncidentSteps(db, incidentId, (await st.steps.all(incidentId)).map((row) => storedStep(db, row)))) {
           const current = state as unknown as IncidentState;
           if (step.textVersion !== summarizer.version) {
             const { changes } = unpackVersionContent(step.content);
             const kinds = JSON.parse(step.kinds) as string[];
             const text = renderVersionText({ vendorName, observedAt: step.observedAt, kinds, changes, state: current, previous }, summarizer);
-            update.run(withVersionText(step.content, text), summarizer.version, step.id);
+            await st.update.run(withVersionText(step.content, text), summarizer.version, step.id);
             written += 1;
           }
           previous = current;

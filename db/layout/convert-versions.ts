@@ -51,10 +51,11 @@ function same(a: PackedJson | StoredPatch | null, b: PackedJson | StoredPatch | 
   return Buffer.isBuffer(a) && Buffer.isBuffer(b) ? a.equals(b) : a === b;
 }
 
-function convertVersions(sqlite: Database.Database, incidentId: number, rows: readonly VersionRow[]): number {
+async function convertVersions(db: RedlineDb, incidentId: number, rows: readonly VersionRow[]): Promise<number> {
   if (rows.length === 0) return 0;
+  const sqlite = db.$client;
   const update = sqlite.prepare<[PackedJson | null, Buffer | null, number]>("UPDATE incident_versions SET snapshot = ?, patch = ? WHERE id = ?");
-  const records = statesByCapture(sqlite, incidentId);
+  const records = await statesByCapture(db, incidentId);
   const texts = replaySteps(rows, (captureId) => records.get(captureId)).map(({ state }) => JSON.stringify(state));
   const projected = rows.map((row, i) => {
     const record = records.get(row.captureId);
@@ -104,7 +105,7 @@ export async function convertVersionLayout(db: RedlineDb, options: { batch?: num
     if (ids.length === 0) return progress;
     await transact(db, async () => {
       for (const id of ids) {
-        progress.versionsRewritten += convertVersions(sqlite, id, versions.all(id));
+        progress.versionsRewritten += await convertVersions(db, id, versions.all(id));
         progress.statesRewritten += convertStates(sqlite, states.all(id));
       }
     }, { immediate: true });

@@ -10,4 +10,5 @@ export function sideTablesPending(sqlite: Database.Database): boolean {
 }
 
 /** An observation time (text) in milliseconds, as version_kinds keeps it; SQL, so the migration, the write path and the kind lists say it alike. */
-export const observedMsOf = (expression: string): string => `CAST(round(unixepoch(${expression}, 'subsec') * 1000) AS INTEGER)`;
+export const observedMsOf = (expression: string, dialect: "sqlite" | "postgres" = "sqlite"): string =>
+  dialect === "sqlite" ? `CAST(round(unixepoch(${expression}, 'subsec') * 1000) AS INTEGER)` : `round(extract(epoch FROM (${expression})::timestamptz) * 1000)::bigint`;

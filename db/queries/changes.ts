@@ -141,7 +141,7 @@ async function newestIds(connection: Connection, filter: ChangeFilter, limit: nu
     pg
       ? `SELECT v.id, v.observed_at AS at FROM version_kinds k JOIN incident_versions v ON v.id = k.version_id
        JOIN incidents i ON i.id = v.incident_id
-     WHERE ${vendorKey}k.kind = @kind AND (k.observed_ms, k.version_id) < (round(extract(epoch FROM @at::timestamptz) * 1000)::bigint, @id)${sql}
+     WHERE ${vendorKey}k.kind = @kind AND (k.observed_ms, k.version_id) < (${observedMsOf("@at", "postgres")}, @id)${sql}
      ORDER BY k.observed_ms DESC, k.version_id DESC LIMIT @limit`
       : `SELECT v.id, v.observed_at AS at FROM version_kinds k CROSS JOIN incident_versions v ON v.id = k.version_id
        CROSS JOIN incidents i ON i.id = v.incident_id
@@ -199,8 +199,8 @@ async function readRows(connection: Connection, ids: readonly number[], withChan
   return new Map(rows.map((r) => [r.versionId, unpackRow(r, withChanges)]));
 }
 
-function refreshText(db: RedlineDb, raw: RawChange, summarizer: Summarizer): RawChange {
-  const [fresh] = withFreshText(db, [{ ...raw, kinds: JSON.parse(raw.kinds) as string[] }], summarizer);
+async function refreshText(db: RedlineDb, raw: RawChange, summarizer: Summarizer): Promise<RawChange> {
+  const [fresh] = await withFreshText(db, [{ ...raw, kinds: JSON.parse(raw.kinds) as string[] }], summarizer);
   return fresh ? { ...raw, summary: fresh.summary, headline: fresh.headline } : raw;
 }
 
@@ -210,7 +210,8 @@ async function page<T extends ChangeRow>(
   const ids = await newestIds(db.connection, filter, limit + 1);
   const byId = await readRows(db.connection, ids.map((r) => r.id), withChanges);
   const raw = ids.map((r) => byId.get(r.id)).filter((r): r is RawChange => r !== undefined);
-  const rows = raw.map((r) => shape(r.textVersion === summarizer.version ? r : refreshText(db, r, summarizer)));
+  const rows: T[] = [];
+  for (const r of raw) rows.push(shape(r.textVersion === summarizer.version ? r : await refreshText(db, r, summarizer)));
   const shown = rows.slice(0, limit);
   const last = shown.at(-1);
   return { rows: shown, next: rows.length > limit && last ? encodeCursor({ at: last.observedAt, id: last.versionId }) : null };

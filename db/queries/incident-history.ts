@@ -1,4 +1,3 @@
-import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
 import type { Connection } from "@/db/driver/connection";
 import { statementsFor } from "@/db/queries/prepared";
@@ -33,16 +32,16 @@ class ExportReplayError extends Error {
 }
 
 /** The incident's versions for export, with the current state; text an older summarizer wrote is rendered again by one replay. */
-function toHistory(
-  sqlite: Database.Database,
+async function toHistory(
+  db: RedlineDb,
   incidentId: number,
   rows: readonly VersionRow[],
   vendorName: string,
   summarizer: Summarizer,
-): { current: IncidentState | null; versions: ExportVersion[] } {
+): Promise<{ current: IncidentState | null; versions: ExportVersion[] }> {
   const stale = rows.some((r) => r.textVersion !== summarizer.version);
   const versions: ExportVersion[] = [];
-  const states = stale ? replayIncidentSteps(sqlite, incidentId, rows).map(({ state }) => state as unknown as IncidentState) : [];
+  const states = stale ? (await replayIncidentSteps(db, incidentId, rows)).map(({ state }) => state as unknown as IncidentState) : [];
   let previous: IncidentState | null = null;
   for (const [i, r] of rows.entries()) {
     const { changes, summary } = unpackVersionContent(r.content);
@@ -57,7 +56,7 @@ function toHistory(
     versions.push(version);
   }
   const latest = rows.at(-1);
-  const text = states.length === 0 && latest ? readVersionSnapshotText(sqlite, incidentId, latest.seq) : undefined;
+  const text = states.length === 0 && latest ? await readVersionSnapshotText(db, incidentId, latest.seq) : undefined;
   const current = states.at(-1) ?? (text === undefined ? undefined : (JSON.parse(text) as IncidentState));
   return { current: current ?? null, versions };
 }
@@ -107,13 +106,12 @@ export async function loadVendorExport(db: RedlineDb, slug: string, providerId?:
       versionsByIncident.set(row.incidentId, list);
     }
   }
-  return {
-    vendor: { slug: vendor.slug, name: vendor.name },
-    incidents: rows.map((r) => {
-      const { current, versions } = toHistory(db.$client, r.id, versionsByIncident.get(r.id) ?? [], vendor.name, summarizer);
-      if (!current) throw new ExportReplayError(versions.length === 0 ? "export: an incident without versions" : `export: incident ${r.providerId} has no current snapshot`);
-      const history: StoredIncidentHistory = { firstSeenAt: r.firstSeenAt, lastSeenAt: r.lastSeenAt, current, versions };
-      return toExportIncident(history);
-    }),
-  };
+  const incidents = [];
+  for (const r of rows) {
+    const { current, versions } = await toHistory(db, r.id, versionsByIncident.get(r.id) ?? [], vendor.name, summarizer);
+    if (!current) throw new ExportReplayError(versions.length === 0 ? "export: an incident without versions" : `export: incident ${r.providerId} has no current snapshot`);
+    const history: StoredIncidentHistory = { firstSeenAt: r.firstSeenAt, lastSeenAt: r.lastSeenAt, current, versions };
+    incidents.push(toExportIncident(history));
+  }
+  return { vendor: { slug: vendor.slug, name: vendor.name }, incidents };
 }

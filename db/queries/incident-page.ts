@@ -68,13 +68,13 @@ export async function getIncidentRecord(db: RedlineDb, vendorId: number, provide
   if (!found) return undefined;
   const { vendorName, ...row } = found;
   const incidentId = row.id;
-  const current = readVersionState(db, incidentId, row.versionCount);
+  const current = await readVersionState(db, incidentId, row.versionCount);
   if (!current) return undefined;
   const listed = (await st.versions.all(incidentId)).map(({ content, ...v }) => {
     const { summary, headline, impact, incidentKind } = unpackVersionText(content);
     return { ...v, summary, headline, impact: incidentKind === null ? undefined : impact, incidentId, vendorName, kinds: JSON.parse(v.kinds) as ChangeKindName[] };
   });
-  const versions = withFreshText(db, listed, summarizer).map(({ seq, observedAt, kinds, summary, headline, impact }) => ({ seq, observedAt, kinds, summary, headline, impact }));
+  const versions = (await withFreshText(db, listed, summarizer)).map(({ seq, observedAt, kinds, summary, headline, impact }) => ({ seq, observedAt, kinds, summary, headline, impact }));
   return { ...row, current, versions };
 }
 
@@ -84,7 +84,7 @@ async function versionRow(db: RedlineDb, incidentId: number, seq: number, summar
   if (!row) return undefined;
   const kinds = JSON.parse(row.kinds) as ChangeKindName[];
   const content = unpackVersionContent(row.content);
-  const [fresh] = withFreshText(db, [{ ...row, summary: content.summary, headline: content.headline, incidentId, kinds }], summarizer);
+  const [fresh] = await withFreshText(db, [{ ...row, summary: content.summary, headline: content.headline, incidentId, kinds }], summarizer);
   return { seq: row.seq, observedAt: row.observedAt, kinds, summary: fresh?.summary ?? content.summary, headline: fresh?.headline ?? content.headline, hash: row.hash, changes: content.changes, content };
 }
 
@@ -92,7 +92,7 @@ async function versionRow(db: RedlineDb, incidentId: number, seq: number, summar
 export async function getVersionDetail(db: RedlineDb, incidentId: number, seq: number, summarizer: Summarizer = currentSummarizer): Promise<VersionDetail | undefined> {
   const found = await versionRow(db, incidentId, seq, summarizer);
   if (!found) return undefined;
-  const snapshot = readVersionState(db, incidentId, seq);
+  const snapshot = await readVersionState(db, incidentId, seq);
   if (!snapshot) return undefined;
   const { content: _content, ...version } = found;
   return { ...version, snapshot };
@@ -116,7 +116,7 @@ export async function getVersionChange(db: RedlineDb, incidentId: number, seq: n
   if (content.title !== null && content.incidentKind !== null) {
     return { ...version, heading: { title: content.title, impact: content.impact, kind: content.incidentKind } };
   }
-  const incident = readVersionState(db, incidentId, seq)?.incident;
+  const incident = (await readVersionState(db, incidentId, seq))?.incident;
   return incident ? { ...version, heading: { title: incident.title, impact: incident.impact, kind: incident.kind } } : undefined;
 }
 

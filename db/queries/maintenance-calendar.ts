@@ -30,10 +30,12 @@ const statements = statementsFor((c: Connection) => ({
 export async function listMaintenanceCandidates(db: RedlineDb, vendorId: number | null): Promise<MaintenanceCandidate[]> {
   const st = statements(db);
   const rows = vendorId === null ? await st.all.all(CANDIDATES_MAX) : await st.vendor.all(vendorId, CANDIDATES_MAX);
-  return rows.flatMap((row) => {
-    const current = readVersionState(db, row.incidentId, row.versionCount);
-    return current ? [{ ...row, current }] : [];
-  });
+  const candidates: MaintenanceCandidate[] = [];
+  for (const row of rows) {
+    const current = await readVersionState(db, row.incidentId, row.versionCount);
+    if (current) candidates.push({ ...row, current });
+  }
+  return candidates;
 }
 
 /** The changes of every version of an incident, in order. */

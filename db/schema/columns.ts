@@ -73,6 +73,11 @@ export function packedRead<T extends string | Buffer | null | undefined>(dialect
   return (dialect === "postgres" && Buffer.isBuffer(value) ? packedFromBytes(value) : value) as T;
 }
 
+/** A packed value bound by a raw statement: bytes on PostgreSQL, where text bound to bytea would be read in bytea's escape format. */
+export function packedWrite<T extends string | Buffer | null>(dialect: "sqlite" | "postgres", value: T): T extends string ? string | Buffer : T {
+  return (dialect === "postgres" && typeof value === "string" ? Buffer.from(value, "utf8") : value) as T extends string ? string | Buffer : T;
+}
+
 const pgPacked = <T extends string | Buffer>() =>
   pg.customType<{ data: T; driverData: Buffer }>({
     dataType: () => "bytea",

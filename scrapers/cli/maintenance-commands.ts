@@ -52,7 +52,7 @@ export async function runMigrate(opts: { db?: string; bodyBatch?: string }): Pro
   await withDatabase(opts, async (db) => {
     const legacy = countLegacyBodies(db.$client);
     if (legacy > 0) {
-      const converted = convertLegacyBodies(db.$client, {
+      const converted = await convertLegacyBodies(db, {
         batchBodies,
         onBatch: ({ converted: done, remaining }) => process.stdout.write(`converted ${done} raw bodies to deltas, ${remaining} to go\n`),
       });

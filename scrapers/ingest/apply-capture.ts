@@ -67,7 +67,7 @@ export async function recordApplication(db: RedlineDb, vendorId: number, capture
 /** What a run's later observations add to its first: when its incidents were last seen. */
 export async function touchRunSeen(db: RedlineDb, vendorId: number, application: CaptureApplication, lastObservedAt: string): Promise<void> {
   if (application.derivation.seen.length === 0) return;
-  writeStatements(db.$client).touchSeen.run(lastObservedAt, vendorId, JSON.stringify(application.derivation.seen));
+  await writeStatements(db).touchSeen.run({ seenAt: lastObservedAt, vendorId, ids: JSON.stringify(application.derivation.seen) });
 }
 
 /**
@@ -108,7 +108,7 @@ export async function readStoredCapture(
 export async function saveCaptureReading(db: RedlineDb, capture: ReadCapture): Promise<void> {
   const { parsed } = capture;
   const warnings = parsed.snapshot?.warnings ?? [];
-  writeStatements(db.$client).setCaptureRead.run({
+  await writeStatements(db).setCaptureRead.run({
     id: capture.captureId,
     outcome: parsed.outcome,
     error: parsed.error,
@@ -127,7 +127,7 @@ export async function readCapturesFrom(
   resolve: PlatformResolver = getPlatform,
   bodyOf: (hash: string) => Promise<Uint8Array> = bodyReader(db),
 ): Promise<ReadCapture[]> {
-  const rows = writeStatements(db.$client).capturesFrom.all(vendor.id, from.observedAt, from.source, from.hash, limit);
+  const rows = await writeStatements(db).capturesFrom.all(vendor.id, from.observedAt, from.source, from.hash, limit);
   const out: ReadCapture[] = [];
   for (const row of rows) out.push(await readStoredCapture(row, vendor.slug, bodyOf, resolve));
   return out;

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { RedlineDb } from "@/db/client";
+import { countVendorVersions } from "@/db/record-capture";
 import type { VendorRow } from "@/db/vendors";
 import type { ReadWarning } from "@/lib/derive/observation";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
@@ -79,10 +80,6 @@ export interface ImportSummary {
 
 const SAMPLE_WARNINGS = 5;
 
-function countVersions(db: RedlineDb, vendorId: number): number {
-  return db.$client.prepare<[number], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE vendor_id = ?").get(vendorId)?.n ?? 0;
-}
-
 /**
  * Ingest snapshots in order, one transaction each. Snapshots older than the recorded history are
  * kept, and the re-derivation they call for runs at the end (the same background job a poller
@@ -102,7 +99,7 @@ export async function importSnapshots(
   const summary: ImportSummary = {
     captures: 0, duplicates: 0, versions: 0, failed: 0, invalid: 0, withWarnings: 0, warnings: 0, sampleWarnings: [], rederived: false, elapsedMs: 0,
   };
-  const versionsBefore = countVersions(db, vendor.id);
+  const versionsBefore = await countVendorVersions(db, vendor.id);
   let done = 0;
   for await (const snapshot of snapshots) {
     let body: Uint8Array;
@@ -132,7 +129,7 @@ export async function importSnapshots(
   }
   const resolve = (name: string) => (name === platform.name ? platform : (resolvePlatform ?? getPlatform)(name));
   summary.rederived = (await runPendingJobs(db, { vendorId: vendor.id, resolve })) > 0;
-  summary.versions = countVersions(db, vendor.id) - versionsBefore;
+  summary.versions = (await countVendorVersions(db, vendor.id)) - versionsBefore;
   summary.elapsedMs = performance.now() - started;
   return summary;
 }

@@ -152,7 +152,7 @@ export async function recordParsed(
 
 /** The last observation of the capture applied last (it may be a run). */
 async function appliedEnd(db: RedlineDb, vendorId: number, applied: CaptureKey): Promise<CaptureKey> {
-  const run = writeStatements(db.$client).captureByKey.get(vendorId, applied.source, applied.observedAt, applied.hash);
+  const run = await writeStatements(db).captureByKey.get(vendorId, applied.source, applied.observedAt, applied.hash);
   return { ...applied, observedAt: run?.lastObservedAt ?? applied.observedAt };
 }
 

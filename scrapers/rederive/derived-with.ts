@@ -1,11 +1,12 @@
 import type { RedlineDb } from "@/db/client";
+import { writeStatements } from "@/db/write-statements";
 import { DERIVATION_KEY, DERIVATION_VERSION, type DerivedWith, isStale } from "@/lib/derive/derivation-version";
 import type { PlatformResolver } from "@/scrapers/ingest/apply-capture";
 import { derivedWithOf } from "@/scrapers/ingest/ingest-snapshot";
 
 /** The parser versions today's code reads the vendor's captures with, and today's derivation. */
-export function currentDerivedWith(db: RedlineDb, vendorId: number, resolve: PlatformResolver): DerivedWith {
-  const platforms = db.$client.prepare<[number], { platform: string }>("SELECT DISTINCT platform FROM captures WHERE vendor_id = ?").all(vendorId);
+export async function currentDerivedWith(db: RedlineDb, vendorId: number, resolve: PlatformResolver): Promise<DerivedWith> {
+  const platforms = await writeStatements(db).capturePlatforms.all(vendorId);
   const out: DerivedWith = { [DERIVATION_KEY]: DERIVATION_VERSION };
   for (const { platform } of platforms) {
     const version = resolve(platform)?.parserVersion;

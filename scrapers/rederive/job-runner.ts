@@ -35,8 +35,10 @@ export interface RunnerOptions {
 
 const DEFAULTS = { leaseMs: 60_000, replayLimit: 8, applyBatch: 50, swapBatchBytes: 256 * 1024, pauseMs: 5 };
 
+/** Where a rebuild's scratch file goes: beside a SQLite archive, in the temporary folder for PostgreSQL's. */
 function scratchDirOf(db: RedlineDb, options: RunnerOptions): string {
   if (options.scratchDir) return options.scratchDir;
+  if (db.connection.dialect === "postgres") return os.tmpdir();
   const file = db.$client.name;
   return file === ":memory:" || file === "" ? os.tmpdir() : path.dirname(path.resolve(file));
 }

@@ -74,7 +74,7 @@ export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: De
     await saveJobProgress(main, progress);
     options.onProgress?.({ ...job, ...progress });
   };
-  progress.capturesTotal = countCaptures(main, vendor.id);
+  progress.capturesTotal = await countCaptures(main, vendor.id);
   await save();
   // Only a scratch this job recorded is its own to resume; any other file there is not built from this database.
   const resuming = job.scratchPath === scratchPath && fs.existsSync(scratchPath);
@@ -105,11 +105,11 @@ export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: De
           continue;
         }
         const applied = await appliedThrough(scratch, vendor.id);
-        const st = writeStatements(scratch.$client);
+        const st = writeStatements(scratch);
         const from = applied ?? FIRST;
         const rows: CaptureRow[] = applied === null
-          ? st.capturesFrom.all(vendor.id, from.observedAt, from.source, from.hash, options.applyBatch)
-          : st.capturesAfter.all(vendor.id, from.observedAt, from.source, from.hash, options.applyBatch);
+          ? await st.capturesFrom.all(vendor.id, from.observedAt, from.source, from.hash, options.applyBatch)
+          : await st.capturesAfter.all(vendor.id, from.observedAt, from.source, from.hash, options.applyBatch);
         if (rows.length === 0) return;
         // One capture at a time, yielding often: the process also polls, and its polls must not wait.
         let slice = performance.now();
@@ -125,7 +125,7 @@ export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: De
             slice = performance.now();
           }
         }
-        progress.capturesTotal = Math.max(progress.capturesTotal, countCaptures(main, vendor.id));
+        progress.capturesTotal = Math.max(progress.capturesTotal, await countCaptures(main, vendor.id));
         await save();
         await options.yield();
       }
@@ -140,7 +140,7 @@ export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: De
     await swap(main, scratch, vendor, progress, save, options, onMain);
     await onMain(async () => {
       await swapAppliedThrough(main, scratch, vendor.id);
-      await setDerivedWith(main, vendor.id, currentDerivedWith(main, vendor.id, options.resolve));
+      await setDerivedWith(main, vendor.id, await currentDerivedWith(main, vendor.id, options.resolve));
     });
     await applyPending(main, vendor, job, copiedThrough, options, onMain);
     await noteJobHold(main, job.id, progress.longestHoldMs);
@@ -154,15 +154,11 @@ export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: De
 async function countAppliedCaptures(db: RedlineDb, vendorId: number): Promise<number> {
   const applied = await appliedThrough(db, vendorId);
   if (applied === null) return 0;
-  return (
-    db.$client
-      .prepare<[number, string, string, string], { n: number }>("SELECT count(*) AS n FROM captures WHERE vendor_id = ? AND (observed_at, source, hash) <= (?, ?, ?)")
-      .get(vendorId, applied.observedAt, applied.source, applied.hash)?.n ?? 0
-  );
+  return (await writeStatements(db).captureCountThrough.get(vendorId, applied.observedAt, applied.source, applied.hash))?.n ?? 0;
 }
 
-function countCaptures(db: RedlineDb, vendorId: number): number {
-  return db.$client.prepare<[number], { n: number }>("SELECT count(*) AS n FROM captures WHERE vendor_id = ?").get(vendorId)?.n ?? 0;
+async function countCaptures(db: RedlineDb, vendorId: number): Promise<number> {
+  return (await writeStatements(db).captureCount.get(vendorId))?.n ?? 0;
 }
 
 type OnMain = <T>(work: () => Promise<T>) => Promise<T>;
@@ -202,25 +198,20 @@ async function swap(
  * transaction as the last of them. A capture that arrived after a later one is left to a job of its own.
  */
 async function applyPending(main: RedlineDb, vendor: VendorRow, job: DerivationJob, copiedThrough: number, options: RebuildOptions, onMain: OnMain): Promise<void> {
-  const st = writeStatements(main.$client);
+  const st = writeStatements(main);
   for (;;) {
     const cursor = (await appliedThrough(main, vendor.id)) ?? FIRST;
-    const rows = st.capturesAfter.all(vendor.id, cursor.observedAt, cursor.source, cursor.hash, PENDING_BATCH);
+    const rows = await st.capturesAfter.all(vendor.id, cursor.observedAt, cursor.source, cursor.hash, PENDING_BATCH);
     const reads: ReadCapture[] = [];
     for (const row of rows) reads.push(await readStoredCapture(row, vendor.slug, bodyReader(main), options.resolve));
     const finished = await onMain(async (): Promise<boolean | null> => {
-      const now = st.capturesAfter.all(vendor.id, cursor.observedAt, cursor.source, cursor.hash, PENDING_BATCH);
+      const now = await st.capturesAfter.all(vendor.id, cursor.observedAt, cursor.source, cursor.hash, PENDING_BATCH);
       if (now.length !== rows.length || now.some((r, i) => r.id !== rows[i]?.id)) return null;
       for (const capture of reads) await applyCapture(main, vendor, capture, options.resolve);
       if (rows.length === PENDING_BATCH) return false;
       await finishJob(main, job.id, "done");
       const applied = await appliedThrough(main, vendor.id);
-      const late = main.$client
-        .prepare<[number, number], { observedAt: string; source: string; hash: string }>(
-          "SELECT observed_at AS observedAt, source, hash FROM captures WHERE vendor_id = ? AND id > ? ORDER BY observed_at, source, hash",
-        )
-        .all(vendor.id, copiedThrough)
-        .find((k) => applied !== null && compareCaptureKeys(k, applied) < 0 && !rows.some((r) => r.observedAt === k.observedAt && r.source === k.source && r.hash === k.hash));
+      const late = (await st.captureKeysAfterId.all(vendor.id, copiedThrough)).find((k) => applied !== null && compareCaptureKeys(k, applied) < 0 && !rows.some((r) => r.observedAt === k.observedAt && r.source === k.source && r.hash === k.hash));
       if (late) await queueJob(main, vendor.id, "late-capture", late);
       return true;
     });

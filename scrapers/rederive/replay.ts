@@ -31,13 +31,13 @@ export async function replayFrom(
   resolve: PlatformResolver = getPlatform,
   bodyOf: (hash: string) => Promise<Uint8Array> = bodyReader(db),
 ): Promise<ReplayResult | null> {
-  const st = writeStatements(db.$client);
+  const st = writeStatements(db);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     const captures = await readCapturesFrom(db, vendor, from, limit + 1, resolve, bodyOf);
     if (captures.length > limit) return null;
     const started = performance.now();
     const result = await transact(db, async (): Promise<Omit<ReplayResult, "holdMs"> | null> => {
-      const now = st.capturesFrom.all(vendor.id, from.observedAt, from.source, from.hash, limit + 1);
+      const now = await st.capturesFrom.all(vendor.id, from.observedAt, from.source, from.hash, limit + 1);
       // A run continued meanwhile is read again too: its last observation is part of what is applied.
       if (now.length !== captures.length || now.some((r, i) => captures[i]?.captureId !== r.id || captures[i]?.lastObservedAt !== r.lastObservedAt)) return null;
       await rewindHistory(db, vendor.id, from);

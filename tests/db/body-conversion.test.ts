@@ -16,14 +16,14 @@ describeCorpus("converting raw bodies stored whole (gzip) to deltas", () => {
     await importCorpusFolder(db, "statuspage-summary-github-2025");
     await importCorpusFolder(db, "statuspage-summary-github-2025", { slug: "github-mirror", slice: [150, 170] });
     await importCorpusFolder(db, "slack-current-2020");
-    const legacy = toLegacyLayout(db);
+    const legacy = await toLegacyLayout(db);
     expect(countLegacyBodies(db.$client)).toBe(legacy);
     const before = { github: await vendorExportJson(db, "github"), slack: await vendorExportJson(db, "slack"), mirror: (await vendorExportJson(db, "github-mirror")) };
     const gzipBytes = storedBytes(db);
     for (const r of await restoredHashes(db)) expect(r.restored, `gzip capture ${r.id}`).toBe(r.recorded);
 
     const batches: number[] = [];
-    const converted = convertLegacyBodies(db.$client, { batchBodies: 50, onBatch: ({ remaining }) => batches.push(remaining) });
+    const converted = await convertLegacyBodies(db, { batchBodies: 50, onBatch: ({ remaining }) => batches.push(remaining) });
     expect(converted).toBe(legacy);
     expect(countLegacyBodies(db.$client)).toBe(0);
     expect(batches.length).toBeGreaterThanOrEqual(Math.ceil(legacy / 50));
@@ -42,13 +42,13 @@ describeCorpus("converting raw bodies stored whole (gzip) to deltas", () => {
     }
     expect({ github: await vendorExportJson(db, "github"), slack: await vendorExportJson(db, "slack"), mirror: (await vendorExportJson(db, "github-mirror")) }).toEqual(before);
     // Nothing left to convert: a second run is a no-op.
-    expect(convertLegacyBodies(db.$client)).toBe(0);
+    expect(await convertLegacyBodies(db)).toBe(0);
   });
 });
 
 describe("converting a database that never stored a body", () => {
   it("converts nothing", async () => {
     const db = await freshDatabase();
-    expect(convertLegacyBodies(db.$client)).toBe(0);
+    expect(await convertLegacyBodies(db)).toBe(0);
   });
 });

@@ -25,9 +25,9 @@ vi.mock("@/db/version-states", async (importOriginal) => {
     ...actual,
     // `chained`: as if no record were logged that projects to the version (as in databases written
     // before), so versions keep their own chain of copies and deltas.
-    versionStorage: (sqlite: Parameters<typeof actual.versionStorage>[0], incidentId: number, seq: number, snapshot: string, record: string) => {
+    versionStorage: (db: Parameters<typeof actual.versionStorage>[0], incidentId: number, seq: number, snapshot: string, record: string) => {
       derived.versions.set(`${incidentId}:${seq}`, snapshot);
-      return actual.versionStorage(sqlite, incidentId, seq, snapshot, derived.chained ? "{}" : record);
+      return actual.versionStorage(db, incidentId, seq, snapshot, derived.chained ? "{}" : record);
     },
   };
 });
@@ -35,9 +35,9 @@ vi.mock("@/db/state-log", async (importOriginal) => {
   const actual = await importOriginal<typeof import("@/db/state-log")>();
   return {
     ...actual,
-    appendState: (sqlite: Parameters<typeof actual.appendState>[0], incidentId: number, captureId: number, state: string) => {
+    appendState: async (db: Parameters<typeof actual.appendState>[0], incidentId: number, captureId: number, state: string) => {
       derived.states.set(`${incidentId}:${captureId}`, state);
-      actual.appendState(sqlite, incidentId, captureId, state);
+      await actual.appendState(db, incidentId, captureId, state);
     },
   };
 });
@@ -63,7 +63,7 @@ interface Form {
 }
 
 /** Every version and record state read one by one and replayed whole equals what derivation produced, and (checkForm) is full only where it should be. */
-function checkEveryRow(db: RedlineDb, checkForm = true): Form {
+async function checkEveryRow(db: RedlineDb, checkForm = true): Promise<Form> {
   const sqlite = db.$client;
   const versions = sqlite.prepare<[], { incidentId: number; seq: number; snapshot: unknown; patch: unknown; latest: number }>(
     `SELECT incident_id AS incidentId, seq, snapshot, patch, seq = (SELECT max(seq) FROM incident_versions w WHERE w.incident_id = v.incident_id) AS latest
@@ -72,7 +72,7 @@ function checkEveryRow(db: RedlineDb, checkForm = true): Form {
   let textPatches = 0;
   let projected = 0;
   for (const v of versions) {
-    expect(JSON.stringify(readVersionState(db, v.incidentId, v.seq)), `version ${v.seq}`).toBe(derived.versions.get(`${v.incidentId}:${v.seq}`));
+    expect(JSON.stringify(await readVersionState(db, v.incidentId, v.seq)), `version ${v.seq}`).toBe(derived.versions.get(`${v.incidentId}:${v.seq}`));
     if (typeof v.patch === "string") textPatches += 1;
     else if (v.snapshot === null && v.patch === null) projected += 1;
     else if (checkForm) expect(v.snapshot !== null, `version ${v.seq} full`).toBe(v.latest === 1 || isVersionCheckpoint(v.seq));
@@ -103,7 +103,7 @@ describe("versions and record states as reverse zstd deltas", () => {
   it("read every version and state as derived, across checkpoints, holding zstd deltas between full rows", async () => {
     const db = await freshDatabase();
     await archive(db, 0, 40);
-    expect(checkEveryRow(db)).toEqual({ versions: 40, textPatches: 0, projected: 0 });
+    expect(await checkEveryRow(db)).toEqual({ versions: 40, textPatches: 0, projected: 0 });
     const deltas = db.$client.prepare<[], { patch: Buffer }>("SELECT patch FROM incident_versions WHERE snapshot IS NULL").all();
     // Full: versions 16 and 32 (checkpoints) and 40 (the latest); the first is a delta like any other.
     expect(deltas).toHaveLength(40 - 3);
@@ -118,7 +118,7 @@ describe("versions and record states as reverse zstd deltas", () => {
     // The new latest: mid-chain, just past a checkpoint, the checkpoint itself, and the row before one.
     for (const keep of [30, 17, 16, 15]) {
       await rewindTo(db, vendorId, keep);
-      expect(checkEveryRow(db)).toEqual({ versions: keep, textPatches: 0, projected: 0 });
+      expect(await checkEveryRow(db)).toEqual({ versions: keep, textPatches: 0, projected: 0 });
     }
   });
 
@@ -126,12 +126,12 @@ describe("versions and record states as reverse zstd deltas", () => {
     const db = await freshDatabase();
     await archive(db, 0, 37);
     const exported = JSON.stringify(await loadVendorExport(db, "acme"));
-    writePatchLayout(db);
-    expect(checkEveryRow(db, false).textPatches).toBeGreaterThan(60);
+    await writePatchLayout(db);
+    expect((await checkEveryRow(db, false)).textPatches).toBeGreaterThan(60);
     expect(JSON.stringify(await loadVendorExport(db, "acme"))).toBe(exported);
     // New captures after legacy rows: a chain of both forms.
     await archive(db, 37, 6);
-    const mixed = checkEveryRow(db, false);
+    const mixed = await checkEveryRow(db, false);
     expect(mixed.versions).toBe(43);
     expect(mixed.textPatches).toBeGreaterThan(60);
     const withNew = JSON.stringify(await loadVendorExport(db, "acme"));
@@ -139,7 +139,7 @@ describe("versions and record states as reverse zstd deltas", () => {
     const converted = await convertVersionLayout(db);
     expect(converted.versionsRewritten).toBeGreaterThan(30);
     // Every record was logged with its version: conversion leaves no version a copy of its own.
-    expect(checkEveryRow(db)).toEqual({ versions: 43, textPatches: 0, projected: 43 });
+    expect(await checkEveryRow(db)).toEqual({ versions: 43, textPatches: 0, projected: 43 });
     expect(versionLayoutPending(db.$client)).toBe(false);
     expect(await convertVersionLayout(db)).toMatchObject({ versionsRewritten: 0, statesRewritten: 0 });
     expect(JSON.stringify(await loadVendorExport(db, "acme"))).toBe(withNew);
@@ -181,12 +181,12 @@ describe("versions projected from the records logged with them", () => {
   it("keep nothing of their own, read as derived, and stay readable after rows come off the end", async () => {
     const db = await freshDatabase();
     const vendorId = await archive(db, 0, 20);
-    expect(checkEveryRow(db)).toEqual({ versions: 20, textPatches: 0, projected: 20 });
+    expect(await checkEveryRow(db)).toEqual({ versions: 20, textPatches: 0, projected: 20 });
     const kept = db.$client.prepare<[], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE snapshot IS NOT NULL OR patch IS NOT NULL").get()?.n;
     expect(kept).toBe(0);
     for (const keep of [17, 16, 3]) {
       await rewindTo(db, vendorId, keep);
-      expect(checkEveryRow(db)).toEqual({ versions: keep, textPatches: 0, projected: keep });
+      expect(await checkEveryRow(db)).toEqual({ versions: keep, textPatches: 0, projected: keep });
     }
   });
 
@@ -196,13 +196,13 @@ describe("versions projected from the records logged with them", () => {
     await archive(db, 0, 18);
     derived.chained = false;
     await archive(db, 18, 5);
-    expect(checkEveryRow(db, false)).toMatchObject({ versions: 23, projected: 5 });
+    expect(await checkEveryRow(db, false)).toMatchObject({ versions: 23, projected: 5 });
     const exported = JSON.stringify(await loadVendorExport(db, "acme"));
     // The last chained version keeps its full copy: nothing after it is a copy to be a delta against.
     const full = db.$client.prepare<[], { seq: number }>("SELECT seq FROM incident_versions WHERE snapshot IS NOT NULL ORDER BY seq").all().map((r) => r.seq);
     expect(full).toEqual([16, 18]);
     await convertVersionLayout(db);
-    expect(checkEveryRow(db)).toEqual({ versions: 23, textPatches: 0, projected: 23 });
+    expect(await checkEveryRow(db)).toEqual({ versions: 23, textPatches: 0, projected: 23 });
     expect(JSON.stringify(await loadVendorExport(db, "acme"))).toBe(exported);
   });
 });

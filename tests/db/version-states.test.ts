@@ -18,9 +18,9 @@ vi.mock("@/db/version-states", async (importOriginal) => {
   const actual = await importOriginal<typeof import("@/db/version-states")>();
   return {
     ...actual,
-    versionStorage: (sqlite: Parameters<typeof actual.versionStorage>[0], incidentId: number, seq: number, snapshot: string, record: string) => {
+    versionStorage: (db: Parameters<typeof actual.versionStorage>[0], incidentId: number, seq: number, snapshot: string, record: string) => {
       derived.versions.set(`${incidentId}:${seq}`, snapshot);
-      return actual.versionStorage(sqlite, incidentId, seq, snapshot, record);
+      return actual.versionStorage(db, incidentId, seq, snapshot, record);
     },
   };
 });
@@ -28,9 +28,9 @@ vi.mock("@/db/state-log", async (importOriginal) => {
   const actual = await importOriginal<typeof import("@/db/state-log")>();
   return {
     ...actual,
-    appendState: (sqlite: Parameters<typeof actual.appendState>[0], incidentId: number, captureId: number, state: string) => {
+    appendState: async (db: Parameters<typeof actual.appendState>[0], incidentId: number, captureId: number, state: string) => {
       derived.states.set(`${incidentId}:${captureId}`, state);
-      actual.appendState(sqlite, incidentId, captureId, state);
+      await actual.appendState(db, incidentId, captureId, state);
     },
   };
 });
@@ -43,7 +43,7 @@ interface Stored {
 }
 
 /** Every stored version and record state, rebuilt, against what derivation produced. */
-function checkEveryState(db: RedlineDb): Stored {
+async function checkEveryState(db: RedlineDb): Promise<Stored> {
   const versions = db.$client
     .prepare<[], { incidentId: number; seq: number; full: number; projected: number }>(
       "SELECT incident_id AS incidentId, seq, snapshot IS NOT NULL AS full, snapshot IS NULL AND patch IS NULL AS projected FROM incident_versions v",
@@ -52,7 +52,7 @@ function checkEveryState(db: RedlineDb): Stored {
   for (const v of versions) {
     const expected = derived.versions.get(`${v.incidentId}:${v.seq}`);
     expect(expected, `version ${v.incidentId}:${v.seq} was derived`).toBeDefined();
-    expect(JSON.stringify(readVersionState(db, v.incidentId, v.seq))).toBe(expected);
+    expect(JSON.stringify(await readVersionState(db, v.incidentId, v.seq))).toBe(expected);
     // Derivation's versions are their records as logged: none keeps a copy of its own.
     expect(v.projected, `version ${v.incidentId}:${v.seq} is its logged record`).toBe(1);
   }
@@ -84,7 +84,7 @@ describe("versions and record states kept as patches", () => {
   it("rebuild exactly what derivation produced for a lifecycle with a rewrite, a deletion and an edited postmortem", async () => {
     const db = await freshDatabase();
     await archiveAcmeLifecycle(db);
-    const stored = checkEveryState(db);
+    const stored = await checkEveryState(db);
     expect(stored.versions).toBeGreaterThan(10);
     const kinds = db.$client.prepare<[], { kind: number }>("SELECT DISTINCT kind FROM version_kinds").all().map((r) => CHANGE_KIND_CODES[r.kind]);
     expect(kinds).toEqual(expect.arrayContaining(["incident-deleted", "postmortem-published", "postmortem-edited"]));
@@ -93,7 +93,7 @@ describe("versions and record states kept as patches", () => {
   it("keeps the latest version full after a late capture rewinds the history", async () => {
     const db = await freshDatabase();
     const vendor = await archiveAcmeLifecycle(db);
-    const before = checkEveryState(db);
+    const before = await checkEveryState(db);
     // Rewind past the last four captures, as a late capture does, then check what is left.
     const { rewindHistory } = await import("@/db/history-rewind");
     const from = db.$client.prepare<[number], { observedAt: string; source: string; hash: string }>(
@@ -101,7 +101,7 @@ describe("versions and record states kept as patches", () => {
     ).get(vendor.id);
     if (!from) throw new Error("no capture to rewind from");
     await transact(db, () => rewindHistory(db, vendor.id, from));
-    const after = checkEveryState(db);
+    const after = await checkEveryState(db);
     expect(after.versions).toBeLessThan(before.versions);
   });
 });
@@ -115,8 +115,8 @@ describeCorpus("versions and record states of real imports", () => {
     await importFolder(db, "gcp-incidents", "google-cloud", "gcp");
   }, 120_000);
 
-  it("rebuild, version by version and state by state, exactly what derivation produced, version from its logged record, state from at most one full copy in sixteen", () => {
-    const stored = checkEveryState(db);
+  it("rebuild, version by version and state by state, exactly what derivation produced, version from its logged record, state from at most one full copy in sixteen", async () => {
+    const stored = await checkEveryState(db);
     expect(stored.versions).toBeGreaterThan(1000);
     expect(stored.fullSnapshots).toBe(0);
     expect(stored.fullStates).toBeLessThan(stored.states);

@@ -50,9 +50,9 @@ export function bodyRows(db: RedlineDb, where = "1"): Array<{ hash: string; enco
 }
 
 /** Rewrite every stored body as the layout before deltas wrote it: whole, gzip level 1, no chain. */
-export function toLegacyLayout(db: RedlineDb): number {
-  const rows = bodyRows(db);
-  const bodies = rows.map((r) => ({ hash: r.hash, body: restoreBody(db.$client, r.hash) }));
+export async function toLegacyLayout(db: RedlineDb): Promise<number> {
+  const bodies: Array<{ hash: string; body: Buffer }> = [];
+  for (const r of bodyRows(db)) bodies.push({ hash: r.hash, body: await restoreBody(db, r.hash) });
   const write = db.$client.prepare<[Buffer, string]>(
     "UPDATE capture_bodies SET encoding = 'gzip', body = ?, base_id = NULL, depth = 0, chain_bytes = 0, run = 0, vendor_id = NULL, source_id = NULL, position = NULL WHERE hash = unhex(?)",
   );

@@ -13,7 +13,7 @@ const deflated = (text: string): PackedJson => (text.length < 256 ? text : defla
 const patchOf = (before: string, after: string) => JSON.stringify(diffJson(JSON.parse(before) as JsonValue, JSON.parse(after) as JsonValue));
 
 /** Every incident's versions and record states as the previous write path left them, in place. */
-export function writePatchLayout(db: RedlineDb): void {
+export async function writePatchLayout(db: RedlineDb): Promise<void> {
   const sqlite = db.$client;
   const versions = sqlite.prepare<[number], { id: number; seq: number; snapshot: PackedJson | null; patch: StoredPatch | null; captureId: number }>(
     "SELECT id, seq, snapshot, patch, capture_id AS captureId FROM incident_versions WHERE incident_id = ? ORDER BY seq",
@@ -21,10 +21,14 @@ export function writePatchLayout(db: RedlineDb): void {
   const states = sqlite.prepare<[number], { id: number; state: PackedJson | null; patch: StoredPatch | null }>("SELECT id, state, patch FROM incident_states WHERE incident_id = ? ORDER BY id");
   const setVersion = sqlite.prepare<[PackedJson | null, string | null, number]>("UPDATE incident_versions SET snapshot = ?, patch = ? WHERE id = ?");
   const setState = sqlite.prepare<[PackedJson | null, string | null, number, number]>("UPDATE incident_states SET state = ?, patch = ?, depth = ? WHERE id = ?");
+  // Versions projected from the state log are replayed through it first: the old layout kept a copy of every one.
+  const replayed = new Map<number, string[]>();
+  for (const { id } of sqlite.prepare<[], { id: number }>("SELECT id FROM incidents").all()) {
+    replayed.set(id, (await replayIncidentSteps(db, id, versions.all(id))).map(({ state }) => JSON.stringify(state)));
+  }
   sqlite.transaction(() => {
-    for (const { id } of sqlite.prepare<[], { id: number }>("SELECT id FROM incidents").all()) {
+    for (const [id, vTexts] of replayed) {
       const vs = versions.all(id);
-      const vTexts = replayIncidentSteps(sqlite, id, vs).map(({ state }) => JSON.stringify(state));
       vs.forEach((v, i) => {
         const text = vTexts[i] ?? "";
         const before = vTexts[i - 1];

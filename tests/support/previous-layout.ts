@@ -100,7 +100,10 @@ export function copyArchiveInto(file: string, source: RedlineDb): void {
 }
 
 /** Copy an archive into a previous-layout file, every version and record state written out in full as that layout had them. */
-export function writePreviousLayout(source: RedlineDb, file: string): void {
+export async function writePreviousLayout(source: RedlineDb, file: string): Promise<void> {
+  const versions = source.$client.prepare<[], { id: number; incidentId: number; seq: number }>("SELECT id, incident_id AS incidentId, seq FROM incident_versions");
+  const snapshots: Array<{ v: { id: number }; state: unknown }> = [];
+  for (const v of versions.all()) snapshots.push({ v, state: await readVersionState(source, v.incidentId, v.seq) });
   const old = new Database(file);
   const tables = attachSource(old, source);
   old.transaction(() => {
@@ -108,8 +111,7 @@ export function writePreviousLayout(source: RedlineDb, file: string): void {
     const layout = olderLayoutOf(old);
     for (const table of tables) old.exec(copyFromSource(old, table, (n) => (n === "snapshot" || n === "state" ? `coalesce(t."${n}", '{}')` : olderLayoutValue(table, n, layout))));
     const setSnapshot = old.prepare<[string, number]>("UPDATE main.incident_versions SET snapshot = ? WHERE id = ?");
-    const versions = source.$client.prepare<[], { id: number; incidentId: number; seq: number }>("SELECT id, incident_id AS incidentId, seq FROM incident_versions");
-    for (const v of versions.all()) setSnapshot.run(JSON.stringify(readVersionState(source, v.incidentId, v.seq)), v.id);
+    for (const { v, state } of snapshots) setSnapshot.run(JSON.stringify(state), v.id);
     const setState = old.prepare<[string, number]>("UPDATE main.incident_states SET state = ? WHERE id = ?");
     const states = source.$client.prepare<[number], { id: number; state: PackedJson | null; patch: StoredPatch | null }>("SELECT id, state, patch FROM incident_states WHERE incident_id = ? ORDER BY id");
     for (const { id } of source.$client.prepare<[], { id: number }>("SELECT id FROM incidents").all()) {

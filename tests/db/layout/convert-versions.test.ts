@@ -45,7 +45,7 @@ describe("converting a database of the previous layout in place", () => {
     const expected = await exportsBySlug(source);
     const changes = JSON.stringify((await listChanges(source, {}, 500)).rows);
     const file = previousLayoutFile(dir);
-    writePreviousLayout(source, file);
+    await writePreviousLayout(source, file);
 
     const migrated = openDatabase(file);
     expect(versionLayoutPending(migrated.$client)).toBe(true);
@@ -72,7 +72,7 @@ describe("converting a database of the previous layout in place", () => {
     for (const [slug, json] of expected) expect(JSON.stringify(await loadVendorExport(resumed, slug))).toBe(json);
     expect(JSON.stringify((await listChanges(resumed, {}, 500)).rows)).toBe(changes);
     const versions = source.$client.prepare<[], { incidentId: number; seq: number }>("SELECT incident_id AS incidentId, seq FROM incident_versions").all();
-    for (const v of versions) expect(readVersionState(resumed, v.incidentId, v.seq)).toEqual(readVersionState(source, v.incidentId, v.seq));
+    for (const v of versions) expect(await readVersionState(resumed, v.incidentId, v.seq)).toEqual(await readVersionState(source, v.incidentId, v.seq));
     const full = resumed.$client.prepare<[], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE snapshot IS NOT NULL").get()?.n ?? 0;
     expect(full).toBeLessThan(versions.length);
     closeDatabase(resumed);
@@ -87,7 +87,7 @@ describe("converting a database of the previous layout in place", () => {
     const file = path.join(dir, "patches.db");
     await source.$client.backup(file);
     const old = openDatabase(file);
-    writePatchLayout(old);
+    await writePatchLayout(old);
     const textPatches = (db: RedlineDb) =>
       db.$client.prepare<[], { n: number }>("SELECT (SELECT count(*) FROM incident_versions WHERE typeof(patch) = 'text') + (SELECT count(*) FROM incident_states WHERE typeof(patch) = 'text') AS n").get()?.n ?? 0;
     expect(textPatches(old)).toBeGreaterThan(0);
@@ -111,7 +111,7 @@ describe("converting a database of the previous layout in place", () => {
     expect(await convertVersionLayout(resumed)).toMatchObject({ versionsRewritten: 0, statesRewritten: 0 });
     for (const [slug, json] of expected) expect(JSON.stringify(await loadVendorExport(resumed, slug))).toBe(json);
     const versions = source.$client.prepare<[], { incidentId: number; seq: number }>("SELECT incident_id AS incidentId, seq FROM incident_versions").all();
-    for (const v of versions) expect(readVersionState(resumed, v.incidentId, v.seq)).toEqual(readVersionState(source, v.incidentId, v.seq));
+    for (const v of versions) expect(await readVersionState(resumed, v.incidentId, v.seq)).toEqual(await readVersionState(source, v.incidentId, v.seq));
     closeDatabase(resumed);
     closeDatabase(source);
     fs.rmSync(dir, { recursive: true, force: true });

@@ -40,7 +40,7 @@ describe("redline migrate on a database of the previous layout", () => {
     await archiveAcmeLifecycle(source);
     const expected = JSON.stringify(await loadVendorExport(source, "acme"));
     const file = previousLayoutFile(dir);
-    writePreviousLayout(source, file);
+    await writePreviousLayout(source, file);
     const versions = await countRows(source, "incident_versions");
     closeDatabase(source);
 

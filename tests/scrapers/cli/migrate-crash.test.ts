@@ -37,7 +37,7 @@ describeCorpus("migrate killed while converting raw bodies", () => {
     const file = path.join(dir, "redline.db");
     const db = openDatabase(file);
     await importCorpusFolder(db, "statuspage-summary-jira");
-    const total = toLegacyLayout(db);
+    const total = await toLegacyLayout(db);
     const expected = await vendorExportJson(db, "jira");
     closeDatabase(db);
 
