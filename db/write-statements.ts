@@ -137,9 +137,10 @@ function prepareWriteStatements(c: Connection) {
        LEFT JOIN incident_sources s ON s.incident_id = i.id AND s.source = @source
        WHERE i.vendor_id = @vendorId AND i.provider_id IN (${listedValues(c.dialect, "ids")})`,
     ),
+    // `listed = 1` on SQLite, where the partial index incident_sources_listed says so; a boolean on PostgreSQL.
     listedBy: c.prepare<[number, string], { id: number; providerId: string }>(
       `SELECT i.id, i.provider_id AS providerId FROM incident_sources s JOIN incidents i ON i.id = s.incident_id
-       WHERE s.vendor_id = ? AND s.source = ? AND s.listed = 1`,
+       WHERE s.vendor_id = ? AND s.source = ? AND ${c.dialect === "sqlite" ? "s.listed = 1" : "s.listed"}`,
     ),
     appearedSince: c.prepare<[number, string], { id: number; providerId: string }>(
       "SELECT id, provider_id AS providerId FROM incidents WHERE vendor_id = ? AND presence = 'listed' AND first_seen_at > ?",
