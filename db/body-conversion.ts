@@ -3,7 +3,7 @@ import { gunzipSync } from "node:zlib";
 import { decodeBody } from "@/db/body-codec";
 import { transact } from "@/db/transaction";
 import type { RedlineDb } from "@/db/client";
-import { BodyStoreError, chainHead, type ChainLink, type EncodedBody, encodeInChain, nextPosition, restoreBody, sha256Hex, stretchStart, withinBounds } from "@/db/capture-bodies";
+import { BodyStoreError, chainHead, type ChainLink, type EncodedBody, encodeInChain, nextPosition, restoreBody, sha256Hex, stretchStart } from "@/db/capture-bodies";
 
 /**
  * Bodies stored whole with gzip, as before deltas, are converted in place into their sources'
@@ -81,8 +81,7 @@ async function encodeBatch(db: RedlineDb, rows: ReadonlyArray<{ vendorId: number
       if (!sourceHeads.has(key)) sourceHeads.set(key, await chainHead(db, row.vendorId, row.source, { ownOnly: true }));
       head = sourceHeads.get(key) ?? vendorHeads.get(row.vendorId) ?? (await chainHead(db, row.vendorId, row.source));
     }
-    const start = head && head.run > 0 && !withinBounds(head, body) ? await stretchStart(db, head, known) : head;
-    const encoded = encodeInChain(body, head, () => start);
+    const encoded = await encodeInChain(body, head, (h) => stretchStart(db, h, known));
     // Checked before it replaces the only copy.
     const base = encoded.baseHash === null ? null : (known.get(encoded.baseHash)?.body ?? (await restoreBody(db, encoded.baseHash)));
     if (sha256Hex(decodeBody(encoded.encoding, encoded.body, base)) !== row.hash) {

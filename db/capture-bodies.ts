@@ -141,16 +141,14 @@ export async function restoreBody(db: RedlineDb, hash: string, known?: ReadonlyM
     at = row.baseHash;
   }
   let current = base;
-  let failure: { row: StoredBodyRow; error: unknown } | undefined;
-  for (let i = chain.length - 1; i >= 0 && !failure; i -= 1) {
+  for (let i = chain.length - 1; i >= 0; i -= 1) {
     const row = chain[i] as StoredBodyRow;
     try {
       current = decodeBody(row.encoding, row.body, current);
     } catch (error) {
-      failure = { row, error };
+      throw await damaged(db, hash, `cannot be decoded (${row.encoding} row ${row.hash}: ${(error as Error).message})`, error);
     }
   }
-  if (failure) throw await damaged(db, hash, `cannot be decoded (${failure.row.encoding} row ${failure.row.hash}: ${(failure.error as Error).message})`, failure.error);
   const restored = Buffer.from(current ?? new Uint8Array(0));
   const actual = sha256Hex(restored);
   if (actual !== hash) throw await damaged(db, hash, `restored to ${restored.byteLength} bytes of sha256 ${actual}, not its own: its stored rows are damaged`);
@@ -179,19 +177,14 @@ export function bodyReader(db: RedlineDb): (hash: string) => Promise<Buffer> {
   };
 }
 
-/** Whether a delta against `base` keeps restoring within the bounds above. */
-export function withinBounds(base: Omit<ChainLink, "body">, body: Uint8Array): boolean {
-  return base.depth + 1 <= MAX_CHAIN_DEPTH && base.chainBytes + body.byteLength <= MAX_CHAIN_BYTES;
-}
-
 /**
  * Encode a body after `head` in its chain: a delta against it while restoring stays within
  * bounds; past them, a delta against the start of the head's stretch (a new stretch, restored
  * through fewer, larger deltas); else a whole body. A delta is kept only when it is smaller.
  */
-export function encodeInChain(body: Uint8Array, head: ChainLink | null, stretchStartOf: (head: ChainLink) => ChainLink | null): EncodedBody {
+export async function encodeInChain(body: Uint8Array, head: ChainLink | null, stretchStartOf: (head: ChainLink) => Promise<ChainLink | null>): Promise<EncodedBody> {
   const whole = (): EncodedBody => ({ encoding: "zstd", body: encodeFull(body), baseHash: null, depth: 0, chainBytes: body.byteLength, run: 0 });
-  const fits = (base: ChainLink) => withinBounds(base, body);
+  const fits = (base: ChainLink) => base.depth + 1 <= MAX_CHAIN_DEPTH && base.chainBytes + body.byteLength <= MAX_CHAIN_BYTES;
   const against = (base: ChainLink, run: number): EncodedBody => {
     const delta: EncodedBody = {
       encoding: "zstd-delta", body: encodeDelta(base.body, body), baseHash: base.hash, depth: base.depth + 1, chainBytes: base.chainBytes + body.byteLength, run,
@@ -203,7 +196,7 @@ export function encodeInChain(body: Uint8Array, head: ChainLink | null, stretchS
   };
   if (!head) return whole();
   if (fits(head)) return against(head, head.run + 1);
-  const start = head.run > 0 ? stretchStartOf(head) : head;
+  const start = head.run > 0 ? await stretchStartOf(head) : head;
   return start && fits(start) ? against(start, 0) : whole();
 }
 
@@ -247,8 +240,7 @@ export async function storeBody(db: RedlineDb, owner: { vendorId: number; source
   if (stored) return stored.id;
   if (sha256Hex(body) !== hash) throw new BodyStoreError(`store: a body of vendor ${owner.vendorId} from ${owner.source} does not match its hash ${hash}`);
   const head = await chainHead(db, owner.vendorId, owner.source);
-  const start = head && head.run > 0 && !withinBounds(head, body) ? await stretchStart(db, head) : head;
-  const encoded = encodeInChain(body, head, () => start);
+  const encoded = await encodeInChain(body, head, (h) => stretchStart(db, h));
   const inserted = await st.insert.get({ hash, size: body.byteLength, ...encoded, vendorId: owner.vendorId, source: owner.source, position: await nextPosition(db, owner.vendorId) });
   if (!inserted) throw new BodyStoreError(`store: unable to store a body of vendor ${owner.vendorId} from ${owner.source}`);
   let bySource = lastStored.get(db.connection);
