@@ -19,8 +19,6 @@ const statements = statementsFor((c: Connection) => {
     deleteVersions: c.prepare<{ ids: string }>(`DELETE FROM incident_versions WHERE capture_id IN (${listed})`),
     deleteStates: c.prepare<{ ids: string }>(`DELETE FROM incident_states WHERE capture_id IN (${listed})`),
     clearCounts: c.prepare<{ ids: string }>(`UPDATE captures SET version_count = 0 WHERE id IN (${listed})`),
-    deleteIncident: c.prepare<[number]>("DELETE FROM incidents WHERE id = ?"),
-    deleteListings: c.prepare<[number]>("DELETE FROM incident_sources WHERE incident_id = ?"),
     before: c.prepare<[number, string, string, string], { observedAt: string; source: string; hash: string }>(
       `SELECT observed_at AS observedAt, source, hash FROM captures WHERE vendor_id = ? AND (observed_at, source, hash) < (?, ?, ?)
        ORDER BY observed_at DESC, source DESC, hash DESC LIMIT 1`,
@@ -50,7 +48,7 @@ export async function rewindHistory(db: RedlineDb, vendorId: number, from: Captu
   for (const incidentId of touched) {
     const state = await keepLatestState(db, incidentId);
     if (state === undefined) {
-      await st.deleteIncident.run(incidentId);
+      await writeStatements(db).deleteIncident.run(incidentId);
       continue;
     }
     await keepLatestSnapshot(db, incidentId);
@@ -74,7 +72,7 @@ async function restoreIncident(db: RedlineDb, vendorId: number, incidentId: numb
     observedHash: "", firstSeenAt: record.firstSeenAt, seenAt: record.firstSeenAt, versionCount: record.versionCount,
     lastChangedAt: record.lastChangedAt, postmortemAt: record.postmortemAt, editsAfterResolution: record.editsAfterResolution,
   });
-  await statements(db).deleteListings.run(incidentId);
+  await st.deleteListings.run(incidentId);
   for (const [source, view] of Object.entries(record.sources)) await st.upsertIncidentSource.run(incidentId, vendorId, source, view.listed ? 1 : 0, view.hash);
   await st.deleteSearch.run(incidentId);
   await st.insertSearch.run(incidentId, ...searchFieldsOf(incident));

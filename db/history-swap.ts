@@ -31,10 +31,8 @@ const statements = statementsFor((c: Connection) => ({
   copyState: c.prepare<[number, number, PackedJson | Buffer | null, StoredPatch | null, number]>(
     "INSERT INTO incident_states (incident_id, capture_id, state, patch, depth) VALUES (?, ?, ?, ?, ?)",
   ),
-  remove: c.prepare<[number]>("DELETE FROM incidents WHERE id = ?"),
   clearVersions: c.prepare<[number]>("DELETE FROM incident_versions WHERE incident_id = ?"),
   clearStates: c.prepare<[number]>("DELETE FROM incident_states WHERE incident_id = ?"),
-  clearListings: c.prepare<[number]>("DELETE FROM incident_sources WHERE incident_id = ?"),
   captureReading: c.prepare<Record<string, string | number | null>>(
     `UPDATE captures SET outcome = @outcome, error = @error, incident_count = @incident_count, version_count = @version_count,
        warnings = @warnings, warning_count = @warning_count, window_start = @window_start WHERE id = @id`,
@@ -118,7 +116,7 @@ export async function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorI
     const rebuilt = fromScratch.get(vendorId, providerId);
     const current = await onMain.incident.get(vendorId, providerId);
     if (!rebuilt) {
-      if (current) await onMain.remove.run(current.id);
+      if (current) await st.deleteIncident.run(current.id);
       continue;
     }
     const values = { ...rebuilt, seenAt: current && current.lastSeenAt > rebuilt.lastSeenAt ? current.lastSeenAt : rebuilt.lastSeenAt };
@@ -128,7 +126,7 @@ export async function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorI
       await st.updateIncident.run({ ...values, id });
       await onMain.clearVersions.run(id);
       await onMain.clearStates.run(id);
-      await onMain.clearListings.run(id);
+      await st.deleteListings.run(id);
     } else {
       const inserted = await st.insertIncident.get({ ...values, vendorId, providerId });
       if (!inserted) throw new Error(`store: unable to insert incident ${providerId}`);

@@ -59,6 +59,8 @@ const CAPTURE_COLUMNS = `id, vendor_id AS vendorId, source, platform, observed_a
  */
 function prepareWriteStatements(c: Connection) {
   const indexedBy = (index: string) => (c.dialect === "sqlite" ? ` INDEXED BY ${index}` : "");
+  // The smaller or larger of two values: SQLite's min/max with two arguments, PostgreSQL's least/greatest.
+  const [least, greatest] = c.dialect === "sqlite" ? ["min", "max"] : ["least", "greatest"];
   return {
     captureExists: c.prepare<[number, string, string, string], { id: number; outcome: string; error: string | null }>(
       "SELECT id, outcome, error FROM captures WHERE vendor_id = ? AND source = ? AND observed_at = ? AND hash = ?",
@@ -125,7 +127,7 @@ function prepareWriteStatements(c: Connection) {
     vendorSources: c.prepare<[number], { source: string; platform: string }>("SELECT url AS source, platform FROM sources WHERE vendor_id = ?"),
     // A run that reaches past the capture (one that arrived late) is taken as observing up to it.
     lastLive: c.prepare<[string, number, string, string, string, string, string], { observedAt: string }>(
-      `SELECT ${c.dialect === "sqlite" ? "min" : "least"}(coalesce(last_observed_at, observed_at), ?) AS observedAt FROM captures${indexedBy("captures_identity")} WHERE vendor_id = ? AND source = ? AND outcome IN ('ok', 'not-modified')
+      `SELECT ${least}(coalesce(last_observed_at, observed_at), ?) AS observedAt FROM captures${indexedBy("captures_identity")} WHERE vendor_id = ? AND source = ? AND outcome IN ('ok', 'not-modified')
          AND (observed_at, source, hash) < (?, ?, ?) AND observed_at <= ? ORDER BY observed_at DESC LIMIT 1`,
     ),
     lastWindow: c.prepare<[number, string, string, string, string, string], { windowStart: string | null }>(
@@ -161,11 +163,11 @@ function prepareWriteStatements(c: Connection) {
          resolved_at = @resolvedAt, presence = @presence, source = @source, observed_hash = @observedHash,
          first_seen_at = @firstSeenAt, version_count = @versionCount, last_changed_at = @lastChangedAt,
          postmortem_at = @postmortemAt, edits_after_resolution = @editsAfterResolution,
-         last_seen_at = ${c.dialect === "sqlite" ? "max" : "greatest"}(last_seen_at, @seenAt)
+         last_seen_at = ${greatest}(last_seen_at, @seenAt)
        WHERE id = @id`,
     ),
     touchSeen: c.prepare<{ seenAt: string; vendorId: number; ids: string }>(
-      `UPDATE incidents SET last_seen_at = ${c.dialect === "sqlite" ? "max" : "greatest"}(last_seen_at, @seenAt)
+      `UPDATE incidents SET last_seen_at = ${greatest}(last_seen_at, @seenAt)
        WHERE vendor_id = @vendorId AND provider_id IN (${listedValues(c.dialect, "ids")})`,
     ),
     upsertIncidentSource: c.prepare<[number, number, string, number, string | null]>(
@@ -196,6 +198,8 @@ function prepareWriteStatements(c: Connection) {
       postgres: "INSERT INTO version_search (version_id, removed) VALUES (?, ?)",
     }),
     deleteComponents: c.prepare<[number]>("DELETE FROM incident_components WHERE incident_id = ?"),
+    deleteListings: c.prepare<[number]>("DELETE FROM incident_sources WHERE incident_id = ?"),
+    deleteIncident: c.prepare<[number]>("DELETE FROM incidents WHERE id = ?"),
     insertComponent: c.prepare<[number, number, string, string]>(
       "INSERT INTO incident_components (incident_id, vendor_id, component_id, name) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
     ),
