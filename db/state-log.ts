@@ -3,7 +3,7 @@ import type { Connection } from "@/db/driver/connection";
 import { encodeReverseDelta, resolveChain, resolveRow, type StoredPatch } from "@/db/json-deltas";
 import { packJson, type PackedJson, unpackJson } from "@/db/packed-json";
 import { listedValues, statementsFor } from "@/db/queries/prepared";
-import { packedRead, packedWrite } from "@/db/schema/columns";
+import { packedRow, packedWrite } from "@/db/schema/columns";
 
 /**
  * The log of an incident's records (incident_states): the latest row and every checkpoint (the
@@ -53,10 +53,7 @@ function prepare(c: Connection) {
 const statements = statementsFor(prepare);
 
 /** Rows as written: packed columns come back from PostgreSQL as bytes. */
-function stored(db: RedlineDb, row: StateRow): StateRow {
-  const { dialect } = db.connection;
-  return dialect === "sqlite" ? row : { ...row, state: packedRead(dialect, row.state), patch: packedRead(dialect, row.patch) };
-}
+const stored = (db: RedlineDb, row: StateRow): StateRow => packedRow(db.connection.dialect, row, ["state", "patch"]);
 
 /** One row's record, rebuilt from the full rows around it. */
 async function readStateText(db: RedlineDb, incidentId: number, id: number): Promise<string> {
@@ -124,7 +121,11 @@ export async function readStateAtCapture(db: RedlineDb, incidentId: number, capt
 
 /** Every record an incident was logged with, by the capture that logged it (the last, if one logged two). */
 export async function statesByCapture(db: RedlineDb, incidentId: number): Promise<Map<number, string>> {
-  const rows = (await statements(db).all.all(incidentId)).map((r) => stored(db, r));
+  return recordsByCapture((await statements(db).all.all(incidentId)).map((r) => stored(db, r)));
+}
+
+/** An incident's logged rows, in order, replayed: each record by the capture that logged it (the last, if one logged two). */
+export function recordsByCapture(rows: ReadonlyArray<{ captureId: number; state: PackedJson | null; patch: StoredPatch | null }>): Map<number, string> {
   const texts = replayStateRows(rows);
   return new Map(rows.map((r, i) => [r.captureId, texts[i] ?? ""]));
 }

@@ -1,7 +1,7 @@
 import type { RedlineDb } from "@/db/client";
 import type { StoredPatch } from "@/db/json-deltas";
 import type { PackedJson } from "@/db/packed-json";
-import { replayStateRows } from "@/db/state-log";
+import { recordsByCapture } from "@/db/state-log";
 import { isProjected, replaySteps, type StoredStep } from "@/db/version-states";
 import type { IncidentState } from "@/lib/incident";
 import { removedText } from "@/lib/removed-text";
@@ -32,9 +32,7 @@ export function fillVersionSearch(db: RedlineDb, batch = 200): number {
       let before: IncidentState | undefined;
       const rows = steps.all(id);
       // Versions projected from the record logged at their capture are replayed through the log.
-      const logged = rows.some(isProjected) ? states.all(id) : [];
-      const texts = replayStateRows(logged);
-      const records = new Map(logged.map((r, i) => [r.captureId, texts[i] ?? ""]));
+      const records = recordsByCapture(rows.some(isProjected) ? states.all(id) : []);
       for (const { step, state } of replaySteps(rows, (captureId) => records.get(captureId))) {
         const after = state as unknown as IncidentState;
         const removed = before ? removedText(before.incident, after.incident) : "";

@@ -3,7 +3,7 @@ import type { Connection } from "@/db/driver/connection";
 import { encodeReverseDelta, resolveChain, resolveRow, type StoredPatch } from "@/db/json-deltas";
 import { packJson, type PackedJson, unpackJson } from "@/db/packed-json";
 import { listedValues, statementsFor } from "@/db/queries/prepared";
-import { packedRead, packedWrite } from "@/db/schema/columns";
+import { packedRow, packedWrite } from "@/db/schema/columns";
 import { readStateAtCapture, statesByCapture } from "@/db/state-log";
 import { type IncidentRecord, recordState } from "@/lib/derive/incident-record";
 import type { IncidentState } from "@/lib/incident";
@@ -99,8 +99,7 @@ const statements = statementsFor(prepare);
 
 /** A version's stored forms as written: packed columns come back from PostgreSQL as bytes. */
 export function storedStep<T extends { snapshot: PackedJson | null; patch: StoredPatch | null }>(db: RedlineDb, row: T): T {
-  const { dialect } = db.connection;
-  return dialect === "sqlite" ? row : { ...row, snapshot: packedRead(dialect, row.snapshot), patch: packedRead(dialect, row.patch) };
+  return packedRow(db.connection.dialect, row, ["snapshot", "patch"]);
 }
 
 /** Where a stored version's snapshot is: its own text (rebuilt from the full snapshots around it), or the record logged with it. */

@@ -1,7 +1,6 @@
 import type { RedlineDb } from "@/db/client";
 import type { Connection } from "@/db/driver/connection";
 import { statementsFor } from "@/db/queries/prepared";
-import { packedRead } from "@/db/schema/columns";
 import { getVendorBySlug } from "@/db/vendors";
 import type { ChangeKindName } from "@/lib/change-kinds";
 import type { ExportDocument, ExportVersion, StoredIncidentHistory } from "@/lib/export-document";
@@ -12,7 +11,7 @@ import type { StoredPatch } from "@/db/json-deltas";
 import type { PackedJson } from "@/db/packed-json";
 import { unpackVersionContent } from "@/db/version-content";
 import { renderVersionText } from "@/db/version-text";
-import { readVersionSnapshotText, replayIncidentSteps } from "@/db/version-states";
+import { readVersionSnapshotText, replayIncidentSteps, storedStep } from "@/db/version-states";
 
 interface VersionRow {
   incidentId: number;
@@ -92,15 +91,9 @@ export async function loadVendorExport(db: RedlineDb, slug: string, providerId?:
   const versionsByIncident = new Map<number, VersionRow[]>();
   const ids = rows.map((r) => r.id);
   const chunk = 500;
-  const dialect = db.connection.dialect;
   for (let i = 0; i < ids.length; i += chunk) {
     for (const stored of await st.versions.all(JSON.stringify(ids.slice(i, i + chunk)))) {
-      const row: VersionRow = {
-        ...stored,
-        kinds: JSON.parse(stored.kinds) as string[],
-        snapshot: packedRead(dialect, stored.snapshot),
-        patch: packedRead(dialect, stored.patch),
-      };
+      const row: VersionRow = { ...storedStep(db, stored), kinds: JSON.parse(stored.kinds) as string[] };
       const list = versionsByIncident.get(row.incidentId) ?? [];
       list.push(row);
       versionsByIncident.set(row.incidentId, list);

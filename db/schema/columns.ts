@@ -73,6 +73,14 @@ export function packedRead<T extends string | Buffer | null | undefined>(dialect
   return (dialect === "postgres" && Buffer.isBuffer(value) ? packedFromBytes(value) : value) as T;
 }
 
+/** A row with its packed columns read as written (packedRead of each). */
+export function packedRow<T extends object>(dialect: "sqlite" | "postgres", row: T, columns: ReadonlyArray<keyof T>): T {
+  if (dialect === "sqlite") return row;
+  const read = { ...row };
+  for (const column of columns) read[column] = packedRead(dialect, row[column] as string | Buffer | null) as T[keyof T];
+  return read;
+}
+
 /** A packed value bound by a raw statement: bytes on PostgreSQL, where text bound to bytea would be read in bytea's escape format. */
 export function packedWrite<T extends string | Buffer | null>(dialect: "sqlite" | "postgres", value: T): T extends string ? string | Buffer : T {
   return (dialect === "postgres" && typeof value === "string" ? Buffer.from(value, "utf8") : value) as T extends string ? string | Buffer : T;
