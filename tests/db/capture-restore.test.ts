@@ -8,7 +8,7 @@ import { ensureVendor } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
 import { corpusPath, describeCorpus } from "@/tests/support/corpus";
-import { freshDatabase } from "@/tests/support/database";
+import { freshDatabase, queryRow, runSql } from "@/tests/support/database";
 
 const FIXTURE = path.join(__dirname, "..", "fixtures", "statuspage", "summary-maintenance-offset.json");
 
@@ -40,7 +40,7 @@ describe("restoring a capture's raw body", () => {
 
   it("refuses a capture that kept no body, and one that does not exist", async () => {
     const { db, vendor } = await importThree();
-    const failed = db.$client.prepare<[number], { id: number }>("SELECT id FROM captures WHERE vendor_id = ? AND outcome = 'failed'").get(vendor.id);
+    const failed = await queryRow<{ id: number }>(db, "SELECT id FROM captures WHERE vendor_id = ? AND outcome = 'failed'", vendor.id);
     expect(failed).toBeDefined();
     await expect(restoreCapture(db, failed?.id ?? 0)).rejects.toThrow(/kept no body/);
     await expect(restoreCapture(db, 999_999)).rejects.toThrow(CaptureRestoreError);
@@ -50,9 +50,15 @@ describe("restoring a capture's raw body", () => {
     const { db, vendor, body } = await importThree();
     const [first] = await listStoredCaptureIds(db, vendor.id);
     // Replace the first capture's stored body by a whole, well-formed body of other content.
-    db.$client
-      .prepare("UPDATE capture_bodies SET encoding = 'zstd', base_id = NULL, depth = 0, body = ? WHERE hash = unhex(?)")
-      .run(encodeFull(Buffer.from('{"page":{},"incidents":[]}')), sha256Hex(body));
+    await runSql(
+      db,
+      {
+        sqlite: "UPDATE capture_bodies SET encoding = 'zstd', base_id = NULL, depth = 0, body = ? WHERE hash = unhex(?)",
+        postgres: "UPDATE capture_bodies SET encoding = 'zstd', base_id = NULL, depth = 0, body = ? WHERE hash = decode(?, 'hex')",
+      },
+      encodeFull(Buffer.from('{"page":{},"incidents":[]}')),
+      sha256Hex(body),
+    );
     await expect(restoreCapture(db, first ?? 0)).rejects.toThrow(/restore capture \d+: .*sha256 [0-9a-f]{64}, not its own/);
   });
 });

@@ -12,7 +12,7 @@ import { ensureVendor, type VendorRow } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
 import { corpusPath, describeCorpus } from "@/tests/support/corpus";
-import { countRows, freshDatabase } from "@/tests/support/database";
+import { countRows, freshDatabase, queryRow, queryRows, runSql } from "@/tests/support/database";
 
 const FIXTURE = path.join(__dirname, "..", "fixtures", "statuspage", "summary-maintenance-offset.json");
 const DERIVED = ["incidents", "incident_versions", "incident_states", "incident_sources", "version_kinds"];
@@ -25,16 +25,17 @@ function derivedCounts(db: RedlineDb): Promise<number[]> {
   return Promise.all(DERIVED.map((table) => countRows(db, table)));
 }
 
-function bodyHashes(db: RedlineDb): Set<string> {
-  return new Set(db.$client.prepare<[], { hash: string }>("SELECT lower(hex(hash)) AS hash FROM capture_bodies").all().map((r) => r.hash));
+const HEX_HASH = { sqlite: "SELECT lower(hex(hash)) AS hash FROM capture_bodies", postgres: "SELECT encode(hash, 'hex') AS hash FROM capture_bodies" };
+
+async function bodyHashes(db: RedlineDb): Promise<Set<string>> {
+  return new Set((await queryRows<{ hash: string }>(db, HEX_HASH)).map((r) => r.hash));
 }
 
 function captureRows(db: RedlineDb) {
-  return db.$client
-    .prepare<[], { id: number; observedAt: string; hash: string; bodyHash: string | null; prunedAt: string | null }>(
-      "SELECT id, observed_at AS observedAt, hash, CASE WHEN body_id IS NULL THEN NULL ELSE hash END AS bodyHash, body_pruned_at AS prunedAt FROM captures ORDER BY observed_at, id",
-    )
-    .all();
+  return queryRows<{ id: number; observedAt: string; hash: string; bodyHash: string | null; prunedAt: string | null }>(
+    db,
+    "SELECT id, observed_at AS observedAt, hash, CASE WHEN body_id IS NULL THEN NULL ELSE hash END AS bodyHash, body_pruned_at AS prunedAt FROM captures ORDER BY observed_at, id",
+  );
 }
 
 /** Four edits of one summary.json; the third is the first again (stored once, where it was first stored). */
@@ -58,15 +59,15 @@ describe("raw-body retention", () => {
     const before = await exportJson(db, vendor);
     const counts = await derivedCounts(db);
     expect(await listRawRetention(db)).toEqual([]);
-    expect(bodyHashes(db)).toEqual(new Set([sha256Hex(b0), sha256Hex(b1), sha256Hex(b2)]));
+    expect(await bodyHashes(db)).toEqual(new Set([sha256Hex(b0), sha256Hex(b1), sha256Hex(b2)]));
 
     const result = await pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z", now: "2026-04-01T00:00:00.000Z" });
 
     expect(result.captures).toBe(2);
     // b0 is used again by the capture of 3 March: only b1 goes.
     expect(result.bodies).toBe(1);
-    expect(bodyHashes(db)).toEqual(new Set([sha256Hex(b0), sha256Hex(b2)]));
-    const rows = captureRows(db);
+    expect(await bodyHashes(db)).toEqual(new Set([sha256Hex(b0), sha256Hex(b2)]));
+    const rows = await captureRows(db);
     expect(rows).toHaveLength(4);
     expect(rows.map((r) => r.prunedAt)).toEqual(["2026-04-01T00:00:00.000Z", "2026-04-01T00:00:00.000Z", null, null]);
     expect(rows.map((r) => r.bodyHash)).toEqual([null, null, sha256Hex(b0), sha256Hex(b2)]);
@@ -82,7 +83,7 @@ describe("raw-body retention", () => {
       { vendorSlug: "acme", name: vendor.name, keptFrom: "2026-03-03T10:00:00.000Z", prunedCaptures: 2, lastPrunedAt: "2026-04-01T00:00:00.000Z" },
     ]);
     const stats = await readStorageStats(db);
-    const sizes = db.$client.prepare<[], { size: number }>("SELECT size FROM captures ORDER BY observed_at").all().map((r) => r.size);
+    const sizes = (await queryRows<{ size: number }>(db, "SELECT size FROM captures ORDER BY observed_at")).map((r) => r.size);
     expect(stats.prunedRaw).toEqual({ captures: 2, bytes: (sizes[0] ?? 0) + (sizes[1] ?? 0) });
     expect(stats.rawBytes).toBe(sizes.reduce((a, b) => a + b, 0));
 
@@ -94,20 +95,24 @@ describe("raw-body retention", () => {
     const { db, vendor, b2 } = await importEdits();
     const result = await pruneRawBodies(db, { before: "2030-01-01T00:00:00.000Z" });
     expect(result.captures).toBe(3);
-    expect(bodyHashes(db)).toEqual(new Set([sha256Hex(b2)]));
+    expect(await bodyHashes(db)).toEqual(new Set([sha256Hex(b2)]));
     const [kept] = await listStoredCaptureIds(db, vendor.id);
     expect((await restoreCapture(db, kept ?? 0)).body.equals(b2)).toBe(true);
   });
 
   it("stores whole a kept body whose delta base was deleted, and it still restores to its hash", async () => {
     const { db, vendor, b2 } = await importEdits();
-    const base = db.$client.prepare<[string], { baseId: number | null }>("SELECT base_id AS baseId FROM capture_bodies WHERE hash = unhex(?)");
-    expect(base.get(sha256Hex(b2))?.baseId).not.toBeNull();
+    const base = await queryRow<{ baseId: number | null }>(
+      db,
+      { sqlite: "SELECT base_id AS baseId FROM capture_bodies WHERE hash = unhex(?)", postgres: "SELECT base_id AS baseId FROM capture_bodies WHERE hash = decode(?, 'hex')" },
+      sha256Hex(b2),
+    );
+    expect(base?.baseId).not.toBeNull();
     // Only the first vendor's captures before 3 March go; the chain under b2 loses b1.
     const result = await pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z", vendorId: vendor.id, batch: 1 });
     expect(result.captures).toBe(2);
     for (const id of (await listStoredCaptureIds(db, vendor.id))) expect(sha256Hex((await restoreCapture(db, id)).body)).toBe((await restoreCapture(db, id)).hash);
-    const bases = db.$client.prepare<[], { id: number; baseId: number | null }>("SELECT id, base_id AS baseId FROM capture_bodies").all();
+    const bases = await queryRows<{ id: number; baseId: number | null }>(db, "SELECT id, base_id AS baseId FROM capture_bodies");
     const stored = new Set(bases.map((b) => b.id));
     for (const b of bases) if (b.baseId !== null) expect(stored.has(b.baseId)).toBe(true);
   });
@@ -141,10 +146,10 @@ describeCorpus("raw-body retention on a real history", () => {
     await importSnapshots(db, vendor, platform, snapshots);
     const exported = await exportJson(db, vendor);
     const counts = await derivedCounts(db);
-    const rows = captureRows(db).filter((r) => r.bodyHash !== null);
+    const rows = (await captureRows(db)).filter((r) => r.bodyHash !== null);
     const horizon = rows[Math.floor(rows.length / 2)]?.observedAt ?? "";
     const lastObserved = new Map(
-      db.$client.prepare<[], { id: number; last: string }>("SELECT id, coalesce(last_observed_at, observed_at) AS last FROM captures").all().map((r) => [r.id, r.last]),
+      (await queryRows<{ id: number; last: string }>(db, "SELECT id, coalesce(last_observed_at, observed_at) AS last FROM captures")).map((r) => [r.id, r.last]),
     );
     const expected = rows.filter((r) => (lastObserved.get(r.id) ?? "") < horizon && r.id !== rows[rows.length - 1]?.id).map((r) => r.id);
     expect(expected.length).toBeGreaterThan(50);
@@ -152,10 +157,10 @@ describeCorpus("raw-body retention on a real history", () => {
     const result = await pruneRawBodies(db, { before: horizon, batch: 37 });
 
     expect(result.captures).toBe(expected.length);
-    const pruned = captureRows(db).filter((r) => r.prunedAt !== null).map((r) => r.id);
+    const pruned = (await captureRows(db)).filter((r) => r.prunedAt !== null).map((r) => r.id);
     expect(pruned.sort((a, b) => a - b)).toEqual([...expected].sort((a, b) => a - b));
-    const used = new Set(captureRows(db).flatMap((r) => (r.bodyHash === null ? [] : [r.bodyHash])));
-    expect(bodyHashes(db)).toEqual(used);
+    const used = new Set((await captureRows(db)).flatMap((r) => (r.bodyHash === null ? [] : [r.bodyHash])));
+    expect(await bodyHashes(db)).toEqual(used);
     const kept = await listStoredCaptureIds(db, vendor.id);
     expect(kept.length).toBe(rows.length - expected.length);
     for (const id of kept) {
@@ -170,13 +175,15 @@ describeCorpus("raw-body retention on a real history", () => {
 describe("raw-body retention beside a rebuild", () => {
   it("leaves a vendor being rebuilt aside alone until its rebuild is over", async () => {
     const { db, vendor } = await importEdits();
-    const job = db.$client
-      .prepare<[number, string, string], { id: number }>(
-        "INSERT INTO derivation_jobs (vendor_id, reason, status, created_at, updated_at) VALUES (?, 'requested', 'building', ?, ?) RETURNING id",
-      )
-      .get(vendor.id, "2026-04-01T00:00:00.000Z", "2026-04-01T00:00:00.000Z");
+    const job = await queryRow<{ id: number }>(
+      db,
+      "INSERT INTO derivation_jobs (vendor_id, reason, status, created_at, updated_at) VALUES (?, 'requested', 'building', ?, ?) RETURNING id",
+      vendor.id,
+      "2026-04-01T00:00:00.000Z",
+      "2026-04-01T00:00:00.000Z",
+    );
     expect((await pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z" })).captures).toBe(0);
-    db.$client.prepare("UPDATE derivation_jobs SET status = 'done' WHERE id = ?").run(job?.id ?? 0);
+    await runSql(db, "UPDATE derivation_jobs SET status = 'done' WHERE id = ?", job?.id ?? 0);
     expect((await pruneRawBodies(db, { before: "2026-03-02T12:00:00.000Z" })).captures).toBe(2);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll } from "vitest";
 import { closeStore, openDatabase, openStore, type RedlineDb } from "@/db/client";
+import type { DialectSql } from "@/db/driver/connection";
 import { createPostgresDatabase, dropPostgresDatabase } from "@/tests/support/postgres-databases";
 import { postgresAdminUrl, postgresTemplate } from "@/tests/support/postgres";
 import { testDatabaseDialect } from "@/tests/support/test-database-settings";
@@ -22,6 +23,20 @@ export async function freshDatabase(): Promise<RedlineDb> {
 export async function countRows(db: RedlineDb, table: string): Promise<number> {
   const row = await db.connection.prepare<[], { n: number }>(`SELECT count(*) AS n FROM ${table}`).get();
   return row?.n ?? 0;
+}
+
+/** A test's own read, on whichever database the suite runs on (`?` parameters, both dialects). */
+export function queryRows<R>(db: RedlineDb, sql: string | DialectSql, ...params: unknown[]): Promise<R[]> {
+  return db.connection.prepare<unknown[], R>(sql).all(...params);
+}
+
+export function queryRow<R>(db: RedlineDb, sql: string | DialectSql, ...params: unknown[]): Promise<R | undefined> {
+  return db.connection.prepare<unknown[], R>(sql).get(...params);
+}
+
+/** A test's own write (setting up a state the code under test must meet), on either database. */
+export async function runSql(db: RedlineDb, sql: string | DialectSql, ...params: unknown[]): Promise<number> {
+  return (await db.connection.prepare<unknown[]>(sql).run(...params)).changes;
 }
 
 afterAll(async () => {

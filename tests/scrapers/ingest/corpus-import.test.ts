@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import { beforeAll, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { type PackedJson, unpackChanges } from "@/db/packed-json";
 import { ensureVendor } from "@/db/vendors";
+import { unpackVersionContent } from "@/db/version-content";
 import { changeKindCode, type ChangeKindName } from "@/lib/change-kinds";
 import { type ImportSummary, importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
 import { getPlatform } from "@/scrapers/platforms";
 import { CORPUS_FOLDERS, corpusPath, describeCorpus } from "@/tests/support/corpus";
-import { freshDatabase } from "@/tests/support/database";
+import { freshDatabase, queryRow, queryRows } from "@/tests/support/database";
 
 interface VersionRow {
   seq: number;
@@ -16,21 +16,41 @@ interface VersionRow {
   changes: Array<{ field: string; kind: string; before: unknown; after: unknown }>;
 }
 
-/** Import one corpus folder twice into a fresh database; the history and both summaries. */
-/** The changes (as JSON text) of the versions observed at a time whose kinds include `kind`. */
-function changesAt(db: RedlineDb, observedAt: string, kind: string): string[] {
-  return db.$client
-    .prepare<[string], { kinds: string; changes: PackedJson }>("SELECT kinds, redline_version_field(content, 'changes') AS changes FROM incident_versions WHERE observed_at = ?")
-    .all(observedAt)
-    .filter((r) => (JSON.parse(r.kinds) as string[]).includes(kind))
-    .map((r) => JSON.stringify(unpackChanges(r.changes)));
+interface History {
+  db: RedlineDb;
+  first: ImportSummary;
+  second: ImportSummary;
+  /** Every version recorded, read once after the imports, with its incident's provider id. */
+  versions: Array<VersionRow & { providerId: string }>;
+  kindCounts: Map<number, number>;
 }
 
+async function readHistory(db: RedlineDb): Promise<Pick<History, "versions" | "kindCounts">> {
+  const rows = await queryRows<{ providerId: string; seq: number; observedAt: string; kinds: string; content: Buffer }>(
+    db,
+    `SELECT i.provider_id AS providerId, v.seq, v.observed_at AS observedAt, v.kinds, v.content FROM incident_versions v
+     JOIN incidents i ON i.id = v.incident_id ORDER BY i.provider_id, v.seq`,
+  );
+  const versions = rows.map(({ content, kinds, ...row }) => ({
+    ...row,
+    kinds: JSON.parse(kinds) as string[],
+    changes: unpackVersionContent(content).changes as unknown as VersionRow["changes"],
+  }));
+  const counts = await queryRows<{ kind: number; n: number }>(db, "SELECT kind, count(*) AS n FROM version_kinds GROUP BY kind");
+  return { versions, kindCounts: new Map(counts.map((c) => [c.kind, c.n])) };
+}
+
+/** The changes (as JSON text) of the versions observed at a time whose kinds include `kind`. */
+function changesAt(history: History, observedAt: string, kind: string): string[] {
+  return history.versions.filter((v) => v.observedAt === observedAt && v.kinds.includes(kind)).map((v) => JSON.stringify(v.changes));
+}
+
+/** Import one corpus folder twice into a fresh database; the history and both summaries. */
 function importFolder(folder: string) {
   const spec = CORPUS_FOLDERS.find((f) => f.folder === folder);
   const platform = spec && getPlatform(spec.platform);
   if (!spec || !platform) throw new Error(`unknown corpus folder ${folder}`);
-  const state: { db: RedlineDb; first: ImportSummary; second: ImportSummary } = {} as never;
+  const state: History = {} as never;
   beforeAll(async () => {
     const db = await freshDatabase();
     const vendor = await ensureVendor(db, { slug: spec.vendor, platform: platform.name });
@@ -38,25 +58,19 @@ function importFolder(folder: string) {
     state.db = db;
     state.first = await importSnapshots(db, vendor, platform, snapshots);
     state.second = await importSnapshots(db, vendor, platform, snapshots);
+    Object.assign(state, await readHistory(db));
   });
-  const versions = (providerId: string): VersionRow[] =>
-    state.db.$client
-      .prepare(
-        `SELECT v.seq, v.observed_at AS observedAt, v.kinds, redline_version_field(v.content, 'changes') AS changes FROM incident_versions v
-         JOIN incidents i ON i.id = v.incident_id WHERE i.provider_id = ? ORDER BY v.seq`,
-      )
-      .all(providerId)
-      .map((r) => {
-        const row = r as { seq: number; observedAt: string; kinds: string; changes: PackedJson };
-        return { ...row, kinds: JSON.parse(row.kinds) as string[], changes: unpackChanges(row.changes) as VersionRow["changes"] };
-      });
+  const versions = (providerId: string): VersionRow[] => state.versions.filter((v) => v.providerId === providerId);
   /** The version of an incident observed at a snapshot's file time (e.g. 20250206T093723Z). */
   const versionAt = (providerId: string, fileTime: string): VersionRow | undefined => {
     const iso = `${fileTime.slice(0, 4)}-${fileTime.slice(4, 6)}-${fileTime.slice(6, 8)}T${fileTime.slice(9, 11)}:${fileTime.slice(11, 13)}:${fileTime.slice(13, 15)}.000Z`;
     return versions(providerId).find((v) => v.observedAt === iso);
   };
-  const kindCount = (kind: ChangeKindName): number =>
-    (state.db.$client.prepare("SELECT count(*) AS n FROM version_kinds WHERE kind = ?").get(changeKindCode(kind)) as { n: number }).n;
+  const kindCount = (kind: ChangeKindName): number => {
+    const code = changeKindCode(kind);
+    if (code === undefined) throw new Error(`unknown change kind ${kind}`);
+    return state.kindCounts.get(code) ?? 0;
+  };
   const zeroByteFiles = () => fs.readdirSync(corpusPath(folder)).filter((f) => /^\d{8}T/.test(f) && fs.statSync(corpusPath(folder, f)).size === 0).length;
   return { state, versions, versionAt, kindCount, zeroByteFiles };
 }
@@ -98,14 +112,12 @@ describeCorpus("corpus: statuspage-summary-github-2025", () => {
   });
   it("finds the corrected maintenance dates and weekday as edits of posted updates", () => {
     expect(h.kindCount("update-edited")).toBe(3);
-    const rows = h.state.db.$client
-      .prepare("SELECT redline_version_field(v.content, 'changes') AS changes FROM incident_versions v WHERE v.observed_at = '2025-04-02T18:53:51.000Z' AND v.kinds LIKE '%update-edited%'")
-      .all() as Array<{ changes: PackedJson }>;
-    const edits = rows.flatMap((r) => unpackChanges(r.changes) as unknown as Array<{ before: { body: string } | null; after: { body: string } | null }>);
+    const rows = h.state.versions.filter((v) => v.observedAt === "2025-04-02T18:53:51.000Z" && v.kinds.includes("update-edited"));
+    const edits = rows.flatMap((r) => r.changes as unknown as Array<{ before: { body: string } | null; after: { body: string } | null }>);
     expect(edits.some((c) => c.before?.body.includes("March 2 to") && c.after?.body.includes("April 2 to"))).toBe(true);
   });
   it("finds the rename to 'Incident with multiple GitHub services' and the minor to major escalations", () => {
-    const renamed = changesAt(h.state.db, "2025-06-17T19:59:09.000Z", "title-changed").filter((c) => c.includes("Incident with multiple GitHub services"));
+    const renamed = changesAt(h.state, "2025-06-17T19:59:09.000Z", "title-changed").filter((c) => c.includes("Incident with multiple GitHub services"));
     expect(renamed).toHaveLength(1);
     expect(h.versionAt("lrby2hyk80dh", "20250423T074212Z")?.kinds).toContain("impact-escalated");
     expect(h.kindCount("impact-escalated")).toBe(8);
@@ -116,11 +128,11 @@ describeCorpus("corpus: statuspage-summary-github-2025", () => {
 describeCorpus("corpus: statuspage-summary-trello-nonutc", () => {
   const h = importFolder("statuspage-summary-trello-nonutc");
   itImportsCleanlyAndIdempotently(h, 300);
-  it("lets no empty file change anything: every version comes from a good capture, and A, empty, A adds nothing", () => {
-    const db = h.state.db.$client;
-    const fromBad = db.prepare("SELECT count(*) AS n FROM incident_versions v JOIN captures c ON c.id = v.capture_id WHERE c.outcome != 'ok'").get() as { n: number };
-    expect(fromBad.n).toBe(0);
-    const captures = db.prepare("SELECT outcome, hash, version_count AS versions FROM captures ORDER BY observed_at, id").all() as Array<{ outcome: string; hash: string; versions: number }>;
+  it("lets no empty file change anything: every version comes from a good capture, and A, empty, A adds nothing", async () => {
+    const db = h.state.db;
+    const fromBad = await queryRow<{ n: number }>(db, "SELECT count(*) AS n FROM incident_versions v JOIN captures c ON c.id = v.capture_id WHERE c.outcome != 'ok'");
+    expect(fromBad?.n).toBe(0);
+    const captures = await queryRows<{ outcome: string; hash: string; versions: number }>(db, "SELECT outcome, hash, version_count AS versions FROM captures ORDER BY observed_at, id");
     let checked = 0;
     for (let i = 1; i + 1 < captures.length; i += 1) {
       const [a, gap, b] = [captures[i - 1], captures[i], captures[i + 1]];
@@ -135,8 +147,8 @@ describeCorpus("corpus: statuspage-summary-trello-nonutc", () => {
   it("finds the incident that vanished and reappeared", () => {
     expect(h.versionAt("4vtlhqx1fnsy", "20240409T175029Z")?.kinds).toContain("incident-reappeared");
   });
-  it("stores New York times in UTC", () => {
-    const rows = h.state.db.$client.prepare("SELECT started_at AS s FROM incidents WHERE started_at IS NOT NULL").all() as Array<{ s: string }>;
+  it("stores New York times in UTC", async () => {
+    const rows = await queryRows<{ s: string }>(h.state.db, "SELECT started_at AS s FROM incidents WHERE started_at IS NOT NULL");
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => r.s.endsWith("Z"))).toBe(true);
   });
@@ -182,7 +194,7 @@ describeCorpus("corpus: slack-current-2020", () => {
     }
   });
   it("finds note texts edited after posting and the escalation to outage", () => {
-    const edited = changesAt(h.state.db, "2020-11-02T21:17:07.000Z", "update-edited").filter((c) => c.includes("The majority of affected users"));
+    const edited = changesAt(h.state, "2020-11-02T21:17:07.000Z", "update-edited").filter((c) => c.includes("The majority of affected users"));
     expect(edited).toHaveLength(1);
     expect(h.kindCount("update-edited")).toBeGreaterThanOrEqual(15);
     expect(h.versionAt("931", "20210104T165143Z")?.kinds).toContain("impact-escalated");

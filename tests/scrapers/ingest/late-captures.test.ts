@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { type PackedJson, unpackChanges } from "@/db/packed-json";
 import { getActiveJob } from "@/db/derivation-jobs";
+import { unpackVersionContent } from "@/db/version-content";
 import { ensureVendor, type VendorRow } from "@/db/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
 import type { Platform } from "@/scrapers/platforms/platform";
 import { runPendingJobs } from "@/scrapers/rederive/job-runner";
-import { freshDatabase } from "@/tests/support/database";
+import { freshDatabase, queryRows } from "@/tests/support/database";
 
 const PAGE = { id: "p1", name: "Acme", url: "https://status.acme.test" };
 
@@ -51,14 +51,13 @@ async function record(db: RedlineDb, vendor: VendorRow, captures: readonly Captu
   }
 }
 
-function history(db: RedlineDb): string[] {
-  return db.$client
-    .prepare<[], { line: string; changes: PackedJson }>(
-      `SELECT i.provider_id || ' #' || v.seq || ' ' || v.observed_at || ' ' || v.kinds AS line, redline_version_field(v.content, 'changes') AS changes
-       FROM incident_versions v JOIN incidents i ON i.id = v.incident_id ORDER BY i.provider_id, v.seq`,
-    )
-    .all()
-    .map((r) => `${r.line} ${JSON.stringify(unpackChanges(r.changes))}`);
+async function history(db: RedlineDb): Promise<string[]> {
+  const rows = await queryRows<{ line: string; content: Buffer }>(
+    db,
+    `SELECT i.provider_id || ' #' || v.seq || ' ' || v.observed_at || ' ' || v.kinds AS line, v.content
+     FROM incident_versions v JOIN incidents i ON i.id = v.incident_id ORDER BY i.provider_id, v.seq`,
+  );
+  return rows.map((r) => `${r.line} ${JSON.stringify(unpackVersionContent(r.content).changes)}`);
 }
 
 async function archive(captures: readonly Capture[]): Promise<{ db: RedlineDb; vendor: VendorRow }> {
@@ -79,14 +78,14 @@ describe("captures that arrive after later ones", () => {
 
   it("applies a webhook push between two polls as if recorded in time order, the push's shortlink never replacing the page URL", async () => {
     const reference = await archive(inTimeOrder);
-    expect(history(reference.db).filter((l) => l.includes('"field":"url","kind":"changed"'))).toEqual([]);
-    expect(history(reference.db)).toHaveLength(3);
+    expect((await history(reference.db)).filter((l) => l.includes('"field":"url","kind":"changed"'))).toEqual([]);
+    expect(await history(reference.db)).toHaveLength(3);
     // The web process records the push while the poller is still recording the poll fetched before it.
     const [p1, h1, p2, h2, p3] = inTimeOrder as [Capture, Capture, Capture, Capture, Capture];
     const { db, vendor } = await archive([p1, h1, h2, p2, p3]);
     expect((await getActiveJob(db, vendor.id))?.reason).toBe("late-capture");
     expect(await runPendingJobs(db)).toBe(1);
-    expect(history(db)).toEqual(history(reference.db));
+    expect(await history(db)).toEqual(await history(reference.db));
   });
 
   it("applies a capture older than the last applied (a clock stepped back) in order, without a manual step", async () => {
@@ -96,7 +95,7 @@ describe("captures that arrive after later ones", () => {
     expect(await getActiveJob(db, vendor.id)).toBeDefined();
     await runPendingJobs(db);
     expect(await getActiveJob(db, vendor.id)).toBeUndefined();
-    expect(history(db)).toEqual(history(reference.db));
+    expect(await history(db)).toEqual(await history(reference.db));
   });
 
   it("rebuilds aside when many captures follow the late one, with the same result", async () => {
@@ -104,17 +103,16 @@ describe("captures that arrive after later ones", () => {
     const [p1, h1, p2, h2, p3] = inTimeOrder as [Capture, Capture, Capture, Capture, Capture];
     const { db } = await archive([p2, h2, p3, p1, h1]);
     await runPendingJobs(db, { replayLimit: 1 });
-    expect(history(db)).toEqual(history(reference.db));
+    expect(await history(db)).toEqual(await history(reference.db));
   });
 });
 
-function runRows(db: RedlineDb): string[] {
-  return db.$client
-    .prepare<[], { line: string }>(
-      `SELECT source || ' ' || observed_at || '..' || last_observed_at || ' x' || observations AS line FROM captures ORDER BY observed_at, source, hash`,
-    )
-    .all()
-    .map((r) => r.line);
+async function runRows(db: RedlineDb): Promise<string[]> {
+  const rows = await queryRows<{ line: string }>(
+    db,
+    `SELECT source || ' ' || observed_at || '..' || last_observed_at || ' x' || observations AS line FROM captures ORDER BY observed_at, source, hash`,
+  );
+  return rows.map((r) => r.line);
 }
 
 describe("late captures and runs of unchanged snapshots", () => {
@@ -123,24 +121,24 @@ describe("late captures and runs of unchanged snapshots", () => {
 
   it("a late snapshot of a run's own content inside it was recorded already: nothing is added, nothing re-derived", async () => {
     const { db, vendor } = await archive(unchanged);
-    const before = { runs: runRows(db), history: history(db) };
+    const before = { runs: await runRows(db), history: await history(db) };
     expect(before.runs).toEqual([`${poll("", []).source} ${at(15)}..${at(30)} x4`]);
     await record(db, vendor, [poll(at(22), [first])]);
-    expect(runRows(db)).toEqual(before.runs);
+    expect(await runRows(db)).toEqual(before.runs);
     expect(await getActiveJob(db, vendor.id)).toBeUndefined();
-    expect(history(db)).toEqual(before.history);
+    expect(await history(db)).toEqual(before.history);
   });
 
   it("a late snapshot of other content splits the run of its source: its first stays before, its last is applied again after", async () => {
     const { db, vendor } = await archive(unchanged);
     await record(db, vendor, [poll(at(22), [second])]);
     const source = poll("", []).source;
-    expect(runRows(db)).toEqual([`${source} ${at(15)}..${at(15)} x1`, `${source} ${at(22)}..${at(22)} x1`, `${source} ${at(30)}..${at(30)} x3`]);
+    expect(await runRows(db)).toEqual([`${source} ${at(15)}..${at(15)} x1`, `${source} ${at(22)}..${at(22)} x1`, `${source} ${at(30)}..${at(30)} x3`]);
     expect((await getActiveJob(db, vendor.id))?.reason).toBe("late-capture");
     await runPendingJobs(db);
     // The observations between are not kept one by one: the vendor is taken to have gone back to the run's content at its last.
     const reference = await archive([poll(at(15), [first]), poll(at(22), [second]), poll(at(30), [first])]);
-    expect(history(db)).toEqual(history(reference.db));
+    expect(await history(db)).toEqual(await history(reference.db));
   });
 
   it("a webhook push that lands inside a run of another source splits it, and the history is the one recorded in time order", async () => {
@@ -149,7 +147,7 @@ describe("late captures and runs of unchanged snapshots", () => {
     expect((await getActiveJob(db, vendor.id))?.reason).toBe("late-capture");
     await runPendingJobs(db);
     const reference = await archive([poll(at(15), [first]), push(at(22), second), poll(at(30), [first]), poll(at(35), [second])]);
-    expect(history(db)).toEqual(history(reference.db));
-    expect(runRows(db)).toEqual(runRows(reference.db).map((line) => (line.includes(at(30)) ? line.replace("x1", "x3") : line)));
+    expect(await history(db)).toEqual(await history(reference.db));
+    expect(await runRows(db)).toEqual((await runRows(reference.db)).map((line) => (line.includes(at(30)) ? line.replace("x1", "x3") : line)));
   });
 });

@@ -14,7 +14,7 @@ import { runPendingJobs } from "@/scrapers/rederive/job-runner";
 import { lifecycleEvents } from "@/simulator/scenario";
 import { type Simulator, startSimulator } from "@/simulator/server";
 import { corpusSnapshots, describeCorpus, observedAtOf } from "@/tests/support/corpus";
-import { freshDatabase } from "@/tests/support/database";
+import { freshDatabase, queryRow } from "@/tests/support/database";
 import { simulatorPollDeps } from "@/tests/support/poll-deps";
 
 /**
@@ -58,8 +58,8 @@ async function rederive(db: RedlineDb, slug: string): Promise<void> {
   await runPendingJobs(db, { vendorId: vendor.id });
 }
 
-function captureRows(db: RedlineDb): { rows: number; observations: number } {
-  return db.$client.prepare<[], { rows: number; observations: number }>("SELECT count(*) AS rows, sum(observations) AS observations FROM captures").get() ?? { rows: 0, observations: 0 };
+async function captureRows(db: RedlineDb): Promise<{ rows: number; observations: number }> {
+  return (await queryRow<{ rows: number; observations: number }>(db, "SELECT count(*) AS rows, sum(observations) AS observations FROM captures")) ?? { rows: 0, observations: 0 };
 }
 
 function shifted(iso: string, ms: number): string {
@@ -85,7 +85,7 @@ describeCorpus("corpus: repeated identical snapshots as runs", () => {
     const snapshots = withRepeats(corpusSnapshots("statuspage-summary-jira").slice(0, 120), "jira_summary_v1.json", 3);
     const first = await importSnapshots(db, vendor, platform, snapshots);
     expect(first.captures).toBe(snapshots.length);
-    expect(captureRows(db)).toEqual({ rows: 120, observations: snapshots.length });
+    expect(await captureRows(db)).toEqual({ rows: 120, observations: snapshots.length });
     expectGoldenDigest("jira", await exportOf(db, "jira"));
     const again = await importSnapshots(db, vendor, platform, snapshots);
     expect(again).toMatchObject({ captures: 0, duplicates: snapshots.length, versions: 0 });
@@ -110,7 +110,7 @@ describeCorpus("corpus: repeated identical snapshots as runs", () => {
     );
     await importSnapshots(db, vendor, summary, withRepeats(summaryFiles, "github_summary_v1.json", 2, 0, 240_000));
     await importSnapshots(db, vendor, atom, atomSnapshots);
-    const stored = captureRows(db);
+    const stored = await captureRows(db);
     expect(stored.observations).toBe(summaryFiles.length * 3 + atomSnapshots.length);
     expect(stored.rows).toBeLessThan(stored.observations / 2);
     expectGoldenDigest("github-two-sources", await exportOf(db, "github"));
@@ -147,7 +147,7 @@ describe("a simulated poll history with many unchanged polls", () => {
         await scheduler.runOnce();
       }
     }
-    const stored = captureRows(db);
+    const stored = await captureRows(db);
     expect(stored.rows).toBeLessThan(stored.observations / 3);
     const before = { acme: withoutPorts(await exportOf(db, "acme")), beta: withoutPorts(await exportOf(db, "beta")) };
     expectGolden("runs-poll-acme-export.json", before.acme);
