@@ -7,11 +7,12 @@ import type { RedlineDb } from "@/db/client";
 import { listRecentJobs, queueJob } from "@/db/derivation-jobs";
 import { pruneRawBodies } from "@/db/raw-retention";
 import { ensureVendor, type VendorRow } from "@/db/vendors";
+import { unpackVersionText, withVersionText } from "@/db/version-content";
 import { DERIVATION_VERSION } from "@/lib/derive/derivation-version";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
 import { queueStaleRebuilds, runPendingJobs } from "@/scrapers/rederive/job-runner";
 import { corpusPath, describeCorpus } from "@/tests/support/corpus";
-import { countRows, freshDatabase } from "@/tests/support/database";
+import { countRows, freshDatabase, queryRow, queryRows, runSql } from "@/tests/support/database";
 
 const FIXTURE = fs.readFileSync(path.join(__dirname, "..", "..", "fixtures", "statuspage", "summary-maintenance-offset.json"), "utf8");
 
@@ -33,7 +34,16 @@ async function history(slug: string) {
 }
 
 const staleParsers = (db: RedlineDb, slug: string) =>
-  db.$client.prepare("UPDATE vendors SET derived_with = ? WHERE slug = ?").run(JSON.stringify({ "@derive": DERIVATION_VERSION, "statuspage-summary": 0 }), slug);
+  runSql(db, "UPDATE vendors SET derived_with = ? WHERE slug = ?", JSON.stringify({ "@derive": DERIVATION_VERSION, "statuspage-summary": 0 }), slug);
+
+/** Replace the summary of every version observed from `from` on with "marked"; how many were. */
+async function markSummaries(db: RedlineDb, from = ""): Promise<number> {
+  const rows = await queryRows<{ id: number; content: Buffer }>(db, "SELECT id, content FROM incident_versions WHERE observed_at >= ?", from);
+  for (const { id, content } of rows) {
+    await runSql(db, "UPDATE incident_versions SET content = ? WHERE id = ?", withVersionText(content, { ...unpackVersionText(content), summary: "marked" }), id);
+  }
+  return rows.length;
+}
 
 describe("re-derivation after retention removed raw bodies", () => {
   it("rebuilds a vendor with every raw body kept to the same export (the control)", async () => {
@@ -62,14 +72,15 @@ describe("re-derivation after retention removed raw bodies", () => {
     const before = await exportJson(db, vendor);
     await pruneRawBodies(db, { before: "2026-03-03T12:00:00.000Z" });
     // Mark every version's summary: a rebuild rewrites those it derives again, and only those.
-    db.$client.prepare("UPDATE incident_versions SET content = redline_version_with(content, 'summary', 'marked')").run();
-    staleParsers(db, vendor.slug);
+    await markSummaries(db);
+    await staleParsers(db, vendor.slug);
     expect(await queueStaleRebuilds(db)).toBe(1);
     await runPendingJobs(db, { vendorId: vendor.id, pauseMs: 0 });
     expect((await listRecentJobs(db)).map((j) => [j.reason, j.status])).toEqual([["parser-upgrade", "done"]]);
-    const summaries = db.$client
-      .prepare<[], { observedAt: string; summary: string }>("SELECT observed_at AS observedAt, redline_version_field(content, 'summary') AS summary FROM incident_versions ORDER BY observed_at")
-      .all();
+    const summaries = (await queryRows<{ observedAt: string; content: Buffer }>(db, "SELECT observed_at AS observedAt, content FROM incident_versions ORDER BY observed_at")).map((v) => ({
+      observedAt: v.observedAt,
+      summary: unpackVersionText(v.content).summary,
+    }));
     const kept = summaries.filter((v) => v.observedAt < "2026-03-04T10:00:00.000Z");
     const rebuilt = summaries.filter((v) => v.observedAt >= "2026-03-04T10:00:00.000Z");
     expect(kept.length).toBeGreaterThan(0);
@@ -77,7 +88,7 @@ describe("re-derivation after retention removed raw bodies", () => {
     expect(kept.every((v) => v.summary === "marked")).toBe(true);
     expect(rebuilt.every((v) => v.summary !== "marked")).toBe(true);
     // The history itself is what it was; and the vendor is no longer stale.
-    db.$client.prepare("UPDATE incident_versions SET content = redline_version_with(content, 'summary', 'marked')").run();
+    await markSummaries(db);
     const remarked = await exportJson(db, vendor);
     expect(await queueStaleRebuilds(db)).toBe(0);
     const withoutSummaries = (json: string) => json.replace(/"summary": "(?:[^"\\]|\\.)*"/g, "");
@@ -112,7 +123,7 @@ describe("re-derivation after retention removed raw bodies", () => {
     expect(job?.reason).toBe("late-capture");
     expect(job?.status).toBe("done");
     // The late title is a version between the 5th's and the 6th's, and the 6th's title is a change again after it.
-    const applied = db.$client.prepare<[], { observedAt: string }>("SELECT observed_at AS observedAt FROM incident_versions ORDER BY observed_at").all().map((r) => r.observedAt);
+    const applied = (await queryRows<{ observedAt: string }>(db, "SELECT observed_at AS observedAt FROM incident_versions ORDER BY observed_at")).map((r) => r.observedAt);
     expect(applied).toContain("2026-03-05T12:00:00.000Z");
     expect(await countRows(db, "incident_versions")).toBe(versions + 1);
   });
@@ -125,13 +136,10 @@ describeCorpus("re-derivation of a real history after retention", () => {
     const vendor = await ensureVendor(db, { slug: "jira", platform: platform.name });
     await importSnapshots(db, vendor, platform, listSnapshotFolder(corpusPath("statuspage-summary-jira")).snapshots);
     const before = await exportJson(db, vendor);
-    const middle = db.$client
-      .prepare<[], { observedAt: string }>("SELECT observed_at AS observedAt FROM captures ORDER BY observed_at LIMIT 1 OFFSET 150")
-      .get();
+    const middle = await queryRow<{ observedAt: string }>(db, "SELECT observed_at AS observedAt FROM captures ORDER BY observed_at LIMIT 1 OFFSET 150");
     expect((await pruneRawBodies(db, { before: middle?.observedAt ?? "" })).captures).toBeGreaterThan(100);
     // What is derived again is worded afresh: mark it, and the rebuild must put it back.
-    const marked = db.$client.prepare("UPDATE incident_versions SET content = redline_version_with(content, 'summary', 'marked') WHERE vendor_id = ? AND observed_at >= ?").run(vendor.id, middle?.observedAt ?? "");
-    expect(marked.changes).toBeGreaterThan(0);
+    expect(await markSummaries(db, middle?.observedAt ?? "")).toBeGreaterThan(0);
     expect(await exportJson(db, vendor)).not.toBe(before);
     await queueJob(db, vendor.id, "requested", null);
     await runPendingJobs(db, { vendorId: vendor.id, pauseMs: 0 });
