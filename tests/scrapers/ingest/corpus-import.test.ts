@@ -2,40 +2,24 @@ import fs from "node:fs";
 import { beforeAll, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { ensureVendor } from "@/db/vendors";
-import { unpackVersionContent } from "@/db/version-content";
 import { changeKindCode, type ChangeKindName } from "@/lib/change-kinds";
 import { type ImportSummary, importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
 import { getPlatform } from "@/scrapers/platforms";
 import { CORPUS_FOLDERS, corpusPath, describeCorpus } from "@/tests/support/corpus";
 import { freshDatabase, queryRow, queryRows } from "@/tests/support/database";
-
-interface VersionRow {
-  seq: number;
-  observedAt: string;
-  kinds: string[];
-  changes: Array<{ field: string; kind: string; before: unknown; after: unknown }>;
-}
+import { readVersionRows, type VersionRow } from "@/tests/support/version-rows";
 
 interface History {
   db: RedlineDb;
   first: ImportSummary;
   second: ImportSummary;
   /** Every version recorded, read once after the imports, with its incident's provider id. */
-  versions: Array<VersionRow & { providerId: string }>;
+  versions: VersionRow[];
   kindCounts: Map<number, number>;
 }
 
 async function readHistory(db: RedlineDb): Promise<Pick<History, "versions" | "kindCounts">> {
-  const rows = await queryRows<{ providerId: string; seq: number; observedAt: string; kinds: string; content: Buffer }>(
-    db,
-    `SELECT i.provider_id AS providerId, v.seq, v.observed_at AS observedAt, v.kinds, v.content FROM incident_versions v
-     JOIN incidents i ON i.id = v.incident_id ORDER BY i.provider_id, v.seq`,
-  );
-  const versions = rows.map(({ content, kinds, ...row }) => ({
-    ...row,
-    kinds: JSON.parse(kinds) as string[],
-    changes: unpackVersionContent(content).changes as unknown as VersionRow["changes"],
-  }));
+  const versions = await readVersionRows(db);
   const counts = await queryRows<{ kind: number; n: number }>(db, "SELECT kind, count(*) AS n FROM version_kinds GROUP BY kind");
   return { versions, kindCounts: new Map(counts.map((c) => [c.kind, c.n])) };
 }

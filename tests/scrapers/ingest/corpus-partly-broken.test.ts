@@ -1,11 +1,11 @@
 import { beforeAll, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { type PackedJson, unpackChanges } from "@/db/packed-json";
 import { ensureVendor } from "@/db/vendors";
 import { type ImportSummary, importSnapshots, listSnapshotFolder, type SnapshotSource } from "@/scrapers/ingest/import-snapshots";
 import { getPlatform } from "@/scrapers/platforms";
 import { corpusPath, describeCorpus } from "@/tests/support/corpus";
-import { freshDatabase } from "@/tests/support/database";
+import { freshDatabase, queryRows } from "@/tests/support/database";
+import { readVersionRows } from "@/tests/support/version-rows";
 
 /**
  * Jira's real summary.json history with one incident broken in every third snapshot that lists it,
@@ -71,14 +71,8 @@ interface Row {
   line: string;
 }
 
-function history(db: RedlineDb): Row[] {
-  return db.$client
-    .prepare<[], Row & { changes: PackedJson }>(
-      `SELECT i.provider_id AS providerId, v.seq || ' ' || v.observed_at || ' ' || v.kinds AS line, redline_version_field(v.content, 'changes') AS changes
-       FROM incident_versions v JOIN incidents i ON i.id = v.incident_id ORDER BY i.provider_id, v.seq`,
-    )
-    .all()
-    .map(({ changes, ...r }) => ({ ...r, line: `${r.line} ${JSON.stringify(unpackChanges(changes))}` }));
+async function history(db: RedlineDb): Promise<Row[]> {
+  return (await readVersionRows(db)).map((v) => ({ providerId: v.providerId, line: `${v.seq} ${v.observedAt} ${JSON.stringify(v.kinds)} ${JSON.stringify(v.changes)}` }));
 }
 
 describeCorpus("corpus: Jira's summary.json with one incident broken in every third snapshot", () => {
@@ -102,24 +96,25 @@ describeCorpus("corpus: Jira's summary.json with one incident broken in every th
     expect(state.summary.withWarnings).toBe(state.brokenAt.size);
   });
 
-  it("leaves every other incident's history exactly as the unbroken snapshots give it", () => {
-    const others = (db: RedlineDb) => history(db).filter((r) => r.providerId !== state.victim).map((r) => `${r.providerId} ${r.line}`);
-    expect(others(state.broken)).toEqual(others(state.clean));
-    expect(others(state.clean).length).toBeGreaterThan(200);
+  it("leaves every other incident's history exactly as the unbroken snapshots give it", async () => {
+    const others = async (db: RedlineDb) => (await history(db)).filter((r) => r.providerId !== state.victim).map((r) => `${r.providerId} ${r.line}`);
+    expect(await others(state.broken)).toEqual(await others(state.clean));
+    expect((await others(state.clean)).length).toBeGreaterThan(200);
   });
 
-  it("never reports the broken incident gone when the unbroken snapshots do not", () => {
-    const gone = (db: RedlineDb) =>
-      history(db)
+  it("never reports the broken incident gone when the unbroken snapshots do not", async () => {
+    const gone = async (db: RedlineDb) =>
+      (await history(db))
         .filter((r) => r.providerId === state.victim && /incident-left-feed|incident-deleted/.test(r.line))
         .map((r) => r.line.split(" ")[1]);
-    expect(gone(state.broken)).toEqual(gone(state.clean));
+    expect(await gone(state.broken)).toEqual(await gone(state.clean));
   });
 
-  it("keeps each broken capture's warnings, naming the path in the payload", () => {
-    const rows = state.broken.$client
-      .prepare<[], { observedAt: string; warnings: string }>("SELECT observed_at AS observedAt, warnings FROM captures WHERE warning_count > 0 ORDER BY observed_at")
-      .all();
+  it("keeps each broken capture's warnings, naming the path in the payload", async () => {
+    const rows = await queryRows<{ observedAt: string; warnings: string }>(
+      state.broken,
+      "SELECT observed_at AS observedAt, warnings FROM captures WHERE warning_count > 0 ORDER BY observed_at",
+    );
     expect(new Set(rows.map((r) => r.observedAt))).toEqual(state.brokenAt);
     const paths = rows.flatMap((r) => (JSON.parse(r.warnings) as Array<{ path: string }>).map((w) => w.path));
     expect(paths.some((p) => /^incidents\[\d+\]\.components\[0\]\.id$/.test(p))).toBe(true);

@@ -1,11 +1,11 @@
 import { beforeAll, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { type PackedJson, unpackChanges } from "@/db/packed-json";
 import { ensureVendor } from "@/db/vendors";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
 import { getPlatform } from "@/scrapers/platforms";
 import { corpusPath, describeCorpus } from "@/tests/support/corpus";
 import { freshDatabase } from "@/tests/support/database";
+import { readVersionRows, type VersionRow as Row } from "@/tests/support/version-rows";
 
 /**
  * GitHub's summary.json (2025, every 15 minutes; ids, impact, millisecond times) and its
@@ -15,14 +15,7 @@ import { freshDatabase } from "@/tests/support/database";
 const SUMMARY = { folder: "statuspage-summary-github-2025", platform: "statuspage-summary" };
 const ATOM = { folder: "atom-github-history", platform: "statuspage-atom" };
 
-interface VersionRow {
-  providerId: string;
-  observedAt: string;
-  seq: number;
-  hash: string;
-  kinds: string[];
-  changes: Array<{ field: string; kind: string; before: { body?: string } | null; after: { body?: string } | null }>;
-}
+type VersionRow = Row<{ body?: string } | null>;
 
 async function archive(parts: ReadonlyArray<typeof SUMMARY>): Promise<RedlineDb> {
   const db = await freshDatabase();
@@ -35,15 +28,7 @@ async function archive(parts: ReadonlyArray<typeof SUMMARY>): Promise<RedlineDb>
   return db;
 }
 
-function versions(db: RedlineDb): VersionRow[] {
-  return db.$client
-    .prepare<[], { providerId: string; observedAt: string; seq: number; hash: string; kinds: string; changes: PackedJson }>(
-      `SELECT i.provider_id AS providerId, v.observed_at AS observedAt, v.seq, v.hash, v.kinds, redline_version_field(v.content, 'changes') AS changes
-       FROM incident_versions v JOIN incidents i ON i.id = v.incident_id ORDER BY i.provider_id, v.seq`,
-    )
-    .all()
-    .map((r) => ({ ...r, kinds: JSON.parse(r.kinds) as string[], changes: unpackChanges(r.changes) as VersionRow["changes"] }));
-}
+const versions = (db: RedlineDb): Promise<VersionRow[]> => readVersionRows(db);
 
 /** Text compared by its words: the feed's update texts are recovered from HTML. */
 function words(text: string | undefined): string {
@@ -59,11 +44,11 @@ function reappearances(rows: readonly VersionRow[]): Map<string, number> {
 describeCorpus("corpus: GitHub's summary.json and history.atom as two sources of one vendor", () => {
   const state = {} as { alone: VersionRow[]; summary: VersionRow[]; atom: VersionRow[]; summaryFirst: VersionRow[]; atomFirst: VersionRow[] };
   beforeAll(async () => {
-    state.summary = versions(await archive([SUMMARY]));
-    state.atom = versions(await archive([ATOM]));
+    state.summary = await versions(await archive([SUMMARY]));
+    state.atom = await versions(await archive([ATOM]));
     state.alone = [...state.summary, ...state.atom];
-    state.summaryFirst = versions(await archive([SUMMARY, ATOM]));
-    state.atomFirst = versions(await archive([ATOM, SUMMARY]));
+    state.summaryFirst = await versions(await archive([SUMMARY, ATOM]));
+    state.atomFirst = await versions(await archive([ATOM, SUMMARY]));
   });
 
   it("reports no field change that neither source shows alone at that capture", () => {

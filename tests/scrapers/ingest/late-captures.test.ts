@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { getActiveJob } from "@/db/derivation-jobs";
-import { unpackVersionContent } from "@/db/version-content";
 import { ensureVendor, type VendorRow } from "@/db/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
 import type { Platform } from "@/scrapers/platforms/platform";
 import { runPendingJobs } from "@/scrapers/rederive/job-runner";
 import { freshDatabase, queryRows } from "@/tests/support/database";
+import { readVersionRows } from "@/tests/support/version-rows";
 
 const PAGE = { id: "p1", name: "Acme", url: "https://status.acme.test" };
 
@@ -52,12 +52,7 @@ async function record(db: RedlineDb, vendor: VendorRow, captures: readonly Captu
 }
 
 async function history(db: RedlineDb): Promise<string[]> {
-  const rows = await queryRows<{ line: string; content: Buffer }>(
-    db,
-    `SELECT i.provider_id || ' #' || v.seq || ' ' || v.observed_at || ' ' || v.kinds AS line, v.content
-     FROM incident_versions v JOIN incidents i ON i.id = v.incident_id ORDER BY i.provider_id, v.seq`,
-  );
-  return rows.map((r) => `${r.line} ${JSON.stringify(unpackVersionContent(r.content).changes)}`);
+  return (await readVersionRows(db)).map((v) => `${v.providerId} #${v.seq} ${v.observedAt} ${JSON.stringify(v.kinds)} ${JSON.stringify(v.changes)}`);
 }
 
 async function archive(captures: readonly Capture[]): Promise<{ db: RedlineDb; vendor: VendorRow }> {
