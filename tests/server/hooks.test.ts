@@ -8,7 +8,7 @@ import { versionsOfCapture } from "@/db/queries/capture-versions";
 import { addVendor } from "@/db/vendors";
 import { createHookHandler, type HookSettings, hookContentHash } from "@/server/hooks/hook-route";
 import { type ThrottleAlert, ThrottleTelemetry } from "@/server/hooks/throttle-telemetry";
-import { countRows, freshDatabase } from "@/tests/support/database";
+import { countRows, freshDatabase, queryRows } from "@/tests/support/database";
 
 const SECRET = "s3cret-for-acme-0123456789";
 let server: http.Server | undefined;
@@ -79,7 +79,7 @@ describe("webhook pushes", () => {
     const first = await push(base, "acme", incidentPayload("evt-1"));
     expect(first.status).toBe(202);
     expect(first.body.versionsAdded).toBe(1);
-    const poll = db.$client.prepare("SELECT due_at AS dueAt FROM push_polls").all() as { dueAt: string }[];
+    const poll = await queryRows<{ dueAt: string }>(db, "SELECT due_at AS dueAt FROM push_polls");
     expect(poll).toEqual([{ dueAt: new Date(clock + 10_000).toISOString() }]);
     clock += 1_000;
     const edited = await push(base, "acme", incidentPayload("evt-2", "Webhook deliveries delayed in Europe"));

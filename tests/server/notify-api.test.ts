@@ -3,7 +3,7 @@ import type { RedlineDb } from "@/db/client";
 import { ensureVendor } from "@/db/vendors";
 import { CHANGE_KIND_NAMES } from "@/lib/change-kinds";
 import { type Api, createApi } from "@/server/api/api";
-import { freshDatabase } from "@/tests/support/database";
+import { countRows, freshDatabase, queryRow, runSql } from "@/tests/support/database";
 
 const ORIGIN = "http://redline.test";
 const TOKEN = "operator-token-for-tests-0123456789";
@@ -30,7 +30,7 @@ async function call(operation: keyof Api, options: { params?: Record<string, str
   return handler(request, { params: Promise.resolve(options.params ?? {}) });
 }
 
-const count = (table: string) => (db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = (table: string) => countRows(db, table);
 
 async function subscribe(body: object): Promise<{ id: string; secret: string }> {
   const created = await call("addSubscription", { method: "POST", body });
@@ -45,7 +45,7 @@ describe("the operator API for subscriptions", () => {
     expect((await call("saveWatchlist", { method: "POST", body: { name: "core", vendors: ["acme"] }, headers })).status).toBe(401);
     expect((await call("listSubscriptions", { headers })).status).toBe(401);
     expect((await call("listWatchlists", { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
-    expect(count("subscriptions") + count("watchlists")).toBe(0);
+    expect((await count("subscriptions")) + (await count("watchlists"))).toBe(0);
   });
 
   it("returns the signing secret from the create call only, and lists and gets the subscription without it", async () => {
@@ -83,7 +83,7 @@ describe("the operator API for subscriptions", () => {
     const problem = (await refused.json()) as { detail: string; parameter?: string };
     expect(problem.parameter).toBe(parameter);
     expect(problem.detail).toMatch(detail);
-    expect(count("subscriptions")).toBe(0);
+    expect(await count("subscriptions")).toBe(0);
   });
 
   it("removes a subscription, then answers 404 for it", async () => {
@@ -99,27 +99,27 @@ describe("the operator API for subscriptions", () => {
     const queued = await call("testSubscription", { method: "POST", params: { id } });
     expect(queued.status).toBe(202);
     const { webhookId } = (await queued.json()) as { webhookId: string };
-    const row = db.$client.prepare("SELECT kind, status, next_attempt_at AS due FROM notification_messages WHERE webhook_id = ?").get(webhookId) as { kind: string; status: string; due: string };
+    const row = await queryRow<{ kind: string; status: string; due: string }>(db, "SELECT kind, status, next_attempt_at AS due FROM notification_messages WHERE webhook_id = ?", webhookId);
     expect(row).toMatchObject({ kind: "test", status: "pending" });
-    expect(row.due <= new Date().toISOString() && row.due >= before).toBe(true);
+    expect(row !== undefined && row.due <= new Date().toISOString() && row.due >= before).toBe(true);
   });
 
   it("refuses to test a disabled subscription", async () => {
     const { id } = await subscribe({ target: "https://hooks.example.com/x" });
-    db.$client.prepare("UPDATE subscriptions SET status = 'disabled', disabled_at = ?, disabled_reason = '410 Gone' WHERE id = ?").run(new Date().toISOString(), id);
+    await runSql(db, "UPDATE subscriptions SET status = 'disabled', disabled_at = ?, disabled_reason = '410 Gone' WHERE id = ?", new Date().toISOString(), id);
     const refused = await call("testSubscription", { method: "POST", params: { id } });
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { detail: string }).detail).toContain("410 Gone");
-    expect(count("notification_messages")).toBe(0);
+    expect(await count("notification_messages")).toBe(0);
   });
 
   it("gives the delivery log newest first, each attempt with its message's webhook id", async () => {
     const { id } = await subscribe({ target: "https://hooks.example.com/x" });
     const { webhookId } = (await (await call("testSubscription", { method: "POST", params: { id } })).json()) as { webhookId: string };
-    const messageId = (db.$client.prepare("SELECT id FROM notification_messages WHERE webhook_id = ?").get(webhookId) as { id: number }).id;
-    const attempt = db.$client.prepare("INSERT INTO delivery_attempts (message_id, subscription_id, attempted_at, status_code, duration_ms, outcome, error) VALUES (?, ?, ?, ?, ?, ?, ?)");
-    attempt.run(messageId, id, "2026-03-01T10:00:00.000Z", 500, 12, "retry", "HTTP 500");
-    attempt.run(messageId, id, "2026-03-01T10:00:30.000Z", 200, 8, "delivered", null);
+    const messageId = (await queryRow<{ id: number }>(db, "SELECT id FROM notification_messages WHERE webhook_id = ?", webhookId))?.id;
+    const attempt = "INSERT INTO delivery_attempts (message_id, subscription_id, attempted_at, status_code, duration_ms, outcome, error) VALUES (?, ?, ?, ?, ?, ?, ?)";
+    await runSql(db, attempt, messageId, id, "2026-03-01T10:00:00.000Z", 500, 12, "retry", "HTTP 500");
+    await runSql(db, attempt, messageId, id, "2026-03-01T10:00:30.000Z", 200, 8, "delivered", null);
     const log = (await (await call("listDeliveries", { params: { id } })).json()) as { data: Array<Record<string, unknown>> };
     expect(log.data).toEqual([
       { attemptedAt: "2026-03-01T10:00:30.000Z", webhookId, kind: "test", changes: 0, statusCode: 200, durationMs: 8, outcome: "delivered", error: null },
@@ -149,7 +149,7 @@ describe("the operator API for watchlists", () => {
     const refused = await call("saveWatchlist", { method: "POST", body });
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { detail: string }).detail).toMatch(detail);
-    expect(count("watchlists")).toBe(0);
+    expect(await count("watchlists")).toBe(0);
   });
 
   it("refuses to remove a watchlist a subscription filters on (409), and removes it once that is gone", async () => {

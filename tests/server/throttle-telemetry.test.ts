@@ -5,9 +5,17 @@ import { freshDatabase } from "@/tests/support/database";
 
 const LIMIT = { ratePerSecond: 1, burst: 3 };
 const T0 = Date.parse("2026-03-04T12:00:00.000Z");
-const REFUSE_WRITES = `CREATE TRIGGER refuse_insert BEFORE INSERT ON throttle_telemetry BEGIN SELECT RAISE(ABORT, 'database is locked'); END;
-  CREATE TRIGGER refuse_update BEFORE UPDATE ON throttle_telemetry BEGIN SELECT RAISE(ABORT, 'database is locked'); END;`;
-const ALLOW_WRITES = "DROP TRIGGER refuse_insert; DROP TRIGGER refuse_update;";
+/** Triggers that make every write of the counts fail, as a locked or unreachable database does. */
+const REFUSE_WRITES = {
+  sqlite: `CREATE TRIGGER refuse_insert BEFORE INSERT ON throttle_telemetry BEGIN SELECT RAISE(ABORT, 'database is locked'); END;
+    CREATE TRIGGER refuse_update BEFORE UPDATE ON throttle_telemetry BEGIN SELECT RAISE(ABORT, 'database is locked'); END;`,
+  postgres: `CREATE FUNCTION refuse_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'database is locked'; END $$;
+    CREATE TRIGGER refuse_write BEFORE INSERT OR UPDATE ON throttle_telemetry FOR EACH ROW EXECUTE FUNCTION refuse_write();`,
+};
+const ALLOW_WRITES = {
+  sqlite: "DROP TRIGGER refuse_insert; DROP TRIGGER refuse_update;",
+  postgres: "DROP TRIGGER refuse_write ON throttle_telemetry; DROP FUNCTION refuse_write();",
+};
 
 describe("throttle telemetry", () => {
   it("keeps the counts when a flush's write throws, and the next flush writes them all", async () => {
@@ -15,12 +23,12 @@ describe("throttle telemetry", () => {
     const lines: string[] = [];
     const telemetry = new ThrottleTelemetry(() => db, 3_600_000, () => undefined, (line) => lines.push(line));
     for (let i = 0; i < 3; i += 1) await telemetry.throttled("source:acme", T0 + i * 1_000, LIMIT);
-    db.$client.exec(REFUSE_WRITES);
+    await db.connection.exec(REFUSE_WRITES);
     await expect(telemetry.flush()).rejects.toThrow(expect.objectContaining({ kind: "telemetry", message: expect.stringContaining("database is locked") }));
     await telemetry.throttled("source:acme", T0 + 5_000, LIMIT);
     await telemetry.throttled("ceiling", T0 + 6_000, LIMIT);
     await expect(telemetry.flush()).rejects.toThrow(/unable to write the throttle counts of 2 scopes/);
-    db.$client.exec(ALLOW_WRITES);
+    await db.connection.exec(ALLOW_WRITES);
     await telemetry.flush();
     const counts = async () => (await listThrottleTelemetry(db)).map(({ scope, throttled, lastThrottledAt }) => ({ scope, throttled, lastThrottledAt }));
     expect(await counts()).toEqual([
@@ -38,12 +46,12 @@ describe("throttle telemetry", () => {
     const db = await freshDatabase();
     const alerts: ThrottleAlert[] = [];
     const lines: string[] = [];
-    db.$client.exec(REFUSE_WRITES);
+    await db.connection.exec(REFUSE_WRITES);
     const telemetry = new ThrottleTelemetry(() => db, 3_600_000, (a) => alerts.push(a), (line) => lines.push(line));
     for (let i = 0; i < 5; i += 1) await telemetry.throttled("source:acme", T0 + i * 1_000, LIMIT);
     expect(alerts).toHaveLength(1);
     expect(lines).toEqual(["telemetry: unable to record the alert for source:acme: database is locked"]);
-    db.$client.exec(ALLOW_WRITES);
+    await db.connection.exec(ALLOW_WRITES);
     await telemetry.flush();
     expect(await listThrottleTelemetry(db)).toMatchObject([{ scope: "source:acme", throttled: 5, lastAlertAt: null }]);
   });
