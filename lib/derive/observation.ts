@@ -39,3 +39,21 @@ export interface ParsedSnapshot {
 export function wholeSnapshot(incidents: readonly Incident[], unstated: ReadonlyArray<StatedField | "updates"> = []): ParsedSnapshot {
   return { observations: incidents.map((incident, i) => ({ incident, path: `[${i}]`, unstated, partialUpdates: false })), unread: [], warnings: [] };
 }
+
+/** The longest incident id kept, in UTF-8 bytes: ids are keys (a vendor's are at most a few hundred), and an index entry is bounded. */
+export const MAX_INCIDENT_ID_BYTES = 1_024;
+
+/** The snapshot with each incident whose id is longer than any key can be read as unread, with a warning: the others are kept. */
+export function withBoundedIds(snapshot: ParsedSnapshot): ParsedSnapshot {
+  const tooLong = (o: Observation) => Buffer.byteLength(o.incident.id, "utf8") > MAX_INCIDENT_ID_BYTES;
+  if (!snapshot.observations.some(tooLong)) return snapshot;
+  const dropped = snapshot.observations.filter(tooLong);
+  return {
+    observations: snapshot.observations.filter((o) => !tooLong(o)),
+    unread: [...snapshot.unread, ...dropped.map((o) => ({ id: null, path: o.path }))],
+    warnings: [
+      ...snapshot.warnings,
+      ...dropped.map((o) => ({ path: `${o.path}.id`, message: `an id of ${Buffer.byteLength(o.incident.id, "utf8")} bytes, longer than ${MAX_INCIDENT_ID_BYTES}: the incident is left out` })),
+    ],
+  };
+}

@@ -1,5 +1,6 @@
 import type { CaptureOutcome } from "@/db/schema";
-import type { ParsedSnapshot } from "@/lib/derive/observation";
+import { type ParsedSnapshot, withBoundedIds } from "@/lib/derive/observation";
+import { errorMessage, printable } from "@/lib/error-message";
 import { type Platform, SnapshotError } from "@/scrapers/platforms/platform";
 
 export interface ParseOutcome {
@@ -19,12 +20,11 @@ export async function parseSnapshot(
   context: { vendor: string; source: string; observedAt: string },
 ): Promise<ParseOutcome> {
   try {
-    return { outcome: "ok", error: null, snapshot: await platform.parse(body, context) };
+    return { outcome: "ok", error: null, snapshot: withBoundedIds(await platform.parse(body, context)) };
   } catch (error) {
     if (error instanceof SnapshotError) {
       return { outcome: error.kind === "schema" ? "invalid" : "failed", error: error.message, snapshot: null };
     }
-    const message = error instanceof Error ? error.message : String(error);
-    return { outcome: "invalid", error: `${context.vendor}: snapshot from ${context.source} could not be mapped: ${message}`, snapshot: null };
+    return { outcome: "invalid", error: printable(`${context.vendor}: snapshot from ${context.source} could not be mapped: ${errorMessage(error)}`), snapshot: null };
   }
 }

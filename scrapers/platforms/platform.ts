@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { printable } from "@/lib/error-message";
 import type { ParsedSnapshot } from "@/lib/derive/observation";
 import type { SourceProfile, StatedField } from "@/lib/derive/source-profile";
 import { TimestampError, toUtcIso } from "@/lib/time";
@@ -42,7 +43,7 @@ export type SnapshotErrorKind = "empty" | "unparseable" | "schema";
 export class SnapshotError extends Error {
   readonly kind: SnapshotErrorKind;
   constructor(kind: SnapshotErrorKind, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(printable(message), options);
     this.kind = kind;
     this.name = "SnapshotError";
   }

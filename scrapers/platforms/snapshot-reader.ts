@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { printable } from "@/lib/error-message";
 import type { Observation, ParsedSnapshot, ReadWarning, UnreadIncident } from "@/lib/derive/observation";
 import type { ParseContext } from "@/scrapers/platforms/platform";
 
@@ -45,7 +46,7 @@ export class SnapshotReader {
   constructor(readonly context: ParseContext) {}
 
   warn(path: string, message: string): void {
-    this.warnings.push({ path, message });
+    this.warnings.push({ path: printable(path), message: printable(message) });
   }
 
   /** Each field of an object by its own schema; null (with a warning) when the value is no object. */
