@@ -8,7 +8,7 @@ import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { PLATFORMS } from "@/scrapers/platforms";
 import { formatIssuePath, type ParseContext, type Platform, SnapshotError } from "@/scrapers/platforms/platform";
 import { corpusPath, corpusSnapshots, describeCorpus, observedAtOf } from "@/tests/support/corpus";
-import { countRows, freshDatabase } from "@/tests/support/database";
+import { countRows, freshDatabase, queryRow } from "@/tests/support/database";
 import { MUTATION_KINDS, mutateSnapshot } from "@/tests/support/mutate";
 import { parseIncidents } from "@/tests/support/parsing";
 
@@ -232,9 +232,11 @@ async function ingestAndCheck(db: RedlineDb, vendor: VendorRow, platform: Platfo
   const expected = await expectedOutcome(platform, body, ctx);
   const before = { captures: await countRows(db, "captures"), versions: await countRows(db, "incident_versions") };
   const result = await ingestSnapshot(db, { vendor, platform, source: ctx.source, observedAt: ctx.observedAt, body });
-  const row = db.$client
-    .prepare("SELECT outcome, error, body_id AS bodyId, version_count AS versionCount FROM captures WHERE id = ?")
-    .get(result.captureId) as { outcome: string; error: string | null; bodyId: number | null; versionCount: number } | undefined;
+  const row = await queryRow<{ outcome: string; error: string | null; bodyId: number | null; versionCount: number }>(
+    db,
+    "SELECT outcome, error, body_id AS bodyId, version_count AS versionCount FROM captures WHERE id = ?",
+    result.captureId,
+  );
   const added = { captures: await countRows(db, "captures") - before.captures, versions: await countRows(db, "incident_versions") - before.versions };
   const stated = { outcome: result.outcome, error: result.error, bodyKept: body.length > 0 && result.outcome !== "failed", versionCount: result.versionsAdded };
   const stored = row && { outcome: row.outcome, error: row.error, bodyKept: row.bodyId !== null, versionCount: row.versionCount };
@@ -265,7 +267,7 @@ describe("ingesting mutated snapshots", () => {
         outcomes.add(checked.outcome);
         problems.push(...checked.problems);
       }
-      const versionTotal = db.$client.prepare("SELECT coalesce(sum(version_count), 0) AS n FROM captures").get() as { n: number };
+      const versionTotal = (await queryRow<{ n: number }>(db, "SELECT coalesce(sum(version_count), 0) AS n FROM captures")) ?? { n: -1 };
       expect(problems).toEqual([]);
       expect(versionTotal.n).toBe(await countRows(db, "incident_versions"));
       expect(outcomes).toContain("ok");

@@ -4,12 +4,12 @@ import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { queueJob } from "@/db/derivation-jobs";
-import { type PackedJson, unpackChanges } from "@/db/packed-json";
 import { ensureVendor, type VendorRow } from "@/db/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
 import { runPendingJobs } from "@/scrapers/rederive/job-runner";
-import { freshDatabase } from "@/tests/support/database";
+import { freshDatabase, queryRows } from "@/tests/support/database";
+import { readVersionRows } from "@/tests/support/version-rows";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-shared-scratch-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -43,27 +43,25 @@ async function archive(title: string): Promise<{ db: RedlineDb; vendor: VendorRo
   return { db, vendor };
 }
 
-function history(db: RedlineDb): string[] {
-  return db.$client
-    .prepare<[], { line: string; changes: PackedJson }>(
-      `SELECT i.title || ' #' || v.seq || ' ' || v.observed_at || ' ' || v.kinds AS line, redline_version_field(v.content, 'changes') AS changes FROM incident_versions v JOIN incidents i ON i.id = v.incident_id ORDER BY v.seq`,
-    )
-    .all()
-    .map((r) => `${r.line} ${JSON.stringify(unpackChanges(r.changes))}`);
+async function history(db: RedlineDb): Promise<string[]> {
+  const titles = new Map((await queryRows<{ providerId: string; title: string }>(db, "SELECT provider_id AS providerId, title FROM incidents")).map((r) => [r.providerId, r.title]));
+  return (await readVersionRows(db))
+    .sort((x, y) => x.seq - y.seq)
+    .map((v) => `${titles.get(v.providerId) ?? ""} #${v.seq} ${v.observedAt} ${JSON.stringify(v.kinds)} ${JSON.stringify(v.changes)}`);
 }
 
 it("rebuilds two databases' histories side by side in one scratch folder, each from its own captures", async () => {
   const a = await archive("Elevated API errors");
   const b = await archive("Slow dashboard");
-  const expected = [history(a.db), history(b.db)];
+  const expected = [await history(a.db), await history(b.db)];
   expect(expected[0]).toHaveLength(3);
   expect(expected[0]).not.toEqual(expected[1]);
   // The same vendor slug and the same job number in both: what two copies of an archive in one folder have.
   for (const { db, vendor } of [a, b]) await queueJob(db, vendor.id, "parser-upgrade", null);
   const ran = await Promise.all([a, b].map(({ db, vendor }) => runPendingJobs(db, { vendorId: vendor.id, scratchDir: dir })));
   expect(ran).toEqual([1, 1]);
-  const statusOf = (db: RedlineDb) => db.$client.prepare<[], { status: string; error: string | null }>("SELECT status, error FROM derivation_jobs").all();
-  expect([statusOf(a.db), statusOf(b.db)]).toEqual([[{ status: "done", error: null }], [{ status: "done", error: null }]]);
-  expect([history(a.db), history(b.db)]).toEqual(expected);
+  const statusOf = (db: RedlineDb) => queryRows<{ status: string; error: string | null }>(db, "SELECT status, error FROM derivation_jobs");
+  expect([await statusOf(a.db), await statusOf(b.db)]).toEqual([[{ status: "done", error: null }], [{ status: "done", error: null }]]);
+  expect([await history(a.db), await history(b.db)]).toEqual(expected);
   expect(fs.readdirSync(dir)).toEqual([]);
 });
