@@ -1,10 +1,25 @@
+import fs from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+/**
+ * The test files whose database is the suite's (REDLINE_TEST_DATABASE): they, or the support
+ * module they read rows with, name it. The PostgreSQL pass runs these; the others test no
+ * database (parsers, rendering) or open a SQLite file of their own, and the SQLite pass runs them.
+ */
+function dialectFiles(): string[] {
+  const support = /@\/tests\/support\/(database|version-rows|outbound-messages|test-database-settings)"/;
+  const files = fs.readdirSync(path.join(root, "tests"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".test.ts"));
+  return files.filter((f) => support.test(fs.readFileSync(path.join(root, "tests", f), "utf8"))).map((f) => `tests/${f}`);
+}
+
 export default defineConfig({
-  resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
+  resolve: { alias: { "@": root } },
   test: {
-    include: ["tests/**/*.test.ts"],
+    include: process.env.REDLINE_TEST_DATABASE === "postgres" ? dialectFiles() : ["tests/**/*.test.ts"],
     environment: "node",
     testTimeout: 120_000,
     hookTimeout: 120_000,
