@@ -8,7 +8,7 @@ import { subscriptionFilterSchema } from "@/lib/notify/subscription-filter";
 import type { NotifiedChange } from "@/lib/notify/outbound-message";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { apiLinks, presentVersion } from "@/server/api/present";
-import { freshDatabase } from "@/tests/support/database";
+import { freshDatabase, queryRows } from "@/tests/support/database";
 import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 
 /** Changes as a message carries them, recorded from these snapshots (each one capture) of vendor "acme". */
@@ -25,7 +25,7 @@ export async function notifiedChanges(snapshots: Incident[][], vendorName = "Acm
   // One digest-free subscription at a far future time: every change in as few messages as planning allows.
   await fanOutVersions(db);
   await planWaitingMessages(db, "2099-01-01T00:00:00.000Z");
-  const ids = db.$client.prepare("SELECT id FROM notification_messages ORDER BY id").all() as Array<{ id: number }>;
+  const ids = await queryRows<{ id: number }>(db, "SELECT id FROM notification_messages ORDER BY id");
   const links = apiLinks("http://redline.test");
   const carried = [];
   for (const { id } of ids) carried.push(...(await readMessageVersions(db, id)));
