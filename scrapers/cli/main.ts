@@ -11,6 +11,7 @@ function lazily<K extends string, M extends Commands<K>>(load: () => Promise<M>,
   return Object.fromEntries(names.map((name) => [name, async (...args: Parameters<M[K]>) => (await load())[name](...args)])) as LazyCommands<K, M>;
 }
 
+const { runCopy } = lazily(() => import("@/scrapers/cli/copy-command"), ["runCopy"]);
 const { runExport } = lazily(() => import("@/scrapers/cli/export-command"), ["runExport"]);
 const { runImport, runImportGit } = lazily(() => import("@/scrapers/cli/import-command"), ["runImport", "runImportGit"]);
 const { runBackup, runMigrate, runRederive, runRestore } = lazily(() => import("@/scrapers/cli/maintenance-commands"), ["runBackup", "runMigrate", "runRederive", "runRestore"]);
@@ -119,6 +120,14 @@ program
   .argument("<file>", "a file made by `backup`")
   .option(...dbOption)
   .action((file: string, opts: { db?: string }) => runRestore(file, opts));
+
+program
+  .command("copy")
+  .description("copy the whole archive to another database (SQLite file or postgres:// URL, either way); run again after an interruption, it resumes")
+  .requiredOption("--from <file or url>", "the archive to copy")
+  .requiredOption("--to <file or url>", "an empty database, or one an interrupted copy of the same archive left")
+  .option("--batch <rows>", "rows per transaction on the target (default 1000)")
+  .action((opts: { from: string; to: string; batch?: string }) => runCopy(opts));
 
 program
   .command("stats")
