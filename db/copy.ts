@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { getTableConfig as getPgTableConfig, type PgColumn } from "drizzle-orm/pg-core";
 import { getTableConfig as getSqliteTableConfig, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { RedlineDb } from "@/db/client";
@@ -209,7 +210,7 @@ export async function copyArchive(source: RedlineDb, target: RedlineDb, options:
     const tables = plan.filter((t) => !t.replaced);
     for (const table of tables) {
       const columns = table.columns.map((c) => c.name);
-      const convert = (row: unknown[]): unknown[] => row.map((value, i) => convertValue(table.columns[i]!.kind, value, from.dialect, to.dialect));
+      const convert = (row: unknown[]): unknown[] => row.map((value, i) => convertValue(table.columns[i]?.kind ?? "plain", value, from.dialect, to.dialect));
       progress.push(
         await copyRows(
           source,
@@ -321,7 +322,7 @@ async function copyRows(source: RedlineDb, target: RedlineDb, copy: RowCopy, bat
       },
       { immediate: true },
     );
-    const last = rows[rows.length - 1]!;
+    const last = rows[rows.length - 1] ?? [];
     cursor = keyIndexes.map((i) => last[i]);
     progress.copied += rows.length;
     report(progress);
@@ -376,10 +377,11 @@ async function replaceTables(from: Connection, target: RedlineDb, tables: TableP
  */
 async function carryKeyCounters(from: Connection, target: RedlineDb, plan: TablePlan[]): Promise<void> {
   const to = target.connection;
-  const marks: Array<{ table: TablePlan; mark: number }> = [];
+  const marks: Array<{ table: TablePlan; column: string; mark: number }> = [];
   for (const table of plan) {
     if (!table.assignedKey) continue;
-    const column = table.key[0]!;
+    const [column] = table.key;
+    if (column === undefined) continue;
     let mark = Number((await lastKey(from, table.name, [column]))?.[0] ?? 0);
     if (from.dialect === "sqlite" && table.autoIncrement) {
       const row = await statementShaped<[string], { seq: number }>(from, "SELECT seq FROM sqlite_sequence WHERE name = ?").get(table.name);
@@ -388,15 +390,15 @@ async function carryKeyCounters(from: Connection, target: RedlineDb, plan: Table
       const row = await statementShaped<[string, string], { v: number | null }>(from, "SELECT pg_sequence_last_value(pg_get_serial_sequence(?, ?)::regclass) AS v").get(table.name, column);
       mark = Math.max(mark, Number(row?.v ?? 0));
     }
-    marks.push({ table, mark: Math.max(mark, Number((await lastKey(to, table.name, [column]))?.[0] ?? 0)) });
+    marks.push({ table, column, mark: Math.max(mark, Number((await lastKey(to, table.name, [column]))?.[0] ?? 0)) });
   }
   await transact(
     target,
     async () => {
-      for (const { table, mark } of marks) {
+      for (const { table, column, mark } of marks) {
         if (mark < 1) continue;
         if (to.dialect === "postgres") {
-          await statementShaped(to, "SELECT setval(pg_get_serial_sequence(?, ?)::regclass, greatest(?::bigint, 1))").get(table.name, table.key[0]!, mark);
+          await statementShaped(to, "SELECT setval(pg_get_serial_sequence(?, ?)::regclass, greatest(?::bigint, 1))").get(table.name, column, mark);
         } else if (table.autoIncrement) {
           const updated = await statementShaped(to, "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?").run(mark, table.name);
           if (updated.changes === 0) await statementShaped(to, "INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)").run(table.name, mark);
@@ -448,9 +450,26 @@ async function checkTables(connection: Connection, plan: TablePlan[], role: stri
   for (const name of known.keys()) if (!live.has(name)) throw new CopyError(`copy: the ${role} has no table ${name}: are its migrations applied?`);
 }
 
+/** A value as either dialect reads it back, to tell one row from another: packed bytes as text, JSON parsed (jsonb rewrites its text). */
+function comparable(value: unknown): unknown {
+  if (Buffer.isBuffer(value)) {
+    const read = packedFromBytes(value);
+    return typeof read === "string" ? comparable(read) : `bytes:${read.toString("hex")}`;
+  }
+  if (typeof value === "string" && /^[[{]/.test(value)) {
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  }
+  return value;
+}
+
 /**
  * The target must be empty or hold part of this very copy: its vendors the source's (same ids,
- * slugs and creation times), and each table's last key one the source holds too.
+ * slugs and creation times), and each table's last row, which a batch wrote whole, the source's
+ * row of that key as the copy would write it.
  */
 async function checkSameArchive(from: Connection, to: Connection, plan: TablePlan[]): Promise<void> {
   const vendorsSql = "SELECT id, slug, created_at AS createdAt FROM vendors ORDER BY id";
@@ -466,17 +485,30 @@ async function checkSameArchive(from: Connection, to: Connection, plan: TablePla
       }
     }
   }
-  const checks: Array<{ table: string; key: string[]; sourceTable: string; sourceKey: string[] }> = plan
-    .filter((t) => !t.replaced)
-    .map((t) => ({ table: t.name, key: t.key, sourceTable: t.name, sourceKey: t.key }));
-  for (const s of SEARCH_PLANS) checks.push({ table: s.table[to.dialect], key: [s.key[to.dialect]], sourceTable: s.table[from.dialect], sourceKey: [s.key[from.dialect]] });
-  for (const check of checks) {
-    const last = await lastKey(to, check.table, check.key);
+  for (const table of plan.filter((t) => !t.replaced)) {
+    const last = await lastKey(to, table.name, table.key);
     if (last === undefined) continue;
-    const where = check.sourceKey.map((k) => `${quote(k)} = ?`).join(" AND ");
-    const found = await statementShaped(from, `SELECT 1 AS found FROM ${quote(check.sourceTable)} WHERE ${where}`).get(...last);
-    if (!found) {
-      throw new CopyError(`copy: the target holds a different archive: its ${check.table} has a row (${last.join(", ")}) the source does not (copy into an empty database)`);
+    const columns = table.columns.map((c) => c.name);
+    const where = table.key.map((k) => `${quote(k)} = ?`).join(" AND ");
+    const sql = `SELECT ${columns.map((c, i) => `${quote(c)} AS c${i}`).join(", ")} FROM ${quote(table.name)} WHERE ${where}`;
+    const read = async (connection: Connection) => {
+      const row = await statementShaped<unknown[], Record<string, unknown>>(connection, sql).get(...last);
+      return row ? columns.map((_, i) => row[`c${i}`]) : undefined;
+    };
+    const ours = await read(from);
+    const written = ours?.map((value, i) => comparable(convertValue(table.columns[i]?.kind ?? "plain", value, from.dialect, to.dialect)));
+    const held = (await read(to))?.map(comparable);
+    if (!written || !isDeepStrictEqual(written, held)) {
+      throw new CopyError(
+        `copy: the target holds a different archive: its ${table.name} row (${last.join(", ")}) is ${written ? "not the source's" : "one the source does not have"} ` +
+          "(copy into an empty database; a target an interrupted copy left is resumed only from the same, unchanged source)",
+      );
     }
+  }
+  for (const s of SEARCH_PLANS) {
+    const last = await lastKey(to, s.table[to.dialect], [s.key[to.dialect]]);
+    if (last === undefined) continue;
+    const found = await statementShaped(from, `SELECT 1 AS found FROM ${quote(s.table[from.dialect])} WHERE ${quote(s.key[from.dialect])} = ?`).get(...last);
+    if (!found) throw new CopyError(`copy: the target holds a different archive: its ${s.table[to.dialect]} has a row (${last.join(", ")}) the source does not (copy into an empty database)`);
   }
 }

@@ -1,0 +1,209 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeStore, openDatabase, openStore, type RedlineDb } from "@/db/client";
+import { CopyError, copyArchive, copyPlan, type CopyProgress } from "@/db/copy";
+import type { Connection } from "@/db/driver/connection";
+import { statementShaped } from "@/db/queries/prepared";
+import { packedFromBytes } from "@/db/schema/columns";
+import { unpackSearchText } from "@/db/search-text";
+import { addSubscription } from "@/db/subscriptions";
+import { recordSupervisorEvent } from "@/db/supervisor-events";
+import { saveWatchlist } from "@/db/watchlists";
+import { subscriptionFilterSchema } from "@/lib/notify/subscription-filter";
+import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
+import { importCorpusFolder, vendorExportJson } from "@/tests/support/body-store";
+import { corpusAvailable, CORPUS_DIR } from "@/tests/support/corpus-location";
+import { describePostgres, runPostgresCluster } from "@/tests/support/postgres";
+
+/**
+ * `copyArchive` moves a whole archive between databases: every table's rows, the search text in
+ * the target's own form, the key counters, and each vendor's export byte for byte the same after.
+ */
+
+if (!corpusAvailable) console.warn(`copy tests: no corpus at ${CORPUS_DIR} (set REDLINE_CORPUS): the archive copied is Acme's lifecycle only`);
+
+/** A SQLite archive recorded through the real write paths: Acme's lifecycle, corpus folders, the operator's tables. */
+async function recordArchive(db: RedlineDb): Promise<void> {
+  await archiveAcmeLifecycle(db);
+  if (corpusAvailable) {
+    await importCorpusFolder(db, "gcp-incidents", { slice: [0, 25] });
+    await importCorpusFolder(db, "atom-github-history", { slice: [0, 40] });
+    await importCorpusFolder(db, "statuspage-summary-jira", { slice: [0, 20] });
+  }
+  await saveWatchlist(db, { name: "team", vendors: ["acme"], components: [] });
+  await addSubscription(db, { target: "mailto:oncall@example.com", format: "email", filter: subscriptionFilterSchema.parse({}), watchlist: null, digest: null });
+  await recordSupervisorEvent(db, { at: "2026-05-01T00:00:00.000Z", process: "web", event: "started", detail: "a back\\slash and \"quotes\"" });
+}
+
+/** A value as both dialects can be compared by: bytes as the packed column reads them, JSON parsed (jsonb rewrites its text). */
+function comparable(value: unknown): unknown {
+  if (Buffer.isBuffer(value)) {
+    const read = packedFromBytes(value);
+    return typeof read === "string" ? comparable(read) : `bytes:${read.toString("hex")}`;
+  }
+  if (typeof value === "string" && /^[[{]/.test(value)) {
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  }
+  return value;
+}
+
+async function rowsOf(connection: Connection, table: string, columns: string[], key: string[]): Promise<unknown[][]> {
+  const list = columns.map((c, i) => `${c === "rowid" ? c : `"${c}"`} AS c${i}`).join(", ");
+  const rows = await statementShaped<[], Record<string, unknown>>(connection, `SELECT ${list} FROM "${table}" ORDER BY ${key.map((k) => (k === "rowid" ? k : `"${k}"`)).join(", ")}`).all();
+  return rows.map((r) => columns.map((_, i) => comparable(r[`c${i}`])));
+}
+
+/** Every table of the plan, and the search text as [incident, title, updates, postmortem] and [version, removed]. */
+async function contents(db: RedlineDb): Promise<Record<string, unknown[][]>> {
+  const c = db.connection;
+  const out: Record<string, unknown[][]> = {};
+  for (const table of copyPlan()) out[table.name] = await rowsOf(c, table.name, table.columns.map((col) => col.name), table.key);
+  if (c.dialect === "sqlite") {
+    const texts = await statementShaped<[], { id: number; body: Buffer }>(c, "SELECT incident_id AS id, body FROM incident_search_text ORDER BY incident_id").all();
+    out.incidentSearch = texts.map((t) => [t.id, ...unpackSearchText(t.body)]);
+    out.versionSearch = await rowsOf(c, "version_search", ["rowid", "removed"], ["rowid"]);
+  } else {
+    out.incidentSearch = await rowsOf(c, "incident_search", ["incident_id", "title", "updates", "postmortem"], ["incident_id"]);
+    out.versionSearch = await rowsOf(c, "version_search", ["version_id", "removed"], ["version_id"]);
+  }
+  return out;
+}
+
+async function exportsOf(db: RedlineDb): Promise<Record<string, string>> {
+  const slugs = await statementShaped<[], { slug: string }>(db.connection, "SELECT slug FROM vendors ORDER BY id").all();
+  const out: Record<string, string> = {};
+  for (const { slug } of slugs) out[slug] = await vendorExportJson(db, slug);
+  return out;
+}
+
+/** A copy that stops, as a crash would, once `batches` batches are written. */
+function crashAfter(batches: number): (p: CopyProgress) => void {
+  let seen = 0;
+  return (p) => {
+    if (!p.done && ++seen >= batches) throw new Error("crash");
+  };
+}
+
+class Target {
+  constructor(
+    readonly open: () => Promise<RedlineDb>,
+    readonly drop: () => Promise<void>,
+  ) {}
+}
+
+/** The behaviour every pair of databases must show; `target()` makes a fresh, migrated, empty one. */
+function copyBehaviour(makeTarget: () => Promise<Target>): void {
+  let source: RedlineDb;
+  let expected: Record<string, unknown[][]>;
+  let expectedExports: Record<string, string>;
+  const targets: Target[] = [];
+
+  async function fresh(): Promise<RedlineDb> {
+    const t = await makeTarget();
+    targets.push(t);
+    return t.open();
+  }
+
+  beforeAll(async () => {
+    source = openDatabase(":memory:");
+    await recordArchive(source);
+    expected = await contents(source);
+    expectedExports = await exportsOf(source);
+  }, 180_000);
+
+  afterAll(async () => {
+    await closeStore(source);
+    for (const t of targets) await t.drop();
+  });
+
+  it("copies every table's rows, the search text and each vendor's export unchanged", async () => {
+    const target = await fresh();
+    try {
+      const summary = await copyArchive(source, target, { batchSize: 50 });
+      expect(summary.rows).toBeGreaterThan(0);
+      expect(expected.incidents?.length).toBeGreaterThan(0);
+      expect(await contents(target)).toEqual(expected);
+      expect(await exportsOf(target)).toEqual(expectedExports);
+      // The target takes new rows after the ones it was given, never on their ids.
+      await recordSupervisorEvent(target, { at: "2026-06-01T00:00:00.000Z", process: "web", event: "started", detail: "after the copy" });
+      const ids = await statementShaped<[], { id: number }>(target.connection, "SELECT id FROM supervisor_events ORDER BY id").all();
+      expect(new Set(ids.map((r) => r.id)).size).toBe(ids.length);
+    } finally {
+      await closeStore(target);
+    }
+  }, 180_000);
+
+  it("resumes an interrupted copy where it stopped, without duplicates", async () => {
+    const target = await fresh();
+    try {
+      await expect(copyArchive(source, target, { batchSize: 7, onProgress: crashAfter(5) })).rejects.toThrow("crash");
+      const partial = await contents(target);
+      expect(partial.vendors?.length).toBeGreaterThan(0);
+      await expect(copyArchive(source, target, { batchSize: 7, onProgress: crashAfter(40) })).rejects.toThrow("crash");
+      const seen: CopyProgress[] = [];
+      await copyArchive(source, target, { batchSize: 7, onProgress: (p) => seen.push(p) });
+      expect(seen.some((p) => p.resumed > 0)).toBe(true);
+      expect(await contents(target)).toEqual(expected);
+      expect(await exportsOf(target)).toEqual(expectedExports);
+      // Run once more over a finished copy: nothing more is written.
+      const again = await copyArchive(source, target, { batchSize: 7 });
+      expect(again.tables.filter((t) => !["archive_revision", "archive_changes"].includes(t.table)).reduce((n, t) => n + t.copied, 0)).toBe(0);
+      expect(await contents(target)).toEqual(expected);
+    } finally {
+      await closeStore(target);
+    }
+  }, 300_000);
+
+  it("refuses a target holding another archive, and leaves it as it was", async () => {
+    const target = await fresh();
+    try {
+      const other = openDatabase(":memory:");
+      try {
+        await recordSupervisorEvent(other, { at: "2026-05-01T00:00:00.000Z", process: "poller", event: "started", detail: "other" });
+        await copyArchive(other, target);
+      } finally {
+        await closeStore(other);
+      }
+      const before = await contents(target);
+      await expect(copyArchive(source, target)).rejects.toThrow(CopyError);
+      await expect(copyArchive(source, target)).rejects.toThrow(/holds a different archive/);
+      expect(await contents(target)).toEqual(before);
+    } finally {
+      await closeStore(target);
+    }
+  }, 120_000);
+
+  it("refuses to copy a database onto itself", async () => {
+    await expect(copyArchive(source, source)).rejects.toThrow(/the same database/);
+  });
+}
+
+describe("copying a SQLite archive to another SQLite file", () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "redline-copy-"));
+  let n = 0;
+  afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
+  copyBehaviour(async () => {
+    const file = path.join(folder, `target-${++n}.db`);
+    return new Target(
+      () => openStore(file),
+      async () => undefined,
+    );
+  });
+});
+
+describePostgres("copying a SQLite archive to PostgreSQL", () => {
+  copyBehaviour(async () => {
+    const cluster = runPostgresCluster();
+    const url = await cluster.createDatabase("redline_copy");
+    return new Target(
+      () => openStore(url),
+      () => cluster.dropDatabase(url),
+    );
+  });
+});
