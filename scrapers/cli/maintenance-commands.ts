@@ -14,7 +14,7 @@ import { CliError, resolveDbPath, withDatabase } from "@/scrapers/cli/cli-contex
 import { runPendingJobs } from "@/scrapers/rederive/job-runner";
 
 /** Whether the database file holds data an in-place conversion would rewrite, and whether its versions' content is among it. */
-function conversionPending(file: string): { any: boolean; versionContent: boolean } {
+export function conversionPending(file: string): { any: boolean; versionContent: boolean } {
   if (!fs.existsSync(file)) return { any: false, versionContent: false };
   const sqlite = new Database(file, { readonly: true, fileMustExist: true });
   try {
