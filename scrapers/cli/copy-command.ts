@@ -1,9 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import { closeStore, isDatabaseUrl, openStore, redact, type RedlineDb } from "@/db/client";
-import { copyArchive, type CopyProgress } from "@/db/copy";
+import { SingleBar } from "cli-progress";
+import { closeStore, isDatabaseUrl, migrateDatabase, migratePostgresDatabase, openStore, redact, type RedlineDb } from "@/db/client";
+import { copyArchive, type CopyProgress, databaseTables } from "@/db/copy";
 import type { Connection } from "@/db/driver/connection";
 import { CliError } from "@/scrapers/cli/cli-context";
+import { conversionPending } from "@/scrapers/cli/maintenance-commands";
 
 /** Where a database lives, to tell whether two locations are one: a file's real path, a server's database. */
 async function identity(location: string, connection: Connection): Promise<string> {
@@ -16,8 +18,69 @@ async function identity(location: string, connection: Connection): Promise<strin
 }
 
 /**
+ * The target as `migrate` leaves it: a new database (no tables yet) gets the migrations; one that
+ * has tables is left as it is, for the copy to resume in or refuse, so a database that is not an
+ * earlier copy is not written to at all.
+ */
+async function openTarget(location: string): Promise<RedlineDb> {
+  const db = await openStore(location, { migrate: false });
+  try {
+    if ((await databaseTables(db.connection)).size === 0) {
+      if (db.connection.dialect === "postgres") await migratePostgresDatabase(db);
+      else migrateDatabase(db);
+    }
+    return db;
+  } catch (error) {
+    await closeStore(db);
+    throw error;
+  }
+}
+
+/**
+ * A progress bar per table on a terminal (cli-progress, decision 0003); elsewhere a line per table
+ * and every 10,000 rows on the way, so a log shows where a copy was when it stopped.
+ */
+function progressReporter(): { update(p: CopyProgress): void; stop(): void } {
+  if (process.stderr.isTTY) {
+    let bar: SingleBar | undefined;
+    let table = "";
+    return {
+      update(p) {
+        if (p.table !== table) {
+          bar?.stop();
+          table = p.table;
+          bar = new SingleBar({ stream: process.stderr, format: `copying ${p.table} [{bar}] {value}/{total} rows | {eta_formatted} left`, hideCursor: true });
+          bar.start(p.total, p.resumed);
+        }
+        bar?.update(Math.min(p.total, p.resumed + p.copied));
+      },
+      stop: () => bar?.stop(),
+    };
+  }
+  let table = "";
+  let printed = 0;
+  return {
+    update(p) {
+      if (p.table !== table) [table, printed] = [p.table, 0];
+      if (!p.done && p.copied - printed < 10_000) return;
+      printed = p.copied;
+      const resumed = p.resumed > 0 ? ` (${p.resumed} already there)` : "";
+      process.stderr.write(`copy: ${p.table}: ${p.copied} rows copied of ${p.total}${resumed}${p.done ? "" : " …"}\n`);
+    },
+    stop() {},
+  };
+}
+
+/** A SQLite file whose layout an in-place conversion of `migrate` would still rewrite: copied as it is, PostgreSQL could not read it. */
+function checkConverted(location: string, role: string): void {
+  if (!isDatabaseUrl(location) && conversionPending(location).any) {
+    throw new CliError(`the ${role} ${location} holds an earlier Redline's layout: run \`npm run redline -- migrate --db ${location}\` first`);
+  }
+}
+
+/**
  * `redline copy --from <a> --to <b>`: the whole archive from one database to another, SQLite or
- * PostgreSQL either way. Run again after a crash, it resumes (docs/decisions/0046-copying-an-archive.md).
+ * PostgreSQL either way. Run again after a crash, it resumes (docs/decisions/0046-copying-between-databases.md).
  */
 export async function runCopy(opts: { from: string; to: string; batch?: string }): Promise<void> {
   const batchSize = opts.batch === undefined ? undefined : Number(opts.batch);
@@ -26,28 +89,30 @@ export async function runCopy(opts: { from: string; to: string; batch?: string }
   if (!isDatabaseUrl(opts.to) && !isDatabaseUrl(opts.from) && fs.existsSync(opts.to) && fs.realpathSync(opts.to) === fs.realpathSync(opts.from)) {
     throw new CliError("the source and the target are the same database");
   }
+  checkConverted(opts.from, "source");
+  checkConverted(opts.to, "target");
   const started = Date.now();
-  const source = await openStore(opts.from);
+  // As it is: a source of an earlier schema is refused (migrate it first), not changed by the copy.
+  const source = await openStore(opts.from, { migrate: false });
   let target: RedlineDb | undefined;
+  const progress = progressReporter();
   try {
-    target = await openStore(opts.to);
-    if ((await identity(opts.from, source.connection)) === (await identity(opts.to, target.connection))) throw new CliError("the source and the target are the same database");
-    const printed = new Map<string, number>();
-    const summary = await copyArchive(source, target, {
-      batchSize,
-      onProgress: (p: CopyProgress) => {
-        // A line per table, and for a long one every 10,000 rows on the way.
-        const last = printed.get(p.table) ?? -1;
-        if (!p.done && p.copied - Math.max(last, 0) < 10_000 && last >= 0) return;
-        if (p.done && last === p.copied) return;
-        printed.set(p.table, p.copied);
-        const resumed = p.resumed > 0 ? ` (${p.resumed} already there)` : "";
-        process.stderr.write(`copy: ${p.table}: ${p.copied} rows copied of ${p.total}${resumed}${p.done ? "" : " …"}\n`);
-      },
-    });
+    if (isDatabaseUrl(opts.to) && isDatabaseUrl(opts.from)) {
+      // Two URLs may name one database: compared before the target is opened, let alone migrated.
+      const probe = await openStore(opts.to, { migrate: false });
+      try {
+        if ((await identity(opts.from, source.connection)) === (await identity(opts.to, probe.connection))) throw new CliError("the source and the target are the same database");
+      } finally {
+        await closeStore(probe);
+      }
+    }
+    target = await openTarget(opts.to);
+    const summary = await copyArchive(source, target, { batchSize, onProgress: (p) => progress.update(p) });
+    progress.stop();
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     process.stdout.write(`copied ${summary.rows} rows in ${summary.tables.length} tables from ${redact(opts.from)} to ${redact(opts.to)} in ${seconds} s (archive revision ${summary.revision})\n`);
   } finally {
+    progress.stop();
     if (target) await closeStore(target);
     await closeStore(source);
   }
