@@ -208,24 +208,7 @@ export async function copyArchive(source: RedlineDb, target: RedlineDb, options:
       options.onProgress?.({ ...p });
     };
     const tables = plan.filter((t) => !t.replaced);
-    for (const table of tables) {
-      const columns = table.columns.map((c) => c.name);
-      const convert = (row: unknown[]): unknown[] => row.map((value, i) => convertValue(table.columns[i]?.kind ?? "plain", value, from.dialect, to.dialect));
-      progress.push(
-        await copyRows(
-          source,
-          target,
-          {
-            name: table.name,
-            source: { table: table.name, key: table.key, columns },
-            target: { table: table.name, key: table.key, columns, conflictClause: true },
-            convert,
-          },
-          batchSize,
-          report,
-        ),
-      );
-    }
+    for (const table of tables) progress.push(await copyRows(source, target, tableCopy(table, from.dialect, to.dialect), batchSize, report));
     for (const search of SEARCH_PLANS) {
       progress.push(
         await copyRows(
@@ -242,11 +225,8 @@ export async function copyArchive(source: RedlineDb, target: RedlineDb, options:
         ),
       );
     }
-    const replaced = await replaceTables(from, target, plan.filter((t) => t.replaced));
-    for (const p of replaced.progress) {
-      progress.push(p);
-      report(p);
-    }
+    const replaced = await replaceTables(source, target, plan.filter((t) => t.replaced), batchSize, report);
+    progress.push(...replaced.progress);
     await carryKeyCounters(from, target, plan);
     return { tables: progress, rows: progress.reduce((n, p) => n + p.copied, 0), revision: replaced.revision };
   });
@@ -262,6 +242,17 @@ function convertValue(kind: ColumnKind, value: unknown, from: Dialect, to: Diale
   // A deflated row of an earlier SQLite Redline: bytea could not tell it from text, so it is packed again.
   const packed = packJson(unpackJson(bytes));
   return typeof packed === "string" ? Buffer.from(packed, "utf8") : packed;
+}
+
+/** A table copied row for row, its packed columns converted for the target. */
+function tableCopy(table: TablePlan, from: Dialect, to: Dialect): RowCopy {
+  const columns = table.columns.map((c) => c.name);
+  return {
+    name: table.name,
+    source: { table: table.name, key: table.key, columns },
+    target: { table: table.name, key: table.key, columns, conflictClause: true },
+    convert: (row) => row.map((value, i) => convertValue(table.columns[i]?.kind ?? "plain", value, from, to)),
+  };
 }
 
 interface RowCopy {
@@ -333,41 +324,34 @@ async function copyRows(source: RedlineDb, target: RedlineDb, copy: RowCopy, bat
   return progress;
 }
 
-/** The tables the target's triggers wrote while its vendors and versions arrived: the source's rows instead, in one transaction. */
-async function replaceTables(from: Connection, target: RedlineDb, tables: TablePlan[]): Promise<{ progress: CopyProgress[]; revision: number }> {
+/**
+ * The tables the target's triggers wrote while its vendors and versions arrived: emptied and
+ * given the source's rows instead, in one transaction (each batch joins it), so the target's
+ * revision and change list are the source's or, if this stops, still the triggers'.
+ */
+async function replaceTables(
+  source: RedlineDb,
+  target: RedlineDb,
+  tables: TablePlan[],
+  batchSize: number,
+  report: (p: CopyProgress) => void,
+): Promise<{ progress: CopyProgress[]; revision: number }> {
+  const from = source.connection;
   const to = target.connection;
-  const read = new Map<TablePlan, unknown[][]>();
-  for (const table of tables) {
-    const columns = table.columns.map((c) => c.name);
-    const sql = `SELECT ${columns.map((c, i) => `${quote(c)} AS c${i}`).join(", ")} FROM ${quote(table.name)} ORDER BY ${table.key.map(quote).join(", ")}`;
-    const rows = await statementShaped<[], Record<string, unknown>>(from, sql).all();
-    read.set(
-      table,
-      rows.map((r) => columns.map((_, i) => r[`c${i}`])),
-    );
-  }
-  await transact(
+  const progress = await transact(
     target,
     async () => {
+      const done: CopyProgress[] = [];
       for (const table of tables) {
         await to.exec(`DELETE FROM ${quote(table.name)}`);
-        const columns = table.columns.map((c) => c.name);
-        const insert = statementShaped(to, `INSERT INTO ${quote(table.name)} (${columns.map(quote).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`);
-        for (const row of read.get(table) ?? []) await insert.run(...row);
+        done.push(await copyRows(source, target, tableCopy(table, from.dialect, to.dialect), batchSize, report));
       }
+      return done;
     },
     { immediate: true },
   );
-  const revisionTable = tables.find((t) => t.name === "archive_revision");
-  const revisionRow = revisionTable ? read.get(revisionTable)?.[0] : undefined;
-  const revisionIndex = revisionTable?.columns.findIndex((c) => c.name === "revision") ?? -1;
-  return {
-    progress: tables.map((t) => {
-      const n = read.get(t)?.length ?? 0;
-      return { table: t.name, copied: n, total: n, resumed: 0, done: true };
-    }),
-    revision: Number(revisionRow?.[revisionIndex] ?? 0),
-  };
+  const row = await statementShaped<[], { revision: number }>(from, "SELECT revision FROM archive_revision WHERE id = 1").get();
+  return { progress, revision: Number(row?.revision ?? 0) };
 }
 
 /**
