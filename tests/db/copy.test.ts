@@ -1,11 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { deflateRawSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeStore, openDatabase, openStore, type RedlineDb } from "@/db/client";
 import { CopyError, copyArchive, copyPlan, type CopyProgress } from "@/db/copy";
 import type { Connection } from "@/db/driver/connection";
 import { statementShaped } from "@/db/queries/prepared";
+import { unpackJson } from "@/db/packed-json";
 import { packedFromBytes } from "@/db/schema/columns";
 import { unpackSearchText } from "@/db/search-text";
 import { addSubscription } from "@/db/subscriptions";
@@ -206,4 +208,48 @@ describePostgres("copying a SQLite archive to PostgreSQL", () => {
       () => cluster.dropDatabase(url),
     );
   });
+});
+
+describePostgres("copying an earlier SQLite archive's deflated rows to PostgreSQL", () => {
+  it("packs them again: bytea keeps no type, and deflate bytes would be read as text", async () => {
+    const source = openDatabase(":memory:");
+    const cluster = runPostgresCluster();
+    const url = await cluster.createDatabase("redline_copy_deflated");
+    const target = await openStore(url);
+    try {
+      await recordArchive(source);
+      // As Redline wrote them before the dictionary (decision 0025): long JSON deflated.
+      let deflated = 0;
+      for (const [table, column] of [
+        ["incident_versions", "snapshot"],
+        ["incident_states", "state"],
+      ] as const) {
+        const rows = source.$client.prepare<[], { id: number; value: string | Buffer }>(`SELECT id, ${column} AS value FROM ${table} WHERE ${column} IS NOT NULL`).all();
+        for (const { id, value } of rows) {
+          const text = unpackJson(value);
+          if (text.length < 256) continue;
+          source.$client.prepare(`UPDATE ${table} SET ${column} = ? WHERE id = ?`).run(deflateRawSync(text), id);
+          deflated++;
+        }
+      }
+      expect(deflated).toBeGreaterThan(0);
+      const expectedExports = await exportsOf(source);
+      await copyArchive(source, target);
+      expect(await exportsOf(target)).toEqual(expectedExports);
+      for (const [table, column] of [
+        ["incident_versions", "snapshot"],
+        ["incident_states", "state"],
+      ] as const) {
+        const rows = await statementShaped<[], { value: Buffer }>(target.connection, `SELECT ${column} AS value FROM ${table} WHERE ${column} IS NOT NULL`).all();
+        for (const { value } of rows) {
+          const read = packedFromBytes(value);
+          expect(() => JSON.parse(unpackJson(read))).not.toThrow();
+        }
+      }
+    } finally {
+      await closeStore(source);
+      await closeStore(target);
+      await cluster.dropDatabase(url);
+    }
+  }, 180_000);
 });
