@@ -210,16 +210,17 @@ describePostgres("copying a SQLite archive to PostgreSQL", () => {
   });
 });
 
-describePostgres("copying an earlier SQLite archive's deflated rows to PostgreSQL", () => {
-  it("packs them again: bytea keeps no type, and deflate bytes would be read as text", async () => {
+describePostgres("copying an earlier SQLite archive's deflated and plain text rows to PostgreSQL", () => {
+  it("packs deflated rows again (bytea keeps no type: deflate bytes would be read as text) and writes text as its bytes", async () => {
     const source = openDatabase(":memory:");
     const cluster = runPostgresCluster();
     const url = await cluster.createDatabase("redline_copy_deflated");
     const target = await openStore(url);
     try {
       await recordArchive(source);
-      // As Redline wrote them before the dictionary (decision 0025): long JSON deflated.
+      // As Redline wrote them before the dictionary (decision 0025): long JSON deflated, or plain text.
       let deflated = 0;
+      let backslashed = 0;
       for (const [table, column] of [
         ["incident_versions", "snapshot"],
         ["incident_states", "state"],
@@ -228,11 +229,14 @@ describePostgres("copying an earlier SQLite archive's deflated rows to PostgreSQ
         for (const { id, value } of rows) {
           const text = unpackJson(value);
           if (text.length < 256) continue;
-          source.$client.prepare(`UPDATE ${table} SET ${column} = ? WHERE id = ?`).run(deflateRawSync(text), id);
-          deflated++;
+          const plain = id % 2 === 1;
+          source.$client.prepare(`UPDATE ${table} SET ${column} = ? WHERE id = ?`).run(plain ? text : deflateRawSync(text), id);
+          if (plain && text.includes("\\")) backslashed++;
+          if (!plain) deflated++;
         }
       }
       expect(deflated).toBeGreaterThan(0);
+      expect(backslashed).toBeGreaterThan(0);
       const expectedExports = await exportsOf(source);
       await copyArchive(source, target);
       expect(await exportsOf(target)).toEqual(expectedExports);
