@@ -15,7 +15,7 @@ import { transact } from "@/db/transaction";
 
 /**
  * Copy a whole archive from one database to another, SQLite or PostgreSQL either way
- * (docs/decisions/0046-copying-an-archive.md). The tables come from the schema's description
+ * (docs/decisions/0046-copying-between-databases.md). The tables come from the schema's description
  * (db/schema/tables.ts), in foreign-key order, each read by its primary key a batch at a time and
  * each batch written in one transaction on the target: a copy that stops resumes after the
  * target's last key of each table. The search tables, which the dialects keep differently, are
@@ -431,7 +431,7 @@ async function checkTables(connection: Connection, plan: TablePlan[], role: stri
       throw new CopyError(`copy: the ${role}'s table ${table} has columns ${unknown.length > 0 ? unknown.join(", ") : "(none extra)"} and lacks ${missing.length > 0 ? missing.join(", ") : "(none)"}: a different version of Redline's schema`);
     }
   }
-  for (const name of known.keys()) if (!live.has(name)) throw new CopyError(`copy: the ${role} has no table ${name}: are its migrations applied?`);
+  for (const name of known.keys()) if (!live.has(name)) throw new CopyError(`copy: the ${role} has no table ${name}: are its migrations applied (\`redline migrate\` on it)?`);
 }
 
 /** A value as either dialect reads it back, to tell one row from another: packed bytes as text, JSON parsed (jsonb rewrites its text). */
