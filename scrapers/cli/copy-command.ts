@@ -93,7 +93,7 @@ export async function runCopy(opts: { from: string; to: string; batch?: string }
   checkConverted(opts.to, "target");
   const started = Date.now();
   // As it is: a source of an earlier schema is refused (migrate it first), not changed by the copy.
-  const source = await openStore(opts.from, { migrate: false });
+  const source = await openStore(opts.from, { readonly: true });
   let target: RedlineDb | undefined;
   const progress = progressReporter();
   try {

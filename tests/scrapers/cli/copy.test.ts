@@ -76,9 +76,11 @@ beforeAll(async () => {
 }, 180_000);
 
 describe("redline copy between SQLite files", () => {
-  it("copies the archive to a new file, with a line per table on stderr", async () => {
+  it("copies the archive to a new file, with a line per table on stderr, leaving the source's file as it was", async () => {
     const target = path.join(dir, "copy.db");
+    const before = fs.readFileSync(source);
     const run = await copied(["--from", source, "--to", target]);
+    expect(fs.readFileSync(source).equals(before)).toBe(true);
     expect(run.code, run.stderr.join("\n")).toBe(0);
     expect(run.stdout.join("\n")).toMatch(/^copied \d+ rows in \d+ tables from .* to .* in [\d.]+ s \(archive revision \d+\)$/m);
     expect(run.stderr).toContainEqual(expect.stringMatching(/^copy: incident_versions: \d+ rows copied of \d+$/));
