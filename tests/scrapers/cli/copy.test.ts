@@ -118,8 +118,9 @@ describe("redline copy between SQLite files", () => {
 
 describePostgres("redline copy to PostgreSQL and back", () => {
   const database = withPostgresDatabase({ prefix: "redline_copy_cli" });
+  const another = withPostgresDatabase({ prefix: "redline_copy_cli_pg" });
 
-  it("killed midway, resumes when run again; the archive is the same on PostgreSQL, and copied back to SQLite", async () => {
+  it("killed midway, resumes when run again; the archive is the same on PostgreSQL, copied back to SQLite and to another PostgreSQL database", async () => {
     const first = copy(["--from", source, "--to", database.url, "--batch", "1"]);
     await first.watched.until("the vendors copied", () => first.watched.stderr.some((l) => /^copy: vendors: \d+ rows copied of \d+$/.test(l)));
     first.child.kill("SIGKILL");
@@ -138,6 +139,10 @@ describePostgres("redline copy to PostgreSQL and back", () => {
     expect(returned.code, returned.stderr.join("\n")).toBe(0);
     expect(await counts(back)).toEqual(await counts(source));
     expect(await withStore(back, exportsOf)).toEqual(expected);
+
+    const pgToPg = await copied(["--from", database.url, "--to", another.url]);
+    expect(pgToPg.code, pgToPg.stderr.join("\n")).toBe(0);
+    expect(await withStore(another.url, exportsOf)).toEqual(expected);
 
     const onto = await copied(["--from", database.url, "--to", database.url]);
     expect(onto.code).not.toBe(0);
