@@ -10,6 +10,11 @@ import { statementShaped } from "@/db/queries/prepared";
 import { unpackJson } from "@/db/packed-json";
 import { packedFromBytes } from "@/db/schema/columns";
 import { unpackSearchText } from "@/db/search-text";
+import { finishJob, queueJob } from "@/db/derivation-jobs";
+import { reserveHostSlot } from "@/db/host-slots";
+import { enqueueTestMessage, planWaitingMessages } from "@/db/notification-delivery";
+import { fanOutVersions } from "@/db/notification-outbox";
+import { requestPollNow } from "@/db/poll-state";
 import { addSubscription } from "@/db/subscriptions";
 import { recordSupervisorEvent } from "@/db/supervisor-events";
 import { saveWatchlist } from "@/db/watchlists";
@@ -28,14 +33,22 @@ if (!corpusAvailable) console.warn(`copy tests: no corpus at ${CORPUS_DIR} (set 
 
 /** A SQLite archive recorded through the real write paths: Acme's lifecycle, corpus folders, the operator's tables. */
 async function recordArchive(db: RedlineDb): Promise<void> {
-  await archiveAcmeLifecycle(db);
+  // A subscription first: what is recorded after it goes to the outbox, and on to notifications.
+  const subscription = await addSubscription(db, { target: "mailto:oncall@example.com", format: "email", filter: subscriptionFilterSchema.parse({}), watchlist: null, digest: null });
+  const acme = await archiveAcmeLifecycle(db);
   if (corpusAvailable) {
     await importCorpusFolder(db, "gcp-incidents", { slice: [0, 25] });
     await importCorpusFolder(db, "atom-github-history", { slice: [0, 40] });
     await importCorpusFolder(db, "statuspage-summary-jira", { slice: [0, 20] });
   }
+  await fanOutVersions(db);
+  await planWaitingMessages(db, "2026-05-01T00:00:00.000Z");
+  await enqueueTestMessage(db, subscription.id, "2026-05-01T00:00:00.000Z");
   await saveWatchlist(db, { name: "team", vendors: ["acme"], components: [] });
-  await addSubscription(db, { target: "mailto:oncall@example.com", format: "email", filter: subscriptionFilterSchema.parse({}), watchlist: null, digest: null });
+  await requestPollNow(db, acme.id, "2026-05-01T00:00:00.000Z");
+  await reserveHostSlot(db, "https://status.acme.example", 1_000, Date.parse("2026-05-01T00:00:00.000Z"));
+  const job = await queueJob(db, acme.id, "parsers changed", null, "2026-05-01T00:00:00.000Z");
+  await finishJob(db, job.id, "failed", "a reason with a back\\slash");
   await recordSupervisorEvent(db, { at: "2026-05-01T00:00:00.000Z", process: "web", event: "started", detail: "a back\\slash and \"quotes\"" });
 }
 
