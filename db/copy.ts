@@ -187,6 +187,27 @@ const DEFAULT_BATCH = 1_000;
 /** Parameters per INSERT, under SQLite's 32,766 and PostgreSQL's 65,535. */
 const MAX_PARAMETERS = 30_000;
 
+/** Bytes of values per INSERT: a batch of large raw bodies is written in several statements. */
+const MAX_INSERT_BYTES = 32 * 1024 * 1024;
+
+const sizeOf = (value: unknown): number => (Buffer.isBuffer(value) ? value.length : typeof value === "string" ? value.length * 3 : 8);
+
+/** The rows in runs of at most `rows` rows and about MAX_INSERT_BYTES (a row larger than that alone). */
+function* insertChunks(rows: unknown[][], perInsert: number): Generator<unknown[][]> {
+  let chunk: unknown[][] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    const size = row.reduce<number>((n, value) => n + sizeOf(value), 0);
+    if (chunk.length > 0 && (chunk.length >= perInsert || bytes + size > MAX_INSERT_BYTES)) {
+      yield chunk;
+      [chunk, bytes] = [[], 0];
+    }
+    chunk.push(row);
+    bytes += size;
+  }
+  if (chunk.length > 0) yield chunk;
+}
+
 const quote = (name: string): string => (name === "rowid" ? name : `"${name}"`);
 
 /** Copy `source` into `target`, which must be empty or hold an earlier, unfinished copy of the same archive. */
@@ -306,10 +327,7 @@ async function copyRows(source: RedlineDb, target: RedlineDb, copy: RowCopy, bat
     await transact(
       target,
       async () => {
-        for (let start = 0; start < converted.length; start += perInsert) {
-          const chunk = converted.slice(start, start + perInsert);
-          await statementShaped(to, insertSql(chunk.length)).run(...chunk.flat());
-        }
+        for (const chunk of insertChunks(converted, perInsert)) await statementShaped(to, insertSql(chunk.length)).run(...chunk.flat());
       },
       { immediate: true },
     );
