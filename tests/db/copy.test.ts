@@ -21,7 +21,7 @@ import { saveWatchlist } from "@/db/watchlists";
 import { subscriptionFilterSchema } from "@/lib/notify/subscription-filter";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { importCorpusFolder, vendorExportJson } from "@/tests/support/body-store";
-import { corpusAvailable, CORPUS_DIR } from "@/tests/support/corpus-location";
+import { corpusAvailable, CORPUS_DIR, CORPUS_FOLDERS } from "@/tests/support/corpus-location";
 import { describePostgres, runPostgresCluster } from "@/tests/support/postgres";
 
 /**
@@ -269,4 +269,22 @@ describePostgres("copying an earlier SQLite archive's deflated and plain text ro
       await cluster.dropDatabase(url);
     }
   }, 180_000);
+});
+
+describePostgres("copying the whole corpus to PostgreSQL", () => {
+  it.skipIf(!corpusAvailable)(`gives every corpus vendor the same export${corpusAvailable ? "" : ` (skipped: no corpus at ${CORPUS_DIR}; set REDLINE_CORPUS)`}`, async () => {
+    const source = openDatabase(":memory:");
+    const cluster = runPostgresCluster();
+    const url = await cluster.createDatabase("redline_copy_corpus");
+    const target = await openStore(url);
+    try {
+      for (const { folder } of CORPUS_FOLDERS) await importCorpusFolder(source, folder);
+      await copyArchive(source, target);
+      for (const { vendor } of CORPUS_FOLDERS) expect(await vendorExportJson(target, vendor), vendor).toBe(await vendorExportJson(source, vendor));
+    } finally {
+      await closeStore(source);
+      await closeStore(target);
+      await cluster.dropDatabase(url);
+    }
+  }, 600_000);
 });
