@@ -46,6 +46,8 @@ function progressReporter(): { update(p: CopyProgress): void; stop(): void } {
     let table = "";
     return {
       update(p) {
+        // An empty table gets no bar: its estimate of time left would be nonsense.
+        if (p.total === 0) return;
         if (p.table !== table) {
           bar?.stop();
           table = p.table;
