@@ -249,6 +249,7 @@ export async function copyArchive(source: RedlineDb, target: RedlineDb, options:
     const replaced = await replaceTables(source, target, plan.filter((t) => t.replaced), batchSize, report);
     progress.push(...replaced.progress);
     await carryKeyCounters(from, target, plan);
+    await checkCounts(source, target, progress);
     return { tables: progress, rows: progress.reduce((n, p) => n + p.copied, 0), revision: replaced.revision };
   });
 }
@@ -409,6 +410,23 @@ async function carryKeyCounters(from: Connection, target: RedlineDb, plan: Table
     },
     { immediate: true },
   );
+}
+
+/**
+ * Every table holds as many rows as the source's: rows the source lost since an interrupted copy
+ * (a prune, a rewind) would otherwise stay in the target, unnoticed.
+ */
+async function checkCounts(source: RedlineDb, target: RedlineDb, progress: CopyProgress[]): Promise<void> {
+  const names = new Map<string, string>(SEARCH_PLANS.map((s) => [s.table[target.connection.dialect], s.table[source.connection.dialect]]));
+  for (const p of progress) {
+    const theirs = await countOf(source.connection, names.get(p.table) ?? p.table);
+    const ours = await countOf(target.connection, p.table);
+    if (theirs !== ours) {
+      throw new CopyError(
+        `copy: the target's ${p.table} has ${ours} rows, the source's ${theirs}: the source changed since the copy was interrupted (stop the poller, and copy again into an empty database)`,
+      );
+    }
+  }
 }
 
 /** The tables a database holds, with their columns (PostgreSQL's generated tsvectors left out: they are computed). */

@@ -194,6 +194,25 @@ function copyBehaviour(makeTarget: () => Promise<Target>): void {
     }
   }, 120_000);
 
+  it("fails a resumed copy whose source lost rows since it was interrupted, rather than keep them", async () => {
+    const changing = openDatabase(":memory:");
+    const target = await fresh();
+    try {
+      await archiveAcmeLifecycle(changing);
+      for (const detail of ["first", "second", "third"]) await recordSupervisorEvent(changing, { at: "2026-05-01T00:00:00.000Z", process: "web", event: "started", detail });
+      const search = target.connection.dialect === "postgres" ? "incident_search" : "incident_search_text";
+      const stopAtSearch = (p: CopyProgress) => {
+        if (p.table === search) throw new Error("crash");
+      };
+      await expect(copyArchive(changing, target, { onProgress: stopAtSearch })).rejects.toThrow("crash");
+      await statementShaped(changing.connection, "DELETE FROM supervisor_events WHERE detail = 'first'").run();
+      await expect(copyArchive(changing, target)).rejects.toThrow(/supervisor_events has 3 rows, the source's 2: the source changed/);
+    } finally {
+      await closeStore(changing);
+      await closeStore(target);
+    }
+  }, 120_000);
+
   it("refuses to copy a database onto itself", async () => {
     await expect(copyArchive(source, source)).rejects.toThrow(/the same database/);
   });
