@@ -7,7 +7,7 @@ import { closeStore, openDatabase, openStore, type RedlineDb } from "@/db/client
 import { statementShaped } from "@/db/queries/prepared";
 import { recordSupervisorEvent } from "@/db/supervisor-events";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
-import { importCorpusFolder, vendorExportJson } from "@/tests/support/body-store";
+import { importCorpusFolder, toLegacyLayout, vendorExportJson } from "@/tests/support/body-store";
 import { corpusAvailable, CORPUS_DIR } from "@/tests/support/corpus-location";
 import { describePostgres, withPostgresDatabase } from "@/tests/support/postgres";
 import { watchProcess } from "@/tests/support/watch-process";
@@ -113,6 +113,21 @@ describe("redline copy between SQLite files", () => {
     expect(refused.code).not.toBe(0);
     expect(refused.stderr.join("\n")).toMatch(/the target holds a different archive/);
     expect(await counts(other)).toEqual(otherBefore);
+  }, 120_000);
+});
+
+describe("redline copy from an earlier Redline's file", () => {
+  it("refuses it, naming the migrate to run first, and creates no target", async () => {
+    const legacy = path.join(dir, "legacy.db");
+    const db = openDatabase(legacy);
+    await archiveAcmeLifecycle(db);
+    expect(await toLegacyLayout(db)).toBeGreaterThan(0);
+    await closeStore(db);
+    const target = path.join(dir, "from-legacy.db");
+    const run = await copied(["--from", legacy, "--to", target]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.join("\n")).toContain(`the source ${legacy} holds an earlier Redline's layout: run \`npm run redline -- migrate --db ${legacy}\` first`);
+    expect(fs.existsSync(target)).toBe(false);
   }, 120_000);
 });
 
