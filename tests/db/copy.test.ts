@@ -160,7 +160,7 @@ function copyBehaviour(makeTarget: () => Promise<Target>): void {
       await expect(copyArchive(source, target, { batchSize: 7, onProgress: crashAfter(5) })).rejects.toThrow("crash");
       const partial = await contents(target);
       expect(partial.vendors?.length).toBeGreaterThan(0);
-      await expect(copyArchive(source, target, { batchSize: 7, onProgress: crashAfter(40) })).rejects.toThrow("crash");
+      await expect(copyArchive(source, target, { batchSize: 7, onProgress: crashAfter(3) })).rejects.toThrow("crash");
       const seen: CopyProgress[] = [];
       await copyArchive(source, target, { batchSize: 7, onProgress: (p) => seen.push(p) });
       expect(seen.some((p) => p.resumed > 0)).toBe(true);
