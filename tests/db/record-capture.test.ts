@@ -1,16 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { queueJob } from "@/db/derivation-jobs";
-import { type PackedJson, unpackChanges } from "@/db/packed-json";
 import { ensureVendor } from "@/db/vendors";
 import { statingOnly } from "@/lib/derive/source-profile";
 import type { Incident } from "@/lib/incident";
 import type { PresenceRule } from "@/lib/derive/presence";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import type { Platform } from "@/scrapers/platforms/platform";
-import { countRows, freshDatabase } from "@/tests/support/database";
+import { unpackVersionContent } from "@/db/version-content";
+import { countRows, freshDatabase, queryRow, queryRows } from "@/tests/support/database";
 import { makeIncident, makeUpdate } from "@/tests/support/incidents";
 import { runPendingJobs } from "@/scrapers/rederive/job-runner";
 import { checkSearchIndex } from "@/tests/support/search-layout";
+import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 
 async function setup(presence: PresenceRule = { kind: "active" }) {
@@ -26,17 +27,15 @@ async function setup(presence: PresenceRule = { kind: "active" }) {
     const source = platformOverride.name === platform.name ? "feed.json" : `${platformOverride.name}.json`;
     return ingestSnapshot(db, { vendor, platform: platformOverride, source, observedAt, body }, (name) => (name === platformOverride.name ? platformOverride : platform));
   };
-  const versions = (providerId = "inc1") =>
-    db.$client
-      .prepare(
-        `SELECT v.seq, v.kinds, redline_version_field(v.content, 'changes') AS changes FROM incident_versions v JOIN incidents i ON i.id = v.incident_id
+  const versions = async (providerId = "inc1") =>
+    (
+      await queryRows<{ seq: number; kinds: string; content: Buffer }>(
+        db,
+        `SELECT v.seq, v.kinds, v.content FROM incident_versions v JOIN incidents i ON i.id = v.incident_id
          WHERE i.provider_id = ? ORDER BY v.seq`,
+        providerId,
       )
-      .all(providerId)
-      .map((r) => {
-        const row = r as { seq: number; kinds: string; changes: PackedJson };
-        return { seq: row.seq, kinds: JSON.parse(row.kinds) as string[], changes: unpackChanges(row.changes) as Array<{ field: string }> };
-      });
+    ).map((row) => ({ seq: row.seq, kinds: JSON.parse(row.kinds) as string[], changes: unpackVersionContent(row.content).changes as Array<{ field: string }> }));
   return { db, vendor, platform, capture, versions };
 }
 
@@ -46,7 +45,7 @@ describe("recording captures", () => {
     await capture([makeIncident()]);
     const second = await capture([makeIncident()]);
     expect(second.versionsAdded).toBe(0);
-    expect(versions()).toHaveLength(1);
+    expect((await versions())).toHaveLength(1);
   });
 
   it("adds no version when only the order of components and updates changed", async () => {
@@ -55,7 +54,7 @@ describe("recording captures", () => {
     const components = [{ id: "api", name: "API" }, { id: "web", name: "Web" }];
     await capture([makeIncident({ updates, components })]);
     await capture([makeIncident({ updates: [...updates].reverse(), components: [...components].reverse() })]);
-    expect(versions()).toHaveLength(1);
+    expect((await versions())).toHaveLength(1);
   });
 
   it("records an empty or unparseable fetch as a failed capture that changes nothing and loses no incident", async () => {
@@ -66,9 +65,9 @@ describe("recording captures", () => {
     expect(empty.outcome).toBe("failed");
     expect(broken.outcome).toBe("failed");
     await capture([makeIncident()]);
-    expect(versions()).toHaveLength(1);
-    const presence = db.$client.prepare("SELECT presence FROM incidents").get() as { presence: string };
-    expect(presence.presence).toBe("listed");
+    expect((await versions())).toHaveLength(1);
+    const presence = await queryRow<{ presence: string }>(db, "SELECT presence FROM incidents");
+    expect(presence?.presence).toBe("listed");
     expect(await countRows(db, "captures")).toBe(4);
   });
 
@@ -77,14 +76,14 @@ describe("recording captures", () => {
     await capture([makeIncident()]);
     const result = await capture(JSON.stringify({ incidents: [{ ...makeIncident(), startedAt: "yesterday" }] }));
     expect(result.outcome).toBe("invalid");
-    expect(versions()).toHaveLength(1);
+    expect((await versions())).toHaveLength(1);
   });
 
   it("names exactly the changed field in the new version", async () => {
     const { capture, versions } = await setup();
     await capture([makeIncident()]);
     await capture([makeIncident({ impact: "major" })]);
-    const [, second] = versions();
+    const [, second] = (await versions());
     expect(second?.changes.map((c) => c.field)).toEqual(["impact"]);
     expect(second?.kinds).toEqual(["impact-escalated"]);
   });
@@ -104,14 +103,18 @@ describe("recording captures", () => {
     const { db, capture } = await setup();
     for (let i = 0; i < 5; i += 1) await capture([makeIncident()]);
     expect(await countRows(db, "captures")).toBe(1);
-    expect(db.$client.prepare("SELECT observations FROM captures").get()).toEqual({ observations: 5 });
+    expect(await queryRow(db, "SELECT observations FROM captures")).toEqual({ observations: 5 });
     expect(await countRows(db, "capture_bodies")).toBe(1);
   });
 
   it("writes nothing of a capture whose recording fails midway", async () => {
     const { db, vendor, platform } = await setup();
-    db.$client.exec(`CREATE TEMP TRIGGER crash AFTER INSERT ON incident_versions WHEN NEW.seq = 1 AND NEW.id > 1
-      BEGIN SELECT RAISE(ABORT, 'simulated crash'); END`);
+    await db.connection.exec({
+      sqlite: `CREATE TEMP TRIGGER crash AFTER INSERT ON incident_versions WHEN NEW.seq = 1 AND NEW.id > 1
+      BEGIN SELECT RAISE(ABORT, 'simulated crash'); END`,
+      postgres: `CREATE FUNCTION crash() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'simulated crash'; END $$;
+      CREATE TRIGGER crash AFTER INSERT ON incident_versions FOR EACH ROW WHEN (NEW.seq = 1 AND NEW.id > 1) EXECUTE FUNCTION crash();`,
+    });
     const body = snapshotBody([makeIncident({ id: "a" }), makeIncident({ id: "b" })]);
     await expect(ingestSnapshot(db, { vendor, platform, source: "feed.json", observedAt: "2026-03-01T10:00:00.000Z", body })).rejects.toThrow(/simulated crash/);
     for (const table of ["captures", "capture_bodies", "incidents", "incident_versions", "version_kinds"]) {
@@ -125,7 +128,7 @@ describe("presence", () => {
     const { capture, versions } = await setup({ kind: "active" });
     await capture([makeIncident(), makeIncident({ id: "old", startedAt: "2026-01-01T00:00:00.000Z" }), makeIncident({ id: "older", startedAt: "2025-12-01T00:00:00.000Z" })]);
     await capture([makeIncident({ id: "old", startedAt: "2026-01-01T00:00:00.000Z" }), makeIncident({ id: "older", startedAt: "2025-12-01T00:00:00.000Z" })]);
-    expect(versions().map((v) => v.kinds)).toEqual([["incident-new"], ["incident-left-feed"]]);
+    expect((await versions()).map((v) => v.kinds)).toEqual([["incident-new"], ["incident-left-feed"]]);
   });
 
   it("calls an incident deleted when a most-recent feed drops it while older ones stay", async () => {
@@ -136,7 +139,7 @@ describe("presence", () => {
     ];
     await capture([makeIncident(), ...older]);
     await capture(older);
-    expect(versions().at(-1)?.kinds).toEqual(["incident-deleted"]);
+    expect((await versions()).at(-1)?.kinds).toEqual(["incident-deleted"]);
   });
 
   it("lets the oldest incident of a most-recent feed age out without calling it deleted", async () => {
@@ -144,7 +147,7 @@ describe("presence", () => {
     const newer = makeIncident({ id: "newer", startedAt: "2026-04-01T00:00:00.000Z" });
     await capture([makeIncident(), makeIncident({ id: "newest", startedAt: "2026-05-01T00:00:00.000Z" })]);
     await capture([newer, makeIncident({ id: "newest", startedAt: "2026-05-01T00:00:00.000Z" })]);
-    expect(versions().at(-1)?.kinds).toEqual(["incident-left-feed"]);
+    expect((await versions()).at(-1)?.kinds).toEqual(["incident-left-feed"]);
   });
 
   it("reports an incident listed again after it left the feed, with what changed meanwhile", async () => {
@@ -152,15 +155,15 @@ describe("presence", () => {
     await capture([makeIncident()]);
     await capture([]);
     await capture([makeIncident({ status: "identified" })]);
-    expect(versions().map((v) => v.kinds)).toEqual([["incident-new"], ["incident-left-feed"], ["incident-reappeared", "status-changed"]]);
+    expect((await versions()).map((v) => v.kinds)).toEqual([["incident-new"], ["incident-left-feed"], ["incident-reappeared", "status-changed"]]);
   });
 
   it("leaves other incidents alone when a single-incident snapshot lists only its own", async () => {
     const { capture, versions } = await setup({ kind: "single" });
     await capture([makeIncident({ id: "a" })]);
     await capture([makeIncident({ id: "b" })]);
-    expect(versions("a")).toHaveLength(1);
-    expect(versions("b")).toHaveLength(1);
+    expect((await versions("a"))).toHaveLength(1);
+    expect((await versions("b"))).toHaveLength(1);
   });
 });
 
@@ -169,7 +172,7 @@ describe("re-deriving history", () => {
     const { db, vendor, capture, versions } = await setup();
     await capture([makeIncident()]);
     await capture([makeIncident({ impact: "major" })]);
-    expect(versions()).toHaveLength(2);
+    expect((await versions())).toHaveLength(2);
     // The fixed parser reads a title the old one got wrong: history is rebuilt, not appended to.
     const fixed: Platform = {
       ...makeTestPlatform({ kind: "active" }, 2),
@@ -180,11 +183,11 @@ describe("re-deriving history", () => {
     };
     await capture([makeIncident({ impact: "major" })], fixed);
     expect(await runPendingJobs(db, { resolve: () => fixed })).toBe(1);
-    const after = versions();
+    const after = (await versions());
     expect(after.map((v) => v.kinds)).toEqual([["incident-new"], ["impact-escalated"]]);
     expect(await countRows(db, "captures")).toBe(3);
-    const title = db.$client.prepare("SELECT title FROM incidents WHERE vendor_id = ?").get(vendor.id) as { title: string };
-    expect(title.title).toBe("Elevated API errors (fixed)");
+    const title = await queryRow<{ title: string }>(db, "SELECT title FROM incidents WHERE vendor_id = ?", vendor.id);
+    expect(title?.title).toBe("Elevated API errors (fixed)");
   });
 
   it("builds the same history whatever order captures arrive in", async () => {
@@ -203,7 +206,7 @@ describe("re-deriving history", () => {
     }
     const { importSnapshots } = await import("@/scrapers/ingest/import-snapshots");
     await importSnapshots(shuffled.db, shuffled.vendor, shuffled.platform, [], () => {}, () => shuffled.platform);
-    expect(shuffled.versions().map((v) => v.kinds)).toEqual(inOrder.versions().map((v) => v.kinds));
+    expect((await shuffled.versions()).map((v) => v.kinds)).toEqual((await inOrder.versions()).map((v) => v.kinds));
   });
 });
 
@@ -217,7 +220,7 @@ describe("partial sources", () => {
     await capture([makeIncident({ title: "page title ignored", impact: null, components: [], updates: [], postmortem })], pagePlatform);
     await capture([makeIncident({ status: "resolved" })]);
     await capture([]);
-    const all = versions();
+    const all = (await versions());
     expect(all.map((v) => v.kinds)).toEqual([["incident-new"], ["postmortem-published"], ["incident-left-feed"]]);
     expect(all[1]?.changes.map((c) => c.field)).toEqual(["postmortem"]);
   });
@@ -233,35 +236,74 @@ describe("partial sources", () => {
     await capture([makeIncident({ impact: "major" })]);
     const feed: Platform = { ...makeTestPlatform({ kind: "active" }, 1, "test-feed"), profile: statingOnly({ kind: "active" }, ["title", "status"]) };
     await capture([makeIncident({ impact: null, components: [], status: "identified" })], feed);
-    const last = versions().at(-1);
+    const last = (await versions()).at(-1);
     expect(last?.kinds).toEqual(["status-changed"]);
   });
 });
 
+/** The rows naming an incident in the search index: FTS5's rowid on SQLite, incident_id on PostgreSQL. */
+const SEARCH_ID = { sqlite: "s.rowid", postgres: "s.incident_id" };
+
+/** One incident renamed, resolved, moved to another component and given a postmortem, over four captures. */
+async function editedIncident() {
+  const { db, capture } = await setup();
+  await capture([makeIncident({ components: [{ id: "api", name: "API" }] })]);
+  await capture([makeIncident({ status: "resolved", resolvedAt: "2026-03-01T11:00:00.000Z", components: [{ id: "web", name: "Web" }] })]);
+  await capture([makeIncident({ status: "resolved", resolvedAt: "2026-03-01T11:00:00.000Z", impact: "none", title: "Quietly renamed", components: [{ id: "web", name: "Web" }] })]);
+  await capture([makeIncident({ status: "resolved", resolvedAt: "2026-03-01T11:00:00.000Z", impact: "none", title: "Quietly renamed", components: [{ id: "web", name: "Web" }], postmortem: { body: "A cache stampede.", publishedAt: null } })]);
+  return db;
+}
+
+/** A vendor with one incident whose history was rebuilt. */
+async function rebuiltVendor() {
+  const { db, vendor, capture } = await setup();
+  await capture([makeIncident()]);
+  await queueJob(db, vendor.id, "requested", null);
+  await runPendingJobs(db, { resolve: () => makeTestPlatform({ kind: "active" }) });
+  return db;
+}
+
 describe("what the pages query", () => {
   it("keeps the search index, components and profile figures in step with each version", async () => {
-    const { db, capture } = await setup();
-    await capture([makeIncident({ components: [{ id: "api", name: "API" }] })]);
-    await capture([makeIncident({ status: "resolved", resolvedAt: "2026-03-01T11:00:00.000Z", components: [{ id: "web", name: "Web" }] })]);
-    await capture([makeIncident({ status: "resolved", resolvedAt: "2026-03-01T11:00:00.000Z", impact: "none", title: "Quietly renamed", components: [{ id: "web", name: "Web" }] })]);
-    await capture([makeIncident({ status: "resolved", resolvedAt: "2026-03-01T11:00:00.000Z", impact: "none", title: "Quietly renamed", components: [{ id: "web", name: "Web" }], postmortem: { body: "A cache stampede.", publishedAt: null } })]);
-    const found = db.$client.prepare("SELECT rowid FROM incident_search WHERE incident_search MATCH 'quietly AND stampede'").all();
+    const db = await editedIncident();
+    const found = await queryRows(db, {
+      sqlite: "SELECT rowid FROM incident_search WHERE incident_search MATCH 'quietly AND stampede'",
+      postgres: "SELECT incident_id FROM incident_search WHERE document @@ redline_search_query(ARRAY['quietly', 'stampede'])",
+    });
     expect(found).toHaveLength(1);
-    expect(db.$client.prepare("SELECT count(*) AS n FROM incident_search WHERE incident_search MATCH 'title : elevated'").get()).toEqual({ n: 0 });
-    checkSearchIndex(db);
-    expect(db.$client.prepare("SELECT name FROM incident_components").all()).toEqual([{ name: "Web" }]);
-    const row = db.$client.prepare("SELECT postmortem_at AS pm, edits_after_resolution AS edits FROM incidents").get() as { pm: string | null; edits: number };
-    expect(row.edits).toBe(1);
-    expect(row.pm).not.toBeNull();
+    const inTitle = (word: string) =>
+      queryRow(
+        db,
+        {
+          sqlite: "SELECT count(*) AS n FROM incident_search WHERE incident_search MATCH 'title : ' || ?",
+          postgres: "SELECT count(*) AS n FROM incident_search WHERE redline_search_vector(title) @@ redline_search_query(ARRAY[?::text])",
+        },
+        word,
+      );
+    expect(await inTitle("elevated")).toEqual({ n: 0 });
+    expect(await inTitle("quietly")).toEqual({ n: 1 });
+    expect(await queryRows(db, "SELECT name FROM incident_components")).toEqual([{ name: "Web" }]);
+    const row = await queryRow<{ pm: string | null; edits: number }>(db, "SELECT postmortem_at AS pm, edits_after_resolution AS edits FROM incidents");
+    expect(row?.edits).toBe(1);
+    expect(row?.pm).not.toBeNull();
+  });
+
+  it.skipIf(testDatabaseDialect === "postgres")("leaves an FTS5 index that passes its own integrity check after the edits (SQLite)", async () => {
+    checkSearchIndex(await editedIncident());
   });
 
   it("drops an incident from the search index when its vendor's history is rebuilt", async () => {
-    const { db, vendor, capture } = await setup();
-    await capture([makeIncident()]);
-    await queueJob(db, vendor.id, "requested", null);
-    await runPendingJobs(db, { resolve: () => makeTestPlatform({ kind: "active" }) });
-    expect(db.$client.prepare("SELECT count(*) AS n FROM incident_search").get()).toEqual({ n: 1 });
-    expect(db.$client.prepare("SELECT count(*) AS n FROM incident_search s LEFT JOIN incidents i ON i.id = s.rowid WHERE i.id IS NULL").get()).toEqual({ n: 0 });
-    checkSearchIndex(db);
+    const db = await rebuiltVendor();
+    expect(await queryRow(db, "SELECT count(*) AS n FROM incident_search")).toEqual({ n: 1 });
+    expect(
+      await queryRow(db, {
+        sqlite: `SELECT count(*) AS n FROM incident_search s LEFT JOIN incidents i ON i.id = ${SEARCH_ID.sqlite} WHERE i.id IS NULL`,
+        postgres: `SELECT count(*) AS n FROM incident_search s LEFT JOIN incidents i ON i.id = ${SEARCH_ID.postgres} WHERE i.id IS NULL`,
+      }),
+    ).toEqual({ n: 0 });
+  });
+
+  it.skipIf(testDatabaseDialect === "postgres")("leaves an FTS5 index that passes its own integrity check after a rebuild (SQLite)", async () => {
+    checkSearchIndex(await rebuiltVendor());
   });
 });
