@@ -7,7 +7,7 @@ import { describeCorpus } from "@/tests/support/corpus";
 import { bodyRows, importCorpusFolder, restoredHashes, toLegacyLayout, vendorExportJson } from "@/tests/support/body-store";
 import { freshDatabase } from "@/tests/support/database";
 
-const storedBytes = (db: RedlineDb) => bodyRows(db).reduce((n, r) => n + r.bytes, 0);
+const storedBytes = async (db: RedlineDb) => (await bodyRows(db)).reduce((n, r) => n + r.bytes, 0);
 
 describeCorpus("converting raw bodies stored whole (gzip) to deltas", () => {
   it("keeps gzip rows readable, converts them in batches, and exports and re-derives identically after", async () => {
@@ -19,7 +19,7 @@ describeCorpus("converting raw bodies stored whole (gzip) to deltas", () => {
     const legacy = await toLegacyLayout(db);
     expect(countLegacyBodies(db.$client)).toBe(legacy);
     const before = { github: await vendorExportJson(db, "github"), slack: await vendorExportJson(db, "slack"), mirror: (await vendorExportJson(db, "github-mirror")) };
-    const gzipBytes = storedBytes(db);
+    const gzipBytes = await storedBytes(db);
     for (const r of await restoredHashes(db)) expect(r.restored, `gzip capture ${r.id}`).toBe(r.recorded);
 
     const batches: number[] = [];
@@ -29,8 +29,8 @@ describeCorpus("converting raw bodies stored whole (gzip) to deltas", () => {
     expect(batches.length).toBeGreaterThanOrEqual(Math.ceil(legacy / 50));
     expect(batches.at(-1)).toBe(0);
     for (const r of await restoredHashes(db)) expect(r.restored, `converted capture ${r.id}`).toBe(r.recorded);
-    expect(storedBytes(db) * 3).toBeLessThan(gzipBytes);
-    expect(bodyRows(db).some((r) => r.encoding === "zstd-delta")).toBe(true);
+    expect((await storedBytes(db)) * 3).toBeLessThan(gzipBytes);
+    expect((await bodyRows(db)).some((r) => r.encoding === "zstd-delta")).toBe(true);
     expect({ github: await vendorExportJson(db, "github"), slack: await vendorExportJson(db, "slack"), mirror: (await vendorExportJson(db, "github-mirror")) }).toEqual(before);
 
     // Re-derived from the converted captures, the history is the same.

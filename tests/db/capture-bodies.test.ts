@@ -8,9 +8,16 @@ import { insertCapture } from "@/db/record-capture";
 import { ensureVendor, removeVendor } from "@/db/vendors";
 import { describeCorpus } from "@/tests/support/corpus";
 import { bodyRows, importCorpusFolder, restoredHashes } from "@/tests/support/body-store";
-import { countRows, freshDatabase } from "@/tests/support/database";
+import { countRows, freshDatabase, queryRow, runSql } from "@/tests/support/database";
 
 const sha = (body: Uint8Array) => createHash("sha256").update(body).digest("hex");
+
+/** A stored body's row matched by its hex hash. */
+const BY_HASH = { sqlite: "hash = unhex(?)", postgres: "hash = decode(?, 'hex')" };
+
+/** Overwrite the stored bytes of the body of `hash`. */
+const setStoredBody = (db: RedlineDb, body: Buffer, hash: string) =>
+  runSql(db, { sqlite: `UPDATE capture_bodies SET body = ? WHERE ${BY_HASH.sqlite}`, postgres: `UPDATE capture_bodies SET body = ? WHERE ${BY_HASH.postgres}` }, body, hash);
 
 /** A live source's bodies as a poller records them: one incident list growing by an update at a time. */
 function pollHistory(polls: number): Buffer[] {
@@ -45,7 +52,7 @@ describe("raw bodies stored as deltas", () => {
     const ids = await recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", [...bodies, bodies[79] as Buffer, bodies[3] as Buffer]);
     expect(await countRows(db, "capture_bodies")).toBe(80);
     for (const [i, id] of ids.entries()) expect(sha((await restoreCaptureBody(db, id)) ?? Buffer.alloc(0))).toBe(sha(i < 80 ? (bodies[i] as Buffer) : i === 80 ? (bodies[79] as Buffer) : (bodies[3] as Buffer)));
-    const rows = bodyRows(db);
+    const rows = await bodyRows(db);
     expect(Math.max(...rows.map((r) => r.depth))).toBe(MAX_CHAIN_DEPTH);
     // Past the bound, a new stretch starts with a delta against the last stretch's start, not a whole body.
     expect(rows.filter((r) => r.encoding === "zstd").map((r) => r.hash)).toEqual([sha(bodies[0] as Buffer)]);
@@ -62,7 +69,15 @@ describe("raw bodies stored as deltas", () => {
     const [first, second] = pollHistory(2) as [Buffer, Buffer];
     await recordPolls(db, vendor.id, "https://status.acme.test/api/v2/incidents/one.json", [first]);
     const [id] = await recordPolls(db, vendor.id, "https://status.acme.test/api/v2/incidents/two.json", [second]);
-    expect(db.$client.prepare("SELECT encoding, (SELECT lower(hex(p.hash)) FROM capture_bodies p WHERE p.id = b.base_id) AS baseHash FROM capture_bodies b WHERE hash = unhex(?)").get(sha(second))).toEqual({ encoding: "zstd-delta", baseHash: sha(first) });
+    const row = await queryRow(
+      db,
+      {
+        sqlite: "SELECT encoding, (SELECT lower(hex(p.hash)) FROM capture_bodies p WHERE p.id = b.base_id) AS baseHash FROM capture_bodies b WHERE hash = unhex(?)",
+        postgres: "SELECT encoding, (SELECT encode(p.hash, 'hex') FROM capture_bodies p WHERE p.id = b.base_id) AS baseHash FROM capture_bodies b WHERE hash = decode(?, 'hex')",
+      },
+      sha(second),
+    );
+    expect(row).toEqual({ encoding: "zstd-delta", baseHash: sha(first) });
     expect((await restoreCaptureBody(db, id as number))?.equals(second)).toBe(true);
   });
 
@@ -82,11 +97,15 @@ describe("raw bodies stored as deltas", () => {
     const ids = await recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", bodies);
     const victim = ids[5] as number;
     const hash = sha(bodies[5] as Buffer);
-    const row = db.$client.prepare<[string], { body: Buffer; encoding: string }>("SELECT body, encoding FROM capture_bodies WHERE hash = unhex(?)").get(hash);
+    const row = await queryRow<{ body: Buffer; encoding: string }>(
+      db,
+      { sqlite: `SELECT body, encoding FROM capture_bodies WHERE ${BY_HASH.sqlite}`, postgres: `SELECT body, encoding FROM capture_bodies WHERE ${BY_HASH.postgres}` },
+      hash,
+    );
     expect(row?.encoding).toBe("zstd-delta");
     const flipped = Buffer.from(row?.body ?? Buffer.alloc(0));
     flipped[flipped.length - 6] = (flipped[flipped.length - 6] ?? 0) ^ 0xff;
-    db.$client.prepare("UPDATE capture_bodies SET body = ? WHERE hash = unhex(?)").run(flipped, hash);
+    await setStoredBody(db, flipped, hash);
     await expect(restoreCaptureBody(db, victim)).rejects.toThrow(new RegExp(`^store: raw body ${hash} \\(of capture ${victim}\\)`));
     // A later body whose chain runs through the damaged one is refused too.
     await expect(restoreCaptureBody(db, ids[6] as number)).rejects.toThrow(/^store: raw body .* capture/);
@@ -100,7 +119,7 @@ describe("raw bodies stored as deltas", () => {
     const bodies = pollHistory(4);
     const ids = await recordPolls(db, vendor.id, "https://status.acme.test/api/v2/summary.json", bodies);
     // The chain's whole body replaced by a valid one of other content: the deltas after it decode to wrong bytes.
-    db.$client.prepare("UPDATE capture_bodies SET body = ? WHERE hash = unhex(?)").run(encodeFull(Buffer.from('{"other":true}')), sha(bodies[0] as Buffer));
+    await setStoredBody(db, encodeFull(Buffer.from('{"other":true}')), sha(bodies[0] as Buffer));
     await expect(restoreCaptureBody(db, ids[2] as number)).rejects.toThrow(/^store: raw body [0-9a-f]{64} \(of capture \d+\) (restored to .* not its own|cannot be decoded)/);
     await expect(restoreCaptureBody(db, ids[0] as number)).rejects.toThrow(new RegExp(`of capture ${ids[0]}\\) restored to 14 bytes`));
   });
@@ -126,11 +145,11 @@ describe("vendors remove --purge", () => {
     expect(await countRows(db, "capture_bodies")).toBe(20);
     expect((await removeVendor(db, "acme", true)).bodies).toEqual({ dropped: 17, rebased: 1 });
     expect(await countRows(db, "captures")).toBe(3);
-    expect(bodyRows(db).map((r) => r.hash).sort()).toEqual(bodies.slice(10, 13).map(sha).sort());
+    expect((await bodyRows(db)).map((r) => r.hash).sort()).toEqual(bodies.slice(10, 13).map(sha).sort());
     // The first of them was a delta against a body now deleted: it is stored whole.
-    expect(bodyRows(db, `hash = unhex('${sha(bodies[10] as Buffer)}')`)[0]?.encoding).toBe("zstd");
+    expect((await bodyRows(db, sha(bodies[10] as Buffer)))[0]?.encoding).toBe("zstd");
     for (const r of await restoredHashes(db)) expect(r.restored).toBe(r.recorded);
-    expect(db.$client.prepare("SELECT count(*) AS n FROM capture_bodies WHERE vendor_id IS NOT NULL").get()).toEqual({ n: 0 });
+    expect(await queryRow(db, "SELECT count(*) AS n FROM capture_bodies WHERE vendor_id IS NOT NULL")).toEqual({ n: 0 });
   });
 });
 
@@ -142,7 +161,7 @@ describeCorpus("raw bodies of real histories", () => {
       const restored = await restoredHashes(db);
       expect(restored.length).toBeGreaterThan(90);
       for (const r of restored) expect(r.restored, `capture ${r.id}`).toBe(r.recorded);
-      const rows = bodyRows(db);
+      const rows = await bodyRows(db);
       expect(rows.some((r) => r.encoding === "zstd-delta")).toBe(true);
       const stored = rows.reduce((n, r) => n + r.bytes, 0);
       let gzipAlone = 0;

@@ -8,6 +8,7 @@ import { renderExportJson } from "@/lib/export-document";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
 import { getPlatform } from "@/scrapers/platforms";
 import { CORPUS_FOLDERS, corpusPath } from "@/tests/support/corpus-location";
+import { queryRows } from "@/tests/support/database";
 
 /** Import a corpus folder (or a slice of its snapshots, in capture order) into `db` as the CLI does; the vendor. */
 export async function importCorpusFolder(db: RedlineDb, folder: string, options: { slug?: string; slice?: [number, number] } = {}): Promise<VendorRow> {
@@ -28,7 +29,8 @@ export function keptCaptures(db: RedlineDb): Array<{ id: number; hash: string }>
 /** The sha256 of each kept capture's restored body, beside its recorded hash. */
 export async function restoredHashes(db: RedlineDb): Promise<Array<{ id: number; recorded: string; restored: string | null }>> {
   const hashes = [];
-  for (const { id, hash } of keptCaptures(db)) {
+  const kept = await queryRows<{ id: number; hash: string }>(db, "SELECT id, hash FROM captures WHERE body_id IS NOT NULL ORDER BY id");
+  for (const { id, hash } of kept) {
     const body = await restoreCaptureBody(db, id);
     hashes.push({ id, recorded: hash, restored: body && createHash("sha256").update(body).digest("hex") });
   }
@@ -41,18 +43,33 @@ export async function vendorExportJson(db: RedlineDb, slug: string): Promise<str
   return renderExportJson(doc);
 }
 
-export function bodyRows(db: RedlineDb, where = "1"): Array<{ hash: string; encoding: string; depth: number; run: number; bytes: number; size: number }> {
-  return db.$client
-    .prepare<[], { hash: string; encoding: string; depth: number; run: number; bytes: number; size: number }>(
-      `SELECT lower(hex(hash)) AS hash, encoding, depth, run, length(body) AS bytes, size FROM capture_bodies WHERE ${where} ORDER BY id`,
-    )
-    .all();
+export interface BodyRow {
+  hash: string;
+  encoding: string;
+  depth: number;
+  run: number;
+  bytes: number;
+  size: number;
+}
+
+/** The stored bodies in the order they were written, or only the one of `hash`; on either database. */
+export function bodyRows(db: RedlineDb, hash?: string): Promise<BodyRow[]> {
+  const columns = "encoding, depth, run, length(body) AS bytes, size FROM capture_bodies";
+  const where = hash === undefined ? "" : { sqlite: "WHERE hash = unhex(?)", postgres: "WHERE hash = decode(?, 'hex')" };
+  return queryRows<BodyRow>(
+    db,
+    {
+      sqlite: `SELECT lower(hex(hash)) AS hash, ${columns} ${typeof where === "string" ? where : where.sqlite} ORDER BY id`,
+      postgres: `SELECT encode(hash, 'hex') AS hash, ${columns} ${typeof where === "string" ? where : where.postgres} ORDER BY id`,
+    },
+    ...(hash === undefined ? [] : [hash]),
+  );
 }
 
 /** Rewrite every stored body as the layout before deltas wrote it: whole, gzip level 1, no chain. */
 export async function toLegacyLayout(db: RedlineDb): Promise<number> {
   const bodies: Array<{ hash: string; body: Buffer }> = [];
-  for (const r of bodyRows(db)) bodies.push({ hash: r.hash, body: await restoreBody(db, r.hash) });
+  for (const r of await bodyRows(db)) bodies.push({ hash: r.hash, body: await restoreBody(db, r.hash) });
   const write = db.$client.prepare<[Buffer, string]>(
     "UPDATE capture_bodies SET encoding = 'gzip', body = ?, base_id = NULL, depth = 0, chain_bytes = 0, run = 0, vendor_id = NULL, source_id = NULL, position = NULL WHERE hash = unhex(?)",
   );
