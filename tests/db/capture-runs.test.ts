@@ -9,7 +9,7 @@ import { renderExportJson } from "@/lib/export-document";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
 import { runPendingJobs } from "@/scrapers/rederive/job-runner";
-import { freshDatabase } from "@/tests/support/database";
+import { freshDatabase, queryRows } from "@/tests/support/database";
 
 const PAGE = { id: "p1", name: "Acme", url: "https://status.acme.test" };
 const LISTING = "https://status.acme.test/api/v2/incidents.json";
@@ -52,11 +52,17 @@ async function unchangedMaintenances(db: RedlineDb, vendor: VendorRow, minute: n
   });
 }
 
-function maintenanceRuns(db: RedlineDb): Array<[string, string, number]> {
-  return db.$client
-    .prepare<[string], { first: string; last: string; n: number }>("SELECT observed_at AS first, last_observed_at AS last, observations AS n FROM captures WHERE source = ? ORDER BY observed_at")
-    .all(MAINTENANCES)
-    .map((r) => [r.first, r.last, r.n]);
+/** A source's captures as runs: when each was first and last observed, and how many times. */
+function runsOf(db: RedlineDb, source: string) {
+  return queryRows<{ first: string; last: string; n: number }>(
+    db,
+    "SELECT observed_at AS first, last_observed_at AS last, observations AS n FROM captures WHERE source = ? ORDER BY observed_at",
+    source,
+  );
+}
+
+async function maintenanceRuns(db: RedlineDb): Promise<Array<[string, string, number]>> {
+  return (await runsOf(db, MAINTENANCES)).map((r) => [r.first, r.last, r.n]);
 }
 
 describe("runs of a source beside another", () => {
@@ -69,13 +75,13 @@ describe("runs of a source beside another", () => {
     // The same listing again changes nothing and reads no other source's standing: the run goes on.
     await listing(db, vendor, 3, ["a"]);
     await unchangedMaintenances(db, vendor, 4);
-    expect(maintenanceRuns(db)).toEqual([[at(1), at(4), 3]]);
+    expect(await maintenanceRuns(db)).toEqual([[at(1), at(4), 3]]);
     // A new incident is derived with the maintenances endpoint's standing as it stood at minute 4.
     await listing(db, vendor, 5, ["a", "b"]);
     await unchangedMaintenances(db, vendor, 6);
     await unchangedMaintenances(db, vendor, 7);
-    expect(maintenanceRuns(db)).toEqual([[at(1), at(4), 3], [at(6), at(7), 2]]);
-    expect(db.$client.prepare("SELECT observed_at AS first, last_observed_at AS last, observations AS n FROM captures WHERE source = ? ORDER BY observed_at").all(LISTING)).toEqual([
+    expect(await maintenanceRuns(db)).toEqual([[at(1), at(4), 3], [at(6), at(7), 2]]);
+    expect(await runsOf(db, LISTING)).toEqual([
       { first: at(0), last: at(3), n: 2 },
       { first: at(5), last: at(5), n: 1 },
     ]);
