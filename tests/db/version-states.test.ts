@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { RedlineDb } from "@/db/client";
+import { packedRow } from "@/db/schema/columns";
 import { isStateCheckpoint, replayStateRows, STATE_CHECKPOINT } from "@/db/state-log";
 import { readVersionState } from "@/db/version-states";
 import { transact } from "@/db/transaction";
@@ -9,7 +10,7 @@ import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-sn
 import { getPlatform } from "@/scrapers/platforms";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { corpusPath, describeCorpus } from "@/tests/support/corpus";
-import { freshDatabase } from "@/tests/support/database";
+import { freshDatabase, queryRow, queryRows } from "@/tests/support/database";
 
 /** What the write path was handed, before it chose what to keep: the derive stage's output, as JSON. */
 const derived = vi.hoisted(() => ({ versions: new Map<string, string>(), states: new Map<string, string>() }));
@@ -44,11 +45,10 @@ interface Stored {
 
 /** Every stored version and record state, rebuilt, against what derivation produced. */
 async function checkEveryState(db: RedlineDb): Promise<Stored> {
-  const versions = db.$client
-    .prepare<[], { incidentId: number; seq: number; full: number; projected: number }>(
-      "SELECT incident_id AS incidentId, seq, snapshot IS NOT NULL AS full, snapshot IS NULL AND patch IS NULL AS projected FROM incident_versions v",
-    )
-    .all();
+  const versions = await queryRows<{ incidentId: number; seq: number; full: number; projected: number }>(
+    db,
+    "SELECT incident_id AS incidentId, seq, snapshot IS NOT NULL AS full, snapshot IS NULL AND patch IS NULL AS projected FROM incident_versions v",
+  );
   for (const v of versions) {
     const expected = derived.versions.get(`${v.incidentId}:${v.seq}`);
     expect(expected, `version ${v.incidentId}:${v.seq} was derived`).toBeDefined();
@@ -56,11 +56,13 @@ async function checkEveryState(db: RedlineDb): Promise<Stored> {
     // Derivation's versions are their records as logged: none keeps a copy of its own.
     expect(v.projected, `version ${v.incidentId}:${v.seq} is its logged record`).toBe(1);
   }
-  const states = db.$client
-    .prepare<[], { incidentId: number; captureId: number; state: string | null; patch: string | null; depth: number }>(
+  // The packed columns as written: bytes on PostgreSQL are text again unless a dictionary or zstd frame.
+  const states = (
+    await queryRows<{ incidentId: number; captureId: number; state: string | Buffer | null; patch: string | Buffer | null; depth: number }>(
+      db,
       "SELECT incident_id AS incidentId, capture_id AS captureId, state, patch, depth FROM incident_states ORDER BY incident_id, id",
     )
-    .all();
+  ).map((row) => packedRow(db.connection.dialect, row, ["state", "patch"]));
   const byIncident = new Map<number, typeof states>();
   for (const s of states) byIncident.set(s.incidentId, [...(byIncident.get(s.incidentId) ?? []), s]);
   for (const rows of byIncident.values()) {
@@ -86,7 +88,7 @@ describe("versions and record states kept as patches", () => {
     await archiveAcmeLifecycle(db);
     const stored = await checkEveryState(db);
     expect(stored.versions).toBeGreaterThan(10);
-    const kinds = db.$client.prepare<[], { kind: number }>("SELECT DISTINCT kind FROM version_kinds").all().map((r) => CHANGE_KIND_CODES[r.kind]);
+    const kinds = (await queryRows<{ kind: number }>(db, "SELECT DISTINCT kind FROM version_kinds")).map((r) => CHANGE_KIND_CODES[r.kind]);
     expect(kinds).toEqual(expect.arrayContaining(["incident-deleted", "postmortem-published", "postmortem-edited"]));
   });
 
@@ -96,9 +98,11 @@ describe("versions and record states kept as patches", () => {
     const before = await checkEveryState(db);
     // Rewind past the last four captures, as a late capture does, then check what is left.
     const { rewindHistory } = await import("@/db/history-rewind");
-    const from = db.$client.prepare<[number], { observedAt: string; source: string; hash: string }>(
+    const from = await queryRow<{ observedAt: string; source: string; hash: string }>(
+      db,
       "SELECT observed_at AS observedAt, source, hash FROM captures WHERE vendor_id = ? ORDER BY observed_at LIMIT 1 OFFSET 3",
-    ).get(vendor.id);
+      vendor.id,
+    );
     if (!from) throw new Error("no capture to rewind from");
     await transact(db, () => rewindHistory(db, vendor.id, from));
     const after = await checkEveryState(db);
