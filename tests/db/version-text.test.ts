@@ -2,10 +2,18 @@ import { describe, expect, it } from "vitest";
 import { listChangeDetails, listChanges } from "@/db/queries/changes";
 import { loadVendorExport } from "@/db/queries/incident-history";
 import { getIncidentRecord, getVersionDetail } from "@/db/queries/incident-page";
+import type { RedlineDb } from "@/db/client";
+import { unpackVersionText, withVersionText } from "@/db/version-content";
 import { rerenderVersionTexts } from "@/db/version-text";
 import { currentSummarizer, type Summarizer } from "@/lib/summarize";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
-import { countRows, freshDatabase } from "@/tests/support/database";
+import { countRows, freshDatabase, queryRow, queryRows, runSql } from "@/tests/support/database";
+
+/** Every version's stored summary and text version, decoded from its content. */
+async function storedTexts(db: RedlineDb): Promise<Array<{ summary: string; textVersion: number }>> {
+  const rows = await queryRows<{ content: Buffer; textVersion: number }>(db, "SELECT content, text_version AS textVersion FROM incident_versions ORDER BY id");
+  return rows.map((r) => ({ summary: unpackVersionText(r.content).summary, textVersion: r.textVersion }));
+}
 
 /** Wording of a summarizer version after the stored one: each sentence marked, so its text is told apart. */
 const reworded: Summarizer = {
@@ -18,10 +26,11 @@ async function archiveWithoutRawBodies() {
   const db = await freshDatabase();
   const vendor = await archiveAcmeLifecycle(db);
   // Nothing below may re-derive from raw captures: there are none left to read.
-  db.$client.exec("UPDATE captures SET body_id = NULL; DELETE FROM capture_bodies");
-  const incident = db.$client.prepare<[], { id: number; providerId: string; versionCount: number }>(
-    "SELECT id, provider_id AS providerId, version_count AS versionCount FROM incidents ORDER BY version_count DESC LIMIT 1",
-  ).get();
+  await db.connection.exec("UPDATE captures SET body_id = NULL; DELETE FROM capture_bodies");
+  const incident = await queryRow<{ id: number; providerId: string; versionCount: number }>(
+    db,
+    "SELECT id, provider_id AS providerId, version_count AS versionCount FROM incidents ORDER BY version_count DESC, id LIMIT 1",
+  );
   if (!incident) throw new Error("no incident archived");
   return { db, vendor, incident };
 }
@@ -51,11 +60,14 @@ describe("summaries and headlines derived by a versioned summarizer", () => {
     const before = (await listChanges(db, { vendorId: vendor.id }, 100)).rows.map((r) => [r.summary, r.headline]);
     const expectedExport = JSON.stringify(await loadVendorExport(db, vendor.slug));
     // Mark every text as written by an older summarizer, then let the current one write it again.
-    db.$client.exec("UPDATE incident_versions SET text_version = 0, content = redline_version_with(redline_version_with(content, 'summary', 'stale'), 'headline', 'stale')");
+    for (const { id, content } of await queryRows<{ id: number; content: Buffer }>(db, "SELECT id, content FROM incident_versions")) {
+      await runSql(db, "UPDATE incident_versions SET text_version = 0, content = ? WHERE id = ?", withVersionText(content, { summary: "stale", headline: "stale" }), id);
+    }
     expect((await listChanges(db, { vendorId: vendor.id }, 100)).rows.map((r) => [r.summary, r.headline])).toEqual(before);
     expect(JSON.stringify(await loadVendorExport(db, vendor.slug))).toBe(expectedExport);
     expect(await rerenderVersionTexts(db)).toBe(before.length);
-    const rows = db.$client.prepare<[], { summary: string; textVersion: number }>("SELECT redline_version_field(content, 'summary') AS summary, text_version AS textVersion FROM incident_versions").all();
+    const rows = await storedTexts(db);
+    expect(rows.length).toBe(before.length);
     expect(rows.every((r) => r.summary !== "stale" && r.textVersion === currentSummarizer.version)).toBe(true);
     expect(await rerenderVersionTexts(db)).toBe(0);
   });
@@ -64,8 +76,9 @@ describe("summaries and headlines derived by a versioned summarizer", () => {
     const { db, vendor } = await archiveWithoutRawBodies();
     const n = await countRows(db, "incident_versions");
     expect(await rerenderVersionTexts(db, reworded, 2)).toBe(n);
-    const stale = db.$client.prepare<[number], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE text_version <> ? OR redline_version_field(content, 'summary') NOT LIKE '[v2] %'").get(reworded.version);
-    expect(stale?.n).toBe(0);
+    const rows = await storedTexts(db);
+    expect(rows).toHaveLength(n);
+    expect(rows.filter((r) => r.textVersion !== reworded.version || !r.summary.startsWith("[v2] "))).toEqual([]);
     expect((await listChanges(db, { vendorId: vendor.id }, 100, reworded)).rows.every((r) => r.headline.startsWith("[v2] "))).toBe(true);
   });
 });
@@ -78,8 +91,8 @@ describe("rendering stale text a few incidents at a time", () => {
     const first = await rerenderVersionTexts(db, reworded, 2, 1);
     expect(first).toBeGreaterThan(0);
     expect(first).toBeLessThan(await countRows(db, "incident_versions"));
-    const stale = db.$client.prepare<[number], { incidents: number }>("SELECT count(DISTINCT incident_id) AS incidents FROM incident_versions WHERE text_version <> ?");
-    expect(stale.get(reworded.version)?.incidents).toBe(incidents - 2);
+    const stale = await queryRow<{ incidents: number }>(db, "SELECT count(DISTINCT incident_id) AS incidents FROM incident_versions WHERE text_version <> ?", reworded.version);
+    expect(stale?.incidents).toBe(incidents - 2);
     expect(first + (await rerenderVersionTexts(db, reworded, 2))).toBe(await countRows(db, "incident_versions"));
   });
 });
