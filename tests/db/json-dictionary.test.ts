@@ -8,6 +8,7 @@ import { convertVersionLayout, versionLayoutPending } from "@/db/layout/convert-
 import { packJson, unpackJson } from "@/db/packed-json";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { freshDatabase } from "@/tests/support/database";
+import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 
 const state = JSON.stringify({
   incident: { vendor: "acme", id: "x1", kind: "incident", title: "Elevated error rates", status: "investigating", impact: "minor", updates: [{ id: "u1", status: "investigating", body: "We are investigating elevated error rates on the API. ✓" }] },
@@ -45,7 +46,8 @@ describe("stored JSON compressed against a fixed dictionary", () => {
   });
 });
 
-describe("migrate's conversion of record states deflated by an earlier Redline", () => {
+// Deflated rows are found only in SQLite files of an earlier Redline, and migrate converts them there alone.
+describe.skipIf(testDatabaseDialect === "postgres")("migrate's conversion of record states deflated by an earlier Redline (SQLite)", () => {
   it("recompresses them against the dictionary, the texts unchanged, and then has nothing left to do", async () => {
     const db = await freshDatabase();
     await archiveAcmeLifecycle(db);
