@@ -53,6 +53,7 @@ const statements = statementsFor((c: Connection) => ({
   dropSchedule: c.prepare<[number]>("DELETE FROM poll_state WHERE vendor_id = ?"),
   disable: c.prepare<[number]>("UPDATE vendors SET enabled = FALSE WHERE id = ?"),
   remove: c.prepare<[number]>("DELETE FROM vendors WHERE id = ?"),
+  removeIncidents: c.prepare<[number]>("DELETE FROM incidents WHERE vendor_id = ?"),
   incidentCount: c.prepare<[number], { n: number }>("SELECT count(*) AS n FROM incidents WHERE vendor_id = ?"),
   setDerivedWith: c.prepare<[string, number]>("UPDATE vendors SET derived_with = ? WHERE id = ?"),
   summaries: c.prepare<[], VendorSummary>({
@@ -203,6 +204,9 @@ export async function removeVendor(db: RedlineDb, slug: string, purge: boolean):
   }
   const bodies = await transact(db, async (): Promise<PruneSummary> => {
     const hashes = await vendorBodyHashes(db, vendor.id);
+    // Its incidents first (their versions and states cascade): on PostgreSQL those still name its
+    // captures when the vendor's delete cascades to the captures, which their foreign keys refuse.
+    await s.removeIncidents.run(vendor.id);
     // Its captures go with it (foreign keys cascade); then the raw bodies no other vendor uses.
     await s.remove.run(vendor.id);
     const pruned = await dropUnusedBodies(db, hashes);
