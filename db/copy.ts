@@ -471,7 +471,7 @@ async function checkTables(connection: Connection, plan: TablePlan[], role: stri
 }
 
 /** A value as either dialect reads it back, to tell one row from another: packed bytes as text, JSON parsed (jsonb rewrites its text). */
-function comparable(value: unknown): unknown {
+export function comparable(value: unknown): unknown {
   if (Buffer.isBuffer(value)) {
     const read = packedFromBytes(value);
     return typeof read === "string" ? comparable(read) : `bytes:${read.toString("hex")}`;

@@ -4,7 +4,7 @@ import path from "node:path";
 import { deflateRawSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeStore, openDatabase, openStore, type RedlineDb } from "@/db/client";
-import { CopyError, copyArchive, copyPlan, type CopyProgress } from "@/db/copy";
+import { comparable, CopyError, copyArchive, copyPlan, type CopyProgress } from "@/db/copy";
 import type { Connection } from "@/db/driver/connection";
 import { statementShaped } from "@/db/queries/prepared";
 import { unpackJson } from "@/db/packed-json";
@@ -50,22 +50,6 @@ async function recordArchive(db: RedlineDb): Promise<void> {
   const job = await queueJob(db, acme.id, "parsers changed", null, "2026-05-01T00:00:00.000Z");
   await finishJob(db, job.id, "failed", "a reason with a back\\slash");
   await recordSupervisorEvent(db, { at: "2026-05-01T00:00:00.000Z", process: "web", event: "started", detail: "a back\\slash and \"quotes\"" });
-}
-
-/** A value as both dialects can be compared by: bytes as the packed column reads them, JSON parsed (jsonb rewrites its text). */
-function comparable(value: unknown): unknown {
-  if (Buffer.isBuffer(value)) {
-    const read = packedFromBytes(value);
-    return typeof read === "string" ? comparable(read) : `bytes:${read.toString("hex")}`;
-  }
-  if (typeof value === "string" && /^[[{]/.test(value)) {
-    try {
-      return JSON.parse(value) as unknown;
-    } catch {
-      return value;
-    }
-  }
-  return value;
 }
 
 async function rowsOf(connection: Connection, table: string, columns: string[], key: string[]): Promise<unknown[][]> {
