@@ -5,7 +5,7 @@ import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-sn
 import { getPlatform } from "@/scrapers/platforms";
 import { vendorExportJson } from "@/tests/support/body-store";
 import { CORPUS_FOLDERS, corpusAvailable, corpusPath, describeCorpus } from "@/tests/support/corpus";
-import { describePostgres, runPostgresCluster } from "@/tests/support/postgres";
+import { describePostgres, withPostgresDatabase } from "@/tests/support/postgres";
 
 /** Every folder of the corpus imported into `db`, each as its vendor, in the listed order. */
 async function importCorpus(db: RedlineDb): Promise<void> {
@@ -20,16 +20,13 @@ async function importCorpus(db: RedlineDb): Promise<void> {
 // Both databases are this test's own, whichever the suite runs on: it compares the two.
 describeCorpus("the corpus imported into SQLite and into PostgreSQL", () => {
   describePostgres("gives byte-identical exports", () => {
-    let cluster: ReturnType<typeof runPostgresCluster>;
+    const database = withPostgresDatabase({ prefix: "corpus_dialects" });
     let sqlite: RedlineDb;
     let pg: RedlineDb;
-    let url: string;
 
     beforeAll(async () => {
-      cluster = runPostgresCluster();
       sqlite = openDatabase(":memory:");
-      url = await cluster.createDatabase("corpus_dialects");
-      pg = await openStore(url);
+      pg = await openStore(database.url);
       await importCorpus(sqlite);
       await importCorpus(pg);
     }, 600_000);
@@ -37,7 +34,6 @@ describeCorpus("the corpus imported into SQLite and into PostgreSQL", () => {
     afterAll(async () => {
       if (sqlite) closeDatabase(sqlite);
       if (pg) await closeStore(pg);
-      if (url) await cluster.dropDatabase(url);
     });
 
     for (const { folder, vendor } of CORPUS_FOLDERS) {
