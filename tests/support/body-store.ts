@@ -22,15 +22,14 @@ export async function importCorpusFolder(db: RedlineDb, folder: string, options:
 }
 
 /** Every capture that kept a body, with the hash recorded when it was taken. */
-export function keptCaptures(db: RedlineDb): Array<{ id: number; hash: string }> {
-  return db.$client.prepare<[], { id: number; hash: string }>("SELECT id, hash FROM captures WHERE body_id IS NOT NULL ORDER BY id").all();
+export function keptCaptures(db: RedlineDb): Promise<Array<{ id: number; hash: string }>> {
+  return queryRows<{ id: number; hash: string }>(db, "SELECT id, hash FROM captures WHERE body_id IS NOT NULL ORDER BY id");
 }
 
 /** The sha256 of each kept capture's restored body, beside its recorded hash. */
 export async function restoredHashes(db: RedlineDb): Promise<Array<{ id: number; recorded: string; restored: string | null }>> {
   const hashes = [];
-  const kept = await queryRows<{ id: number; hash: string }>(db, "SELECT id, hash FROM captures WHERE body_id IS NOT NULL ORDER BY id");
-  for (const { id, hash } of kept) {
+  for (const { id, hash } of await keptCaptures(db)) {
     const body = await restoreCaptureBody(db, id);
     hashes.push({ id, recorded: hash, restored: body && createHash("sha256").update(body).digest("hex") });
   }

@@ -38,7 +38,7 @@ describe("migrating the raw layer to integer body ids", () => {
     const source = await archive(dir);
     const slugs = slugsOf(source);
     const expected = new Map(await Promise.all(slugs.map(async (slug) => [slug, await vendorExportJson(source, slug)] as const)));
-    const kept = keptCaptures(source);
+    const kept = await keptCaptures(source);
     expect(kept.length).toBeGreaterThan(0);
     const file = layoutBeforeRawRowsFile(dir);
     writeLayoutBeforeRawRows(source, file);
@@ -51,7 +51,7 @@ describe("migrating the raw layer to integer body ids", () => {
     expect(columnsOf(migrated.$client, "capture_bodies")).toContain("hash blob");
     expect(columnsOf(migrated.$client, "capture_bodies")).not.toContain("base_hash text");
     expect(migrated.$client.prepare("SELECT count(*) AS n FROM captures WHERE body_hash IS NOT NULL").get()).toEqual({ n: 0 });
-    expect(keptCaptures(migrated)).toEqual(kept);
+    expect(await keptCaptures(migrated)).toEqual(kept);
     for (const r of await restoredHashes(migrated)) expect(r.restored).toBe(r.recorded);
     for (const slug of slugs) expect(await vendorExportJson(migrated, slug)).toBe(expected.get(slug));
     expect(migrated.$client.prepare("PRAGMA foreign_key_check").all()).toEqual([]);
@@ -66,7 +66,7 @@ describe("migrating the raw layer to integer body ids", () => {
     const source = await archive(dir);
     const slugs = slugsOf(source);
     const expected = new Map(await Promise.all(slugs.map(async (slug) => [slug, await vendorExportJson(source, slug)] as const)));
-    const kept = keptCaptures(source);
+    const kept = await keptCaptures(source);
     const file = layoutBeforeRawRowsFile(dir);
     writeLayoutBeforeRawRows(source, file);
     closeDatabase(source);
@@ -84,7 +84,7 @@ describe("migrating the raw layer to integer body ids", () => {
 
     expect(oldBodyPointers(file)).toEqual(before);
     const migrated = openDatabase(file);
-    expect(keptCaptures(migrated)).toEqual(kept);
+    expect(await keptCaptures(migrated)).toEqual(kept);
     for (const r of await restoredHashes(migrated)) expect(r.restored).toBe(r.recorded);
     for (const slug of slugs) expect(await vendorExportJson(migrated, slug)).toBe(expected.get(slug));
     closeDatabase(migrated);
