@@ -122,6 +122,11 @@ export function databaseLocation(env: Pick<Env, "REDLINE_DB" | "REDLINE_DATABASE
   return env.REDLINE_DATABASE_URL ?? env.REDLINE_DB;
 }
 
+/** The environment that points a child process at `location` (a postgres:// URL or a SQLite file): databaseLocation's inverse. */
+export function databaseEnvironment(location: string): { REDLINE_DATABASE_URL: string; REDLINE_DB?: string } {
+  return /^postgres(ql)?:\/\//i.test(location) ? { REDLINE_DATABASE_URL: location } : { REDLINE_DATABASE_URL: "", REDLINE_DB: location };
+}
+
 /** The environment, read once and validated: a bad value stops the process with its name. */
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const result = envSchema.safeParse(source);

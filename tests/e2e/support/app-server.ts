@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { databaseEnvironment } from "@/lib/env";
 import { NEXT_ENV } from "@/tests/e2e/support/build-app";
 import { ROOT } from "@/tests/e2e/support/commands";
 import { childGone, waitFor } from "@/tests/support/observe";
@@ -48,15 +49,15 @@ export function stopProcess(child: ChildProcess): Promise<void> {
   return exited.finally(() => clearTimeout(killLater));
 }
 
-/** The web server (Next.js behind the page cache) on a free loopback port over this database, once it answers. */
-export async function startAppServer(dbPath: string, logFile: string): Promise<AppServer> {
+/** The web server (Next.js behind the page cache) on a free loopback port over this database (a SQLite file or a postgres:// URL), once it answers. */
+export async function startAppServer(database: string, logFile: string): Promise<AppServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const log = fs.openSync(logFile, "w");
   const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "server", "web-server.ts")], {
     cwd: ROOT,
-    env: { ...process.env, ...NEXT_ENV, REDLINE_DB: dbPath, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), REDLINE_OPERATOR_TOKEN: E2E_OPERATOR_TOKEN },
+    env: { ...process.env, ...NEXT_ENV, ...databaseEnvironment(database), NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), REDLINE_OPERATOR_TOKEN: E2E_OPERATOR_TOKEN },
     stdio: ["ignore", log, log],
     detached: true,
   });
