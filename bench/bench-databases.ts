@@ -7,6 +7,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { closeStore, openStore } from "@/db/client";
+import { copyArchive } from "@/db/copy";
 import type { Dialect } from "@/db/driver/connection";
 import { findPostgresBinaries } from "@/tests/support/postgres-binaries";
 import { type PostgresCluster, startPostgresCluster } from "@/tests/support/postgres-cluster";
@@ -79,4 +81,40 @@ export async function onEachDatabase<T>(work: (database: BenchDatabase) => Promi
 /** The database's name as a table of figures gives it. */
 export function dialectLabel(dialect: Dialect): string {
   return dialect === "sqlite" ? "SQLite" : "PostgreSQL";
+}
+
+/**
+ * Runs `work` once per database of this run over the same archive: the SQLite file `seedFile`
+ * itself, and on PostgreSQL a copy of it (`redline copy`'s copyArchive) made before `work` starts
+ * and not timed, so both databases serve the same rows.
+ */
+export async function onEachSeedCopy<T>(seedFile: string, work: (database: BenchDatabase) => Promise<T>, argv: readonly string[] = process.argv): Promise<Array<{ database: BenchDatabase; result: T }>> {
+  const dialects = benchDialects(argv);
+  let cluster: PostgresCluster | undefined;
+  const results: Array<{ database: BenchDatabase; result: T }> = [];
+  try {
+    for (const dialect of dialects) {
+      let location = seedFile;
+      if (dialect === "postgres") {
+        cluster ??= await startPostgresCluster({ settings: DURABLE });
+        location = await cluster.createDatabase("redline_bench_seed");
+        const started = performance.now();
+        const [source, target] = [await openStore(seedFile, { readonly: true }), await openStore(location)];
+        try {
+          const copied = await copyArchive(source, target, { batchSize: 5_000 });
+          await target.connection.exec("VACUUM ANALYZE");
+          console.log(`copied the archive to PostgreSQL: ${copied.rows} rows in ${((performance.now() - started) / 1000).toFixed(0)} s (not timed)`);
+        } finally {
+          await closeStore(source);
+          await closeStore(target);
+        }
+      }
+      const database = { dialect, location };
+      console.log(`-- ${dialectLabel(dialect)}`);
+      results.push({ database, result: await work(database) });
+    }
+    return results;
+  } finally {
+    await cluster?.stop();
+  }
 }

@@ -9,6 +9,8 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { type BenchDatabase, dialectLabel } from "@/bench/bench-databases";
+import { databaseEnvironment } from "@/lib/env";
 import { newestMtime } from "@/scripts/newest-mtime";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -221,14 +223,27 @@ export function printResults(rows: readonly LoadResult[]): void {
   }
 }
 
+/** Each target's figures on each database of the run, one row a target (bench/bench-databases.ts). */
+export function printSideBySide(runs: ReadonlyArray<{ database: BenchDatabase; result: readonly LoadResult[] }>): void {
+  if (runs.length < 2) return;
+  const targets = [...new Set(runs.flatMap((r) => r.result.map((x) => x.target)))];
+  console.log(`\n${"target".padEnd(30)} ${runs.map((r) => `${dialectLabel(r.database.dialect)}: req/s, p99 ms, CPU ms/req`.padEnd(40)).join(" ")}`);
+  for (const target of targets) {
+    const cells = runs.map((r) => {
+      const x = r.result.find((y) => y.target === target);
+      return (x ? `${x.reqPerSec.toFixed(0)}, ${x.p99.toFixed(0)}, ${x.serverCpuMsPerReq.toFixed(2)}` : "-").padEnd(40);
+    });
+    console.log(`${target.padEnd(30)} ${cells.join(" ")}`);
+  }
+}
 
-/** The web server (Next.js behind its page cache) over `dbFile`, each target measured in turn. */
-export async function measureWebServer(dbFile: string, targets: readonly Target[], prepare?: (base: string) => Promise<void>): Promise<LoadResult[]> {
+/** The web server (Next.js behind its page cache) over `database` (a SQLite file or a postgres:// URL), each target measured in turn. */
+export async function measureWebServer(database: string, targets: readonly Target[], prepare?: (base: string) => Promise<void>): Promise<LoadResult[]> {
   const port = await freePort();
   const server = await startServer(
     ["--import", "tsx", path.join(ROOT, "server", "web-server.ts")],
         // One client (this process) makes every request: the per-client limit would measure itself.
-    { REDLINE_DB: dbFile, REDLINE_NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), REDLINE_RATE_LIMIT_PER_SECOND: "0" },
+    { ...databaseEnvironment(database), REDLINE_NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), REDLINE_RATE_LIMIT_PER_SECOND: "0" },
     `http://127.0.0.1:${port}/search`,
   );
   const results: LoadResult[] = [];

@@ -2,9 +2,9 @@
  * The web benchmark's outage elsewhere: records a new version of one incident of its own vendor
  * ("bench-outage") every `intervalMs`, through the poller's write path, and prints "recorded <n>"
  * after each. On SIGTERM it removes the vendor and what it recorded, leaving the seed as it was.
- * Run as `node --import tsx bench/version-writer.ts <db> <intervalMs>`.
+ * Run as `node --import tsx bench/version-writer.ts <db file or postgres:// URL> <intervalMs>`.
  */
-import { closeDatabase, openDatabase } from "@/db/client";
+import { closeStore, openStore } from "@/db/client";
 import { ensureVendor, getVendorBySlug, removeVendor } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
 import { wholeSnapshot } from "@/lib/derive/observation";
@@ -15,8 +15,8 @@ import { makeIncident, makeUpdate } from "@/tests/support/incidents";
 const SLUG = "bench-outage";
 const PLATFORM = "statuspage-incidents";
 
-async function run(file: string, intervalMs: number): Promise<void> {
-  const db = openDatabase(file);
+async function run(location: string, intervalMs: number): Promise<void> {
+  const db = await openStore(location);
   const platform = getPlatform(PLATFORM);
   if (!platform) throw new Error(`bench: no platform ${PLATFORM}`);
   // A run stopped before it could clean up left its vendor behind.
@@ -42,10 +42,9 @@ async function run(file: string, intervalMs: number): Promise<void> {
   const timer = setInterval(() => void record(), intervalMs);
   process.once("SIGTERM", () => {
     clearInterval(timer);
-    void removeVendor(db, SLUG, true).then(() => {
-      closeDatabase(db);
-      process.exit(0);
-    });
+    void removeVendor(db, SLUG, true)
+      .then(() => closeStore(db))
+      .then(() => process.exit(0));
   });
 }
 

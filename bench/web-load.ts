@@ -8,11 +8,14 @@
  * "1 write/s" loads the incident pages while another vendor records a new version every second,
  * as during an outage elsewhere: a version evicts only the pages that show it.
  * Goals: incident page p99 under 100 ms, and at least a third of the bare server's throughput.
+ * The web server runs on SQLite and then on a PostgreSQL copy of the same archive, in one run
+ * (bench/bench-databases.ts; `--db sqlite` or `--db postgres` for one); the bare server reads the SQLite file.
  * BENCH_WEB_ONLY=incident,change measures only the targets whose names contain one of those words.
  */
 import path from "node:path";
 import Database from "better-sqlite3";
-import { describeMachine, ensureBuilt, type LoadResult, measureBareServer, measureWebServer, printResults, startHelper, type Target } from "@/bench/http-load";
+import { dialectLabel, onEachSeedCopy } from "@/bench/bench-databases";
+import { describeMachine, ensureBuilt, type LoadResult, measureBareServer, measureWebServer, printResults, printSideBySide, startHelper, type Target } from "@/bench/http-load";
 import { ensureLargeSeed } from "@/bench/seed-large";
 import { createRandom } from "@/bench/synthetic-text";
 import { toFtsQuery } from "@/db/queries/search";
@@ -35,7 +38,14 @@ const WRITE_INTERVAL_MS = 1_000;
 /** Fresh-render CPU per page before issue 12 (docs/benchmarks.md, SEED_VERSION 5 A/B). */
 const BEFORE_MS = { "incident page": 16, "change page": 16 };
 
-function pickTargets(file: string): { targets: Target[]; matches: number[] } {
+interface Picked {
+  incidents: string[];
+  changes: string[];
+  searches: string[];
+  matches: number[];
+}
+
+function pickPaths(file: string): Picked {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   registerSearchFunctions(db);
   try {
@@ -49,32 +59,34 @@ function pickTargets(file: string): { targets: Target[]; matches: number[] } {
       (r): r is { slug: string; providerId: string } => r !== undefined,
     );
     const count = db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM incident_search WHERE incident_search MATCH ?");
-    const matches = SEARCHES.map((q) => count.get(toFtsQuery(q) ?? q)?.n ?? 0);
-    const incidents = sample.map((r) => paths.incident(r.slug, r.providerId));
-    const changes = sample.map((r) => paths.version(r.slug, r.providerId, 1 + Math.floor(random() * TYPICAL_VERSIONS)));
-    const searches = SEARCHES.map((q) => `/search?${new URLSearchParams({ q }).toString()}`);
     return {
-      matches,
-      targets: [
-        { name: "home / (rendered)", paths: ["/"], fresh: true },
-        { name: "home / (cached)", paths: ["/"] },
-        { name: "incident page (rendered)", paths: incidents, fresh: true },
-        { name: "incident page (cached)", paths: incidents },
-        {
-          name: "incident page (1 write/s)",
-          paths: incidents,
-          alongside: () => startHelper(["--import", "tsx", path.join(__dirname, "version-writer.ts"), file, String(WRITE_INTERVAL_MS)], /^recorded 1 /m),
-        },
-        { name: "change page (rendered)", paths: changes, fresh: true },
-        { name: "change page (cached)", paths: changes },
-        { name: "search (rendered)", paths: searches, fresh: true },
-        { name: "search (cached)", paths: searches },
-        { name: "bare http + better-sqlite3", paths: incidents },
-      ],
+      matches: SEARCHES.map((q) => count.get(toFtsQuery(q) ?? q)?.n ?? 0),
+      incidents: sample.map((r) => paths.incident(r.slug, r.providerId)),
+      changes: sample.map((r) => paths.version(r.slug, r.providerId, 1 + Math.floor(random() * TYPICAL_VERSIONS))),
+      searches: SEARCHES.map((q) => `/search?${new URLSearchParams({ q }).toString()}`),
     };
   } finally {
     db.close();
   }
+}
+
+/** The targets on the archive at `location`: the writer beside "1 write/s" records into that database. */
+function targetsOn(location: string, { incidents, changes, searches }: Picked): Target[] {
+  return [
+    { name: "home / (rendered)", paths: ["/"], fresh: true },
+    { name: "home / (cached)", paths: ["/"] },
+    { name: "incident page (rendered)", paths: incidents, fresh: true },
+    { name: "incident page (cached)", paths: incidents },
+    {
+      name: "incident page (1 write/s)",
+      paths: incidents,
+      alongside: () => startHelper(["--import", "tsx", path.join(__dirname, "version-writer.ts"), location, String(WRITE_INTERVAL_MS)], /^recorded 1 /m),
+    },
+    { name: "change page (rendered)", paths: changes, fresh: true },
+    { name: "change page (cached)", paths: changes },
+    { name: "search (rendered)", paths: searches, fresh: true },
+    { name: "search (cached)", paths: searches },
+  ];
 }
 
 export async function runWebBenchmark(): Promise<void> {
@@ -85,30 +97,34 @@ export async function runWebBenchmark(): Promise<void> {
   );
   ensureBuilt();
   const only = (process.env.BENCH_WEB_ONLY ?? "").split(",").filter(Boolean);
-  const picked = pickTargets(seed.file);
+  const picked = pickPaths(seed.file);
   const { matches } = picked;
-  const targets = picked.targets.filter((t, i, all) => only.length === 0 || i === all.length - 1 || only.some((word) => t.name.includes(word)));
   await describeMachine();
   console.log(`search: ${SEARCHES.length} queries matching ${Math.min(...matches)} to ${Math.max(...matches)} incidents each`);
-  const bareTarget = targets.at(-1);
-  if (!bareTarget) throw new Error("bench: no bare target");
-  const web = targets.slice(0, -1);
-  const results: LoadResult[] = await measureWebServer(seed.file, web.filter((t) => !t.alongside));
-  // On a server of its own, so its pages were all rendered within the cache's minute when the load starts.
-  for (const target of web.filter((t) => t.alongside)) results.push(...(await measureWebServer(seed.file, [target])));
-  results.push(await measureBareServer(seed.file, bareTarget));
-  printResults(results);
-  const bareResult = results.at(-1);
-  for (const [page, before] of Object.entries(BEFORE_MS)) {
-    const rendered = results.find((r) => r.target === `${page} (rendered)`);
-    if (rendered) console.log(`fresh-render CPU per ${page}: ${rendered.serverCpuMsPerReq.toFixed(1)} ms (before issue 12: about ${before} ms)`);
+  const bareTarget: Target = { name: "bare http + better-sqlite3", paths: picked.incidents };
+  const bareResult = await measureBareServer(seed.file, bareTarget);
+  const runs = await onEachSeedCopy(seed.file, async ({ location }) => {
+    const web = targetsOn(location, picked).filter((t) => only.length === 0 || only.some((word) => t.name.includes(word)));
+    const results: LoadResult[] = await measureWebServer(location, web.filter((t) => !t.alongside));
+    // On a server of its own, so its pages were all rendered within the cache's minute when the load starts.
+    for (const target of web.filter((t) => t.alongside)) results.push(...(await measureWebServer(location, [target])));
+    results.push(bareResult);
+    printResults(results);
+    return results;
+  });
+  for (const { database, result: results } of runs) {
+    const label = dialectLabel(database.dialect);
+    for (const [page, before] of Object.entries(BEFORE_MS)) {
+      const rendered = results.find((r) => r.target === `${page} (rendered)`);
+      if (rendered) console.log(`${label}: fresh-render CPU per ${page}: ${rendered.serverCpuMsPerReq.toFixed(1)} ms (before issue 12: about ${before} ms)`);
+    }
+    for (const incident of results.filter((r) => r.target.startsWith("incident page"))) {
+      const share = incident.reqPerSec / bareResult.reqPerSec;
+      console.log(
+        `${label}: goal ${incident.target}: p99 < 100 ms ${incident.p99 < 100 ? "met" : "NOT met"} (${incident.p99.toFixed(0)} ms); ` +
+          `>= 1/3 of the bare server's req/s ${share >= 1 / 3 ? "met" : "NOT met"} (${(share * 100).toFixed(0)}%)`,
+      );
+    }
   }
-  for (const incident of results.filter((r) => r.target.startsWith("incident page"))) {
-    if (!bareResult) break;
-    const share = incident.reqPerSec / bareResult.reqPerSec;
-    console.log(
-      `goal ${incident.target}: p99 < 100 ms ${incident.p99 < 100 ? "met" : "NOT met"} (${incident.p99.toFixed(0)} ms); ` +
-        `>= 1/3 of the bare server's req/s ${share >= 1 / 3 ? "met" : "NOT met"} (${(share * 100).toFixed(0)}%)`,
-    );
-  }
+  printSideBySide(runs);
 }
