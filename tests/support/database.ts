@@ -1,3 +1,4 @@
+import path from "node:path";
 import { afterAll } from "vitest";
 import { closeStore, openDatabase, openStore, type RedlineDb } from "@/db/client";
 import type { DialectSql } from "@/db/driver/connection";
@@ -7,6 +8,8 @@ import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 
 /** The PostgreSQL databases this test file made, closed and dropped after its tests. */
 const made: Array<{ url: string; db: RedlineDb }> = [];
+/** The PostgreSQL databases freshLocation made, dropped (connections and all) after the file's tests. */
+const madeLocations: string[] = [];
 
 /**
  * A fresh database with every migration applied, on the database the suite runs on
@@ -18,6 +21,23 @@ export async function freshDatabase(): Promise<RedlineDb> {
   const db = await openStore(url, { migrate: false });
   made.push({ url, db });
   return db;
+}
+
+/** Where the next freshLocation in this file's SQLite folder goes. */
+let locations = 0;
+
+/**
+ * Where a command or process the test starts keeps its archive (`--db`, REDLINE_DB), on the database
+ * the suite runs on: a new SQLite file in `dir` (the command makes it), or a fresh database of the
+ * run's PostgreSQL cluster, dropped after the file's tests. `migrated: false` gives an empty
+ * PostgreSQL database rather than a copy of the migrated template, for tests of the first start.
+ */
+export async function freshLocation(dir: string, options: { name?: string; migrated?: boolean } = {}): Promise<string> {
+  const name = options.name ?? "archive";
+  if (testDatabaseDialect === "sqlite") return path.join(dir, `${name}-${++locations}.db`);
+  const url = await createPostgresDatabase(postgresAdminUrl(), `redline_${name}`, options.migrated === false ? undefined : postgresTemplate());
+  madeLocations.push(url);
+  return url;
 }
 
 export async function countRows(db: RedlineDb, table: string): Promise<number> {
@@ -43,4 +63,5 @@ afterAll(async () => {
   const databases = made.splice(0);
   await Promise.all(databases.map(({ db }) => closeStore(db).catch(() => undefined)));
   for (const { url } of databases) await dropPostgresDatabase(postgresAdminUrl(), url);
+  for (const url of madeLocations.splice(0)) await dropPostgresDatabase(postgresAdminUrl(), url);
 });

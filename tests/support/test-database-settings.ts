@@ -2,7 +2,7 @@
 import { z } from "zod";
 
 const settingsSchema = z.object({
-  /** The future switch for running the whole suite on PostgreSQL; the data layer is still SQLite-only. */
+  /** The database the suite's tests run on: `npm test` on SQLite, `npm run test:postgres` on the run's PostgreSQL cluster. */
   REDLINE_TEST_DATABASE: z.enum(["sqlite", "postgres"]).default("sqlite"),
   /** Set by CI: tests that need PostgreSQL fail, saying why, instead of skipping. */
   REDLINE_REQUIRE_POSTGRES: z.enum(["0", "1", ""]).default("0"),
