@@ -33,7 +33,8 @@ async function seeded(file: string): Promise<RedlineDb> {
 
 const exportOf = async (db: RedlineDb) => JSON.stringify(await loadIncidentExport(db, "acme", "k3x9"));
 
-describe("backup and restore", () => {
+// `redline backup` copies a SQLite file; PostgreSQL is backed up with its own tools (tests/db/postgres/backups.test.ts).
+describe("backup and restore of the archive file (SQLite)", () => {
   it("copies a consistent snapshot while another connection is writing, and restores it exactly", async () => {
     const dir = tempDir();
     const live = path.join(dir, "redline.db");

@@ -56,7 +56,8 @@ async function exportOf(db: RedlineDb): Promise<string> {
   return renderExportJson(doc);
 }
 
-describe("migrating captures recorded one row per observation", () => {
+// Only SQLite files of earlier Redlines have this layout: PostgreSQL support began after it.
+describe("migrating captures recorded one row per observation (SQLite)", () => {
   it("keeps each old row as a run of one, and the history re-derived from them is the one runs give", async () => {
     const file = path.join(tempDir(), "old.db");
     const old = openDatabase(file, { migrate: false });

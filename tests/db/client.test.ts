@@ -9,7 +9,8 @@ import { closeDatabase, openDatabase, PAGE_SIZE } from "@/db/client";
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-db-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-describe("openDatabase", () => {
+// openDatabase opens a SQLite file (WAL, page size, pragmas); openStore on a URL is tested in tests/db/postgres.
+describe("openDatabase (SQLite)", () => {
   it("creates the file with WAL, a busy timeout, foreign keys on and every migration applied", () => {
     const file = path.join(dir, "nested", "redline.db");
     const db = openDatabase(file);

@@ -30,7 +30,8 @@ function oldBodyPointers(file: string): Array<{ id: number; bodyHash: string | n
   }
 }
 
-describe("migrating the raw layer to integer body ids", () => {
+// Only SQLite files of earlier Redlines have the previous layouts: PostgreSQL support began after them.
+describe("migrating the raw layer to integer body ids (SQLite)", () => {
   const label = corpusAvailable ? "" : " (lifecycle fixture only: corpus not found, set REDLINE_CORPUS)";
 
   it(`exports every vendor identically and restores every capture to its recorded hash${label}`, async () => {

@@ -33,7 +33,8 @@ function migrateInPlace(file: string, pending: (sqlite: Database.Database) => bo
   return db;
 }
 
-describe("redline migrate on a database of the previous layout", () => {
+// Only SQLite files of earlier Redlines have the previous layouts: PostgreSQL support began after them.
+describe("redline migrate on a SQLite file of the previous layout (SQLite)", () => {
   it("backs the file up, says where, converts it in place, and does neither again on a converted one", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-migrate-"));
     const source = openDatabase(path.join(dir, "source.db"));
@@ -69,7 +70,7 @@ describe("redline migrate on a database of the previous layout", () => {
   }, 60_000);
 });
 
-describe("redline migrate on a database whose search index keeps a plain copy of its text", () => {
+describe("redline migrate on a SQLite file whose search index keeps a plain copy of its text (SQLite)", () => {
   it("backs the file up, moves the text into its compressed table, frees the space, and searches the same", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-migrate-search-"));
     const source = openDatabase(path.join(dir, "source.db"));
@@ -88,7 +89,7 @@ describe("redline migrate on a database whose search index keeps a plain copy of
   }, 60_000);
 });
 
-describe("redline migrate on a database of the side tables' previous layout", () => {
+describe("redline migrate on a SQLite file of the side tables' previous layout (SQLite)", () => {
   it("backs the file up, rebuilds the side tables in place, frees the space, and exports the same", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-migrate-side-"));
     const source = openDatabase(path.join(dir, "source.db"));
