@@ -3,6 +3,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { closeStore, openStore } from "@/db/client";
+import { countRows, freshLocation } from "@/tests/support/database";
+import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-vendors-"));
@@ -17,26 +20,54 @@ function redline(args: string[], env: Record<string, string> = {}) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe("redline vendors", () => {
-  it.each([
-    ["a loopback URL", ["--platform", "statuspage", "--url", "http://127.0.0.1:8080"], /private, loopback or link-local/],
-    ["a link-local URL", ["--platform", "statuspage", "--url", "http://169.254.169.254/latest"], /private, loopback or link-local/],
-    ["a local host name", ["--platform", "statuspage", "--url", "http://localhost:3000"], /local host name/],
-    ["an unknown platform", ["--platform", "statuspages", "--url", "https://www.githubstatus.com"], /unknown platform "statuspages"/],
-    ["something that is not a URL", ["--platform", "statuspage", "--url", "githubstatus"], /not a URL/],
-    ["a non-HTTP URL", ["--platform", "statuspage", "--url", "ftp://example.com/x"], /only http and https/],
-    ["a silly interval", ["--platform", "statuspage", "--url", "https://www.githubstatus.com", "--interval", "1"], /--interval must be/],
-  ])("refuses %s with a clear message, writing nothing", (_what, extra, message) => {
-    const db = path.join(dir, `refused-${Math.random().toString(36).slice(2)}.db`);
-    const result = redline(["vendors", "add", "--slug", "acme", "--name", "Acme", ...extra, "--db", db]);
-    expect(result.code).not.toBe(0);
-    expect(result.stderr.trim().split("\n")).toHaveLength(1);
-    expect(result.stderr).toMatch(message);
+/** An archive that exists, migrated and empty, on the suite's database. */
+async function emptyArchive(): Promise<string> {
+  const location = await freshLocation(dir);
+  await closeStore(await openStore(location));
+  return location;
+}
+
+async function vendorRows(location: string): Promise<number> {
+  const db = await openStore(location, { migrate: false });
+  try {
+    return await countRows(db, "vendors");
+  } finally {
+    await closeStore(db);
+  }
+}
+
+const refusals = [
+  ["a loopback URL", ["--platform", "statuspage", "--url", "http://127.0.0.1:8080"], /private, loopback or link-local/],
+  ["a link-local URL", ["--platform", "statuspage", "--url", "http://169.254.169.254/latest"], /private, loopback or link-local/],
+  ["a local host name", ["--platform", "statuspage", "--url", "http://localhost:3000"], /local host name/],
+  ["an unknown platform", ["--platform", "statuspages", "--url", "https://www.githubstatus.com"], /unknown platform "statuspages"/],
+  ["something that is not a URL", ["--platform", "statuspage", "--url", "githubstatus"], /not a URL/],
+  ["a non-HTTP URL", ["--platform", "statuspage", "--url", "ftp://example.com/x"], /only http and https/],
+  ["a silly interval", ["--platform", "statuspage", "--url", "https://www.githubstatus.com", "--interval", "1"], /--interval must be/],
+] as const;
+
+function addRefused(db: string, extra: readonly string[], message: RegExp): void {
+  const result = redline(["vendors", "add", "--slug", "acme", "--name", "Acme", ...extra, "--db", db]);
+  expect(result.code).not.toBe(0);
+  expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  expect(result.stderr).toMatch(message);
+}
+
+describe(`redline vendors (${testDatabaseDialect})`, () => {
+  it.each(refusals)("refuses %s with a clear message, writing nothing", async (_what, extra, message) => {
+    const db = await emptyArchive();
+    addRefused(db, extra, message);
+    expect(await vendorRows(db)).toBe(0);
+  });
+
+  it.skipIf(testDatabaseDialect !== "sqlite").each(refusals)("refuses %s without creating the database file (SQLite)", async (_what, extra, message) => {
+    const db = await freshLocation(dir, { name: "refused" });
+    addRefused(db, extra, message);
     expect(fs.existsSync(db)).toBe(false);
   });
 
-  it("adds loopback vendors when the operator allows private URLs, lists and removes them, keeping history unless purged", () => {
-    const db = path.join(dir, "manage.db");
+  it("adds loopback vendors when the operator allows private URLs, lists and removes them, keeping history unless purged", async () => {
+    const db = await freshLocation(dir);
     const added = redline(["vendors", "add", "--slug", "sim", "--name", "Simulated", "--platform", "statuspage", "--url", "http://127.0.0.1:9/", "--interval", "30", "--db", db], { REDLINE_ALLOW_PRIVATE_URLS: "1" });
     expect(added.code).toBe(0);
     expect(added.stdout).toContain("added sim (statuspage)");
@@ -50,8 +81,8 @@ describe("redline vendors", () => {
     expect(redline(["vendors", "list", "--db", db]).stdout).toContain("no vendors yet");
   });
 
-  it("lists vendors by name ignoring case", () => {
-    const db = path.join(dir, "order.db");
+  it("lists vendors by name ignoring case", async () => {
+    const db = await freshLocation(dir);
     for (const [slug, name] of [["zulu", "Zulu"], ["acme", "acme"], ["mid", "Mid"]] as const) {
       expect(redline(["vendors", "add", "--slug", slug, "--name", name, "--platform", "statuspage", "--url", `https://${slug}.example.com`, "--db", db]).code).toBe(0);
     }
@@ -59,8 +90,8 @@ describe("redline vendors", () => {
     expect(slugs).toEqual(["acme", "mid", "zulu"]);
   });
 
-  it("adds the built-in catalog once, and a catalog vendor the operator removed stays removed", () => {
-    const db = path.join(dir, "catalog.db");
+  it("adds the built-in catalog once, and a catalog vendor the operator removed stays removed", async () => {
+    const db = await freshLocation(dir);
     const first = redline(["vendors", "sync-catalog", "--db", db]);
     expect(first.stdout).toMatch(/catalog: (\d+) vendors, \1 added/);
     redline(["vendors", "remove", "github", "--db", db]);
