@@ -3,18 +3,20 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { closeDatabase, openDatabase } from "@/db/client";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { closeStore, openStore } from "@/db/client";
 import { createReadinessProbe, type Readiness } from "@/db/readiness";
 import { answerHealth } from "@/server/health";
+import { countRows, freshLocation, runSql } from "@/tests/support/database";
+import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 
 let server: http.Server | undefined;
-const dirs: string[] = [];
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-health-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 afterEach(async () => {
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   server = undefined;
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 async function serve(readiness: () => Promise<Readiness>): Promise<string> {
@@ -30,15 +32,37 @@ async function serve(readiness: () => Promise<Readiness>): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-function tempDb(migrate: boolean): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-health-"));
-  dirs.push(dir);
-  const file = path.join(dir, "redline.db");
-  closeDatabase(openDatabase(file, { migrate }));
-  return file;
+const MIGRATIONS_TABLE = testDatabaseDialect === "sqlite" ? "__drizzle_migrations" : "drizzle.__drizzle_migrations";
+
+/** An archive on the suite's database, made as a first start makes it: every migration applied, or none. */
+async function archive(migrated: boolean): Promise<string> {
+  const location = await freshLocation(dir, { name: "health", migrated });
+  await closeStore(await openStore(location, { migrate: migrated }));
+  return location;
 }
 
-describe("health endpoints", () => {
+/** An archive a release behind: its last migration not yet applied. */
+async function archiveBehind(): Promise<{ location: string; applied: number }> {
+  const location = await archive(true);
+  const db = await openStore(location, { migrate: false });
+  try {
+    const last = `SELECT max(created_at) FROM ${MIGRATIONS_TABLE}`;
+    expect(await runSql(db, `DELETE FROM ${MIGRATIONS_TABLE} WHERE created_at = (${last})`)).toBe(1);
+    return { location, applied: await countRows(db, MIGRATIONS_TABLE) };
+  } finally {
+    await closeStore(db);
+  }
+}
+
+/** Where no archive is: a folder that does not exist, or a database the server does not have. */
+async function nowhere(): Promise<string> {
+  if (testDatabaseDialect === "sqlite") return path.join(dir, "no-such-dir", "none.db");
+  const url = new URL(await freshLocation(dir, { name: "health", migrated: false }));
+  url.pathname = "/redline_health_no_such_database";
+  return url.toString();
+}
+
+describe(`health endpoints (${testDatabaseDialect})`, () => {
   it("/healthz answers without asking the database, even when it is unreachable", async () => {
     const base = await serve(() => {
       throw new Error("the database must not be consulted for liveness");
@@ -49,12 +73,15 @@ describe("health endpoints", () => {
   });
 
   it("/readyz is ready with every migration applied, and says why not otherwise", async () => {
-    const ready = createReadinessProbe(tempDb(true));
-    const behind = createReadinessProbe(tempDb(false));
-    const missing = createReadinessProbe(path.join(os.tmpdir(), "redline-health-no-such-dir", "none.db"));
+    const behindArchive = await archiveBehind();
+    const ready = createReadinessProbe(await archive(true));
+    const behind = createReadinessProbe(behindArchive.location);
+    const empty = createReadinessProbe(await archive(false));
+    const missing = createReadinessProbe(await nowhere());
     try {
-      expect(await ready.check()).toMatchObject({ ready: true });
-      expect(await behind.check()).toMatchObject({ ready: false, detail: expect.stringMatching(/migrations applied|no such table/) });
+      expect(await ready.check()).toMatchObject({ ready: true, detail: `database reachable, ${behindArchive.applied + 1} migrations applied` });
+      expect(await behind.check()).toEqual({ ready: false, detail: `${behindArchive.applied} of ${behindArchive.applied + 1} migrations applied` });
+      expect(await empty.check()).toMatchObject({ ready: false, detail: expect.stringMatching(/^database: .*(no such table|does not exist)/) });
       expect(await missing.check()).toMatchObject({ ready: false, detail: expect.stringMatching(/^database: /) });
       const base = await serve(() => behind.check());
       const response = await fetch(`${base}/readyz`);
@@ -62,7 +89,7 @@ describe("health endpoints", () => {
       expect(response.headers.get("cache-control")).toBe("no-store");
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
     } finally {
-      for (const probe of [ready, behind, missing]) probe.close();
+      for (const probe of [ready, behind, empty, missing]) probe.close();
     }
   });
 });
