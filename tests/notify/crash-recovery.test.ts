@@ -2,11 +2,13 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { Webhook } from "standardwebhooks";
 import { afterAll, describe, expect, it } from "vitest";
+import { closeStore, openStore } from "@/db/client";
 import { versionDetailSchema } from "@/lib/api/schemas";
 import { startSimulator } from "@/simulator/server";
+import { countRows, freshLocation, queryRows } from "@/tests/support/database";
+import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 import { watchProcess } from "@/tests/support/watch-process";
 import { startReceiver } from "@/tests/support/webhook-receiver";
 
@@ -25,11 +27,11 @@ async function redline(args: string[]): Promise<{ code: number | null; stdout: s
   return { code: exit.code, stdout: watched.stdout.join("\n"), stderr: watched.stderr.join("\n") };
 }
 
-describe("the outbox across a crash", () => {
+describe(`the outbox across a crash (${testDatabaseDialect})`, () => {
   it("delivers the versions a poller recorded before it was killed, once the notifier runs", async () => {
     const sim = await startSimulator({ vendors: [{ slug: "acme", family: "statuspage" }], acceleration: 0, start: "2026-03-02T00:00:00.000Z", seed: 3 });
     const receiver = await startReceiver();
-    const db = path.join(dir, "crash.db");
+    const db = await freshLocation(dir, { name: "crash" });
     try {
       const added = await redline(["vendors", "add", "--slug", "acme", "--name", "Acme", "--platform", "statuspage", "--url", sim.vendor("acme").url, "--db", db]);
       expect(added.code, added.stderr).toBe(0);
@@ -45,10 +47,10 @@ describe("the outbox across a crash", () => {
       await poller.until("a poll that recorded versions", () => poller.stdout.some((l) => / acme: ok .*new versions/.test(l)));
       pollerProcess.kill("SIGKILL");
       await poller.exited;
-      const check = new Database(db, { readonly: true });
-      const outbox = check.prepare("SELECT provider_id AS id, seq FROM outbox_versions ORDER BY id").all() as Array<{ id: string; seq: number }>;
-      const attempts = (check.prepare("SELECT count(*) AS n FROM delivery_attempts").get() as { n: number }).n;
-      check.close();
+      const check = await openStore(db, { migrate: false });
+      const outbox = await queryRows<{ id: string; seq: number }>(check, "SELECT provider_id AS id, seq FROM outbox_versions ORDER BY id");
+      const attempts = await countRows(check, "delivery_attempts");
+      await closeStore(check);
       expect(outbox.length).toBeGreaterThan(0);
       expect(attempts).toBe(0);
       expect(receiver.received).toHaveLength(0);
