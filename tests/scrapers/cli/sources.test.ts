@@ -2,8 +2,10 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeStore, openStore } from "@/db/client";
+import { countRows, freshLocation, queryRow, queryRows } from "@/tests/support/database";
+import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const FIXTURES = path.join(ROOT, "tests", "fixtures");
@@ -30,10 +32,6 @@ function snapshotFolder(name: string, fixture: string): string {
   return folder;
 }
 
-function freshDb(): string {
-  return path.join(dir, `${Math.random().toString(36).slice(2)}.db`);
-}
-
 interface VendorSnapshot {
   vendors: number;
   captures: number;
@@ -42,15 +40,20 @@ interface VendorSnapshot {
   platforms: string[];
 }
 
-function inspect(db: string, slug: string): VendorSnapshot {
-  const sqlite = new Database(db, { readonly: true });
+async function inspect(location: string, slug: string): Promise<VendorSnapshot> {
+  const db = await openStore(location, { migrate: false });
   try {
-    const count = (sql: string) => (sqlite.prepare(sql).get() as { n: number }).n;
-    const vendor = sqlite.prepare("SELECT platform, url, enabled, origin FROM vendors WHERE slug = ?").get(slug) as VendorSnapshot["vendor"];
-    const platforms = (sqlite.prepare("SELECT DISTINCT c.platform AS p FROM captures c JOIN vendors v ON v.id = c.vendor_id WHERE v.slug = ? ORDER BY 1").all(slug) as Array<{ p: string }>).map((r) => r.p);
-    return { vendors: count("SELECT count(*) AS n FROM vendors"), captures: count("SELECT count(*) AS n FROM captures"), incidents: count("SELECT count(*) AS n FROM incidents"), vendor, platforms };
+    const vendor = await queryRow<NonNullable<VendorSnapshot["vendor"]>>(db, "SELECT platform, url, enabled, origin FROM vendors WHERE slug = ?", slug);
+    const platforms = await queryRows<{ p: string }>(db, "SELECT DISTINCT c.platform AS p FROM captures c JOIN vendors v ON v.id = c.vendor_id WHERE v.slug = ? ORDER BY 1", slug);
+    return {
+      vendors: await countRows(db, "vendors"),
+      captures: await countRows(db, "captures"),
+      incidents: await countRows(db, "incidents"),
+      vendor,
+      platforms: platforms.map((r) => r.p),
+    };
   } finally {
-    sqlite.close();
+    await closeStore(db);
   }
 }
 
@@ -69,48 +72,48 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-describe("importing into an existing vendor", () => {
-  it("refuses Google Cloud snapshots into a Statuspage vendor with a one-line error, writing nothing", () => {
-    const db = freshDb();
+describe(`importing into an existing vendor (${testDatabaseDialect})`, () => {
+  it("refuses Google Cloud snapshots into a Statuspage vendor with a one-line error, writing nothing", async () => {
+    const db = await freshLocation(dir);
     expect(redline(["import", summaries, "--vendor", "acme", "--platform", "statuspage-summary", "--db", db]).code).toBe(0);
-    const before = inspect(db, "acme");
+    const before = await inspect(db, "acme");
     expect(before.captures).toBeGreaterThan(0);
     const refused = redline(["import", gcpSnapshots, "--vendor", "acme", "--platform", "gcp", "--db", db]);
     expectOneLineRefusal(refused, /vendor acme is of the statuspage family \(statuspage-summary\), these snapshots of the gcp family: .*--add-source/);
-    expect(inspect(db, "acme")).toEqual(before);
+    expect(await inspect(db, "acme")).toEqual(before);
   });
 
-  it("takes them with --add-source, as another source of the same vendor", () => {
-    const db = freshDb();
+  it("takes them with --add-source, as another source of the same vendor", async () => {
+    const db = await freshLocation(dir);
     redline(["import", summaries, "--vendor", "acme", "--platform", "statuspage-summary", "--db", db]);
-    const before = inspect(db, "acme");
+    const before = await inspect(db, "acme");
     const added = redline(["import", gcpSnapshots, "--vendor", "acme", "--platform", "gcp", "--add-source", "--db", db]);
     expect(added.code).toBe(0);
-    const after = inspect(db, "acme");
+    const after = await inspect(db, "acme");
     expect(after.captures).toBe(before.captures + 1);
     expect(after.platforms).toEqual(["gcp", "statuspage-summary"]);
     expect(after.vendors).toBe(1);
   });
 
-  it("takes snapshots of the vendor's own family without the flag", () => {
-    const db = freshDb();
+  it("takes snapshots of the vendor's own family without the flag", async () => {
+    const db = await freshLocation(dir);
     expect(redline(["vendors", "add", "--slug", "acme", "--name", "Acme", "--platform", "statuspage", "--url", "https://status.acme.example", "--db", db]).code).toBe(0);
     expect(redline(["import", atomSnapshots, "--vendor", "acme", "--platform", "statuspage-atom", "--db", db]).code).toBe(0);
     expect(redline(["import", maintenances, "--vendor", "mail", "--platform", "statuspage-incidents", "--db", db]).code).toBe(0);
     expect(redline(["import", summaries, "--vendor", "mail", "--platform", "statuspage-summary", "--db", db]).code).toBe(0);
-    expect(inspect(db, "acme").platforms).toEqual(["statuspage-atom"]);
-    expect(inspect(db, "mail").platforms).toEqual(["statuspage-incidents", "statuspage-summary"]);
+    expect((await inspect(db, "acme")).platforms).toEqual(["statuspage-atom"]);
+    expect((await inspect(db, "mail")).platforms).toEqual(["statuspage-incidents", "statuspage-summary"]);
   });
 
-  it("refuses --add-source for a vendor that does not exist, which is likely a mistyped slug", () => {
-    const db = freshDb();
+  it("refuses --add-source for a vendor that does not exist, which is likely a mistyped slug", async () => {
+    const db = await freshLocation(dir);
     redline(["import", summaries, "--vendor", "acme", "--platform", "statuspage-summary", "--db", db]);
-    const before = inspect(db, "acme");
+    const before = await inspect(db, "acme");
     expectOneLineRefusal(redline(["import", gcpSnapshots, "--vendor", "acmee", "--platform", "gcp", "--add-source", "--db", db]), /no vendor acmee to add a source to/);
-    expect(inspect(db, "acme")).toEqual(before);
+    expect(await inspect(db, "acme")).toEqual(before);
   });
 
-  it("import-git refuses another family's file history the same way, and takes it with --add-source", () => {
+  it("import-git refuses another family's file history the same way, and takes it with --add-source", async () => {
     const repo = path.join(dir, "gcp-repo");
     fs.mkdirSync(repo);
     const git = (...args: string[]) => execFileSync("git", ["-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", ...args], { stdio: "pipe" });
@@ -118,67 +121,67 @@ describe("importing into an existing vendor", () => {
     fs.copyFileSync(path.join(FIXTURES, "gcp", "current-schema-handwritten.json"), path.join(repo, "incidents.json"));
     git("add", "incidents.json");
     git("commit", "-q", "-m", "snapshot");
-    const db = freshDb();
+    const db = await freshLocation(dir);
     redline(["import", summaries, "--vendor", "acme", "--platform", "statuspage-summary", "--db", db]);
-    const before = inspect(db, "acme");
+    const before = await inspect(db, "acme");
     expectOneLineRefusal(redline(["import-git", repo, "incidents.json", "--vendor", "acme", "--platform", "gcp", "--db", db]), /the gcp family: .*--add-source/);
-    expect(inspect(db, "acme")).toEqual(before);
+    expect(await inspect(db, "acme")).toEqual(before);
     expect(redline(["import-git", repo, "incidents.json", "--vendor", "acme", "--platform", "gcp", "--add-source", "--db", db]).code).toBe(0);
-    expect(inspect(db, "acme").captures).toBe(before.captures + 1);
+    expect((await inspect(db, "acme")).captures).toBe(before.captures + 1);
   });
 });
 
-describe("vendors add on an existing slug", () => {
+describe(`vendors add on an existing slug (${testDatabaseDialect})`, () => {
   const add = (db: string, platform: string, url: string, ...extra: string[]) =>
     redline(["vendors", "add", "--slug", "jira", "--name", "Jira", "--platform", platform, "--url", url, ...extra, "--db", db]);
 
-  it("refuses an imported vendor, saying it is imported and how to poll it", () => {
-    const db = freshDb();
+  it("refuses an imported vendor, saying it is imported and how to poll it", async () => {
+    const db = await freshLocation(dir);
     redline(["import", summaries, "--vendor", "jira", "--platform", "statuspage-summary", "--db", db]);
-    const before = inspect(db, "jira");
+    const before = await inspect(db, "jira");
     expectOneLineRefusal(add(db, "statuspage", "https://jira-software.status.atlassian.com"), /vendor jira already exists: imported as statuspage-summary, not polled; .*--add-source and a statuspage-family platform/);
-    expect(inspect(db, "jira")).toEqual(before);
+    expect(await inspect(db, "jira")).toEqual(before);
   });
 
-  it("polls an imported vendor with --add-source when the live platform is of its family, keeping its history", () => {
-    const db = freshDb();
+  it("polls an imported vendor with --add-source when the live platform is of its family, keeping its history", async () => {
+    const db = await freshLocation(dir);
     redline(["import", summaries, "--vendor", "jira", "--platform", "statuspage-summary", "--db", db]);
-    const before = inspect(db, "jira");
+    const before = await inspect(db, "jira");
     const added = add(db, "statuspage", "https://jira-software.status.atlassian.com", "--add-source");
     expect(added.code).toBe(0);
     expect(added.stdout).toContain("its archived history stays");
-    const after = inspect(db, "jira");
+    const after = await inspect(db, "jira");
     expect(after.vendor).toEqual({ platform: "statuspage", url: "https://jira-software.status.atlassian.com/", enabled: 1, origin: "user" });
     expect(after.captures).toBe(before.captures);
     expect(after.incidents).toBe(before.incidents);
   });
 
-  it("refuses --add-source with a live platform of another family, naming both families", () => {
-    const db = freshDb();
+  it("refuses --add-source with a live platform of another family, naming both families", async () => {
+    const db = await freshLocation(dir);
     redline(["import", summaries, "--vendor", "jira", "--platform", "statuspage-summary", "--db", db]);
-    const before = inspect(db, "jira");
+    const before = await inspect(db, "jira");
     expectOneLineRefusal(add(db, "gcp", "https://status.cloud.google.com", "--add-source"), /vendor jira is of the statuspage family \(statuspage-summary\), live platform gcp of the gcp family/);
-    expect(inspect(db, "jira")).toEqual(before);
+    expect(await inspect(db, "jira")).toEqual(before);
   });
 
-  it("refuses a polled vendor even with --add-source, and polls a removed one again only with it", () => {
-    const db = freshDb();
+  it("refuses a polled vendor even with --add-source, and polls a removed one again only with it", async () => {
+    const db = await freshLocation(dir);
     expect(add(db, "statuspage", "https://jira.status.example").code).toBe(0);
     expectOneLineRefusal(add(db, "statuspage", "https://other.status.example", "--add-source"), /already exists: polled from https:\/\/jira\.status\.example\/ with statuspage \(added by hand\); .*vendors remove jira/);
     redline(["vendors", "remove", "jira", "--db", db]);
     expectOneLineRefusal(add(db, "statuspage", "https://jira.status.example"), /already exists: removed, its history kept \(was polled from https:\/\/jira\.status\.example\/ with statuspage\); to poll it again.*--add-source/);
-    expect(inspect(db, "jira").vendor?.enabled).toBe(0);
+    expect((await inspect(db, "jira")).vendor?.enabled).toBe(0);
     expect(add(db, "statuspage", "https://jira-moved.status.example", "--add-source").code).toBe(0);
-    expect(inspect(db, "jira").vendor).toMatchObject({ url: "https://jira-moved.status.example/", enabled: 1 });
+    expect((await inspect(db, "jira")).vendor).toMatchObject({ url: "https://jira-moved.status.example/", enabled: 1 });
   });
 
-  it("refuses --add-source for a slug that does not exist", () => {
-    const db = freshDb();
+  it("refuses --add-source for a slug that does not exist", async () => {
+    const db = await freshLocation(dir);
     expect(add(db, "statuspage", "https://acme.status.example").code).toBe(0);
     expectOneLineRefusal(
       redline(["vendors", "add", "--slug", "jria", "--name", "Jira", "--platform", "statuspage", "--url", "https://jira.status.example", "--add-source", "--db", db]),
       /no vendor jria to add a source to/,
     );
-    expect(inspect(db, "jria").vendors).toBe(1);
+    expect((await inspect(db, "jria")).vendors).toBe(1);
   });
 });
