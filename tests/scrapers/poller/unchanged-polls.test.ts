@@ -5,14 +5,16 @@ import os from "node:os";
 import path from "node:path";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { SourceStatusTable } from "@/components/source-status-table";
-import { openDatabase, type RedlineDb } from "@/db/client";
+import { closeStore, openStore, type RedlineDb } from "@/db/client";
 import { listSourceStatus } from "@/db/queries/operator-status";
 import { addVendor, getVendorBySlug } from "@/db/vendors";
 import { createHttpClient } from "@/scrapers/http/http-client";
 import { HostGate } from "@/scrapers/http/polite-fetch";
 import { type PollDeps, pollEndpoint } from "@/scrapers/poller/poll-vendor";
+import { freshLocation, queryRows } from "@/tests/support/database";
+import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 
 const FIXTURES = path.join(__dirname, "..", "..", "fixtures", "e2e", "acme-summary");
 const BODY = fs.readFileSync(path.join(FIXTURES, "20260302T110000Z__summary.json"));
@@ -56,9 +58,12 @@ afterEach(async () => {
   cleanup = [];
 });
 
-/** A poller's view of one vendor on a database file: polls are one minute apart, from `START + minute`. */
-async function poller(file: string, page: Page) {
-  const db = openDatabase(file);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-runs-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** A poller's view of one vendor in an archive: polls are one minute apart, from `START + minute`. */
+async function poller(location: string, page: Page) {
+  const db = await openStore(location);
   let minute = 0;
   const deps: PollDeps = {
     db,
@@ -87,57 +92,47 @@ interface RunRow {
   error: string | null;
 }
 
-function runs(db: RedlineDb): RunRow[] {
-  return db.$client
-    .prepare<[], RunRow>("SELECT outcome, observed_at AS observedAt, last_observed_at AS lastObservedAt, observations, error FROM captures ORDER BY observed_at")
-    .all();
-}
-
-function tempDbFile(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-runs-"));
-  cleanup.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return path.join(dir, "redline.db");
+function runs(db: RedlineDb): Promise<RunRow[]> {
+  return queryRows<RunRow>(db, "SELECT outcome, observed_at AS observedAt, last_observed_at AS lastObservedAt, observations, error FROM captures ORDER BY observed_at");
 }
 
 describe.each([
   { etag: true, answer: "304s" },
   { etag: false, answer: "identical bodies" },
-])("1,000 unchanged polls answered with $answer", ({ etag }) => {
+])(`1,000 unchanged polls answered with $answer (${testDatabaseDialect})`, ({ etag }) => {
   it("add one run row counting them, first and last observation right, and it continues across a restart", async () => {
     const page = await startPage(etag);
     cleanup.push(() => page.close());
-    const file = tempDbFile();
-    const first = await poller(file, page);
+    const location = await freshLocation(dir);
+    const first = await poller(location, page);
     expect((await first.poll(0)).outcome).toBe("ok");
     for (let m = 1; m <= 1_000; m += 1) expect((await first.poll(m)).outcome).toBe("not-modified");
     expect(page.requests).toBe(1_001);
-    expect(runs(first.db)).toEqual([
+    expect(await runs(first.db)).toEqual([
       { outcome: "ok", observedAt: first.at(0), lastObservedAt: first.at(0), observations: 1, error: null },
       { outcome: "not-modified", observedAt: first.at(1), lastObservedAt: first.at(1_000), observations: 1_000, error: null },
     ]);
-    first.db.$client.close();
+    await closeStore(first.db);
 
-    const second = await poller(file, page);
+    const second = await poller(location, page);
     for (let m = 1_001; m <= 1_010; m += 1) expect((await second.poll(m)).outcome).toBe("not-modified");
-    expect(runs(second.db)[1]).toEqual({ outcome: "not-modified", observedAt: second.at(1), lastObservedAt: second.at(1_010), observations: 1_010, error: null });
-    expect(runs(second.db)).toHaveLength(2);
+    expect((await runs(second.db))[1]).toEqual({ outcome: "not-modified", observedAt: second.at(1), lastObservedAt: second.at(1_010), observations: 1_010, error: null });
+    expect(await runs(second.db)).toHaveLength(2);
 
     page.body = CHANGED;
     expect((await second.poll(1_011)).outcome).toBe("ok");
     expect((await second.poll(1_012)).outcome).toBe("not-modified");
-    expect(runs(second.db).map((r) => [r.outcome, r.observations])).toEqual([["ok", 1], ["not-modified", 1_010], ["ok", 1], ["not-modified", 1]]);
-    second.db.$client.close();
+    expect((await runs(second.db)).map((r) => [r.outcome, r.observations])).toEqual([["ok", 1], ["not-modified", 1_010], ["ok", 1], ["not-modified", 1]]);
+    await closeStore(second.db);
   });
 });
 
-describe("failure runs", () => {
+describe(`failure runs (${testDatabaseDialect})`, () => {
   it("keep their error; the same error continues the run, another starts a new one, and the operator sees each source's last poll, change and failure", async () => {
     const page = await startPage(true);
     cleanup.push(() => page.close());
-    const p = await poller(tempDbFile(), page);
-    cleanup.push(() => {
-      p.db.$client.close();
-    });
+    const p = await poller(await freshLocation(dir), page);
+    cleanup.push(() => closeStore(p.db));
     await p.poll(0);
     page.status = 503;
     for (let m = 1; m <= 20; m += 1) expect((await p.poll(m)).outcome).toBe("failed");
@@ -145,7 +140,7 @@ describe("failure runs", () => {
     for (let m = 21; m <= 25; m += 1) expect((await p.poll(m)).outcome).toBe("failed");
     page.status = 200;
     for (let m = 26; m <= 30; m += 1) expect((await p.poll(m)).outcome).toBe("not-modified");
-    const rows = runs(p.db);
+    const rows = await runs(p.db);
     expect(rows.map((r) => [r.outcome, r.observedAt, r.lastObservedAt, r.observations])).toEqual([
       ["ok", p.at(0), p.at(0), 1],
       ["failed", p.at(1), p.at(20), 20],
