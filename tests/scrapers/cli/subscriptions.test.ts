@@ -2,9 +2,11 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeStore, openStore } from "@/db/client";
 import { CHANGE_KIND_NAMES } from "@/lib/change-kinds";
+import { countRows, freshLocation } from "@/tests/support/database";
+import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const FIXTURE = path.join(ROOT, "tests", "fixtures", "statuspage", "summary-maintenance-offset.json");
@@ -20,27 +22,27 @@ function redline(args: string[], env: Record<string, string> = {}) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-const freshDb = () => path.join(dir, `${Math.random().toString(36).slice(2)}.db`);
-
-function withVendors(db: string): string {
+/** A new archive on the suite's database holding the vendors acme and github. */
+async function archiveWithVendors(): Promise<string> {
+  const db = await freshLocation(dir);
   for (const slug of ["acme", "github"]) {
     expect(redline(["vendors", "add", "--slug", slug, "--name", slug, "--platform", "statuspage", "--url", `https://${slug}.example.com`, "--db", db]).code).toBe(0);
   }
   return db;
 }
 
-function countRows(db: string, table: "notifications" | "subscriptions" | "watchlists" | "outbox_versions"): number {
-  const sqlite = new Database(db, { readonly: true });
+async function rowsIn(location: string, table: "subscriptions" | "watchlists" | "outbox_versions"): Promise<number> {
+  const db = await openStore(location, { migrate: false });
   try {
-    return (sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return await countRows(db, table);
   } finally {
-    sqlite.close();
+    await closeStore(db);
   }
 }
 
-describe("redline subscriptions", () => {
-  it("adds a webhook subscription, printing its id and signing secret with how to verify it", () => {
-    const db = withVendors(freshDb());
+describe(`redline subscriptions (${testDatabaseDialect})`, () => {
+  it("adds a webhook subscription, printing its id and signing secret with how to verify it", async () => {
+    const db = await archiveWithVendors();
     const added = redline(["subscriptions", "add", "--target", "https://hooks.example.com/redline", "--vendor", "acme", "--kind", "impact-escalated", "--min-impact", "major", "--db", db]);
     expect(added.code).toBe(0);
     expect(added.stdout).toMatch(/^subscription sub_\S+: webhook to https:\/\/hooks\.example\.com\/redline, vendor acme, kind impact-escalated, impact major or worse/);
@@ -48,8 +50,8 @@ describe("redline subscriptions", () => {
     expect(added.stdout).toContain("webhook-signature");
   });
 
-  it("prints exactly {id, secret} with --json", () => {
-    const db = freshDb();
+  it("prints exactly {id, secret} with --json", async () => {
+    const db = await freshLocation(dir);
     const added = redline(["subscriptions", "add", "--target", "https://hooks.example.com/json", "--json", "--db", db]);
     expect(added.code).toBe(0);
     const body = JSON.parse(added.stdout) as Record<string, string>;
@@ -58,8 +60,8 @@ describe("redline subscriptions", () => {
     expect(body.secret).toMatch(/^whsec_/);
   });
 
-  it("infers Slack from the target, lists it with the secret path masked and its filter described, then removes it", () => {
-    const db = withVendors(freshDb());
+  it("infers Slack from the target, lists it with the secret path masked and its filter described, then removes it", async () => {
+    const db = await archiveWithVendors();
     const added = JSON.parse(redline(["subscriptions", "add", "--target", "https://hooks.slack.com/services/T000/B000/SECRETPART", "--vendor", "github", "--vendor", "acme", "--digest", "daily", "--json", "--db", db]).stdout) as { id: string };
     const listed = redline(["subscriptions", "list", "--db", db]);
     expect(listed.stdout).toContain(added.id);
@@ -85,33 +87,33 @@ describe("redline subscriptions", () => {
     ["an unknown impact", ["--target", "https://hooks.example.com/x", "--min-impact", "huge"], /--min-impact/],
     ["an unknown vendor", ["--target", "https://hooks.example.com/x", "--vendor", "nobody"], /no vendor "nobody"/],
     ["an unknown watchlist", ["--target", "https://hooks.example.com/x", "--watchlist", "nothing"], /no watchlist "nothing"/],
-  ])("refuses %s with one clear line and a non-zero exit, adding nothing", (_what, args, message) => {
-    const db = freshDb();
+  ])("refuses %s with one clear line and a non-zero exit, adding nothing", async (_what, args, message) => {
+    const db = await freshLocation(dir);
     redline(["migrate", "--db", db]);
     const result = redline(["subscriptions", "add", ...args, "--db", db]);
     expect(result.code).not.toBe(0);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
     expect(result.stderr).toMatch(message);
-    expect(countRows(db, "subscriptions")).toBe(0);
+    expect(await rowsIn(db, "subscriptions")).toBe(0);
   });
 
-  it("refuses an unknown change kind, naming the valid ones", () => {
-    const result = redline(["subscriptions", "add", "--target", "https://hooks.example.com/x", "--kind", "edited", "--db", freshDb()]);
+  it("refuses an unknown change kind, naming the valid ones", async () => {
+    const result = redline(["subscriptions", "add", "--target", "https://hooks.example.com/x", "--kind", "edited", "--db", await freshLocation(dir)]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('unknown change kind "edited"');
     for (const kind of CHANGE_KIND_NAMES) expect(result.stderr).toContain(kind);
   });
 
-  it("allows a loopback target when the operator allows private URLs", () => {
-    const result = redline(["subscriptions", "add", "--target", "http://127.0.0.1:9/hook", "--json", "--db", freshDb()], { REDLINE_ALLOW_PRIVATE_URLS: "1" });
+  it("allows a loopback target when the operator allows private URLs", async () => {
+    const result = redline(["subscriptions", "add", "--target", "http://127.0.0.1:9/hook", "--json", "--db", await freshLocation(dir)], { REDLINE_ALLOW_PRIVATE_URLS: "1" });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toHaveProperty("id");
   });
 });
 
-describe("redline watchlists", () => {
-  it("adds a watchlist, replaces its members when added again, lists and removes it", () => {
-    const db = withVendors(freshDb());
+describe(`redline watchlists (${testDatabaseDialect})`, () => {
+  it("adds a watchlist, replaces its members when added again, lists and removes it", async () => {
+    const db = await archiveWithVendors();
     const added = redline(["watchlists", "add", "payments", "--vendor", "acme", "--component", "github:Actions", "--db", db]);
     expect(added.code).toBe(0);
     expect(added.stdout).toBe("watchlist payments: acme, github:Actions (page: /watch/payments)\n");
@@ -127,28 +129,28 @@ describe("redline watchlists", () => {
     ["a name that is not URL-safe", ["Ops Team", "--vendor", "acme"], /invalid name "Ops Team"/],
     ["a watchlist with no members", ["ops"], /at least one --vendor or --component/],
     ["a component without its vendor", ["ops", "--component", "Actions"], /<vendor>:<component name>/],
-  ])("refuses %s with one clear line and a non-zero exit", (_what, args, message) => {
-    const db = withVendors(freshDb());
+  ])("refuses %s with one clear line and a non-zero exit", async (_what, args, message) => {
+    const db = await archiveWithVendors();
     const result = redline(["watchlists", "add", ...args, "--db", db]);
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
     expect(result.stderr).toMatch(message);
-    expect(countRows(db, "watchlists")).toBe(0);
+    expect(await rowsIn(db, "watchlists")).toBe(0);
   });
 
-  it("refuses to remove a watchlist a subscription filters on, naming the subscription", () => {
-    const db = withVendors(freshDb());
+  it("refuses to remove a watchlist a subscription filters on, naming the subscription", async () => {
+    const db = await archiveWithVendors();
     redline(["watchlists", "add", "core", "--vendor", "acme", "--db", db]);
     const sub = JSON.parse(redline(["subscriptions", "add", "--target", "https://hooks.example.com/core", "--watchlist", "core", "--json", "--db", db]).stdout) as { id: string };
     const refused = redline(["watchlists", "remove", "core", "--db", db]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(sub.id);
-    expect(countRows(db, "watchlists")).toBe(1);
+    expect(await rowsIn(db, "watchlists")).toBe(1);
     expect(redline(["watchlists", "remove", "missing", "--db", db]).stderr).toMatch(/no watchlist "missing"/);
   });
 });
 
-describe("imports and notifications", () => {
+describe(`imports and notifications (${testDatabaseDialect})`, () => {
   let snapshots: string;
   let repo: string;
   beforeAll(() => {
@@ -167,8 +169,8 @@ describe("imports and notifications", () => {
     }
   });
 
-  function subscribed(): string {
-    const db = freshDb();
+  async function subscribed(): Promise<string> {
+    const db = await freshLocation(dir);
     expect(redline(["subscriptions", "add", "--target", "https://hooks.example.com/all", "--db", db]).code).toBe(0);
     return db;
   }
@@ -176,23 +178,23 @@ describe("imports and notifications", () => {
   it.each([
     ["import", () => ["import", snapshots]],
     ["import-git", () => ["import-git", repo, "summary.json"]],
-  ])("%s is a quiet backfill: it writes no outbox rows", (_command, source) => {
-    const db = subscribed();
+  ])("%s is a quiet backfill: it writes no outbox rows", async (_command, source) => {
+    const db = await subscribed();
     const result = redline([...source(), "--vendor", "acme", "--platform", "statuspage-summary", "--db", db]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/[1-9]\d* new versions/);
-    expect(countRows(db, "outbox_versions")).toBe(0);
+    expect(await rowsIn(db, "outbox_versions")).toBe(0);
   });
 
   it.each([
     ["import", () => ["import", snapshots]],
     ["import-git", () => ["import-git", repo, "summary.json"]],
-  ])("%s --notify writes one outbox row per new version for a subscription that matches all", (_command, source) => {
-    const db = subscribed();
+  ])("%s --notify writes one outbox row per new version for a subscription that matches all", async (_command, source) => {
+    const db = await subscribed();
     const result = redline([...source(), "--vendor", "acme", "--platform", "statuspage-summary", "--notify", "--db", db]);
     expect(result.code).toBe(0);
     const versions = Number(/(\d+) new versions/.exec(result.stdout)?.[1]);
     expect(versions).toBeGreaterThan(0);
-    expect(countRows(db, "outbox_versions")).toBe(versions);
+    expect(await rowsIn(db, "outbox_versions")).toBe(versions);
   });
 });
