@@ -3,14 +3,16 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { closeStore, openStore } from "@/db/client";
+import { databaseEnvironment } from "@/lib/env";
 import { startSimulator } from "@/simulator/server";
 import { freePort } from "@/tests/e2e/support/app-server";
 import { ensureBuild, NEXT_ENV } from "@/tests/e2e/support/build-app";
 import { ROOT, runCommand } from "@/tests/e2e/support/commands";
 import { listeningPortsOfGroup } from "@/tests/scripts/support/listening-ports";
-import { readCount } from "@/tests/support/observe";
+import { countRows, freshLocation, queryRows } from "@/tests/support/database";
+import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 import { watchProcess } from "@/tests/support/watch-process";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-start-roles-"));
@@ -63,13 +65,23 @@ async function whileStarted(args: string[], env: Record<string, string>, check: 
   expect(start.stderr).toContain("redline: SIGTERM: stopping");
 }
 
-/** A database with one vendor, on the simulator, due to be polled. */
+/** An archive on the suite's database with one vendor, on the simulator, due to be polled. */
 async function databaseWithVendor(name: string, url: string): Promise<string> {
-  const db = path.join(dir, `${name}.db`);
+  const location = await freshLocation(dir, { name });
   const cli = path.join(ROOT, "scrapers", "cli", "main.ts");
-  const added = await runCommand(process.execPath, ["--import", "tsx", cli, "vendors", "add", "--slug", "acme", "--name", "Acme", "--platform", "statuspage", "--url", url, "--db", db], POLL_ENV);
+  const added = await runCommand(process.execPath, ["--import", "tsx", cli, "vendors", "add", "--slug", "acme", "--name", "Acme", "--platform", "statuspage", "--url", url, "--db", location], POLL_ENV);
   expect(added.code, added.stderr).toBe(0);
-  return db;
+  return location;
+}
+
+/** How many rows a table of the archive has, on a connection of the test's own. */
+async function rowsIn(location: string, table: string): Promise<number> {
+  const db = await openStore(location, { migrate: false });
+  try {
+    return await countRows(db, table);
+  } finally {
+    await closeStore(db);
+  }
 }
 
 function refusesConnections(port: number): Promise<boolean> {
@@ -83,34 +95,48 @@ function refusesConnections(port: number): Promise<boolean> {
   });
 }
 
-function eventsOf(file: string): string[] {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+async function eventsOf(location: string): Promise<string[]> {
+  const db = await openStore(location, { migrate: false });
   try {
-    const rows = db.prepare("SELECT process, event FROM supervisor_events ORDER BY id").all() as Array<{ process: string; event: string }>;
+    const rows = await queryRows<{ process: string; event: string }>(db, "SELECT process, event FROM supervisor_events ORDER BY id");
     return rows.map((r) => `${r.process} ${r.event}`);
   } finally {
-    db.close();
+    await closeStore(db);
   }
 }
 
-describe("npm start with roles", () => {
+/** The tables an archive has: none until something opens it as an archive. */
+async function tablesOf(location: string): Promise<string[]> {
+  const db = await openStore(location, { migrate: false });
+  try {
+    const rows = await queryRows<{ name: string }>(db, {
+      sqlite: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
+      postgres: "SELECT table_schema || '.' || table_name AS name FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY name",
+    });
+    return rows.map((r) => r.name);
+  } finally {
+    await closeStore(db);
+  }
+}
+
+describe(`npm start with roles (${testDatabaseDialect})`, () => {
   it("runs only the poller with --role poller: it polls, opens no port, and adds no catalog with --no-catalog", async () => {
     const sim = await startSimulator(SIMULATED);
     try {
       const db = await databaseWithVendor("poller", sim.vendor("acme").url);
       const port = await freePort();
-      await whileStarted(["--role", "poller", "--no-catalog"], { ...POLL_ENV, REDLINE_DB: db, PORT: String(port) }, async (start) => {
+      await whileStarted(["--role", "poller", "--no-catalog"], { ...POLL_ENV, ...databaseEnvironment(db), PORT: String(port) }, async (start) => {
         await start.until("acme polled", () => start.stdout.some((line) => / acme: ok /.test(line)));
-        expect(readCount(db, "SELECT count(*) AS n FROM captures")).toBeGreaterThan(0);
+        expect(await rowsIn(db, "captures")).toBeGreaterThan(0);
         expect(sim.requests("acme").length).toBeGreaterThan(0);
         expect(start.started()).toEqual(["poller"]);
         expect(start.stdout).toContain("redline: running poller");
         expect(start.stdout.filter((line) => /serving on|catalog of/.test(line))).toEqual([]);
-        expect(readCount(db, "SELECT count(*) AS n FROM vendors")).toBe(1);
+        expect(await rowsIn(db, "vendors")).toBe(1);
         expect(start.listeningPorts()).toEqual([]);
         expect(await refusesConnections(port)).toBe(true);
       });
-      expect(eventsOf(db)).toEqual(["poller started", "poller exited"]);
+      expect(await eventsOf(db)).toEqual(["poller started", "poller exited"]);
     } finally {
       await sim.stop();
     }
@@ -121,7 +147,7 @@ describe("npm start with roles", () => {
     try {
       const [db] = await Promise.all([databaseWithVendor("web", sim.vendor("acme").url), ensureBuild()]);
       const port = await freePort();
-      await whileStarted(["--role=web"], { ...NEXT_ENV, ...POLL_ENV, REDLINE_DB: db, PORT: String(port) }, async (start) => {
+      await whileStarted(["--role=web"], { ...NEXT_ENV, ...POLL_ENV, ...databaseEnvironment(db), PORT: String(port) }, async (start) => {
         await start.until("the web server listens", () => start.stdout.includes(`web: listening on http://127.0.0.1:${port}`));
         expect(start.stdout).not.toContain("redline: building the web app (first start or sources changed)");
         expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
@@ -133,22 +159,34 @@ describe("npm start with roles", () => {
         expect(start.started()).toEqual(["web"]);
         expect(start.stdout).toContain("redline: running web");
         expect(sim.requests("acme")).toEqual([]);
-        expect(readCount(db, "SELECT count(*) AS n FROM captures")).toBe(0);
-        expect(readCount(db, "SELECT count(*) AS n FROM vendors")).toBe(1);
+        expect(await rowsIn(db, "captures")).toBe(0);
+        expect(await rowsIn(db, "vendors")).toBe(1);
       });
-      expect(eventsOf(db)).toEqual(["web started", "web exited"]);
+      expect(await eventsOf(db)).toEqual(["web started", "web exited"]);
     } finally {
       await sim.stop();
     }
   }, 600_000);
 
-  it("refuses an unknown role with the roles there are, exit 2, before touching the database", async () => {
-    const db = path.join(dir, "unknown-role.db");
-    const start = npmStart(["--role", "web,cook"], { REDLINE_DB: db, PORT: String(await freePort()) });
+  /** `npm start --role web,cook` on the archive: what it printed, and how it exited. */
+  async function startUnknownRole(location: string) {
+    const start = npmStart(["--role", "web,cook"], { ...databaseEnvironment(location), PORT: String(await freePort()) });
     const { code } = await start.exited;
     expect(code).toBe(2);
     expect(start.stderr).toContain('redline: unknown role "cook": the roles are web, poller, notify');
     expect(start.started()).toEqual([]);
-    expect(fs.existsSync(db)).toBe(false);
+  }
+
+  it("refuses an unknown role with the roles there are, exit 2, before touching the database", async () => {
+    const location = await freshLocation(dir, { name: "unknown_role", migrated: false });
+    await startUnknownRole(location);
+    // A supervisor that opened the archive first would have migrated it and recorded its start.
+    expect(await tablesOf(location)).toEqual([]);
+  });
+
+  it.skipIf(testDatabaseDialect !== "sqlite")("refuses an unknown role before making the database file (SQLite)", async () => {
+    const file = await freshLocation(dir, { name: "unknown_role", migrated: false });
+    await startUnknownRole(file);
+    expect(fs.existsSync(file)).toBe(false);
   });
 });
