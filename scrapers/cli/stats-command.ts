@@ -1,7 +1,7 @@
 import fs from "node:fs";
-import { isDatabaseUrl } from "@/db/client";
+import { isDatabaseUrl, redact } from "@/db/client";
 import { readStorageStats, type RowsAndBytes, type StorageStats, VENDOR_PARTS, type VendorPart } from "@/db/queries/storage-stats";
-import { CliError, resolveDbPath, withDatabase } from "@/scrapers/cli/cli-context";
+import { resolveDbPath, withDatabase } from "@/scrapers/cli/cli-context";
 
 const PART_LABELS: Record<VendorPart, string> = {
   captures: "captures",
@@ -18,10 +18,49 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1e9).toFixed(2)} GB`;
 }
 
-/** The database's files as they are on disk before this command opens them. */
-function filesOnDisk(file: string): { db: number; wal: number; shm: number } {
+/** A SQLite database's files as they are on disk before this command opens them. */
+interface SqliteFiles {
+  db: number;
+  wal: number;
+  shm: number;
+}
+
+/** A PostgreSQL database's own files (pg_database_size): its catalogs too, and no WAL, which the cluster shares. */
+interface PostgresFiles {
+  database: number;
+}
+
+type OnDisk = SqliteFiles | PostgresFiles;
+
+function filesOnDisk(file: string): SqliteFiles {
   const size = (f: string) => (fs.existsSync(f) ? fs.statSync(f).size : 0);
   return { db: size(file), wal: size(`${file}-wal`), shm: size(`${file}-shm`) };
+}
+
+/** How the first lines and the totals of the table name what the database's bytes are. */
+function describeDisk(location: string, disk: OnDisk, s: StorageStats): { header: string[]; free: string; other: string; all: string } {
+  if ("database" in disk) {
+    const tables = s.databaseBytes - s.freeBytes;
+    return {
+      header: [
+        `database ${location}: ${formatBytes(disk.database)} on disk (pg_database_size)`,
+        `archive tables with their indexes: ${formatBytes(tables)} (${s.pageSize}-byte pages); catalogs and free space: ${formatBytes(s.freeBytes)}`,
+      ],
+      free: "catalogs and free space",
+      // Relation sizes are read one after another, not in the snapshot: a table can grow between them.
+      other: "grown while measured",
+      all: "all pages",
+    };
+  }
+  return {
+    header: [
+      `database ${location}: ${formatBytes(disk.db + disk.wal + disk.shm)} on disk (file ${formatBytes(disk.db)}, -wal ${formatBytes(disk.wal)}, -shm ${formatBytes(disk.shm)})`,
+      `pages: ${formatBytes(s.databaseBytes)} (${s.pageSize}-byte pages), of which free ${formatBytes(s.freeBytes)}`,
+    ],
+    free: "free pages",
+    other: "other pages (lock page)",
+    all: "all pages",
+  };
 }
 
 function row(cells: readonly string[], widths: readonly number[]): string {
@@ -32,11 +71,9 @@ function rowsAndBytes(p: RowsAndBytes): string {
   return `${p.rows} / ${formatBytes(p.bytes)}`;
 }
 
-function renderStats(file: string, disk: ReturnType<typeof filesOnDisk>, s: StorageStats): string {
-  const lines: string[] = [];
-  const onDisk = disk.db + disk.wal + disk.shm;
-  lines.push(`database ${file}: ${formatBytes(onDisk)} on disk (file ${formatBytes(disk.db)}, -wal ${formatBytes(disk.wal)}, -shm ${formatBytes(disk.shm)})`);
-  lines.push(`pages: ${formatBytes(s.databaseBytes)} (${s.pageSize}-byte pages), of which free ${formatBytes(s.freeBytes)}`);
+function renderStats(location: string, disk: OnDisk, s: StorageStats): string {
+  const described = describeDisk(location, disk, s);
+  const lines: string[] = [...described.header];
   lines.push(`raw bytes recorded (every capture's size): ${formatBytes(s.rawBytes)}; database / raw: ${s.rawBytes > 0 ? `${s.ratio.toFixed(3)}x` : "nothing recorded"}`);
   if (s.prunedRaw.captures > 0) {
     lines.push(`of which no longer kept (raw bodies deleted by retention): ${s.prunedRaw.captures} captures, ${formatBytes(s.prunedRaw.bytes)} as given`);
@@ -48,10 +85,10 @@ function renderStats(file: string, disk: ReturnType<typeof filesOnDisk>, s: Stor
     lines.push(row([t.name, String(t.rows), formatBytes(t.tableBytes), formatBytes(t.indexBytes), formatBytes(t.tableBytes + t.indexBytes)], tw));
   }
   const counted = s.tables.reduce((n, t) => n + t.tableBytes + t.indexBytes, 0);
-  lines.push(row(["free pages", "", "", "", formatBytes(s.freeBytes)], tw));
+  lines.push(row([described.free, "", "", "", formatBytes(s.freeBytes)], tw));
   const other = s.databaseBytes - counted - s.freeBytes;
-  if (other !== 0) lines.push(row(["other pages (lock page)", "", "", "", formatBytes(other)], tw));
-  lines.push(row(["all pages", "", "", "", formatBytes(s.databaseBytes)], tw));
+  if (other !== 0) lines.push(row([described.other, "", "", "", formatBytes(other)], tw));
+  lines.push(row([described.all, "", "", "", formatBytes(s.databaseBytes)], tw));
   lines.push("");
   lines.push("per vendor: rows / stored bytes of each (column lengths, without indexes); ≈ on disk is its share of those tables");
   const vw = [24, 10, 10, 7, ...VENDOR_PARTS.map(() => 20)];
@@ -68,10 +105,13 @@ function renderStats(file: string, disk: ReturnType<typeof filesOnDisk>, s: Stor
 
 /** `redline stats`: where the database's bytes are, per table and per vendor, against the raw bytes recorded. */
 export async function runStats(opts: { db?: string; json?: boolean }): Promise<void> {
-  const file = resolveDbPath(opts);
-  // Pages, free pages and dbstat are SQLite's; PostgreSQL measures itself (pg_total_relation_size).
-  if (isDatabaseUrl(file)) throw new CliError("stats measures a SQLite file's pages: on PostgreSQL ask the server (pg_total_relation_size, pg_database_size)");
-  const disk = filesOnDisk(file);
+  const location = resolveDbPath(opts);
+  // A SQLite file is measured before this command opens it and leaves its own -wal and -shm beside it.
+  const files = isDatabaseUrl(location) ? undefined : filesOnDisk(location);
   const stats = await withDatabase(opts, (db) => readStorageStats(db), { mustExist: true });
-  process.stdout.write(opts.json ? `${JSON.stringify({ file, onDisk: disk, ...stats }, null, 2)}\n` : renderStats(file, disk, stats));
+  // readStorageStats measures a PostgreSQL database as pg_database_size, in the snapshot of its other figures.
+  const disk: OnDisk = files ?? { database: stats.databaseBytes };
+  const shown = files ? location : redact(location);
+  const where = files ? { file: shown } : { url: shown };
+  process.stdout.write(opts.json ? `${JSON.stringify({ ...where, onDisk: disk, ...stats }, null, 2)}\n` : renderStats(shown, disk, stats));
 }
