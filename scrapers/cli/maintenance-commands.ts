@@ -113,7 +113,7 @@ export async function runRederive(opts: { vendor?: string; status?: boolean; db?
       process.stdout.write(`${describeJob(after)}; it is being run by ${after.leaseOwner ?? "another process"}\n`);
       return;
     }
-    const versions = db.$client.prepare<[number], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE vendor_id = ?").get(vendor.id)?.n ?? 0;
+    const versions = (await db.connection.prepare<[number], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE vendor_id = ?").get(vendor.id))?.n ?? 0;
     process.stdout.write(`rederived ${vendor.slug}: ${after?.capturesDone ?? 0} captures, ${versions} versions\n`);
   }, { mustExist: true });
 }
