@@ -65,7 +65,8 @@ function hits(db: RedlineDb, query: string) {
     .all(query);
 }
 
-describe("search index upkeep", () => {
+// Merges FTS5 segments, which only SQLite has: PostgreSQL's GIN indexes need no upkeep of Redline's, and its poller runs none.
+describe("search index upkeep (SQLite)", () => {
   it("merges a drifted index into one segment, a step at a time, and every search answers as before", async () => {
     const db = driftedIndex();
     const before = searchSegmentCount(db.$client);
