@@ -4,6 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StorageStats } from "@/db/queries/storage-stats";
+import { freshLocation } from "@/tests/support/database";
+import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const FIXTURE = fs.readFileSync(path.join(ROOT, "tests", "fixtures", "statuspage", "summary-maintenance-offset.json"), "utf8");
@@ -33,7 +35,7 @@ function writeFolder(dir: string): string {
   return folder;
 }
 
-describe("redline prune-raw", () => {
+describe(`redline prune-raw (${testDatabaseDialect})`, () => {
   let dir: string;
   let folder: string;
   beforeAll(() => {
@@ -42,16 +44,16 @@ describe("redline prune-raw", () => {
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  function imported(name: string): string {
-    const db = path.join(dir, `${name}.db`);
+  async function imported(name: string): Promise<string> {
+    const db = await freshLocation(dir, { name });
     const result = redline(["import", folder, "--vendor", "acme", "--platform", "statuspage-summary", "--db", db]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     return db;
   }
 
-  it("deletes the expired raw bodies, leaves the export as it was, also after a rederive of what is kept", () => {
-    const db = imported("flag");
+  it("deletes the expired raw bodies, leaves the export as it was, also after a rederive of what is kept", async () => {
+    const db = await imported("flag");
     const exported = redline(["export", "--vendor", "acme", "--format", "json", "--db", db]);
     expect(exported.code).toBe(0);
 
@@ -72,8 +74,8 @@ describe("redline prune-raw", () => {
     expect(redline(["export", "--vendor", "acme", "--format", "json", "--db", db]).stdout).toBe(exported.stdout);
   });
 
-  it("takes the period from REDLINE_KEEP_RAW_DAYS when no flag is given, and one vendor with --vendor", () => {
-    const db = imported("env");
+  it("takes the period from REDLINE_KEEP_RAW_DAYS when no flag is given, and one vendor with --vendor", async () => {
+    const db = await imported("env");
     const other = redline(["prune-raw", "--vendor", "nobody", "--db", db], { REDLINE_KEEP_RAW_DAYS: "30" });
     expect(other.code).toBe(1);
     expect(other.stderr).toMatch(/unknown vendor "nobody"/);
@@ -81,12 +83,12 @@ describe("redline prune-raw", () => {
     expect(pruned.code).toBe(0);
     expect(pruned.stdout).toMatch(/: 3 captures lost their body/);
     // A longer period than the history keeps everything.
-    const db2 = imported("long");
+    const db2 = await imported("long");
     expect(redline(["prune-raw", "--db", db2], { REDLINE_KEEP_RAW_DAYS: "1000" }).stdout).toMatch(/: 0 captures lost their body, 0 bodies deleted/);
   });
 
-  it("refuses bad periods with a clear message, and does nothing without one", () => {
-    const db = imported("bad");
+  it("refuses bad periods with a clear message, and does nothing without one", async () => {
+    const db = await imported("bad");
     for (const [value, message] of [
       ["0", /--keep-raw-days "0": must be at least 1 day/],
       ["abc", /--keep-raw-days "abc": must be a whole number of days/],
