@@ -5,6 +5,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startSimulator } from "@/simulator/server";
 import { freePort } from "@/tests/e2e/support/app-server";
+import { freshLocation } from "@/tests/support/database";
+import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-poll-"));
@@ -35,9 +37,9 @@ async function addVendor(db: string, slug: string, url: string): Promise<void> {
   expect(added.code, added.stderr).toBe(0);
 }
 
-describe("redline poll --once", () => {
+describe(`redline poll --once (${testDatabaseDialect})`, () => {
   it("fails with a one-line hint naming the first error when every vendor failed", async () => {
-    const db = path.join(dir, "offline.db");
+    const db = await freshLocation(dir, { name: "offline" });
     const port = await closedPort();
     await addVendor(db, "acme", `http://127.0.0.1:${port}/api/v2/incidents.json`);
     await addVendor(db, "globex", `http://127.0.0.1:${port}/api/v2/summary.json`);
@@ -52,7 +54,7 @@ describe("redline poll --once", () => {
   it("succeeds when some vendor answered, though another failed", async () => {
     const sim = await startSimulator({ count: 1, families: ["statuspage"], acceleration: 0, start: "2026-03-04T12:00:00.000Z", seed: 3, control: false });
     try {
-      const db = path.join(dir, "partial.db");
+      const db = await freshLocation(dir, { name: "partial" });
       await addVendor(db, "live", sim.vendors[0]?.url ?? "");
       await addVendor(db, "gone", `http://127.0.0.1:${await closedPort()}/api/v2/incidents.json`);
       const round = await redline(["poll", "--once", "--quiet", "--db", db]);
