@@ -4,6 +4,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeStore, openStore, redact } from "@/db/client";
+import { countRows, freshLocation } from "@/tests/support/database";
+import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const FIXTURE = path.join(ROOT, "tests", "fixtures", "statuspage", "summary-maintenance-offset.json");
@@ -17,7 +20,32 @@ function redline(args: string[], env: Record<string, string> = {}) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe("the redline command", () => {
+/** An archive that exists, migrated and empty, on the suite's database. */
+async function emptyArchive(dir: string): Promise<string> {
+  const location = await freshLocation(dir);
+  await closeStore(await openStore(location));
+  return location;
+}
+
+/** What a refused command must not have written: a vendor or a capture. */
+async function archivedRows(location: string): Promise<{ vendors: number; captures: number }> {
+  const db = await openStore(location, { migrate: false });
+  try {
+    return { vendors: await countRows(db, "vendors"), captures: await countRows(db, "captures") };
+  } finally {
+    await closeStore(db);
+  }
+}
+
+const refusals = [
+  ["an unknown platform", ["import", "SNAPSHOTS", "--vendor", "acme", "--platform", "nope"], /unknown platform "nope"/],
+  ["a missing folder", ["import", "/nonexistent/redline", "--vendor", "acme", "--platform", "statuspage-summary"], /no such folder/],
+  ["a bad vendor slug", ["import", "SNAPSHOTS", "--vendor", "Not A Slug", "--platform", "statuspage-summary"], /invalid vendor slug/],
+  ["an unknown flag", ["import", "SNAPSHOTS", "--vendor", "acme", "--platform", "statuspage-summary", "--frobnicate"], /unknown option/],
+  ["an unknown export format", ["export", "--vendor", "acme", "--format", "xml"], /unknown format "xml"/],
+] as const;
+
+describe(`the redline command (${testDatabaseDialect})`, () => {
   let dir: string;
   let snapshots: string;
   beforeAll(() => {
@@ -32,8 +60,8 @@ describe("the redline command", () => {
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it("imports a folder, reports captures, versions and failures, then adds nothing on a second run", () => {
-    const db = path.join(dir, "import.db");
+  it("imports a folder, reports captures, versions and failures, then adds nothing on a second run", async () => {
+    const db = await freshLocation(dir);
     const first = redline(["import", snapshots, "--vendor", "acme", "--platform", "statuspage-summary", "--db", db]);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/3 captures \(0 already recorded\), \d+ new versions, 1 failed, 0 invalid captures in [\d.]+ s/);
@@ -42,8 +70,8 @@ describe("the redline command", () => {
     expect(second.stdout).toMatch(/0 captures \(3 already recorded\), 0 new versions/);
   });
 
-  it("exports JSON and Markdown of what it imported", () => {
-    const db = path.join(dir, "export.db");
+  it("exports JSON and Markdown of what it imported", async () => {
+    const db = await freshLocation(dir);
     redline(["import", snapshots, "--vendor", "acme", "--platform", "statuspage-summary", "--db", db]);
     const json = redline(["export", "--vendor", "acme", "--format", "json", "--db", db]);
     expect(json.code).toBe(0);
@@ -57,34 +85,53 @@ describe("the redline command", () => {
     expect(md.stdout).toContain("Machine-written from the diff below");
   });
 
-  it.each([
-    ["an unknown platform", ["import", "SNAPSHOTS", "--vendor", "acme", "--platform", "nope"], /unknown platform "nope"/],
-    ["a missing folder", ["import", "/nonexistent/redline", "--vendor", "acme", "--platform", "statuspage-summary"], /no such folder/],
-    ["a bad vendor slug", ["import", "SNAPSHOTS", "--vendor", "Not A Slug", "--platform", "statuspage-summary"], /invalid vendor slug/],
-    ["an unknown flag", ["import", "SNAPSHOTS", "--vendor", "acme", "--platform", "statuspage-summary", "--frobnicate"], /unknown option/],
-    ["an unknown export format", ["export", "--vendor", "acme", "--format", "xml"], /unknown format "xml"/],
-  ])("refuses %s with a one-line error, a non-zero exit and nothing written", (_what, args, message) => {
-    const db = path.join(dir, `refused-${Math.random().toString(36).slice(2)}.db`);
+  function refused(db: string, args: readonly string[], message: RegExp): void {
     const result = redline([...args.map((a) => (a === "SNAPSHOTS" ? snapshots : a)), "--db", db]);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split("\n")[0]).toMatch(message);
+  }
+
+  it.each(refusals)("refuses %s with a one-line error, a non-zero exit and nothing written", async (_what, args, message) => {
+    const db = await emptyArchive(dir);
+    refused(db, args, message);
+    expect(await archivedRows(db)).toEqual({ vendors: 0, captures: 0 });
+  });
+
+  it.skipIf(testDatabaseDialect !== "sqlite").each(refusals)("refuses %s without creating the database file (SQLite)", async (_what, args, message) => {
+    const db = await freshLocation(dir, { name: "refused" });
+    refused(db, args, message);
     expect(fs.existsSync(db)).toBe(false);
   });
 
-  it("refuses a folder with an unreadable snapshot before writing anything", () => {
-    const broken = path.join(dir, "broken");
+  /** A folder whose second snapshot is a link to nothing. */
+  function brokenFolder(name: string): string {
+    const broken = path.join(dir, name);
     fs.mkdirSync(broken);
     fs.copyFileSync(FIXTURE, path.join(broken, "20260301T100000Z__summary.json"));
     fs.symlinkSync(path.join(broken, "gone.json"), path.join(broken, "20260301T101000Z__summary.json"));
-    const db = path.join(dir, "broken.db");
-    const result = redline(["import", broken, "--vendor", "acme", "--platform", "statuspage-summary", "--db", db]);
+    return broken;
+  }
+
+  function importRefused(db: string, folder: string): void {
+    const result = redline(["import", folder, "--vendor", "acme", "--platform", "statuspage-summary", "--db", db]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/cannot read .*20260301T101000Z__summary\.json/);
+  }
+
+  it("refuses a folder with an unreadable snapshot before writing anything", async () => {
+    const db = await emptyArchive(dir);
+    importRefused(db, brokenFolder("broken"));
+    expect(await archivedRows(db)).toEqual({ vendors: 0, captures: 0 });
+  });
+
+  it.skipIf(testDatabaseDialect !== "sqlite")("refuses a folder with an unreadable snapshot without creating the database file (SQLite)", async () => {
+    const db = await freshLocation(dir, { name: "broken" });
+    importRefused(db, brokenFolder("broken-new"));
     expect(fs.existsSync(db)).toBe(false);
   });
 
-  it("imports every committed version of a file from a git-scraping repository, once", () => {
+  it("imports every committed version of a file from a git-scraping repository, once", async () => {
     const repo = path.join(dir, "repo");
     fs.mkdirSync(repo);
     const git = (...args: string[]) => execFileSync("git", ["-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", ...args], { stdio: "pipe" });
@@ -102,7 +149,7 @@ describe("the redline command", () => {
     fs.writeFileSync(path.join(repo, "other.txt"), "unrelated");
     git("add", "other.txt");
     git("commit", "-q", "-m", "other");
-    const db = path.join(dir, "git.db");
+    const db = await freshLocation(dir);
     const first = redline(["import-git", repo, "summary.json", "--vendor", "acme", "--platform", "statuspage-summary", "--db", db]);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/2 captures \(0 already recorded\)/);
@@ -114,19 +161,34 @@ describe("the redline command", () => {
     expect(json.incidents.some((i) => i.versions.some((v) => v.observedAt === "2026-03-01T10:15:00.000Z" && v.kinds.includes("title-changed")))).toBe(true);
   });
 
-  it("refuses a path no commit touches", () => {
-    const repo = path.join(dir, "empty-repo");
+  /** A repository with no commit. */
+  function emptyRepo(name: string): string {
+    const repo = path.join(dir, name);
     fs.mkdirSync(repo);
     execFileSync("git", ["-C", repo, "init", "-q"]);
-    const db = path.join(dir, "nogit.db");
+    return repo;
+  }
+
+  function importGitRefused(db: string, repo: string): void {
     const result = redline(["import-git", repo, "summary.json", "--vendor", "acme", "--platform", "statuspage-summary", "--db", db]);
     expect(result.code).not.toBe(0);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  }
+
+  it("refuses a path no commit touches", async () => {
+    const db = await emptyArchive(dir);
+    importGitRefused(db, emptyRepo("empty-repo"));
+    expect(await archivedRows(db)).toEqual({ vendors: 0, captures: 0 });
+  });
+
+  it.skipIf(testDatabaseDialect !== "sqlite")("refuses a path no commit touches without creating the database file (SQLite)", async () => {
+    const db = await freshLocation(dir, { name: "nogit" });
+    importGitRefused(db, emptyRepo("empty-repo-new"));
     expect(fs.existsSync(db)).toBe(false);
   });
 
-  it("backs the database up to a new file and restores it, keeping what it replaced", () => {
-    const db = path.join(dir, "backup-source.db");
+  it.skipIf(testDatabaseDialect !== "sqlite")("backs the database up to a new file and restores it, keeping what it replaced (SQLite)", async () => {
+    const db = await freshLocation(dir, { name: "backup-source" });
     expect(redline(["import", snapshots, "--vendor", "acme", "--platform", "statuspage-summary", "--db", db]).code).toBe(0);
     const copy = path.join(dir, "nightly.db");
     const backup = redline(["backup", copy, "--db", db]);
@@ -138,6 +200,18 @@ describe("the redline command", () => {
     const bad = redline(["restore", path.join(snapshots, "MANIFEST.tsv"), "--db", db]);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/restore: /);
+  });
+
+  it.skipIf(testDatabaseDialect !== "postgres")("refuses to back up or restore over a PostgreSQL database, naming its own tools (PostgreSQL)", async () => {
+    const db = await freshLocation(dir);
+    expect(redline(["import", snapshots, "--vendor", "acme", "--platform", "statuspage-summary", "--db", db]).code).toBe(0);
+    const before = await archivedRows(db);
+    const copy = path.join(dir, "pg-nightly.db");
+    expect(redline(["backup", copy, "--db", db])).toMatchObject({ code: 1, stderr: `redline: backup: ${redact(db)} is a PostgreSQL database: back it up with pg_dump and restore it with pg_restore\n` });
+    expect(fs.existsSync(copy)).toBe(false);
+    // Refused before the backup is even looked at: a file of a SQLite archive never lands in PostgreSQL.
+    expect(redline(["restore", copy, "--db", db])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^redline: restore: .* is a PostgreSQL database: .*pg_restore/) });
+    expect(await archivedRows(db)).toEqual(before);
   });
 
   it("ends quietly with its own exit code when the reader of its output goes away", async () => {
