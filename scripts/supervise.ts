@@ -59,10 +59,18 @@ export function supervise(specs: readonly ChildSpec[], options: SuperviseOptions
     const history = new Map<string, { delayMs: number | null; crashes: number[] }>();
     let exitCode: number | null = null;
 
+    // One write at a time, in the order seen: on a pooled database (PostgreSQL) two writes in flight
+    // could take their ids out of order, and the operator page reads "exited" before "restarting" by id.
+    let recorded = Promise.resolve();
     const record = (name: string, event: SupervisorEventKind, detail: string) => {
-      options.record?.({ at: new Date().toISOString(), process: name, event, detail }).catch((error: unknown) => {
-        log(`redline: unable to record that ${name} ${event} (${detail}): ${errorMessage(error)}`);
-      });
+      const write = options.record;
+      if (!write) return;
+      const at = new Date().toISOString();
+      recorded = recorded.then(() =>
+        write({ at, process: name, event, detail }).catch((error: unknown) => {
+          log(`redline: unable to record that ${name} ${event} (${detail}): ${errorMessage(error)}`);
+        }),
+      );
     };
 
     const handlers = (["SIGINT", "SIGTERM"] as const).map((signal) => {
@@ -78,7 +86,9 @@ export function supervise(specs: readonly ChildSpec[], options: SuperviseOptions
     const finishWhenStopped = () => {
       if (exitCode === null || running.size > 0) return;
       for (const { signal, handler } of handlers) process.off(signal, handler);
-      resolve(exitCode);
+      // The last exits are recorded before the caller closes the database.
+      const code = exitCode;
+      void recorded.then(() => resolve(code));
     };
 
     function stopAll(signal: NodeJS.Signals, code: number): void {

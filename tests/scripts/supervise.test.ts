@@ -97,6 +97,15 @@ describe("supervise", () => {
     expect(pids.map(isAlive)).toEqual([false, false]);
   });
 
+  it("records its events in the order they happened, and the last exits before it exits, however long each write takes", async () => {
+    const run = runSupervisor({ children: [diesOnce("flaky"), lives("steady")], policy: FAST, slowExits: true });
+    await run.until("flaky started again", () => run.of("flaky", "started").length === 2);
+    run.child.kill("SIGTERM");
+    expect(await run.exited).toEqual({ code: 0, signal: null });
+    expect(run.of("flaky").map((e) => e.event)).toEqual(["started", "exited", "restarting", "started", "exited"]);
+    expect(run.of("steady").map((e) => e.event)).toEqual(["started", "exited"]);
+  });
+
   it("goes on supervising when its events cannot be recorded, logging each that was lost", async () => {
     const run = runSupervisor({ children: [diesOnce("flaky")], policy: FAST, failRecording: true });
     // A lost event is logged when its write rejects, after the line of the event itself: wait for both.

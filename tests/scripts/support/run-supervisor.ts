@@ -11,11 +11,14 @@ interface Config {
   policy: Partial<RestartPolicy>;
   /** Every record fails, as when the database is locked. */
   failRecording?: boolean;
+  /** Each "exited" takes a while to write, as a write on another pooled connection can. */
+  slowExits?: boolean;
 }
 
 const config = JSON.parse(process.argv[2] ?? "{}") as Config;
 const record = async (event: SupervisorEvent) => {
   if (config.failRecording) throw new Error("database is locked");
+  if (config.slowExits && event.event === "exited") await new Promise((resolve) => setTimeout(resolve, 200));
   process.stdout.write(`${JSON.stringify(event)}\n`);
 };
 void supervise(config.children, { cwd: process.cwd(), policy: config.policy, record }).then((code) => {
