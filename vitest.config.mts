@@ -7,11 +7,11 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 
 /**
  * The test files whose database is the suite's (REDLINE_TEST_DATABASE): they, or the support
- * module they read rows with, name it. The PostgreSQL pass runs these; the others test no
+ * module they read rows with or start the app with (e2e-app), name it. The PostgreSQL pass runs these; the others test no
  * database (parsers, rendering) or open a SQLite file of their own, and the SQLite pass runs them.
  */
 function dialectFiles(): string[] {
-  const support = /@\/tests\/support\/(database|version-rows|outbound-messages|test-database-settings)"/;
+  const support = /@\/tests\/(support\/(database|version-rows|outbound-messages|test-database-settings)|e2e\/support\/e2e-app)"/;
   const files = fs.readdirSync(path.join(root, "tests"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".test.ts"));
   return files.filter((f) => support.test(fs.readFileSync(path.join(root, "tests", f), "utf8"))).map((f) => `tests/${f}`);
 }

@@ -3,8 +3,9 @@ import path from "node:path";
 import { expect, it } from "vitest";
 import { startE2eApp } from "@/tests/e2e/support/e2e-app";
 import { SCREENSHOT_DIR } from "@/tests/e2e/support/seed-database";
+import { closeStore, openStore } from "@/db/client";
 import { corpusPath, describeCorpus } from "@/tests/support/corpus";
-import { readCount } from "@/tests/support/observe";
+import { queryRow } from "@/tests/support/database";
 
 const app = startE2eApp("concurrent-import");
 
@@ -16,14 +17,16 @@ describeCorpus("pages while an import writes at full speed", () => {
     const importing = app().redline(["import", corpusPath("gcp-incidents"), "--vendor", "google-cloud", "--platform", "gcp"]);
     let done = false;
     void importing.finally(() => (done = true));
-    const written = () => readCount(app().dbPath, "SELECT count(*) AS n FROM captures c JOIN vendors v ON v.id = c.vendor_id WHERE v.slug = 'google-cloud'") ?? 0;
+    // A reader of its own, as a third process would be: it must never wait on the import either.
+    const reader = await openStore(app().database, { migrate: false });
+    const written = async () => (await queryRow<{ n: number }>(reader, "SELECT count(*) AS n FROM captures c JOIN vendors v ON v.id = c.vendor_id WHERE v.slug = 'google-cloud'"))?.n ?? 0;
     const statuses = new Map<number, number>();
     let requests = 0;
     // Requests that began after the import had recorded a capture and ended before it was done.
     let amidWrites = 0;
     while (!done) {
       for (const page of PAGES) {
-        const during = written() > 0;
+        const during = (await written()) > 0;
         // "no-cache": every request renders and reads the database, none is served from the page cache.
         const response = await fetch(`${app().baseUrl}${page}`, { headers: { "cache-control": "no-cache" } });
         await response.arrayBuffer();
@@ -33,6 +36,7 @@ describeCorpus("pages while an import writes at full speed", () => {
       }
     }
     await importing;
+    await closeStore(reader);
     console.log(`concurrent import: ${requests} page and API requests, ${amidWrites} of them while the import wrote: ${JSON.stringify(Object.fromEntries(statuses))}`);
     expect(amidWrites).toBeGreaterThanOrEqual(PAGES.length);
     expect([...statuses.keys()]).toEqual([200]);

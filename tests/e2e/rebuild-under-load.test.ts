@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { expect, it } from "vitest";
-import { closeDatabase, openDatabase } from "@/db/client";
+import { closeStore, openStore, type RedlineDb } from "@/db/client";
+import { packVersionContent, unpackVersionContent } from "@/db/version-content";
 import { addVendor } from "@/db/vendors";
 import { DERIVATION_VERSION } from "@/lib/derive/derivation-version";
 import { startSimulator } from "@/simulator/server";
@@ -11,6 +11,7 @@ import { ROOT } from "@/tests/e2e/support/commands";
 import { startE2eApp } from "@/tests/e2e/support/e2e-app";
 import { SCREENSHOT_DIR } from "@/tests/e2e/support/seed-database";
 import { corpusPath, describeCorpus } from "@/tests/support/corpus";
+import { queryRow, queryRows, runSql } from "@/tests/support/database";
 import { watchProcess } from "@/tests/support/watch-process";
 
 const app = startE2eApp("rebuild-under-load");
@@ -23,37 +24,38 @@ interface JobRow {
   longestHoldMs: number;
 }
 
-function jobOf(file: string): JobRow | undefined {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    return db
-      .prepare<[string], JobRow>(
-        `SELECT j.status, j.captures_done AS capturesDone, j.captures_total AS capturesTotal, j.longest_hold_ms AS longestHoldMs FROM derivation_jobs j
-         JOIN vendors v ON v.id = j.vendor_id WHERE v.slug = ? ORDER BY j.id DESC LIMIT 1`,
-      )
-      .get(VENDOR);
-  } finally {
-    db.close();
+function jobOf(db: RedlineDb): Promise<JobRow | undefined> {
+  return queryRow<JobRow>(
+    db,
+    `SELECT j.status, j.captures_done AS "capturesDone", j.captures_total AS "capturesTotal", j.longest_hold_ms AS "longestHoldMs" FROM derivation_jobs j
+     JOIN vendors v ON v.id = j.vendor_id WHERE v.slug = ? ORDER BY j.id DESC LIMIT 1`,
+    VENDOR,
+  );
+}
+
+/** What an upgrade leaves behind: history derived by an older parser, which wrote its summaries differently. */
+async function deriveWithOlderParser(db: RedlineDb): Promise<void> {
+  await runSql(db, "UPDATE vendors SET derived_with = ? WHERE slug = ?", JSON.stringify({ "@derive": DERIVATION_VERSION, "statuspage-atom": 0 }), VENDOR);
+  const versions = await queryRows<{ id: number; content: Buffer }>(db, "SELECT id, content FROM incident_versions WHERE vendor_id = (SELECT id FROM vendors WHERE slug = ?)", VENDOR);
+  for (const { id, content } of versions) {
+    await runSql(db, "UPDATE incident_versions SET content = ? WHERE id = ?", packVersionContent({ ...unpackVersionContent(content), summary: "written by an older parser" }), id);
   }
 }
 
 describeCorpus("a parser upgrade on a vendor with a long history", () => {
   it("is rebuilt in the background while pages answer and polls go on, and ends exactly as a fresh derivation", async () => {
-    const { dbPath, baseUrl } = app();
+    const { database, baseUrl } = app();
     await app().redline(["import", corpusPath("atom-github-history"), "--vendor", VENDOR, "--platform", "statuspage-atom"]);
     const expected = await app().redline(["export", "--vendor", VENDOR, "--format", "json"]);
     const firstIncident = (JSON.parse(expected.toString("utf8")) as { incidents: Array<{ id: string }> }).incidents[0]?.id ?? "";
 
-    // What an upgrade leaves behind: history derived by an older parser, which wrote its summaries differently.
-    const db = openDatabase(dbPath);
-    db.$client.prepare("UPDATE vendors SET derived_with = ? WHERE slug = ?").run(JSON.stringify({ "@derive": DERIVATION_VERSION, "statuspage-atom": 0 }), VENDOR);
-    db.$client.prepare("UPDATE incident_versions SET content = redline_version_with(content, 'summary', 'written by an older parser') WHERE vendor_id = (SELECT id FROM vendors WHERE slug = ?)").run(VENDOR);
+    const db = await openStore(database, { migrate: false });
+    await deriveWithOlderParser(db);
     const sim = await startSimulator({ count: 4, families: ["statuspage"], acceleration: 3600, seed: 5 });
     for (const v of sim.vendors) await addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url, intervalSeconds: 1 }, "user");
-    closeDatabase(db);
 
     const log = path.join(SCREENSHOT_DIR, "rebuild-under-load-poller.log");
-    const poller = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), "poll", "--db", dbPath], {
+    const poller = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), "poll", "--db", database], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, REDLINE_ALLOW_PRIVATE_URLS: "1", REDLINE_HOST_INTERVAL_MS: "0", REDLINE_POLL_INTERVAL_SECONDS: "1" },
@@ -68,7 +70,7 @@ describeCorpus("a parser upgrade on a vendor with a long history", () => {
       const slowestByPage = new Map<string, number>();
       let slowest = 0;
       let requests = 0;
-      let job = jobOf(dbPath);
+      let job = await jobOf(db);
       const seen = new Set<string>();
       while (job?.status !== "done") {
         for (const page of pages) {
@@ -82,7 +84,7 @@ describeCorpus("a parser upgrade on a vendor with a long history", () => {
           if (response.status !== 200) failures.add(`${page} ${response.status}`);
           requests += 1;
         }
-        job = jobOf(dbPath);
+        job = await jobOf(db);
         if (job) seen.add(job.status);
         if (job?.status === "failed") throw new Error("the rebuild failed");
       }
@@ -97,14 +99,15 @@ describeCorpus("a parser upgrade on a vendor with a long history", () => {
       expect(job.longestHoldMs).toBeLessThan(1_000);
       expect(job.capturesDone).toBe(job.capturesTotal);
       // Polls went on: every simulated vendor was polled, none failed.
-      const check = new Database(dbPath, { readonly: true });
-      const polled = check
-        .prepare<[], { slug: string; polls: number; failed: number; errors: string | null }>(
-          `SELECT v.slug, sum(c.observations) AS polls, sum(c.outcome NOT IN ('ok', 'not-modified')) AS failed, group_concat(c.error, ' | ') AS errors FROM vendors v
-           JOIN captures c ON c.vendor_id = v.id WHERE v.slug LIKE 'sim-%' GROUP BY v.slug`,
-        )
-        .all();
-      check.close();
+      const captures = await queryRows<{ slug: string; observations: number; outcome: string; error: string | null }>(
+        db,
+        "SELECT v.slug, c.observations, c.outcome, c.error FROM vendors v JOIN captures c ON c.vendor_id = v.id WHERE v.slug LIKE 'sim-%'",
+      );
+      const polled = sim.vendors.flatMap((v) => {
+        const own = captures.filter((c) => c.slug === v.slug);
+        const failed = own.filter((c) => c.outcome !== "ok" && c.outcome !== "not-modified");
+        return own.length === 0 ? [] : [{ slug: v.slug, polls: own.reduce((n, c) => n + c.observations, 0), failed: failed.length, errors: failed.map((c) => c.error).join(" | ") }];
+      });
       expect(polled).toHaveLength(sim.vendors.length);
       for (const p of polled) expect(p, `${p.slug}: ${p.errors ?? ""}`).toMatchObject({ failed: 0 });
     } finally {
@@ -112,6 +115,7 @@ describeCorpus("a parser upgrade on a vendor with a long history", () => {
       await watched.exited;
       fs.writeFileSync(log, [...watched.stdout, ...watched.stderr].join("\n"));
       await sim.stop();
+      await closeStore(db);
     }
     expect([...watched.stdout, ...watched.stderr].join("\n")).not.toMatch(/SQLITE_BUSY|database is locked/i);
     expect(await app().redline(["export", "--vendor", VENDOR, "--format", "json"])).toEqual(expected);

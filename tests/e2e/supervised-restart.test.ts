@@ -2,20 +2,26 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
 import type { Browser } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { E2E_OPERATOR_TOKEN, freePort, stopProcess } from "@/tests/e2e/support/app-server";
 import { ensureBuild, NEXT_ENV } from "@/tests/e2e/support/build-app";
 import { ROOT } from "@/tests/e2e/support/commands";
 import { launchChromium } from "@/tests/e2e/support/e2e-app";
-import { copyDatabase, ensureSeedDatabase, SCREENSHOT_DIR } from "@/tests/e2e/support/seed-database";
+import { copyDatabase, copyPostgresDatabase, ensurePostgresSeed, ensureSeedDatabase, SCREENSHOT_DIR } from "@/tests/e2e/support/seed-database";
+import { closeStore, openStore } from "@/db/client";
+import { databaseEnvironment } from "@/lib/env";
+import { queryRows } from "@/tests/support/database";
+import { postgresAdminUrl } from "@/tests/support/postgres";
+import { dropPostgresDatabase } from "@/tests/support/postgres-databases";
+import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 import { watchProcess } from "@/tests/support/watch-process";
 
 const INCIDENT = "/vendors/acme/incidents/acmeapi00001";
 
 let workDir: string | undefined;
-let dbPath = "";
+/** The archive the supervised roles share, on the suite's database: a SQLite file or a PostgreSQL URL. */
+let database = "";
 let baseUrl = "";
 let supervisor: ChildProcess | undefined;
 let watched: ReturnType<typeof watchProcess> | undefined;
@@ -24,12 +30,12 @@ let browser: Browser | undefined;
 beforeAll(async () => {
   const [seeded] = await Promise.all([ensureSeedDatabase(), ensureBuild()]);
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-e2e-supervised-"));
-  dbPath = copyDatabase(seeded, workDir);
+  database = testDatabaseDialect === "postgres" ? await copyPostgresDatabase(await ensurePostgresSeed(seeded), "supervised") : copyDatabase(seeded, workDir);
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
   supervisor = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "tests", "e2e", "support", "run-supervised-app.ts")], {
     cwd: ROOT,
-    env: { ...process.env, ...NEXT_ENV, REDLINE_DB: dbPath, HOST: "127.0.0.1", PORT: String(port), REDLINE_OPERATOR_TOKEN: E2E_OPERATOR_TOKEN },
+    env: { ...process.env, ...NEXT_ENV, ...databaseEnvironment(database), HOST: "127.0.0.1", PORT: String(port), REDLINE_OPERATOR_TOKEN: E2E_OPERATOR_TOKEN },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
@@ -40,6 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   if (supervisor) await stopProcess(supervisor);
+  if (database.startsWith("postgres")) await dropPostgresDatabase(postgresAdminUrl(), database);
   if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
 }, 60_000);
 
@@ -56,13 +63,12 @@ function webPids(lines: readonly string[]): number[] {
   });
 }
 
-function eventsOf(process: string): string[] {
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+async function eventsOf(process: string): Promise<string[]> {
+  const db = await openStore(database, { migrate: false });
   try {
-    const rows = db.prepare("SELECT event FROM supervisor_events WHERE process = ? ORDER BY id").all(process) as Array<{ event: string }>;
-    return rows.map((r) => r.event);
+    return (await queryRows<{ event: string }>(db, "SELECT event FROM supervisor_events WHERE process = ? ORDER BY id", process)).map((r) => r.event);
   } finally {
-    db.close();
+    await closeStore(db);
   }
 }
 
@@ -94,11 +100,11 @@ describe("npm start's supervisor", () => {
     await expect(page.locator('li[data-process="poller"]').textContent()).resolves.toMatch(/^poller not restarted in the last 24 hours; started /);
     await page.context().close();
 
-    expect(eventsOf("web")).toEqual(["started", "exited", "restarting", "started"]);
-    expect(eventsOf("poller")).toEqual(["started"]);
+    expect(await eventsOf("web")).toEqual(["started", "exited", "restarting", "started"]);
+    expect(await eventsOf("poller")).toEqual(["started"]);
     supervisor.kill("SIGTERM");
     expect(await watched.exited).toEqual({ code: 0, signal: null });
-    expect(eventsOf("web")).toEqual(["started", "exited", "restarting", "started", "exited"]);
-    expect(eventsOf("poller")).toEqual(["started", "exited"]);
+    expect(await eventsOf("web")).toEqual(["started", "exited", "restarting", "started", "exited"]);
+    expect(await eventsOf("poller")).toEqual(["started", "exited"]);
   }, 300_000);
 });

@@ -6,7 +6,10 @@ import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { type AppServer, startAppServer } from "@/tests/e2e/support/app-server";
 import { ensureBuild } from "@/tests/e2e/support/build-app";
 import { runRedlineOk } from "@/tests/e2e/support/commands";
-import { copyDatabase, ensureSeedDatabase, SCREENSHOT_DIR } from "@/tests/e2e/support/seed-database";
+import { copyDatabase, copyPostgresDatabase, ensurePostgresSeed, ensureSeedDatabase, SCREENSHOT_DIR } from "@/tests/e2e/support/seed-database";
+import { postgresAdminUrl } from "@/tests/support/postgres";
+import { dropPostgresDatabase } from "@/tests/support/postgres-databases";
+import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 
 const CHROMIUM = "/usr/bin/chromium";
 const MAX_SCREENSHOT_HEIGHT = 3_000;
@@ -39,13 +42,16 @@ export interface E2eApp {
   screenshot(page: Page, name: string): Promise<void>;
   /** The CLI against this file's database, stdout as bytes. */
   redline(args: readonly string[]): Promise<Buffer>;
-  /** This file's database, for watching what a command writes while it runs. */
-  dbPath: string;
+  /**
+   * This file's database, on the one the suite runs on (a SQLite file, or a PostgreSQL URL), for
+   * watching what a command writes while it runs.
+   */
+  database: string;
 }
 
 /**
  * The app as a person meets it, for one e2e test file: the build and the seeded database are
- * shared by the run (made once, under locks); the database copy, the `next start` server and
+ * shared by the run (made once, under locks; on PostgreSQL, copied there once); the database copy, the `next start` server and
  * Chromium (launched with a fresh temporary profile) are this file's own. After each test, every
  * request the pages made must have stayed on the server, and no page may have thrown.
  */
@@ -54,6 +60,7 @@ export function startE2eApp(label: string): () => E2eApp {
   let server: AppServer | undefined;
   let browser: Browser | undefined;
   let workDir: string | undefined;
+  let postgresCopy: string | undefined;
   const contexts: BrowserContext[] = [];
   const shared = new Map<string, Promise<Page>>();
   const requests: string[] = [];
@@ -63,8 +70,9 @@ export function startE2eApp(label: string): () => E2eApp {
     if (!fs.existsSync(CHROMIUM)) throw new Error(`e2e: no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does)`);
     const [seeded] = await Promise.all([ensureSeedDatabase(), ensureBuild()]);
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), `redline-e2e-${label}-`));
-    const dbPath = copyDatabase(seeded, workDir);
-    server = await startAppServer(dbPath, path.join(SCREENSHOT_DIR, `${label}-next-start.log`));
+    const database =
+      testDatabaseDialect === "postgres" ? (postgresCopy = await copyPostgresDatabase(await ensurePostgresSeed(seeded), label)) : copyDatabase(seeded, workDir);
+    server = await startAppServer(database, path.join(SCREENSHOT_DIR, `${label}-next-start.log`));
     browser = await launchChromium();
     const baseUrl = server.baseUrl;
     const ownBrowser = browser;
@@ -111,8 +119,8 @@ export function startE2eApp(label: string): () => E2eApp {
         return response;
       },
       screenshot,
-      redline: (args) => runRedlineOk([...args, "--db", dbPath]),
-      dbPath,
+      redline: (args) => runRedlineOk([...args, "--db", database]),
+      database,
     };
   }, START_GUARD_MS);
 
@@ -128,6 +136,7 @@ export function startE2eApp(label: string): () => E2eApp {
     await Promise.all([...shared.values()].map(async (page) => (await page).context().close()));
     await browser?.close();
     await server?.stop();
+    if (postgresCopy) await dropPostgresDatabase(postgresAdminUrl(), postgresCopy);
     if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   }, 60_000);
 

@@ -5,6 +5,8 @@ import { isMainThread } from "node:worker_threads";
 import { ROOT, runRedlineOk } from "@/tests/e2e/support/commands";
 import { isProcessAlive, withLock } from "@/tests/e2e/support/lock";
 import { corpusAvailable, corpusPath } from "@/tests/support/corpus-location";
+import { postgresAdminUrl } from "@/tests/support/postgres";
+import { createPostgresDatabase } from "@/tests/support/postgres-databases";
 
 export const FIXTURES = path.join(ROOT, "tests", "fixtures", "e2e");
 export const SCREENSHOT_DIR = path.join(ROOT, "test-results", "e2e");
@@ -91,4 +93,26 @@ export function copyDatabase(seeded: string, dir: string): string {
     if (fs.existsSync(`${seeded}${suffix}`)) fs.copyFileSync(`${seeded}${suffix}`, `${copy}${suffix}`);
   }
   return copy;
+}
+
+/**
+ * The seeded archive as a database of the run's PostgreSQL cluster, made once per run by `redline
+ * copy` (the way an operator moves up) and then used as a template: each file's database is a file
+ * copy of it. It goes with the cluster at the end of the run.
+ */
+export async function ensurePostgresSeed(seeded: string): Promise<string> {
+  const runDir = path.dirname(seeded);
+  const done = path.join(runDir, "postgres-seed.done");
+  await withLock(path.join(runDir, "postgres-seed.lock"), async () => {
+    if (fs.existsSync(done)) return;
+    const url = await createPostgresDatabase(postgresAdminUrl(), "redline_e2e_seed");
+    await runRedlineOk(["copy", "--from", seeded, "--to", url]);
+    fs.writeFileSync(done, decodeURIComponent(new URL(url).pathname.slice(1)));
+  });
+  return fs.readFileSync(done, "utf8");
+}
+
+/** A private copy of the PostgreSQL seed for one test file's server; its URL. */
+export function copyPostgresDatabase(template: string, label: string): Promise<string> {
+  return createPostgresDatabase(postgresAdminUrl(), `redline_e2e_${label}`, template);
 }
