@@ -26,7 +26,7 @@ function diesOnce(name: string): ChildSpec {
 }
 
 /** The supervisor in a process of its own, with its events (its stdout) and log lines as they come. */
-function runSupervisor(config: { children: ChildSpec[]; policy: Partial<RestartPolicy>; failRecording?: boolean }) {
+function runSupervisor(config: { children: ChildSpec[]; policy: Partial<RestartPolicy>; failRecording?: boolean; slowExits?: boolean }) {
   const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "tests", "scripts", "support", "run-supervisor.ts"), JSON.stringify(config)], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
