@@ -25,6 +25,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: "forks",
     // One throwaway PostgreSQL cluster per run, when its binaries are installed (tests/support/postgres.ts).
-    globalSetup: ["tests/support/postgres-global-setup.ts"],
+    // And the CLI bundle the tests' commands run, fresh (tests/support/redline-bundle.ts).
+    globalSetup: ["tests/support/postgres-global-setup.ts", "tests/support/cli-bundle-setup.ts"],
   },
 });

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import { closeDatabase, openDatabase, PAGE_SIZE } from "@/db/client";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-db-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -70,7 +71,7 @@ describe("openDatabase (SQLite)", () => {
 
   it("uses REDLINE_DB when no --db is given", () => {
     const file = path.join(dir, "from-env.db");
-    const result = spawnSync(process.execPath, ["--import", "tsx", "scrapers/cli/main.ts", "migrate"], {
+    const result = spawnSync(process.execPath, [REDLINE_BUNDLE, "migrate"], {
       cwd: process.cwd(),
       encoding: "utf8",
       env: { ...process.env, REDLINE_DB: file },

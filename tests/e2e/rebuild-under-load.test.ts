@@ -13,6 +13,7 @@ import { SCREENSHOT_DIR } from "@/tests/e2e/support/seed-database";
 import { corpusPath, describeCorpus } from "@/tests/support/corpus";
 import { queryRow, queryRows, runSql } from "@/tests/support/database";
 import { watchProcess } from "@/tests/support/watch-process";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 const app = startE2eApp("rebuild-under-load");
 const VENDOR = "gh-atom";
@@ -55,7 +56,7 @@ describeCorpus("a parser upgrade on a vendor with a long history", () => {
     for (const v of sim.vendors) await addVendor(db, { slug: v.slug, name: v.name, platform: v.family, url: v.url, intervalSeconds: 1 }, "user");
 
     const log = path.join(SCREENSHOT_DIR, "rebuild-under-load-poller.log");
-    const poller = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), "poll", "--db", database], {
+    const poller = spawn(process.execPath, [REDLINE_BUNDLE, "poll", "--db", database], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, REDLINE_ALLOW_PRIVATE_URLS: "1", REDLINE_HOST_INTERVAL_MS: "0", REDLINE_POLL_INTERVAL_SECONDS: "1" },

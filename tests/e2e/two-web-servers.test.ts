@@ -12,6 +12,7 @@ import { copyDatabase, ensureSeedDatabase, SCREENSHOT_DIR } from "@/tests/e2e/su
 import { withPostgresDatabase } from "@/tests/support/postgres";
 import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 import { watchProcess } from "@/tests/support/watch-process";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 /** The servers share the suite's database: a copy of the seeded SQLite file, or a database of the run's PostgreSQL cluster. */
 const postgres = testDatabaseDialect === "postgres" ? withPostgresDatabase({ prefix: "redline_two_web" }) : null;
@@ -66,11 +67,11 @@ describe(`two web servers on one database (${testDatabaseDialect})`, () => {
     if (!vendor) throw new Error("no simulated vendor");
     const added = await runCommand(
       process.execPath,
-      ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), "vendors", "add", "--slug", vendor.slug, "--name", vendor.name, "--platform", vendor.family, "--url", vendor.url, "--interval", "10", "--db", database],
+      [REDLINE_BUNDLE, "vendors", "add", "--slug", vendor.slug, "--name", vendor.name, "--platform", vendor.family, "--url", vendor.url, "--interval", "10", "--db", database],
       { REDLINE_ALLOW_PRIVATE_URLS: "1" },
     );
     expect(added.code, added.stderr).toBe(0);
-    const poller = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), "poll", "--db", database], {
+    const poller = spawn(process.execPath, [REDLINE_BUNDLE, "poll", "--db", database], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, REDLINE_ALLOW_PRIVATE_URLS: "1", REDLINE_HOST_INTERVAL_MS: "0" },

@@ -11,6 +11,7 @@ import { countRows, freshLocation, queryRows } from "@/tests/support/database";
 import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 import { watchProcess } from "@/tests/support/watch-process";
 import { startReceiver } from "@/tests/support/webhook-receiver";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-notify-"));
@@ -18,7 +19,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const ENV = { ...process.env, REDLINE_ALLOW_PRIVATE_URLS: "1", REDLINE_HOST_INTERVAL_MS: "0", REDLINE_PUBLIC_URL: "http://redline.test" };
 
 function start(args: string[]) {
-  return spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), ...args], { cwd: ROOT, env: ENV, stdio: ["ignore", "pipe", "pipe"] });
+  return spawn(process.execPath, [REDLINE_BUNDLE, ...args], { cwd: ROOT, env: ENV, stdio: ["ignore", "pipe", "pipe"] });
 }
 
 async function redline(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -14,6 +14,7 @@ import { listeningPortsOfGroup } from "@/tests/scripts/support/listening-ports";
 import { countRows, freshLocation, queryRows } from "@/tests/support/database";
 import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 import { watchProcess } from "@/tests/support/watch-process";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-start-roles-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -68,8 +69,8 @@ async function whileStarted(args: string[], env: Record<string, string>, check: 
 /** An archive on the suite's database with one vendor, on the simulator, due to be polled. */
 async function databaseWithVendor(name: string, url: string): Promise<string> {
   const location = await freshLocation(dir, { name });
-  const cli = path.join(ROOT, "scrapers", "cli", "main.ts");
-  const added = await runCommand(process.execPath, ["--import", "tsx", cli, "vendors", "add", "--slug", "acme", "--name", "Acme", "--platform", "statuspage", "--url", url, "--db", location], POLL_ENV);
+  const cli = REDLINE_BUNDLE;
+  const added = await runCommand(process.execPath, [cli, "vendors", "add", "--slug", "acme", "--name", "Acme", "--platform", "statuspage", "--url", url, "--db", location], POLL_ENV);
   expect(added.code, added.stderr).toBe(0);
   return location;
 }

@@ -14,6 +14,7 @@ import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { versionTexts, writeLayoutBeforeVersionContent } from "@/tests/support/content-layout";
 import { corpusAvailable, corpusPath } from "@/tests/support/corpus";
 import { watchProcess } from "@/tests/support/watch-process";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-version-content-"));
@@ -117,7 +118,7 @@ describe("migrating versions that keep their changes and text in columns of thei
     closeDatabase(source);
 
     const run = () => {
-      const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), "migrate", "--db", file], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [REDLINE_BUNDLE, "migrate", "--db", file], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
       return { child, watched: watchProcess(child) };
     };
     const first = run();

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 export const ROOT = path.resolve(__dirname, "..", "..", "..");
 
@@ -29,7 +30,7 @@ export function runCommand(file: string, args: readonly string[], env: Record<st
 
 /** `npm run redline -- …` without npm in between. */
 export function runRedline(args: readonly string[]): Promise<CommandResult> {
-  return runCommand(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), ...args]);
+  return runCommand(process.execPath, [REDLINE_BUNDLE, ...args]);
 }
 
 export async function runRedlineOk(args: readonly string[]): Promise<Buffer> {

@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeStore, openStore, redact } from "@/db/client";
 import { countRows, freshLocation } from "@/tests/support/database";
 import { testDatabaseDialect } from "@/tests/support/test-database-settings";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const FIXTURE = path.join(ROOT, "tests", "fixtures", "statuspage", "summary-maintenance-offset.json");
 
 function redline(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), ...args], {
+  const result = spawnSync(process.execPath, [REDLINE_BUNDLE, ...args], {
     cwd: ROOT,
     encoding: "utf8",
     env: { ...process.env, ...env },
@@ -215,7 +216,7 @@ describe(`the redline command (${testDatabaseDialect})`, () => {
   });
 
   it("ends quietly with its own exit code when the reader of its output goes away", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), "vendors", "platforms"], {
+    const child = spawn(process.execPath, [REDLINE_BUNDLE, "vendors", "platforms"], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -11,6 +11,7 @@ import { importCorpusFolder, toLegacyLayout, vendorExportJson } from "@/tests/su
 import { corpusAvailable, CORPUS_DIR } from "@/tests/support/corpus-location";
 import { describePostgres, withPostgresDatabase } from "@/tests/support/postgres";
 import { watchProcess } from "@/tests/support/watch-process";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 /** `redline copy` as an operator runs it: its refusals, a copy killed midway and run again, and back. */
 
@@ -21,7 +22,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 if (!corpusAvailable) console.warn(`copy CLI tests: no corpus at ${CORPUS_DIR} (set REDLINE_CORPUS): the archive copied is Acme's lifecycle only`);
 
 function copy(args: string[]) {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), "copy", ...args], {
+  const child = spawn(process.execPath, [REDLINE_BUNDLE, "copy", ...args], {
     cwd: ROOT,
     env: { ...process.env, REDLINE_DATABASE_URL: "" },
     stdio: ["ignore", "pipe", "pipe"],

@@ -13,9 +13,10 @@ import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { countRows } from "@/tests/support/database";
 import { copyArchiveInto, fileBeforeMigration, previousLayoutFile, writePreviousLayout } from "@/tests/support/previous-layout";
 import { checkSearchIndex, queriesFrom, searchAnswers, writeLayoutBeforeSearchText } from "@/tests/support/search-layout";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 function migrateCli(file: string) {
-  return spawnSync(process.execPath, ["--import", "tsx", "scrapers/cli/main.ts", "migrate", "--db", file], { cwd: process.cwd(), encoding: "utf8" });
+  return spawnSync(process.execPath, [REDLINE_BUNDLE, "migrate", "--db", file], { cwd: process.cwd(), encoding: "utf8" });
 }
 
 /** Migrate `file` by the CLI: its backup still holds the layout `pending` finds, the file no longer does and has no free pages. */

@@ -8,13 +8,14 @@ import { closeDatabase, openDatabase } from "@/db/client";
 import { describeCorpus } from "@/tests/support/corpus";
 import { importCorpusFolder, restoredHashes, toLegacyLayout, vendorExportJson } from "@/tests/support/body-store";
 import { watchProcess } from "@/tests/support/watch-process";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-migrate-crash-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function migrate(file: string) {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), "migrate", "--body-batch", "1", "--db", file], {
+  const child = spawn(process.execPath, [REDLINE_BUNDLE, "migrate", "--body-batch", "1", "--db", file], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });

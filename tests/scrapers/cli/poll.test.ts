@@ -7,6 +7,7 @@ import { startSimulator } from "@/simulator/server";
 import { freePort } from "@/tests/e2e/support/app-server";
 import { freshLocation } from "@/tests/support/database";
 import { testDatabaseDialect } from "@/tests/support/test-database-settings";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-poll-"));
@@ -15,7 +16,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 /** Asynchronous, so a simulator in this process can answer the command's requests. */
 function redline(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), ...args], {
+    const child = spawn(process.execPath, [REDLINE_BUNDLE, ...args], {
       cwd: ROOT,
       env: { ...process.env, REDLINE_ALLOW_PRIVATE_URLS: "1", REDLINE_HOST_INTERVAL_MS: "0" },
       stdio: ["ignore", "pipe", "pipe"],

@@ -4,13 +4,14 @@ import os from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
 import { describePostgres, withPostgresDatabase } from "@/tests/support/postgres";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 
 /** The CLI as an operator runs it, in a process of its own; asynchronous, so the test run's cluster keeps answering. */
 function redline(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), ...args], {
+    const child = spawn(process.execPath, [REDLINE_BUNDLE, ...args], {
       cwd: ROOT,
       env: { ...process.env, REDLINE_DATABASE_URL: "", REDLINE_ALLOW_PRIVATE_URLS: "0", ...env },
     });

@@ -6,12 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StorageStats } from "@/db/queries/storage-stats";
 import { freshLocation } from "@/tests/support/database";
 import { testDatabaseDialect } from "@/tests/support/test-database-settings";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const FIXTURE = fs.readFileSync(path.join(ROOT, "tests", "fixtures", "statuspage", "summary-maintenance-offset.json"), "utf8");
 
 function redline(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), ...args], {
+  const result = spawnSync(process.execPath, [REDLINE_BUNDLE, ...args], {
     cwd: ROOT,
     encoding: "utf8",
     env: { ...process.env, REDLINE_KEEP_RAW_DAYS: "", ...env },

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeStore, openStore } from "@/db/client";
 import { countRows, freshLocation, queryRow, queryRows } from "@/tests/support/database";
 import { testDatabaseDialect } from "@/tests/support/test-database-settings";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const FIXTURES = path.join(ROOT, "tests", "fixtures");
@@ -16,7 +17,7 @@ let atomSnapshots: string;
 let maintenances: string;
 
 function redline(args: string[]) {
-  const result = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), ...args], {
+  const result = spawnSync(process.execPath, [REDLINE_BUNDLE, ...args], {
     cwd: ROOT,
     encoding: "utf8",
     env: { ...process.env, REDLINE_ALLOW_PRIVATE_URLS: "0" },

@@ -7,12 +7,13 @@ import { closeStore, openStore, redact } from "@/db/client";
 import type { StorageStats } from "@/db/queries/storage-stats";
 import { freshLocation, queryRow } from "@/tests/support/database";
 import { testDatabaseDialect } from "@/tests/support/test-database-settings";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const FIXTURE = fs.readFileSync(path.join(ROOT, "tests", "fixtures", "statuspage", "summary-maintenance-offset.json"), "utf8");
 
 function redline(args: string[]) {
-  const result = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), ...args], { cwd: ROOT, encoding: "utf8" });
+  const result = spawnSync(process.execPath, [REDLINE_BUNDLE, ...args], { cwd: ROOT, encoding: "utf8" });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -7,6 +7,7 @@ import { closeStore, openStore } from "@/db/client";
 import { CHANGE_KIND_NAMES } from "@/lib/change-kinds";
 import { countRows, freshLocation } from "@/tests/support/database";
 import { testDatabaseDialect } from "@/tests/support/test-database-settings";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const FIXTURE = path.join(ROOT, "tests", "fixtures", "statuspage", "summary-maintenance-offset.json");
@@ -14,7 +15,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-subscriptions-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function redline(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), ...args], {
+  const result = spawnSync(process.execPath, [REDLINE_BUNDLE, ...args], {
     cwd: ROOT,
     encoding: "utf8",
     env: { ...process.env, REDLINE_ALLOW_PRIVATE_URLS: "0", ...env },

@@ -6,13 +6,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { closeStore, openStore } from "@/db/client";
 import { countRows, freshLocation } from "@/tests/support/database";
 import { testDatabaseDialect } from "@/tests/support/test-database-settings";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-vendors-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function redline(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), ...args], {
+  const result = spawnSync(process.execPath, [REDLINE_BUNDLE, ...args], {
     cwd: ROOT,
     encoding: "utf8",
     env: { ...process.env, REDLINE_ALLOW_PRIVATE_URLS: "0", ...env },

@@ -9,6 +9,7 @@ import { corpusPath, describeCorpus } from "@/tests/support/corpus";
 import { countRows, freshLocation, queryRow, queryRows } from "@/tests/support/database";
 import { childGone, exitOf, waitFor } from "@/tests/support/observe";
 import { testDatabaseDialect } from "@/tests/support/test-database-settings";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 /**
  * Imports killed with SIGKILL again and again, each time after watching it record a different
@@ -31,7 +32,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 function runImport(location: string): ChildProcess {
   return spawn(
     process.execPath,
-    ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), "import", corpusPath(FOLDER), "--vendor", "jira", "--platform", "statuspage-summary", "--db", location],
+    [REDLINE_BUNDLE, "import", corpusPath(FOLDER), "--vendor", "jira", "--platform", "statuspage-summary", "--db", location],
     { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
   );
 }

@@ -10,6 +10,7 @@ import { type Simulator, startSimulator } from "@/simulator/server";
 import { countRows, freshLocation, queryRow, queryRows } from "@/tests/support/database";
 import { childGone, exitOf, waitFor } from "@/tests/support/observe";
 import { testDatabaseDialect } from "@/tests/support/test-database-settings";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-crash-"));
@@ -45,7 +46,7 @@ async function prepare(name: string): Promise<{ location: string; db: RedlineDb 
 }
 
 function poller(location: string, args: string[]): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), "poll", ...args, "--quiet", "--db", location], {
+  return spawn(process.execPath, [REDLINE_BUNDLE, "poll", ...args, "--quiet", "--db", location], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, REDLINE_ALLOW_PRIVATE_URLS: "1", REDLINE_HOST_INTERVAL_MS: "0", REDLINE_POLL_CONCURRENCY: "4", REDLINE_POLL_INTERVAL_SECONDS: "1" },

@@ -10,6 +10,7 @@ import type { RecordedRequest } from "@/simulator/vendor-server";
 import { withPostgresDatabase } from "@/tests/support/postgres";
 import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 import { watchProcess } from "@/tests/support/watch-process";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-pollers-"));
@@ -24,7 +25,7 @@ const INTERVAL_S = 10;
 const LEASE_S = 8;
 
 function startPoller(db: string, name: string) {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), "poll", "--db", db], {
+  const child = spawn(process.execPath, [REDLINE_BUNDLE, "poll", "--db", db], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
     env: {

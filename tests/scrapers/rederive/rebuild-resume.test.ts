@@ -15,13 +15,14 @@ import { freshLocation, queryRow, queryRows, runSql } from "@/tests/support/data
 import { waitFor } from "@/tests/support/observe";
 import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 import { watchProcess } from "@/tests/support/watch-process";
+import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-rebuild-resume-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function rederive(location: string) {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scrapers", "cli", "main.ts"), "rederive", "--vendor", "jira", "--db", location], {
+  const child = spawn(process.execPath, [REDLINE_BUNDLE, "rederive", "--vendor", "jira", "--db", location], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });
