@@ -55,7 +55,8 @@ export async function startAppServer(database: string, logFile: string): Promise
   const baseUrl = `http://127.0.0.1:${port}`;
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const log = fs.openSync(logFile, "w");
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "server", "web-server.ts")], {
+  // Its prebuilt bundle, as `npm start` runs it (rebuilt once per run when stale: tests/support/cli-bundle-setup.ts).
+  const child = spawn(process.execPath, [path.join(ROOT, "dist", "web-server.cjs")], {
     cwd: ROOT,
     env: { ...process.env, ...NEXT_ENV, ...databaseEnvironment(database), NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), REDLINE_OPERATOR_TOKEN: E2E_OPERATOR_TOKEN },
     stdio: ["ignore", log, log],
