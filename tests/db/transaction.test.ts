@@ -237,15 +237,15 @@ describe("transact", () => {
   it.skipIf(testDatabaseDialect === "sqlite")("takes the writer lock at BEGIN when immediate: another session cannot take it until it commits (PostgreSQL)", async () => {
     const db = await database();
     // Another pooled session, outside this chain's transaction, tries the advisory lock `immediate` holds.
-    const otherSessionGetsLock = () =>
-      (db.connection as PostgresConnection).pool.query<{ got: boolean }>(
-        "SELECT pg_try_advisory_lock(locks.objid::bigint) AS got FROM (SELECT objid FROM pg_locks WHERE locktype = 'advisory' AND granted LIMIT 1) locks",
-      );
+    // pg_locks shows the whole cluster, where other test files' databases hold locks of their own: only this database's count.
+    const inThisDatabase = "locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())";
+    const otherSessionGetsLock = (objid: number) =>
+      (db.connection as PostgresConnection).pool.query<{ got: boolean }>("SELECT pg_try_advisory_lock($1::bigint) AS got", [objid]);
     await transact(db, async () => {
-      const held = await queryRows<{ objid: number }>(db, "SELECT objid FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid = pg_backend_pid()");
+      const held = await queryRows<{ objid: number }>(db, `SELECT objid FROM pg_locks WHERE ${inThisDatabase} AND pid = pg_backend_pid()`);
       expect(held).toHaveLength(1);
-      expect((await otherSessionGetsLock()).rows).toEqual([{ got: false }]);
+      expect((await otherSessionGetsLock(Number(held[0]?.objid))).rows).toEqual([{ got: false }]);
     }, { immediate: true });
-    expect(await queryRow(db, "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted")).toEqual({ n: 0 });
+    expect(await queryRow(db, `SELECT count(*) AS n FROM pg_locks WHERE ${inThisDatabase}`)).toEqual({ n: 0 });
   });
 });
