@@ -23,6 +23,7 @@ const sharedLocation = () => postgres?.url ?? path.join(dir, "shared.db");
 const VENDORS = 200;
 const INTERVAL_S = 10;
 const LEASE_S = 8;
+const CONCURRENCY = 16;
 
 function startPoller(db: string, name: string) {
   const child = spawn(process.execPath, [REDLINE_BUNDLE, "poll", "--db", db], {
@@ -33,6 +34,7 @@ function startPoller(db: string, name: string) {
       REDLINE_ALLOW_PRIVATE_URLS: "1",
       REDLINE_HOST_INTERVAL_MS: "0",
       REDLINE_POLL_LEASE_SECONDS: String(LEASE_S),
+      REDLINE_POLL_CONCURRENCY: String(CONCURRENCY),
       // Each poller tells the simulator who it is through its User-Agent.
       REDLINE_CONTACT_URL: `https://ops.test/${name}`,
     },
@@ -69,8 +71,8 @@ describe(`two pollers on one database (${testDatabaseDialect})`, () => {
       await a.watched.exited;
       const killedAt = Date.now();
       const held = await read.connection
-        .prepare<[string], { slug: string; expiresAt: string }>(
-          "SELECT v.slug, p.lease_expires_at AS expiresAt FROM poll_state p JOIN vendors v ON v.id = p.vendor_id WHERE p.lease_owner LIKE ?",
+        .prepare<[string], { slug: string; expiresAt: string; nextPollAt: string }>(
+          "SELECT v.slug, p.lease_expires_at AS expiresAt, p.next_poll_at AS nextPollAt FROM poll_state p JOIN vendors v ON v.id = p.vendor_id WHERE p.lease_owner LIKE ?",
         )
         .all(`%:${a.child.pid}:%`);
       expect(held.length).toBeGreaterThan(0);
@@ -79,15 +81,31 @@ describe(`two pollers on one database (${testDatabaseDialect})`, () => {
       // B polls every vendor, A's leased ones only after their leases lapse.
       const polledByBAfter = (slug: string, sinceMs: number) => sim.requests(slug).find((r) => byPoller(r, b) && r.receivedAtMs >= sinceMs);
       await until(b, "b polled every vendor after the kill", () => sim.vendors.every((v) => polledByBAfter(v.slug, killedAt)));
+      const heldSlugs = new Set(held.map((lease) => lease.slug));
+      const lateness: number[] = [];
+      let mostStartedBefore = 0;
       for (const lease of held) {
         const taken = polledByBAfter(lease.slug, killedAt);
         const aRequests = sim.requests(lease.slug).filter((r) => byPoller(r, a));
         const expiry = Date.parse(lease.expiresAt);
         expect(taken?.receivedAtMs ?? 0, `${lease.slug} taken before its lease lapsed`).toBeGreaterThanOrEqual(expiry);
-        // Within the lease: at B's next look at the schedule after the lapse, not an interval later.
-        expect((taken?.receivedAtMs ?? Infinity) - expiry, `${lease.slug} taken over late`).toBeLessThan(INTERVAL_S * 1000);
         expect(aRequests.every((r) => r.receivedAtMs <= killedAt)).toBe(true);
+        const takenAt = taken?.receivedAtMs ?? Infinity;
+        lateness.push(takenAt - expiry);
+        // Taken at B's first claims after the lapse, not an interval later. How soon that is in time
+        // depends on how busy the machine is; what does not is the order: B claims the earliest due
+        // vendors first, and a lapsed vendor A was polling is due since A claimed it, so once its
+        // lease lapses B starts at most the polls it had already claimed (one per slot) and those it
+        // claims beside it before this one. (A vendor whose poll A had saved but whose lease it had
+        // not released yet is due at its next poll instead, behind the others.)
+        if (Date.parse(lease.nextPollAt) > expiry) continue;
+        const startedBefore = sim.vendors
+          .filter((v) => !heldSlugs.has(v.slug))
+          .flatMap((v) => polls(v.slug).filter((r) => byPoller(r, b) && r.receivedAtMs >= expiry && r.receivedAtMs < takenAt));
+        expect(startedBefore.length, `${lease.slug} taken over after B started ${startedBefore.length} other polls`).toBeLessThanOrEqual(2 * CONCURRENCY);
+        mostStartedBefore = Math.max(mostStartedBefore, startedBefore.length);
       }
+      console.info(`takeover after the lease lapsed: ${Math.min(...lateness)}–${Math.max(...lateness)} ms for ${held.length} vendors, after at most ${mostStartedBefore} other polls`);
 
       // Vendors change; B archives every change of every vendor.
       sim.setClock("2026-03-02T06:00:00.000Z");
