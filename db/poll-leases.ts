@@ -1,6 +1,7 @@
 import type { RedlineDb } from "@/db/client";
 import type { Connection } from "@/db/driver/connection";
 import { statementsFor } from "@/db/queries/prepared";
+import type { PollStateRow } from "@/db/poll-state";
 import { transact } from "@/db/transaction";
 import { type StoredVendor, VENDOR_COLUMNS, vendorFromRow, type VendorRow } from "@/db/vendors";
 
@@ -70,6 +71,16 @@ const statements = statementsFor((c: Connection) => ({
     sqlite: `SELECT ${VENDOR_COLUMNS} FROM vendors WHERE id IN (SELECT value FROM json_each(@ids))`,
     postgres: `SELECT ${VENDOR_COLUMNS} FROM vendors WHERE id IN (SELECT value::bigint FROM jsonb_array_elements_text(@ids::jsonb))`,
   }),
+  // The poll's outcome and schedule (db/poll-state.ts's columns) and the lease's end in one write, not two commits.
+  settle: c.prepare<PollStateRow & { owner: string }>(
+    `INSERT INTO poll_state (vendor_id, next_poll_at, last_poll_at, last_outcome, last_error, consecutive_failures, backoff_seconds)
+     VALUES (@vendorId, @nextPollAt, @lastPollAt, @lastOutcome, @lastError, @consecutiveFailures, @backoffSeconds)
+     ON CONFLICT (vendor_id) DO UPDATE SET next_poll_at = excluded.next_poll_at, last_poll_at = excluded.last_poll_at,
+       last_outcome = excluded.last_outcome, last_error = excluded.last_error,
+       consecutive_failures = excluded.consecutive_failures, backoff_seconds = excluded.backoff_seconds,
+       lease_owner = CASE WHEN poll_state.lease_owner = @owner THEN NULL ELSE poll_state.lease_owner END,
+       lease_expires_at = CASE WHEN poll_state.lease_owner = @owner THEN NULL ELSE poll_state.lease_expires_at END`,
+  ),
   release: c.prepare<[number, string]>(`UPDATE poll_state SET lease_owner = NULL, lease_expires_at = NULL WHERE vendor_id = ? AND lease_owner = ?`),
   // The check and the write in one statement: on PostgreSQL a claim elsewhere may take the row between two.
   leaseFree: c.prepare<{ vendorId: number; owner: string; now: string; until: string }>(
@@ -140,6 +151,14 @@ export async function leaseFreeVendor(db: RedlineDb, vendorId: number, lease: Po
 export async function renewLeases(db: RedlineDb, owner: string, vendorIds: readonly number[], now: string, until: string): Promise<number> {
   if (vendorIds.length === 0) return 0;
   return (await statements(db).renew.run({ owner, ids: JSON.stringify(vendorIds), now, until })).changes;
+}
+
+/**
+ * Save a poll's outcome and when the vendor is polled next, and give the vendor back if this owner
+ * still holds it, in one statement: polling writes this for every vendor of every round.
+ */
+export async function settlePoll(db: RedlineDb, state: PollStateRow, owner: string): Promise<void> {
+  await statements(db).settle.run({ ...state, owner });
 }
 
 /** Give a vendor back, only if this owner still holds it (one whose lease was taken over keeps its new holder). */

@@ -1,6 +1,6 @@
 import type { RedlineDb } from "@/db/client";
-import { claimDueVendors, nextClaimableAt, releaseLease, renewLeases } from "@/db/poll-leases";
-import { getPollState, listPollableVendors, savePollState } from "@/db/poll-state";
+import { claimDueVendors, nextClaimableAt, renewLeases, settlePoll } from "@/db/poll-leases";
+import { getPollState, listPollableVendors } from "@/db/poll-state";
 import { nextPushPollDue, takeDuePushPolls } from "@/db/hooks";
 import { getVendorById, type VendorRow } from "@/db/vendors";
 import { errorMessage } from "@/lib/error-message";
@@ -110,17 +110,20 @@ export class Scheduler {
       previous = this.unsaved.get(vendor.id)?.consecutiveFailures ?? (await getPollState(this.db, vendor.id))?.consecutiveFailures ?? 0;
       const next = nextPoll(this.intervalOf(vendor), { consecutiveFailures: previous }, result, this.options.random);
       const now = Date.now();
-      await savePollState(this.db, {
-        vendorId: vendor.id,
-        nextPollAt: new Date(now + next.delayMs).toISOString(),
-        lastPollAt: new Date(now).toISOString(),
-        lastOutcome: result.ok ? "ok" : "failed",
-        lastError: result.error,
-        consecutiveFailures: next.consecutiveFailures,
-        backoffSeconds: Math.round(next.backoffMs / 1000),
-      });
+      await settlePoll(
+        this.db,
+        {
+          vendorId: vendor.id,
+          nextPollAt: new Date(now + next.delayMs).toISOString(),
+          lastPollAt: new Date(now).toISOString(),
+          lastOutcome: result.ok ? "ok" : "failed",
+          lastError: result.error,
+          consecutiveFailures: next.consecutiveFailures,
+          backoffSeconds: Math.round(next.backoffMs / 1000),
+        },
+        this.lease.owner,
+      );
       this.unsaved.delete(vendor.id);
-      await releaseLease(this.db, vendor.id, this.lease.owner);
     } catch (error) {
       this.holdBack(vendor, previous, `unable to save the outcome of its poll (${result.ok ? "ok" : result.error}): ${errorMessage(error)}`);
     }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { closeStore, openStore } from "@/db/client";
 import { requestPushPoll, takeDuePushPolls } from "@/db/hooks";
-import { claimDueVendors, leaseHolder, nextClaimableAt, releaseLease, renewLeases } from "@/db/poll-leases";
-import { savePollState } from "@/db/poll-state";
+import { claimDueVendors, leaseHolder, nextClaimableAt, releaseLease, renewLeases, settlePoll } from "@/db/poll-leases";
+import { getPollState, savePollState } from "@/db/poll-state";
 import { addVendor } from "@/db/vendors";
 import { countRows, freshDatabase } from "@/tests/support/database";
 import { describePostgres, withPostgresDatabase } from "@/tests/support/postgres";
@@ -49,6 +49,19 @@ describe("vendor leases", () => {
     // The poller that lost it cannot give back what is no longer its own.
     expect(await releaseLease(db, vendor?.id ?? -1, "dead")).toBe(false);
     expect(await leaseHolder(db, vendor?.id ?? -1)).toMatchObject({ owner: "live" });
+  });
+
+  it("settles a poll in one write: its outcome saved, its lease given back only by the poller holding it", async () => {
+    const db = await withVendors(2);
+    const [lapsed, kept] = await claimDueVendors(db, { owner: "a", now: T0, until: at(30), limit: 2 });
+    // Both leases lapse; another poller takes the first vendor over while "a" is still polling it.
+    expect((await claimDueVendors(db, { owner: "b", now: at(30), until: at(90), limit: 1 })).map((v) => v.id)).toEqual([lapsed?.id]);
+    await settlePoll(db, { vendorId: kept?.id ?? -1, nextPollAt: at(300), lastPollAt: at(5), lastOutcome: "ok", lastError: null, consecutiveFailures: 0, backoffSeconds: 0 }, "a");
+    await settlePoll(db, { vendorId: lapsed?.id ?? -1, nextPollAt: at(400), lastPollAt: at(6), lastOutcome: "failed", lastError: "boom", consecutiveFailures: 1, backoffSeconds: 60 }, "a");
+    expect(await leaseHolder(db, kept?.id ?? -1)).toEqual({ owner: null, expiresAt: null });
+    expect(await leaseHolder(db, lapsed?.id ?? -1)).toEqual({ owner: "b", expiresAt: at(90) });
+    expect(await getPollState(db, kept?.id ?? -1)).toMatchObject({ nextPollAt: at(300), lastOutcome: "ok" });
+    expect(await getPollState(db, lapsed?.id ?? -1)).toMatchObject({ nextPollAt: at(400), lastOutcome: "failed", lastError: "boom", consecutiveFailures: 1 });
   });
 
   it("renews only the owner's unexpired leases on the vendors it names", async () => {
