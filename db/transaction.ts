@@ -65,19 +65,38 @@ export async function transact<T>(db: RedlineDb, work: (tx: RedlineDb) => Promis
   }
 }
 
+/** BEGIN, COMMIT and ROLLBACK prepared once per connection, as better-sqlite3's own transactions keep them. */
+interface Control {
+  begin: Database.Statement;
+  beginImmediate: Database.Statement;
+  commit: Database.Statement;
+  rollback: Database.Statement;
+}
+const controls = new WeakMap<Database.Database, Control>();
+
+function controlOf(sqlite: Database.Database): Control {
+  let control = controls.get(sqlite);
+  if (!control) {
+    control = { begin: sqlite.prepare("BEGIN"), beginImmediate: sqlite.prepare("BEGIN IMMEDIATE"), commit: sqlite.prepare("COMMIT"), rollback: sqlite.prepare("ROLLBACK") };
+    controls.set(sqlite, control);
+  }
+  return control;
+}
+
 async function run<T>(sqlite: Database.Database, open: Frames | undefined, work: () => Promise<T>, immediate: boolean): Promise<T> {
   if (sqlite.inTransaction) throw new TransactionError("store: a transaction is already open on this connection outside transact");
-  sqlite.exec(immediate ? "BEGIN IMMEDIATE" : "BEGIN");
+  const control = controlOf(sqlite);
+  (immediate ? control.beginImmediate : control.begin).run();
   const frame: Frame = { active: true };
   try {
     const result = await inside.run(new Map(open).set(sqlite, frame), work);
     frame.active = false;
-    sqlite.exec("COMMIT");
+    control.commit.run();
     return result;
   } catch (error) {
     frame.active = false;
     // A failed COMMIT may have ended the transaction already (SQLite rolls back on some errors).
-    if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+    if (sqlite.inTransaction) control.rollback.run();
     throw error;
   }
 }
