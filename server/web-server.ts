@@ -18,7 +18,7 @@ import { answerArchivePage } from "@/server/archive-pages";
 import { errorMessage } from "@/lib/error-message";
 import { renderBadRequestPage } from "@/lib/render/bad-request-html";
 import { newNonce, nonceOf, securityHeaders } from "@/lib/security-headers";
-import { answerHealth } from "@/server/health";
+import { answerHealth, isHealthCheck } from "@/server/health";
 import { builtStylesheets } from "@/server/http/built-stylesheets";
 import { dropUntrustedForwarding, trustProxies } from "@/server/http/client-address";
 import { isNextRouterRequest } from "@/server/http/next-router";
@@ -250,7 +250,8 @@ export async function startWebServer(options: { host: string; port: number; db?:
   const server = http.createServer((req, res) => {
     dropUntrustedForwarding(req, trust);
     const answer = async () => {
-      if (await answerHealth(req, res, () => probe.check())) return;
+      // Checked before awaiting: every other request would pay for the await.
+      if (isHealthCheck(req) && (await answerHealth(req, res, () => probe.check()))) return;
       // Webhooks have budgets of their own, before the per-client limit of the public API.
       if (await hooks(req, res)) return;
       if (limited(req, res)) return;
