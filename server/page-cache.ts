@@ -54,8 +54,10 @@ export class PageCache {
   /** Renders from before this position cannot be judged by `recent`, and are not kept. */
   private floor = 0;
   private recent: ArchiveChange[] = [];
-  /** The catch-up in flight: each waits for the one before, or two could apply the same changes. */
-  private catchingUp: Promise<unknown> = Promise.resolve();
+  /** The read of the archive's changes under way: one at a time, or two could apply the same changes. */
+  private reading: Promise<number> | null = null;
+  /** The read after it, shared by every catch-up asked for meanwhile. */
+  private nextReading: Promise<number> | null = null;
   /** Pages dropped because a change concerned them, since the cache was made. */
   evictions = 0;
 
@@ -76,11 +78,32 @@ export class PageCache {
     return this.seen;
   }
 
-  /** Bring the cache up to the archive's newest change, evicting the pages its changes concern. */
+  /**
+   * Bring the cache up to the archive's newest change, evicting the pages its changes concern. A
+   * read under way may have looked before the caller's change was recorded, so a caller arriving
+   * during one waits for the next, which starts when it ends and serves every caller that came
+   * meanwhile: many requests at once cost two reads, not one each.
+   */
   catchUp(feed: ArchiveChangeFeed): Promise<number> {
-    const caughtUp = this.catchingUp.then(() => this.readChanges(feed));
-    this.catchingUp = caughtUp.catch(() => undefined);
-    return caughtUp;
+    if (this.reading === null) return this.startReading(feed);
+    const after = () => {
+      this.nextReading = null;
+      // A read another caller started since then also began after this caller asked.
+      return this.reading ?? this.startReading(feed);
+    };
+    this.nextReading ??= this.reading.then(after, after);
+    return this.nextReading;
+  }
+
+  private startReading(feed: ArchiveChangeFeed): Promise<number> {
+    const reading = this.readChanges(feed);
+    this.reading = reading;
+    // Registered before any waiter's: the read is over by the time a waiter looks.
+    const over = () => {
+      if (this.reading === reading) this.reading = null;
+    };
+    reading.then(over, over);
+    return reading;
   }
 
   private async readChanges(feed: ArchiveChangeFeed): Promise<number> {

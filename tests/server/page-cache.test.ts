@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ArchiveChange } from "@/db/queries/archive-changes";
 import { type ArchiveChangeFeed, PageCache } from "@/server/page-cache";
 import { pageScopeOf, type PageScope } from "@/server/page-scope";
@@ -153,5 +153,47 @@ describe("page cache", () => {
     expect(cache.set("/big", GLOBAL, 0, page("x".repeat(200)))).toBe(false);
     expect(cache.get("/big")).toBeUndefined();
     expect(cache.totalBytes).toBe(0);
+  });
+
+  it("reads the archive's changes one at a time; a catch-up asked during a read waits for the next, which all such share", async () => {
+    const { feed, record } = changeLog();
+    let reads = 0;
+    let open = 0;
+    let most = 0;
+    const held: Array<() => void> = [];
+    // A database that answers only when the test lets it.
+    const slow: ArchiveChangeFeed = {
+      position: async () => {
+        reads += 1;
+        open += 1;
+        most = Math.max(most, open);
+        const at = await feed.position();
+        await new Promise<void>((resolve) => held.push(resolve));
+        open -= 1;
+        return at;
+      },
+      since: (after, limit) => feed.since(after, limit),
+    };
+    // Lets the one read waiting for its answer have it.
+    const answer = async () => {
+      await vi.waitFor(() => expect(held).toHaveLength(1));
+      held.shift()?.();
+    };
+    const cache = new PageCache({ maxBytes: 100_000, maxEntryBytes: 1_000, ttlMs: 60_000 });
+    const first = cache.catchUp(slow);
+    await vi.waitFor(() => expect(held).toHaveLength(1));
+    // Recorded after the first read looked, before it answered: only a later read sees it.
+    record("b", "1");
+    const waiting = Array.from({ length: 10 }, () => cache.catchUp(slow));
+    await answer();
+    expect(await first).toBe(0);
+    await answer();
+    expect(await Promise.all(waiting)).toEqual(Array.from({ length: 10 }, () => 1));
+    expect({ reads, most }).toEqual({ reads: 2, most: 1 });
+    // Nothing under way: the next catch-up reads at once.
+    const later = cache.catchUp(slow);
+    await answer();
+    expect(await later).toBe(1);
+    expect(reads).toBe(3);
   });
 });
