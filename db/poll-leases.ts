@@ -1,7 +1,7 @@
 import type { RedlineDb } from "@/db/client";
 import type { Connection } from "@/db/driver/connection";
 import { statementsFor } from "@/db/queries/prepared";
-import type { PollStateRow } from "@/db/poll-state";
+import { type PollStateRow, SAVE_POLL_STATE } from "@/db/poll-state";
 import { transact } from "@/db/transaction";
 import { type StoredVendor, VENDOR_COLUMNS, vendorFromRow, type VendorRow } from "@/db/vendors";
 
@@ -73,11 +73,7 @@ const statements = statementsFor((c: Connection) => ({
   }),
   // The poll's outcome and schedule (db/poll-state.ts's columns) and the lease's end in one write, not two commits.
   settle: c.prepare<PollStateRow & { owner: string }>(
-    `INSERT INTO poll_state (vendor_id, next_poll_at, last_poll_at, last_outcome, last_error, consecutive_failures, backoff_seconds)
-     VALUES (@vendorId, @nextPollAt, @lastPollAt, @lastOutcome, @lastError, @consecutiveFailures, @backoffSeconds)
-     ON CONFLICT (vendor_id) DO UPDATE SET next_poll_at = excluded.next_poll_at, last_poll_at = excluded.last_poll_at,
-       last_outcome = excluded.last_outcome, last_error = excluded.last_error,
-       consecutive_failures = excluded.consecutive_failures, backoff_seconds = excluded.backoff_seconds,
+    `${SAVE_POLL_STATE},
        lease_owner = CASE WHEN poll_state.lease_owner = @owner THEN NULL ELSE poll_state.lease_owner END,
        lease_expires_at = CASE WHEN poll_state.lease_owner = @owner THEN NULL ELSE poll_state.lease_expires_at END`,
   ),

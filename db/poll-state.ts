@@ -11,6 +11,13 @@ export type PollStateRow = Omit<typeof pollState.$inferSelect, "leaseOwner" | "l
 const SOURCE_COLUMNS = `vendor_id AS vendorId, url, platform, etag, last_modified AS lastModified,
   last_body_hash AS lastBodyHash, last_fetched_at AS lastFetchedAt, last_status AS lastStatus`;
 
+/** Writes a PollStateRow's columns; db/poll-leases.ts's settle extends its update with the lease's end. */
+export const SAVE_POLL_STATE = `INSERT INTO poll_state (vendor_id, next_poll_at, last_poll_at, last_outcome, last_error, consecutive_failures, backoff_seconds)
+     VALUES (@vendorId, @nextPollAt, @lastPollAt, @lastOutcome, @lastError, @consecutiveFailures, @backoffSeconds)
+     ON CONFLICT (vendor_id) DO UPDATE SET next_poll_at = excluded.next_poll_at, last_poll_at = excluded.last_poll_at,
+       last_outcome = excluded.last_outcome, last_error = excluded.last_error,
+       consecutive_failures = excluded.consecutive_failures, backoff_seconds = excluded.backoff_seconds`;
+
 /** Polling reads and writes these for every endpoint of every vendor: prepared once per connection. */
 const statements = statementsFor((c: Connection) => ({
   pollable: c.prepare<[], StoredVendor>(`SELECT ${VENDOR_COLUMNS} FROM vendors WHERE enabled = TRUE AND url IS NOT NULL ORDER BY id`),
@@ -20,13 +27,7 @@ const statements = statementsFor((c: Connection) => ({
        last_error AS lastError, consecutive_failures AS consecutiveFailures, backoff_seconds AS backoffSeconds
      FROM poll_state WHERE vendor_id = ?`,
   ),
-  savePollState: c.prepare<PollStateRow>(
-    `INSERT INTO poll_state (vendor_id, next_poll_at, last_poll_at, last_outcome, last_error, consecutive_failures, backoff_seconds)
-     VALUES (@vendorId, @nextPollAt, @lastPollAt, @lastOutcome, @lastError, @consecutiveFailures, @backoffSeconds)
-     ON CONFLICT (vendor_id) DO UPDATE SET next_poll_at = excluded.next_poll_at, last_poll_at = excluded.last_poll_at,
-       last_outcome = excluded.last_outcome, last_error = excluded.last_error,
-       consecutive_failures = excluded.consecutive_failures, backoff_seconds = excluded.backoff_seconds`,
-  ),
+  savePollState: c.prepare<PollStateRow>(SAVE_POLL_STATE),
   getSource: c.prepare<[number, string], Omit<SourceRow, "id">>(`SELECT ${SOURCE_COLUMNS} FROM sources WHERE vendor_id = ? AND url = ?`),
   saveSource: c.prepare<Omit<SourceRow, "id">>(
     `INSERT INTO sources (vendor_id, url, platform, etag, last_modified, last_body_hash, last_fetched_at, last_status)
