@@ -1,4 +1,5 @@
 import type { RedlineDb } from "@/db/client";
+import { rewindComponents } from "@/db/component-states";
 import type { Connection } from "@/db/driver/connection";
 import { listedValues, statementsFor } from "@/db/queries/prepared";
 import type { CaptureKey } from "@/db/prior-state";
@@ -54,6 +55,7 @@ export async function rewindHistory(db: RedlineDb, vendorId: number, from: Captu
     await keepLatestSnapshot(db, incidentId);
     await restoreIncident(db, vendorId, incidentId, JSON.parse(state) as IncidentRecord);
   }
+  await rewindComponents(db, vendorId, from);
   const before = await st.before.get(vendorId, from.observedAt, from.source, from.hash);
   await setAppliedThrough(db, vendorId, before ?? null);
   return captureIds;

@@ -86,6 +86,9 @@ export async function seedScratchFromHistory(main: RedlineDb, scratch: RedlineDb
       await copyRows(main, s, "incident_states", OF_VENDOR_INCIDENT, [vendorId]);
       await copyRows(main, s, "incident_versions", "t.vendor_id = ?", [vendorId]);
       await copyRows(main, s, "version_kinds", "t.vendor_id = ?", [vendorId]);
+      await copyRows(main, s, "components", "t.vendor_id = ?", [vendorId]);
+      await copyRows(main, s, "component_states", "t.vendor_id = ?", [vendorId]);
+      await copyRows(main, s, "quiet_degradations", "t.vendor_id = ?", [vendorId]);
       // The search entries are SQLite's own table; the swap writes the main database's from each record again.
       if (main.connection.dialect === "sqlite") await copyRows(main, s, "incident_search_text", OF_VENDOR_INCIDENT, [vendorId]);
       if (from !== null) await rewindHistory(scratch, vendorId, from);

@@ -33,6 +33,20 @@ const statements = statementsFor((c: Connection) => ({
   ),
   clearVersions: c.prepare<[number]>("DELETE FROM incident_versions WHERE incident_id = ?"),
   clearStates: c.prepare<[number]>("DELETE FROM incident_states WHERE incident_id = ?"),
+  clearComponentStates: c.prepare<[number]>("DELETE FROM component_states WHERE vendor_id = ?"),
+  clearQuiet: c.prepare<[number]>("DELETE FROM quiet_degradations WHERE vendor_id = ?"),
+  component: c.prepare<[number, string], { id: number }>(
+    `INSERT INTO components (vendor_id, component_key) VALUES (?, ?)
+     ON CONFLICT (vendor_id, component_key) DO UPDATE SET component_key = excluded.component_key RETURNING id`,
+  ),
+  copyComponentState: c.prepare<Record<string, string | number | null>>(
+    `INSERT INTO component_states (component_id, vendor_id, name, group_key, is_group, status, vendor_status, inferred, source, state_since, vendor_changed_at, from_at, from_capture_id, until_at, until_capture_id)
+     VALUES (@componentId, @vendorId, @name, @groupKey, @isGroup, @status, @vendorStatus, @inferred, @source, @since, @vendorChangedAt, @fromAt, @fromCaptureId, @untilAt, @untilCaptureId)`,
+  ),
+  copyQuiet: c.prepare<Record<string, string | number | null>>(
+    `INSERT INTO quiet_degradations (vendor_id, from_at, from_capture_id, until_at, until_capture_id, components)
+     VALUES (@vendorId, @fromAt, @fromCaptureId, @untilAt, @untilCaptureId, @components)`,
+  ),
   captureReading: c.prepare<Record<string, string | number | null>>(
     `UPDATE captures SET outcome = @outcome, error = @error, incident_count = @incident_count, version_count = @version_count,
        warnings = @warnings, warning_count = @warning_count, window_start = @window_start WHERE id = @id`,
@@ -161,6 +175,41 @@ export async function swapCaptureReadings(main: RedlineDb, scratch: RedlineDb, v
   const update = statements(main).captureReading;
   for (const row of rows) await update.run(row);
   return { lastId: rows.length > 0 ? Number(rows[rows.length - 1]?.id) : afterId, count: rows.length };
+}
+
+/**
+ * Replace the vendor's component history and quiet degradations in the main database with the
+ * scratch's (capture ids are the same in both). Runs inside the caller's (main) transaction, with
+ * the swap of the applied-through point: the grid is a vendor's, not an incident's, and small.
+ */
+export async function swapComponents(main: RedlineDb, scratch: RedlineDb, vendorId: number): Promise<void> {
+  const onMain = statements(main);
+  await onMain.clearComponentStates.run(vendorId);
+  await onMain.clearQuiet.run(vendorId);
+  const states = scratch.$client
+    .prepare<[number], Record<string, string | number | null> & { componentKey: string }>(
+      `SELECT c.component_key AS componentKey, s.name, s.group_key AS groupKey, s.is_group AS isGroup, s.status, s.vendor_status AS vendorStatus, s.inferred, s.source,
+         s.state_since AS since, s.vendor_changed_at AS vendorChangedAt, s.from_at AS fromAt, s.from_capture_id AS fromCaptureId, s.until_at AS untilAt, s.until_capture_id AS untilCaptureId
+       FROM component_states s JOIN components c ON c.id = s.component_id WHERE s.vendor_id = ? ORDER BY s.id`,
+    )
+    .all(vendorId);
+  const ids = new Map<string, number>();
+  for (const { componentKey, ...state } of states) {
+    let id = ids.get(componentKey);
+    if (id === undefined) {
+      id = (await onMain.component.get(vendorId, componentKey))?.id;
+      if (id === undefined) throw new Error(`store: unable to register component ${componentKey} of vendor ${vendorId}`);
+      ids.set(componentKey, id);
+    }
+    await onMain.copyComponentState.run({ ...state, componentId: id, vendorId });
+  }
+  const quiet = scratch.$client
+    .prepare<[number], Record<string, string | number | null>>(
+      `SELECT from_at AS fromAt, from_capture_id AS fromCaptureId, until_at AS untilAt, until_capture_id AS untilCaptureId, components
+       FROM quiet_degradations WHERE vendor_id = ? ORDER BY id`,
+    )
+    .all(vendorId);
+  for (const q of quiet) await onMain.copyQuiet.run({ ...q, vendorId });
 }
 
 /** The scratch's applied-through point becomes the main database's. */

@@ -10,6 +10,7 @@ import { type IncidentValues, insertVersionKinds, writeStatements, type WriteSta
 import type { CaptureDerivation, DerivedIncident } from "@/lib/derive/derive-capture";
 import type { IncidentRecord } from "@/lib/derive/incident-record";
 import type { ReadWarning } from "@/lib/derive/observation";
+import { isOpenIncident } from "@/lib/incident";
 import { removedText } from "@/lib/removed-text";
 import { SUMMARY_VERSION } from "@/lib/summarize";
 
@@ -169,6 +170,7 @@ export async function writeDerivedIncident(
       content: packVersionContent({
         changes: version.changes, summary: version.summary, headline: version.headline,
         title: incident.title, impact: incident.impact, incidentKind: incident.kind,
+        status: incident.status, open: isOpenIncident(incident, version.state.presence),
       }),
       textVersion: SUMMARY_VERSION,
       captureId: ctx.captureId,

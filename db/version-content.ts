@@ -17,6 +17,12 @@ export interface VersionContent {
   title: string | null;
   impact: string | null;
   incidentKind: string | null;
+  /**
+   * The incident's status as of the version, and whether it was open then (listed, not resolved):
+   * what the page as it was at a moment lists. Absent from versions written before they were kept.
+   */
+  status?: string | null;
+  open?: boolean;
 }
 
 export class VersionContentError extends Error {
@@ -29,12 +35,13 @@ const CONTENT_FORMAT = 1;
 const LEVEL = 9;
 
 /** The text fields, then the changes: a reader of text alone stops at the newline (JSON text never holds a raw one). */
-type StoredText = [string, string, string | null, string | null, string | null];
+type StoredText = [string, string, string | null, string | null, string | null, (string | null)?, boolean?];
 
 const codec = dictionaryCodec(() => Buffer.from(VERSION_DICTIONARY_V1, "utf8"), { compressionLevel: LEVEL, checksumFlag: false, dictIDFlag: false });
 
 export function packVersionContent(content: VersionContent): Buffer {
   const text: StoredText = [content.summary, content.headline, content.title, content.impact, content.incidentKind];
+  if (content.open !== undefined) text.push(content.status ?? null, content.open);
   const plain = `${JSON.stringify(text)}\n${JSON.stringify(content.changes)}`;
   return Buffer.concat([Buffer.of(CONTENT_FORMAT), codec.compress(Buffer.from(plain, "utf8"))]);
 }
@@ -54,8 +61,8 @@ function decompressContent(value: Buffer): { plain: Buffer; split: number } {
 }
 
 function textOf(plain: Buffer, split: number): Omit<VersionContent, "changes"> {
-  const [summary, headline, title, impact, incidentKind] = JSON.parse(plain.toString("utf8", 0, split)) as StoredText;
-  return { summary, headline, title, impact, incidentKind };
+  const [summary, headline, title, impact, incidentKind, status, open] = JSON.parse(plain.toString("utf8", 0, split)) as StoredText;
+  return open === undefined ? { summary, headline, title, impact, incidentKind } : { summary, headline, title, impact, incidentKind, status: status ?? null, open };
 }
 
 /** What lists show of a version, without decoding its changes. */

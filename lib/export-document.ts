@@ -1,5 +1,6 @@
 import type { Change } from "@/lib/change";
 import type { ChangeKindName } from "@/lib/change-kinds";
+import type { ComponentHistory, QuietDegradation } from "@/lib/components/component-history";
 import type { Incident, IncidentState, Presence } from "@/lib/incident";
 
 export interface ExportVersion {
@@ -21,6 +22,10 @@ export type ExportIncident = Incident & {
 /** What `export`, the web exports and the API serve: the same document everywhere. */
 export interface ExportDocument {
   vendor: { slug: string; name: string };
+  /** The vendor's components, each with its history of states (a vendor's export; not one incident's). */
+  components?: ComponentHistory[];
+  /** Stretches in which components were degraded or out while the vendor had no incident open. */
+  quietDegradations?: QuietDegradation[];
   incidents: ExportIncident[];
 }
 

@@ -64,6 +64,11 @@ export function isResolvedStatus(status: string | null): boolean {
   return status !== null && RESOLVED_STATUSES.has(status);
 }
 
+/** Whether an incident is open: its feed lists it, and it is neither resolved nor ended. */
+export function isOpenIncident(incident: { status: string | null; resolvedAt: string | null }, presence: string): boolean {
+  return presence === "listed" && incident.resolvedAt === null && !isResolvedStatus(incident.status);
+}
+
 const IMPACT_RANK: Partial<Record<Impact, number>> = { none: 0, minor: 1, major: 2, critical: 3 };
 
 /**

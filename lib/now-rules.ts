@@ -15,3 +15,18 @@ export function readNowRules(): NowRules {
   rules ??= { profileOf: platformProfileOf, defaultIntervalMs: readEnv().REDLINE_POLL_INTERVAL_SECONDS * 1000 };
   return rules;
 }
+
+/** What the page as it was at a moment rests on and counts open, read off the platforms' declared formats. */
+export function statusRules(profileOf: NowRules["profileOf"] = platformProfileOf): { isListing: (platform: string) => boolean; statesEnd: (platform: string | null) => boolean } {
+  return {
+    // A follow-up page read for one incident says nothing of the page as a whole.
+    isListing: (platform) => {
+      const profile = profileOf(platform);
+      return profile === null || profile.createsIncidents || profile.components !== undefined;
+    },
+    statesEnd: (platform) => {
+      const profile = platform === null ? null : profileOf(platform);
+      return profile === null || profile.fields.status !== undefined || profile.fields.resolvedAt !== undefined;
+    },
+  };
+}

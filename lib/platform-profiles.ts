@@ -43,7 +43,9 @@ const CACHET: SourceProfile = { ...CACHET_STATED, fields: { ...CACHET_STATED.fie
 const slack = (presence: SourceProfile["presence"]): SourceProfile => exactProfile(presence, { fields: { ...EXACT_FIELDS, resolvedAt: "inferred" } });
 
 export const PLATFORM_PROFILES = {
-  "statuspage-summary": exactProfile({ kind: "active" }),
+  "statuspage-summary": exactProfile({ kind: "active" }, { components: "stated" }),
+  // The grid alone: it lists no incident, so its snapshots judge none absent.
+  "statuspage-components": { presence: { kind: "single" }, createsIncidents: false, fields: {}, updates: null, components: "stated" },
   "statuspage-incidents": exactProfile({ kind: "recent", limit: 50 }),
   "statuspage-incident": exactProfile({ kind: "single" }),
   // The postmortem is recovered from the page's HTML as Markdown, its time often printed to the minute.
@@ -52,18 +54,18 @@ export const PLATFORM_PROFILES = {
   "statuspage-rss": STATUSPAGE_FEED,
   "statuspage-atom-fallback": STATUSPAGE_FEED,
   // The feed keeps about a year of incidents by their end time, not a fixed count.
-  gcp: exactProfile({ kind: "recent", limit: null, by: "end" }),
+  gcp: exactProfile({ kind: "recent", limit: null, by: "end" }, { components: "inferred" }),
   /**
    * No impact and no end (see readAwsEvent); the link is the dashboard's, standing in for a page no
    * event has; update times are printed to the minute and texts rendered from HTML.
    */
-  "aws-legacy": { ...AWS_STATED, fields: { ...AWS_STATED.fields, url: "inferred" } },
-  slack: slack({ kind: "active" }),
-  "slack-history": slack({ kind: "recent", limit: null }),
+  "aws-legacy": { ...AWS_STATED, fields: { ...AWS_STATED.fields, url: "inferred" }, components: "inferred" },
+  slack: { ...slack({ kind: "active" }), components: "inferred" },
+  "slack-history": { ...slack({ kind: "recent", limit: null }), components: "inferred" },
   // A plain feed says nothing of status, impact, components or resolution; another source may.
   // Its one update is the item's whole text, rendered from HTML, at the item's one date.
   rss: statingOnly({ kind: "recent", limit: null }, ["title", "url", "startedAt"], { list: "full", time: "exact", text: "rendered", createdAt: false }),
-  "azure-rss": statingOnly({ kind: "active" }, ["title", "status", "url", "components"], { list: "partial", time: "exact", text: "rendered", createdAt: false }),
+  "azure-rss": { ...statingOnly({ kind: "active" }, ["title", "status", "url", "components"], { list: "partial", time: "exact", text: "rendered", createdAt: false }), components: "inferred" },
   "instatus-summary": statingOnly({ kind: "active" }, ["kind", "title", "status", "impact", "url", "startedAt", "scheduledFor", "scheduledUntil"]),
   // It stands in for incidents.json, whose components are keyed by id and whose links come from the page URL.
   "incidentio-feed": statingOnly({ kind: "recent", limit: null }, ["title", "status"], { list: "partial", time: "exact", text: "rendered", createdAt: false }),

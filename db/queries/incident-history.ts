@@ -1,7 +1,9 @@
 import type { RedlineDb } from "@/db/client";
 import type { Connection } from "@/db/driver/connection";
 import { statementsFor } from "@/db/queries/prepared";
+import { loadComponentRuns, loadQuietDegradations } from "@/db/queries/component-history";
 import { getVendorBySlug } from "@/db/vendors";
+import { toComponentHistories } from "@/lib/components/component-history";
 import type { ChangeKindName } from "@/lib/change-kinds";
 import type { ExportDocument, ExportVersion, StoredIncidentHistory } from "@/lib/export-document";
 import { toExportIncident } from "@/lib/export-document";
@@ -106,5 +108,8 @@ export async function loadVendorExport(db: RedlineDb, slug: string, providerId?:
     const history: StoredIncidentHistory = { firstSeenAt: r.firstSeenAt, lastSeenAt: r.lastSeenAt, current, versions };
     incidents.push(toExportIncident(history));
   }
-  return { vendor: { slug: vendor.slug, name: vendor.name }, incidents };
+  const head = { slug: vendor.slug, name: vendor.name };
+  if (providerId !== undefined) return { vendor: head, incidents };
+  const components = toComponentHistories(await loadComponentRuns(db, vendor.id));
+  return { vendor: head, components, quietDegradations: await loadQuietDegradations(db, vendor.id), incidents };
 }

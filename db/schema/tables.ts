@@ -1,5 +1,6 @@
 import { defineArchiveTables } from "@/db/schema/archive-tables";
 import type { ColumnHelpers } from "@/db/schema/columns";
+import { defineComponentTables } from "@/db/schema/component-tables";
 import { defineNotificationTables } from "@/db/schema/notification-tables";
 import { defineOperationTables } from "@/db/schema/operation-tables";
 
@@ -10,5 +11,5 @@ import { defineOperationTables } from "@/db/schema/operation-tables";
  */
 export function defineTables(h: ColumnHelpers) {
   const archive = defineArchiveTables(h);
-  return { ...archive, ...defineOperationTables(h, archive), ...defineNotificationTables(h, archive) };
+  return { ...archive, ...defineComponentTables(h, archive), ...defineOperationTables(h, archive), ...defineNotificationTables(h, archive) };
 }

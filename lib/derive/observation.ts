@@ -1,3 +1,4 @@
+import type { ComponentGrid } from "@/lib/components/component-grid";
 import type { Incident } from "@/lib/incident";
 import type { StatedField, Statement } from "@/lib/derive/source-profile";
 
@@ -33,6 +34,8 @@ export interface ParsedSnapshot {
   observations: Observation[];
   unread: UnreadIncident[];
   warnings: ReadWarning[];
+  /** The component grid, when the snapshot states one. */
+  grid?: ComponentGrid;
 }
 
 /** A snapshot whose incidents were all read whole. */

@@ -1,3 +1,4 @@
+import type { ComponentKnowledge } from "@/lib/components/component-grid";
 import type { Incident } from "@/lib/incident";
 import type { PresenceRule } from "@/lib/derive/presence";
 
@@ -42,6 +43,8 @@ export interface SourceProfile {
   fields: Partial<Record<StatedField, Statement>>;
   /** Null: the source states no updates. */
   updates: UpdateStatements | null;
+  /** How its snapshots tell the components' states; absent: they do not. */
+  components?: ComponentKnowledge;
 }
 
 export const EXACT_FIELDS: Readonly<Record<StatedField, Statement>> = Object.fromEntries(
@@ -142,6 +145,13 @@ function listWords(words: readonly string[]): string {
  * states less precisely or only infers, then what its updates are.
  */
 export function describeStatements(profile: SourceProfile): string {
+  const grid = profile.components === "stated" ? "the component grid" : profile.components === "inferred" ? "component states inferred from open incidents" : "";
+  if (Object.keys(profile.fields).length === 0 && profile.updates === null && grid !== "") return `${grid}; no incidents`;
+  const described = describeIncidentStatements(profile);
+  return grid === "" ? described : `${described}; ${grid}`;
+}
+
+function describeIncidentStatements(profile: SourceProfile): string {
   const by = (s: Statement) => STATED_FIELDS.filter((f) => profile.fields[f] === s).map((f) => FIELD_WORDS[f]);
   const missing = [...new Set(STATED_FIELDS.filter((f) => profile.fields[f] === undefined).map((f) => FIELD_WORDS[f]))];
   const exact = by("exact");

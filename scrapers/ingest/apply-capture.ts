@@ -1,10 +1,15 @@
 import type { RedlineDb } from "@/db/client";
 import { bodyReader } from "@/db/capture-bodies";
+import { loadComponentPrior, loadOpenIncidents, recordComponentStep } from "@/db/component-states";
 import { markStandingsRead } from "@/db/capture-runs";
 import { type CaptureKey, loadPriorState, type PriorState } from "@/db/prior-state";
 import { recordDerivation, setAppliedThrough, warningsJson } from "@/db/record-capture";
 import { type CaptureRow, writeStatements } from "@/db/write-statements";
+import type { ComponentGrid, ComponentKnowledge } from "@/lib/components/component-grid";
+import { isDegradedStatus } from "@/lib/components/component-status";
+import { deriveComponentStep } from "@/lib/components/component-step";
 import { type CaptureDerivation, deriveCapture, prepareObservations } from "@/lib/derive/derive-capture";
+import type { Component } from "@/lib/incident";
 import { type ParseOutcome, parseSnapshot } from "@/scrapers/ingest/parse-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
 import type { Platform } from "@/scrapers/platforms/platform";
@@ -25,6 +30,15 @@ export interface ReadCapture {
 export interface CaptureApplication {
   prior: PriorState;
   derivation: CaptureDerivation;
+  /** What the capture says of the vendor's components. */
+  components: CaptureComponents;
+}
+
+export interface CaptureComponents {
+  knowledge: ComponentKnowledge | undefined;
+  grid: ComponentGrid | undefined;
+  /** Every component its incidents name. */
+  named: Component[];
 }
 
 export class DerivationError extends Error {
@@ -47,7 +61,9 @@ export async function deriveApplication(db: RedlineDb, vendor: { id: number; nam
     unread: parsed.snapshot.unread,
     ...prior,
   });
-  return { prior, derivation };
+  const named = new Map<string, Component>();
+  for (const o of observations) for (const c of o.incident.components) if (!named.has(c.id)) named.set(c.id, c);
+  return { prior, derivation, components: { knowledge: profile.components, grid: parsed.snapshot.grid, named: [...named.values()] } };
 }
 
 /**
@@ -61,7 +77,27 @@ export function changesNothing(application: CaptureApplication): boolean {
 /** Record a derived capture; returns the versions added. Runs inside the caller's transaction. */
 export async function recordApplication(db: RedlineDb, vendorId: number, captureId: number, key: CaptureKey, application: CaptureApplication): Promise<number> {
   if (!changesNothing(application)) await markStandingsRead(db, vendorId, key.source, key.observedAt);
-  return recordDerivation(db, { vendorId, captureId, source: key.source, observedAt: key.observedAt }, application.derivation, application.prior.ids);
+  const versions = await recordDerivation(db, { vendorId, captureId, source: key.source, observedAt: key.observedAt }, application.derivation, application.prior.ids);
+  await applyComponents(db, { vendorId, captureId, observedAt: key.observedAt, source: key.source }, application.components);
+  return versions;
+}
+
+/**
+ * The capture's component step, once its incidents are recorded: the grid it states (or the states
+ * its incidents imply) against the components' open runs, and whether a quiet degradation starts
+ * or ends now that the vendor's open incidents are known.
+ */
+async function applyComponents(db: RedlineDb, ctx: { vendorId: number; captureId: number; observedAt: string; source: string }, components: CaptureComponents): Promise<void> {
+  const prior = await loadComponentPrior(db, ctx.vendorId);
+  const { knowledge, grid } = components;
+  if (knowledge === undefined && prior.current.length === 0 && prior.quiet === null) return;
+  // The open incidents matter only to inference and to a degradation that may be quiet.
+  const degraded = [...prior.current, ...(grid?.components ?? [])].some((c) => isDegradedStatus(c.status));
+  const openIncidents = knowledge === "inferred" || degraded || prior.quiet !== null ? await loadOpenIncidents(db, ctx.vendorId) : [];
+  const step = deriveComponentStep({
+    source: ctx.source, observedAt: ctx.observedAt, knowledge, grid, named: components.named, current: prior.current, openIncidents, quiet: prior.quiet,
+  });
+  await recordComponentStep(db, ctx, prior, step);
 }
 
 /** What a run's later observations add to its first: when its incidents were last seen. */

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { printable } from "@/lib/error-message";
+import type { ComponentGrid } from "@/lib/components/component-grid";
 import type { Observation, ParsedSnapshot, ReadWarning, UnreadIncident } from "@/lib/derive/observation";
 import type { ParseContext } from "@/scrapers/platforms/platform";
 
@@ -42,6 +43,8 @@ export class SnapshotReader {
   readonly warnings: ReadWarning[] = [];
   readonly unread: UnreadIncident[] = [];
   readonly observations: Observation[] = [];
+  /** The component grid, when the snapshot states one. */
+  grid: ComponentGrid | undefined;
 
   constructor(readonly context: ParseContext) {}
 
@@ -106,6 +109,8 @@ export class SnapshotReader {
   }
 
   snapshot(): ParsedSnapshot {
-    return { observations: this.observations, unread: this.unread, warnings: this.warnings };
+    const snapshot: ParsedSnapshot = { observations: this.observations, unread: this.unread, warnings: this.warnings };
+    if (this.grid) snapshot.grid = this.grid;
+    return snapshot;
   }
 }

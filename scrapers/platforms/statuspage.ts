@@ -4,6 +4,7 @@
  */
 import type { Platform } from "@/scrapers/platforms/platform";
 import { statuspageAtomFallbackPlatform, statuspageAtomPlatform, statuspageRssPlatform } from "@/scrapers/platforms/statuspage-feed";
+import { statuspageComponentsPlatform } from "@/scrapers/platforms/statuspage-components";
 import { statuspageIncidentPlatform } from "@/scrapers/platforms/statuspage-incident";
 import { statuspageIncidentsPlatform } from "@/scrapers/platforms/statuspage-incidents";
 import { statuspageSummaryPlatform } from "@/scrapers/platforms/statuspage-summary";
@@ -11,6 +12,7 @@ import { statuspageSummaryPlatform } from "@/scrapers/platforms/statuspage-summa
 export const statuspagePlatforms: Platform[] = [
   statuspageSummaryPlatform,
   statuspageIncidentsPlatform,
+  statuspageComponentsPlatform,
   statuspageIncidentPlatform,
   statuspageAtomPlatform,
   statuspageRssPlatform,

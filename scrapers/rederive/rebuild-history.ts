@@ -5,7 +5,7 @@ import { type DerivationJob, finishJob, noteJobHold, queueJob, renewLease, saveJ
 import { rewindHistory } from "@/db/history-rewind";
 import { rebuildStart, seedScratchFromHistory } from "@/db/history-seed";
 import {
-  copyCaptureRows, maxCaptureId, scratchIncidentWeights, seedScratch, swapAppliedThrough, swapCandidates, swapCaptureReadings, swapIncidents,
+  copyCaptureRows, maxCaptureId, scratchIncidentWeights, seedScratch, swapAppliedThrough, swapCandidates, swapCaptureReadings, swapComponents, swapIncidents,
 } from "@/db/history-swap";
 import { type CaptureKey, compareCaptureKeys } from "@/db/prior-state";
 import { transact } from "@/db/transaction";
@@ -139,6 +139,7 @@ export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: De
     await build();
     await swap(main, scratch, vendor, progress, save, options, onMain);
     await onMain(async () => {
+      await swapComponents(main, scratch, vendor.id);
       await swapAppliedThrough(main, scratch, vendor.id);
       await setDerivedWith(main, vendor.id, await currentDerivedWith(main, vendor.id, options.resolve));
     });

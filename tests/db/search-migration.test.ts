@@ -9,7 +9,7 @@ import { unpackSearchText } from "@/db/search-text";
 import { ensureVendor } from "@/db/vendors";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
-import { vendorExportJson } from "@/tests/support/body-store";
+import { vendorIncidentsJson } from "@/tests/support/body-store";
 import { corpusPath, describeCorpus } from "@/tests/support/corpus";
 import { countRows } from "@/tests/support/database";
 import { platformNamed } from "@/tests/support/parsing";
@@ -48,7 +48,7 @@ async function expectSameSearchAcrossLayouts(dir: string, source: RedlineDb, ven
   expect(stored.map((r) => ({ id: r.id, ...Object.fromEntries(unpackSearchText(r.body).map((f, i) => [["title", "updates", "postmortem"][i], f])) }))).toEqual(text);
   checkSearchIndex(migrated);
   expect(await searchAnswers(migrated, queries, vendor)).toBe(expected);
-  expect(await vendorExportJson(migrated, vendor)).toBe(await vendorExportJson(source, vendor));
+  expect(await vendorIncidentsJson(migrated, vendor)).toBe(await vendorIncidentsJson(source, vendor));
   closeDatabase(migrated);
 }
 

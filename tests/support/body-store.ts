@@ -4,7 +4,7 @@ import { restoreBody, restoreCaptureBody } from "@/db/capture-bodies";
 import type { RedlineDb } from "@/db/client";
 import { loadVendorExport } from "@/db/queries/incident-history";
 import { ensureVendor, type VendorRow } from "@/db/vendors";
-import { renderExportJson } from "@/lib/export-document";
+import { type ExportDocument, renderExportJson } from "@/lib/export-document";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
 import { getPlatform } from "@/scrapers/platforms";
 import { CORPUS_FOLDERS, corpusPath } from "@/tests/support/corpus-location";
@@ -38,6 +38,22 @@ export async function restoredHashes(db: RedlineDb): Promise<Array<{ id: number;
 
 export async function vendorExportJson(db: RedlineDb, slug: string): Promise<string> {
   const doc = await loadVendorExport(db, slug);
+  if (!doc) throw new Error(`no export of ${slug}`);
+  return renderExportJson(doc);
+}
+
+/**
+ * A vendor's export without its component history: what a file of a layout from before component
+ * states holds once migrated (the upgrade's re-derivation adds the components from the captures).
+ */
+export function incidentsOnly(doc: ExportDocument | undefined): ExportDocument | undefined {
+  if (!doc) return doc;
+  const { components: _components, quietDegradations: _quiet, ...rest } = doc;
+  return rest;
+}
+
+export async function vendorIncidentsJson(db: RedlineDb, slug: string): Promise<string> {
+  const doc = incidentsOnly(await loadVendorExport(db, slug));
   if (!doc) throw new Error(`no export of ${slug}`);
   return renderExportJson(doc);
 }

@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { closeDatabase, openDatabase, type RedlineDb } from "@/db/client";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
-import { importCorpusFolder, keptCaptures, restoredHashes, vendorExportJson } from "@/tests/support/body-store";
+import { importCorpusFolder, keptCaptures, restoredHashes, vendorIncidentsJson } from "@/tests/support/body-store";
 import { corpusAvailable } from "@/tests/support/corpus";
 import { layoutBeforeRawRowsFile, rawRowsStatements, writeLayoutBeforeRawRows } from "@/tests/support/raw-rows-layout";
 
@@ -38,7 +38,7 @@ describe("migrating the raw layer to integer body ids (SQLite)", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-raw-rows-"));
     const source = await archive(dir);
     const slugs = slugsOf(source);
-    const expected = new Map(await Promise.all(slugs.map(async (slug) => [slug, await vendorExportJson(source, slug)] as const)));
+    const expected = new Map(await Promise.all(slugs.map(async (slug) => [slug, await vendorIncidentsJson(source, slug)] as const)));
     const kept = await keptCaptures(source);
     expect(kept.length).toBeGreaterThan(0);
     const file = layoutBeforeRawRowsFile(dir);
@@ -54,7 +54,7 @@ describe("migrating the raw layer to integer body ids (SQLite)", () => {
     expect(migrated.$client.prepare("SELECT count(*) AS n FROM captures WHERE body_hash IS NOT NULL").get()).toEqual({ n: 0 });
     expect(await keptCaptures(migrated)).toEqual(kept);
     for (const r of await restoredHashes(migrated)) expect(r.restored).toBe(r.recorded);
-    for (const slug of slugs) expect(await vendorExportJson(migrated, slug)).toBe(expected.get(slug));
+    for (const slug of slugs) expect(await vendorIncidentsJson(migrated, slug)).toBe(expected.get(slug));
     expect(migrated.$client.prepare("PRAGMA foreign_key_check").all()).toEqual([]);
     // Deleting a body looks for captures naming it in the retired column as well: an index probe, not a scan.
     const plan = migrated.$client.prepare<[string], { detail: string }>("EXPLAIN QUERY PLAN SELECT 1 FROM captures WHERE body_hash = ?").all("x");
@@ -66,7 +66,7 @@ describe("migrating the raw layer to integer body ids (SQLite)", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-raw-rows-crash-"));
     const source = await archive(dir);
     const slugs = slugsOf(source);
-    const expected = new Map(await Promise.all(slugs.map(async (slug) => [slug, await vendorExportJson(source, slug)] as const)));
+    const expected = new Map(await Promise.all(slugs.map(async (slug) => [slug, await vendorIncidentsJson(source, slug)] as const)));
     const kept = await keptCaptures(source);
     const file = layoutBeforeRawRowsFile(dir);
     writeLayoutBeforeRawRows(source, file);
@@ -87,7 +87,7 @@ describe("migrating the raw layer to integer body ids (SQLite)", () => {
     const migrated = openDatabase(file);
     expect(await keptCaptures(migrated)).toEqual(kept);
     for (const r of await restoredHashes(migrated)) expect(r.restored).toBe(r.recorded);
-    for (const slug of slugs) expect(await vendorExportJson(migrated, slug)).toBe(expected.get(slug));
+    for (const slug of slugs) expect(await vendorIncidentsJson(migrated, slug)).toBe(expected.get(slug));
     closeDatabase(migrated);
   });
 });

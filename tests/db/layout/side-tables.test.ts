@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { closeDatabase, MIGRATIONS_DIR, openDatabase, type RedlineDb } from "@/db/client";
 import { listChanges } from "@/db/queries/changes";
 import { loadVendorExport } from "@/db/queries/incident-history";
+import { incidentsOnly } from "@/tests/support/body-store";
 import { listIncidents } from "@/db/queries/incident-list";
 import { sideTablesPending } from "@/db/layout/side-tables";
 import { ensureVendor } from "@/db/vendors";
@@ -32,7 +33,7 @@ async function archive(dir: string): Promise<RedlineDb> {
 async function answers(db: RedlineDb): Promise<string> {
   const vendors = db.$client.prepare<[], { id: number; slug: string }>("SELECT id, slug FROM vendors ORDER BY slug").all();
   const exports = [];
-  for (const v of vendors) exports.push(await loadVendorExport(db, v.slug));
+  for (const v of vendors) exports.push(incidentsOnly(await loadVendorExport(db, v.slug)));
   const kinds = [];
   for (const kind of CHANGE_KIND_NAMES) {
     const byVendor = [];

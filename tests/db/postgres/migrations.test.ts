@@ -25,7 +25,7 @@ const POSTGRES_ONLY = {
 };
 
 /** Columns holding JSON text (jsonb in PostgreSQL), and JSON text or its packed binary form (bytea). */
-const JSON_COLUMNS = ["vendors.derived_with", "captures.warnings", "incident_versions.kinds", "archive_changes.kinds", "subscriptions.filter", "outbox_versions.facts", "notification_messages.period"];
+const JSON_COLUMNS = ["vendors.derived_with", "captures.warnings", "incident_versions.kinds", "archive_changes.kinds", "subscriptions.filter", "outbox_versions.facts", "notification_messages.period", "quiet_degradations.components"];
 const PACKED_COLUMNS = ["incident_versions.snapshot", "incident_versions.patch", "incident_states.state", "incident_states.patch"];
 
 interface Layout {
@@ -155,7 +155,7 @@ describePostgres("PostgreSQL migrations", () => {
       const config = getTableConfig(table);
       for (const column of config.columns) if (column.columnType === "SQLiteBoolean") booleans.add(`${config.name}.${column.name}`);
     }
-    expect(booleans).toEqual(new Set(["vendors.enabled", "incident_sources.listed"]));
+    expect(booleans).toEqual(new Set(["vendors.enabled", "incident_sources.listed", "component_states.is_group", "component_states.inferred"]));
     const expected = (column: string, sqliteType: string) => {
       if (JSON_COLUMNS.includes(column)) return { type: "jsonb", collation: null };
       if (PACKED_COLUMNS.includes(column) || sqliteType === "blob") return { type: "bytea", collation: null };

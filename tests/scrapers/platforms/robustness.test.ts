@@ -44,6 +44,7 @@ const FIXTURE_SNAPSHOTS: Record<string, readonly Snapshot[]> = {
   "statuspage-summary": [fixture("statuspage/summary-maintenance-offset.json", "2024-07-01T12:00:00.000Z")],
   "statuspage-incidents": [fixture("statuspage/scheduled-maintenances-no-page-url.json", "2024-07-01T12:00:00.000Z")],
   "statuspage-incident": [fixture("statuspage/incident-postmortem.json", "2024-07-01T12:00:00.000Z")],
+  "statuspage-components": [fixture("statuspage/components-groups-handwritten.json", "2024-07-01T12:00:00.000Z")],
   "statuspage-atom": [fixture("statuspage/history-postmortem-maintenance.atom", "2024-03-13T00:00:00.000Z")],
   "statuspage-rss": [fixture("statuspage/history-apos-no-pubdate.rss", "2024-03-13T00:00:00.000Z")],
   "statuspage-atom-fallback": [fixture("statuspage/history-postmortem-maintenance.atom", "2024-03-13T00:00:00.000Z")],

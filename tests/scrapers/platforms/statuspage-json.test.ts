@@ -36,6 +36,7 @@ describe("statuspage JSON platforms", () => {
     expect(statuspagePlatforms.map((p) => [p.name, p.profile.presence])).toEqual([
       ["statuspage-summary", { kind: "active" }],
       ["statuspage-incidents", { kind: "recent", limit: 50 }],
+      ["statuspage-components", { kind: "single" }],
       ["statuspage-incident", { kind: "single" }],
       ["statuspage-atom", { kind: "recent", limit: 25 }],
       ["statuspage-rss", { kind: "recent", limit: 25 }],

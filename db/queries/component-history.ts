@@ -1,0 +1,45 @@
+import type { RedlineDb } from "@/db/client";
+import type { Connection } from "@/db/driver/connection";
+import { statementsFor } from "@/db/queries/prepared";
+import type { StoredComponentRun, QuietDegradation } from "@/lib/components/component-history";
+import type { ComponentStatus } from "@/lib/components/component-status";
+
+interface RunRow {
+  componentId: string;
+  name: string;
+  groupId: string | null;
+  isGroup: number;
+  status: string;
+  vendorStatus: string;
+  inferred: number;
+  source: string;
+  vendorChangedAt: string | null;
+  since: string;
+  from: string;
+  until: string | null;
+}
+
+const statements = statementsFor((c: Connection) => ({
+  runs: c.prepare<[number], RunRow>(
+    `SELECT c.component_key AS "componentId", s.name, s.group_key AS "groupId", s.is_group AS "isGroup", s.status, s.vendor_status AS "vendorStatus",
+       s.inferred, s.source, s.vendor_changed_at AS "vendorChangedAt", s.state_since AS "since", s.from_at AS "from", s.until_at AS "until"
+     FROM component_states s JOIN components c ON c.id = s.component_id WHERE s.vendor_id = ? ORDER BY s.from_at, s.id`,
+  ),
+  quiet: c.prepare<[number], { from: string; until: string | null; components: string }>(
+    `SELECT from_at AS "from", until_at AS "until", components FROM quiet_degradations WHERE vendor_id = ? ORDER BY from_at, id`,
+  ),
+}));
+
+export function runOf(row: RunRow): StoredComponentRun {
+  return { ...row, status: row.status as ComponentStatus, isGroup: Boolean(row.isGroup), inferred: Boolean(row.inferred) };
+}
+
+/** Every stored run of the vendor's components, oldest first. */
+export async function loadComponentRuns(db: RedlineDb, vendorId: number): Promise<StoredComponentRun[]> {
+  return (await statements(db).runs.all(vendorId)).map(runOf);
+}
+
+/** The vendor's quiet degradations, oldest first. */
+export async function loadQuietDegradations(db: RedlineDb, vendorId: number): Promise<QuietDegradation[]> {
+  return (await statements(db).quiet.all(vendorId)).map((r) => ({ from: r.from, until: r.until, components: JSON.parse(r.components) as string[] }));
+}
