@@ -76,28 +76,38 @@ function nextRun(now: ComponentState | undefined, next: ComponentState): Compone
   return now && sameState(now, next) ? { ...next, since: now.since } : next;
 }
 
-/** The grid a stated source gives: every readable component; those it no longer lists end, unless it could not say. */
+/** The word kept for a component a grid of affected components no longer lists. */
+export const NO_LONGER_AFFECTED = "no longer listed as affected";
+
+/**
+ * The grid a stated source gives: every readable component; those it no longer lists end, unless
+ * it could not say or lists only some. A grid of the affected components puts one it no longer
+ * lists back to operational instead, as inferred: the vendor did not say so in as many words.
+ */
 function statedStep(input: ComponentStepInput, grid: ComponentGrid, current: ReadonlyMap<string, ComponentState>): Pick<ComponentStep, "ended" | "started"> {
   const ended: string[] = [];
   const started: ComponentState[] = [];
   const listed = new Set<string>([...grid.unreadIds]);
+  const put = (next: ComponentState) => {
+    const now = current.get(next.componentId);
+    const run = nextRun(now, next);
+    if (run === null) return;
+    if (now) ended.push(next.componentId);
+    started.push(run);
+  };
   for (const c of grid.components) {
     listed.add(c.id);
-    const next: ComponentState = {
+    put({
       componentId: c.id, name: c.name, groupId: c.groupId, isGroup: c.isGroup, status: c.status, vendorStatus: c.vendorStatus,
       inferred: false, source: input.source, vendorChangedAt: c.vendorChangedAt, since: input.observedAt,
-    };
-    const now = current.get(c.id);
-    const run = nextRun(now, next);
-    if (run === null) continue;
-    if (now) ended.push(c.id);
-    started.push(run);
+    });
   }
-  if (!grid.blind) {
-    // Only the source that stated a component can say it is gone: another may not list it at all.
-    for (const state of current.values()) {
-      if (!state.inferred && state.source === input.source && !listed.has(state.componentId)) ended.push(state.componentId);
-    }
+  if (grid.blind || grid.partial === "page") return { ended, started };
+  // Only the source that stated a component can say it is gone: another may not list it at all.
+  for (const state of current.values()) {
+    if (state.source !== input.source || listed.has(state.componentId)) continue;
+    if (grid.partial === "affected") put({ ...state, status: "operational", vendorStatus: NO_LONGER_AFFECTED, inferred: true, vendorChangedAt: null, since: input.observedAt });
+    else if (!state.inferred) ended.push(state.componentId);
   }
   return { ended, started };
 }

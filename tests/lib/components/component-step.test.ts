@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ComponentGrid, ComponentReading } from "@/lib/components/component-grid";
-import { type ComponentState, type ComponentStepInput, deriveComponentStep, type OpenIncidentFacts } from "@/lib/components/component-step";
+import { type ComponentState, type ComponentStepInput, deriveComponentStep, NO_LONGER_AFFECTED, type OpenIncidentFacts } from "@/lib/components/component-step";
 
 const T0 = "2026-03-01T10:00:00.000Z";
 const T1 = "2026-03-01T10:05:00.000Z";
@@ -112,5 +112,35 @@ describe("the component step", () => {
     const g = grid([reading("m", "maintenance"), reading("u", "unknown"), reading("g", "partial-outage", { isGroup: true })]);
     expect(deriveComponentStep(input({ grid: g })).quiet).toBeNull();
     expect(deriveComponentStep(input({ grid: grid([reading("a", "degraded")]), openIncidents: [maintenance] })).quiet).toEqual({ kind: "start", components: ["a"] });
+  });
+});
+
+describe("the component step on a grid that lists only some components", () => {
+  it("judges nothing gone from one page of a longer list", () => {
+    const current = [state("a", "operational"), state("b", "degraded")];
+    const step = deriveComponentStep(input({ grid: grid([reading("a", "partial-outage")], { partial: "page" }), current }));
+    expect(step.ended).toEqual(["a"]);
+    expect(step.started.map((s) => [s.componentId, s.status])).toEqual([["a", "partial-outage"]]);
+  });
+
+  it("puts a component a grid of affected components no longer lists back to operational, as inferred, keeping its name and group", () => {
+    const current = [state("a", "partial-outage", { groupId: "API" }), state("b", "degraded")];
+    const step = deriveComponentStep(input({ grid: grid([reading("b", "degraded")], { partial: "affected" }), current }));
+    expect(step.ended).toEqual(["a"]);
+    expect(step.started).toEqual([state("a", "operational", { groupId: "API", vendorStatus: NO_LONGER_AFFECTED, inferred: true, since: T1 })]);
+  });
+
+  it("takes an empty grid of affected components as every component it listed being unaffected, and changes nothing the next time", () => {
+    const before = [state("a", "degraded")];
+    const first = deriveComponentStep(input({ grid: grid([], { partial: "affected" }), current: before, quiet: { components: ["a"] } }));
+    expect(first.started.map((s) => [s.componentId, s.status, s.inferred])).toEqual([["a", "operational", true]]);
+    expect(first.quiet).toEqual({ kind: "end" });
+    expect(deriveComponentStep(input({ grid: grid([], { partial: "affected" }), current: first.started }))).toEqual({ ended: [], started: [], quiet: null });
+  });
+
+  it("leaves alone what another source stated, a component it could not read, and everything when an id could not be read", () => {
+    const current = [state("a", "degraded", { source: OTHER }), state("b", "degraded"), state("c", "degraded")];
+    expect(deriveComponentStep(input({ grid: grid([], { partial: "affected", unreadIds: ["b"] }), current })).ended).toEqual(["c"]);
+    expect(deriveComponentStep(input({ grid: grid([], { partial: "affected", blind: true }), current })).ended).toEqual([]);
   });
 });
