@@ -69,13 +69,17 @@ export const PLATFORM_PROFILES = {
   "instatus-summary": statingOnly({ kind: "active" }, ["kind", "title", "status", "impact", "url", "startedAt", "scheduledFor", "scheduledUntil"]),
   // It stands in for incidents.json, whose components are keyed by id and whose links come from the page URL.
   "incidentio-feed": statingOnly({ kind: "recent", limit: null }, ["title", "status"], { list: "partial", time: "exact", text: "rendered", createdAt: false }),
-  "incidentio-widget": statingOnly(
-    { kind: "active" },
-    ["kind", "title", "status", "impact", "url", "components", "scheduledFor", "scheduledUntil"],
-    { list: "partial", time: "exact", text: "exact", createdAt: false },
-  ),
+  // Its grid lists only the components its events affect (see parseIncidentioWidget).
+  "incidentio-widget": {
+    ...statingOnly(
+      { kind: "active" },
+      ["kind", "title", "status", "impact", "url", "components", "scheduledFor", "scheduledUntil"],
+      { list: "partial", time: "exact", text: "exact", createdAt: false },
+    ),
+    components: "stated",
+  },
   "incidentio-incidents": exactProfile({ kind: "recent", limit: null }),
-  "betterstack-index": exactProfile({ kind: "recent", limit: null }),
+  "betterstack-index": exactProfile({ kind: "recent", limit: null }, { components: "stated" }),
   // The feed holds the most recent updates, so a report's first ones leave it first; its statuses
   // ("[Investigating]") and update ids differ in kind from index.json's, which it stands in for.
   "betterstack-rss": statingOnly({ kind: "recent", limit: null }, ["title"]),

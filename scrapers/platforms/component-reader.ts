@@ -13,11 +13,11 @@ export interface RawComponent {
 }
 
 /**
- * What a format's reader made of one listed component: read (with where its word is, when not at
- * `status`), unreadable but with an id (it keeps its state), or unreadable without one (no
- * component can then be judged gone).
+ * What a format's reader made of one listed component: read (with the path of its word, when not
+ * the item's `status`), unreadable but with an id (it keeps its state), or unreadable without one
+ * (no component can then be judged gone).
  */
-export type ComponentRead = { component: RawComponent; statusKey?: string } | { unreadId: string } | { unreadId: null };
+export type ComponentRead = { component: RawComponent; statusPath?: string } | { unreadId: string } | { unreadId: null };
 
 /**
  * A snapshot's component list as a grid, each item read on its own: an unreadable one costs only
@@ -67,7 +67,7 @@ export function addComponentItems(
     if (seen.has(c.id)) return;
     seen.add(c.id);
     const status = statusFromWord(c.vendorStatus, words);
-    if (!knowsWord(c.vendorStatus, words)) reader.warn(joinPath(at, ...(read.statusKey ?? "status").split(".")), `unknown component status ${JSON.stringify(c.vendorStatus.slice(0, 64))}: kept as unknown`);
+    if (!knowsWord(c.vendorStatus, words)) reader.warn(read.statusPath ?? joinPath(at, "status"), `unknown component status ${JSON.stringify(c.vendorStatus.slice(0, 64))}: kept as unknown`);
     const reading: ComponentReading = { ...c, status };
     grid.components.push(reading);
   });
