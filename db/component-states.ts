@@ -42,6 +42,11 @@ const statements = statementsFor((c: Connection) => ({
   runningQuiet: c.prepare<[number], { id: number; fromAt: string; components: string }>(
     `SELECT id, from_at AS "fromAt", components FROM quiet_degradations WHERE vendor_id = ? AND until_at IS NULL ORDER BY from_at DESC LIMIT 1`,
   ),
+  // A run of captures observed at or after `from` and before `now`: its first observation, or its last.
+  observedBetween: c.prepare<[number, string, string, string], { one: number }>(
+    `SELECT 1 AS one FROM captures WHERE vendor_id = ? AND source = ? AND outcome IN ('ok', 'not-modified')
+       AND observed_at < ? AND COALESCE(last_observed_at, observed_at) >= ? LIMIT 1`,
+  ),
   openIncidents: c.prepare<[number], { providerId: string; kind: string; status: string | null; impact: string | null; resolvedAt: string | null; presence: string; componentId: string | null; componentName: string | null }>(
     `SELECT i.provider_id AS "providerId", i.kind, i.status, i.impact, i.resolved_at AS "resolvedAt", i.presence,
        ic.component_id AS "componentId", ic.name AS "componentName"
@@ -83,12 +88,21 @@ function stateOf(row: StateRow): OpenComponentState {
   };
 }
 
-/** Every component's open run and the running quiet degradation: what the component step starts from. */
-export async function loadComponentPrior(db: RedlineDb, vendorId: number): Promise<{ current: OpenComponentState[]; quiet: (RunningQuiet & { id: number; fromAt: string }) | null }> {
+/**
+ * Every component's open run and the running quiet degradation, the latter with whether a source
+ * stating its components has been observed since it began, up to `now`: what the component step
+ * of a capture observed at `now` starts from.
+ */
+export async function loadComponentPrior(db: RedlineDb, vendorId: number, now: string): Promise<{ current: OpenComponentState[]; quiet: (RunningQuiet & { id: number }) | null }> {
   const st = statements(db);
   const current = (await st.open.all(vendorId)).map(stateOf);
   const running = await st.runningQuiet.get(vendorId);
-  return { current, quiet: running ? { id: running.id, fromAt: running.fromAt, components: JSON.parse(running.components) as string[] } : null };
+  if (!running) return { current, quiet: null };
+  const components = JSON.parse(running.components) as string[];
+  const sources = new Set(current.filter((s) => !s.inferred && components.includes(s.componentId)).map((s) => s.source));
+  let confirmed = false;
+  for (const source of sources) if (!confirmed) confirmed = (await st.observedBetween.get(vendorId, source, now, running.fromAt)) !== undefined;
+  return { current, quiet: { id: running.id, from: running.fromAt, components, confirmed } };
 }
 
 /** The vendor's open incidents and maintenances as the archive holds them now, with the components each names. */
@@ -131,11 +145,8 @@ export async function recordComponentStep(
   if (q === null) return;
   if (q.kind === "start") await st.startQuiet.run(ctx.vendorId, ctx.observedAt, ctx.captureId, JSON.stringify(q.components));
   else if (prior.quiet && q.kind === "grow") await st.growQuiet.run(JSON.stringify(q.components), prior.quiet.id);
-  // A stretch that ends at the instant it began (another source of the same poll round) lasted no capture.
-  else if (prior.quiet && q.kind === "end") {
-    if (prior.quiet.fromAt === ctx.observedAt) await st.dropQuiet.run(prior.quiet.id);
-    else await st.endQuiet.run(ctx.observedAt, ctx.captureId, prior.quiet.id);
-  }
+  else if (prior.quiet && q.kind === "end") await st.endQuiet.run(ctx.observedAt, ctx.captureId, prior.quiet.id);
+  else if (prior.quiet && q.kind === "drop") await st.dropQuiet.run(prior.quiet.id);
 }
 
 /**

@@ -30,6 +30,14 @@ export interface OpenIncidentFacts {
 /** The quiet degradation running as the capture arrives: its components so far. */
 export interface RunningQuiet {
   components: readonly string[];
+  /** The observation time of the capture it began at. */
+  from: string;
+  /**
+   * Whether a source that states those components' grid has been observed since it began. One that
+   * began at an incident's closing, and whose grid showed the component recovered at its next
+   * observation (the same poll round), only shows the two endpoints read a moment apart.
+   */
+  confirmed: boolean;
 }
 
 export interface ComponentStepInput {
@@ -50,7 +58,9 @@ export interface ComponentStepInput {
 export type QuietChange =
   | { kind: "start"; components: string[] }
   | { kind: "grow"; components: string[] }
-  | { kind: "end" };
+  | { kind: "end" }
+  /** It ends unconfirmed or at the instant it began (one poll round's sources): it was none. */
+  | { kind: "drop" };
 
 export interface ComponentStep {
   /** Components whose open run ends at this capture (a new state, or no longer listed). */
@@ -178,7 +188,8 @@ export function quietComponentsOf(states: Iterable<ComponentState>): string[] {
 function quietChange(input: ComponentStepInput, after: Iterable<ComponentState>): QuietChange | null {
   const degraded = quietComponentsOf(after);
   const quiet = degraded.length > 0 && !hasOpenIncident(input.openIncidents);
-  if (!quiet) return input.quiet ? { kind: "end" } : null;
+  if (!quiet && input.quiet) return input.quiet.confirmed && input.quiet.from !== input.observedAt ? { kind: "end" } : { kind: "drop" };
+  if (!quiet) return null;
   if (!input.quiet) return { kind: "start", components: degraded };
   const grown = [...new Set([...input.quiet.components, ...degraded])].sort();
   return grown.length > input.quiet.components.length ? { kind: "grow", components: grown } : null;

@@ -88,7 +88,7 @@ export async function recordApplication(db: RedlineDb, vendorId: number, capture
  * or ends now that the vendor's open incidents are known.
  */
 async function applyComponents(db: RedlineDb, ctx: { vendorId: number; captureId: number; observedAt: string; source: string }, components: CaptureComponents): Promise<void> {
-  const prior = await loadComponentPrior(db, ctx.vendorId);
+  const prior = await loadComponentPrior(db, ctx.vendorId, ctx.observedAt);
   const { knowledge, grid } = components;
   if (knowledge === undefined && prior.current.length === 0 && prior.quiet === null) return;
   // The open incidents matter only to inference and to a degradation that may be quiet.

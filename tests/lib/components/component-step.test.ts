@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { ComponentGrid, ComponentReading } from "@/lib/components/component-grid";
-import { type ComponentState, type ComponentStepInput, deriveComponentStep, NO_LONGER_AFFECTED, type OpenIncidentFacts } from "@/lib/components/component-step";
+import {
+  type ComponentState,
+  type ComponentStepInput,
+  deriveComponentStep,
+  NO_LONGER_AFFECTED,
+  type OpenIncidentFacts,
+  type RunningQuiet,
+} from "@/lib/components/component-step";
 
 const T0 = "2026-03-01T10:00:00.000Z";
 const T1 = "2026-03-01T10:05:00.000Z";
@@ -22,6 +29,8 @@ function state(id: string, status: ComponentState["status"], extra: Partial<Comp
 function input(extra: Partial<ComponentStepInput>): ComponentStepInput {
   return { source: SUMMARY, observedAt: T1, knowledge: "stated", grid: undefined, named: [], current: [], openIncidents: [], quiet: null, ...extra };
 }
+
+const running = (components: string[], extra: Partial<RunningQuiet> = {}): RunningQuiet => ({ components, from: T0, confirmed: true, ...extra });
 
 const incident = (impact: OpenIncidentFacts["impact"], components: string[], extra: Partial<OpenIncidentFacts> = {}): OpenIncidentFacts => ({
   kind: "incident", status: "investigating", impact, components: components.map((id) => ({ id, name: id.toUpperCase() })), ...extra,
@@ -101,10 +110,19 @@ describe("the component step", () => {
   it("starts a quiet degradation when a component is degraded while no incident is open, grows it, and ends it when an incident opens", () => {
     const start = deriveComponentStep(input({ grid: grid([reading("a", "degraded"), reading("b", "operational")]) }));
     expect(start.quiet).toEqual({ kind: "start", components: ["a"] });
-    const grow = deriveComponentStep(input({ grid: grid([reading("a", "degraded"), reading("b", "major-outage")]), current: [state("a", "degraded"), state("b", "operational")], quiet: { components: ["a"] } }));
+    const grow = deriveComponentStep(input({ grid: grid([reading("a", "degraded"), reading("b", "major-outage")]), current: [state("a", "degraded"), state("b", "operational")], quiet: running(["a"]) }));
     expect(grow.quiet).toEqual({ kind: "grow", components: ["a", "b"] });
-    const end = deriveComponentStep(input({ grid: undefined, current: [state("a", "degraded")], quiet: { components: ["a", "b"] }, openIncidents: [incident("minor", [])] }));
+    const end = deriveComponentStep(input({ grid: undefined, current: [state("a", "degraded")], quiet: running(["a", "b"]), openIncidents: [incident("minor", [])] }));
     expect(end.quiet).toEqual({ kind: "end" });
+  });
+
+  it("drops a stretch that ends at the instant it began, or before the grid of its components was observed again", () => {
+    const open = { grid: undefined, current: [state("a", "degraded")], openIncidents: [incident("minor", [])] };
+    expect(deriveComponentStep(input({ ...open, quiet: running(["a"], { from: T1 }) })).quiet).toEqual({ kind: "drop" });
+    // An incident closes (incidents.json), then the grid read a moment later shows the component recovered.
+    const recovered = deriveComponentStep(input({ grid: grid([reading("a", "operational")]), current: [state("a", "degraded")], quiet: running(["a"], { confirmed: false }) }));
+    expect(recovered.quiet).toEqual({ kind: "drop" });
+    expect(deriveComponentStep(input({ grid: grid([reading("a", "operational")]), current: [state("a", "degraded")], quiet: running(["a"]) })).quiet).toEqual({ kind: "end" });
   });
 
   it("counts neither maintenance, nor a word nobody knows, nor a group's own state, nor a scheduled maintenance as an incident", () => {
@@ -132,7 +150,7 @@ describe("the component step on a grid that lists only some components", () => {
 
   it("takes an empty grid of affected components as every component it listed being unaffected, and changes nothing the next time", () => {
     const before = [state("a", "degraded")];
-    const first = deriveComponentStep(input({ grid: grid([], { partial: "affected" }), current: before, quiet: { components: ["a"] } }));
+    const first = deriveComponentStep(input({ grid: grid([], { partial: "affected" }), current: before, quiet: running(["a"]) }));
     expect(first.started.map((s) => [s.componentId, s.status, s.inferred])).toEqual([["a", "operational", true]]);
     expect(first.quiet).toEqual({ kind: "end" });
     expect(deriveComponentStep(input({ grid: grid([], { partial: "affected" }), current: first.started }))).toEqual({ ended: [], started: [], quiet: null });

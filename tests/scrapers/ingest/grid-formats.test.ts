@@ -152,3 +152,35 @@ describe("Better Stack index.json and Instatus components.json", () => {
     expect(quiet).toEqual([{ from: T("10:01"), until: T("10:30"), components: ["cl0apieu0000001api0000001", "cl0apigq0000002api0000002", "cl0cdn000000004cdn0000004", "ckf01fvnxywz50a35nh1qzssm"].sort() }]);
   });
 });
+
+describe("a grid polled apart from the incidents, a moment after them", () => {
+  const PAGE = { id: "p1", name: "Acme", url: "https://status.acme.test" };
+  const incidents = (at: string, list: unknown[]): Capture => ({ platform: "statuspage-incidents", source: "https://status.acme.test/api/v2/incidents.json", at, body: { page: PAGE, incidents: list } });
+  const grid = (at: string, status: string): Capture => ({
+    platform: "statuspage-components", source: "https://status.acme.test/api/v2/components.json", at, body: { page: PAGE, components: [{ id: "api", name: "API", status, group_id: null, group: false }] },
+  });
+  const incident = (status: string, resolvedAt: string | null) => ({
+    id: "inc1", name: "API errors", status, impact: "minor", created_at: T("10:00"), resolved_at: resolvedAt, components: [{ id: "api", name: "API" }], incident_updates: [],
+  });
+  const at = (hhmm: string, seconds: number) => `2026-03-02T${hhmm}:0${seconds}.000Z`;
+
+  it("takes a degradation posted with its incident, and one recovering as its incident resolves, for no quiet degradation", async () => {
+    const { db } = await archive([
+      incidents(at("10:00", 0), []), grid(at("10:00", 2), "operational"),
+      incidents(at("10:01", 0), [incident("investigating", null)]), grid(at("10:01", 2), "degraded_performance"),
+      incidents(at("10:02", 0), [incident("resolved", T("10:01"))]), grid(at("10:02", 2), "operational"),
+    ]);
+    const { components, quiet } = await exported(db);
+    expect(brief(components)).toEqual({ api: ["operational@10:00-10:01", "degraded@10:01-10:02", "operational@10:02-now"] });
+    expect(quiet).toEqual([]);
+  });
+
+  it("counts a component its vendor leaves degraded once the incident is resolved, from that resolution, as the grid still shows it", async () => {
+    const { db } = await archive([
+      incidents(at("10:01", 0), [incident("investigating", null)]), grid(at("10:01", 2), "degraded_performance"),
+      incidents(at("10:02", 0), [incident("resolved", T("10:01"))]), grid(at("10:02", 2), "degraded_performance"),
+      incidents(at("10:03", 0), [incident("resolved", T("10:01"))]), grid(at("10:03", 2), "operational"),
+    ]);
+    expect((await exported(db)).quiet).toEqual([{ from: at("10:02", 0), until: at("10:03", 2), components: ["api"] }]);
+  });
+});
