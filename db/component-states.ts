@@ -87,7 +87,8 @@ function stateOf(row: StateRow): OpenComponentState {
 export async function loadComponentPrior(db: RedlineDb, vendorId: number): Promise<{ current: OpenComponentState[]; quiet: (RunningQuiet & { id: number; fromAt: string }) | null }> {
   const st = statements(db);
   const current = (await st.open.all(vendorId)).map(stateOf);
-  const running = await st.runningQuiet.get(vendorId);
+  // A quiet degradation ends in the step that leaves no component current: none runs without one.
+  const running = current.length === 0 ? undefined : await st.runningQuiet.get(vendorId);
   return { current, quiet: running ? { id: running.id, fromAt: running.fromAt, components: JSON.parse(running.components) as string[] } : null };
 }
 
