@@ -54,7 +54,7 @@ function row(indent: string, c: StatusComponent, name = c.name): string {
     componentStatusLabel(c.status).padEnd(STATE_WIDTH),
     clean(c.vendorStatus, WORD_WIDTH).padEnd(WORD_WIDTH),
     `since ${formatUtcMinute(c.since)}`,
-    c.inferred ? "  inferred from incidents" : "",
+    c.inferred ? " inferred from incidents" : "",
   ];
   return cells.join(" ").trimEnd();
 }
