@@ -60,7 +60,7 @@ export function StatusGrid({ slug, groups, headingLevel }: { slug: string; group
           return (
             <details key={group.name} className="component-group">
               <summary>
-                {group.name || "(unnamed)"} <ComponentStateBadge status="operational" /> <span className="muted small">all {count}</span>
+                {group.name || "(unnamed)"} <ComponentStateBadge status="operational" /> <span className="muted small">({count})</span>
               </summary>
               <GroupBody slug={slug} group={group} />
             </details>
