@@ -81,7 +81,8 @@ export function StatusPageBody({ vendor, asked, answer }: { vendor: { slug: stri
     );
   }
   const { page } = answer;
-  const json = `/api/v1/vendors/${encodeURIComponent(slug)}/status${statusPageHref(slug, asked).replace(/^[^?]*/, "")}`;
+  // The API's address is the page's under /api/v1.
+  const json = `/api/v1${statusPageHref(slug, asked)}`;
   return (
     <>
       {breadcrumb}

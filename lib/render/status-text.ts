@@ -4,7 +4,7 @@ import { formatDuration, formatUtcMinute, formatUtcSecond } from "@/lib/format";
 import { impactLabel, statusLabel } from "@/lib/labels";
 import { unknownReason } from "@/lib/vendor-now";
 
-/** Words the terminal grid and the web page share, so both say the same of one view. */
+// The terminal grid and the web page share these sentences, so both say the same of one view.
 
 /** "2 min before" / "less than a minute before": how far an observation is from the moment. */
 function gap(fromIso: string, toIso: string, side: "before" | "after"): string {
@@ -48,9 +48,9 @@ const NAME_WIDTH = 36;
 const STATE_WIDTH = 22;
 const WORD_WIDTH = 22;
 
-function row(indent: string, c: StatusComponent, name = c.name): string {
+function row(indent: string, c: StatusComponent): string {
   const cells = [
-    `${indent}${clean(name, NAME_WIDTH - indent.length)}`.padEnd(NAME_WIDTH),
+    `${indent}${clean(c.name, NAME_WIDTH - indent.length)}`.padEnd(NAME_WIDTH),
     componentStatusLabel(c.status).padEnd(STATE_WIDTH),
     clean(c.vendorStatus, WORD_WIDTH).padEnd(WORD_WIDTH),
     `since ${formatUtcMinute(c.since)}`,
@@ -61,12 +61,11 @@ function row(indent: string, c: StatusComponent, name = c.name): string {
 
 function groupRows(group: StatusGroup): string[] {
   if (group.name === null) return group.members.map((c) => row("", c));
-  const head = group.own ?? { id: "", name: group.name, group: null, status: group.worst, vendorStatus: "", since: "", inferred: false };
   if (isAllOperational(group)) {
     const n = group.members.length;
     return [`${`${clean(group.name, NAME_WIDTH - 14)} (${n} ${n === 1 ? "component" : "components"})`.padEnd(NAME_WIDTH)} all operational`];
   }
-  const own = group.own ? row("", head) : `${clean(group.name, NAME_WIDTH).padEnd(NAME_WIDTH)} ${componentStatusLabel(group.worst)} (worst of its components)`;
+  const own = group.own ? row("", group.own) : `${clean(group.name, NAME_WIDTH).padEnd(NAME_WIDTH)} ${componentStatusLabel(group.worst)} (worst of its components)`;
   return [own, ...group.members.map((c) => row("  ", c))];
 }
 

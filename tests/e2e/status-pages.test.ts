@@ -24,6 +24,7 @@ let AT_PATH = "";
 const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
 const minute = (d: Date) => `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 16)} UTC`;
 
+const HOSTILE = '<img src=x onerror="alert(1)">Status<script>alert(2)</script>';
 const component = (id: string, name: string, status: string, groupId: string | null = null, group = false) => ({
   id, name, status, group_id: groupId, group, updated_at: T1.toISOString(), created_at: "2020-01-01T00:00:00.000Z", position: 1, description: null, showcase: true, only_show_if_degraded: false,
 });
@@ -43,6 +44,7 @@ function summary(dns: string): string {
       component("cmpcdn000004", "CDN", "operational", "grp0edge0003"),
       component("cmpdns000005", "DNS", dns),
       component("cmpbill00006", "Billing", "operational"),
+      component("cmphostile07", HOSTILE, "operational"),
     ],
     incidents: [incident()],
     scheduled_maintenances: [],
@@ -85,7 +87,7 @@ function gridOf(page: Page, scope: string) {
 }
 
 describe("the status grid on the vendor page and the page as it was", () => {
-  it("shows the grid in the vendor's Now: grouped, worst first, a group all operational folded, each name linking to its component page", async () => {
+  it("shows the grid in the vendor's Now: grouped, worst first, a group all operational folded, each name (markup and all, as text) linking to its component page", async () => {
     const page = await app().page();
     await app().visit(page, "/vendors/groupco", "vendor-now-grid");
     const now = page.locator("section[aria-labelledby=now-heading]");
@@ -95,11 +97,14 @@ describe("the status grid on the vendor page and the page as it was", () => {
       "h4: Compute Partial outage",
       "li: Virtual machines Partial outage the vendor’s word: partial_outage",
       "li: Functions Operational the vendor’s word: operational",
+      `li: ${HOSTILE} Operational the vendor’s word: operational`,
       "li: Billing Operational the vendor’s word: operational",
       "li: DNS Operational the vendor’s word: operational",
       "summary: Edge Operational (1 component)",
       "li: CDN Operational the vendor’s word: operational",
     ]);
+    // A vendor's markup in a component's name is text, never an element.
+    expect(await page.locator("main img, main script").count()).toBe(0);
     expect(await now.locator("details.component-group").getAttribute("open")).toBeNull();
     expect(await now.locator("details.component-group li").isVisible()).toBe(false);
     expect(await now.getByRole("link", { name: "Virtual machines" }).getAttribute("href")).toBe("/vendors/groupco/components/cmpvms000001");
