@@ -4,7 +4,7 @@ import type { StatusPage } from "@/lib/components/status-view";
 import { statusPageHref } from "@/lib/components/status-links";
 import { formatUtcMinute, formatUtcSecond } from "@/lib/format";
 import { paths } from "@/lib/incident-key";
-import { nextObservedPhrase, observedPhrase, standingPhrase } from "@/lib/render/status-text";
+import { nextObservedPhrase, observedPhrase, openWhen, standingPhrase } from "@/lib/render/status-text";
 
 /** The picker's value: the moment in UTC as a datetime-local input holds it (to the second, no zone). */
 function pickerValue(iso: string): string {
@@ -105,7 +105,7 @@ export function StatusPageBody({ vendor, asked, answer }: { vendor: { slug: stri
         <StatusGrid slug={slug} groups={page.groups} headingLevel={3} />
       </section>
       <section aria-labelledby="open-heading">
-        <h2 id="open-heading">Incidents open {page.standing.kind === "unknown" ? "as last observed" : "then"}</h2>
+        <h2 id="open-heading">Incidents open {openWhen(page)}</h2>
         {page.incidents.length === 0 ? <p>No incident open.</p> : <OpenIncidentList slug={slug} incidents={page.incidents} />}
       </section>
       <p className="links small">

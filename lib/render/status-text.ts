@@ -32,6 +32,11 @@ export function standingPhrase(page: Pick<StatusPage, "standing" | "vendorName">
   return `Unknown since the last good capture on ${formatUtcMinute(standing.unknownSince)} (${unknownReason(standing)}): what follows is as observed then, not now.`;
 }
 
+/** When the incidents listed were open: then, now, or as last observed (now unknown). */
+export function openWhen(page: Pick<StatusPage, "standing">): string {
+  return page.standing.kind === "then" ? "then" : page.standing.kind === "current" ? "now" : "as last observed";
+}
+
 /** A group whose members and own state are all operational: pages fold it. */
 export function isAllOperational(group: StatusGroup): boolean {
   return [...(group.own ? [group.own] : []), ...group.members].every((c) => c.status === "operational");
@@ -91,7 +96,7 @@ export function renderStatusText(page: StatusPage): string {
   }
   lines.push("");
   const incidents = page.incidents;
-  lines.push(incidents.length === 0 ? "No incident open then." : `Incidents open then (${incidents.length}):`);
+  lines.push(incidents.length === 0 ? `No incident open ${openWhen(page)}.` : `Incidents open ${openWhen(page)} (${incidents.length}):`);
   for (const i of incidents) {
     lines.push(`  ${impactLabel(i.impact).padEnd(12)} ${clean(i.title || "(untitled)", 100)}: ${i.status === null ? "no status" : clean(statusLabel(i.status), 40)} (${clean(i.id, 60)}, version ${i.seq})`);
   }

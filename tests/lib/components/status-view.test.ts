@@ -67,6 +67,7 @@ describe("the page as it is now", () => {
     const page = toStatusNowPage(facts(GRID), nowFacts(ago(14 * MIN)), NOW);
     expect(page.standing).toEqual({ kind: "current", asOf: ago(14 * MIN) });
     expect(page.view.components.find((c) => c.id === "queue")?.status).toBe("partial-outage");
+    expect(renderStatusText(page)).toMatch(/^Acme \(acme\) now \(2026-03-01 12:00:00 UTC\)\nAs observed at 2026-03-01 11:58 UTC, 2 min before;[^]*\nNo incident open now\.\n/);
   });
 
   it("is unknown since a capture older than that: every component unknown since it, its word kept, nothing open, the groups as observed kept for pages", () => {
@@ -78,6 +79,9 @@ describe("the page as it is now", () => {
     expect(page.view.incidents).toEqual([]);
     expect(page.incidents.map((i) => i.id)).toEqual(["i"]);
     expect(page.groups[0]?.worst).toBe("partial-outage");
+    const text = renderStatusText(page);
+    expect(text).toContain("\nUnknown since the last good capture on 2026-03-01 11:44 UTC (polling is failing): what follows is as observed then, not now.\n");
+    expect(text).toContain("\nIncidents open as last observed (1):\n");
   });
 
   it("is unknown since the vendor was added when it was never reached", () => {
