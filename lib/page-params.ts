@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CHANGE_KIND_NAMES, type ChangeKindName } from "@/lib/change-kinds";
+import { statusAtSchema } from "@/lib/components/status-instant";
 import { impactSchema } from "@/lib/incident";
 
 /**
@@ -80,6 +81,9 @@ export const vendorComparisonParamsSchema = z
 
 export const noParamsSchema = z.strictObject({});
 
+/** The page as it was: the moment (the time picker sends it without an offset, as UTC); none is now. */
+export const statusPageParamsSchema = z.strictObject({ at: optional(statusAtSchema) });
+
 /** A watchlist's page: only the change list's cursor. */
 export const watchlistParamsSchema = z.strictObject({ before: optional(cursor) });
 
@@ -127,6 +131,7 @@ export function paramsSchemaFor(pathname: string): z.ZodType | null {
   if (/^\/watch\/[^/]+$/.test(pathname)) return watchlistParamsSchema;
   if (/^\/vendors\/[^/]+$/.test(pathname)) return vendorProfileParamsSchema;
   if (/^\/vendors\/[^/]+\/changes$/.test(pathname)) return vendorChangesParamsSchema;
+  if (/^\/vendors\/[^/]+\/status$/.test(pathname)) return statusPageParamsSchema;
   if (/^\/vendors\/[^/]+\/incidents\/[^/]+\/compare$/.test(pathname)) return compareParamsSchema;
   if (/^\/vendors\/[^/]+\/incidents\/[^/]+(\/versions\/[^/]+)?$/.test(pathname)) return noParamsSchema;
   return null;

@@ -4,7 +4,7 @@ import type { Connection } from "@/db/driver/connection";
 import { statementsFor } from "@/db/queries/prepared";
 import { providerIdFromKey } from "@/lib/incident-key";
 
-const VENDOR_PATH = /^\/vendors\/([^/]+)(?:\/(?:changes|incidents\/([^/]+)(?:\/(?:compare|export\.md|export\.json|versions\/([^/]+)(?:\/export\.(?:md|json))?))?))?\/?$/;
+const VENDOR_PATH = /^\/vendors\/([^/]+)(?:\/(?:changes|status|incidents\/([^/]+)(?:\/(?:compare|export\.md|export\.json|versions\/([^/]+)(?:\/export\.(?:md|json))?))?))?\/?$/;
 
 // Row lookups on the identity indexes: the proxy asks before every archive page, so it must not
 // read the incident's record or rebuild a version the page itself reads next.

@@ -14,6 +14,7 @@ const PAGES: readonly NamedPage[] = [
   ["vendors", "/vendors"],
   ["vendor", "/vendors/acme"],
   ["vendor-changes", "/vendors/acme/changes"],
+  ["vendor-status", "/vendors/acme/status?at=2026-03-02T10:30:00Z"],
   ["incident", INCIDENT],
   ["change", `${INCIDENT}/versions/3`],
   ["compare", `${INCIDENT}/compare?from=1&to=5`],

@@ -21,6 +21,7 @@ const PAGE_TYPES: readonly PageType[] = [
   { name: "vendors", path: "/vendors" },
   { name: "vendor", path: "/vendors/acme" },
   { name: "vendor-changes", path: "/vendors/acme/changes" },
+  { name: "vendor-status", path: "/vendors/acme/status?at=2026-03-02T10:30:00Z" },
   { name: "incident", path: INCIDENT },
   { name: "change", path: `${INCIDENT}/versions/3` },
   { name: "postmortem-change", path: "/vendors/acme/incidents/acmehook0001/versions/3" },

@@ -11,13 +11,15 @@ import { decodeCursor } from "@/db/queries/prepared";
 import { getArchivedInstants, getVendor, listComponentNames, listIncidentFacts, listStatuses, listVendorIncidents } from "@/db/queries/vendor-profile";
 import { describeVendorNowIncidents, getVendorOverview } from "@/db/queries/vendors-overview";
 import { getServerDb } from "@/db/server-db";
+import { findStatusAt } from "@/db/queries/status-at";
+import { toStatusNowPage } from "@/lib/components/status-view";
 import { formatDuration } from "@/lib/format";
 import { paths, safeHttpUrl } from "@/lib/incident-key";
 import { vendorProfileParamsSchema } from "@/lib/page-params";
 import { archivedRangeOf, reportPeriod } from "@/lib/report-period";
 import { computeVendorFigures } from "@/lib/vendor-figures";
 import { feedsBySource } from "@/lib/vendor-now";
-import { readNowRules } from "@/lib/now-rules";
+import { readNowRules, statusRules } from "@/lib/now-rules";
 import { statusLabel } from "@/lib/labels";
 
 export const dynamic = "force-dynamic";
@@ -64,6 +66,9 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
   const components = await listComponentNames(db, vendor.id);
   const statuses = await listStatuses(db, vendor.id);
   const vendorNow = await describeVendorNowIncidents(db, overview, now);
+  const gridFacts = await findStatusAt(db, vendor.slug, now.toISOString(), statusRules());
+  if (!gridFacts) notFound();
+  const grid = toStatusNowPage(gridFacts, overview.nowFacts, now);
   const statusPage = safeHttpUrl(vendor.statusPageUrl ?? vendor.url);
   const periodLabel = `${period.since} to ${period.until}`;
   return (
@@ -87,7 +92,7 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
       <FeedLinks feedPath={(f) => paths.vendorKindFeed(vendor.slug, "postmortem-published", f)} label={`${vendor.name} postmortems`} />
       <CalendarLink href={paths.vendorMaintenanceCalendar(vendor.slug)} label={`${vendor.name} scheduled maintenance`} />
 
-      <VendorNowSection vendorName={vendor.name} slug={vendor.slug} now={vendorNow} at={now} lastError={overview.poll?.lastError ?? null} />
+      <VendorNowSection vendorName={vendor.name} slug={vendor.slug} now={vendorNow} grid={grid} at={now} lastError={overview.poll?.lastError ?? null} />
 
       <section aria-labelledby="figures-heading">
         <h2 id="figures-heading">Track record, {periodLabel}</h2>
