@@ -7,7 +7,7 @@ import { UpdateTimeline } from "@/components/update-timeline";
 import { UtcTime } from "@/components/utc-time";
 import type { IncidentRoute } from "@/db/queries/incident-route";
 import { formatDuration } from "@/lib/format";
-import { describeImpactHistory, impactSteps } from "@/lib/impact-history";
+import { describeImpactHistory, impactEndOf, impactSteps } from "@/lib/impact-history";
 import { paths } from "@/lib/incident-key";
 import { statusLabel } from "@/lib/labels";
 import { readNowRules } from "@/lib/now-rules";
@@ -31,15 +31,16 @@ export function incidentPageAlternates(route: IncidentRoute) {
 export function IncidentPageBody({ route, now }: { route: IncidentRoute; now: Date }) {
   const { vendor, incident } = route;
   const { incident: current, presence } = incident.current;
-  const impactNote = describeImpactHistory(
-    impactSteps(
-      incident.versions.flatMap((v) => (v.impact === undefined ? [] : [{ observedAt: v.observedAt, impact: v.impact }])),
-      current.resolvedAt ?? now.toISOString(),
-    ),
-  );
   const count = incident.versions.length;
   const intervalMs = vendor.intervalSeconds ? vendor.intervalSeconds * 1000 : readNowRules().defaultIntervalMs;
   const stillOpen = describeStillOpen(current, route.capturedAt, intervalMs, now);
+  const openUntil = (stillOpen.current ? null : stillOpen.asOf) ?? now.toISOString();
+  const impactNote = describeImpactHistory(
+    impactSteps(
+      incident.versions.flatMap((v) => (v.impact === undefined ? [] : [{ observedAt: v.observedAt, impact: v.impact }])),
+      impactEndOf(current, presence, incident.versions, openUntil),
+    ),
+  );
   return (
     <>
       <nav aria-label="Breadcrumb" className="breadcrumb">

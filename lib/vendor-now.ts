@@ -18,13 +18,18 @@ export interface FeedKind {
   statesEnd: boolean;
   /** Whether it can show a postmortem: it states one and keeps incidents listed after they end. */
   showsPostmortems: boolean;
+  /** Whether it can show an edit after resolution: it states the end and keeps incidents listed after it. */
+  showsEditsAfterResolution: boolean;
 }
 
 export function feedKindOf(profile: SourceProfile): FeedKind {
+  const statesEnd = profile.fields.status !== undefined || profile.fields.resolvedAt !== undefined;
+  const keepsEnded = profile.presence.kind !== "active";
   return {
     lists: profile.presence.kind,
-    statesEnd: profile.fields.status !== undefined || profile.fields.resolvedAt !== undefined,
-    showsPostmortems: profile.fields.postmortem !== undefined && profile.presence.kind !== "active",
+    statesEnd,
+    showsPostmortems: profile.fields.postmortem !== undefined && keepsEnded,
+    showsEditsAfterResolution: statesEnd && keepsEnded,
   };
 }
 

@@ -3,11 +3,14 @@ import { notFound } from "next/navigation";
 import { BarChart } from "@/components/bar-chart";
 import { getArchivedInstants, getVendor, listIncidentFacts } from "@/db/queries/vendor-profile";
 import { listVendorNames } from "@/db/queries/vendor-names";
+import { listSourceStandings } from "@/db/queries/vendor-now";
 import { getServerDb } from "@/db/server-db";
 import { paths } from "@/lib/incident-key";
 import { vendorComparisonParamsSchema } from "@/lib/page-params";
 import { archivedRangeOf, reportPeriod } from "@/lib/report-period";
+import { readNowRules } from "@/lib/now-rules";
 import { comparisonRange, comparisonRows, compareVendors } from "@/lib/vendor-comparison";
+import { feedsBySource } from "@/lib/vendor-now";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Compare vendors" };
@@ -28,8 +31,9 @@ export default async function ComparePage({ searchParams }: Props) {
   const range = comparisonRange(ranges);
   const period = reportPeriod(query.data, range, new Date());
   const facts = await Promise.all(chosen.map((v) => listIncidentFacts(db, v.id, period.sinceAt, period.untilAt)));
+  const feeds = await Promise.all(chosen.map(async (v) => feedsBySource(await listSourceStandings(db, v.id, readNowRules().profileOf))));
   const compared = compareVendors(
-    chosen.map((v, i) => ({ slug: v.slug, name: v.name, facts: facts[i] ?? [], archived: ranges[i] ?? { first: null, last: null } })),
+    chosen.map((v, i) => ({ slug: v.slug, name: v.name, facts: facts[i] ?? [], archived: ranges[i] ?? { first: null, last: null }, feedOf: feeds[i] ?? (() => null) })),
     { from: period.sinceAt, to: `${period.until}T23:59:59.999Z` },
   );
   return (

@@ -17,6 +17,7 @@ import { formatDuration } from "@/lib/format";
 import { paths, safeHttpUrl } from "@/lib/incident-key";
 import { vendorProfileParamsSchema } from "@/lib/page-params";
 import { archivedRangeOf, reportPeriod } from "@/lib/report-period";
+import { describeFigures } from "@/lib/vendor-figure-text";
 import { computeVendorFigures } from "@/lib/vendor-figures";
 import { feedsBySource } from "@/lib/vendor-now";
 import { readNowRules, statusRules } from "@/lib/now-rules";
@@ -33,16 +34,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 
-function percent(share: number | null, figures: { incidents: number; postmortemObservable: number }): string {
-  if (share === null) return figures.incidents === 0 ? "no incidents" : "unknown: this feed drops incidents when they end";
-  const unseen = figures.incidents - figures.postmortemObservable;
-  return `${Math.round(share * 100)}%${unseen > 0 ? ` (of ${figures.postmortemObservable}; ${unseen} more from a feed that drops ended incidents)` : ""}`;
-}
-
-function probably(figures: { probablyResolved: number; resolved: number }): string {
-  return figures.probablyResolved === 0 ? "" : ` (${figures.probablyResolved} of ${figures.resolved} ended when they left the feed)`;
-}
-
 export default async function VendorProfilePage({ params, searchParams }: Props) {
   const { slug } = await params;
   const raw = await searchParams;
@@ -56,6 +47,7 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
   if (!overview) notFound();
   const feedOf = feedsBySource(overview.sources);
   const figures = computeVendorFigures(await listIncidentFacts(db, vendor.id, period.sinceAt, period.untilAt), { from: period.sinceAt, to: `${period.until}T23:59:59.999Z` }, feedOf);
+  const figureText = describeFigures(figures);
   const before = query.data.before ? decodeCursor(query.data.before) : null;
   const list = await listVendorIncidents(
     db,
@@ -105,11 +97,11 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
         <BarChart label={`${vendor.name} incidents per month`} data={figures.perMonth.map((m) => ({ label: m.month, value: m.count }))} />
         <dl className="figures">
           <div><dt>Incidents</dt><dd>{figures.incidents}</dd></div>
-          <div><dt>Median time to resolve</dt><dd>{figures.medianResolveMs === null ? "none resolved" : `${formatDuration(figures.medianResolveMs)}${probably(figures)}`}</dd></div>
-          <div><dt>90th percentile time to resolve</dt><dd>{figures.p90ResolveMs === null ? "none resolved" : formatDuration(figures.p90ResolveMs)}</dd></div>
-          <div><dt>With a postmortem</dt><dd>{percent(figures.postmortemShare, figures)}</dd></div>
-          <div><dt>Median wait for the postmortem</dt><dd>{figures.medianPostmortemDelayMs === null ? "no postmortem" : formatDuration(figures.medianPostmortemDelayMs)}</dd></div>
-          <div><dt>Edits after resolution</dt><dd>{figures.editsAfterResolution}</dd></div>
+          <div><dt>Median time to resolve</dt><dd>{figureText.medianResolve}</dd></div>
+          <div><dt>90th percentile time to resolve</dt><dd>{figureText.p90Resolve}</dd></div>
+          <div><dt>With a postmortem</dt><dd>{figureText.postmortemShare}</dd></div>
+          <div><dt>Median wait for the postmortem</dt><dd>{figureText.postmortemWait}</dd></div>
+          <div><dt>Edits after resolution</dt><dd>{figureText.editsAfterResolution}</dd></div>
         </dl>
         <p>
           Impact mix:{" "}
