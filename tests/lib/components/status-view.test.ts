@@ -31,7 +31,7 @@ const GRID = [
   run("mail", "operational"),
 ];
 
-const source = (lastGoodAt: string | null, lastOutcome = "ok"): SourceNowFacts => ({ source: "feed", feed: { lists: "active", statesEnd: true, showsPostmortems: false }, lastGoodAt, lastAttemptAt: lastGoodAt, lastOutcome });
+const source = (lastGoodAt: string | null, lastOutcome = "ok"): SourceNowFacts => ({ source: "feed", feed: { lists: "active", statesEnd: true, showsPostmortems: false, showsEditsAfterResolution: false }, lastGoodAt, lastAttemptAt: lastGoodAt, lastOutcome });
 const nowFacts = (lastGoodAt: string | null, lastOutcome = "ok") => ({ createdAt: "2026-01-01T00:00:00.000Z", polled: true, intervalMs: 5 * MIN, sources: [source(lastGoodAt, lastOutcome)] });
 
 describe("the page as it was at a moment", () => {
