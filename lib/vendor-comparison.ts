@@ -1,5 +1,6 @@
+import { describeDegraded, describeDegradedByGroup, describeLag, describeQuiet, describeWatched } from "@/lib/components/figure-text";
 import { formatDuration } from "@/lib/format";
-import { computeVendorFigures, type IncidentFacts, type VendorFigures } from "@/lib/vendor-figures";
+import { computeVendorFigures, type GridFigureFacts, type IncidentFacts, type VendorFigures } from "@/lib/vendor-figures";
 
 /** Two to four vendors side by side over one period: pure, so every figure is tested alone. */
 
@@ -34,13 +35,13 @@ export function monthsSpanned(from: string, to: string): number {
 }
 
 export function compareVendors(
-  vendors: ReadonlyArray<{ slug: string; name: string; facts: readonly IncidentFacts[]; archived: { first: string | null; last: string | null } }>,
+  vendors: ReadonlyArray<{ slug: string; name: string; facts: readonly IncidentFacts[]; archived: { first: string | null; last: string | null }; grid?: GridFigureFacts }>,
   period: { from: string; to: string },
 ): ComparedVendor[] {
   return vendors.map((v) => {
     const { first, last } = v.archived;
     const archivedMonths = first && last ? monthsSpanned(first > period.from ? first : period.from, last < period.to ? last : period.to) : 0;
-    return { slug: v.slug, name: v.name, figures: computeVendorFigures(v.facts, period), archivedMonths };
+    return { slug: v.slug, name: v.name, figures: computeVendorFigures(v.facts, period, undefined, v.grid), archivedMonths };
   });
 }
 
@@ -76,5 +77,10 @@ export function comparisonRows(compared: readonly ComparedVendor[]): ComparisonR
     row("Median wait for the postmortem", (f) => duration(f.medianPostmortemDelayMs, "no postmortem")),
     row("Edits after resolution", (f) => String(f.editsAfterResolution)),
     row("Edits after resolution per incident", (f) => (f.incidents === 0 ? "no incidents" : (f.editsAfterResolution / f.incidents).toFixed(2))),
+    row("Component grid watched", (f) => describeWatched(f.components)),
+    row("Time degraded or out, any component", (f) => describeDegraded(f.components)),
+    row("Time degraded or out, by group", (f) => describeDegradedByGroup(f.components)),
+    row("Quiet degradations", (f) => describeQuiet(f.components)),
+    row("Median acknowledgment lag", (f) => describeLag(f.components)),
   ];
 }

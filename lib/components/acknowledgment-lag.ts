@@ -1,6 +1,6 @@
 import { type ComponentStatus, isDegradedStatus } from "@/lib/components/component-status";
 import type { Component } from "@/lib/incident";
-import { quantile } from "@/lib/vendor-figures";
+import { quantile } from "@/lib/quantile";
 
 /**
  * How long before an incident was posted one of the components it names was already seen

@@ -20,21 +20,23 @@ export interface ComponentPeriod {
   /** Exclusive, never after now. */
   to: string;
   label: string;
+  /** The last N days asked for, or the days asked for (both included). */
   days: number | null;
+  dates: { since: string; until: string } | null;
 }
 
 export function componentPeriodOf(asked: ComponentPeriodAsked, now: Date): ComponentPeriod {
   const nowMs = now.getTime();
   if (asked.since === undefined && asked.until === undefined) {
     const days = asked.days ?? 90;
-    return { from: new Date(nowMs - days * DAY_MS).toISOString(), to: now.toISOString(), label: `the last ${days} days`, days };
+    return { from: new Date(nowMs - days * DAY_MS).toISOString(), to: now.toISOString(), label: `the last ${days} days`, days, dates: null };
   }
   const until = asked.until ?? now.toISOString().slice(0, 10);
   const since = asked.since ?? new Date(Date.parse(`${until}T00:00:00.000Z`) - 89 * DAY_MS).toISOString().slice(0, 10);
   const [first, last] = since <= until ? [since, until] : [until, since];
   const end = Math.min(Date.parse(`${last}T00:00:00.000Z`) + DAY_MS, nowMs);
   const start = Math.min(Date.parse(`${first}T00:00:00.000Z`), end);
-  return { from: new Date(start).toISOString(), to: new Date(end).toISOString(), label: `${first} to ${last}`, days: null };
+  return { from: new Date(start).toISOString(), to: new Date(end).toISOString(), label: `${first} to ${last}`, days: null, dates: { since: first, until: last } };
 }
 
 /** The earliest instant the page needs captures and runs from: the period's start or the strip's, a watched gap before. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { componentExists, findComponentPage } from "@/db/queries/component-page";
+import { archivePathExists } from "@/db/queries/route-exists";
 import { ensureVendor, type VendorRow } from "@/db/vendors";
 import { componentPeriodOf, toComponentPage } from "@/lib/components/component-page";
 import { platformProfileOf } from "@/lib/platform-profiles";
@@ -80,6 +81,8 @@ describe("a component's page from the store", () => {
     expect(await componentExists(db, vendor.id, "api")).toBe(true);
     expect(await componentExists(db, vendor.id, "API")).toBe(false);
     expect(await findComponentPage(db, "nobody", "api", componentPeriodOf({}, NOW), NOW, rules)).toBeUndefined();
+    const paths = ["/vendors/acme/components/api", "/vendors/acme/components/grp/", "/vendors/acme/components/nope", "/vendors/nobody/components/api", "/vendors/acme/components/%E0%A4%A"];
+    expect(await Promise.all(paths.map((p) => archivePathExists(db, p)))).toEqual([true, true, false, false, false]);
   });
 
   it("says the state is unknown once the grid has not been read for three poll intervals", async () => {
