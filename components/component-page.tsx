@@ -143,7 +143,7 @@ function Shares({ page }: { page: ComponentPage }) {
               <tr>
                 <th scope="col">State</th>
                 <th scope="col" className="number">Time</th>
-                <th scope="col" className="number">Share of the time observed</th>
+                <th scope="col" className="number">Share</th>
               </tr>
             </thead>
             <tbody>
@@ -151,7 +151,7 @@ function Shares({ page }: { page: ComponentPage }) {
                 <tr key={row.state}>
                   <th scope="row"><ComponentStateBadge state={row.state} /></th>
                   <td className="number" data-label="Time">{formatDuration(row.ms)}</td>
-                  <td className="number" data-label="Share of the time observed">{percent(row.share)}</td>
+                  <td className="number" data-label="Share">{percent(row.share)}</td>
                 </tr>
               ))}
             </tbody>
@@ -169,6 +169,7 @@ function Shares({ page }: { page: ComponentPage }) {
 }
 
 function Timeline({ page, now }: { page: ComponentPage; now: Date }) {
+  const current = page.now.state !== "unknown";
   return (
     <section aria-labelledby="timeline-heading">
       <h2 id="timeline-heading">State timeline, {page.period.label}</h2>
@@ -196,8 +197,13 @@ function Timeline({ page, now }: { page: ComponentPage; now: Date }) {
                   </td>
                   <td data-label="Vendor's word">{e.kind === "state" ? <code>{e.vendorStatus}</code> : <span className="muted">—</span>}</td>
                   <td className="nowrap" data-label="From (UTC)"><UtcTime iso={e.from} relative={false} /></td>
-                  <td className="nowrap" data-label="Until (UTC)">{e.until ? <UtcTime iso={e.until} relative={false} /> : <span className="muted">now</span>}</td>
-                  <td className="nowrap" data-label="Duration">{formatDuration(e.durationMs)}{e.until === null ? <span className="muted"> so far</span> : null}</td>
+                  <td data-label="Until (UTC)">
+                    {e.until ? <UtcTime iso={e.until} relative={false} /> : current ? <span className="muted">now</span> : <span className="muted">not known after <UtcTime iso={page.now.asOf} relative={false} /></span>}
+                  </td>
+                  <td data-label="Duration">
+                    {e.until !== null || current ? formatDuration(e.durationMs) : e.durationMs >= 60_000 ? `at least ${formatDuration(e.durationMs)}` : <span className="muted">not known</span>}
+                    {e.until === null && current ? <span className="muted"> so far</span> : null}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -92,9 +92,15 @@ export interface ComponentPageFacts {
 }
 
 /** One line of the timeline: a run of a state, or a stretch in which the page did not list the component. */
-export type TimelineEntry =
-  | { kind: "state"; status: ComponentStatus; vendorStatus: string; inferred: boolean; from: string; until: string | null; durationMs: number; name: string; renamed: boolean }
-  | { kind: "not-listed"; from: string; until: string | null; durationMs: number };
+export type TimelineEntry = (
+  | { kind: "state"; status: ComponentStatus; vendorStatus: string; inferred: boolean; name: string; renamed: boolean }
+  | { kind: "not-listed" }
+) & {
+  from: string;
+  until: string | null;
+  /** To its end; for the current entry, to now, or (its state now unknown) to the last capture that showed it. */
+  durationMs: number;
+};
 
 export interface ComponentPage {
   facts: ComponentPageFacts;
@@ -111,10 +117,10 @@ export interface ComponentPage {
   strip: DayCell[];
 }
 
-function timelineOf(runs: readonly StoredComponentRun[], name: string, period: Span, now: number): TimelineEntry[] {
+function timelineOf(runs: readonly StoredComponentRun[], name: string, period: Span, knownUntil: number): TimelineEntry[] {
   const entries: TimelineEntry[] = [];
   runs.forEach((run, i) => {
-    const end = run.until === null ? now : Date.parse(run.until);
+    const end = run.until === null ? Math.max(knownUntil, Date.parse(run.from)) : Date.parse(run.until);
     if (Date.parse(run.from) < period.to && end > period.from) {
       entries.push({
         kind: "state", status: run.status, vendorStatus: run.vendorStatus, inferred: run.inferred, from: run.from, until: run.until,
@@ -125,7 +131,7 @@ function timelineOf(runs: readonly StoredComponentRun[], name: string, period: S
     const next = runs[i + 1];
     if (run.until === null || (next !== undefined && next.from <= run.until)) return;
     const until = next?.from ?? null;
-    const gapEnd = until === null ? now : Date.parse(until);
+    const gapEnd = until === null ? Math.max(knownUntil, Date.parse(run.until)) : Date.parse(until);
     if (Date.parse(run.until) < period.to && gapEnd > period.from) entries.push({ kind: "not-listed", from: run.until, until, durationMs: gapEnd - Date.parse(run.until) });
   });
   return entries.reverse();
@@ -148,7 +154,9 @@ export function toComponentPage(facts: ComponentPageFacts, period: ComponentPeri
   const span = { from: Date.parse(period.from), to: Date.parse(period.to) };
   const stripSpan = { from: Math.floor(nowMs / DAY_MS) * DAY_MS - (STRIP_DAYS - 1) * DAY_MS, to: nowMs };
   const options = { intervalMs: facts.vendor.intervalMs, now: nowMs };
-  const timeline = timelineOf(facts.runs, name, span, nowMs);
+  // What is current is known up to now only while the grid is watched; otherwise up to its last capture.
+  const knownUntil = componentNow.state === "unknown" ? (componentNow.asOf === null ? 0 : Date.parse(componentNow.asOf)) : nowMs;
+  const timeline = timelineOf(facts.runs, name, span, knownUntil);
   return {
     facts,
     name,

@@ -27,7 +27,16 @@ async function load({ params, searchParams }: Props) {
   const raw = await searchParams;
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(raw)) for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) query.append(name, v);
-  return componentPage(slug, decodeURIComponent(key), query.toString());
+  return componentPage(slug, componentKeyOf(key), query.toString());
+}
+
+/** The vendor's key from the path segment: percent-decoded, or as given when Next decoded it already. */
+function componentKeyOf(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 export async function generateMetadata(props: Props): Promise<Metadata> {
