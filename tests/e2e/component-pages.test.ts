@@ -51,7 +51,7 @@ describe("a component's page, as a reader meets it", () => {
     expect(text(await page.locator("#strip-heading + p").textContent())).toContain("Observed on 0 of 90 days.");
   });
 
-  it("chooses the period with the form, and answers a bad period with a 400 page and an unknown component with a 404", async () => {
+  it("chooses the period with the form, is kept by the page cache, and answers a bad period with a 400 page and an unknown component with a 404", async () => {
     const page = await app().page();
     await app().visit(page, ACTIONS, "actions-form");
     await page.getByRole("combobox", { name: /^Last/ }).selectOption("365");
@@ -62,6 +62,11 @@ describe("a component's page, as a reader meets it", () => {
     const bad = await fetch(`${app().baseUrl}${ACTIONS}?days=7`);
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain("days: expected 30, 90 or 365");
+    const first = await fetch(`${app().baseUrl}${THAT_DAY}`);
+    const again = await fetch(`${app().baseUrl}${THAT_DAY}`);
+    expect([first.status, again.status, again.headers.get("x-redline-cache")]).toEqual([200, 200, "hit"]);
+    expect(await again.text()).toContain("<h1>Actions</h1>");
+    await first.arrayBuffer();
     const missing = await fetch(`${app().baseUrl}/vendors/relay/components/nope`);
     expect(missing.status).toBe(404);
     expect((await fetch(`${app().baseUrl}/vendors/nobody/components/rlyact000001`)).status).toBe(404);
