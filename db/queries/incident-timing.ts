@@ -16,10 +16,11 @@ import type { VersionSighting } from "@/lib/posted-late";
 const NAMED_LIMIT = 50;
 
 const statements = statementsFor((c: Connection) => ({
-  versions: c.prepare<[number], { seq: number; observedAt: string; content: Buffer; vendorId: number; source: string; platform: string }>(
-    `SELECT v.seq, v.observed_at AS "observedAt", v.content, c.vendor_id AS "vendorId", c.source, c.platform
+  versions: c.prepare<[number], { seq: number; observedAt: string; kinds: string; vendorId: number; source: string; platform: string }>(
+    `SELECT v.seq, v.observed_at AS "observedAt", v.kinds, c.vendor_id AS "vendorId", c.source, c.platform
      FROM incident_versions v JOIN captures c ON c.id = v.capture_id WHERE v.incident_id = ? ORDER BY v.seq`,
   ),
+  content: c.prepare<[number, number], { content: Buffer }>(`SELECT content FROM incident_versions WHERE incident_id = ? AND seq = ?`),
   goodBefore: c.prepare<[number, string, string], { at: string }>(
     `SELECT coalesce(last_observed_at, observed_at) AS "at" FROM captures
      WHERE vendor_id = ? AND source = ? AND observed_at < ? AND outcome IN ('ok', 'not-modified') ORDER BY observed_at DESC LIMIT 1`,
@@ -37,7 +38,11 @@ export async function loadVersionSightings(db: RedlineDb, incidentId: number): P
   const st = statements(db);
   const sightings: VersionSighting[] = [];
   for (const row of await st.versions.all(incidentId)) {
-    const changes = unpackVersionContent(row.content).changes.filter((c) => (c.field === "update" && c.kind === "added") || (row.seq === 1 && c.field === "startedAt"));
+    // Only the first version and those that posted an update can show something first: the others are not decoded.
+    if (row.seq !== 1 && !(JSON.parse(row.kinds) as string[]).includes("update-posted")) continue;
+    const stored = await st.content.get(incidentId, row.seq);
+    if (!stored) continue;
+    const changes = unpackVersionContent(stored.content).changes.filter((c) => (c.field === "update" && c.kind === "added") || (row.seq === 1 && c.field === "startedAt"));
     if (changes.length === 0) continue;
     const before = await st.goodBefore.get(row.vendorId, row.source, row.observedAt);
     sightings.push({ seq: row.seq, platform: row.platform, observedAt: row.observedAt, previousGoodAt: before?.at ?? null, changes });

@@ -32,13 +32,18 @@ export function dayStripOf(runs: readonly StateRun[], observed: readonly Span[],
   const today = Math.floor(options.now / DAY_MS) * DAY_MS;
   const pieces = statesOverObserved(runs, observed);
   const cells: DayCell[] = [];
+  // Pieces are in time order: each day starts from the first piece that does not end before it.
+  let first = 0;
   for (let i = options.days - 1; i >= 0; i -= 1) {
     const start = today - i * DAY_MS;
     const end = Math.min(start + DAY_MS, options.now);
     let state: DayCell["state"] = "not-observed";
     let inferred = false;
     let observedMs = 0;
-    for (const p of pieces) {
+    while (first < pieces.length && (pieces[first]?.to ?? 0) < start) first += 1;
+    for (let i = first; i < pieces.length; i += 1) {
+      const p = pieces[i];
+      if (!p || p.from >= start + DAY_MS) break;
       const from = Math.max(p.from, start);
       const to = Math.min(p.to, end);
       // A piece touches the day when it overlaps it, or is a lone capture inside it.

@@ -19,16 +19,22 @@ export function statesOverObserved(runs: readonly StateRun[], observed: readonly
     .map((r) => ({ from: Date.parse(r.from), to: r.until === null ? Number.POSITIVE_INFINITY : Date.parse(r.until), run: r }))
     .sort((a, b) => a.from - b.from);
   const out: Array<Span & { state: ObservedState; inferred: boolean }> = [];
+  // Spans and runs are both in time order, and a component's runs do not overlap: one sweep.
+  let first = 0;
   for (const span of observed) {
+    while (first < bounds.length && (bounds[first]?.to ?? 0) <= span.from) first += 1;
     if (span.from === span.to) {
       // A lone capture: the state it showed is the run that covers its instant.
-      const b = bounds.find((x) => x.from <= span.from && span.from < x.to);
-      out.push({ ...span, state: b?.run.status ?? "not-listed", inferred: b?.run.inferred ?? false });
+      const b = bounds[first];
+      const covers = b !== undefined && b.from <= span.from;
+      out.push({ ...span, state: covers ? b.run.status : "not-listed", inferred: covers ? b.run.inferred : false });
       continue;
     }
     let cursor = span.from;
-    for (const b of bounds) {
-      if (b.to <= cursor || b.from >= span.to) continue;
+    for (let i = first; i < bounds.length; i += 1) {
+      const b = bounds[i];
+      if (!b || b.from >= span.to) break;
+      if (b.to <= cursor) continue;
       const from = Math.max(b.from, cursor);
       const to = Math.min(b.to, span.to);
       if (from > cursor) out.push({ from: cursor, to: from, state: "not-listed", inferred: false });
