@@ -1,7 +1,7 @@
 import { ACKNOWLEDGMENT_WINDOW_MS, acknowledgmentLagOf, type LagSummary, summarizeLags } from "@/lib/components/acknowledgment-lag";
 import type { ComponentKnowledge } from "@/lib/components/component-grid";
 import { type ComponentStatus, isDegradedStatus } from "@/lib/components/component-status";
-import { type CaptureRunFacts, observedTimeOf, type Span, totalMs, type UnobservedReason } from "@/lib/components/observed-time";
+import { type CaptureRunFacts, observedTimeOf, type Span, totalMs, unionOf, type UnobservedReason } from "@/lib/components/observed-time";
 import type { Component } from "@/lib/incident";
 
 /**
@@ -67,17 +67,7 @@ export type ComponentFigures =
     };
 
 function spansWhere(runs: readonly FigureRun[], keep: (status: ComponentStatus) => boolean, end: number): Span[] {
-  const spans = runs
-    .filter((r) => keep(r.status))
-    .map((r) => ({ from: Date.parse(r.from), to: r.until === null ? end : Date.parse(r.until) }))
-    .sort((a, b) => a.from - b.from);
-  const merged: Span[] = [];
-  for (const s of spans) {
-    const last = merged.at(-1);
-    if (last && s.from <= last.to) last.to = Math.max(last.to, s.to);
-    else merged.push({ ...s });
-  }
-  return merged;
+  return unionOf(runs.filter((r) => keep(r.status)).map((r) => ({ from: Date.parse(r.from), to: r.until === null ? end : Date.parse(r.until) })));
 }
 
 function intersect(a: readonly Span[], b: readonly Span[]): Span[] {

@@ -76,8 +76,8 @@ function sourceSpans(runs: readonly CaptureRunFacts[], maxGap: number, now: numb
   return joined;
 }
 
-/** Spans of several sources as one disjoint list: the page was watched when any source watched it. */
-function union(spans: readonly Span[]): Span[] {
+/** Spans as one disjoint list in time order (overlapping or touching ones joined). */
+export function unionOf(spans: readonly Span[]): Span[] {
   const sorted = [...spans].sort((a, b) => a.from - b.from || a.to - b.to);
   const out: Span[] = [];
   for (const s of sorted) {
@@ -101,7 +101,7 @@ export function observedTimeOf(runs: readonly CaptureRunFacts[], period: Span, o
     list.push(run);
     bySource.set(run.source, list);
   }
-  const watched = union([...bySource.values()].flatMap((list) => sourceSpans(list, maxGap, options.now)));
+  const watched = unionOf([...bySource.values()].flatMap((list) => sourceSpans(list, maxGap, options.now)));
   const observed = watched
     // A capture at the period's last instant (now) was taken in it: a point counts, a stretch does not.
     .filter((s) => s.to >= period.from && (s.from < period.to || (s.from === s.to && s.from === period.to)))

@@ -2,11 +2,10 @@ import fs from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { loadRunsBeforeSighting } from "@/db/queries/incident-timing";
-import { ensureVendor, type VendorRow } from "@/db/vendors";
+import type { VendorRow } from "@/db/vendors";
 import { ACKNOWLEDGMENT_WINDOW_MS, acknowledgmentLagOf } from "@/lib/components/acknowledgment-lag";
-import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
-import { getPlatform } from "@/scrapers/platforms";
-import { corpusAvailable, corpusPath, corpusSnapshots, describeCorpus, observedAtOf } from "@/tests/support/corpus";
+import { corpusAvailable, corpusSnapshots, describeCorpus, observedAtOf } from "@/tests/support/corpus";
+import { importSummaryHistory, SUMMARY_HISTORIES } from "@/tests/support/corpus-histories";
 import { freshDatabase, queryRows } from "@/tests/support/database";
 
 /**
@@ -74,25 +73,16 @@ function referenceLags(snapshots: readonly RawSnapshot[]): Map<string, Reference
   return out;
 }
 
-const FOLDERS = [
-  { folder: "statuspage-summary-github-2025", vendor: "github" },
-  { folder: "statuspage-summary-jira", vendor: "jira" },
-  { folder: "statuspage-summary-trello-nonutc", vendor: "trello" },
-] as const;
-
 describeCorpus("acknowledgment lag on real Statuspage summary.json histories", () => {
   let total = 0;
-  for (const { folder, vendor } of FOLDERS) {
+  for (const { folder, vendor } of SUMMARY_HISTORIES) {
     describe(`${vendor} (${folder})`, () => {
       let db: RedlineDb;
       let row: VendorRow;
 
       beforeAll(async () => {
         db = await freshDatabase();
-        const platform = getPlatform("statuspage-summary");
-        if (!platform) throw new Error("no statuspage-summary platform");
-        row = await ensureVendor(db, { slug: vendor, platform: platform.name });
-        await importSnapshots(db, row, platform, listSnapshotFolder(corpusPath(folder)).snapshots);
+        row = await importSummaryHistory(db, folder, vendor);
       }, 300_000);
 
       it("gives every incident naming components the lag the raw snapshots give", async () => {

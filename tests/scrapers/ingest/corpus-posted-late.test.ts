@@ -2,11 +2,10 @@ import fs from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { resolveIncidentPage } from "@/db/queries/incident-route";
-import { ensureVendor, type VendorRow } from "@/db/vendors";
+import type { VendorRow } from "@/db/vendors";
 import { POSTED_LATE_MIN_MS } from "@/lib/posted-late";
-import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
-import { getPlatform } from "@/scrapers/platforms";
-import { corpusAvailable, corpusPath, corpusSnapshots, describeCorpus, observedAtOf } from "@/tests/support/corpus";
+import { corpusAvailable, corpusSnapshots, describeCorpus, observedAtOf } from "@/tests/support/corpus";
+import { importSummaryHistory, SUMMARY_HISTORIES } from "@/tests/support/corpus-histories";
 import { freshDatabase, queryRows } from "@/tests/support/database";
 
 /**
@@ -51,25 +50,16 @@ function referenceLate(folder: string): { incidents: Map<string, number>; update
   return { incidents, updates };
 }
 
-const FOLDERS = [
-  { folder: "statuspage-summary-github-2025", vendor: "github" },
-  { folder: "statuspage-summary-jira", vendor: "jira" },
-  { folder: "statuspage-summary-trello-nonutc", vendor: "trello" },
-] as const;
-
 describeCorpus("posted late on real Statuspage summary.json histories", () => {
   let total = 0;
-  for (const { folder, vendor } of FOLDERS) {
+  for (const { folder, vendor } of SUMMARY_HISTORIES) {
     describe(`${vendor} (${folder})`, () => {
       let db: RedlineDb;
       let row: VendorRow;
 
       beforeAll(async () => {
         db = await freshDatabase();
-        const platform = getPlatform("statuspage-summary");
-        if (!platform) throw new Error("no statuspage-summary platform");
-        row = await ensureVendor(db, { slug: vendor, platform: platform.name });
-        await importSnapshots(db, row, platform, listSnapshotFolder(corpusPath(folder)).snapshots);
+        row = await importSummaryHistory(db, folder, vendor);
       }, 300_000);
 
       it("finds every incident and update the raw snapshots show posted late, by as much, and no other", async () => {
