@@ -51,6 +51,12 @@ export const vendorProfileParamsSchema = z.strictObject({
   before: optional(cursor),
 }).transform(withPeriodAliases);
 
+/** A component's page: the last 30, 90 or 365 days, or the days from `since` to `until`. */
+export const componentPageParamsSchema = z.strictObject({
+  ...period,
+  days: optional(z.enum(["30", "90", "365"], { error: "expected 30, 90 or 365" }).transform((d) => Number(d) as 30 | 90 | 365)),
+}).transform(withPeriodAliases);
+
 export const vendorChangesParamsSchema = z.strictObject({
   kind: optional(oneOrMany(kindName)),
   before: optional(cursor),
@@ -132,6 +138,7 @@ export function paramsSchemaFor(pathname: string): z.ZodType | null {
   if (/^\/vendors\/[^/]+$/.test(pathname)) return vendorProfileParamsSchema;
   if (/^\/vendors\/[^/]+\/changes$/.test(pathname)) return vendorChangesParamsSchema;
   if (/^\/vendors\/[^/]+\/status$/.test(pathname)) return statusPageParamsSchema;
+  if (/^\/vendors\/[^/]+\/components\/[^/]+$/.test(pathname)) return componentPageParamsSchema;
   if (/^\/vendors\/[^/]+\/incidents\/[^/]+\/compare$/.test(pathname)) return compareParamsSchema;
   if (/^\/vendors\/[^/]+\/incidents\/[^/]+(\/versions\/[^/]+)?$/.test(pathname)) return noParamsSchema;
   return null;

@@ -1,5 +1,6 @@
+import { describeDegraded, describeDegradedByGroup, describeLag, describeQuiet, describeWatched } from "@/lib/components/figure-text";
 import { describeFigures, type FigureTexts } from "@/lib/vendor-figure-text";
-import { computeVendorFigures, type FeedOf, type IncidentFacts, type VendorFigures } from "@/lib/vendor-figures";
+import { computeVendorFigures, type FeedOf, type GridFigureFacts, type IncidentFacts, type VendorFigures } from "@/lib/vendor-figures";
 
 /** Two to four vendors side by side over one period: pure, so every figure is tested alone. */
 
@@ -35,13 +36,13 @@ export function monthsSpanned(from: string, to: string): number {
 
 /** Each vendor's figures over the period, read with what its feeds can show (`feedOf`, as on its own page). */
 export function compareVendors(
-  vendors: ReadonlyArray<{ slug: string; name: string; facts: readonly IncidentFacts[]; archived: { first: string | null; last: string | null }; feedOf: FeedOf }>,
+  vendors: ReadonlyArray<{ slug: string; name: string; facts: readonly IncidentFacts[]; archived: { first: string | null; last: string | null }; feedOf: FeedOf; grid?: GridFigureFacts }>,
   period: { from: string; to: string },
 ): ComparedVendor[] {
   return vendors.map((v) => {
     const { first, last } = v.archived;
     const archivedMonths = first && last ? monthsSpanned(first > period.from ? first : period.from, last < period.to ? last : period.to) : 0;
-    return { slug: v.slug, name: v.name, figures: computeVendorFigures(v.facts, period, v.feedOf), archivedMonths };
+    return { slug: v.slug, name: v.name, figures: computeVendorFigures(v.facts, period, v.feedOf, v.grid), archivedMonths };
   });
 }
 
@@ -70,5 +71,10 @@ export function comparisonRows(compared: readonly ComparedVendor[]): ComparisonR
     worded("Median wait for the postmortem", "postmortemWait"),
     worded("Edits after resolution", "editsAfterResolution"),
     worded("Edits after resolution per incident", "editsPerIncident"),
+    row("Component grid watched", (f) => describeWatched(f.components)),
+    row("Time degraded or out, any component", (f) => describeDegraded(f.components)),
+    row("Time degraded or out, by group", (f) => describeDegradedByGroup(f.components)),
+    row("Quiet degradations", (f) => describeQuiet(f.components)),
+    row("Median acknowledgment lag", (f) => describeLag(f.components)),
   ];
 }

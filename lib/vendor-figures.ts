@@ -1,4 +1,6 @@
 /** A vendor's track record over a period, from its incidents: pure, so it is tested alone. */
+import { type ComponentFigureFacts, type ComponentFigures, computeComponentFigures } from "@/lib/components/component-figures";
+import { quantile } from "@/lib/quantile";
 import { type FeedKind, type IncidentNowFacts, probableEndOf } from "@/lib/vendor-now";
 
 export interface IncidentFacts {
@@ -41,15 +43,14 @@ export interface VendorFigures {
   /** Null when incidents were archived but none of their feeds could show an edit after resolution. */
   editsAfterResolution: number | null;
   impactMix: Array<{ impact: string; count: number }>;
+  /** From the component grid Redline observed; null when not asked for. */
+  components: ComponentFigures | null;
 }
 
-/** The q-th quantile (0..1) by the nearest-rank method; null for no values. */
-export function quantile(values: readonly number[], q: number): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.max(1, Math.ceil(q * sorted.length));
-  return sorted[rank - 1] ?? null;
-}
+/** What the component figures are computed from, and the moment they are as of. */
+export type GridFigureFacts = ComponentFigureFacts & { now: Date };
+
+export { quantile };
 
 function monthsBetween(from: string, to: string): string[] {
   const months: string[] = [];
@@ -102,7 +103,7 @@ function unseenBecause(i: IncidentFacts, feed: FeedKind | null): Record<keyof Ve
   };
 }
 
-export function computeVendorFigures(incidents: readonly IncidentFacts[], period: { from: string; to: string }, feedOf: FeedOf = () => null): VendorFigures {
+export function computeVendorFigures(incidents: readonly IncidentFacts[], period: { from: string; to: string }, feedOf: FeedOf = () => null, grid?: GridFigureFacts): VendorFigures {
   const perMonth = new Map(monthsBetween(period.from, period.to).map((m) => [m, 0]));
   const resolveTimes: number[] = [];
   const postmortemDelays: number[] = [];
@@ -149,5 +150,6 @@ export function computeVendorFigures(incidents: readonly IncidentFacts[], period
     impactMix: [...impacts.entries()]
       .map(([impact, count]) => ({ impact, count }))
       .sort((a, b) => IMPACT_ORDER.indexOf(a.impact) - IMPACT_ORDER.indexOf(b.impact)),
+    components: grid ? computeComponentFigures(grid, period, grid.now) : null,
   };
 }

@@ -41,6 +41,8 @@ const CACHEABLE = [
   /^\/(?:search|feed\.(?:atom|rss|json)|maintenance\.ics)?$/,
   /^\/kinds\/[^/]+\/feed\.(?:atom|rss|json)$/,
   /^(?:\/api\/v1)?\/vendors\/[^/]+\/(?:changes|feed\.(?:atom|rss|json)|kinds\/[^/]+\/feed\.(?:atom|rss|json)|maintenance\.ics|incidents\/.+)$/,
+  // A component's page: its vendor's changes evict it, and its "now" ages with the minute's expiry like every kept page.
+  /^\/vendors\/[^/]+\/components\/[^/]+$/,
   /^\/api\/v1\/(?:incidents|changes|search|openapi\.json)$/,
 ];
 /** The page as it was at a moment is archived data; without a moment it is now, and says how fresh that is. */

@@ -30,6 +30,7 @@ const PAGE_TYPES: readonly PageType[] = [
   { name: "vendor-comparison", path: "/compare?vendors=acme,hostile" },
   { name: "hostile-incident", path: "/vendors/hostile/incidents/hostile00001" },
   { name: "hostile-change", path: "/vendors/hostile/incidents/hostile00001/versions/2" },
+  { name: "component", path: "/vendors/relay/components/rlyact000001?since=2026-03-09&until=2026-03-09" },
   { name: "search", path: "/search?q=error" },
   { name: "operator", path: "/operator" },
   { name: "not-found", path: "/vendors/nope", status: 404 },

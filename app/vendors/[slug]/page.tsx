@@ -3,10 +3,12 @@ import { notFound } from "next/navigation";
 import { BarChart } from "@/components/bar-chart";
 import { ImpactBadge } from "@/components/badges";
 import { CalendarLink } from "@/components/calendar-link";
+import { ComponentFigureItems, ComponentGroupsTable } from "@/components/component-figures";
 import { FeedLinks, feedAlternates } from "@/components/feed-links";
 import { Pager } from "@/components/pager";
 import { UtcTime } from "@/components/utc-time";
 import { IncidentStateText, VendorNowSection } from "@/components/vendor-now";
+import { loadComponentFigureFacts } from "@/db/queries/component-figures";
 import { decodeCursor } from "@/db/queries/prepared";
 import { getArchivedInstants, getVendor, listComponentNames, listIncidentFacts, listStatuses, listVendorIncidents } from "@/db/queries/vendor-profile";
 import { describeVendorNowIncidents, getVendorOverview } from "@/db/queries/vendors-overview";
@@ -46,7 +48,8 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
   const overview = await getVendorOverview(db, now, readNowRules(), vendor.slug);
   if (!overview) notFound();
   const feedOf = feedsBySource(overview.sources);
-  const figures = computeVendorFigures(await listIncidentFacts(db, vendor.id, period.sinceAt, period.untilAt), { from: period.sinceAt, to: `${period.until}T23:59:59.999Z` }, feedOf);
+  const gridFigures = await loadComponentFigureFacts(db, vendor, { from: period.sinceAt, to: period.untilAt }, now, readNowRules());
+  const figures = computeVendorFigures(await listIncidentFacts(db, vendor.id, period.sinceAt, period.untilAt), { from: period.sinceAt, to: `${period.until}T23:59:59.999Z` }, feedOf, gridFigures);
   const figureText = describeFigures(figures);
   const before = query.data.before ? decodeCursor(query.data.before) : null;
   const list = await listVendorIncidents(
@@ -102,6 +105,7 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
           <div><dt>With a postmortem</dt><dd>{figureText.postmortemShare}</dd></div>
           <div><dt>Median wait for the postmortem</dt><dd>{figureText.postmortemWait}</dd></div>
           <div><dt>Edits after resolution</dt><dd>{figureText.editsAfterResolution}</dd></div>
+          <ComponentFigureItems figures={figures.components} />
         </dl>
         <p>
           Impact mix:{" "}
@@ -115,6 +119,16 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
               ))}
         </p>
       </section>
+
+      {figures.components?.known ? (
+        <section aria-labelledby="components-heading">
+          <h2 id="components-heading">Components, {periodLabel}</h2>
+          <p className="muted small">
+            Time some component of each group was degraded or out, of the time Redline watched {vendor.name}&apos;s grid; time it did not watch (polling gaps, failed captures) is never counted as operational. Each component has a page of its own.
+          </p>
+          <ComponentGroupsTable figures={figures.components} vendorSlug={vendor.slug} vendorName={vendor.name} periodLabel={periodLabel} />
+        </section>
+      ) : null}
 
       <section aria-labelledby="incidents-heading">
         <h2 id="incidents-heading">Incidents</h2>
