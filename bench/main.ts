@@ -2,6 +2,7 @@
 import { runApiBenchmark } from "@/bench/api-load";
 import { runArchiveBenchmark } from "@/bench/archive-size";
 import { runCliStartBenchmark } from "@/bench/cli-start";
+import { runComponentStatesBenchmark } from "@/bench/component-states";
 import { runHookFloodBenchmark } from "@/bench/hook-flood";
 import { runImportBenchmark } from "@/bench/import-corpus";
 import { runNotifyBenchmark } from "@/bench/notify-load";
@@ -27,6 +28,7 @@ const BENCHMARKS: Record<string, () => void | Promise<void>> = {
   "unchanged-polls": runUnchangedPollsBenchmark,
   search: runSearchBenchmark,
   notify: runNotifyBenchmark,
+  "component-states": runComponentStatesBenchmark,
 };
 
 async function main(): Promise<void> {

@@ -12,21 +12,15 @@ import fs from "node:fs";
 import path from "node:path";
 import { closeDatabase, openDatabase } from "@/db/client";
 import { ensureVendor } from "@/db/vendors";
-import { sha256Hex } from "@/lib/canonicalize";
-import { wholeSnapshot } from "@/lib/derive/observation";
-import type { Incident } from "@/lib/incident";
-import { recordParsed } from "@/scrapers/ingest/ingest-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
 import { tidySearchIndex } from "@/scrapers/poller/search-upkeep";
-import { createVendors, type IncidentScript, scriptIncident, stateAt } from "@/bench/synthetic-incidents";
+import { createVendors } from "@/bench/synthetic-incidents";
+import { recordSyntheticPolls } from "@/bench/synthetic-polls";
 import { createRandom } from "@/bench/synthetic-text";
 
 const SEED_VERSION = "5";
 const INCIDENTS = Number(process.env.BENCH_WEB_INCIDENTS ?? 100_000);
 const VENDORS = Number(process.env.BENCH_WEB_VENDORS ?? 200);
-/** New incidents per poll, and for how many polls the feed lists each (the feed shows ~48). */
-const BATCH = 8;
-const WINDOW = 6;
 const END_MS = Date.parse("2026-11-01T00:00:00.000Z");
 const SPAN_MS = 3 * 365 * 86_400_000;
 const PLATFORM = "statuspage-incidents";
@@ -66,33 +60,9 @@ async function buildSeed(file: string): Promise<SeedStats> {
   if (!platform) throw new Error(`seed: no platform ${PLATFORM}`);
   for (const [vendorIndex, v] of vendors.entries()) {
     const vendor = await ensureVendor(db, { slug: v.slug, name: v.name, platform: PLATFORM }, new Date(END_MS - SPAN_MS).toISOString());
-    const source = `https://status.${v.slug}.example/api/v2/incidents.json`;
-    const batches = Math.ceil(v.incidents / BATCH);
-    // The newest few batches are still listed (some still open) when the archive ends.
-    const polls = batches + 2;
-    const interval = SPAN_MS / polls;
-    const pollAt = (c: number) => END_MS - (polls - 1 - c) * interval;
-    const scripts: IncidentScript[][] = [];
-    for (let b = 0; b < batches; b += 1) {
-      const size = Math.min(BATCH, v.incidents - b * BATCH);
-      scripts.push(Array.from({ length: size }, () => scriptIncident({ random, vendor: v, startMs: Math.round(pollAt(b) - interval * (0.05 + 0.9 * random())), window: WINDOW }, v.slug)));
-    }
-    for (let c = 0; c < polls; c += 1) {
-      const listed: Incident[] = [];
-      for (let b = Math.max(0, c - WINDOW + 1); b <= Math.min(c, batches - 1); b += 1) {
-        for (const script of scripts[b] ?? []) {
-          const state = stateAt(script, c - b);
-          if (state) listed.push(state);
-        }
-      }
-      const result = await recordParsed(
-        db,
-        { vendor, platform, source, observedAt: new Date(pollAt(c)).toISOString(), hash: sha256Hex(`${v.slug}/${c}`), body: null },
-        { outcome: "ok", error: null, snapshot: wholeSnapshot(listed) },
-      );
-      captures += 1;
-      versions += result.versionsAdded;
-    }
+    const recorded = await recordSyntheticPolls(db, random, vendor, v, platform, { endMs: END_MS, spanMs: SPAN_MS });
+    captures += recorded.captures;
+    versions += recorded.versions;
     if ((vendorIndex + 1) % 20 === 0) {
       console.error(`seed: ${vendorIndex + 1}/${vendors.length} vendors, ${versions} versions, ${((performance.now() - started) / 1000).toFixed(0)} s`);
     }

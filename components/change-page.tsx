@@ -8,6 +8,7 @@ import type { VersionRoute } from "@/db/queries/incident-route";
 import { headingKindLabel } from "@/lib/change-kinds";
 import { orderChanges } from "@/lib/change-order";
 import { formatUtcMinute } from "@/lib/format";
+import { statusPageHref } from "@/lib/components/status-links";
 import { paths } from "@/lib/incident-key";
 import { MACHINE_SUMMARY_NOTICE } from "@/lib/summarize";
 
@@ -39,7 +40,8 @@ export function ChangePageBody({ route }: { route: VersionRoute }) {
       <h1>{changePageTitle(route)}</h1>
       <p className="muted">
         Version {version.seq} of {incident.versionCount}, observed <time dateTime={version.observedAt}>{formatUtcMinute(version.observedAt)}</time>{" "}
-        <KindBadges kinds={version.kinds} />
+        <KindBadges kinds={version.kinds} />{" "}
+        <a href={statusPageHref(vendor.slug, version.observedAt)}>See {vendor.name}&rsquo;s page as it was then</a>
       </p>
       {previous !== null || next !== null ? (
         <nav aria-label="Versions" className="version-nav">

@@ -1,6 +1,7 @@
 import { KindBadges } from "@/components/badges";
 import type { VersionSummary } from "@/db/queries/incident-page";
 import { excerpt, formatUtcMinute } from "@/lib/format";
+import { statusPageHref } from "@/lib/components/status-links";
 import { paths } from "@/lib/incident-key";
 
 /** Past this many versions the older ones wait behind an expander that works without JavaScript. */
@@ -25,6 +26,10 @@ export function HistoryTable({ vendorSlug, providerId, versions, current }: { ve
       <KindBadges kinds={v.kinds} />{" "}
       <span className="history-when">
         version {v.seq}, observed <time dateTime={v.observedAt}>{formatUtcMinute(v.observedAt)}</time>
+        {" · "}
+        <a href={statusPageHref(vendorSlug, v.observedAt)}>
+          see the page as it was<span className="visually-hidden"> when version {v.seq} was observed</span>
+        </a>
       </span>
     </li>
   );

@@ -2,12 +2,13 @@ import { ImpactBadge } from "@/components/badges";
 import { FeedLinks, feedAlternateLinks } from "@/components/feed-links";
 import { HistoryTable } from "@/components/history-table";
 import { FirstArchived, IncidentLinks } from "@/components/incident-links";
+import { IncidentTimingSection } from "@/components/incident-timing";
 import { PostmortemBody } from "@/components/postmortem-body";
 import { UpdateTimeline } from "@/components/update-timeline";
 import { UtcTime } from "@/components/utc-time";
-import type { IncidentRoute } from "@/db/queries/incident-route";
+import type { IncidentPageRoute, IncidentRoute } from "@/db/queries/incident-route";
 import { formatDuration } from "@/lib/format";
-import { describeImpactHistory, impactSteps } from "@/lib/impact-history";
+import { describeImpactHistory, impactEndOf, impactSteps } from "@/lib/impact-history";
 import { paths } from "@/lib/incident-key";
 import { statusLabel } from "@/lib/labels";
 import { readNowRules } from "@/lib/now-rules";
@@ -28,18 +29,19 @@ export function incidentPageAlternates(route: IncidentRoute) {
  * (app/vendors/[slug]/incidents/[key]/page.tsx) and by the web server without it
  * (server/archive-pages.tsx), so it holds no Next-only element.
  */
-export function IncidentPageBody({ route, now }: { route: IncidentRoute; now: Date }) {
+export function IncidentPageBody({ route, now }: { route: IncidentPageRoute; now: Date }) {
   const { vendor, incident } = route;
   const { incident: current, presence } = incident.current;
-  const impactNote = describeImpactHistory(
-    impactSteps(
-      incident.versions.flatMap((v) => (v.impact === undefined ? [] : [{ observedAt: v.observedAt, impact: v.impact }])),
-      current.resolvedAt ?? now.toISOString(),
-    ),
-  );
   const count = incident.versions.length;
   const intervalMs = vendor.intervalSeconds ? vendor.intervalSeconds * 1000 : readNowRules().defaultIntervalMs;
   const stillOpen = describeStillOpen(current, route.capturedAt, intervalMs, now);
+  const openUntil = (stillOpen.current ? null : stillOpen.asOf) ?? now.toISOString();
+  const impactNote = describeImpactHistory(
+    impactSteps(
+      incident.versions.flatMap((v) => (v.impact === undefined ? [] : [{ observedAt: v.observedAt, impact: v.impact }])),
+      impactEndOf(current, presence, incident.versions, openUntil),
+    ),
+  );
   return (
     <>
       <nav aria-label="Breadcrumb" className="breadcrumb">
@@ -82,9 +84,22 @@ export function IncidentPageBody({ route, now }: { route: IncidentRoute; now: Da
             )}
           </dd>
         </div>
-        <div className="fact-components"><dt>Components</dt><dd>{current.components.length > 0 ? current.components.map((c) => c.name).join(", ") : <span className="muted">not stated</span>}</dd></div>
+        <div className="fact-components">
+          <dt>Components</dt>
+          <dd>
+            {current.components.length > 0
+              ? current.components.map((c, i) => (
+                  <span key={c.id}>
+                    {i > 0 ? ", " : ""}
+                    {route.componentPages.has(c.id) ? <a href={paths.component(vendor.slug, c.id)}>{c.name}</a> : c.name}
+                  </span>
+                ))
+              : <span className="muted">not stated</span>}
+          </dd>
+        </div>
       </dl>
       <FirstArchived firstSeenAt={incident.firstSeenAt} url={current.url} />
+      <IncidentTimingSection timing={route.timing} vendorSlug={vendor.slug} />
 
       <section aria-labelledby="history-heading">
         <h2 id="history-heading">History of this incident</h2>
@@ -104,7 +119,7 @@ export function IncidentPageBody({ route, now }: { route: IncidentRoute; now: Da
 
       <section aria-labelledby="timeline-heading">
         <h2 id="timeline-heading">Update timeline</h2>
-        <UpdateTimeline updates={current.updates} />
+        <UpdateTimeline updates={current.updates} late={new Map(route.timing.postedLate.updates.map((u) => [u.updateId, u]))} />
       </section>
 
       {current.postmortem ? (

@@ -1,25 +1,31 @@
+import { PostedLateNote } from "@/components/incident-timing";
 import { formatUtcMinute } from "@/lib/format";
 import type { IncidentUpdate } from "@/lib/incident";
+import type { PostedLate } from "@/lib/posted-late";
 import { renderVendorMarkdownAt } from "@/lib/render/vendor-markdown";
 import { statusLabel } from "@/lib/labels";
 
 /** Past this many updates the older ones wait behind an expander that works without JavaScript. */
 const SHOWN_UPDATES = 4;
 
-function TimelineEntry({ update: u }: { update: IncidentUpdate }) {
+type LateUpdates = ReadonlyMap<string, PostedLate>;
+
+function TimelineEntry({ update: u, late }: { update: IncidentUpdate; late: PostedLate | undefined }) {
   const at = u.displayAt ?? u.createdAt;
   return (
     <li>
       <div className="timeline-head">
         <strong>{u.status ? statusLabel(u.status) : "Update"}</strong> {at ? <time dateTime={at}>{formatUtcMinute(at)}</time> : null}
+        {late ? <span className="badge badge-edit">posted late</span> : null}
       </div>
+      {late ? <p className="posted-late small"><PostedLateNote late={late} what="update" /></p> : null}
       <div className="update-body" dangerouslySetInnerHTML={{ __html: renderVendorMarkdownAt(u.body, 3) }} />
     </li>
   );
 }
 
 /** The updates as the vendor shows them: newest first, status and time above the text rendered from its Markdown. */
-export function UpdateTimeline({ updates }: { updates: readonly IncidentUpdate[] }) {
+export function UpdateTimeline({ updates, late = new Map() }: { updates: readonly IncidentUpdate[]; late?: LateUpdates }) {
   if (updates.length === 0) return <p className="muted">The vendor posted no updates.</p>;
   const newestFirst = [...updates].reverse();
   const shown = newestFirst.slice(0, SHOWN_UPDATES);
@@ -28,7 +34,7 @@ export function UpdateTimeline({ updates }: { updates: readonly IncidentUpdate[]
     <>
       <ol className="timeline" reversed start={updates.length}>
         {shown.map((u) => (
-          <TimelineEntry key={u.id} update={u} />
+          <TimelineEntry key={u.id} update={u} late={late.get(u.id)} />
         ))}
       </ol>
       {older.length > 0 ? (
@@ -36,7 +42,7 @@ export function UpdateTimeline({ updates }: { updates: readonly IncidentUpdate[]
           <summary>{older.length === 1 ? "1 earlier update" : `${older.length} earlier updates`}</summary>
           <ol className="timeline" reversed start={older.length}>
             {older.map((u) => (
-              <TimelineEntry key={u.id} update={u} />
+              <TimelineEntry key={u.id} update={u} late={late.get(u.id)} />
             ))}
           </ol>
         </details>

@@ -1,8 +1,11 @@
 import { ImpactBadge } from "@/components/badges";
+import { StatusGrid } from "@/components/status-grid";
 import { UtcTime } from "@/components/utc-time";
 import type { UnresolvedGroup, UnresolvedIncidentRow } from "@/db/queries/vendor-now";
+import type { StatusPage } from "@/lib/components/status-view";
+import { statusPageHref } from "@/lib/components/status-links";
 import { paths } from "@/lib/incident-key";
-import { describeIncidentState, type FeedKind, type VendorNow, worstImpactOf } from "@/lib/vendor-now";
+import { describeIncidentState, type FeedKind, unknownReason, type VendorNow, worstImpactOf } from "@/lib/vendor-now";
 import { statusLabel } from "@/lib/labels";
 
 type Now = VendorNow<UnresolvedIncidentRow>;
@@ -11,20 +14,6 @@ type NowCounted = VendorNow<UnresolvedGroup>;
 const total = (groups: readonly UnresolvedGroup[]) => groups.reduce((n, g) => n + g.count, 0);
 
 const WITHOUT_STATUS_SHOWN = 5;
-
-/** Why the state is unknown, in a reader's words. */
-export function unknownReason(now: Pick<Now, "reason">): string {
-  switch (now.reason) {
-    case "never-reached":
-      return "never reached";
-    case "failing":
-      return "polling is failing";
-    case "not-polled":
-      return "not polled: as of the last imported capture";
-    default:
-      return "no capture since";
-  }
-}
 
 /** One line for the vendor list: the state, and what it is as of. */
 export function VendorNowCell({ now, at }: { now: NowCounted; at: Date }) {
@@ -76,7 +65,7 @@ function IncidentItem({ slug, incident, at }: { slug: string; incident: Unresolv
 }
 
 /** The profile's "Now": the state as of the last good capture, or what was last known when that is too old. */
-export function VendorNowSection({ vendorName, slug, now, at, lastError }: { vendorName: string; slug: string; now: Now; at: Date; lastError: string | null }) {
+export function VendorNowSection({ vendorName, slug, now, grid, at, lastError }: { vendorName: string; slug: string; now: Now; grid: StatusPage; at: Date; lastError: string | null }) {
   const known = now.state !== "unknown";
   const openIncidents = now.open.filter((i) => i.kind === "incident").length;
   return (
@@ -113,6 +102,15 @@ export function VendorNowSection({ vendorName, slug, now, at, lastError }: { ven
           </ul>
         </>
       ) : null}
+      {grid.groups.length > 0 ? (
+        <>
+          <h3>Components{grid.standing.kind === "unknown" ? " as last observed" : ""}</h3>
+          <StatusGrid slug={slug} groups={grid.groups} headingLevel={4} />
+        </>
+      ) : null}
+      <p className="small">
+        <a href={statusPageHref(slug)}>See the page as it was at any moment</a>
+      </p>
     </section>
   );
 }

@@ -96,7 +96,8 @@ function stateOf(row: StateRow): OpenComponentState {
 export async function loadComponentPrior(db: RedlineDb, vendorId: number, now: string): Promise<{ current: OpenComponentState[]; quiet: (RunningQuiet & { id: number }) | null }> {
   const st = statements(db);
   const current = (await st.open.all(vendorId)).map(stateOf);
-  const running = await st.runningQuiet.get(vendorId);
+  // A quiet degradation ends in the step that leaves no component current: none runs without one.
+  const running = current.length === 0 ? undefined : await st.runningQuiet.get(vendorId);
   if (!running) return { current, quiet: null };
   const components = JSON.parse(running.components) as string[];
   const sources = new Set(current.filter((s) => !s.inferred && components.includes(s.componentId)).map((s) => s.source));

@@ -25,6 +25,7 @@ export const CHANGE_KIND_INFO = {
   "status-changed": { label: "Status changed", description: "The incident's status changed (investigating, identified, monitoring, resolved …)." },
   "update-posted": { label: "Update posted", description: "A new update was posted." },
   "incident-left-feed": { label: "Left the feed", description: "The incident is no longer listed where that is expected (resolved incidents leave an active-only feed; old ones age out of a most-recent list)." },
+  "new-source-report": { label: "Reported by a new source", description: "A source added to the vendor later stated, at its first capture, what it knows of an incident already archived: it happened at the times that source gives, not when Redline first saw it." },
   "incident-new": { label: "New incident", description: "The first version Redline archived of this incident." },
 } as const;
 
@@ -48,6 +49,20 @@ export const EDIT_KINDS: ReadonlySet<ChangeKindName> = new Set<ChangeKindName>([
   "timing-changed", "title-changed", "relabelled", "postmortem-edited",
 ]);
 
+/**
+ * What a newly added source reports of incidents already archived is not news of that moment: such a
+ * version has this kind alone, so lists of picked kinds (quiet edits, new incidents, kind feeds) leave
+ * it out, and it notifies no one.
+ */
+export const NEW_SOURCE_REPORT: ChangeKindName = "new-source-report";
+
+export function isNewSourceReport(kinds: readonly string[]): boolean {
+  return kinds.includes(NEW_SOURCE_REPORT);
+}
+
+/** The kinds a subscription may filter on: every kind that notifies. */
+export const NOTIFYING_KIND_NAMES: readonly ChangeKindName[] = CHANGE_KIND_NAMES.filter((k) => k !== NEW_SOURCE_REPORT);
+
 /** The kind a change page is headed with: "New major incident", "Impact downgraded" … */
 export function headingKindLabel(kinds: readonly ChangeKindName[], incident: { impact: string | null; kind: string }): string {
   const first = kinds[0];
@@ -65,7 +80,7 @@ export const CHANGE_KIND_CODES: readonly ChangeKindName[] = [
   "incident-deleted", "incident-reappeared", "incident-reopened", "impact-downgraded", "update-edited", "update-removed",
   "update-backdated", "timing-changed", "postmortem-published", "postmortem-edited", "title-changed", "relabelled",
   "impact-escalated", "impact-changed", "incident-resolved", "rescheduled", "components-changed", "status-changed",
-  "update-posted", "incident-left-feed", "incident-new",
+  "update-posted", "incident-left-feed", "incident-new", "new-source-report",
 ];
 
 const CODE_OF = new Map(CHANGE_KIND_CODES.map((kind, code) => [kind, code]));

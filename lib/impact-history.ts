@@ -38,6 +38,25 @@ export function impactSteps(versions: readonly VersionImpact[], end: string): Im
   return steps;
 }
 
+const GONE_KINDS: ReadonlySet<string> = new Set(["incident-left-feed", "incident-deleted"]);
+
+/**
+ * Where the incident's last impact lasted until: its resolution; else, for one no longer listed,
+ * the version that recorded it leaving the feed or deleted (nothing after it was observed); else
+ * `openUntil`, the time up to which it is known to be open (now, or its feed's last capture).
+ */
+export function impactEndOf(
+  incident: { resolvedAt: string | null },
+  presence: string,
+  versions: readonly { observedAt: string; kinds: readonly string[] }[],
+  openUntil: string,
+): string {
+  if (incident.resolvedAt !== null) return incident.resolvedAt;
+  if (presence === "listed") return openUntil;
+  const gone = versions.findLast((v) => v.kinds.some((k) => GONE_KINDS.has(k))) ?? versions[versions.length - 1];
+  return gone?.observedAt ?? openUntil;
+}
+
 function label(impact: Impact | null): string {
   return impact ?? "not stated";
 }

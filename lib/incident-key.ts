@@ -22,6 +22,7 @@ export function providerIdFromKey(key: string): string | null {
 export const paths = {
   vendor: (slug: string) => `/vendors/${encodeURIComponent(slug)}`,
   vendorChanges: (slug: string) => `/vendors/${encodeURIComponent(slug)}/changes`,
+  component: (slug: string, key: string) => `/vendors/${encodeURIComponent(slug)}/components/${encodeURIComponent(key)}`,
   incident: (slug: string, providerId: string) => `/vendors/${encodeURIComponent(slug)}/incidents/${incidentKey(providerId)}`,
   version: (slug: string, providerId: string, seq: number) => `${paths.incident(slug, providerId)}/versions/${seq}`,
   compare: (slug: string, providerId: string, from: number, to: number) => `${paths.incident(slug, providerId)}/compare?from=${from}&to=${to}`,

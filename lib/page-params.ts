@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CHANGE_KIND_NAMES, type ChangeKindName } from "@/lib/change-kinds";
+import { statusAtSchema } from "@/lib/components/status-instant";
 import { impactSchema } from "@/lib/incident";
 
 /**
@@ -50,6 +51,12 @@ export const vendorProfileParamsSchema = z.strictObject({
   before: optional(cursor),
 }).transform(withPeriodAliases);
 
+/** A component's page: the last 30, 90 or 365 days, or the days from `since` to `until`. */
+export const componentPageParamsSchema = z.strictObject({
+  ...period,
+  days: optional(z.enum(["30", "90", "365"], { error: "expected 30, 90 or 365" }).transform((d) => Number(d) as 30 | 90 | 365)),
+}).transform(withPeriodAliases);
+
 export const vendorChangesParamsSchema = z.strictObject({
   kind: optional(oneOrMany(kindName)),
   before: optional(cursor),
@@ -79,6 +86,9 @@ export const vendorComparisonParamsSchema = z
   .refine((p) => !p.since || !p.until || p.since <= p.until, { message: "since must not be after until", path: ["since"] });
 
 export const noParamsSchema = z.strictObject({});
+
+/** The page as it was: the moment (the time picker sends it without an offset, as UTC); none is now. */
+export const statusPageParamsSchema = z.strictObject({ at: optional(statusAtSchema) });
 
 /** A watchlist's page: only the change list's cursor. */
 export const watchlistParamsSchema = z.strictObject({ before: optional(cursor) });
@@ -127,6 +137,8 @@ export function paramsSchemaFor(pathname: string): z.ZodType | null {
   if (/^\/watch\/[^/]+$/.test(pathname)) return watchlistParamsSchema;
   if (/^\/vendors\/[^/]+$/.test(pathname)) return vendorProfileParamsSchema;
   if (/^\/vendors\/[^/]+\/changes$/.test(pathname)) return vendorChangesParamsSchema;
+  if (/^\/vendors\/[^/]+\/status$/.test(pathname)) return statusPageParamsSchema;
+  if (/^\/vendors\/[^/]+\/components\/[^/]+$/.test(pathname)) return componentPageParamsSchema;
   if (/^\/vendors\/[^/]+\/incidents\/[^/]+\/compare$/.test(pathname)) return compareParamsSchema;
   if (/^\/vendors\/[^/]+\/incidents\/[^/]+(\/versions\/[^/]+)?$/.test(pathname)) return noParamsSchema;
   return null;

@@ -185,12 +185,82 @@ function describeChange(c: Exclude<Change, UpdateChange>, { state, previous, kin
   }
 }
 
+/** "from 2025-04-12 12:10 to 14:05 UTC", or "at …" for one instant. */
+function describeTimes(times: readonly string[]): string {
+  const sorted = [...times].sort();
+  const first = sorted[0];
+  const last = sorted[sorted.length - 1];
+  if (first === undefined || last === undefined) return "";
+  if (sameInstant(first, last)) return ` at ${formatUtcMinute(first)}`;
+  return ` from ${formatUtcMinute(first).replace(/ UTC$/, "")} to ${first.slice(0, 10) === last.slice(0, 10) ? `${last.slice(11, 16)} UTC` : formatUtcMinute(last)}`;
+}
+
+/** One change as a new source states it: the value it gives (with its time), not a move from the one before. */
+function describeStated(c: Exclude<Change, UpdateChange>): string | null {
+  switch (c.field) {
+    case "status":
+      return `status ${statusLabel(c.after)} (was ${statusLabel(c.before)})`;
+    case "impact":
+      return `impact ${impactLabel(c.after)} (was ${impactLabel(c.before)})`;
+    case "title":
+      return `the title "${c.after ?? ""}"`;
+    case "kind":
+      return `${article(c.after ?? "incident")} ${c.after ?? "incident"}`;
+    case "startedAt":
+      return c.after ? `a start at ${formatUtcMinute(c.after)}` : "no start";
+    case "resolvedAt":
+      return c.after ? `resolved at ${formatUtcMinute(c.after)}` : "no end";
+    case "scheduledFor":
+      return `scheduled from ${formatUtcMinute(c.after)}`;
+    case "scheduledUntil":
+      return `scheduled until ${formatUtcMinute(c.after)}`;
+    case "components":
+      return (c.after ?? []).length > 0 ? `components ${formatList((c.after ?? []).map((x) => x.name))}` : "no components";
+    case "postmortem":
+      if (!c.after) return null;
+      return c.after.publishedAt ? `a postmortem published at ${formatUtcMinute(c.after.publishedAt)}` : "a postmortem";
+    case "url":
+      return "another link";
+    case "presence":
+      return null;
+  }
+}
+
+/**
+ * What a newly added source first says of an incident already archived: what it gives and the
+ * times it gives, said as its account of the past rather than as something that happened now.
+ */
+function describeNewSourceReport(changes: readonly Change[]): string {
+  const parts: string[] = [];
+  const posted: string[] = [];
+  let postedCount = 0;
+  let reworded = 0;
+  let postmortem: string | null = null;
+  for (const c of orderChanges(changes)) {
+    if (c.field === "postmortem") postmortem = describeStated(c);
+    else if (c.field !== "update") {
+      const text = describeStated(c);
+      if (text !== null) parts.push(text);
+    } else if (c.kind === "added" && c.after) {
+      postedCount += 1;
+      const at = c.after.displayAt ?? c.after.createdAt;
+      if (at) posted.push(at);
+    } else reworded += 1;
+  }
+  if (postedCount > 0) parts.push(`${postedCount === 1 ? "1 update" : `${postedCount} updates`} posted${describeTimes(posted)}`);
+  if (reworded > 0) parts.push(reworded === 1 ? "1 update worded differently" : `${reworded} updates worded differently`);
+  if (postmortem !== null) parts.push(postmortem);
+  const account = parts.length > 0 ? `: ${formatList(parts, parts.length)}, as that source gives them` : "";
+  return `Reported by a newly added source at its first capture, not seen as it happened${account}.`;
+}
+
 /**
  * The changes in the change page's order (lib/change-order): the one behind the version's headline
  * kind first, so a line in a list, a feed item and the page it links to lead with the same change.
  */
 function describeChanges(input: SummaryInput): string[] {
   const { state, changes, kinds, observedAt } = input;
+  if (kinds.includes("new-source-report")) return [describeNewSourceReport(changes)];
   if (kinds.includes("incident-new")) {
     const start = state.incident.startedAt ?? state.incident.scheduledFor;
     if (!start) return ["First archived version."];

@@ -1,5 +1,6 @@
-import { formatDuration } from "@/lib/format";
-import { computeVendorFigures, type IncidentFacts, type VendorFigures } from "@/lib/vendor-figures";
+import { describeDegraded, describeDegradedByGroup, describeLag, describeQuiet, describeWatched } from "@/lib/components/figure-text";
+import { describeFigures, type FigureTexts } from "@/lib/vendor-figure-text";
+import { computeVendorFigures, type FeedOf, type GridFigureFacts, type IncidentFacts, type VendorFigures } from "@/lib/vendor-figures";
 
 /** Two to four vendors side by side over one period: pure, so every figure is tested alone. */
 
@@ -33,14 +34,15 @@ export function monthsSpanned(from: string, to: string): number {
   return Math.max(0, index(to) - index(from) + 1);
 }
 
+/** Each vendor's figures over the period, read with what its feeds can show (`feedOf`, as on its own page). */
 export function compareVendors(
-  vendors: ReadonlyArray<{ slug: string; name: string; facts: readonly IncidentFacts[]; archived: { first: string | null; last: string | null } }>,
+  vendors: ReadonlyArray<{ slug: string; name: string; facts: readonly IncidentFacts[]; archived: { first: string | null; last: string | null }; feedOf: FeedOf; grid?: GridFigureFacts }>,
   period: { from: string; to: string },
 ): ComparedVendor[] {
   return vendors.map((v) => {
     const { first, last } = v.archived;
     const archivedMonths = first && last ? monthsSpanned(first > period.from ? first : period.from, last < period.to ? last : period.to) : 0;
-    return { slug: v.slug, name: v.name, figures: computeVendorFigures(v.facts, period), archivedMonths };
+    return { slug: v.slug, name: v.name, figures: computeVendorFigures(v.facts, period, v.feedOf, v.grid), archivedMonths };
   });
 }
 
@@ -50,18 +52,11 @@ function perMonth(c: ComparedVendor): string {
   return mean >= 10 ? String(Math.round(mean)) : (Math.round(mean * 10) / 10).toFixed(1);
 }
 
-function duration(ms: number | null, none: string): string {
-  return ms === null ? none : formatDuration(ms);
-}
-
-function share(f: VendorFigures): string {
-  if (f.postmortemShare === null) return "no incidents";
-  return `${Math.round(f.postmortemShare * 100)}%`;
-}
-
-/** The comparison table's rows: each figure as a reader reads it, one cell per vendor. */
+/** The comparison table's rows: each figure worded as on the vendor's own page, one cell per vendor. */
 export function comparisonRows(compared: readonly ComparedVendor[]): ComparisonRow[] {
+  const texts = compared.map((c) => describeFigures(c.figures));
   const row = (label: string, cell: (f: VendorFigures) => string): ComparisonRow => ({ label, values: compared.map((c) => cell(c.figures)) });
+  const worded = (label: string, key: keyof FigureTexts): ComparisonRow => ({ label, values: texts.map((t) => t[key]) });
   return [
     row("Incidents", (f) => String(f.incidents)),
     { label: "Months archived", values: compared.map((c) => String(c.archivedMonths)) },
@@ -70,11 +65,16 @@ export function comparisonRows(compared: readonly ComparedVendor[]): ComparisonR
       const top = [...f.perMonth].sort((a, b) => b.count - a.count || a.month.localeCompare(b.month))[0];
       return top && top.count > 0 ? `${top.month} (${top.count})` : "none";
     }),
-    row("Median time to resolve", (f) => duration(f.medianResolveMs, "none resolved")),
-    row("90th percentile time to resolve", (f) => duration(f.p90ResolveMs, "none resolved")),
-    row("With a postmortem", share),
-    row("Median wait for the postmortem", (f) => duration(f.medianPostmortemDelayMs, "no postmortem")),
-    row("Edits after resolution", (f) => String(f.editsAfterResolution)),
-    row("Edits after resolution per incident", (f) => (f.incidents === 0 ? "no incidents" : (f.editsAfterResolution / f.incidents).toFixed(2))),
+    worded("Median time to resolve", "medianResolve"),
+    worded("90th percentile time to resolve", "p90Resolve"),
+    worded("With a postmortem", "postmortemShare"),
+    worded("Median wait for the postmortem", "postmortemWait"),
+    worded("Edits after resolution", "editsAfterResolution"),
+    worded("Edits after resolution per incident", "editsPerIncident"),
+    row("Component grid watched", (f) => describeWatched(f.components)),
+    row("Time degraded or out, any component", (f) => describeDegraded(f.components)),
+    row("Time degraded or out, by group", (f) => describeDegradedByGroup(f.components)),
+    row("Quiet degradations", (f) => describeQuiet(f.components)),
+    row("Median acknowledgment lag", (f) => describeLag(f.components)),
   ];
 }

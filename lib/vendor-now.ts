@@ -18,13 +18,18 @@ export interface FeedKind {
   statesEnd: boolean;
   /** Whether it can show a postmortem: it states one and keeps incidents listed after they end. */
   showsPostmortems: boolean;
+  /** Whether it can show an edit after resolution: it states the end and keeps incidents listed after it. */
+  showsEditsAfterResolution: boolean;
 }
 
 export function feedKindOf(profile: SourceProfile): FeedKind {
+  const statesEnd = profile.fields.status !== undefined || profile.fields.resolvedAt !== undefined;
+  const keepsEnded = profile.presence.kind !== "active";
   return {
     lists: profile.presence.kind,
-    statesEnd: profile.fields.status !== undefined || profile.fields.resolvedAt !== undefined,
-    showsPostmortems: profile.fields.postmortem !== undefined && profile.presence.kind !== "active",
+    statesEnd,
+    showsPostmortems: profile.fields.postmortem !== undefined && keepsEnded,
+    showsEditsAfterResolution: statesEnd && keepsEnded,
   };
 }
 
@@ -123,6 +128,22 @@ export interface VendorNowFacts {
   unresolved: ReadonlyArray<IncidentNowFacts & { source: string }>;
 }
 
+/** A vendor's Now facts from its row, its poll state and its sources' standings. */
+export function nowFactsOf(
+  vendor: { createdAt: string; enabled: boolean; url: string | null; intervalSeconds: number | null },
+  poll: { lastOutcome: string | null } | undefined,
+  sources: SourceNowFacts[],
+  defaultIntervalMs: number,
+): Omit<VendorNowFacts, "unresolved"> {
+  return {
+    createdAt: vendor.createdAt,
+    polled: vendor.enabled && vendor.url !== null,
+    pollFailing: poll !== undefined && poll.lastOutcome !== null && poll.lastOutcome !== "ok",
+    intervalMs: vendor.intervalSeconds ? vendor.intervalSeconds * 1000 : defaultIntervalMs,
+    sources,
+  };
+}
+
 export type VendorNowState = "clear" | "incident" | "unknown";
 
 export interface VendorNow<I> {
@@ -150,6 +171,44 @@ function latest(times: ReadonlyArray<string | null>): string | null {
   return best;
 }
 
+/** What Redline can say of a vendor now, incidents aside: as of when, and since when it no longer knows. */
+export interface NowStanding {
+  /** The last good capture of a listing source; null when never reached. */
+  asOf: string | null;
+  /** Null while `asOf` is recent; else since when the state is unknown (that capture, or the vendor's creation). */
+  unknownSince: string | null;
+  reason: VendorNow<never>["reason"];
+}
+
+/**
+ * The honesty rule of every "now" (the vendor's Now, the page as it is now, `redline status`): as
+ * of the last good capture of a listing source while that is within a few poll intervals, else
+ * unknown since then; never reached is unknown since the vendor was added, never clear.
+ */
+export function describeNowStanding(facts: Omit<VendorNowFacts, "unresolved">, now: Date): NowStanding {
+  const listing = facts.sources.filter(isListingSource);
+  const considered = listing.length > 0 ? listing : facts.sources;
+  const asOf = latest(considered.map((s) => s.lastGoodAt));
+  if (asOf === null) return { asOf: null, unknownSince: facts.createdAt, reason: "never-reached" };
+  if (Date.parse(asOf) >= now.getTime() - STALE_AFTER_INTERVALS * facts.intervalMs) return { asOf, unknownSince: null, reason: null };
+  const failing = facts.pollFailing === true || considered.some((s) => s.lastOutcome === "failed" || s.lastOutcome === "invalid");
+  return { asOf, unknownSince: asOf, reason: !facts.polled ? "not-polled" : failing ? "failing" : "stale" };
+}
+
+/** Why the state is unknown, in a reader's words. */
+export function unknownReason(now: Pick<NowStanding, "reason">): string {
+  switch (now.reason) {
+    case "never-reached":
+      return "never reached";
+    case "failing":
+      return "polling is failing";
+    case "not-polled":
+      return "not polled: as of the last imported capture";
+    default:
+      return "no capture since";
+  }
+}
+
 /**
  * A vendor's state now: as of its last good capture when that is recent (within a few poll
  * intervals), else unknown since then; never reached is unknown, never clear.
@@ -158,9 +217,8 @@ export function describeVendorNow<I extends IncidentNowFacts & { source: string 
   facts: Omit<VendorNowFacts, "unresolved"> & { unresolved: readonly I[] },
   now: Date,
 ): VendorNow<I> {
-  const listing = facts.sources.filter(isListingSource);
-  const considered = listing.length > 0 ? listing : facts.sources;
-  const asOf = latest(considered.map((s) => s.lastGoodAt));
+  const standing = describeNowStanding(facts, now);
+  const asOf = standing.asOf;
   const feeds = new Map(facts.sources.map((s) => [s.source, s]));
   const staleBefore = now.getTime() - STALE_AFTER_INTERVALS * facts.intervalMs;
   const fresh = (at: string | null) => at !== null && Date.parse(at) >= staleBefore;
@@ -173,15 +231,9 @@ export function describeVendorNow<I extends IncidentNowFacts & { source: string 
     if (state === "open" && (asOf === null || !fresh(asOf) || fresh(source?.lastGoodAt ?? asOf))) open.push(incident);
     else if (state === "no-status") withoutStatus.push(incident);
   }
-  if (asOf === null) {
-    return { state: "unknown", asOf: null, unknownSince: facts.createdAt, reason: "never-reached", open: [], withoutStatus: [] };
-  }
-  if (!fresh(asOf)) {
-    const failing = facts.pollFailing === true || considered.some((s) => s.lastOutcome === "failed" || s.lastOutcome === "invalid");
-    const reason = !facts.polled ? "not-polled" : failing ? "failing" : "stale";
-    return { state: "unknown", asOf, unknownSince: asOf, reason, open, withoutStatus };
-  }
-  return { state: open.some((i) => i.kind !== "maintenance") ? "incident" : "clear", asOf, unknownSince: null, reason: null, open, withoutStatus };
+  if (standing.asOf === null) return { state: "unknown", ...standing, open: [], withoutStatus: [] };
+  if (standing.unknownSince !== null) return { state: "unknown", ...standing, open, withoutStatus };
+  return { state: open.some((i) => i.kind !== "maintenance") ? "incident" : "clear", ...standing, open, withoutStatus };
 }
 
 const IMPACT_RANK: Readonly<Record<string, number>> = { critical: 4, major: 3, minor: 2, none: 1 };

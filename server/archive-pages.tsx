@@ -13,7 +13,7 @@ import { ChangePageBody, changePageAlternates, changePageTitle } from "@/compone
 import { HtmlDocument } from "@/components/html-document";
 import { IncidentPageBody, incidentPageAlternates, incidentPageTitle } from "@/components/incident-page";
 import type { RedlineDb } from "@/db/client";
-import { resolveIncidentRoute, resolveVersionRoute } from "@/db/queries/incident-route";
+import { resolveIncidentPage, resolveVersionRoute } from "@/db/queries/incident-route";
 import { newNonce, securityHeaders } from "@/lib/security-headers";
 import { isNextRouterRequest } from "@/server/http/next-router";
 
@@ -39,7 +39,7 @@ export async function renderArchivePage(db: RedlineDb, pathname: string, stylesh
   const [slug, key] = [decodeSegment(match[1] ?? ""), decodeSegment(match[2] ?? "")];
   if (slug === null || key === null) return null;
   if (match[3] === undefined) {
-    const route = await resolveIncidentRoute(db, slug, key);
+    const route = await resolveIncidentPage(db, slug, key);
     if (!route) return null;
     return document(incidentPageTitle(route), stylesheets, incidentPageAlternates(route), <IncidentPageBody route={route} now={now} />);
   }

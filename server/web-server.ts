@@ -34,15 +34,19 @@ import { pageScopeOf } from "@/server/page-scope";
 const ROOT = path.resolve(__dirname, "..");
 /**
  * Answers made only of archived data (not poll health), so the archive's changes date them:
- * pages, feeds, exports, and the API's incidents, changes, search and document. Vendor lists
- * and profiles show polling health and are always rendered.
+ * pages, feeds, exports, the API's incidents, changes, search and document, and the page as it
+ * was at a moment. Vendor lists and profiles show polling health and are always rendered.
  */
 const CACHEABLE = [
   /^\/(?:search|feed\.(?:atom|rss|json)|maintenance\.ics)?$/,
   /^\/kinds\/[^/]+\/feed\.(?:atom|rss|json)$/,
   /^(?:\/api\/v1)?\/vendors\/[^/]+\/(?:changes|feed\.(?:atom|rss|json)|kinds\/[^/]+\/feed\.(?:atom|rss|json)|maintenance\.ics|incidents\/.+)$/,
+  // A component's page: its vendor's changes evict it, and its "now" ages with the minute's expiry like every kept page.
+  /^\/vendors\/[^/]+\/components\/[^/]+$/,
   /^\/api\/v1\/(?:incidents|changes|search|openapi\.json)$/,
 ];
+/** The page as it was at a moment is archived data; without a moment it is now, and says how fresh that is. */
+const STATUS_AT = /^(?:\/api\/v1)?\/vendors\/[^/]+\/status$/;
 const TTL_MS = 60_000;
 const MAX_ENTRY_BYTES = 2 * 1024 * 1024;
 
@@ -52,7 +56,8 @@ export type RequestHandler = (req: http.IncomingMessage, res: http.ServerRespons
 export function cacheKeyFor(req: http.IncomingMessage): string | null {
   if (req.method !== "GET" || !req.url) return null;
   const url = new URL(req.url, "http://x");
-  if (!CACHEABLE.some((pattern) => pattern.test(url.pathname)) || url.searchParams.has("_rsc")) return null;
+  const cacheable = CACHEABLE.some((pattern) => pattern.test(url.pathname)) || (STATUS_AT.test(url.pathname) && url.searchParams.has("at"));
+  if (!cacheable || url.searchParams.has("_rsc")) return null;
   // The operator's view of the API differs from everyone else's.
   if (req.headers.authorization !== undefined) return null;
   if (isNextRouterRequest(req)) return null;

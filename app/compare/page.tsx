@@ -1,13 +1,17 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { BarChart } from "@/components/bar-chart";
+import { loadComponentFigureFacts } from "@/db/queries/component-figures";
 import { getArchivedInstants, getVendor, listIncidentFacts } from "@/db/queries/vendor-profile";
 import { listVendorNames } from "@/db/queries/vendor-names";
+import { listSourceStandings } from "@/db/queries/vendor-now";
 import { getServerDb } from "@/db/server-db";
 import { paths } from "@/lib/incident-key";
 import { vendorComparisonParamsSchema } from "@/lib/page-params";
+import { readNowRules } from "@/lib/now-rules";
 import { archivedRangeOf, reportPeriod } from "@/lib/report-period";
 import { comparisonRange, comparisonRows, compareVendors } from "@/lib/vendor-comparison";
+import { feedsBySource } from "@/lib/vendor-now";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Compare vendors" };
@@ -26,16 +30,21 @@ export default async function ComparePage({ searchParams }: Props) {
   const chosen = vendors.filter((v) => v !== undefined);
   const ranges = (await Promise.all(chosen.map((v) => getArchivedInstants(db, v.id)))).map(archivedRangeOf);
   const range = comparisonRange(ranges);
-  const period = reportPeriod(query.data, range, new Date());
+  const now = new Date();
+  const period = reportPeriod(query.data, range, now);
   const facts = await Promise.all(chosen.map((v) => listIncidentFacts(db, v.id, period.sinceAt, period.untilAt)));
+  const feeds = await Promise.all(chosen.map(async (v) => feedsBySource(await listSourceStandings(db, v.id, readNowRules().profileOf))));
+  const grids = await Promise.all(chosen.map((v) => loadComponentFigureFacts(db, v, { from: period.sinceAt, to: period.untilAt }, now, readNowRules())));
   const compared = compareVendors(
-    chosen.map((v, i) => ({ slug: v.slug, name: v.name, facts: facts[i] ?? [], archived: ranges[i] ?? { first: null, last: null } })),
+    chosen.map((v, i) => ({
+      slug: v.slug, name: v.name, facts: facts[i] ?? [], archived: ranges[i] ?? { first: null, last: null }, feedOf: feeds[i] ?? (() => null), grid: grids[i],
+    })),
     { from: period.sinceAt, to: `${period.until}T23:59:59.999Z` },
   );
   return (
     <>
       <h1>Compare vendors</h1>
-      <p className="lede">Two to four vendors side by side over one period: how often they have incidents, how long these last, how often a postmortem follows and how much they edit afterwards.</p>
+      <p className="lede">Two to four vendors side by side over one period: how often they have incidents, how long these last, how often a postmortem follows, how much they edit afterwards, and how their component grids looked when Redline watched them.</p>
       <form className="filters" method="get" action="/compare" aria-label="Vendors to compare">
         <fieldset>
           <legend>Vendors (two to four)</legend>

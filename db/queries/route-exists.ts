@@ -4,12 +4,16 @@ import type { Connection } from "@/db/driver/connection";
 import { statementsFor } from "@/db/queries/prepared";
 import { providerIdFromKey } from "@/lib/incident-key";
 
-const VENDOR_PATH = /^\/vendors\/([^/]+)(?:\/(?:changes|incidents\/([^/]+)(?:\/(?:compare|export\.md|export\.json|versions\/([^/]+)(?:\/export\.(?:md|json))?))?))?\/?$/;
+const VENDOR_PATH = /^\/vendors\/([^/]+)(?:\/(?:changes|status|incidents\/([^/]+)(?:\/(?:compare|export\.md|export\.json|versions\/([^/]+)(?:\/export\.(?:md|json))?))?))?\/?$/;
+const COMPONENT_PATH = /^\/vendors\/([^/]+)\/components\/([^/]+)\/?$/;
 
 // Row lookups on the identity indexes: the proxy asks before every archive page, so it must not
 // read the incident's record or rebuild a version the page itself reads next.
 const statements = statementsFor((c: Connection) => ({
   vendor: c.prepare<[string], { n: number }>("SELECT 1 AS n FROM vendors WHERE slug = ?"),
+  component: c.prepare<[string, string], { n: number }>(
+    `SELECT 1 AS "n" FROM vendors d JOIN components c ON c.vendor_id = d.id AND c.component_key = ? WHERE d.slug = ?`,
+  ),
   incident: c.prepare<[string, string], { n: number }>(
     `SELECT 1 AS n FROM vendors d JOIN incidents i ON i.vendor_id = d.id AND i.provider_id = ?
        JOIN incident_versions v ON v.incident_id = i.id AND v.seq = i.version_count WHERE d.slug = ?`,
@@ -22,11 +26,16 @@ const statements = statementsFor((c: Connection) => ({
 }));
 
 /**
- * Whether the vendor, incident and version a path names exist (an incident, with its latest
- * version). Paths this does not recognise are left to the router (true); only archive addresses
+ * Whether the vendor, incident, version or component a path names exist (an incident, with its
+ * latest version; a component, when the vendor's page ever listed it). Paths this does not recognise are left to the router (true); only archive addresses
  * that name something missing are false.
  */
 export async function archivePathExists(db: RedlineDb, pathname: string): Promise<boolean> {
+  const component = COMPONENT_PATH.exec(pathname);
+  if (component) {
+    const [slug, key] = [decodedSegment(component[1] ?? ""), decodedSegment(component[2] ?? "")];
+    return slug !== null && key !== null && (await statements(db).component.get(key, slug)) !== undefined;
+  }
   const m = VENDOR_PATH.exec(pathname);
   if (!m) return true;
   const [, rawSlug = "", key, seq] = m;
@@ -38,4 +47,12 @@ export async function archivePathExists(db: RedlineDb, pathname: string): Promis
   if (seq === undefined) return (await st.incident.get(providerId, slug)) !== undefined;
   const n = parseSeq(seq);
   return n !== null && (await st.version.get(providerId, n, slug)) !== undefined;
+}
+
+function decodedSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
 }

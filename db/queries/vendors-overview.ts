@@ -4,7 +4,7 @@ import { statementsFor } from "@/db/queries/prepared";
 import { listSourceStandings, listUnresolvedGroups, listUnresolvedIncidents, type UnresolvedGroup, type UnresolvedIncidentRow } from "@/db/queries/vendor-now";
 import type { VendorRow } from "@/db/vendors";
 import type { NowRules } from "@/lib/now-rules";
-import { describeVendorNow, type SourceNowFacts, type VendorNow, type VendorNowFacts, worstImpactOf } from "@/lib/vendor-now";
+import { describeVendorNow, nowFactsOf, type SourceNowFacts, type VendorNow, type VendorNowFacts, worstImpactOf } from "@/lib/vendor-now";
 
 export interface VendorOverview {
   slug: string;
@@ -65,15 +65,9 @@ async function overviewsOf(db: RedlineDb, now: Date, rules: NowRules, select: (v
   const overviews: VendorOverview[] = [];
   for (const v of chosen) {
     const poll = polls.get(v.id);
-    const polled = v.enabledFlag === 1 && v.url !== null;
     const sources = await listSourceStandings(db, v.id, rules.profileOf);
-    const nowFacts = {
-      createdAt: v.createdAt,
-      polled,
-      pollFailing: poll !== undefined && poll.lastOutcome !== null && poll.lastOutcome !== "ok",
-      intervalMs: v.intervalSeconds ? v.intervalSeconds * 1000 : rules.defaultIntervalMs,
-      sources,
-    };
+    const nowFacts = nowFactsOf({ ...v, enabled: v.enabledFlag === 1 }, poll, sources, rules.defaultIntervalMs);
+    const polled = nowFacts.polled;
     const lastIncident = (await st.last.get(v.id)) ?? null;
     const incidentsLast90Days = (await st.recent.get(v.id, since))?.n ?? 0;
     const vendorNow = describeVendorNow({ ...nowFacts, unresolved: unresolved.get(v.id) ?? [] }, now);

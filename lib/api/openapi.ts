@@ -49,7 +49,7 @@ function operation(route: ApiRoute): JsonSchema {
     "400": problemResponse("A query parameter or the body is invalid: `parameter` names it, `detail` says why."),
   };
   if (route.method === "get") responses["304"] = { description: "Not modified: the ETag sent in If-None-Match is current." };
-  if ((route.pathParams ?? []).length > 0) responses["404"] = problemResponse("No such vendor, incident, version, watchlist or subscription.");
+  if ((route.pathParams ?? []).length > 0) responses["404"] = problemResponse(route.notFound ?? "No such vendor, incident, version, watchlist or subscription.");
   if (route.operator) responses["401"] = problemResponse("No operator token, or a wrong one.");
   if (route.operationId === "addVendor") responses["409"] = problemResponse("A vendor with this slug is already polled.");
   if (route.operationId === "removeWatchlist") responses["409"] = problemResponse("A subscription filters on this watchlist: remove it first.");

@@ -15,6 +15,8 @@ import {
   pollRequestedSchema,
   searchHitSchema,
   searchQuerySchema,
+  statusQuerySchema,
+  statusViewSchema,
   vendorListQuerySchema,
   vendorRemovedSchema,
   vendorSchema,
@@ -44,6 +46,8 @@ export interface ApiRoute {
   status: 200 | 201 | 202;
   /** JSON answers have a schema; Markdown exports are text. */
   response: z.ZodType | "text/markdown";
+  /** What its 404 means, where that is more than a missing vendor, incident or version. */
+  notFound?: string;
   /** Needs the operator token; listed only for a request that carries it. */
   operator?: boolean;
 }
@@ -81,6 +85,11 @@ const VERSION = `${INCIDENT}/versions/{seq}`;
 export const API_ROUTES: readonly ApiRoute[] = [
   { operationId: "listVendors", method: "get", path: "/vendors", summary: "Every vendor, by slug, with its current state and polling health.", tag: "vendors", query: vendorListQuerySchema, status: 200, response: pageSchema(vendorSchema) },
   { operationId: "getVendor", method: "get", path: "/vendors/{slug}", summary: "One vendor.", tag: "vendors", pathParams: ["slug"], query: emptyQuerySchema, status: 200, response: vendorSchema },
+  {
+    operationId: "getVendorStatus", method: "get", path: "/vendors/{slug}/status", summary: "The vendor's status page as it was at a moment, or now: the component grid as observed then and the incidents open then.",
+    tag: "vendors", pathParams: ["slug"], query: statusQuerySchema, status: 200, response: statusViewSchema,
+    notFound: "No such vendor, or a moment before the vendor's first capture: `detail` says from when it is archived.",
+  },
   { operationId: "listIncidents", method: "get", path: "/incidents", summary: "Incidents, newest first (by start, or by when first seen), filtered.", tag: "incidents", query: incidentListQuerySchema, status: 200, response: pageSchema(incidentSummarySchema) },
   { operationId: "getIncident", method: "get", path: INCIDENT, summary: "One incident: its current state and its versions.", tag: "incidents", pathParams: ["slug", "key"], query: emptyQuerySchema, status: 200, response: incidentDetailSchema },
   { operationId: "getVersion", method: "get", path: VERSION, summary: "One version of an incident: what changed, and the incident as it then was.", tag: "incidents", pathParams: ["slug", "key", "seq"], query: emptyQuerySchema, status: 200, response: versionDetailSchema },

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { changeSchema } from "@/lib/change";
 import { CHANGE_KIND_NAMES, type ChangeKindName } from "@/lib/change-kinds";
+import { COMPONENT_STATUSES } from "@/lib/components/component-status";
+import { statusAtSchema } from "@/lib/components/status-instant";
 import { impactSchema, incidentSchema, incidentStateSchema, presenceSchema, utcTimestampSchema } from "@/lib/incident";
 
 /**
@@ -182,6 +184,31 @@ export const searchHitSchema = z.object({
   snippet: z.string().describe("Matching text around the words; the matched words are between « and »."),
   earlierVersion: z.number().int().nullable().describe("The last version that said the words, when they were since edited away; null when the current version matches."),
   links: z.object({ self: linkSchema, html: linkSchema }),
+});
+
+export const statusQuerySchema = z.strictObject({ at: statusAtSchema.optional() });
+
+/** The page as it was at a moment: what `redline status --format json` prints too. */
+export const statusViewSchema = z.object({
+  vendor: z.string().describe("The vendor's slug."),
+  at: utcTimestampSchema.describe("The moment asked for; without `at`, when the answer was made."),
+  observedAt: utcTimestampSchema.nullable().describe("The good capture the view rests on: the last at or before the moment. Null: never captured."),
+  components: z.array(z.object({
+    id: z.string().describe("The vendor's id of the component."),
+    name: z.string(),
+    group: z.string().nullable().describe("Its group's name; null at the top level."),
+    status: z.enum(COMPONENT_STATUSES).describe("Worst first in the list. `unknown`: a word Redline does not know, or, now, no good capture for more than three poll intervals (then `since` is that capture)."),
+    vendorStatus: z.string().describe("The vendor's own word for the state."),
+    since: utcTimestampSchema.describe("When Redline first observed the state."),
+    inferred: z.boolean().describe("Worked out from the vendor's open incidents naming it, not stated by the vendor."),
+  })),
+  incidents: z.array(z.object({
+    id: z.string(),
+    title: z.string(),
+    status: z.string().nullable(),
+    impact: z.string().nullable(),
+    seq: z.number().int().describe("The incident's version as of the moment."),
+  })).describe("Incidents and maintenances open then, each as its version of then; none while the state now is unknown."),
 });
 
 /** A list answer: one page of items and the address of the next, null at the end. */

@@ -1,5 +1,6 @@
 import { type ComponentStatus, rankComponentStatus } from "@/lib/components/component-status";
 import type { Impact } from "@/lib/incident";
+import { describeNowStanding, type NowStanding, type VendorNowFacts } from "@/lib/vendor-now";
 
 /** A component's run covering the moment asked about. */
 export interface CoveringRun {
@@ -72,13 +73,24 @@ export interface StatusView {
   incidents: StatusIncident[];
 }
 
+/**
+ * What the view says of its moment: a moment asked for is as observed then; now is current while
+ * the last good capture is recent, else unknown since it (the vendor's "Now" rule).
+ */
+export type StatusStanding = { kind: "then" } | { kind: "current"; asOf: string } | ({ kind: "unknown" } & NowStanding & { unknownSince: string });
+
 /** The whole view, with what pages show around it. */
 export interface StatusPage {
   view: StatusView;
   vendorName: string;
-  /** Groups of the grid: their own component (when listed) and their members, worst first. */
+  standing: StatusStanding;
+  /** Groups of the grid as observed: their own component (when listed) and their members, worst first. */
   groups: StatusGroup[];
+  /** The incidents open as observed (the view lists none while the state now is unknown). */
+  incidents: StatusIncident[];
   nextObservedAt: string | null;
+  /** The change that made the page as it was then, the one before it, and the next one. */
+  currentChange: string | null;
   previousChange: string | null;
   nextChange: string | null;
   firstObservedAt: string | null;
@@ -133,10 +145,38 @@ export function toStatusPage(facts: StatusFacts): StatusPage {
   return {
     view: { vendor: facts.vendor.slug, at: facts.at, observedAt: facts.observedAt, components, incidents },
     vendorName: facts.vendor.name,
+    standing: { kind: "then" },
     groups,
+    incidents,
     nextObservedAt: facts.nextObservedAt,
+    currentChange: facts.currentChange,
     previousChange: facts.previousChange,
     nextChange: facts.nextChange,
     firstObservedAt: facts.firstObservedAt,
   };
+}
+
+/**
+ * The page as it is now: as of the last good capture while that is recent. When it is not (or
+ * there never was one), the view says so rather than pass old states off as current: every
+ * component is `unknown` since that capture (the vendor's word then kept beside it) and no
+ * incident is counted open; the groups and incidents as last observed stay for pages to show.
+ */
+export function toStatusNowPage(facts: StatusFacts, nowFacts: Omit<VendorNowFacts, "unresolved">, now: Date): StatusPage {
+  const page = toStatusPage(facts);
+  const standing = describeNowStanding(nowFacts, now);
+  if (standing.unknownSince === null && standing.asOf !== null) return { ...page, standing: { kind: "current", asOf: standing.asOf } };
+  const since = standing.unknownSince ?? facts.at;
+  return {
+    ...page,
+    standing: { kind: "unknown", ...standing, unknownSince: since },
+    view: { ...page.view, components: page.view.components.map((c) => ({ ...c, status: "unknown", since })), incidents: [] },
+  };
+}
+
+/** Why a moment cannot be shown: before the vendor's first good capture nothing is known. Null when it can. */
+export function refuseBeforeArchive(facts: Pick<StatusFacts, "at" | "firstObservedAt" | "vendor">): string | null {
+  if (facts.firstObservedAt === null) return `Redline has no good capture of ${facts.vendor.name} yet: nothing of its page is archived`;
+  if (facts.at < facts.firstObservedAt) return `${facts.vendor.name} is archived from ${facts.firstObservedAt}: nothing is known of its page before`;
+  return null;
 }

@@ -5,10 +5,13 @@ import { isResolvedStatus, rankImpact, type Impact } from "@/lib/incident";
 
 /**
  * The change kinds of one version, from its field changes. The first version of an incident is
- * "incident-new" and nothing else: everything in it is new, none of it an edit.
+ * "incident-new" and nothing else: everything in it is new, none of it an edit. What a newly added
+ * source first says of an incident already archived is "new-source-report" and nothing else: it
+ * tells what happened before, at the times it gives, not what the vendor did at that capture.
  */
-export function classifyChanges(changes: readonly Change[], options: { isFirst: boolean }): ChangeKindName[] {
+export function classifyChanges(changes: readonly Change[], options: { isFirst: boolean; newSource?: boolean }): ChangeKindName[] {
   if (options.isFirst) return ["incident-new"];
+  if (options.newSource) return ["new-source-report"];
   const kinds = new Set<ChangeKindName>();
   const status = changes.find((c) => c.field === "status");
   const becameResolved = status !== undefined && isResolvedStatus(status.after as string | null) && !isResolvedStatus(status.before as string | null);

@@ -1,6 +1,6 @@
 import { canonicalizeIncident, hashIncident, sha256Hex } from "@/lib/canonicalize";
 import type { Change } from "@/lib/change";
-import { type ChangeKindName, EDIT_KINDS } from "@/lib/change-kinds";
+import { type ChangeKindName, EDIT_KINDS, isNewSourceReport } from "@/lib/change-kinds";
 import { classifyChanges } from "@/lib/derive/classify-changes";
 import { type IncidentRecord, recordState } from "@/lib/derive/incident-record";
 import { mergeObservation, type MergedObservation } from "@/lib/derive/merge-observation";
@@ -99,12 +99,21 @@ function presenceOf(record: IncidentRecord, input: CaptureInput, judged: Absence
   return judged ?? (record.presence === "listed" ? "left-feed" : record.presence);
 }
 
+/**
+ * Whether this capture is a listing source's first good one for the vendor: what it then says of an
+ * incident already archived is its account of the past, not news. A follow-up read for one incident
+ * (a postmortem page) is always its source's first and only look, and is news when it is made.
+ */
+function isNewSource(input: CaptureInput): boolean {
+  return input.own.lastLiveAt === null && input.profile.presence.kind !== "single";
+}
+
 function draftVersion(input: CaptureInput, before: IncidentRecord | null, base: IncidentState | null, record: IncidentRecord): DraftVersion | null {
   const state = recordState(record);
   const changes = diffStates(base, state, { pairBy: "id" });
   if (base !== null && changes.length === 0) return null;
   const previous = before ? recordState(before) : null;
-  const kinds = classifyChanges(changes, { isFirst: base === null });
+  const kinds = classifyChanges(changes, { isFirst: base === null, newSource: before !== null && isNewSource(input) });
   const summaryInput = { vendorName: input.vendorName, state, previous, changes, kinds, observedAt: input.observedAt };
   return {
     seq: record.versionCount + 1, state, changes, kinds,
@@ -112,16 +121,21 @@ function draftVersion(input: CaptureInput, before: IncidentRecord | null, base: 
   };
 }
 
-/** The record's running figures after a version: count, last change, first postmortem, edits after resolution. */
+/**
+ * The record's running figures after a version: count, last change, first postmortem, edits after
+ * resolution. A new source's account dates a postmortem by the time it gives, and edits nothing.
+ */
 function advance(record: IncidentRecord, before: IncidentRecord | null, version: DraftVersion, observedAt: string): IncidentRecord {
   const previous = before?.incident;
   const wasOver = previous !== undefined && (previous.resolvedAt !== null || isResolvedStatus(previous.status));
   const edited = wasOver && version.kinds.some((k) => EDIT_KINDS.has(k));
+  const postmortem = record.incident.postmortem;
+  const postmortemAt = postmortem && isNewSourceReport(version.kinds) ? (postmortem.publishedAt ?? observedAt) : observedAt;
   return {
     ...record,
     versionCount: version.seq,
     lastChangedAt: observedAt,
-    postmortemAt: record.postmortemAt ?? (record.incident.postmortem ? observedAt : null),
+    postmortemAt: record.postmortemAt ?? (postmortem ? postmortemAt : null),
     editsAfterResolution: record.editsAfterResolution + (edited ? 1 : 0),
   };
 }

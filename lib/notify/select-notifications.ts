@@ -3,6 +3,7 @@
  * filter reads (`versionFacts`); the notifier later matches them against every active
  * subscription (`matchSubscriptions`). Pure.
  */
+import { isNewSourceReport } from "@/lib/change-kinds";
 import type { CaptureDerivation } from "@/lib/derive/derive-capture";
 import { type ChangeFacts, matchesSubscription, type SubscriptionFilter, type WatchlistScope } from "@/lib/notify/subscription-filter";
 
@@ -18,12 +19,12 @@ export interface VersionFacts {
   facts: ChangeFacts;
 }
 
-/** The facts of each version a capture's derivation adds. */
+/** The facts of each version a capture's derivation adds, but for a new source's account of the past: that notifies no one. */
 export function versionFacts(vendor: string, derivation: CaptureDerivation): VersionFacts[] {
   const out: VersionFacts[] = [];
   for (const derived of derivation.incidents) {
     const { version } = derived;
-    if (!version) continue;
+    if (!version || isNewSourceReport(version.kinds)) continue;
     const after = derived.record.incident;
     const before = derived.before?.incident ?? null;
     out.push({

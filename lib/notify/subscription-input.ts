@@ -3,7 +3,7 @@
  * stored: the target and its format, the filter, the digest. One place, so both say the same.
  */
 import { z } from "zod";
-import { CHANGE_KIND_NAMES } from "@/lib/change-kinds";
+import { NEW_SOURCE_REPORT, NOTIFYING_KIND_NAMES } from "@/lib/change-kinds";
 import { MIN_IMPACTS, type SubscriptionFilter } from "@/lib/notify/subscription-filter";
 import { resolveTarget, SUBSCRIPTION_FORMATS, type SubscriptionFormat, SubscriptionTargetError } from "@/lib/notify/subscription-target";
 
@@ -45,8 +45,11 @@ export function checkSubscriptionRequest(request: z.output<typeof subscriptionRe
     if (error instanceof SubscriptionTargetError) throw new SubscriptionInputError(error.message, "target");
     throw error;
   }
-  const unknown = request.kinds.filter((k) => !(CHANGE_KIND_NAMES as readonly string[]).includes(k));
-  if (unknown.length > 0) throw new SubscriptionInputError(`subscriptions: unknown change kind ${unknown.map((k) => JSON.stringify(k)).join(", ")} (one of: ${CHANGE_KIND_NAMES.join(", ")})`, "kinds");
+  if (request.kinds.includes(NEW_SOURCE_REPORT)) {
+    throw new SubscriptionInputError(`subscriptions: ${NEW_SOURCE_REPORT} notifies no one: it is a newly added source's account of what was archived before, not news`, "kinds");
+  }
+  const unknown = request.kinds.filter((k) => !(NOTIFYING_KIND_NAMES as readonly string[]).includes(k));
+  if (unknown.length > 0) throw new SubscriptionInputError(`subscriptions: unknown change kind ${unknown.map((k) => JSON.stringify(k)).join(", ")} (one of: ${NOTIFYING_KIND_NAMES.join(", ")})`, "kinds");
   return {
     ...resolved,
     filter: { vendors: [...new Set(request.vendors)], kinds: [...new Set(request.kinds)] as SubscriptionFilter["kinds"], components: [...new Set(request.components)], minImpact: request.minImpact },

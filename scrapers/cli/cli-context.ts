@@ -5,7 +5,12 @@ import { getPlatform, PLATFORM_NAMES } from "@/scrapers/platforms";
 import type { Platform } from "@/scrapers/platforms/platform";
 
 export class CliError extends Error {
-  readonly kind = "cli";
+  readonly kind: "cli" | "usage" = "cli";
+}
+
+/** A flag's value the command refuses before doing anything: exit 2, as commander's own usage errors. */
+export class CliUsageError extends CliError {
+  override readonly kind = "usage";
 }
 
 /** `--db`, else REDLINE_DATABASE_URL, else the SQLite file REDLINE_DB. */

@@ -17,6 +17,7 @@ const { runImport, runImportGit } = lazily(() => import("@/scrapers/cli/import-c
 const { runBackup, runMigrate, runRederive, runRestore } = lazily(() => import("@/scrapers/cli/maintenance-commands"), ["runBackup", "runMigrate", "runRederive", "runRestore"]);
 const { runPoll } = lazily(() => import("@/scrapers/cli/poll-command"), ["runPoll"]);
 const { runPruneRaw } = lazily(() => import("@/scrapers/cli/retention-command"), ["runPruneRaw"]);
+const { runStatus } = lazily(() => import("@/scrapers/cli/status-command"), ["runStatus"]);
 const { runStats } = lazily(() => import("@/scrapers/cli/stats-command"), ["runStats"]);
 const { runVendorsAdd, runVendorsHookSecret, runVendorsList, runVendorsRemove, runVendorsSyncCatalog } = lazily(
   () => import("@/scrapers/cli/vendors-command"),
@@ -90,6 +91,15 @@ program
   .requiredOption("--format <format>", "json or md")
   .option(...dbOption)
   .action((opts) => runExport(opts));
+
+program
+  .command("status")
+  .description("a vendor's status page as it was at a moment (or now): the component grid as observed then and the incidents open then")
+  .requiredOption("--vendor <slug>", "vendor slug")
+  .option("--at <ISO time>", "the moment, e.g. 2025-05-01T14:05:00Z (UTC without an offset; default: now)")
+  .addOption(new Option("--format <format>", "text or json").choices(["text", "json"]).default("text"))
+  .option(...dbOption)
+  .action((opts: { vendor: string; at?: string; format: "text" | "json"; db?: string }) => runStatus(opts));
 
 program
   .command("rederive")
@@ -263,7 +273,8 @@ async function main(argv: string[]): Promise<number> {
     }
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`redline: ${message.split("\n")[0]}\n`);
-    return 1;
+    // A value the command's own checks refuse is a usage error, as commander's are.
+    return error instanceof Error && "kind" in error && error.kind === "usage" ? 2 : 1;
   }
 }
 

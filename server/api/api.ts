@@ -7,6 +7,7 @@ import { listIncidents } from "@/db/queries/incident-list";
 import { parseSeq, resolveIncidentRoute } from "@/db/queries/incident-route";
 import { decodeCursor } from "@/db/queries/prepared";
 import { SNIPPET_CLOSE, SNIPPET_OPEN, searchIncidents, toFtsQuery } from "@/db/queries/search";
+import { findStatusPage } from "@/db/queries/status-page";
 import { getVendor } from "@/db/queries/vendor-profile";
 import { findUnknownVendor } from "@/db/queries/vendor-names";
 import { getVendorOverview, pageVendorOverviews } from "@/db/queries/vendors-overview";
@@ -23,6 +24,8 @@ import {
   type pageSchema,
   type searchHitSchema,
   searchQuerySchema,
+  statusQuerySchema,
+  type statusViewSchema,
   vendorListQuerySchema,
   type vendorSchema,
 } from "@/lib/api/schemas";
@@ -97,6 +100,15 @@ export function createApi(database: () => RedlineDb = getServerDb) {
       const overview = await getVendorOverview(database(), new Date(), readNowRules(), slug);
       if (!overview) return notFound(`no vendor ${JSON.stringify(slug)}`);
       return answerJson(request, toVendor(apiLinks(publicOrigin(request)), overview) satisfies z.infer<typeof vendorSchema>);
+    }),
+
+    getVendorStatus: apiHandler<Pick<Params, "slug">>(async (request, { slug }) => {
+      const parsed = parseQuery(statusQuerySchema, request);
+      if ("error" in parsed) return parsed.error;
+      const answer = await findStatusPage(database(), slug, parsed.data.at ?? null, readNowRules(), new Date());
+      if (!answer) return notFound(`no vendor ${JSON.stringify(slug)}`);
+      if ("refused" in answer) return notFound(answer.refused);
+      return answerJson(request, answer.page.view satisfies z.infer<typeof statusViewSchema>);
     }),
 
     listIncidents: apiHandler<Record<string, never>>(async (request) => {

@@ -60,4 +60,21 @@ describe("the outbox", () => {
     await importSnapshots(db, acme, platform, snapshots(11, "identified"), undefined, undefined, { notify: true });
     expect((await outbox()).filter((r) => r.id === all.id)).toEqual([{ id: all.id, incident: "inc1", seq: 2 }]);
   });
+
+  it("is not written for what a newly added source first reports of an archived incident, nor for a subscription to every change", async () => {
+    const { db, acme, all, outbox } = await setUp();
+    const history = makeTestPlatform({ kind: "recent", limit: 25 }, 1, "test-history");
+    const open = makeIncident();
+    const toAll = async () => (await outbox()).filter((r) => r.id === all.id).map((r) => r.seq).sort((a, b) => a - b);
+    await ingestSnapshot(db, { vendor: acme, platform, source: "incidents.json", observedAt: "2026-03-01T10:00:00.000Z", body: snapshotBody([open]), notify: true });
+    expect(await toAll()).toEqual([1]);
+    const resolved = makeIncident({ status: "resolved", resolvedAt: "2026-03-01T11:00:00.000Z" });
+    await ingestSnapshot(db, { vendor: acme, platform: history, source: "history.atom", observedAt: "2026-03-14T10:00:00.000Z", body: snapshotBody([resolved]), notify: true });
+    const kinds = await db.connection.prepare<[], { kinds: string }>("SELECT kinds FROM incident_versions ORDER BY seq").all();
+    expect(kinds.map((k) => JSON.parse(k.kinds) as string[])).toEqual([["incident-new"], ["new-source-report"]]);
+    expect(await toAll()).toEqual([1]);
+    // From its second capture on, what the source says is news like any other's.
+    await ingestSnapshot(db, { vendor: acme, platform: history, source: "history.atom", observedAt: "2026-03-15T10:00:00.000Z", body: snapshotBody([{ ...resolved, title: "API errors" }]), notify: true });
+    expect(await toAll()).toEqual([1, 3]);
+  });
 });

@@ -1,9 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
+import { listSourceStandings } from "@/db/queries/vendor-now";
 import { listIncidentFacts } from "@/db/queries/vendor-profile";
 import { describeVendorNowIncidents, getVendorOverview, type NowRules } from "@/db/queries/vendors-overview";
 import { addVendor, ensureVendor, type VendorRow } from "@/db/vendors";
 import type { Incident } from "@/lib/incident";
+import { comparisonRows, compareVendors } from "@/lib/vendor-comparison";
 import { computeVendorFigures } from "@/lib/vendor-figures";
 import { feedsBySource } from "@/lib/vendor-now";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
@@ -66,9 +68,23 @@ describe("a vendor's Now from its stored captures and its feed's declared profil
     expect(jira.now).toMatchObject({ state: "clear", asOf: T2 });
     expect(jira.openIncidents).toBe(0);
     const figures = computeVendorFigures(await listIncidentFacts(db, activeVendorId, "2026-03-01T00:00:00.000Z", "2026-04-01T00:00:00.000Z"), { from: "2026-03-01T00:00:00.000Z", to: "2026-03-31T23:59:59.999Z" }, feedsBySource(jira.sources));
-    expect(figures).toMatchObject({ incidents: 1, resolved: 1, probablyResolved: 1, postmortemShare: null });
+    expect(figures).toMatchObject({ incidents: 1, resolved: 1, probablyResolved: 1, postmortemShare: null, editsAfterResolution: null });
     // Started 10:00, last listed 10:05, gone at the 12:05 capture.
     expect(figures.medianResolveMs).toBe(2 * 3_600_000 + 5 * 60_000);
+  });
+
+  it("compares vendors with each one's feeds from its captures: unknown where a feed cannot show a figure, as on the vendor page", async () => {
+    const period = { from: "2026-03-01T00:00:00.000Z", to: "2026-03-31T23:59:59.999Z" };
+    const vendors = await Promise.all(["active-only", "recent-n", "status-less"].map(async (slug) => {
+      const { vendorId, sources } = await overview(slug);
+      const standings = await listSourceStandings(db, vendorId, rules.profileOf);
+      expect(standings).toEqual(sources);
+      return { slug, name: slug, archived: { first: T0, last: T2 }, facts: await listIncidentFacts(db, vendorId, period.from, "2026-04-01T00:00:00.000Z"), feedOf: feedsBySource(standings) };
+    }));
+    const rows = Object.fromEntries(comparisonRows(compareVendors(vendors, period)).map((r) => [r.label, r.values]));
+    expect(rows["With a postmortem"]).toEqual(["unknown: every incident is from a feed that drops ended incidents", "0%", "unknown: every incident is from a feed without postmortems"]);
+    expect(rows["Edits after resolution"]).toEqual(["unknown: every incident is from a feed that drops ended incidents", "0", "unknown: every incident is from a feed without status or end"]);
+    expect(rows["Median time to resolve"]?.[2]).toBe("unknown: every incident is from a feed without status or end");
   });
 
   it("counts open an incident a recent-N feed still lists unresolved", async () => {

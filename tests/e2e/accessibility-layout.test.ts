@@ -1,7 +1,7 @@
 import type { Page } from "playwright";
 import { describe, expect, it } from "vitest";
 import { startE2eApp } from "@/tests/e2e/support/e2e-app";
-import { findContrastProblems, findSqueezedCells, horizontalOverflow, readOutline } from "@/tests/e2e/support/page-checks";
+import { type ChartLabel, findContrastProblems, findSqueezedCells, horizontalOverflow, readChartLabels, readOutline } from "@/tests/e2e/support/page-checks";
 import { corpusAvailable } from "@/tests/support/corpus-location";
 
 const app = startE2eApp("a11y");
@@ -14,6 +14,7 @@ const PAGES: readonly NamedPage[] = [
   ["vendors", "/vendors"],
   ["vendor", "/vendors/acme"],
   ["vendor-changes", "/vendors/acme/changes"],
+  ["vendor-status", "/vendors/acme/status?at=2026-03-02T10:30:00Z"],
   ["incident", INCIDENT],
   ["change", `${INCIDENT}/versions/3`],
   ["compare", `${INCIDENT}/compare?from=1&to=5`],
@@ -134,4 +135,44 @@ describe("phone layout", () => {
     }
     expect(squeezed).toEqual([]);
   });
+});
+
+describe("charts", () => {
+  const CHARTS: readonly NamedPage[] = [
+    ["vendor", "/vendors/acme"],
+    ["vendor-comparison", "/compare?vendors=acme,hostile"],
+    ...(corpusAvailable
+      ? ([
+          ["github", "/vendors/github"],
+          ["jira", "/vendors/jira"],
+          // Twelve months: one label per month at 1280 px.
+          ["jira-2025", "/vendors/jira?since=2025-01-01&until=2025-12-31"],
+          ["corpus-comparison", "/compare?vendors=github,jira,acme"],
+        ] as const)
+      : []),
+  ];
+  const WIDTHS = [
+    ["390", PHONE],
+    ["1280", { viewport: { width: 1280, height: 900 } }],
+  ] as const;
+  const overlaps = (a: ChartLabel, b: ChartLabel) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+  it.each(WIDTHS.flatMap(([width, options]) => CHARTS.map(([name, path]) => [`${name} at ${width} px`, path, options] as const)))(
+    "%s: every chart's labels are apart, on screen and at least the body's small text size",
+    async (name, path, options) => {
+      const page = await app().page(options);
+      await app().visit(page, path, `chart-${name.replace(/ at (\d+) px/, "-$1")}`);
+      const { smallPx, viewportWidth, charts } = await readChartLabels(page);
+      expect(charts.length).toBeGreaterThan(0);
+      for (const { bars, labels } of charts) {
+        const months = labels.filter((l) => /^\d{4}-\d{2}$/.test(l.text));
+        if (bars >= 2) expect(months.length, "month labels shown").toBeGreaterThanOrEqual(2);
+        for (const [i, a] of labels.entries()) {
+          expect(a.fontPx, `"${a.text}" font size`).toBeGreaterThanOrEqual(smallPx);
+          expect([a.left >= 0, a.right <= viewportWidth], `"${a.text}" within the screen`).toEqual([true, true]);
+          for (const b of labels.slice(i + 1)) expect(overlaps(a, b), `"${a.text}" and "${b.text}" overlap`).toBe(false);
+        }
+      }
+    },
+  );
 });

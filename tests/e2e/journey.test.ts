@@ -66,6 +66,11 @@ describe("a reader following an edited incident through the archive", () => {
     await expect(page.locator("table.comparison thead th").allTextContents()).resolves.toEqual(["Acme Cloud", "Hostile Status"]);
     const incidents = page.locator("table.comparison tbody tr", { hasText: "Incidents" }).first();
     await expect(incidents.locator("td").count()).resolves.toBe(2);
+
+    // Over 2026, worded as on Acme's own page: its summary.json incident cannot show a postmortem.
+    await app().visit(page, "/compare?vendors=acme&vendors=hostile&since=2026-01-01&until=2026-12-31", "vendor-comparison-2026");
+    const postmortems = page.locator("table.comparison tbody tr", { hasText: "With a postmortem" });
+    await expect(postmortems.locator("td").first().textContent()).resolves.toBe("100% (of 1; 1 more from a feed that drops ended incidents)");
   });
 
   it("shows the vendor's figures, an SVG chart and its incidents, for a period picked with the form", async () => {

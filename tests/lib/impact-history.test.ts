@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeImpactHistory, impactSteps } from "@/lib/impact-history";
+import { describeImpactHistory, impactEndOf, impactSteps } from "@/lib/impact-history";
 
 const v = (observedAt: string, impact: string | null) => ({ observedAt: `${observedAt}:00.000Z`, impact });
 
@@ -44,5 +44,32 @@ describe("describeImpactHistory", () => {
   it("treats a change to not stated as a lowering from the last known impact", () => {
     const steps = impactSteps([v("2026-03-01T10:00", "major"), v("2026-03-01T12:00", null)], "2026-03-01T13:00:00.000Z");
     expect(describeImpactHistory(steps)).toBe("was major for 2 h until 12:00 UTC");
+  });
+});
+
+describe("impactEndOf", () => {
+  const versions = [
+    { observedAt: "2026-03-01T13:37:00.000Z", kinds: ["incident-new"] },
+    { observedAt: "2026-03-01T17:37:00.000Z", kinds: ["impact-escalated"] },
+    { observedAt: "2026-03-01T21:37:00.000Z", kinds: ["incident-left-feed"] },
+  ];
+  const NOW = "2031-09-01T00:00:00.000Z";
+
+  it("ends an unresolved incident that left the feed when it left, not now", () => {
+    expect(impactEndOf({ resolvedAt: null }, "left-feed", versions, NOW)).toBe("2026-03-01T21:37:00.000Z");
+  });
+
+  it("ends a deleted incident at the version that recorded the deletion, even when a later one followed", () => {
+    const deleted = [...versions.slice(0, 2), { observedAt: "2026-03-01T20:00:00.000Z", kinds: ["incident-deleted"] }, { observedAt: "2026-03-02T09:00:00.000Z", kinds: ["title-changed"] }];
+    expect(impactEndOf({ resolvedAt: null }, "deleted", deleted, NOW)).toBe("2026-03-01T20:00:00.000Z");
+  });
+
+  it("runs an incident still listed and unresolved until the time it is known open", () => {
+    expect(impactEndOf({ resolvedAt: null }, "listed", versions.slice(0, 2), NOW)).toBe(NOW);
+  });
+
+  it("ends a resolved incident at its resolution, listed or not", () => {
+    expect(impactEndOf({ resolvedAt: "2026-03-01T19:00:00.000Z" }, "left-feed", versions, NOW)).toBe("2026-03-01T19:00:00.000Z");
+    expect(impactEndOf({ resolvedAt: "2026-03-01T19:00:00.000Z" }, "listed", versions.slice(0, 2), NOW)).toBe("2026-03-01T19:00:00.000Z");
   });
 });

@@ -132,3 +132,47 @@ describe("one order and one vocabulary with the change page", () => {
     expect(headlineVersion(left)).toBe(`${presenceLabel("left-feed")}.`);
   });
 });
+
+describe("a newly added source's first account of an archived incident", () => {
+  const open = makeIncident({ status: "investigating" });
+  const reported = makeIncident({
+    status: "resolved",
+    resolvedAt: "2026-03-01T11:00:00.000Z",
+    updates: [
+      makeUpdate(),
+      makeUpdate({ id: "u2", status: "identified", body: "A deploy is the cause.", displayAt: "2026-03-01T10:30:00.000Z", createdAt: "2026-03-01T10:30:00.000Z" }),
+      makeUpdate({ id: "u3", status: "resolved", body: "Fixed.", displayAt: "2026-03-01T11:00:00.000Z", createdAt: "2026-03-01T11:00:00.000Z" }),
+    ],
+  });
+  const inputOf = (before: Incident, after: Incident) => {
+    const prev: IncidentState = { incident: canonicalizeIncident(before), presence: "left-feed" };
+    const state: IncidentState = { incident: canonicalizeIncident(after), presence: "listed" };
+    const changes = diffStates(prev, state).filter((c) => c.field !== "presence");
+    return { vendorName: "GitHub", state, previous: prev, changes, kinds: classifyChanges(changes, { isFirst: false, newSource: true }), observedAt: "2026-03-15T04:31:00.000Z" };
+  };
+
+  it("is one kind, whatever it changes: a first version is still new", () => {
+    const input = inputOf(open, reported);
+    expect(input.kinds).toEqual(["new-source-report"]);
+    expect(classifyChanges(input.changes, { isFirst: true, newSource: true })).toEqual(["incident-new"]);
+  });
+
+  it("says a newly added source reported it, with the times that source gives, never as something that happened at the capture", () => {
+    const input = inputOf(open, reported);
+    const headline = headlineVersion(input);
+    expect(headline).toBe(
+      "Reported by a newly added source at its first capture, not seen as it happened: status Resolved (was Investigating), resolved at 2026-03-01 11:00 UTC and 2 updates posted from 2026-03-01 10:30 to 11:00 UTC, as that source gives them.",
+    );
+    expect(summarizeVersion(input)).toBe(`${headline} ${describeIncident("GitHub", input.state.incident)}`);
+    expect(summarizeVersion(input)).not.toMatch(/Status changed|new updates were posted|after resolution/);
+  });
+
+  it("gives a postmortem's publication time and the fields the source words differently", () => {
+    const withPostmortem = { ...reported, title: "API errors", postmortem: { body: "A bad deploy.", publishedAt: "2026-03-04T09:00:00.000Z" } };
+    const resolvedBefore = { ...reported, updates: reported.updates.map((u) => (u.id === "u2" ? { ...u, body: "A deploy was the cause." } : u)) };
+    expect(headlineVersion(inputOf(resolvedBefore, withPostmortem))).toBe(
+      'Reported by a newly added source at its first capture, not seen as it happened: the title "API errors", 1 update worded differently and a postmortem published at 2026-03-04 09:00 UTC, as that source gives them.',
+    );
+  });
+});
+

@@ -43,8 +43,28 @@ describe("computeVendorFigures", () => {
       { from: "2026-01-01T00:00:00.000Z", to: "2026-01-31T23:59:59.999Z" },
       (source) => (source === "summary.json" ? feedKindOf(summary.profile) : null),
     );
-    expect(figures).toMatchObject({ resolved: 2, probablyResolved: 2, postmortemObservable: 0, postmortemShare: null, medianResolveMs: 2 * h, p90ResolveMs: 4 * h });
+    expect(figures).toMatchObject({ resolved: 2, probablyResolved: 2, postmortemShare: null, medianResolveMs: 2 * h, p90ResolveMs: 4 * h });
+    expect(figures.observable.postmortem).toEqual({ incidents: 0, unseen: 3, because: ["drops-ended"] });
     const unknownFeeds = computeVendorFigures([left("2026-01-05T00:00:00.000Z", "2026-01-05T02:00:00.000Z")], { from: "2026-01-01T00:00:00.000Z", to: "2026-01-31T23:59:59.999Z" });
-    expect(unknownFeeds).toMatchObject({ resolved: 1, probablyResolved: 1, postmortemShare: 0 });
+    expect(unknownFeeds).toMatchObject({ resolved: 1, probablyResolved: 1, postmortemShare: 0, editsAfterResolution: 0 });
+  });
+
+  it("leaves edits after resolution unknown, not 0, when no incident's feed keeps it listed with an end, unless an edit was seen", () => {
+    const feedOf = (source: string) => {
+      const platform = getPlatform(source);
+      return platform ? feedKindOf(platform.profile) : null;
+    };
+    const from = (source: string, edits: number): IncidentFacts => ({
+      startedAt: "2026-01-05T00:00:00.000Z", resolvedAt: null, impact: "minor", postmortemAt: null, editsAfterResolution: edits,
+      presence: { status: null, resolvedAt: null, presence: "listed", source, lastSeenAt: "2026-01-05T00:00:00.000Z", leftAt: null },
+    });
+    const period = { from: "2026-01-01T00:00:00.000Z", to: "2026-01-31T23:59:59.999Z" };
+    const unseen = computeVendorFigures([from("statuspage-summary", 0), from("rss", 0)], period, feedOf);
+    expect(unseen.editsAfterResolution).toBeNull();
+    expect(unseen.observable.edits).toEqual({ incidents: 0, unseen: 2, because: ["drops-ended", "no-end"] });
+    expect(unseen.observable.end).toEqual({ incidents: 1, unseen: 1, because: ["no-end"] });
+    const seenAnyway = computeVendorFigures([from("statuspage-summary", 1), from("rss", 0)], period, feedOf);
+    expect(seenAnyway).toMatchObject({ editsAfterResolution: 1, observable: { edits: { incidents: 1, unseen: 1 } } });
+    expect(computeVendorFigures([], period, feedOf).editsAfterResolution).toBe(0);
   });
 });

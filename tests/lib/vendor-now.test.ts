@@ -29,9 +29,9 @@ const base = { createdAt: "2026-01-01T00:00:00.000Z", polled: true, intervalMs: 
 
 describe("feed kinds from the platform declarations", () => {
   it("reads summary.json as active-only, incidents.json as recent-N and an RSS feed as stating no status", () => {
-    expect(activeOnly).toMatchObject({ lists: "active", statesEnd: true, showsPostmortems: false });
-    expect(recentN).toMatchObject({ lists: "recent", statesEnd: true, showsPostmortems: true });
-    expect(statusLess).toMatchObject({ lists: "recent", statesEnd: false });
+    expect(activeOnly).toMatchObject({ lists: "active", statesEnd: true, showsPostmortems: false, showsEditsAfterResolution: false });
+    expect(recentN).toMatchObject({ lists: "recent", statesEnd: true, showsPostmortems: true, showsEditsAfterResolution: true });
+    expect(statusLess).toMatchObject({ lists: "recent", statesEnd: false, showsPostmortems: false, showsEditsAfterResolution: false });
   });
 });
 

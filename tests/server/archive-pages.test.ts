@@ -6,6 +6,7 @@ import { ensureVendor } from "@/db/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { freshDatabase } from "@/tests/support/database";
+import type { Incident } from "@/lib/incident";
 import { makeIncident } from "@/tests/support/incidents";
 import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 
@@ -21,7 +22,45 @@ beforeAll(async () => {
   const quiet = await ensureVendor(db, { slug: "quiet", name: "Quiet Co", platform: platform.name });
   const open = makeIncident({ vendor: "quiet", id: "q1", title: "Still investigating", startedAt: "2026-04-09T00:00:00.000Z" });
   await ingestSnapshot(db, { vendor: quiet, platform, source: "feed", observedAt: "2026-04-09T02:00:00.000Z", body: snapshotBody([open]) });
+  await archiveEscalations();
 });
+
+/** Incidents raised from minor to critical at 17:37: one then gone from a feed of unresolved incidents, one deleted, one still listed by a feed polled weeks ago, one by a feed polled now. */
+async function archiveEscalations() {
+  const escalating = (vendor: string, id: string, startedAt: string) => {
+    const minor = makeIncident({ vendor, id, title: `Escalating ${id}`, startedAt, impact: "minor" });
+    return { minor, critical: { ...minor, impact: "critical" as const } };
+  };
+  const ingest = async (slug: string, platform: ReturnType<typeof makeTestPlatform>, snapshots: [string, Incident[]][]) => {
+    const vendor = await ensureVendor(db, { slug, name: slug, platform: platform.name });
+    for (const [observedAt, incidents] of snapshots) await ingestSnapshot(db, { vendor, platform, source: "feed", observedAt, body: snapshotBody(incidents) });
+  };
+  const left = escalating("left", "l1", "2026-04-10T13:00:00.000Z");
+  await ingest("left", makeTestPlatform({ kind: "active" }), [
+    ["2026-04-10T13:37:00.000Z", [left.minor]],
+    ["2026-04-10T17:37:00.000Z", [left.critical]],
+    ["2026-04-10T21:37:00.000Z", []],
+  ]);
+  const gone = escalating("gone", "d1", "2026-04-10T13:00:00.000Z");
+  const older = [1, 2].map((n) => makeIncident({ vendor: "gone", id: `o${n}`, startedAt: `2026-04-0${n}T10:00:00.000Z`, resolvedAt: `2026-04-0${n}T11:00:00.000Z`, status: "resolved" }));
+  await ingest("gone", makeTestPlatform({ kind: "recent", limit: null }, 1, "test-recent"), [
+    ["2026-04-10T13:37:00.000Z", [...older, gone.minor]],
+    ["2026-04-10T17:37:00.000Z", [...older, gone.critical]],
+    ["2026-04-10T19:37:00.000Z", older],
+  ]);
+  const stale = escalating("stale", "t1", "2026-04-10T13:00:00.000Z");
+  await ingest("stale", makeTestPlatform({ kind: "active" }), [
+    ["2026-04-10T13:37:00.000Z", [stale.minor]],
+    ["2026-04-10T17:37:00.000Z", [stale.critical]],
+    ["2026-04-10T20:37:00.000Z", [stale.critical]],
+  ]);
+  const still = escalating("still", "s1", "2026-04-30T13:00:00.000Z");
+  await ingest("still", makeTestPlatform({ kind: "active" }), [
+    ["2026-04-30T13:37:00.000Z", [still.minor]],
+    ["2026-04-30T17:37:00.000Z", [still.critical]],
+    ["2026-04-30T23:58:00.000Z", [still.critical]],
+  ]);
+}
 
 const render = (path: string) => renderArchivePage(db, path, ["/_next/static/site.css"], NOW);
 
@@ -52,6 +91,26 @@ describe("renderArchivePage", () => {
     expect(html).toContain("not as of the last capture, ");
     expect(html).toContain("(open for 2 h by then)");
     expect(html).not.toContain("not yet");
+  });
+
+  it("ends an escalated impact when its incident left the feed of unresolved incidents, not now", async () => {
+    const html = (await render(paths.incident("left", "l1"))) ?? "";
+    expect(html).toContain("minor → critical at 17:37 UTC, for 4 h<");
+  });
+
+  it("ends an escalated impact when its incident was deleted, not now", async () => {
+    const html = (await render(paths.incident("gone", "d1"))) ?? "";
+    expect(html).toContain("minor → critical at 17:37 UTC, for 2 h<");
+  });
+
+  it("runs the impact of an incident still listed by a feed last read weeks ago only until that read", async () => {
+    const html = (await render(paths.incident("stale", "t1"))) ?? "";
+    expect(html).toContain("minor → critical at 17:37 UTC, for 3 h<");
+  });
+
+  it("runs the impact of an incident still listed and unresolved until now", async () => {
+    const html = (await render(paths.incident("still", "s1"))) ?? "";
+    expect(html).toContain("minor → critical at 17:37 UTC, for 6 h 23 min<");
   });
 
   it("reads percent-encoded segments as the router does", async () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { ensureVendor } from "@/db/vendors";
-import { CHANGE_KIND_NAMES } from "@/lib/change-kinds";
+import { NOTIFYING_KIND_NAMES } from "@/lib/change-kinds";
 import { type Api, createApi } from "@/server/api/api";
 import { countRows, freshDatabase, queryRow, runSql } from "@/tests/support/database";
 
@@ -74,7 +74,8 @@ describe("the operator API for subscriptions", () => {
   it.each([
     ["a loopback target", { target: "http://127.0.0.1:9/hook" }, "target", /private, loopback or link-local/],
     ["a mailto: target in the slack format", { target: "mailto:ops@example.com", format: "slack" }, "target", /email format/],
-    ["an unknown change kind", { target: "https://hooks.example.com/x", kinds: ["edited"] }, "kinds", new RegExp(CHANGE_KIND_NAMES.join(", "))],
+    ["an unknown change kind", { target: "https://hooks.example.com/x", kinds: ["edited"] }, "kinds", new RegExp(NOTIFYING_KIND_NAMES.join(", "))],
+    ["a kind that notifies no one", { target: "https://hooks.example.com/x", kinds: ["new-source-report"] }, "kinds", /new-source-report notifies no one/],
     ["an unknown key", { target: "https://hooks.example.com/x", secret: "mine" }, "secret", /secret/],
     ["an unknown vendor", { target: "https://hooks.example.com/x", vendors: ["nobody"] }, undefined, /no vendor "nobody"/],
   ])("refuses %s as the CLI does, with a 400 naming the field, writing nothing", async (_what, body, parameter, detail) => {

@@ -130,4 +130,20 @@ describe("the OpenAPI document", () => {
     const missing = await api.getVendor(new Request(`${ORIGIN}/api/v1/vendors/nope`), { params: Promise.resolve({ slug: "nope" }) });
     expect(validate(await missing.json())).toBe(true);
   });
+
+  it("documents the page as it was with its moment, and the 400 and 404 problems it answers", async () => {
+    const op = (await openApi()).paths["/vendors/{slug}/status"]?.get;
+    expect(op?.parameters.map((p) => [p.name, p.in, p.required])).toEqual([["slug", "path", true], ["at", "query", false]]);
+    expect(Object.keys(op?.responses ?? {}).sort()).toEqual(["200", "304", "400", "404"]);
+    expect(JSON.stringify(op?.responses["404"])).toContain("archived");
+    const ajv = new Ajv2020({ strict: false });
+    const validate = ajv.compile((await openApi()).components.schemas.Problem ?? {});
+    const status = (query: string) => api.getVendorStatus(new Request(`${ORIGIN}/api/v1/vendors/acme/status${query}`), { params: Promise.resolve({ slug: "acme" }) });
+    for (const [query, code] of [["?at=noon", 400], ["?at=1999-01-01T00:00:00Z", 404]] as const) {
+      const response = await status(query);
+      expect(response.status, query).toBe(code);
+      expect(response.headers.get("content-type"), query).toMatch(/^application\/problem\+json/);
+      expect(validate(await response.json()), query).toBe(true);
+    }
+  });
 });

@@ -76,6 +76,22 @@ describe("the web server's page cache", () => {
     expect(after).toEqual(["miss", "hit", "miss", "hit"]);
   });
 
+  it("keeps the page as it was at a moment, page and API alike, until a change of its vendor; the page as it is now is rendered each time", async () => {
+    const archive = changingArchive();
+    const { get } = await serve(archive.feed);
+    const moments = ["/vendors/b/status?at=2026-03-01T10:00:00Z", "/api/v1/vendors/b/status?at=2026-03-01T10:00:00Z", "/vendors/a/status?at=2026-03-01T10:00:00Z"];
+    for (const path of moments) expect((await get(path)).cache).toBe("miss");
+    for (const path of ["/vendors/b/status", "/api/v1/vendors/b/status"]) {
+      expect((await get(path)).cache).toBe("bypass");
+      expect((await get(path)).cache).toBe("bypass");
+    }
+    // A component state of vendor b: its triggers name the vendor and no incident.
+    archive.record("b");
+    const after = [];
+    for (const path of moments) after.push((await get(path)).cache);
+    expect(after).toEqual(["miss", "miss", "hit"]);
+  });
+
   it("renders afresh for a reader who asks to revalidate, and for pages that show poll health", async () => {
     const { rendered, get } = await serve(UNCHANGED);
     await get("/vendors/acme/incidents/42");

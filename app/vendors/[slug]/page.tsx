@@ -3,21 +3,26 @@ import { notFound } from "next/navigation";
 import { BarChart } from "@/components/bar-chart";
 import { ImpactBadge } from "@/components/badges";
 import { CalendarLink } from "@/components/calendar-link";
+import { ComponentFigureItems, ComponentGroupsTable } from "@/components/component-figures";
 import { FeedLinks, feedAlternates } from "@/components/feed-links";
 import { Pager } from "@/components/pager";
 import { UtcTime } from "@/components/utc-time";
 import { IncidentStateText, VendorNowSection } from "@/components/vendor-now";
+import { loadComponentFigureFacts } from "@/db/queries/component-figures";
 import { decodeCursor } from "@/db/queries/prepared";
 import { getArchivedInstants, getVendor, listComponentNames, listIncidentFacts, listStatuses, listVendorIncidents } from "@/db/queries/vendor-profile";
 import { describeVendorNowIncidents, getVendorOverview } from "@/db/queries/vendors-overview";
 import { getServerDb } from "@/db/server-db";
+import { findStatusAt } from "@/db/queries/status-at";
+import { toStatusNowPage } from "@/lib/components/status-view";
 import { formatDuration } from "@/lib/format";
 import { paths, safeHttpUrl } from "@/lib/incident-key";
 import { vendorProfileParamsSchema } from "@/lib/page-params";
 import { archivedRangeOf, reportPeriod } from "@/lib/report-period";
+import { describeFigures } from "@/lib/vendor-figure-text";
 import { computeVendorFigures } from "@/lib/vendor-figures";
 import { feedsBySource } from "@/lib/vendor-now";
-import { readNowRules } from "@/lib/now-rules";
+import { readNowRules, statusRules } from "@/lib/now-rules";
 import { statusLabel } from "@/lib/labels";
 
 export const dynamic = "force-dynamic";
@@ -31,16 +36,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 
-function percent(share: number | null, figures: { incidents: number; postmortemObservable: number }): string {
-  if (share === null) return figures.incidents === 0 ? "no incidents" : "unknown: this feed drops incidents when they end";
-  const unseen = figures.incidents - figures.postmortemObservable;
-  return `${Math.round(share * 100)}%${unseen > 0 ? ` (of ${figures.postmortemObservable}; ${unseen} more from a feed that drops ended incidents)` : ""}`;
-}
-
-function probably(figures: { probablyResolved: number; resolved: number }): string {
-  return figures.probablyResolved === 0 ? "" : ` (${figures.probablyResolved} of ${figures.resolved} ended when they left the feed)`;
-}
-
 export default async function VendorProfilePage({ params, searchParams }: Props) {
   const { slug } = await params;
   const raw = await searchParams;
@@ -53,7 +48,9 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
   const overview = await getVendorOverview(db, now, readNowRules(), vendor.slug);
   if (!overview) notFound();
   const feedOf = feedsBySource(overview.sources);
-  const figures = computeVendorFigures(await listIncidentFacts(db, vendor.id, period.sinceAt, period.untilAt), { from: period.sinceAt, to: `${period.until}T23:59:59.999Z` }, feedOf);
+  const gridFigures = await loadComponentFigureFacts(db, vendor, { from: period.sinceAt, to: period.untilAt }, now, readNowRules());
+  const figures = computeVendorFigures(await listIncidentFacts(db, vendor.id, period.sinceAt, period.untilAt), { from: period.sinceAt, to: `${period.until}T23:59:59.999Z` }, feedOf, gridFigures);
+  const figureText = describeFigures(figures);
   const before = query.data.before ? decodeCursor(query.data.before) : null;
   const list = await listVendorIncidents(
     db,
@@ -64,6 +61,9 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
   const components = await listComponentNames(db, vendor.id);
   const statuses = await listStatuses(db, vendor.id);
   const vendorNow = await describeVendorNowIncidents(db, overview, now);
+  const gridFacts = await findStatusAt(db, vendor.slug, now.toISOString(), statusRules());
+  if (!gridFacts) notFound();
+  const grid = toStatusNowPage(gridFacts, overview.nowFacts, now);
   const statusPage = safeHttpUrl(vendor.statusPageUrl ?? vendor.url);
   const periodLabel = `${period.since} to ${period.until}`;
   return (
@@ -87,7 +87,7 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
       <FeedLinks feedPath={(f) => paths.vendorKindFeed(vendor.slug, "postmortem-published", f)} label={`${vendor.name} postmortems`} />
       <CalendarLink href={paths.vendorMaintenanceCalendar(vendor.slug)} label={`${vendor.name} scheduled maintenance`} />
 
-      <VendorNowSection vendorName={vendor.name} slug={vendor.slug} now={vendorNow} at={now} lastError={overview.poll?.lastError ?? null} />
+      <VendorNowSection vendorName={vendor.name} slug={vendor.slug} now={vendorNow} grid={grid} at={now} lastError={overview.poll?.lastError ?? null} />
 
       <section aria-labelledby="figures-heading">
         <h2 id="figures-heading">Track record, {periodLabel}</h2>
@@ -100,11 +100,12 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
         <BarChart label={`${vendor.name} incidents per month`} data={figures.perMonth.map((m) => ({ label: m.month, value: m.count }))} />
         <dl className="figures">
           <div><dt>Incidents</dt><dd>{figures.incidents}</dd></div>
-          <div><dt>Median time to resolve</dt><dd>{figures.medianResolveMs === null ? "none resolved" : `${formatDuration(figures.medianResolveMs)}${probably(figures)}`}</dd></div>
-          <div><dt>90th percentile time to resolve</dt><dd>{figures.p90ResolveMs === null ? "none resolved" : formatDuration(figures.p90ResolveMs)}</dd></div>
-          <div><dt>With a postmortem</dt><dd>{percent(figures.postmortemShare, figures)}</dd></div>
-          <div><dt>Median wait for the postmortem</dt><dd>{figures.medianPostmortemDelayMs === null ? "no postmortem" : formatDuration(figures.medianPostmortemDelayMs)}</dd></div>
-          <div><dt>Edits after resolution</dt><dd>{figures.editsAfterResolution}</dd></div>
+          <div><dt>Median time to resolve</dt><dd>{figureText.medianResolve}</dd></div>
+          <div><dt>90th percentile time to resolve</dt><dd>{figureText.p90Resolve}</dd></div>
+          <div><dt>With a postmortem</dt><dd>{figureText.postmortemShare}</dd></div>
+          <div><dt>Median wait for the postmortem</dt><dd>{figureText.postmortemWait}</dd></div>
+          <div><dt>Edits after resolution</dt><dd>{figureText.editsAfterResolution}</dd></div>
+          <ComponentFigureItems figures={figures.components} />
         </dl>
         <p>
           Impact mix:{" "}
@@ -118,6 +119,16 @@ export default async function VendorProfilePage({ params, searchParams }: Props)
               ))}
         </p>
       </section>
+
+      {figures.components?.known ? (
+        <section aria-labelledby="components-heading">
+          <h2 id="components-heading">Components, {periodLabel}</h2>
+          <p className="muted small">
+            Time some component of each group was degraded or out, of the time Redline watched {vendor.name}&apos;s grid; time it did not watch (polling gaps, failed captures) is never counted as operational. Each component has a page of its own.
+          </p>
+          <ComponentGroupsTable figures={figures.components} vendorSlug={vendor.slug} vendorName={vendor.name} periodLabel={periodLabel} />
+        </section>
+      ) : null}
 
       <section aria-labelledby="incidents-heading">
         <h2 id="incidents-heading">Incidents</h2>

@@ -141,3 +141,47 @@ export function findSqueezedCells(page: Page): Promise<string[]> {
     });
   });
 }
+
+export interface ChartLabel {
+  text: string;
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+  /** The size the text is drawn at on screen: its font size times the scale its SVG is drawn at. */
+  fontPx: number;
+}
+
+export interface ChartLabels {
+  /** The body's small text size (`.small`), in CSS pixels. */
+  smallPx: number;
+  viewportWidth: number;
+  /** Per chart: its bars, and its visible labels (axis values and months) in document order. */
+  charts: Array<{ bars: number; labels: ChartLabel[] }>;
+}
+
+/** Every chart's labels as drawn: their boxes on screen and the size their text is rendered at. */
+export function readChartLabels(page: Page): Promise<ChartLabels> {
+  return page.evaluate(() => {
+    const probe = document.createElement("span");
+    probe.className = "small";
+    probe.textContent = "x";
+    (document.querySelector("main") ?? document.body).append(probe);
+    const smallPx = parseFloat(getComputedStyle(probe).fontSize);
+    probe.remove();
+    const charts = Array.from(document.querySelectorAll("figure.chart")).map((chart) => ({
+      bars: chart.querySelectorAll(".bar").length,
+      labels: Array.from(chart.querySelectorAll<SVGTextElement | HTMLElement>("text, .chart-label"))
+        .filter((el) => {
+          const box = el.getBoundingClientRect();
+          return getComputedStyle(el).display !== "none" && getComputedStyle(el).visibility !== "hidden" && box.width > 0 && box.height > 0;
+        })
+        .map((el) => {
+          const box = el.getBoundingClientRect();
+          const scale = el instanceof SVGGraphicsElement ? Math.abs(el.getScreenCTM()?.a ?? 1) : 1;
+          return { text: el.textContent ?? "", left: box.left, right: box.right, top: box.top, bottom: box.bottom, fontPx: parseFloat(getComputedStyle(el).fontSize) * scale };
+        }),
+    }));
+    return { smallPx, viewportWidth: window.innerWidth, charts };
+  });
+}

@@ -47,6 +47,8 @@ describe("deriving one vendor's history from several sources", () => {
   it("lets a source without impact, ids or seconds add what it knows without inventing edits", () => {
     const h = deriveHarness();
     const json = makeIncident({ startedAt: "2026-03-01T10:01:13.653Z", updates: [makeUpdate({ displayAt: "2026-03-01T10:02:07.374Z", createdAt: "2026-03-01T10:02:07.374Z" })] });
+    const older = makeIncident({ id: "older", startedAt: "2026-02-01T00:00:00.000Z", updates: [makeUpdate({ displayAt: "2026-02-01T00:02:00.000Z" })] });
+    h.capture("history.atom", FEED, at(), { observations: [asFeed(older)], unread: [], warnings: [] });
     h.capture("summary.json", SUMMARY, at(), snapshot([json]));
     const resolved = makeIncident({
       ...json,
@@ -55,7 +57,7 @@ describe("deriving one vendor's history from several sources", () => {
       updates: [...json.updates, makeUpdate({ id: "u2", status: "resolved", body: "Fixed.", displayAt: "2026-03-01T11:00:00.000Z", createdAt: "2026-03-01T11:00:00.000Z" })],
     });
     h.capture("history.atom", FEED, at(), { observations: [asFeed(resolved)], unread: [], warnings: [] });
-    const [, second] = h.versions;
+    const [, , second] = h.versions;
     expect(second?.kinds).toEqual(["incident-resolved", "status-changed", "update-posted"]);
     expect(second?.changes.map((c) => c.field)).toEqual(["status", "resolvedAt", "update"]);
     const record = h.records.get("inc1");
@@ -103,6 +105,45 @@ describe("identity of updates without vendor ids", () => {
   const a = makeUpdate({ id: "~20260301T1002Z", body: "We are looking into it.", displayAt: "2026-03-01T10:02:00.000Z" });
   const b = makeUpdate({ id: "~20260301T1002Z-2", body: "Errors are rising in the EU region too.", displayAt: "2026-03-01T10:02:00.000Z" });
   const noIds: SourceProfile = { ...FEED, updates: { list: "full", time: "minute", text: "exact", createdAt: false } };
+
+  it("reports what a newly added source first says of an archived incident as its account of the past, with its times, not as edits", () => {
+    const h = deriveHarness();
+    const json = makeIncident({ startedAt: "2026-03-01T10:01:13.653Z", updates: [makeUpdate({ displayAt: "2026-03-01T10:02:07.374Z", createdAt: "2026-03-01T10:02:07.374Z" })] });
+    h.capture("summary.json", SUMMARY, at(), snapshot([json]));
+    h.capture("summary.json", SUMMARY, at(), snapshot([]));
+    const later = makeIncident({
+      ...json,
+      status: "resolved",
+      title: "Elevated API errors in one region",
+      resolvedAt: "2026-03-01T11:00:00.000Z",
+      postmortem: { body: "A bad deploy.", publishedAt: "2026-03-03T09:00:00.000Z" },
+      updates: [...json.updates, makeUpdate({ id: "u2", status: "resolved", body: "Fixed.", displayAt: "2026-03-01T11:00:00.000Z", createdAt: "2026-03-01T11:00:00.000Z" })],
+    });
+    const fresh = makeIncident({ id: "fresh", title: "Slow builds", startedAt: "2026-03-01T12:00:00.000Z", updates: [makeUpdate({ displayAt: "2026-03-01T12:01:00.000Z" })] });
+    h.capture("history.atom", FEED, at(), { observations: [asFeed(later), asFeed(fresh)], unread: [], warnings: [] });
+    expect(h.kindsOf("inc1")).toEqual([["incident-new"], ["incident-left-feed"], ["new-source-report"]]);
+    expect(h.versions.at(-2)?.changes.map((c) => c.field)).toEqual(["title", "status", "resolvedAt", "update", "postmortem"]);
+    // One no other source listed is still an ordinary new incident.
+    expect(h.kindsOf("fresh")).toEqual([["incident-new"]]);
+    const record = h.records.get("inc1");
+    expect(record).toMatchObject({ presence: "listed", editsAfterResolution: 0, postmortemAt: "2026-03-03T09:00:00.000Z" });
+    expect(record?.incident.resolvedAt).toBe("2026-03-01T11:00:00.000Z");
+
+    const edited = { ...later, updates: later.updates.map((u) => (u.id === "u2" ? { ...u, body: "Fixed by rolling back the deploy." } : u)) };
+    h.capture("history.atom", FEED, at(), { observations: [asFeed(edited), asFeed(fresh)], unread: [], warnings: [] });
+    expect(h.kindsOf("inc1").at(-1)).toEqual(["update-edited"]);
+    expect(h.records.get("inc1")?.editsAfterResolution).toBe(1);
+  });
+
+  it("takes a follow-up page's first look for news: a postmortem found there is published, not a new source's account", () => {
+    const h = deriveHarness();
+    const resolved = makeIncident({ status: "resolved", resolvedAt: "2026-03-01T11:00:00.000Z" });
+    h.capture("incidents.json", LIST, at(), snapshot([resolved]));
+    const observedAt = at();
+    h.capture("incident-page", { ...SINGLE, createsIncidents: false }, observedAt, snapshot([{ ...resolved, postmortem: { body: "A bad deploy.", publishedAt: null } }]));
+    expect(h.kindsOf("inc1")).toEqual([["incident-new"], ["postmortem-published"]]);
+    expect(h.records.get("inc1")?.postmortemAt).toBe(observedAt);
+  });
 
   it("reports deleting the first of two updates of the same minute as the removal of that one", () => {
     const h = deriveHarness();

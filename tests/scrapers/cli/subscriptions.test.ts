@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeStore, openStore } from "@/db/client";
-import { CHANGE_KIND_NAMES } from "@/lib/change-kinds";
+import { NOTIFYING_KIND_NAMES } from "@/lib/change-kinds";
 import { countRows, freshLocation } from "@/tests/support/database";
 import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
@@ -102,7 +102,13 @@ describe(`redline subscriptions (${testDatabaseDialect})`, () => {
     const result = redline(["subscriptions", "add", "--target", "https://hooks.example.com/x", "--kind", "edited", "--db", await freshLocation(dir)]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('unknown change kind "edited"');
-    for (const kind of CHANGE_KIND_NAMES) expect(result.stderr).toContain(kind);
+    for (const kind of NOTIFYING_KIND_NAMES) expect(result.stderr).toContain(kind);
+  });
+
+  it("refuses to filter on what notifies no one: a newly added source's account of the past", async () => {
+    const result = redline(["subscriptions", "add", "--target", "https://hooks.example.com/x", "--kind", "new-source-report", "--db", await freshLocation(dir)]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("new-source-report notifies no one");
   });
 
   it("allows a loopback target when the operator allows private URLs", async () => {

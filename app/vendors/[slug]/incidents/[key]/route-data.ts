@@ -1,11 +1,11 @@
 import { cache } from "react";
-import { resolveIncidentRoute, resolveVersionRoute } from "@/db/queries/incident-route";
+import { resolveIncidentPage, resolveVersionRoute } from "@/db/queries/incident-route";
 import { getServerDb } from "@/db/server-db";
 
 /*
  * An incident's pages read their route twice per request, once for generateMetadata and once for
  * the page; React's request cache makes the second read the first one's result.
  */
-export const incidentRoute = cache((slug: string, key: string) => resolveIncidentRoute(getServerDb(), slug, key));
+export const incidentRoute = cache((slug: string, key: string) => resolveIncidentPage(getServerDb(), slug, key));
 
 export const versionRoute = cache((slug: string, key: string, seq: string) => resolveVersionRoute(getServerDb(), slug, key, seq));

@@ -1,0 +1,51 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { cache } from "react";
+import { ComponentPageBody, componentPageTitle } from "@/components/component-page";
+import { findComponentPage } from "@/db/queries/component-page";
+import { getServerDb } from "@/db/server-db";
+import { componentPeriodOf, toComponentPage } from "@/lib/components/component-page";
+import { readNowRules } from "@/lib/now-rules";
+import { componentPageParamsSchema } from "@/lib/page-params";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ slug: string; key: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** Read once per request: generateMetadata and the page ask for the same page. */
+const componentPage = cache(async (slug: string, key: string, query: string) => {
+  const asked = componentPageParamsSchema.safeParse(Object.fromEntries(new URLSearchParams(query)));
+  if (!asked.success) return undefined;
+  const now = new Date();
+  const period = componentPeriodOf(asked.data, now);
+  const facts = await findComponentPage(getServerDb(), slug, key, period, now, readNowRules());
+  return facts ? { page: toComponentPage(facts, period, now), now } : undefined;
+});
+
+async function load({ params, searchParams }: Props) {
+  const { slug, key } = await params;
+  const raw = await searchParams;
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(raw)) for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) query.append(name, v);
+  return componentPage(slug, componentKeyOf(key), query.toString());
+}
+
+/** The vendor's key from the path segment: percent-decoded, or as given when Next decoded it already. */
+function componentKeyOf(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export async function generateMetadata(props: Props): Promise<Metadata> {
+  const found = await load(props);
+  return { title: found ? componentPageTitle(found.page) : "Not found" };
+}
+
+export default async function ComponentPage(props: Props) {
+  const found = await load(props);
+  if (!found) notFound();
+  return <ComponentPageBody page={found.page} now={found.now} />;
+}

@@ -1,0 +1,124 @@
+import type { RedlineDb } from "@/db/client";
+import type { Connection } from "@/db/driver/connection";
+import { runOf } from "@/db/queries/component-history";
+import { statementsFor } from "@/db/queries/prepared";
+import { getVendor } from "@/db/queries/vendor-profile";
+import type { StoredComponentRun } from "@/lib/components/component-history";
+import { type ComponentPageFacts, type ComponentPeriod, componentWindowStart, type GridSource, gridSourcesOf, type IncidentNaming } from "@/lib/components/component-page";
+import type { ComponentStatus } from "@/lib/components/component-status";
+import type { CaptureRunFacts } from "@/lib/components/observed-time";
+import type { NowRules } from "@/lib/now-rules";
+
+/** At most this many incidents naming the component are listed for a period. */
+const INCIDENT_LIMIT = 100;
+
+const RUN_COLUMNS = `c.component_key AS "componentId", s.name, s.group_key AS "groupId", s.is_group AS "isGroup", s.status, s.vendor_status AS "vendorStatus",
+  s.inferred, s.source, s.vendor_changed_at AS "vendorChangedAt", s.state_since AS "since", s.from_at AS "from", s.until_at AS "until"`;
+
+type RunRow = Parameters<typeof runOf>[0];
+
+const statements = statementsFor((c: Connection) => ({
+  component: c.prepare<[number, string], { id: number }>(`SELECT id FROM components WHERE vendor_id = ? AND component_key = ?`),
+  runsSince: c.prepare<[number, string], RunRow>(
+    `SELECT ${RUN_COLUMNS} FROM component_states s JOIN components c ON c.id = s.component_id
+     WHERE s.component_id = ? AND (s.until_at IS NULL OR s.until_at > ?) ORDER BY s.from_at, s.id`,
+  ),
+  lastRun: c.prepare<[number], RunRow>(
+    `SELECT ${RUN_COLUMNS} FROM component_states s JOIN components c ON c.id = s.component_id WHERE s.component_id = ? ORDER BY s.from_at DESC, s.id DESC LIMIT 1`,
+  ),
+  extent: c.prepare<[number], { first: string | null; runs: number }>(`SELECT min(from_at) AS "first", count(*) AS "runs" FROM component_states WHERE component_id = ?`),
+  groupName: c.prepare<[number, string], { name: string }>(
+    `SELECT s.name FROM components c JOIN component_states s ON s.component_id = c.id WHERE c.vendor_id = ? AND c.component_key = ? ORDER BY s.from_at DESC, s.id DESC LIMIT 1`,
+  ),
+  members: c.prepare<[number, string], { key: string; name: string; status: string; inferred: number }>(
+    `SELECT c.component_key AS "key", s.name, s.status, s.inferred FROM component_states s JOIN components c ON c.id = s.component_id
+     WHERE s.vendor_id = ? AND s.until_at IS NULL AND s.group_key = ?`,
+  ),
+  sources: c.prepare<[number], GridSource>(`SELECT url AS "source", platform FROM sources WHERE vendor_id = ? ORDER BY url`),
+  lastGood: c.prepare<[number, string], { at: string }>(
+    `SELECT coalesce(last_observed_at, observed_at) AS "at" FROM captures WHERE vendor_id = ? AND source = ? AND outcome IN ('ok', 'not-modified')
+     ORDER BY observed_at DESC LIMIT 1`,
+  ),
+  lastAttempt: c.prepare<[number, string], { at: string; outcome: string }>(
+    `SELECT coalesce(last_observed_at, observed_at) AS "at", outcome FROM captures WHERE vendor_id = ? AND source = ? ORDER BY observed_at DESC LIMIT 1`,
+  ),
+  capturesFrom: c.prepare<[number, string, string], { first: string; last: string; observations: number; outcome: string }>(
+    `SELECT observed_at AS "first", coalesce(last_observed_at, observed_at) AS "last", observations, outcome FROM captures
+     WHERE vendor_id = ? AND source = ? AND observed_at >= ? ORDER BY observed_at`,
+  ),
+  // A run begun before the window that reaches into it (unchanged polls for days) places the window's start.
+  runsInto: c.prepare<[number, string, string, string], { first: string; last: string; observations: number; outcome: string }>(
+    `SELECT observed_at AS "first", last_observed_at AS "last", observations, outcome FROM captures
+     WHERE vendor_id = ? AND observations > 1 AND last_observed_at >= ? AND source = ? AND observed_at < ?`,
+  ),
+  pollOutcome: c.prepare<[number], { outcome: string | null }>(`SELECT last_outcome AS "outcome" FROM poll_state WHERE vendor_id = ?`),
+  incidents: c.prepare<[number, string, string, string, number], IncidentNaming>(
+    `SELECT i.provider_id AS "providerId", i.title, i.kind, i.impact, i.status, i.started_at AS "startedAt", i.resolved_at AS "resolvedAt",
+       i.first_seen_at AS "firstSeenAt", i.presence
+     FROM incident_components ic JOIN incidents i ON i.id = ic.incident_id
+     WHERE ic.vendor_id = ? AND ic.component_id = ? AND coalesce(i.started_at, i.first_seen_at) >= ? AND coalesce(i.started_at, i.first_seen_at) < ?
+     ORDER BY coalesce(i.started_at, i.first_seen_at) DESC, i.id DESC LIMIT ?`,
+  ),
+}));
+
+/** The grid sources of a vendor with their last captures, and their capture runs from `since` (runs reaching into it included). */
+export async function loadGridObservations(
+  db: RedlineDb,
+  vendorId: number,
+  since: string,
+  profileOf: NowRules["profileOf"],
+): Promise<{ gridSources: ComponentPageFacts["gridSources"]; captures: CaptureRunFacts[] }> {
+  const st = statements(db);
+  const gridSources: ComponentPageFacts["gridSources"] = [];
+  const captures: CaptureRunFacts[] = [];
+  for (const source of gridSourcesOf(await st.sources.all(vendorId), profileOf)) {
+    const attempt = await st.lastAttempt.get(vendorId, source.source);
+    const good = attempt && (attempt.outcome === "ok" || attempt.outcome === "not-modified") ? attempt.at : ((await st.lastGood.get(vendorId, source.source))?.at ?? null);
+    gridSources.push({ ...source, lastGoodAt: good, lastAttemptAt: attempt?.at ?? null, lastOutcome: attempt?.outcome ?? null });
+    const rows = [...(await st.runsInto.all(vendorId, since, source.source, since)), ...(await st.capturesFrom.all(vendorId, source.source, since))];
+    for (const r of rows) captures.push({ source: source.source, first: r.first, last: r.last, observations: r.observations, good: r.outcome === "ok" || r.outcome === "not-modified" });
+  }
+  return { gridSources, captures };
+}
+
+/**
+ * What a component's page shows, for the period asked: undefined for an unknown vendor or a
+ * component the vendor's page never listed.
+ */
+export async function findComponentPage(db: RedlineDb, slug: string, key: string, period: ComponentPeriod, now: Date, rules: NowRules): Promise<ComponentPageFacts | undefined> {
+  const vendor = await getVendor(db, slug);
+  if (!vendor) return undefined;
+  const st = statements(db);
+  const component = await st.component.get(vendor.id, key);
+  if (!component) return undefined;
+  const intervalMs = vendor.intervalSeconds ? vendor.intervalSeconds * 1000 : rules.defaultIntervalMs;
+  const windowStart = componentWindowStart(period, now, intervalMs);
+  const runs: StoredComponentRun[] = (await st.runsSince.all(component.id, windowStart)).map(runOf);
+  const lastRow = await st.lastRun.get(component.id);
+  const last = lastRow ? runOf(lastRow) : null;
+  const extent = await st.extent.get(component.id);
+  const groupName = last?.groupId ? ((await st.groupName.get(vendor.id, last.groupId))?.name ?? last.groupId) : null;
+  const members = last?.isGroup
+    ? (await st.members.all(vendor.id, key)).filter((m) => m.key !== key).map((m) => ({ key: m.key, name: m.name, status: m.status as ComponentStatus, inferred: Boolean(m.inferred) }))
+        .sort((a, b) => a.name.localeCompare(b.name) || (a.key < b.key ? -1 : 1))
+    : [];
+  const observations = await loadGridObservations(db, vendor.id, windowStart, rules.profileOf);
+  const listed = await st.incidents.all(vendor.id, key, period.from, period.to, INCIDENT_LIMIT + 1);
+  const outcome = (await st.pollOutcome.get(vendor.id))?.outcome ?? null;
+  return {
+    vendor: { slug: vendor.slug, name: vendor.name, createdAt: vendor.createdAt, polled: vendor.enabled && vendor.url !== null, pollFailing: outcome !== null && outcome !== "ok", intervalMs },
+    component: { key, firstListedAt: extent?.first ?? null, runCount: extent?.runs ?? 0 },
+    runs,
+    last,
+    groupName,
+    members,
+    ...observations,
+    incidents: listed.slice(0, INCIDENT_LIMIT),
+    moreIncidents: listed.length > INCIDENT_LIMIT,
+  };
+}
+
+/** Whether the vendor's page ever listed a component by this key: a component page's address names something. */
+export async function componentExists(db: RedlineDb, vendorId: number, key: string): Promise<boolean> {
+  return (await statements(db).component.get(vendorId, key)) !== undefined;
+}
