@@ -42,10 +42,12 @@ const statements = statementsFor((c: Connection) => ({
   runningQuiet: c.prepare<[number], { id: number; fromAt: string; components: string }>(
     `SELECT id, from_at AS "fromAt", components FROM quiet_degradations WHERE vendor_id = ? AND until_at IS NULL ORDER BY from_at DESC LIMIT 1`,
   ),
-  // A run of captures observed at or after `from` and before `now`: its first observation, or its last.
-  observedBetween: c.prepare<[number, string, string, string], { one: number }>(
-    `SELECT 1 AS one FROM captures WHERE vendor_id = ? AND source = ? AND outcome IN ('ok', 'not-modified')
-       AND observed_at < ? AND COALESCE(last_observed_at, observed_at) >= ? LIMIT 1`,
+  // A capture of the source observed at or after `from` and before `now`: one that began then, or a run of unchanged polls then still going.
+  observedBetween: c.prepare<[number, string, string, string, number, string, string, string], { one: number }>(
+    `SELECT 1 AS one FROM captures WHERE vendor_id = ? AND source = ? AND observed_at >= ? AND observed_at < ? AND outcome IN ('ok', 'not-modified')
+     UNION ALL
+     SELECT 1 AS one FROM captures WHERE vendor_id = ? AND observations > 1 AND last_observed_at >= ? AND observed_at < ? AND source = ? AND outcome IN ('ok', 'not-modified')
+     LIMIT 1`,
   ),
   openIncidents: c.prepare<[number], { providerId: string; kind: string; status: string | null; impact: string | null; resolvedAt: string | null; presence: string; componentId: string | null; componentName: string | null }>(
     `SELECT i.provider_id AS "providerId", i.kind, i.status, i.impact, i.resolved_at AS "resolvedAt", i.presence,
@@ -102,7 +104,9 @@ export async function loadComponentPrior(db: RedlineDb, vendorId: number, now: s
   const components = JSON.parse(running.components) as string[];
   const sources = new Set(current.filter((s) => !s.inferred && components.includes(s.componentId)).map((s) => s.source));
   let confirmed = false;
-  for (const source of sources) if (!confirmed) confirmed = (await st.observedBetween.get(vendorId, source, now, running.fromAt)) !== undefined;
+  for (const source of sources) {
+    if (!confirmed) confirmed = (await st.observedBetween.get(vendorId, source, running.fromAt, now, vendorId, running.fromAt, now, source)) !== undefined;
+  }
   return { current, quiet: { id: running.id, from: running.fromAt, components, confirmed } };
 }
 
