@@ -161,33 +161,34 @@ function readV3Component(reader: SnapshotReader, raw: unknown, path: string, gro
 
 const v3LinksSchema = z.object({ next: z.string().nullish() }).nullish();
 
-export const cachetV2ComponentsPlatform: Platform = {
-  name: "cachet-v2-components",
-  description: "Cachet 2.x API v1 /api/v1/components: the component grid and each component's state",
-  profile: PLATFORM_PROFILES["cachet-v2-components"],
-  parserVersion: 1,
-  async parse(body, ctx) {
-    const raw = parseWithSchema(v2ListSchema, decodeJson(body, ctx), ctx);
-    const reader = new SnapshotReader(ctx);
-    const grid = readComponentGrid(reader, raw.data, "data", CACHET_STATUS_WORDS, (item, path) => readV2Component(reader, item, path));
-    reader.grid = pageOfGrid(grid, v2HasMore(reader, raw.meta));
-    return reader.snapshot();
-  },
-};
+/** A 2.x list read item by item into a grid, as much of it as its page holds. */
+function v2ListPlatform(name: "cachet-v2-components" | "cachet-v2-groups", description: string, readOne: (reader: SnapshotReader, raw: unknown, path: string) => ComponentRead): Platform {
+  return {
+    name,
+    description,
+    profile: PLATFORM_PROFILES[name],
+    parserVersion: 1,
+    async parse(body, ctx) {
+      const raw = parseWithSchema(v2ListSchema, decodeJson(body, ctx), ctx);
+      const reader = new SnapshotReader(ctx);
+      const grid = readComponentGrid(reader, raw.data, "data", CACHET_STATUS_WORDS, (item, path) => readOne(reader, item, path));
+      reader.grid = pageOfGrid(grid, v2HasMore(reader, raw.meta));
+      return reader.snapshot();
+    },
+  };
+}
 
-export const cachetV2GroupsPlatform: Platform = {
-  name: "cachet-v2-groups",
-  description: "Cachet 2.x API v1 /api/v1/components/groups: the component groups, each in the state of its worst component",
-  profile: PLATFORM_PROFILES["cachet-v2-groups"],
-  parserVersion: 1,
-  async parse(body, ctx) {
-    const raw = parseWithSchema(v2ListSchema, decodeJson(body, ctx), ctx);
-    const reader = new SnapshotReader(ctx);
-    const grid = readComponentGrid(reader, raw.data, "data", CACHET_STATUS_WORDS, (item, path) => readV2Group(reader, item, path));
-    reader.grid = pageOfGrid(grid, v2HasMore(reader, raw.meta));
-    return reader.snapshot();
-  },
-};
+export const cachetV2ComponentsPlatform = v2ListPlatform(
+  "cachet-v2-components",
+  "Cachet 2.x API v1 /api/v1/components: the component grid and each component's state",
+  readV2Component,
+);
+
+export const cachetV2GroupsPlatform = v2ListPlatform(
+  "cachet-v2-groups",
+  "Cachet 2.x API v1 /api/v1/components/groups: the component groups, each in the state of its worst component",
+  readV2Group,
+);
 
 export const cachetV3ComponentsPlatform: Platform = {
   name: "cachet-v3-components",
