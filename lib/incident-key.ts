@@ -22,6 +22,12 @@ export function providerIdFromKey(key: string): string | null {
 export const paths = {
   vendor: (slug: string) => `/vendors/${encodeURIComponent(slug)}`,
   vendorChanges: (slug: string) => `/vendors/${encodeURIComponent(slug)}/changes`,
+  /** The vendor's status page as it was at a moment: an ISO time of Redline's own, whose characters a query keeps as they are. */
+  vendorStatusAt: (slug: string, at: string) => `/vendors/${encodeURIComponent(slug)}/status?at=${at.replace(/[^0-9A-Za-z:.-]/g, "")}`,
+  /** A component's page; its key is segmented as an incident's id is. */
+  component: (slug: string, componentKey: string) => `/vendors/${encodeURIComponent(slug)}/components/${incidentKey(componentKey)}`,
+  /** The home page's quiet degradations, of one vendor or all. */
+  quietDegradations: (slug?: string) => (slug ? `/?show=degradations&vendor=${encodeURIComponent(slug)}` : "/?show=degradations"),
   incident: (slug: string, providerId: string) => `/vendors/${encodeURIComponent(slug)}/incidents/${incidentKey(providerId)}`,
   version: (slug: string, providerId: string, seq: number) => `${paths.incident(slug, providerId)}/versions/${seq}`,
   compare: (slug: string, providerId: string, from: number, to: number) => `${paths.incident(slug, providerId)}/compare?from=${from}&to=${to}`,

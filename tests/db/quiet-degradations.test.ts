@@ -1,0 +1,90 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { RedlineDb } from "@/db/client";
+import { findQuietDegradation, listComponentGroups, listQuietDegradations, loadComponentDirectory } from "@/db/queries/quiet-degradations";
+import type { VendorRow } from "@/db/vendors";
+import { freshDatabase } from "@/tests/support/database";
+import { archiveQuietDegradations, T } from "@/tests/support/quiet-archive";
+
+let db: RedlineDb;
+let calm: VendorRow;
+let cdn: VendorRow;
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  ({ calm, cdn } = await archiveQuietDegradations(db));
+});
+
+const brief = (rows: ReadonlyArray<{ vendor: { slug: string }; from: string; until: string | null; components: ReadonlyArray<{ name: string }> }>) =>
+  rows.map((r) => `${r.vendor.slug} ${r.from.slice(11, 16)}-${r.until?.slice(11, 16) ?? "now"} ${r.components.map((c) => c.name).join("+")}`);
+
+describe("quiet degradations as readers list them", () => {
+  it("lists every vendor's stretches newest first, their components named as last listed, with groups", async () => {
+    const page = await listQuietDegradations(db, {}, 50);
+    expect(brief(page.rows)).toEqual([
+      "calm 11:00-now Frankfurt",
+      "busy-cdn 10:45-10:50 London (LHR)",
+      "busy-cdn 10:35-10:40 London (LHR)",
+      "busy-cdn 10:25-10:30 London (LHR)",
+      "busy-cdn 10:15-10:20 London (LHR)",
+      "calm 10:10-10:40 REST API+DNS",
+      "busy-cdn 10:05-10:10 London (LHR)",
+    ]);
+    expect(page.rows.find((r) => r.from === T("10:10"))?.components).toEqual([
+      { id: "api", name: "REST API", group: "Core platform" },
+      { id: "dns", name: "DNS", group: null },
+    ]);
+    expect(page.next).toBeNull();
+  });
+
+  it("pages by cursor without gaps or repeats", async () => {
+    const all = brief((await listQuietDegradations(db, {}, 50)).rows);
+    const seen: string[] = [];
+    let before = null;
+    for (let pages = 0; pages < 10; pages++) {
+      const page = await listQuietDegradations(db, { before }, 3);
+      seen.push(...brief(page.rows));
+      if (!page.next) break;
+      before = page.next;
+    }
+    expect(seen).toEqual(all);
+  });
+
+  it("narrows to vendors, a component group (any case) and a component, and to a start period", async () => {
+    expect(brief((await listQuietDegradations(db, { vendorIds: [calm.id] }, 50)).rows)).toEqual(["calm 11:00-now Frankfurt", "calm 10:10-10:40 REST API+DNS"]);
+    expect(brief((await listQuietDegradations(db, { group: "europe" }, 50)).rows)).toEqual(["calm 11:00-now Frankfurt"]);
+    expect(brief((await listQuietDegradations(db, { group: "Core platform" }, 50)).rows)).toEqual(["calm 10:10-10:40 REST API+DNS"]);
+    expect(brief((await listQuietDegradations(db, { group: "Edge network", vendorIds: [calm.id] }, 50)).rows)).toEqual([]);
+    expect((await listQuietDegradations(db, { group: "No such group" }, 50)).rows).toEqual([]);
+    expect(brief((await listQuietDegradations(db, { component: "dns" }, 50)).rows)).toEqual(["calm 10:10-10:40 REST API+DNS"]);
+    expect(brief((await listQuietDegradations(db, { vendorIds: [cdn.id], since: T("10:15"), until: T("10:35") }, 50)).rows)).toEqual([
+      "busy-cdn 10:25-10:30 London (LHR)",
+      "busy-cdn 10:15-10:20 London (LHR)",
+    ]);
+  });
+
+  it("narrows a watchlist's vendors to the components it names", async () => {
+    const rows = (await listQuietDegradations(db, { watch: [{ vendorId: calm.id, components: ["Frankfurt"] }, { vendorId: cdn.id, components: null }] }, 50)).rows;
+    expect(brief(rows).filter((r) => r.startsWith("calm"))).toEqual(["calm 11:00-now Frankfurt"]);
+    expect(brief(rows).filter((r) => r.startsWith("busy-cdn"))).toHaveLength(5);
+  });
+
+  it("pages a narrowed list by cursor too", async () => {
+    const first = await listQuietDegradations(db, { group: "edge network" }, 2);
+    expect(brief(first.rows)).toEqual(["busy-cdn 10:45-10:50 London (LHR)", "busy-cdn 10:35-10:40 London (LHR)"]);
+    const second = await listQuietDegradations(db, { group: "edge network", before: first.next }, 2);
+    expect(brief(second.rows)).toEqual(["busy-cdn 10:25-10:30 London (LHR)", "busy-cdn 10:15-10:20 London (LHR)"]);
+  });
+
+  it("lists the groups listed now and names every component as last listed", async () => {
+    expect((await listComponentGroups(db)).map((g) => `${g.name}:${g.key}`)).toEqual(["Core platform:core", "Edge network:edge", "Europe:eu"]);
+    expect((await listComponentGroups(db, cdn.id)).map((g) => g.name)).toEqual(["Edge network"]);
+    const directory = await loadComponentDirectory(db, calm.id);
+    expect(directory.get("fra")).toEqual({ key: "fra", name: "Frankfurt", groupKey: "eu", isGroup: false });
+    expect(directory.get("eu")?.isGroup).toBe(true);
+  });
+
+  it("finds one stretch by its vendor and start, and nothing at another instant", async () => {
+    expect((await findQuietDegradation(db, calm.id, T("10:10")))?.components.map((c) => c.name)).toEqual(["REST API", "DNS"]);
+    expect(await findQuietDegradation(db, calm.id, T("10:20"))).toBeUndefined();
+  });
+});
