@@ -34,14 +34,15 @@ import { pageScopeOf } from "@/server/page-scope";
 const ROOT = path.resolve(__dirname, "..");
 /**
  * Answers made only of archived data (not poll health), so the archive's changes date them:
- * pages, feeds, exports, and the API's incidents, changes, search and document. Vendor lists
+ * pages, feeds, exports, and the API's incidents, changes, quiet degradations, search and document. Vendor lists
  * and profiles show polling health and are always rendered.
  */
 const CACHEABLE = [
   /^\/(?:search|feed\.(?:atom|rss|json)|maintenance\.ics)?$/,
   /^\/kinds\/[^/]+\/feed\.(?:atom|rss|json)$/,
   /^(?:\/api\/v1)?\/vendors\/[^/]+\/(?:changes|feed\.(?:atom|rss|json)|kinds\/[^/]+\/feed\.(?:atom|rss|json)|maintenance\.ics|incidents\/.+)$/,
-  /^\/api\/v1\/(?:incidents|changes|search|openapi\.json)$/,
+  /^\/api\/v1\/(?:incidents|changes|quiet-degradations|search|openapi\.json)$/,
+  /^\/api\/v1\/vendors\/[^/]+\/quiet-degradations$/,
 ];
 const TTL_MS = 60_000;
 const MAX_ENTRY_BYTES = 2 * 1024 * 1024;

@@ -66,10 +66,10 @@ export const CALM_STEPS: readonly QuietStep[] = [
 ];
 
 /** Busy CDN's: five stretches of London, 10:05, 10:15 … 10:45, each ten minutes after it began. */
-export const CDN_STEPS: readonly QuietStep[] = Array.from({ length: 10 }, (_, i) => ({
-  at: T(`10:${String(i * 5).padStart(2, "0")}`),
-  states: i % 2 === 1 ? { lhr: "degraded_performance" as const } : {},
-})).concat([{ at: T("10:50"), states: {} }]);
+export const CDN_STEPS: readonly QuietStep[] = [
+  ...Array.from({ length: 10 }, (_, i): QuietStep => ({ at: T(`10:${String(i * 5).padStart(2, "0")}`), states: i % 2 === 1 ? { lhr: "degraded_performance" } : {} })),
+  { at: T("10:50"), states: {} },
+];
 
 const platform = () => {
   const p = getPlatform("statuspage-summary");
