@@ -1,3 +1,4 @@
+import type { ComponentState } from "@/lib/components/component-step";
 import { formatDuration, formatList, formatUtcMinute, msBetween } from "@/lib/format";
 
 /**
@@ -51,6 +52,13 @@ export interface QuietDegradationView {
   components: NamedComponent[];
 }
 
+/** The directory of the components' open runs: what names a stretch as it starts. */
+export function directoryOf(states: Iterable<ComponentState>): ComponentDirectory {
+  const out = new Map<string, DirectoryEntry>();
+  for (const s of states) out.set(s.componentId, { key: s.componentId, name: s.name, groupKey: s.groupId, isGroup: s.isGroup });
+  return out;
+}
+
 /** The name of a group key: its own component's name as last listed, else the key. */
 export function groupName(directory: ComponentDirectory, groupKey: string | null): string | null {
   return groupKey === null ? null : (directory.get(groupKey)?.name ?? groupKey);
@@ -79,19 +87,19 @@ export function namesMatch(a: string, b: string): boolean {
 }
 
 /** The distinct group names of its components, in their order. */
-export function groupsOf(view: Pick<QuietDegradationView, "components">): string[] {
+export function groupsOf(view: { components: readonly NamedComponent[] }): string[] {
   const out: string[] = [];
   for (const c of view.components) if (c.group !== null && !out.some((g) => sameName(g, c.group ?? ""))) out.push(c.group);
   return out;
 }
 
 /** Whether one of its components sits in a group of that name. */
-export function inGroup(view: Pick<QuietDegradationView, "components">, group: string): boolean {
+export function inGroup(view: { components: readonly NamedComponent[] }, group: string): boolean {
   return view.components.some((c) => c.group !== null && sameName(c.group, group));
 }
 
 /** Whether one of its components has that name. */
-export function namesComponent(view: Pick<QuietDegradationView, "components">, name: string): boolean {
+export function namesComponent(view: { components: readonly NamedComponent[] }, name: string): boolean {
   return view.components.some((c) => sameName(c.name, name));
 }
 

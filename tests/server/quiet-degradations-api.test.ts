@@ -29,7 +29,8 @@ type Page = { data: Item[]; next: string | null; limit: number };
 async function get(operation: "listQuietDegradations" | "listVendorQuietDegradations", query = "", slug?: string): Promise<Response> {
   const path = slug ? `/vendors/${slug}/quiet-degradations` : "/quiet-degradations";
   const handler = api[operation] as (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
-  return handler(new Request(`${ORIGIN}/api/v1${path}${query}`), { params: Promise.resolve(slug ? { slug } : {}) });
+  const params: Record<string, string> = slug ? { slug } : {};
+  return handler(new Request(`${ORIGIN}/api/v1${path}${query}`), { params: Promise.resolve(params) });
 }
 
 const brief = (items: readonly Item[]) => items.map((i) => `${i.vendor} ${i.from.slice(11, 16)}`);

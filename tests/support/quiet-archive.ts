@@ -1,5 +1,6 @@
 import type { RedlineDb } from "@/db/client";
 import { ensureVendor, type VendorRow } from "@/db/vendors";
+import { importSnapshots, type ImportSummary } from "@/scrapers/ingest/import-snapshots";
 import { type CaptureResult, ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
 
@@ -77,14 +78,21 @@ const platform = () => {
   return p;
 };
 
+const sourceOf = (vendor: VendorRow) => `https://status.${vendor.slug}.test/api/v2/summary.json`;
+const partsOf = (vendor: VendorRow) => (vendor.slug === "busy-cdn" ? CDN : CALM);
+
+/** Import one vendor's steps as `redline import` does (notifying only when asked). */
+export async function importSteps(db: RedlineDb, vendor: VendorRow, steps: readonly QuietStep[], options: { notify?: boolean } = {}): Promise<ImportSummary> {
+  const snapshots = steps.map((step) => ({ label: step.at, observedAt: step.at, source: sourceOf(vendor), read: () => summaryBody(vendor.slug, partsOf(vendor), step.states, step.incidents) }));
+  return importSnapshots(db, vendor, platform(), snapshots, undefined, undefined, options);
+}
+
 /** Record one vendor's steps as polls (`notify`) or as an import would (the default: no notification). */
 export async function recordSteps(db: RedlineDb, vendor: VendorRow, steps: readonly QuietStep[], options: { notify?: boolean } = {}): Promise<CaptureResult[]> {
-  const parts = vendor.slug === "busy-cdn" ? CDN : CALM;
   const results: CaptureResult[] = [];
   for (const step of steps) {
     results.push(await ingestSnapshot(db, {
-      vendor, platform: platform(), source: `https://status.${vendor.slug}.test/api/v2/summary.json`, observedAt: step.at,
-      body: summaryBody(vendor.slug, parts, step.states, step.incidents), notify: options.notify,
+      vendor, platform: platform(), source: sourceOf(vendor), observedAt: step.at, body: summaryBody(vendor.slug, partsOf(vendor), step.states, step.incidents), notify: options.notify,
     }));
   }
   return results;
