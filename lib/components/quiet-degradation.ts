@@ -75,7 +75,8 @@ export function viewQuietDegradation(stored: StoredQuietDegradation, directory: 
     vendor: { slug: stored.vendorSlug, name: stored.vendorName },
     from: stored.from,
     until: stored.until,
-    components: stored.components.map((key) => nameComponent(directory, key)),
+    // By name: the stored keys' order means nothing to a reader.
+    components: stored.components.map((key) => nameComponent(directory, key)).sort((a, b) => a.name.localeCompare(b.name, "en") || (a.id < b.id ? -1 : 1)),
   };
 }
 

@@ -26,12 +26,12 @@ describe("quiet degradations as readers list them", () => {
       "busy-cdn 10:35-10:40 London (LHR)",
       "busy-cdn 10:25-10:30 London (LHR)",
       "busy-cdn 10:15-10:20 London (LHR)",
-      "calm 10:10-10:40 REST API+DNS",
+      "calm 10:10-10:40 DNS+REST API",
       "busy-cdn 10:05-10:10 London (LHR)",
     ]);
     expect(page.rows.find((r) => r.from === T("10:10"))?.components).toEqual([
-      { id: "api", name: "REST API", group: "Core platform" },
       { id: "dns", name: "DNS", group: null },
+      { id: "api", name: "REST API", group: "Core platform" },
     ]);
     expect(page.next).toBeNull();
   });
@@ -50,12 +50,12 @@ describe("quiet degradations as readers list them", () => {
   });
 
   it("narrows to vendors, a component group (any case) and a component, and to a start period", async () => {
-    expect(brief((await listQuietDegradations(db, { vendorIds: [calm.id] }, 50)).rows)).toEqual(["calm 11:00-now Frankfurt", "calm 10:10-10:40 REST API+DNS"]);
+    expect(brief((await listQuietDegradations(db, { vendorIds: [calm.id] }, 50)).rows)).toEqual(["calm 11:00-now Frankfurt", "calm 10:10-10:40 DNS+REST API"]);
     expect(brief((await listQuietDegradations(db, { group: "europe" }, 50)).rows)).toEqual(["calm 11:00-now Frankfurt"]);
-    expect(brief((await listQuietDegradations(db, { group: "Core platform" }, 50)).rows)).toEqual(["calm 10:10-10:40 REST API+DNS"]);
+    expect(brief((await listQuietDegradations(db, { group: "Core platform" }, 50)).rows)).toEqual(["calm 10:10-10:40 DNS+REST API"]);
     expect(brief((await listQuietDegradations(db, { group: "Edge network", vendorIds: [calm.id] }, 50)).rows)).toEqual([]);
     expect((await listQuietDegradations(db, { group: "No such group" }, 50)).rows).toEqual([]);
-    expect(brief((await listQuietDegradations(db, { component: "dns" }, 50)).rows)).toEqual(["calm 10:10-10:40 REST API+DNS"]);
+    expect(brief((await listQuietDegradations(db, { component: "dns" }, 50)).rows)).toEqual(["calm 10:10-10:40 DNS+REST API"]);
     expect(brief((await listQuietDegradations(db, { vendorIds: [cdn.id], since: T("10:15"), until: T("10:35") }, 50)).rows)).toEqual([
       "busy-cdn 10:25-10:30 London (LHR)",
       "busy-cdn 10:15-10:20 London (LHR)",
@@ -84,7 +84,7 @@ describe("quiet degradations as readers list them", () => {
   });
 
   it("finds one stretch by its vendor and start, and nothing at another instant", async () => {
-    expect((await findQuietDegradation(db, calm.id, T("10:10")))?.components.map((c) => c.name)).toEqual(["REST API", "DNS"]);
+    expect((await findQuietDegradation(db, calm.id, T("10:10")))?.components.map((c) => c.name)).toEqual(["DNS", "REST API"]);
     expect(await findQuietDegradation(db, calm.id, T("10:20"))).toBeUndefined();
   });
 });

@@ -70,7 +70,7 @@ describe("quiet degradations notify their subscribers", () => {
     const [first] = payloads(subscriptions.all, "/all");
     const delivered = quietDegradationSchema.parse(first?.data);
     expect(delivered).toMatchObject({ vendor: "calm", vendorName: "Calm Cloud", from: T("10:10"), until: T("10:40"), groups: ["Core platform"] });
-    expect(delivered.components.map((c) => c.name)).toEqual(["REST API", "DNS"]);
+    expect(delivered.components.map((c) => c.name)).toEqual(["DNS", "REST API"]);
     expect(delivered.links.html).toBe(`http://redline.test/vendors/calm/status?at=${T("10:10")}`);
     expect(await countRows(db, "notifications")).toBe(7);
   });

@@ -106,7 +106,7 @@ describe("quiet degradations in feeds", () => {
     expect(vendor).toEqual([
       "Calm Cloud: New minor incident: API errors",
       "Calm Cloud: Quiet degradation: Frankfurt",
-      "Calm Cloud: Quiet degradation: REST API, DNS",
+      "Calm Cloud: Quiet degradation: DNS, REST API",
     ]);
     const all = titles(await items("rss", await get("all", "rss", {})));
     expect(all).toContain("Calm Cloud: Quiet degradation: Frankfurt");
@@ -114,7 +114,7 @@ describe("quiet degradations in feeds", () => {
   });
 
   it("are picked by kind, narrowed by group and component, left out by an impact, and absent from an incident's or a change kind's feed", async () => {
-    expect(titles(await items("json", await get("all", "json", {}, "?kind=quiet-degradation&component=dns")))).toEqual(["Calm Cloud: Quiet degradation: REST API, DNS"]);
+    expect(titles(await items("json", await get("all", "json", {}, "?kind=quiet-degradation&component=dns")))).toEqual(["Calm Cloud: Quiet degradation: DNS, REST API"]);
     expect(titles(await items("json", await get("kind", "json", { kind: "quiet-degradation" }, "?group=europe")))).toEqual(["Calm Cloud: Quiet degradation: Frankfurt"]);
     expect(titles(await items("json", await get("all", "json", {}, "?kind=quiet-degradation&group=Edge%20network"))).every((t) => t.startsWith("Busy CDN: "))).toBe(true);
     expect(titles(await items("json", await get("all", "json", {}, "?impact=minor"))).some((t) => t.includes("Quiet degradation"))).toBe(false);

@@ -46,8 +46,8 @@ describe("the quiet degradations of the JSON API", () => {
       until: T("10:40"),
       durationSeconds: 1_800,
       components: [
-        { id: "api", name: "REST API", group: "Core platform", links: { html: `${ORIGIN}/vendors/calm/components/api` } },
         { id: "dns", name: "DNS", group: null, links: { html: `${ORIGIN}/vendors/calm/components/dns` } },
+        { id: "api", name: "REST API", group: "Core platform", links: { html: `${ORIGIN}/vendors/calm/components/api` } },
       ],
       groups: ["Core platform"],
       links: { html: `${ORIGIN}/vendors/calm/status?at=${T("10:10")}`, vendor: `${ORIGIN}/api/v1/vendors/calm` },

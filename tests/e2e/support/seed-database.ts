@@ -19,6 +19,7 @@ const FIXTURE_IMPORTS = [
   ["import", path.join(FIXTURES, "acme-incident"), "--vendor", "acme", "--platform", "statuspage-incident"],
   ["import", path.join(FIXTURES, "hostile-incident"), "--vendor", "hostile", "--name", "Hostile Status", "--platform", "statuspage-incident"],
   ["import", path.join(FIXTURES, "longform-incident"), "--vendor", "longform", "--name", "Longform", "--platform", "statuspage-incident"],
+  ["import", path.join(FIXTURES, "calm-summary"), "--vendor", "calm", "--name", "Calm Cloud", "--platform", "statuspage-summary"],
   // Gives Acme a live status page link on its profile, as an operator would.
   ["vendors", "add", "--slug", "acme", "--name", "Acme Cloud", "--platform", "statuspage", "--url", "https://status.acme.example", "--add-source"],
 ];

@@ -9,7 +9,7 @@ const named = (...names: string[]) => names.map((name, i) => ({ id: `c${i}`, nam
 const stretch = (slug: string, from: string, components = named("API")): QuietDegradationView => ({ vendor: { slug, name: slug.toUpperCase() }, from, until: null, components });
 
 describe("a quiet degradation as readers meet it", () => {
-  it("names its components from the directory as last listed, groups by their own component's name, unknown keys as themselves", () => {
+  it("names its components from the directory as last listed, in name order, groups by their own component's name, unknown keys as themselves", () => {
     const directory = new Map([
       ["api", { key: "api", name: "REST API", groupKey: "core", isGroup: false }],
       ["core", { key: "core", name: "Core platform", groupKey: null, isGroup: true }],
@@ -17,11 +17,11 @@ describe("a quiet degradation as readers meet it", () => {
     ]);
     const view = viewQuietDegradation({ id: 1, vendorId: 1, vendorSlug: "acme", vendorName: "Acme", from: "2026-03-01T10:00:00.000Z", until: null, components: ["api", "lone", "x9"] }, directory);
     expect(view.components).toEqual([
-      { id: "api", name: "REST API", group: "Core platform" },
       { id: "lone", name: "Lone", group: "gone" },
+      { id: "api", name: "REST API", group: "Core platform" },
       { id: "x9", name: "x9", group: null },
     ]);
-    expect(groupsOf(view)).toEqual(["Core platform", "gone"]);
+    expect(groupsOf(view)).toEqual(["gone", "Core platform"]);
     expect(inGroup(view, "core PLATFORM")).toBe(true);
     expect(inGroup(view, "Europe")).toBe(false);
     expect(namesComponent(view, "rest api")).toBe(true);
