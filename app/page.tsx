@@ -47,7 +47,7 @@ function quietFeedPath(vendor: string | undefined, group: string | undefined) {
 async function renderQuietList({ db, vendor, group, before, now }: { db: RedlineDb; vendor?: { id: number; slug: string }; group?: string; before: Cursor | null; now: Date }) {
   const page = await listQuietDegradations(db, { vendorIds: vendor ? [vendor.id] : undefined, group, before }, vendor ? PAGE_SIZE : QUIET_WINDOW);
   const entries = vendor ? page.rows.map((item) => ({ kind: "stretch" as const, item })) : capPerVendor(page.rows);
-  return { list: <QuietDegradationList entries={entries} now={now} showVendor={!vendor} group={group} />, next: page.next ? encodeCursor(page.next) : null };
+  return { list: <QuietDegradationList entries={entries} now={now} group={group} />, next: page.next ? encodeCursor(page.next) : null };
 }
 
 const LEDES: Record<HomeTab | "custom", string> = {

@@ -6,7 +6,7 @@ import { paths } from "@/lib/incident-key";
 /** Each stretch's first few components are named; the rest are counted. */
 const NAMED = 3;
 
-function Stretch({ item, now, showVendor }: { item: QuietDegradationView; now: Date; showVendor: boolean }) {
+function Stretch({ item, now }: { item: QuietDegradationView; now: Date }) {
   const slug = item.vendor.slug;
   const folded = foldComponents(item.components, NAMED);
   const duration = quietDuration(item);
@@ -26,13 +26,9 @@ function Stretch({ item, now, showVendor }: { item: QuietDegradationView; now: D
         </span>
       </div>
       <div className="change-meta">
-        {duration === null ? <span className="open-state open-state-open">Ongoing</span> : <span className="open-state">Lasted {duration}</span>}
-        {showVendor ? (
-          <>
-            {" · "}
-            <a href={paths.vendor(slug)}>{item.vendor.name}</a>
-          </>
-        ) : null}
+        {duration === null ? <span className="open-state open-state-open">Ongoing at the last capture</span> : <span className="open-state">Lasted {duration}</span>}
+        {" · "}
+        <a href={paths.vendor(slug)}>{item.vendor.name}</a>
         {" · from "}
         <UtcTime iso={item.from} now={now} />
         {item.until ? (
@@ -51,17 +47,17 @@ function Stretch({ item, now, showVendor }: { item: QuietDegradationView; now: D
 }
 
 /** Quiet degradations newest first: one line per vendor and stretch, its components folded, a vendor's extra stretches folded into one line. */
-export function QuietDegradationList({ entries, now, showVendor = true, group }: {
-  entries: readonly QuietListEntry<QuietDegradationView>[]; now: Date; showVendor?: boolean;
+export function QuietDegradationList({ entries, now, group }: {
+  entries: readonly QuietListEntry<QuietDegradationView>[]; now: Date;
   /** The group the list is narrowed to, kept in the links to a vendor's own list. */
   group?: string;
 }) {
-  if (entries.length === 0) return <p>No quiet degradation observed{showVendor ? "" : " of this vendor"}.</p>;
+  if (entries.length === 0) return <p>No quiet degradation matches.</p>;
   return (
     <ol className="change-list quiet-list">
       {entries.map((e) =>
         e.kind === "stretch" ? (
-          <Stretch key={`${e.item.vendor.slug} ${e.item.from}`} item={e.item} now={now} showVendor={showVendor} />
+          <Stretch key={`${e.item.vendor.slug} ${e.item.from}`} item={e.item} now={now} />
         ) : (
           <li key={`more ${e.vendor.slug}`} className="quiet-more">
             <a href={`${paths.quietDegradations(e.vendor.slug)}${group ? `&group=${encodeURIComponent(group)}` : ""}`}>
