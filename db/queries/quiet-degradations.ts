@@ -50,13 +50,9 @@ const END = { at: "9999-12-31T23:59:59.999Z", id: Number.MAX_SAFE_INTEGER };
 const BATCH = 200;
 const MAX_SCANNED = 2_000;
 
+type EntryRow = Omit<DirectoryEntry, "isGroup"> & { isGroup: number };
+
 const statements = statementsFor((c: Connection) => ({
-  directory: c.prepare<[number], Omit<DirectoryEntry, "isGroup"> & { isGroup: number }>(
-    `SELECT c.component_key AS "key", s.name, s.group_key AS "groupKey", s.is_group AS "isGroup"
-     FROM components c JOIN component_states s ON s.id = (
-       SELECT x.id FROM component_states x WHERE x.component_id = c.id ORDER BY x.from_at DESC, x.id DESC LIMIT 1)
-     WHERE c.vendor_id = ?`,
-  ),
   groups: c.prepare<[], ComponentGroup>(
     `SELECT s.vendor_id AS "vendorId", c.component_key AS "key", s.name FROM component_states s JOIN components c ON c.id = s.component_id
      WHERE s.until_at IS NULL AND s.is_group = TRUE`,
@@ -70,10 +66,26 @@ const statements = statementsFor((c: Connection) => ({
   ),
 }));
 
-/** The vendor's components by key, each as last listed (its latest run). */
-export async function loadComponentDirectory(db: RedlineDb, vendorId: number): Promise<ComponentDirectory> {
-  const rows = await statements(db).directory.all(vendorId);
-  return new Map(rows.map((r) => [r.key, { ...r, isGroup: Boolean(r.isGroup) }]));
+/**
+ * Some of the vendor's components by key, each as last listed (its latest run, one seek each), with
+ * the groups they sit in: a CDN lists hundreds, of which a stretch names a few.
+ */
+export async function loadComponentEntries(db: RedlineDb, vendorId: number, keys: readonly string[]): Promise<ComponentDirectory> {
+  const out = new Map<string, DirectoryEntry>();
+  const read = async (wanted: readonly string[]) => {
+    if (wanted.length === 0) return;
+    const rows = await statementShaped<{ vendorId: number; keys: string }, EntryRow>(
+      db.connection,
+      `SELECT c.component_key AS "key", s.name, s.group_key AS "groupKey", s.is_group AS "isGroup"
+       FROM components c JOIN component_states s ON s.id = (
+         SELECT x.id FROM component_states x WHERE x.component_id = c.id ORDER BY x.from_at DESC, x.id DESC LIMIT 1)
+       WHERE c.vendor_id = @vendorId AND c.component_key IN (${listedValues(db.connection.dialect, "keys")})`,
+    ).all({ vendorId, keys: JSON.stringify(wanted) });
+    for (const r of rows) out.set(r.key, { ...r, isGroup: Boolean(r.isGroup) });
+  };
+  await read([...new Set(keys)]);
+  await read([...new Set([...out.values()].flatMap((e) => (e.groupKey !== null && !out.has(e.groupKey) ? [e.groupKey] : [])))]);
+  return out;
 }
 
 /** The component groups listed now, of one vendor or of all, by name. */
@@ -87,13 +99,22 @@ function storedOf(row: Row): StoredQuietDegradation {
   return { ...row, components: JSON.parse(row.components) as string[] };
 }
 
-/** Names each stretch's components, reading each vendor's directory once. */
+/** Names stretches' components, reading each component once however many stretches name it. */
 function namer(db: RedlineDb) {
-  const directories = new Map<number, Promise<ComponentDirectory>>();
-  return async (stored: StoredQuietDegradation): Promise<QuietDegradationView> => {
-    let directory = directories.get(stored.vendorId);
-    if (!directory) directories.set(stored.vendorId, (directory = loadComponentDirectory(db, stored.vendorId)));
-    return viewQuietDegradation(stored, await directory);
+  const known = new Map<number, { entries: Map<string, DirectoryEntry>; asked: Set<string> }>();
+  return async (batch: readonly StoredQuietDegradation[]): Promise<QuietDegradationView[]> => {
+    const wanted = new Map<number, Set<string>>();
+    for (const stored of batch) {
+      const vendor = known.get(stored.vendorId);
+      for (const key of stored.components) if (!vendor?.asked.has(key)) wanted.set(stored.vendorId, (wanted.get(stored.vendorId) ?? new Set()).add(key));
+    }
+    for (const [vendorId, keys] of wanted) {
+      let vendor = known.get(vendorId);
+      if (!vendor) known.set(vendorId, (vendor = { entries: new Map(), asked: new Set() }));
+      for (const [key, entry] of await loadComponentEntries(db, vendorId, [...keys])) vendor.entries.set(key, entry);
+      for (const key of keys) vendor.asked.add(key);
+    }
+    return batch.map((stored) => viewQuietDegradation(stored, known.get(stored.vendorId)?.entries ?? new Map()));
   };
 }
 
@@ -145,10 +166,13 @@ export async function listQuietDegradations(db: RedlineDb, filter: QuietDegradat
   let scanned = 0;
   for (;;) {
     const batch = await rowsBefore(db.connection, vendors, filter, position, narrowed ? BATCH : limit + 1);
-    for (const row of batch) {
+    const stored = batch.map(storedOf);
+    const views = await name(stored);
+    for (const [i, view] of views.entries()) {
+      const row = stored[i];
+      if (!row) continue;
       position = { at: row.from, id: row.id };
       scanned += 1;
-      const view = await name(storedOf(row));
       if (matches(view, row.vendorId, filter)) rows.push({ ...view, cursor: position });
       if (rows.length > limit) break;
     }
@@ -162,5 +186,5 @@ export async function listQuietDegradations(db: RedlineDb, filter: QuietDegradat
 /** The stretch of the vendor that started at `from`, named; undefined when there is none (any more). */
 export async function findQuietDegradation(db: RedlineDb, vendorId: number, from: string): Promise<QuietDegradationView | undefined> {
   const row = await statements(db).startingAt.get(vendorId, from);
-  return row ? namer(db)(storedOf(row)) : undefined;
+  return row ? (await namer(db)([storedOf(row)]))[0] : undefined;
 }

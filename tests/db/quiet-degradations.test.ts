@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { findQuietDegradation, listComponentGroups, listQuietDegradations, loadComponentDirectory } from "@/db/queries/quiet-degradations";
+import { findQuietDegradation, listComponentGroups, listQuietDegradations, loadComponentEntries } from "@/db/queries/quiet-degradations";
 import type { VendorRow } from "@/db/vendors";
 import { freshDatabase } from "@/tests/support/database";
 import { archiveQuietDegradations, T } from "@/tests/support/quiet-archive";
@@ -75,12 +75,14 @@ describe("quiet degradations as readers list them", () => {
     expect(brief(second.rows)).toEqual(["busy-cdn 10:25-10:30 London (LHR)", "busy-cdn 10:15-10:20 London (LHR)"]);
   });
 
-  it("lists the groups listed now and names every component as last listed", async () => {
+  it("lists the groups listed now, and names the components asked for as last listed, with their groups", async () => {
     expect((await listComponentGroups(db)).map((g) => `${g.name}:${g.key}`)).toEqual(["Core platform:core", "Edge network:edge", "Europe:eu"]);
     expect((await listComponentGroups(db, cdn.id)).map((g) => g.name)).toEqual(["Edge network"]);
-    const directory = await loadComponentDirectory(db, calm.id);
-    expect(directory.get("fra")).toEqual({ key: "fra", name: "Frankfurt", groupKey: "eu", isGroup: false });
-    expect(directory.get("eu")?.isGroup).toBe(true);
+    const entries = await loadComponentEntries(db, calm.id, ["fra", "dns", "nope"]);
+    expect(entries.get("fra")).toEqual({ key: "fra", name: "Frankfurt", groupKey: "eu", isGroup: false });
+    // The groups they sit in come along; nothing else does.
+    expect([...entries.keys()].sort()).toEqual(["dns", "eu", "fra"]);
+    expect(entries.get("eu")?.isGroup).toBe(true);
   });
 
   it("finds one stretch by its vendor and start, and nothing at another instant", async () => {
