@@ -1,7 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
+import { loadVendorExport } from "@/db/queries/incident-history";
 import { findQuietDegradation, listComponentGroups, listQuietDegradations, loadComponentEntries } from "@/db/queries/quiet-degradations";
-import type { VendorRow } from "@/db/vendors";
+import { ensureVendor, type VendorRow } from "@/db/vendors";
+import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
+import { getPlatform } from "@/scrapers/platforms";
+import { corpusPath, describeCorpus } from "@/tests/support/corpus";
 import { freshDatabase } from "@/tests/support/database";
 import { archiveQuietDegradations, T } from "@/tests/support/quiet-archive";
 
@@ -89,4 +93,31 @@ describe("quiet degradations as readers list them", () => {
     expect((await findQuietDegradation(db, calm.id, T("10:10")))?.components.map((c) => c.name)).toEqual(["DNS", "REST API"]);
     expect(await findQuietDegradation(db, calm.id, T("10:20"))).toBeUndefined();
   });
+});
+
+describeCorpus("quiet degradations of real Statuspage histories, as readers list them", () => {
+  // The two histories with stretches in them (GitHub's 2025 summary has none).
+  for (const folder of ["statuspage-summary-jira", "statuspage-summary-trello-nonutc"]) {
+    it(`${folder}: every recorded stretch is listed once, newest first, by pages of three, its components named as the export names them`, async () => {
+      const local = await freshDatabase();
+      const platform = getPlatform("statuspage-summary");
+      if (!platform) throw new Error("no platform");
+      const vendor = await ensureVendor(local, { slug: "real", name: "Real", platform: platform.name });
+      await importSnapshots(local, vendor, platform, listSnapshotFolder(corpusPath(folder)).snapshots);
+      const exported = await loadVendorExport(local, "real");
+      const names = new Map((exported?.components ?? []).map((c) => [c.id, c.name]));
+      const recorded = [...(exported?.quietDegradations ?? [])].reverse();
+      expect(recorded.length).toBeGreaterThan(0);
+      const listed = [];
+      let before = null;
+      for (let pages = 0; pages < 100; pages++) {
+        const page = await listQuietDegradations(local, { vendorIds: [vendor.id], before }, 3);
+        listed.push(...page.rows);
+        if (!page.next) break;
+        before = page.next;
+      }
+      expect(listed.map((q) => ({ from: q.from, until: q.until, components: q.components.map((c) => c.id).sort() }))).toEqual(recorded);
+      for (const q of listed) for (const c of q.components) expect(c.name).toBe(names.get(c.id));
+    });
+  }
 });
