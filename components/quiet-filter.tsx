@@ -1,3 +1,5 @@
+import { VendorSelect } from "@/components/vendor-select";
+
 /**
  * The quiet degradations' filter, a plain GET form like the kinds' one: a vendor, and a component
  * group (a CDN's "Europe" data centres, say), which a routine stream of one region can be left out by.
@@ -11,17 +13,7 @@ export function QuietFilter({ vendors, vendor, groups, group }: {
   return (
     <form className="filters filters-compact" method="get" action="/" role="search" aria-label="Filter quiet degradations">
       <input type="hidden" name="show" value="degradations" />
-      <label>
-        Vendor{" "}
-        <select name="vendor" defaultValue={vendor ?? ""}>
-          <option value="">All vendors</option>
-          {vendors.map((v) => (
-            <option key={v.slug} value={v.slug}>
-              {v.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <VendorSelect vendors={vendors} vendor={vendor} />
       <label>
         Component group{" "}
         <select name="group" defaultValue={group ?? ""}>

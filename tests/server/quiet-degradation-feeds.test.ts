@@ -1,5 +1,4 @@
 import Parser from "rss-parser";
-import { SaxesParser } from "saxes";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { ensureVendor } from "@/db/vendors";
@@ -9,6 +8,7 @@ import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
 import { type FeedLevel, feedRoute } from "@/server/feeds/feed-route";
 import { freshDatabase } from "@/tests/support/database";
+import { xmlErrors } from "@/tests/support/xml-errors";
 import { archiveQuietDegradations, CALM_STEPS, OPEN_INCIDENT, quietVendor, recordSteps, T } from "@/tests/support/quiet-archive";
 
 const ORIGIN = "http://redline.test";
@@ -34,14 +34,6 @@ beforeAll(async () => {
 
 async function get(level: FeedLevel, format: FeedFormat, params: Record<string, string>, query = "", database = db): Promise<Response> {
   return feedRoute(level, format, () => database)(new Request(`${ORIGIN}/x.${format}${query}`), { params: Promise.resolve(params) });
-}
-
-function xmlErrors(xml: string): string[] {
-  const errors: string[] = [];
-  const parser = new SaxesParser({ xmlns: true });
-  parser.on("error", (e) => errors.push(e.message));
-  parser.write(xml).close();
-  return errors;
 }
 
 interface Item {
