@@ -8,10 +8,10 @@ import { QuietDegradationList } from "@/components/quiet-degradation-list";
 import { QuietFilter } from "@/components/quiet-filter";
 import { listChanges } from "@/db/queries/changes";
 import { type Cursor, decodeCursor, encodeCursor } from "@/db/queries/prepared";
-import { listComponentGroups, listQuietDegradations } from "@/db/queries/quiet-degradations";
+import { listComponentGroups, listQuietDegradations, listQuietDegradationsPerVendor } from "@/db/queries/quiet-degradations";
 import type { RedlineDb } from "@/db/client";
 import { QUIET_DEGRADATION_KIND } from "@/lib/components/quiet-degradation";
-import { capPerVendor } from "@/lib/components/quiet-degradation-list";
+import { capPerVendor, STRETCHES_PER_VENDOR } from "@/lib/components/quiet-degradation-list";
 import { getVendor } from "@/db/queries/vendor-profile";
 import { getServerDb } from "@/db/server-db";
 import { listVendorNames } from "@/db/queries/vendor-names";
@@ -33,8 +33,9 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
 }
 
 const PAGE_SIZE = 50;
-/** Stretches a page of every vendor's quiet degradations covers, before each vendor's are cut to a few. */
-const QUIET_WINDOW = 60;
+/** Lines of stretches a page of every vendor's quiet degradations shows, each vendor's cut to a few, and the most it reads for them. */
+const QUIET_LINES = 30;
+const QUIET_SCANNED = 2_000;
 /** The group picker lists at most this many names. */
 const GROUP_OPTIONS = 300;
 
@@ -45,7 +46,9 @@ function quietFeedPath(vendor: string | undefined, group: string | undefined) {
 
 /** Quiet degradations: a vendor's own list whole, every vendor's with each cut to its newest few. */
 async function renderQuietList({ db, vendor, group, before, now }: { db: RedlineDb; vendor?: { id: number; slug: string }; group?: string; before: Cursor | null; now: Date }) {
-  const page = await listQuietDegradations(db, { vendorIds: vendor ? [vendor.id] : undefined, group, before }, vendor ? PAGE_SIZE : QUIET_WINDOW);
+  const page = vendor
+    ? await listQuietDegradations(db, { vendorIds: [vendor.id], group, before }, PAGE_SIZE)
+    : await listQuietDegradationsPerVendor(db, { group, before }, { lines: QUIET_LINES, perVendor: STRETCHES_PER_VENDOR, maxScanned: QUIET_SCANNED });
   const entries = vendor ? page.rows.map((item) => ({ kind: "stretch" as const, item })) : capPerVendor(page.rows);
   return { list: <QuietDegradationList entries={entries} now={now} group={group} />, next: page.next ? encodeCursor(page.next) : null };
 }

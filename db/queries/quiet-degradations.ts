@@ -188,3 +188,33 @@ export async function findQuietDegradation(db: RedlineDb, vendorId: number, from
   const row = await statements(db).startingAt.get(vendorId, from);
   return row ? (await namer(db)([storedOf(row)]))[0] : undefined;
 }
+
+/**
+ * A page of every vendor's stretches where none buries the others: stretches newest first until
+ * `lines` of them are shown with at most `perVendor` of each vendor, the vendors' others read on
+ * the way (to be folded into "N more"), at most `maxScanned` in all. A vendor changing routinely
+ * (a CDN re-routing data centres every hour) then takes a few lines of the page, not the page.
+ */
+export async function listQuietDegradationsPerVendor(
+  db: RedlineDb,
+  filter: QuietDegradationFilter,
+  options: { lines: number; perVendor: number; maxScanned: number },
+): Promise<QuietDegradationPage> {
+  const rows: QuietDegradationItem[] = [];
+  const seen = new Map<string, number>();
+  let shown = 0;
+  let before = filter.before ?? null;
+  while (rows.length < options.maxScanned) {
+    const page = await listQuietDegradations(db, { ...filter, before }, Math.min(BATCH, options.maxScanned - rows.length));
+    for (const [i, row] of page.rows.entries()) {
+      rows.push(row);
+      const count = (seen.get(row.vendor.slug) ?? 0) + 1;
+      seen.set(row.vendor.slug, count);
+      if (count <= options.perVendor) shown += 1;
+      if (shown >= options.lines) return { rows, next: i < page.rows.length - 1 || page.next ? row.cursor : null };
+    }
+    if (!page.next) return { rows, next: null };
+    before = page.next;
+  }
+  return { rows, next: before };
+}

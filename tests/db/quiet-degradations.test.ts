@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { loadVendorExport } from "@/db/queries/incident-history";
-import { findQuietDegradation, listComponentGroups, listQuietDegradations, loadComponentEntries } from "@/db/queries/quiet-degradations";
+import { findQuietDegradation, listComponentGroups, listQuietDegradations, listQuietDegradationsPerVendor, loadComponentEntries } from "@/db/queries/quiet-degradations";
 import { ensureVendor, type VendorRow } from "@/db/vendors";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
 import { getPlatform } from "@/scrapers/platforms";
@@ -77,6 +77,26 @@ describe("quiet degradations as readers list them", () => {
     expect(brief(first.rows)).toEqual(["busy-cdn 10:45-10:50 London (LHR)", "busy-cdn 10:35-10:40 London (LHR)"]);
     const second = await listQuietDegradations(db, { group: "edge network", before: first.next }, 2);
     expect(brief(second.rows)).toEqual(["busy-cdn 10:25-10:30 London (LHR)", "busy-cdn 10:15-10:20 London (LHR)"]);
+  });
+
+  it("fills a page of every vendor's with lines of each, reading past a busy vendor's older stretches rather than letting them fill it", async () => {
+    const options = { lines: 5, perVendor: 3, maxScanned: 100 };
+    const first = await listQuietDegradationsPerVendor(db, {}, options);
+    // Busy CDN's fourth stretch is read (to be folded) and the page goes on to Calm Cloud's older one.
+    expect(brief(first.rows)).toEqual([
+      "calm 11:00-now Frankfurt",
+      "busy-cdn 10:45-10:50 London (LHR)",
+      "busy-cdn 10:35-10:40 London (LHR)",
+      "busy-cdn 10:25-10:30 London (LHR)",
+      "busy-cdn 10:15-10:20 London (LHR)",
+      "calm 10:10-10:40 DNS+REST API",
+    ]);
+    const second = await listQuietDegradationsPerVendor(db, { before: first.next }, options);
+    expect(brief(second.rows)).toEqual(["busy-cdn 10:05-10:10 London (LHR)"]);
+    expect(second.next).toBeNull();
+    const bounded = await listQuietDegradationsPerVendor(db, {}, { lines: 50, perVendor: 1, maxScanned: 3 });
+    expect(bounded.rows).toHaveLength(3);
+    expect(bounded.next).toEqual(bounded.rows[2]?.cursor);
   });
 
   it("lists the groups listed now, and names the components asked for as last listed, with their groups", async () => {
