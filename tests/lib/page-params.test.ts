@@ -26,6 +26,13 @@ describe("page parameters", () => {
     expect(reason(searchParamsSchema, "page=99")).toBe("page: at most 20 pages of results");
   });
 
+  it("takes a component group on the quiet degradations' tab only, where a blank one is no group", () => {
+    expect(reason(changesParamsSchema, "show=degradations&vendor=calm&group=Europe")).toBe("ok");
+    expect(reason(changesParamsSchema, "show=degradations&group=")).toBe("ok");
+    expect(reason(changesParamsSchema, "group=Europe")).toBe("group: a group narrows quiet degradations: use it with show=degradations");
+    expect(reason(changesParamsSchema, "show=degradations&kind=update-edited&group=Europe")).toBe("group: a group narrows quiet degradations: use it with show=degradations");
+  });
+
   it("treats an empty field of a submitted form as absent", () => {
     expect(reason(searchParamsSchema, "q=&vendor=&from=&to=")).toBe("ok");
   });
