@@ -1,4 +1,5 @@
 import { CHANGE_KIND_INFO, CHANGE_KIND_NAMES, type ChangeKindName } from "@/lib/change-kinds";
+import { VendorSelect } from "@/components/vendor-select";
 import { QUIET_EDIT_KINDS } from "@/lib/quiet-edits";
 
 /**
@@ -15,19 +16,7 @@ export function KindFilter({ action, selected, vendors, vendor, show, quietLink 
   return (
     <form className="filters filters-compact" method="get" action={action} role="search" aria-label="Filter changes">
       {show ? <input type="hidden" name="show" value={show} /> : null}
-      {vendors ? (
-        <label>
-          Vendor{" "}
-          <select name="vendor" defaultValue={vendor ?? ""}>
-            <option value="">All vendors</option>
-            {vendors.map((v) => (
-              <option key={v.slug} value={v.slug}>
-                {v.name}
-              </option>
-            ))}
-          </select>
-        </label>
-      ) : null}
+      {vendors ? <VendorSelect vendors={vendors} vendor={vendor} /> : null}
       <details className="kind-picker" open={selected.length > 0}>
         <summary>Kinds of change{selected.length > 0 ? ` (${selected.length} picked)` : ""}</summary>
         <fieldset>

@@ -1,7 +1,6 @@
 import { ImpactBadge } from "@/components/badges";
 import { type ComponentStatus, componentStatusLabel } from "@/lib/components/component-status";
 import type { StatusComponent, StatusGroup, StatusIncident } from "@/lib/components/status-view";
-import { componentPageHref } from "@/lib/components/status-links";
 import { formatUtcMinute } from "@/lib/format";
 import { paths } from "@/lib/incident-key";
 import { isAllOperational } from "@/lib/render/status-text";
@@ -24,7 +23,7 @@ export function ComponentStateBadge({ status }: { status: ComponentStatus }) {
 function ComponentLine({ slug, component }: { slug: string; component: StatusComponent }) {
   return (
     <li>
-      <a href={componentPageHref(slug, component.id)}>{component.name || "(unnamed)"}</a> <ComponentStateBadge status={component.status} />{" "}
+      <a href={paths.component(slug, component.id)}>{component.name || "(unnamed)"}</a> <ComponentStateBadge status={component.status} />{" "}
       <span className="muted small">
         <span className="visually-hidden">the vendor&rsquo;s word: </span>
         <code>{component.vendorStatus}</code>, since <time dateTime={component.since}>{formatUtcMinute(component.since)}</time>
@@ -54,7 +53,7 @@ export function StatusGrid({ slug, groups, headingLevel }: { slug: string; group
     <div className="status-grid">
       {groups.map((group) => {
         if (group.name === null) return <GroupBody key="" slug={slug} group={group} />;
-        const name = group.own ? <a href={componentPageHref(slug, group.own.id)}>{group.name || "(unnamed)"}</a> : group.name || "(unnamed)";
+        const name = group.own ? <a href={paths.component(slug, group.own.id)}>{group.name || "(unnamed)"}</a> : group.name || "(unnamed)";
         const count = `${group.members.length} ${group.members.length === 1 ? "component" : "components"}`;
         if (isAllOperational(group)) {
           return (

@@ -8,7 +8,10 @@ import type { Connection } from "@/db/driver/connection";
 import { statementShaped, statementsFor } from "@/db/queries/prepared";
 import { transact } from "@/db/transaction";
 import { getVersionDetail, type VersionDetail } from "@/db/queries/incident-page";
+import { QUIET_DEGRADATION_SEQ } from "@/db/notification-outbox";
+import { findQuietDegradation } from "@/db/queries/quiet-degradations";
 import { markDisabled } from "@/db/subscriptions";
+import type { QuietDegradationView } from "@/lib/components/quiet-degradation";
 import type { MessageKind } from "@/lib/notify/outbound-message";
 import { type PendingNotification, planMessages } from "@/lib/notify/plan-messages";
 import type { AttemptDecision } from "@/lib/notify/retry-policy";
@@ -18,7 +21,7 @@ import type { SendResult } from "@/lib/notify/send-result";
 const CLAIM_LEASE_MS = 5 * 60_000;
 const MINUTE_MS = 60_000;
 
-type CarriedRow = { vendorSlug: string; vendorName: string; providerId: string; seq: number; incidentId: number | null; title: string | null };
+type CarriedRow = { vendorId: number; vendorSlug: string; vendorName: string; providerId: string; seq: number; incidentId: number | null; title: string | null };
 type ClaimedRow = Omit<ClaimedMessage, "period"> & { period: string | null };
 
 const statements = statementsFor((c: Connection) => ({
@@ -53,8 +56,8 @@ const statements = statementsFor((c: Connection) => ({
     "SELECT 1 AS one FROM notifications n JOIN subscriptions s ON s.id = n.subscription_id WHERE n.message_id IS NULL AND s.status = 'active' LIMIT 1",
   ),
   carried: c.prepare<[number], CarriedRow>(
-    `SELECT v.slug AS vendorSlug, v.name AS vendorName, n.provider_id AS providerId, n.seq, i.id AS incidentId, i.title
-     FROM notifications n JOIN vendors v ON v.id = n.vendor_id LEFT JOIN incidents i ON i.vendor_id = n.vendor_id AND i.provider_id = n.provider_id
+    `SELECT n.vendor_id AS "vendorId", v.slug AS "vendorSlug", v.name AS "vendorName", n.provider_id AS "providerId", n.seq, i.id AS "incidentId", i.title
+     FROM notifications n JOIN vendors v ON v.id = n.vendor_id LEFT JOIN incidents i ON i.vendor_id = n.vendor_id AND i.provider_id = n.provider_id AND n.seq <> ${QUIET_DEGRADATION_SEQ}
      WHERE n.message_id = ? ORDER BY n.id`,
   ),
   insertTest: c.prepare<[string, string, string, string], { id: number }>(
@@ -144,11 +147,28 @@ export interface CarriedVersion {
   version: VersionDetail;
 }
 
-/** The versions a message carries, in the order they were recorded; a version a rebuild removed is left out. */
-export async function readMessageVersions(db: RedlineDb, messageId: number): Promise<CarriedVersion[]> {
+export interface CarriedQuietDegradation {
+  vendorSlug: string;
+  vendorName: string;
+  quietDegradation: QuietDegradationView;
+}
+
+export type CarriedChange = CarriedVersion | CarriedQuietDegradation;
+
+/**
+ * What a message carries, in the order it was recorded: versions, and quiet degradations as they
+ * stand now (ended since, or grown). One a rebuild removed, or a stretch another source of the same
+ * poll round ended at the instant it began, is left out.
+ */
+export async function readMessageChanges(db: RedlineDb, messageId: number): Promise<CarriedChange[]> {
   const rows = await statements(db).carried.all(messageId);
-  const carried: CarriedVersion[] = [];
+  const carried: CarriedChange[] = [];
   for (const r of rows) {
+    if (r.seq === QUIET_DEGRADATION_SEQ) {
+      const quietDegradation = await findQuietDegradation(db, r.vendorId, r.providerId);
+      if (quietDegradation) carried.push({ vendorSlug: r.vendorSlug, vendorName: r.vendorName, quietDegradation });
+      continue;
+    }
     const version = r.incidentId === null ? undefined : await getVersionDetail(db, r.incidentId, r.seq);
     if (version) carried.push({ vendorSlug: r.vendorSlug, vendorName: r.vendorName, providerId: r.providerId, title: r.title ?? "", version });
   }

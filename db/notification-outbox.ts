@@ -1,8 +1,11 @@
 /**
- * The outbox. In a capture's transaction: one row per new version (`enqueueVersions`), so a
- * recorded version's notifications survive a crash and polling costs the same however many
- * subscriptions there are. In the notifier: those rows matched against the active subscriptions
- * into per-subscription notifications (`fanOutVersions`).
+ * The outbox. In a capture's transaction: one row per new version (`enqueueVersions`) or new
+ * quiet degradation (`enqueueQuietDegradation`), so a recorded change's notifications survive a
+ * crash and polling costs the same however many subscriptions there are. In the notifier: those
+ * rows matched against the active subscriptions into per-subscription notifications (`fanOutVersions`).
+ *
+ * A quiet degradation is no version: its rows name it by what survives a rebuild, its vendor and
+ * start, as (provider_id = its start, seq = QUIET_DEGRADATION_SEQ); a version's seq starts at 1.
  */
 import type { RedlineDb } from "@/db/client";
 import type { Connection } from "@/db/driver/connection";
@@ -39,6 +42,9 @@ const statements = statementsFor((c: Connection) => ({
   matched: c.prepare<[number]>("DELETE FROM outbox_versions WHERE id <= ?"),
 }));
 
+/** The seq that marks an outbox row or a notification as a quiet degradation's, whose provider_id is then its start. */
+export const QUIET_DEGRADATION_SEQ = 0;
+
 /** Whether any subscription is active: without one, a capture writes nothing to the outbox. */
 export async function hasActiveSubscriptions(db: RedlineDb): Promise<boolean> {
   return (await statements(db).anyActive.get()) !== undefined;
@@ -71,6 +77,13 @@ export async function enqueueVersions(db: RedlineDb, vendorId: number, versions:
   const insert = statements(db).enqueue;
   for (const v of versions) await insert.run(vendorId, v.providerId, v.seq, JSON.stringify(v.facts), createdAt);
   return versions.length;
+}
+
+/** Inside the capture's transaction: the quiet degradation it started, to be matched by the notifier. */
+export async function enqueueQuietDegradation(db: RedlineDb, vendorId: number, started: { from: string; facts: ChangeFacts }, createdAt: string): Promise<number> {
+  if (!(await hasActiveSubscriptions(db))) return 0;
+  await statements(db).enqueue.run(vendorId, started.from, QUIET_DEGRADATION_SEQ, JSON.stringify(started.facts), createdAt);
+  return 1;
 }
 
 /** Whether recorded versions wait to be matched. */

@@ -22,7 +22,12 @@ export function providerIdFromKey(key: string): string | null {
 export const paths = {
   vendor: (slug: string) => `/vendors/${encodeURIComponent(slug)}`,
   vendorChanges: (slug: string) => `/vendors/${encodeURIComponent(slug)}/changes`,
-  component: (slug: string, key: string) => `/vendors/${encodeURIComponent(slug)}/components/${encodeURIComponent(key)}`,
+  /** A component's page, by the vendor's id of it. */
+  component: (slug: string, componentKey: string) => `/vendors/${encodeURIComponent(slug)}/components/${encodeURIComponent(componentKey)}`,
+  /** The vendor's status page as it was at a moment (an ISO time; a colon needs no escape in a query). */
+  vendorStatusAt: (slug: string, at: string) => `/vendors/${encodeURIComponent(slug)}/status?at=${encodeURIComponent(at).replaceAll("%3A", ":")}`,
+  /** The home page's quiet degradations, of one vendor or all. */
+  quietDegradations: (slug?: string) => (slug ? `/?show=degradations&vendor=${encodeURIComponent(slug)}` : "/?show=degradations"),
   incident: (slug: string, providerId: string) => `/vendors/${encodeURIComponent(slug)}/incidents/${incidentKey(providerId)}`,
   version: (slug: string, providerId: string, seq: number) => `${paths.incident(slug, providerId)}/versions/${seq}`,
   compare: (slug: string, providerId: string, from: number, to: number) => `${paths.incident(slug, providerId)}/compare?from=${from}&to=${to}`,

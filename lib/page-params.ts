@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { CHANGE_KIND_NAMES, type ChangeKindName } from "@/lib/change-kinds";
 import { statusAtSchema } from "@/lib/components/status-instant";
+import { QUIET_DEGRADATION_KIND } from "@/lib/components/quiet-degradation";
+import { ENTRY_KIND_NAMES, type EntryKindName } from "@/lib/entry-kinds";
 import { impactSchema } from "@/lib/incident";
 
 /**
@@ -21,12 +23,18 @@ const kindName = z.enum(CHANGE_KIND_NAMES as [ChangeKindName, ...ChangeKindName[
   error: (issue) => `unknown change kind ${JSON.stringify(String(issue.input).slice(0, 40))}`,
 });
 
-export const changesParamsSchema = z.strictObject({
-  show: optional(z.enum(["quiet", "new", "all"], { error: "expected quiet, new or all" })),
-  kind: optional(oneOrMany(kindName)),
-  vendor: optional(slug),
-  before: optional(cursor),
-});
+/** A component group's name, as quiet degradations are narrowed by. */
+const groupName = z.string().trim().min(1, "a group's name").max(200, "at most 200 characters");
+
+export const changesParamsSchema = z
+  .strictObject({
+    show: optional(z.enum(["quiet", "degradations", "new", "all"], { error: "expected quiet, degradations, new or all" })),
+    kind: optional(oneOrMany(kindName)),
+    vendor: optional(slug),
+    group: optional(groupName),
+    before: optional(cursor),
+  })
+  .refine((p) => p.group === undefined || (p.show === "degradations" && !p.kind), { message: "a group narrows quiet degradations: use it with show=degradations", path: ["group"] });
 
 export const vendorsParamsSchema = z.strictObject({
   q: optional(z.string().max(100, "at most 100 characters")),
@@ -93,9 +101,17 @@ export const statusPageParamsSchema = z.strictObject({ at: optional(statusAtSche
 /** A watchlist's page: only the change list's cursor. */
 export const watchlistParamsSchema = z.strictObject({ before: optional(cursor) });
 
-/** A feed's filters: more kinds (where the address names none), the incident's impact and a component. */
+const entryKindName = z.enum(ENTRY_KIND_NAMES as [EntryKindName, ...EntryKindName[]], {
+  error: (issue) => `unknown kind ${JSON.stringify(String(issue.input).slice(0, 40))} (a change kind or ${QUIET_DEGRADATION_KIND})`,
+});
+
+/**
+ * A feed's filters: more kinds (where the address names none; quiet degradations among them), the
+ * incident's impact, a component, and a component group (which narrows quiet degradations only).
+ */
 export const feedParamsSchema = z.strictObject({
-  kind: optional(oneOrMany(kindName)),
+  kind: optional(oneOrMany(entryKindName)),
+  group: optional(groupName),
   impact: optional(oneOrMany(z.union([impactSchema, z.literal("unknown")], { error: "expected an impact (none, minor, major, critical, maintenance or unknown)" }))),
   component: optional(z.string().max(200, "at most 200 characters")),
 });

@@ -17,11 +17,15 @@ export function isQuietEdit(kinds: readonly ChangeKindName[]): boolean {
   return kinds.some((k) => QUIET.has(k));
 }
 
-export type HomeTab = "quiet" | "new" | "all";
+export type HomeTab = "quiet" | "degradations" | "new" | "all";
 
-/** The home page's tabs: what each lists, in the order shown. Undefined kinds means every change. */
+/**
+ * The home page's tabs: what each lists, in the order shown. Undefined kinds means every change;
+ * "degradations" lists quiet degradations, which are no changes of an incident.
+ */
 export const HOME_TABS: ReadonlyArray<{ id: HomeTab; label: string; kinds: readonly ChangeKindName[] | undefined }> = [
   { id: "quiet", label: "Quiet edits", kinds: QUIET_EDIT_KINDS },
+  { id: "degradations", label: "Quiet degradations", kinds: undefined },
   { id: "new", label: "New incidents", kinds: ["incident-new"] },
   { id: "all", label: "Every change", kinds: undefined },
 ];

@@ -5,7 +5,7 @@
  * after its target accepted it.
  */
 import type { RedlineDb } from "@/db/client";
-import { claimDueMessages, type ClaimedMessage, dropMessage, planWaitingMessages, readMessageVersions, readSampleVersion, recordAttempt } from "@/db/notification-delivery";
+import { type CarriedChange, claimDueMessages, type ClaimedMessage, dropMessage, planWaitingMessages, readMessageChanges, readSampleVersion, recordAttempt } from "@/db/notification-delivery";
 import { fanOutVersions } from "@/db/notification-outbox";
 import { getSubscription, type Subscription } from "@/db/subscriptions";
 import type { NotifiedChange, OutboundMessage } from "@/lib/notify/outbound-message";
@@ -13,7 +13,7 @@ import { type AttemptDecision, decideAfterAttempt } from "@/lib/notify/retry-pol
 import type { SendResult } from "@/lib/notify/send-result";
 import type { SubscriptionFormat } from "@/lib/notify/subscription-target";
 import type { Sender } from "@/notify/sender";
-import { type ApiLinks, presentVersion } from "@/server/api/present";
+import { type ApiLinks, presentQuietDegradation, presentVersion } from "@/server/api/present";
 
 export interface NotifyDeps {
   db: RedlineDb;
@@ -35,9 +35,15 @@ export interface RoundResult {
 
 const CLAIM_LIMIT = 200;
 
+/** A carried change as messages present it: as the API gives a version, or lists a quiet degradation. */
+export function presentCarried(links: ApiLinks, c: CarriedChange): NotifiedChange {
+  if ("quietDegradation" in c) return { vendorName: c.vendorName, quietDegradation: presentQuietDegradation(links, c.quietDegradation) };
+  return { vendorName: c.vendorName, version: presentVersion(links, c.vendorSlug, c.providerId, c.title, c.version) };
+}
+
 async function outboundMessage(deps: NotifyDeps, subscription: Subscription, claimed: ClaimedMessage): Promise<OutboundMessage> {
-  const carried = claimed.kind === "test" ? (await readSampleVersion(deps.db, subscription.filter.vendors)) : (await readMessageVersions(deps.db, claimed.id));
-  const changes: NotifiedChange[] = carried.map((c) => ({ vendorName: c.vendorName, version: presentVersion(deps.links, c.vendorSlug, c.providerId, c.title, c.version) }));
+  const carried = claimed.kind === "test" ? (await readSampleVersion(deps.db, subscription.filter.vendors)) : (await readMessageChanges(deps.db, claimed.id));
+  const changes = carried.map((c) => presentCarried(deps.links, c));
   return { webhookId: claimed.webhookId, kind: claimed.kind, createdAt: claimed.createdAt, period: claimed.period, changes };
 }
 
@@ -51,7 +57,7 @@ async function deliverOne(deps: NotifyDeps, claimed: ClaimedMessage): Promise<Se
   if (!subscription || subscription.status !== "active") return null;
   const message = await outboundMessage(deps, subscription, claimed);
   if (message.changes.length === 0 && message.kind !== "test") {
-    await dropMessage(deps.db, claimed.id, "the versions it carried are no longer in the archive (rebuilt or removed)");
+    await dropMessage(deps.db, claimed.id, "the changes it carried are no longer in the archive (rebuilt or removed)");
     return null;
   }
   const startedAt = deps.now();

@@ -5,21 +5,33 @@
  * message keeps across retries.
  */
 import { Webhook } from "standardwebhooks";
-import type { OutboundMessage } from "@/lib/notify/outbound-message";
+import { isVersionChange, type NotifiedQuietDegradation, type NotifiedVersion, type OutboundMessage } from "@/lib/notify/outbound-message";
 import { postJson, type PostOptions } from "@/notify/http-post";
 import type { Sender } from "@/notify/sender";
 
-/** The body a message is sent as: one change as the API gives it, or several in a list. */
+/**
+ * The body a message is sent as: one change as the API gives it (a version, `incident.changed`, or
+ * a quiet degradation that started, `quiet-degradation.started`), or several in a list, versions
+ * in `changes` and quiet degradations in `quietDegradations`.
+ */
 export function webhookBody(message: OutboundMessage): string {
   const [only] = message.changes;
-  if (message.kind === "test") return JSON.stringify({ type: "redline.test", timestamp: message.createdAt, data: { sample: only?.version ?? null } });
+  const versions: NotifiedVersion[] = [];
+  const quiet: NotifiedQuietDegradation[] = [];
+  for (const c of message.changes) {
+    if (isVersionChange(c)) versions.push(c.version);
+    else quiet.push(c.quietDegradation);
+  }
+  if (message.kind === "test") return JSON.stringify({ type: "redline.test", timestamp: message.createdAt, data: { sample: versions[0] ?? null } });
   if (message.kind === "single" && only && message.changes.length === 1) {
-    return JSON.stringify({ type: "incident.changed", timestamp: only.version.observedAt, data: only.version });
+    return isVersionChange(only)
+      ? JSON.stringify({ type: "incident.changed", timestamp: only.version.observedAt, data: only.version })
+      : JSON.stringify({ type: "quiet-degradation.started", timestamp: only.quietDegradation.from, data: only.quietDegradation });
   }
   return JSON.stringify({
     type: "incident.changed.batch",
     timestamp: message.createdAt,
-    data: { ...(message.period ? { period: message.period } : {}), changes: message.changes.map((c) => c.version) },
+    data: { ...(message.period ? { period: message.period } : {}), changes: versions, ...(quiet.length > 0 ? { quietDegradations: quiet } : {}) },
   });
 }
 

@@ -34,8 +34,8 @@ import { pageScopeOf } from "@/server/page-scope";
 const ROOT = path.resolve(__dirname, "..");
 /**
  * Answers made only of archived data (not poll health), so the archive's changes date them:
- * pages, feeds, exports, the API's incidents, changes, search and document, and the page as it
- * was at a moment. Vendor lists and profiles show polling health and are always rendered.
+ * pages, feeds, exports, the API's incidents, changes, quiet degradations, search and document, and
+ * the page as it was at a moment. Vendor lists and profiles show polling health and are always rendered.
  */
 const CACHEABLE = [
   /^\/(?:search|feed\.(?:atom|rss|json)|maintenance\.ics)?$/,
@@ -43,7 +43,8 @@ const CACHEABLE = [
   /^(?:\/api\/v1)?\/vendors\/[^/]+\/(?:changes|feed\.(?:atom|rss|json)|kinds\/[^/]+\/feed\.(?:atom|rss|json)|maintenance\.ics|incidents\/.+)$/,
   // A component's page: its vendor's changes evict it, and its "now" ages with the minute's expiry like every kept page.
   /^\/vendors\/[^/]+\/components\/[^/]+$/,
-  /^\/api\/v1\/(?:incidents|changes|search|openapi\.json)$/,
+  /^\/api\/v1\/(?:incidents|changes|quiet-degradations|search|openapi\.json)$/,
+  /^\/api\/v1\/vendors\/[^/]+\/quiet-degradations$/,
 ];
 /** The page as it was at a moment is archived data; without a moment it is now, and says how fresh that is. */
 const STATUS_AT = /^(?:\/api\/v1)?\/vendors\/[^/]+\/status$/;

@@ -25,7 +25,7 @@ export const subscriptionSchema = z.object({
   id: z.string(),
   format: z.enum(SUBSCRIPTION_FORMATS),
   target: z.string().describe("The target; the secret path of a Slack, Discord or Teams webhook URL is masked."),
-  filter: z.object({ vendors: z.array(z.string()), kinds: z.array(z.string()), components: z.array(z.string()), minImpact: z.enum(MIN_IMPACTS).nullable() }),
+  filter: z.object({ vendors: z.array(z.string()), kinds: z.array(z.string()), components: z.array(z.string()), groups: z.array(z.string()), minImpact: z.enum(MIN_IMPACTS).nullable() }),
   watchlist: z.string().nullable(),
   description: z.string().describe("The filter in words, e.g. `vendor github, impact major or worse`."),
   digest: z.enum(["hourly", "daily"]).nullable(),

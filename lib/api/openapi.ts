@@ -2,6 +2,7 @@ import { z } from "zod";
 import { API_DEFAULT_LIMIT, API_MAX_LIMIT, problemSchema } from "@/lib/api/schemas";
 import { API_ROUTES, type ApiRoute, PATH_PARAMS } from "@/lib/api/routes";
 import { CHANGE_KIND_INFO } from "@/lib/change-kinds";
+import { QUIET_DEGRADATION_DESCRIPTION } from "@/lib/components/quiet-degradation";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -84,7 +85,8 @@ export function buildOpenApi(options: { serverUrl: string; operator: boolean }):
       description:
         "Every version of every archived vendor status-page incident, and what changed. Lists page by cursor: follow `next` " +
         `until it is null; \`limit\` defaults to ${API_DEFAULT_LIMIT} and is at most ${API_MAX_LIMIT}. Every GET answers ` +
-        "If-None-Match with 304. Errors are application/problem+json.\n\nChange kinds:\n" + kinds,
+        "If-None-Match with 304. Errors are application/problem+json.\n\nChange kinds:\n" + kinds +
+        `\n\nQuiet degradations (\`/quiet-degradations\`) are no change of an incident: ${QUIET_DEGRADATION_DESCRIPTION}`,
     },
     servers: [{ url: `${options.serverUrl}/api/v1` }],
     paths,

@@ -13,11 +13,14 @@ import {
   incidentSummarySchema,
   pageSchema,
   pollRequestedSchema,
+  quietDegradationListQuerySchema,
+  quietDegradationSchema,
   searchHitSchema,
   searchQuerySchema,
   statusQuerySchema,
   statusViewSchema,
   vendorListQuerySchema,
+  vendorQuietDegradationListQuerySchema,
   vendorRemovedSchema,
   vendorSchema,
   versionDetailSchema,
@@ -39,7 +42,7 @@ export interface ApiRoute {
   /** OpenAPI path template under /api/v1. */
   path: string;
   summary: string;
-  tag: "vendors" | "incidents" | "changes" | "search" | "exports" | "operator" | "meta";
+  tag: "vendors" | "incidents" | "changes" | "quiet-degradations" | "search" | "exports" | "operator" | "meta";
   pathParams?: readonly (keyof typeof PATH_PARAMS)[];
   query: z.ZodObject;
   body?: z.ZodType;
@@ -95,6 +98,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { operationId: "getVersion", method: "get", path: VERSION, summary: "One version of an incident: what changed, and the incident as it then was.", tag: "incidents", pathParams: ["slug", "key", "seq"], query: emptyQuerySchema, status: 200, response: versionDetailSchema },
   { operationId: "diffVersions", method: "get", path: `${INCIDENT}/diff`, summary: "What changed between any two versions of an incident.", tag: "incidents", pathParams: ["slug", "key"], query: diffQuerySchema, status: 200, response: diffSchema },
   { operationId: "listChanges", method: "get", path: "/changes", summary: "Changes (versions) newest first, filtered.", tag: "changes", query: changeListQuerySchema, status: 200, response: pageSchema(changeItemSchema) },
+  { operationId: "listQuietDegradations", method: "get", path: "/quiet-degradations", summary: "Quiet degradations newest first (by start): stretches in which a vendor's components were degraded or out while it had no incident open.", tag: "quiet-degradations", query: quietDegradationListQuerySchema, status: 200, response: pageSchema(quietDegradationSchema) },
+  { operationId: "listVendorQuietDegradations", method: "get", path: "/vendors/{slug}/quiet-degradations", summary: "One vendor's quiet degradations, newest first.", tag: "quiet-degradations", pathParams: ["slug"], query: vendorQuietDegradationListQuerySchema, status: 200, response: pageSchema(quietDegradationSchema) },
   { operationId: "search", method: "get", path: "/search", summary: "Incidents whose title, updates or postmortem match, best first.", tag: "search", query: searchQuerySchema, status: 200, response: pageSchema(searchHitSchema) },
   { operationId: "exportIncidentMarkdown", method: "get", path: `${INCIDENT}/export.md`, summary: "The incident's Markdown export (what `redline export` prints).", tag: "exports", pathParams: ["slug", "key"], query: emptyQuerySchema, status: 200, response: "text/markdown" },
   { operationId: "exportIncidentJson", method: "get", path: `${INCIDENT}/export.json`, summary: "The incident's JSON export.", tag: "exports", pathParams: ["slug", "key"], query: emptyQuerySchema, status: 200, response: exportDocumentSchema },

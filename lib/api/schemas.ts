@@ -63,6 +63,17 @@ export const searchQuerySchema = z.strictObject({
   cursor: cursorSchema.optional(),
   limit: limitSchema,
 });
+const quietFilters = {
+  group: z.string().trim().min(1, "a group's name").max(200, "at most 200 characters").optional()
+    .describe("Only stretches with a component in a group of this name (any case), as the vendor lists its groups now."),
+  component: z.string().max(200).optional().describe("Only stretches with a component of this name (any case)."),
+  since: instantSchema.optional().describe("Only stretches that began at or after this UTC date or time."),
+  until: instantSchema.optional().describe("Only stretches that began before this UTC date or time."),
+  cursor: cursorSchema.optional(),
+  limit: limitSchema,
+};
+export const quietDegradationListQuerySchema = z.strictObject({ vendor: one(slugSchema).optional().describe("Only these vendors (repeatable)."), ...quietFilters });
+export const vendorQuietDegradationListQuerySchema = z.strictObject(quietFilters);
 export const diffQuerySchema = z.strictObject({
   from: z.coerce.number({ error: "expected a version number" }).int("expected a version number").min(1, "versions start at 1"),
   to: z.coerce.number({ error: "expected a version number" }).int("expected a version number").min(1, "versions start at 1"),
@@ -110,7 +121,7 @@ export const vendorSchema = z.object({
       nextPollAt: z.string().nullable(),
     })
     .nullable(),
-  links: z.object({ self: linkSchema, html: linkSchema, incidents: linkSchema, changes: linkSchema, feeds: feedLinksSchema }),
+  links: z.object({ self: linkSchema, html: linkSchema, incidents: linkSchema, changes: linkSchema, quietDegradations: linkSchema, feeds: feedLinksSchema }),
 });
 
 const incidentRefSchema = z.object({ vendor: z.string(), id: z.string(), key: z.string().describe("The id as it appears in URLs."), title: z.string() });
@@ -209,6 +220,19 @@ export const statusViewSchema = z.object({
     impact: z.string().nullable(),
     seq: z.number().int().describe("The incident's version as of the moment."),
   })).describe("Incidents and maintenances open then, each as its version of then; none while the state now is unknown."),
+});
+
+export const quietDegradationSchema = z.object({
+  vendor: z.string(),
+  vendorName: z.string(),
+  from: utcTimestampSchema.describe("The first capture of the stretch: when Redline first observed a component degraded or out with no incident open."),
+  until: utcTimestampSchema.nullable().describe("The first capture after it (an incident open, or nothing degraded any more); null while it goes on."),
+  durationSeconds: z.number().int().nullable().describe("From `from` to `until`; null while it goes on."),
+  components: z
+    .array(z.object({ id: z.string().describe("The vendor's id for it."), name: z.string(), group: z.string().nullable(), links: z.object({ html: linkSchema }) }))
+    .describe("Every component degraded or out during the stretch, named as last listed."),
+  groups: z.array(z.string()).describe("The groups those components sit in."),
+  links: z.object({ html: linkSchema.describe("The vendor's status page as it was when the stretch began."), vendor: linkSchema }),
 });
 
 /** A list answer: one page of items and the address of the next, null at the end. */

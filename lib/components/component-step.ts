@@ -195,6 +195,14 @@ function quietChange(input: ComponentStepInput, after: Iterable<ComponentState>)
   return grown.length > input.quiet.components.length ? { kind: "grow", components: grown } : null;
 }
 
+/** Every component's open run once the step is recorded. */
+export function statesAfter(current: readonly ComponentState[], step: Pick<ComponentStep, "ended" | "started">): ComponentState[] {
+  const after = new Map(current.map((s) => [s.componentId, s]));
+  for (const id of step.ended) after.delete(id);
+  for (const s of step.started) after.set(s.componentId, s);
+  return [...after.values()];
+}
+
 /**
  * The component step of the derive stage: one applied capture against the components' open runs
  * gives the runs that end and start, and what becomes of a quiet degradation (components degraded
@@ -205,8 +213,5 @@ export function deriveComponentStep(input: ComponentStepInput): ComponentStep {
   let changed: Pick<ComponentStep, "ended" | "started"> = { ended: [], started: [] };
   if (input.knowledge === "stated" && input.grid) changed = statedStep(input, input.grid, current);
   else if (input.knowledge === "inferred") changed = inferredStep(input, current);
-  const after = new Map(current);
-  for (const id of changed.ended) after.delete(id);
-  for (const s of changed.started) after.set(s.componentId, s);
-  return { ...changed, quiet: quietChange(input, after.values()) };
+  return { ...changed, quiet: quietChange(input, statesAfter(input.current, changed)) };
 }

@@ -121,7 +121,7 @@ export function renderTeamsMessage(message: OutboundMessage): object {
     body.push(
       { type: "TextBlock", text: escapeTeams(`${message.kind === "test" ? "Redline test message. " : ""}${single.vendor}: ${single.kinds}`), weight: "Bolder", wrap: true },
       { type: "TextBlock", text: escapeTeams(single.headline), wrap: true },
-      { type: "FactSet", facts: [{ title: "Incident", value: escapeTeams(single.title) }, { title: "Impact", value: single.impact }, { title: "State", value: single.state }] },
+      { type: "FactSet", facts: [{ title: single.subject, value: escapeTeams(single.title) }, { title: "Impact", value: single.impact }, { title: "State", value: single.state }] },
     );
   } else {
     url = changesLink(message);

@@ -3,9 +3,10 @@
  * words, the headline, impact and state, the change page's link. Vendor text is cut to a bound.
  */
 import { CHANGE_KIND_INFO, type ChangeKindName } from "@/lib/change-kinds";
+import { describeQuietDegradation, foldedNames, QUIET_DEGRADATION_LABEL } from "@/lib/components/quiet-degradation";
 import { isResolvedStatus } from "@/lib/incident";
 import { impactLabel } from "@/lib/labels";
-import type { NotifiedChange, OutboundMessage } from "@/lib/notify/outbound-message";
+import { isVersionChange, type NotifiedChange, type NotifiedQuietChange, type OutboundMessage } from "@/lib/notify/outbound-message";
 
 /** Longest vendor text (headline, title) a message repeats. */
 export const MAX_TEXT_CHARS = 300;
@@ -19,19 +20,43 @@ export function clip(text: string, max = MAX_TEXT_CHARS): string {
 
 export interface ChangeLine {
   vendor: string;
+  /** What the title names: an incident, or a quiet degradation's components. */
+  subject: "Incident" | "Components";
   title: string;
   kinds: string;
   headline: string;
   impact: string;
-  state: "open" | "resolved";
+  state: "open" | "resolved" | "ongoing" | "ended";
   link: string;
 }
 
+function describeQuietChange(change: NotifiedQuietChange): ChangeLine {
+  const q = change.quietDegradation;
+  const view = { vendor: { slug: q.vendor, name: change.vendorName }, from: q.from, until: q.until, components: q.components };
+  return {
+    vendor: clip(change.vendorName, 100),
+    subject: "Components",
+    title: clip(foldedNames(q.components)),
+    kinds: QUIET_DEGRADATION_LABEL,
+    headline: clip(describeQuietDegradation(view)),
+    impact: "no incident open",
+    state: q.until === null ? "ongoing" : "ended",
+    link: q.links.html,
+  };
+}
+
+/** The page a change's line links to: its change page, or the status page as a quiet degradation began. */
+export function changeLink(change: NotifiedChange): string {
+  return isVersionChange(change) ? change.version.links.html : change.quietDegradation.links.html;
+}
+
 export function describeChange(change: NotifiedChange): ChangeLine {
+  if (!isVersionChange(change)) return describeQuietChange(change);
   const { version } = change;
   const incident = version.snapshot.incident;
   return {
     vendor: clip(change.vendorName, 100),
+    subject: "Incident",
     title: clip(version.incident.title || incident.title),
     kinds: version.kinds.map((k) => CHANGE_KIND_INFO[k as ChangeKindName]?.label ?? k).join(", "),
     headline: clip(version.headline || version.summary),
@@ -53,6 +78,7 @@ export function describeBundle(message: OutboundMessage): string {
 
 /** The changes list a bundle links to when it lists only its first few. */
 export function changesLink(message: OutboundMessage): string | null {
-  const first = message.changes[0]?.version.links.html;
+  const change = message.changes[0];
+  const first = change ? changeLink(change) : undefined;
   return first ? new URL("/", first).toString() : null;
 }

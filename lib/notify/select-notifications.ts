@@ -4,6 +4,7 @@
  * subscription (`matchSubscriptions`). Pure.
  */
 import { isNewSourceReport } from "@/lib/change-kinds";
+import { groupsOf, type NamedComponent, QUIET_DEGRADATION_KIND } from "@/lib/components/quiet-degradation";
 import type { CaptureDerivation } from "@/lib/derive/derive-capture";
 import { type ChangeFacts, matchesSubscription, type SubscriptionFilter, type WatchlistScope } from "@/lib/notify/subscription-filter";
 
@@ -39,6 +40,11 @@ export function versionFacts(vendor: string, derivation: CaptureDerivation): Ver
     });
   }
   return out;
+}
+
+/** The facts of a quiet degradation as it starts: its kind, its components' names and their groups; no impact. */
+export function quietDegradationFacts(vendor: string, components: readonly NamedComponent[]): ChangeFacts {
+  return { vendor, kinds: [QUIET_DEGRADATION_KIND], components: components.map((c) => c.name), groups: groupsOf({ components }), impacts: [] };
 }
 
 /** The ids of the subscriptions the change matches. */

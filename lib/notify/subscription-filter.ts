@@ -1,9 +1,11 @@
 /**
  * Which changes a subscription gets. No filter: every change. Filters combine as AND across
- * kinds of filter (vendor, watchlist, change kind, component, impact) and OR within one.
+ * kinds of filter (vendor, watchlist, change kind, component, group, impact) and OR within one.
+ * A quiet degradation is matched like a change of kind `quiet-degradation`: by its vendor, its
+ * components and their groups; it has no impact, so a minimum impact never lets one through.
  */
 import { z } from "zod";
-import { changeKindNameSchema } from "@/lib/change-kinds";
+import { entryKindNameSchema } from "@/lib/entry-kinds";
 import { type Impact, rankImpact } from "@/lib/incident";
 
 export const MIN_IMPACTS = ["minor", "major", "critical"] as const;
@@ -11,8 +13,10 @@ export type MinImpact = (typeof MIN_IMPACTS)[number];
 
 export const subscriptionFilterSchema = z.strictObject({
   vendors: z.array(z.string().min(1)).default([]),
-  kinds: z.array(changeKindNameSchema).default([]),
+  kinds: z.array(entryKindNameSchema).default([]),
   components: z.array(z.string().min(1)).default([]),
+  /** Component groups (by name): only quiet degradations with a component in one of them. */
+  groups: z.array(z.string().min(1)).default([]),
   minImpact: z.enum(MIN_IMPACTS).nullable().default(null),
 });
 export type SubscriptionFilter = z.infer<typeof subscriptionFilterSchema>;
@@ -27,8 +31,10 @@ export interface WatchlistScope {
 export interface ChangeFacts {
   vendor: string;
   kinds: readonly string[];
-  /** The incident's component names, before and after the change. */
+  /** The incident's component names, before and after the change (a quiet degradation's components). */
   components: readonly string[];
+  /** The groups of a quiet degradation's components; a change of an incident states none. */
+  groups?: readonly string[];
   /** The incident's impact before and after the change: a change to a major incident matters even when it lowers it. */
   impacts: ReadonlyArray<Impact | null>;
 }
@@ -50,6 +56,7 @@ export function matchesSubscription(filter: SubscriptionFilter, watchlist: Watch
   if (watchlist && !inWatchlist(watchlist, facts)) return false;
   if (filter.kinds.length > 0 && !filter.kinds.some((k) => facts.kinds.includes(k))) return false;
   if (filter.components.length > 0 && !filter.components.some((c) => hasComponent(facts, c))) return false;
+  if (filter.groups.length > 0 && !filter.groups.some((g) => (facts.groups ?? []).some((name) => sameName(name, g)))) return false;
   if (filter.minImpact !== null && !reachesImpact(facts, filter.minImpact)) return false;
   return true;
 }
@@ -61,6 +68,7 @@ export function describeFilter(filter: SubscriptionFilter, watchlist: string | n
     watchlist ? `watchlist ${watchlist}` : null,
     filter.kinds.length > 0 ? `kind ${filter.kinds.join(" or ")}` : null,
     filter.components.length > 0 ? `component ${filter.components.join(" or ")}` : null,
+    filter.groups.length > 0 ? `group ${filter.groups.join(" or ")}` : null,
     filter.minImpact ? `impact ${filter.minImpact} or worse` : null,
   ].filter((p): p is string => p !== null);
   return parts.length === 0 ? "every change" : parts.join(", ");

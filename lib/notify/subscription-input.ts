@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { NEW_SOURCE_REPORT, NOTIFYING_KIND_NAMES } from "@/lib/change-kinds";
+import { QUIET_DEGRADATION_KIND } from "@/lib/components/quiet-degradation";
 import { MIN_IMPACTS, type SubscriptionFilter } from "@/lib/notify/subscription-filter";
 import { resolveTarget, SUBSCRIPTION_FORMATS, type SubscriptionFormat, SubscriptionTargetError } from "@/lib/notify/subscription-target";
 
@@ -14,6 +15,7 @@ export const subscriptionRequestSchema = z.strictObject({
   watchlist: z.string().min(1).nullable().default(null),
   kinds: z.array(z.string().min(1)).max(50).default([]),
   components: z.array(z.string().min(1).max(200)).max(200).default([]),
+  groups: z.array(z.string().trim().min(1).max(200)).max(200).default([]).describe("Component groups by name: only quiet degradations with a component in one (needs kinds [\"quiet-degradation\"])."),
   minImpact: z.enum(MIN_IMPACTS).nullable().default(null),
   digest: z.enum(["hourly", "daily"]).nullable().default(null),
 });
@@ -48,11 +50,17 @@ export function checkSubscriptionRequest(request: z.output<typeof subscriptionRe
   if (request.kinds.includes(NEW_SOURCE_REPORT)) {
     throw new SubscriptionInputError(`subscriptions: ${NEW_SOURCE_REPORT} notifies no one: it is a newly added source's account of what was archived before, not news`, "kinds");
   }
-  const unknown = request.kinds.filter((k) => !(NOTIFYING_KIND_NAMES as readonly string[]).includes(k));
-  if (unknown.length > 0) throw new SubscriptionInputError(`subscriptions: unknown change kind ${unknown.map((k) => JSON.stringify(k)).join(", ")} (one of: ${NOTIFYING_KIND_NAMES.join(", ")})`, "kinds");
+  const known: readonly string[] = [...NOTIFYING_KIND_NAMES, QUIET_DEGRADATION_KIND];
+  const unknown = request.kinds.filter((k) => !known.includes(k));
+  if (unknown.length > 0) throw new SubscriptionInputError(`subscriptions: unknown change kind ${unknown.map((k) => JSON.stringify(k)).join(", ")} (one of: ${known.join(", ")})`, "kinds");
+  const kinds = [...new Set(request.kinds)] as SubscriptionFilter["kinds"];
+  // A group says nothing of a change to an incident, which would then never match: refused rather than silently narrowing to nothing.
+  if (request.groups.length > 0 && (kinds.length !== 1 || kinds[0] !== QUIET_DEGRADATION_KIND)) {
+    throw new SubscriptionInputError(`subscriptions: groups: a group narrows quiet degradations only: give kind ${QUIET_DEGRADATION_KIND} and no other kind`, "groups");
+  }
   return {
     ...resolved,
-    filter: { vendors: [...new Set(request.vendors)], kinds: [...new Set(request.kinds)] as SubscriptionFilter["kinds"], components: [...new Set(request.components)], minImpact: request.minImpact },
+    filter: { vendors: [...new Set(request.vendors)], kinds, components: [...new Set(request.components)], groups: [...new Set(request.groups)], minImpact: request.minImpact },
     watchlist: request.watchlist,
     digest: request.digest,
   };

@@ -6,6 +6,7 @@ import { formatDuration, formatUtcMinute, formatUtcSecond, msBetween } from "@/l
 import type { Component } from "@/lib/incident";
 import { humanizeValue, impactLabel, presenceLabel, statusLabel } from "@/lib/labels";
 import { renderChangeMarkdown } from "@/lib/render/change-markdown";
+import { renderComponentsMarkdown } from "@/lib/render/components-markdown";
 import { escapeMarkdownInline } from "@/lib/render/markdown-text";
 import { MACHINE_SUMMARY_NOTICE } from "@/lib/summarize";
 
@@ -80,13 +81,17 @@ function renderIncidentMarkdown(incident: ExportIncident): string[] {
   return lines;
 }
 
-/** The readable history of a vendor's incidents: per version the summary and its Before / After. */
+/**
+ * The readable history of a vendor: its components and quiet degradations (a vendor's export),
+ * then its incidents, per version the summary and its Before / After.
+ */
 export function renderExportMarkdown(doc: ExportDocument): string {
   const lines = [
     `# ${inline(doc.vendor.name)}: incident history`,
     "",
     `Archived by Redline: ${doc.incidents.length} incident${doc.incidents.length === 1 ? "" : "s"}, every version with what changed.`,
     "",
+    ...renderComponentsMarkdown(doc.components, doc.quietDegradations),
   ];
   for (const incident of doc.incidents) lines.push(...renderIncidentMarkdown(incident));
   return `${lines.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;

@@ -20,6 +20,8 @@ export interface FeedItem {
   /** Sanitized HTML. */
   html: string;
   published: string;
+  /** When the entry last changed (a quiet degradation's end); its publication when absent. */
+  updated?: string;
 }
 
 /** An RFC 6721 deleted entry: the id of an entry a reader should drop, and why. */
@@ -65,6 +67,11 @@ export function changeItemId(vendorSlug: string, providerId: string, observedAt:
   return stableUrn("redline-change", vendorSlug, providerId, observedAt);
 }
 
+/** The id of the item of one quiet degradation: its vendor and start, which a rebuild keeps and its end does not change. */
+export function quietDegradationItemId(vendorSlug: string, from: string): string {
+  return stableUrn("redline-quiet-degradation", vendorSlug, from);
+}
+
 // Written here rather than with the feed library: it types Atom item titles as HTML, keeps text in
 // CDATA that a second "]]>" ends early, and reads "&amp;" in a text as "&".
 const GENERATOR = "Redline";
@@ -85,7 +92,7 @@ function renderAtom(doc: FeedDocument): string {
         xmlElement("title", { type: "text" }, item.title),
         xmlElement("id", {}, item.id),
         xmlElement("link", { href: href(item.link) }),
-        xmlElement("updated", {}, iso(item.published)),
+        xmlElement("updated", {}, iso(item.updated ?? item.published)),
         ...(item.summary ? [xmlElement("summary", { type: "text" }, item.summary)] : []),
         ...(item.html ? [xmlElement("content", { type: "html" }, item.html)] : []),
         xmlElement("published", {}, iso(item.published)),
@@ -173,7 +180,7 @@ function renderJsonFeed(doc: FeedDocument): string {
       content_html: item.html,
       ...(item.summary ? { summary: item.summary } : {}),
       date_published: iso(item.published),
-      date_modified: iso(item.published),
+      date_modified: iso(item.updated ?? item.published),
     })),
   };
   return `${JSON.stringify(feed, null, 2)}\n`;

@@ -12,6 +12,7 @@ export interface SubscriptionsAddOptions {
   watchlist?: string;
   kind?: string[];
   component?: string[];
+  group?: string[];
   minImpact?: string;
   digest?: string;
   json?: boolean;
@@ -29,7 +30,7 @@ export async function runSubscriptionsAdd(opts: SubscriptionsAddOptions): Promis
     checked = validateSubscription(
       {
         target: opts.target, format: opts.format, vendors: opts.vendor ?? [], watchlist: opts.watchlist ?? null, kinds: opts.kind ?? [],
-        components: opts.component ?? [], minImpact: opts.minImpact ?? null, digest: opts.digest ?? null,
+        components: opts.component ?? [], groups: opts.group ?? [], minImpact: opts.minImpact ?? null, digest: opts.digest ?? null,
       },
       readEnv().REDLINE_ALLOW_PRIVATE_URLS,
     );

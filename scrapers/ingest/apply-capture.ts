@@ -7,7 +7,8 @@ import { recordDerivation, setAppliedThrough, warningsJson } from "@/db/record-c
 import { type CaptureRow, writeStatements } from "@/db/write-statements";
 import type { ComponentGrid, ComponentKnowledge } from "@/lib/components/component-grid";
 import { isDegradedStatus } from "@/lib/components/component-status";
-import { deriveComponentStep } from "@/lib/components/component-step";
+import { deriveComponentStep, statesAfter } from "@/lib/components/component-step";
+import { directoryOf, type NamedComponent, nameComponent } from "@/lib/components/quiet-degradation";
 import { type CaptureDerivation, deriveCapture, prepareObservations } from "@/lib/derive/derive-capture";
 import type { Component } from "@/lib/incident";
 import { type ParseOutcome, parseSnapshot } from "@/scrapers/ingest/parse-snapshot";
@@ -74,12 +75,23 @@ export function changesNothing(application: CaptureApplication): boolean {
   return application.prior.records.size === 0 && application.derivation.incidents.length === 0;
 }
 
-/** Record a derived capture; returns the versions added. Runs inside the caller's transaction. */
-export async function recordApplication(db: RedlineDb, vendorId: number, captureId: number, key: CaptureKey, application: CaptureApplication): Promise<number> {
+/** A quiet degradation a capture started, its components named as the capture left them. */
+export interface QuietStart {
+  from: string;
+  components: NamedComponent[];
+}
+
+export interface RecordedApplication {
+  versions: number;
+  quietStarted: QuietStart | null;
+}
+
+/** Record a derived capture: the versions it added and the quiet degradation it started. Runs inside the caller's transaction. */
+export async function recordApplication(db: RedlineDb, vendorId: number, captureId: number, key: CaptureKey, application: CaptureApplication): Promise<RecordedApplication> {
   if (!changesNothing(application)) await markStandingsRead(db, vendorId, key.source, key.observedAt);
   const versions = await recordDerivation(db, { vendorId, captureId, source: key.source, observedAt: key.observedAt }, application.derivation, application.prior.ids);
-  await applyComponents(db, { vendorId, captureId, observedAt: key.observedAt, source: key.source }, application.components);
-  return versions;
+  const quietStarted = await applyComponents(db, { vendorId, captureId, observedAt: key.observedAt, source: key.source }, application.components);
+  return { versions, quietStarted };
 }
 
 /**
@@ -87,10 +99,10 @@ export async function recordApplication(db: RedlineDb, vendorId: number, capture
  * its incidents imply) against the components' open runs, and whether a quiet degradation starts
  * or ends now that the vendor's open incidents are known.
  */
-async function applyComponents(db: RedlineDb, ctx: { vendorId: number; captureId: number; observedAt: string; source: string }, components: CaptureComponents): Promise<void> {
+async function applyComponents(db: RedlineDb, ctx: { vendorId: number; captureId: number; observedAt: string; source: string }, components: CaptureComponents): Promise<QuietStart | null> {
   const prior = await loadComponentPrior(db, ctx.vendorId, ctx.observedAt);
   const { knowledge, grid } = components;
-  if (knowledge === undefined && prior.current.length === 0 && prior.quiet === null) return;
+  if (knowledge === undefined && prior.current.length === 0 && prior.quiet === null) return null;
   // The open incidents matter only to inference and to a degradation that may be quiet.
   const degraded = [...prior.current, ...(grid?.components ?? [])].some((c) => isDegradedStatus(c.status));
   const openIncidents = knowledge === "inferred" || degraded || prior.quiet !== null ? await loadOpenIncidents(db, ctx.vendorId) : [];
@@ -98,6 +110,9 @@ async function applyComponents(db: RedlineDb, ctx: { vendorId: number; captureId
     source: ctx.source, observedAt: ctx.observedAt, knowledge, grid, named: components.named, current: prior.current, openIncidents, quiet: prior.quiet,
   });
   await recordComponentStep(db, ctx, prior, step);
+  if (step.quiet?.kind !== "start") return null;
+  const directory = directoryOf(statesAfter(prior.current, step));
+  return { from: ctx.observedAt, components: step.quiet.components.map((key) => nameComponent(directory, key)) };
 }
 
 /** What a run's later observations add to its first: when its incidents were last seen. */
@@ -116,7 +131,7 @@ export async function applyCapture(db: RedlineDb, vendor: { id: number; name: st
   const application = await deriveApplication(db, vendor, capture, resolve);
   let versions = 0;
   if (application) {
-    versions = await recordApplication(db, vendor.id, capture.captureId, capture.key, application);
+    versions = (await recordApplication(db, vendor.id, capture.captureId, capture.key, application)).versions;
     if (capture.lastObservedAt > capture.key.observedAt) await touchRunSeen(db, vendor.id, application, capture.lastObservedAt);
   }
   await setAppliedThrough(db, vendor.id, capture.key);

@@ -5,12 +5,12 @@ import { continueRun, findRecordedObservation, mayContinueServingRun, placeObser
 import { appliedThrough, type CaptureInput, insertCapture, setAppliedThrough, storedDerivedWith } from "@/db/record-capture";
 import { transact } from "@/db/transaction";
 import { writeStatements } from "@/db/write-statements";
-import { enqueueVersions } from "@/db/notification-outbox";
+import { enqueueQuietDegradation, enqueueVersions } from "@/db/notification-outbox";
 import type { CaptureOutcome } from "@/db/schema";
 import { getVendorBySlug, setDerivedWith, type VendorRow } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
 import type { ReadWarning } from "@/lib/derive/observation";
-import { versionFacts } from "@/lib/notify/select-notifications";
+import { quietDegradationFacts, versionFacts } from "@/lib/notify/select-notifications";
 import { DERIVATION_KEY, DERIVATION_VERSION, type DerivedWith, isStale } from "@/lib/derive/derivation-version";
 import { type CaptureApplication, changesNothing, deriveApplication, type PlatformResolver, recordApplication, touchRunSeen } from "@/scrapers/ingest/apply-capture";
 import { type ParseOutcome, parseSnapshot } from "@/scrapers/ingest/parse-snapshot";
@@ -141,9 +141,15 @@ export async function recordParsed(
     if (late) await queueJob(db, vendor.id, "late-capture", key);
     if (late || (await getActiveJob(db, vendor.id))?.status === "swapping") return { ...result, captureId, pending: true };
     application ??= await deriveApplication(db, vendor, { key, platform, parsed }, resolve);
-    const versionsAdded = application ? await recordApplication(db, vendor.id, captureId, key, application) : 0;
+    const recorded = application ? await recordApplication(db, vendor.id, captureId, key, application) : null;
+    const versionsAdded = recorded?.versions ?? 0;
     if (input.notify && application && versionsAdded > 0) {
       await enqueueVersions(db, vendor.id, versionFacts(vendor.slug, application.derivation), new Date().toISOString());
+    }
+    // Only when it starts: its end, like the replays of a rebuild, notifies no one.
+    if (input.notify && recorded?.quietStarted) {
+      const { from, components } = recorded.quietStarted;
+      await enqueueQuietDegradation(db, vendor.id, { from, facts: quietDegradationFacts(vendor.slug, components) }, new Date().toISOString());
     }
     await setAppliedThrough(db, vendor.id, key);
     return { ...result, captureId, versionsAdded };

@@ -34,27 +34,17 @@ import { renderExportJson, renderVersionExportJson } from "@/lib/export-document
 import { renderExportMarkdown, renderVersionExportMarkdown } from "@/lib/render/export-markdown";
 import { readNowRules } from "@/lib/now-rules";
 import { publicOrigin } from "@/server/http/public-origin";
-import { problem } from "@/server/http/problem";
-import { answer, answerJson, apiHandler, CORS_HEADERS, notFound, parseQuery } from "@/server/api/respond";
+import { answer, answerJson, apiHandler, badCursor, nextLink, notFound, parseErrorFor, parseQuery } from "@/server/api/respond";
 import { apiLinks, decodeApiCursor, encodeApiCursor, incidentRef, presentVersion, toIncidentSummary, toVendor } from "@/server/api/present";
 import { notifyOperatorHandlers } from "@/server/api/notify-operator";
 import { operatorHandlers } from "@/server/api/operator";
+import { quietDegradationHandlers } from "@/server/api/quiet-degradations";
 
 type Params = { slug: string; key: string; seq: string };
 type Page<T extends z.ZodType> = z.infer<ReturnType<typeof pageSchema<T>>>;
 
 /** The read handlers of /api/v1, keyed by operationId (lib/api/routes.ts), over `database`. */
 export function createApi(database: () => RedlineDb = getServerDb) {
-
-  /** The `next` link: this request's address with the cursor of the next page. */
-  const nextLink = (request: Request, cursor: string | null): string | null => {
-    if (cursor === null) return null;
-    const url = new URL(request.url);
-    const next = new URL(`${publicOrigin(request)}${url.pathname}`);
-    for (const [k, v] of url.searchParams) if (k !== "cursor") next.searchParams.append(k, v);
-    next.searchParams.set("cursor", cursor);
-    return next.toString();
-  };
 
   const vendorIds = async (db: RedlineDb, slugs: readonly string[] | undefined): Promise<number[] | undefined | null> => {
     if (!slugs) return undefined;
@@ -268,17 +258,10 @@ export function createApi(database: () => RedlineDb = getServerDb) {
       return answerJson(request, buildOpenApi({ serverUrl: publicOrigin(request), operator: operatorHandlers(database).isOperator(request) }));
     }),
 
+    ...quietDegradationHandlers(database),
     ...operatorHandlers(database).handlers,
     ...notifyOperatorHandlers(database),
   };
-}
-
-function badCursor(): Response {
-  return parseErrorFor("cursor", "not a cursor from this API");
-}
-
-function parseErrorFor(parameter: string, reason: string): Response {
-  return problem(400, `${parameter}: ${reason}`, { parameter, headers: CORS_HEADERS });
 }
 
 export type Api = ReturnType<typeof createApi>;

@@ -2,7 +2,9 @@ import type { z } from "zod";
 import type { IncidentSummaryRow } from "@/db/queries/incident-list";
 import type { VersionDetail } from "@/db/queries/incident-page";
 import type { VendorOverview } from "@/db/queries/vendors-overview";
-import type { incidentSummarySchema, vendorSchema, versionDetailSchema } from "@/lib/api/schemas";
+import type { incidentSummarySchema, quietDegradationSchema, vendorSchema, versionDetailSchema } from "@/lib/api/schemas";
+import { groupsOf, type QuietDegradationView } from "@/lib/components/quiet-degradation";
+import { msBetween } from "@/lib/format";
 import { incidentKey, paths } from "@/lib/incident-key";
 
 /** Cursors are opaque to clients: the list's own position, base64url-encoded. */
@@ -26,8 +28,11 @@ export function apiLinks(origin: string) {
       html: page(paths.vendor(slug)),
       incidents: api(`/incidents?vendor=${encodeURIComponent(slug)}`),
       changes: api(`/changes?vendor=${encodeURIComponent(slug)}`),
+      quietDegradations: api(`${paths.vendor(slug)}/quiet-degradations`),
       feeds: feeds((f) => paths.vendorFeed(slug, f)),
     }),
+    quietDegradation: (slug: string, from: string) => ({ html: page(paths.vendorStatusAt(slug, from)), vendor: api(paths.vendor(slug)) }),
+    component: (slug: string, key: string) => ({ html: page(paths.component(slug, key)) }),
     incident: (slug: string, providerId: string) => ({ self: api(paths.incident(slug, providerId)), html: page(paths.incident(slug, providerId)) }),
     incidentFull: (slug: string, providerId: string) => ({
       ...links.incident(slug, providerId),
@@ -106,5 +111,20 @@ export function presentVersion(links: ApiLinks, slug: string, providerId: string
     changes: version.changes,
     snapshot: version.snapshot,
     links: links.versionFull(slug, providerId, version.seq),
+  };
+}
+
+/** One quiet degradation as the API lists it and webhooks deliver it. */
+export function presentQuietDegradation(links: ApiLinks, q: QuietDegradationView): z.infer<typeof quietDegradationSchema> {
+  const slug = q.vendor.slug;
+  return {
+    vendor: slug,
+    vendorName: q.vendor.name,
+    from: q.from,
+    until: q.until,
+    durationSeconds: q.until === null ? null : Math.round(msBetween(q.from, q.until) / 1000),
+    components: q.components.map((c) => ({ id: c.id, name: c.name, group: c.group, links: links.component(slug, c.id) })),
+    groups: groupsOf(q),
+    links: links.quietDegradation(slug, q.from),
   };
 }

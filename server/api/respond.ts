@@ -4,6 +4,7 @@ import { readEnv } from "@/lib/env";
 import { describeParamError, searchParamsToObject } from "@/lib/page-params";
 import { isNotModified } from "@/server/http/conditional";
 import { problem } from "@/server/http/problem";
+import { publicOrigin } from "@/server/http/public-origin";
 
 /** Reads are open to any origin; the validators and paging headers are readable by scripts. */
 export const CORS_HEADERS = {
@@ -35,6 +36,24 @@ export function answerWrite(status: number, value: unknown, headers: Record<stri
 
 export function notFound(detail: string): Response {
   return problem(404, detail, { headers: CORS_HEADERS });
+}
+
+/** A list's `next` link: this request's address with the cursor of the next page; null at the end. */
+export function nextLink(request: Request, cursor: string | null): string | null {
+  if (cursor === null) return null;
+  const url = new URL(request.url);
+  const next = new URL(`${publicOrigin(request)}${url.pathname}`);
+  for (const [k, v] of url.searchParams) if (k !== "cursor") next.searchParams.append(k, v);
+  next.searchParams.set("cursor", cursor);
+  return next.toString();
+}
+
+export function parseErrorFor(parameter: string, reason: string): Response {
+  return problem(400, `${parameter}: ${reason}`, { parameter, headers: CORS_HEADERS });
+}
+
+export function badCursor(): Response {
+  return parseErrorFor("cursor", "not a cursor from this API");
 }
 
 /** The query string checked against a route's schema: its data, or a 400 naming the parameter. */

@@ -1,14 +1,18 @@
 import type { RedlineDb } from "@/db/client";
 import { type ChangeDetailRow, type ChangeFilter, listChangeDetails } from "@/db/queries/changes";
 import { resolveIncidentRoute } from "@/db/queries/incident-route";
+import { listQuietDegradations, type QuietDegradationFilter } from "@/db/queries/quiet-degradations";
 import { getVendor } from "@/db/queries/vendor-profile";
 import { resolveWatchlistScope } from "@/db/queries/watchlist-scope";
 import { getServerDb } from "@/db/server-db";
-import { type ChangeKindName, changeKindLabel, changeKindNameSchema, headingKindLabel } from "@/lib/change-kinds";
+import { headingKindLabel } from "@/lib/change-kinds";
+import type { QuietDegradationView } from "@/lib/components/quiet-degradation";
+import { type EntryKindName, entryKindLabel, entryKindNameSchema, isChangeKind, splitEntryKinds } from "@/lib/entry-kinds";
 import { paths } from "@/lib/incident-key";
 import { describeParamError, feedParamsSchema, searchParamsToObject } from "@/lib/page-params";
 import { renderChangeHtml } from "@/lib/render/change-html";
 import { changeItemId, FEED_CONTENT_TYPES, FEED_FORMATS, type FeedDocument, type FeedFormat, type FeedItem, renderFeed, stableUrn } from "@/lib/render/feed";
+import { quietDegradationItem } from "@/lib/render/quiet-degradation-item";
 import { deletedIncidentHistory } from "@/db/queries/deleted-incidents";
 import { readEnv } from "@/lib/env";
 import { type DeletedHistory, feedTombstones } from "@/lib/feed-tombstones";
@@ -22,11 +26,14 @@ export type FeedLevel = "all" | "kind" | "vendor" | "vendor-kind" | "incident" |
 /** Enough for a reader that polls hourly to miss nothing on a busy day; older items are on the pages. */
 export const FEED_SIZE = 50;
 /** Raise when the items' rendering changes, so readers' cached copies are replaced. */
-const RENDER_VERSION = "4";
+const RENDER_VERSION = "5";
 const CACHE_CONTROL = "public, max-age=60";
 
 interface Scope {
-  filter: ChangeFilter;
+  /** The changes it carries; null: none (a feed of quiet degradations only). */
+  filter: ChangeFilter | null;
+  /** The quiet degradations it carries; null: none (an incident's feed, a change kind's). */
+  quiet: QuietDegradationFilter | null;
   /** What the feed follows, for its title: "all changes", "Acme Cloud", "Acme Cloud: API errors" … */
   name: string;
   page: string;
@@ -36,9 +43,16 @@ interface Scope {
 type Params = { slug?: string; key?: string; kind?: string; name?: string };
 type Resolved = { scope: Scope } | { error: Response };
 
-function kindOf(raw: string | undefined): ChangeKindName | null {
-  const parsed = changeKindNameSchema.safeParse(raw === undefined ? undefined : decodeURIComponent(raw));
+function kindOf(raw: string | undefined): EntryKindName | null {
+  const parsed = entryKindNameSchema.safeParse(raw === undefined ? undefined : decodeURIComponent(raw));
   return parsed.success ? parsed.data : null;
+}
+
+/** A kind's feed carries the versions of a change kind, or the quiet degradations. */
+function ofKind(kind: EntryKindName, vendorId?: number): Pick<Scope, "filter" | "quiet"> {
+  const vendor = vendorId === undefined ? {} : { vendorId };
+  if (isChangeKind(kind)) return { filter: { ...vendor, kinds: [kind] }, quiet: null };
+  return { filter: null, quiet: vendorId === undefined ? {} : { vendorIds: [vendorId] } };
 }
 
 async function resolveScope(db: RedlineDb, level: FeedLevel, params: Params): Promise<Resolved> {
@@ -46,23 +60,26 @@ async function resolveScope(db: RedlineDb, level: FeedLevel, params: Params): Pr
   if ((level === "kind" || level === "vendor-kind") && kind === null) {
     return { error: problem(404, `no change kind ${JSON.stringify(params.kind ?? "")} (see /api/v1/openapi.json for the list)`) };
   }
-  if (level === "all") return { scope: { filter: {}, name: "all changes", page: "/", feedPath: paths.allFeed } };
+  if (level === "all") return { scope: { filter: {}, quiet: {}, name: "all changes", page: "/", feedPath: paths.allFeed } };
   if (level === "kind" && kind) {
-    return { scope: { filter: { kinds: [kind] }, name: changeKindLabel(kind), page: `/?kind=${kind}`, feedPath: (f) => paths.kindFeed(kind, f) } };
+    const page = isChangeKind(kind) ? `/?kind=${kind}` : paths.quietDegradations();
+    return { scope: { ...ofKind(kind), name: entryKindLabel(kind), page, feedPath: (f) => paths.kindFeed(kind, f) } };
   }
   if (level === "watchlist") return watchlistScope(db, decodeURIComponent(params.name ?? ""));
   const slug = decodeURIComponent(params.slug ?? "");
   const vendor = await getVendor(db, slug);
   if (!vendor) return { error: problem(404, `no vendor ${JSON.stringify(slug)}`) };
   if (level === "vendor") {
-    return { scope: { filter: { vendorId: vendor.id }, name: vendor.name, page: paths.vendorChanges(slug), feedPath: (f) => paths.vendorFeed(slug, f) } };
+    return {
+      scope: { filter: { vendorId: vendor.id }, quiet: { vendorIds: [vendor.id] }, name: vendor.name, page: paths.vendorChanges(slug), feedPath: (f) => paths.vendorFeed(slug, f) },
+    };
   }
   if (level === "vendor-kind" && kind) {
     return {
       scope: {
-        filter: { vendorId: vendor.id, kinds: [kind] },
-        name: `${vendor.name}: ${changeKindLabel(kind)}`,
-        page: `${paths.vendorChanges(slug)}?kind=${kind}`,
+        ...ofKind(kind, vendor.id),
+        name: `${vendor.name}: ${entryKindLabel(kind)}`,
+        page: isChangeKind(kind) ? `${paths.vendorChanges(slug)}?kind=${kind}` : paths.quietDegradations(slug),
         feedPath: (f) => paths.vendorKindFeed(slug, kind, f),
       },
     };
@@ -73,6 +90,7 @@ async function resolveScope(db: RedlineDb, level: FeedLevel, params: Params): Pr
   return {
     scope: {
       filter: { vendorId: vendor.id, incidentId: route.incident.id },
+      quiet: null,
       name: `${vendor.name}: ${route.incident.current.incident.title || "(untitled)"}`,
       page: paths.incident(slug, providerId),
       feedPath: (f) => paths.incidentFeed(slug, providerId, f),
@@ -84,7 +102,13 @@ async function watchlistScope(db: RedlineDb, name: string): Promise<Resolved> {
   const watched = await resolveWatchlistScope(db, name);
   if (!watched) return { error: problem(404, `no watchlist ${JSON.stringify(name)}`) };
   return {
-    scope: { filter: { watch: watched.vendors }, name: `watchlist ${name}`, page: paths.watchlist(name), feedPath: (f) => paths.watchlistFeed(name, f) },
+    scope: {
+      filter: { watch: watched.vendors },
+      quiet: { watch: watched.vendors },
+      name: `watchlist ${name}`,
+      page: paths.watchlist(name),
+      feedPath: (f) => paths.watchlistFeed(name, f),
+    },
   };
 }
 
@@ -130,6 +154,42 @@ function toItem(origin: string, row: ChangeDetailRow): FeedItem {
   };
 }
 
+type FeedQuery = { kind?: EntryKindName[]; impact?: string[]; component?: string; group?: string };
+
+/**
+ * The scope narrowed by the query: more kinds pick among changes and quiet degradations, an
+ * impact (an incident's) leaves quiet degradations out, a component narrows both, and a group
+ * narrows quiet degradations, so it is refused where changes are carried too.
+ */
+function narrow(scope: Scope, q: FeedQuery): Pick<Scope, "filter" | "quiet"> | { error: string } {
+  const picked = q.kind ? splitEntryKinds(q.kind) : null;
+  let filter = scope.filter;
+  let quiet = scope.quiet;
+  if (picked) {
+    filter = filter && picked.changeKinds !== null ? { ...filter, ...(picked.changeKinds ? { kinds: [...(filter.kinds ?? []), ...picked.changeKinds] } : {}) } : null;
+    if (!picked.quiet) quiet = null;
+  }
+  if (q.impact) quiet = null;
+  filter = filter ? { ...filter, ...(q.impact ? { impacts: q.impact } : {}), ...(q.component ? { component: q.component } : {}) } : null;
+  quiet = quiet ? { ...quiet, ...(q.component ? { component: q.component } : {}) } : null;
+  if (q.group !== undefined) {
+    if (filter !== null || quiet === null) return { error: "group: a group narrows quiet degradations: use it on a quiet-degradation feed (/kinds/quiet-degradation/feed.atom, or kind=quiet-degradation alone)" };
+    quiet = { ...quiet, group: q.group };
+  }
+  return { filter, quiet };
+}
+
+function describeFeed(scope: Scope, carries: Pick<Scope, "filter" | "quiet">): string {
+  if (carries.filter === null) return `Every quiet degradation Redline observed of ${scope.name}, newest first: components degraded or out while no incident was open.`;
+  const quiet = carries.quiet === null ? "" : ", and the components degraded or out while no incident was open";
+  return `Every change Redline archived of ${scope.name}, newest first: new incidents and the edits vendors make to them${quiet}.`;
+}
+
+/** The etag's words for a quiet degradation: everything its entry shows. */
+function quietTag(q: QuietDegradationView): string[] {
+  return [q.vendor.slug, q.vendor.name, q.from, q.until ?? "", ...q.components.flatMap((c) => [c.id, c.name, c.group ?? ""])];
+}
+
 /** A feed of one level in one format: 400/404 as problem details, 304 when the reader is current. */
 export function feedRoute(level: FeedLevel, format: FeedFormat, database: () => RedlineDb = getServerDb) {
   return async (request: Request, context: { params: Promise<Params> }): Promise<Response> => {
@@ -142,34 +202,35 @@ export function feedRoute(level: FeedLevel, format: FeedFormat, database: () => 
     const resolved = await resolveScope(db, level, await context.params);
     if ("error" in resolved) return resolved.error;
     const { scope } = resolved;
-    const q = query.data;
-    const moreKinds = "kind" in q ? (q.kind as ChangeKindName[] | undefined) : undefined;
-    const filter: ChangeFilter = {
-      ...scope.filter,
-      ...(moreKinds ? { kinds: [...(scope.filter.kinds ?? []), ...moreKinds] } : {}),
-      ...(q.impact ? { impacts: q.impact } : {}),
-      ...(q.component ? { component: q.component } : {}),
-    };
-    const { rows } = await listChangeDetails(db, filter, FEED_SIZE);
+    const carries = narrow(scope, query.data);
+    if ("error" in carries) return problem(400, carries.error);
+    const rows = carries.filter === null ? [] : (await listChangeDetails(db, carries.filter, FEED_SIZE)).rows;
+    const quiet = carries.quiet === null ? [] : (await listQuietDegradations(db, carries.quiet, FEED_SIZE)).rows;
     const origin = publicOrigin(request);
-    const newest = rows[0]?.observedAt ?? null;
     const hub = readEnv().REDLINE_WEBSUB_HUB;
     const tombstones = format === "atom" ? feedTombstones(origin, rows, await deletedHistories(db, rows)) : [];
     const dropped = new Set(tombstones.map((t) => t.ref));
+    const items = [...rows.map((row) => itemFor(origin, row)).filter((item) => !dropped.has(item.id)), ...quiet.map((q) => quietDegradationItem(origin, q))]
+      .sort((a, b) => (a.published === b.published ? 0 : a.published < b.published ? 1 : -1))
+      .slice(0, FEED_SIZE);
+    const newest = items.reduce<string | null>((latest, item) => {
+      const at = item.updated ?? item.published;
+      return latest === null || at > latest ? at : latest;
+    }, null);
     const etag = entityTag(
       RENDER_VERSION, format, origin, url.pathname, url.search, scope.name, hub ?? "",
-      ...rows.flatMap((r) => [r.versionId, r.vendorName]), ...dropped,
+      ...rows.flatMap((r) => [r.versionId, r.vendorName]), ...dropped, ...quiet.flatMap(quietTag),
     );
     return respondConditionally(request, { etag, lastModified: newest, cacheControl: CACHE_CONTROL }, () => {
       const self = Object.fromEntries(FEED_FORMATS.map((f) => [f, `${origin}${scope.feedPath(f)}${url.search}`])) as Record<FeedFormat, string>;
       const doc: FeedDocument = {
         id: stableUrn("redline-feed", scope.feedPath("atom"), url.search),
         title: `Redline: ${scope.name}`,
-        description: `Every change Redline archived of ${scope.name}, newest first: new incidents and the edits vendors make to them.`,
+        description: describeFeed(scope, carries),
         link: `${origin}${scope.page}`,
         self,
         updated: newest ?? new Date(0).toISOString(),
-        items: rows.map((row) => itemFor(origin, row)).filter((item) => !dropped.has(item.id)),
+        items,
         tombstones,
         ...(hub ? { hub } : {}),
       };

@@ -3,7 +3,7 @@ import { addSubscription, disableSubscription } from "@/db/subscriptions";
 import { listTroubledSubscriptions } from "@/db/queries/subscription-status";
 import { freshDatabase } from "@/tests/support/database";
 
-const NO_FILTER = { vendors: [], kinds: [], components: [], minImpact: null };
+const NO_FILTER = { vendors: [], kinds: [], components: [], groups: [], minImpact: null };
 
 describe("the operator's list of troubled subscriptions", () => {
   it("names disabled and failing subscriptions with the latest failed attempt's error, masking chat webhook paths", async () => {

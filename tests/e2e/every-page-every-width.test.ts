@@ -18,6 +18,7 @@ const INCIDENT = "/vendors/acme/incidents/acmeapi00001";
 /** Every page type a reader meets (feeds and exports are not pages), over fixtures with long text, a postmortem and hostile markup. */
 const PAGE_TYPES: readonly PageType[] = [
   { name: "home", path: "/" },
+  { name: "home-quiet-degradations", path: "/?show=degradations" },
   { name: "vendors", path: "/vendors" },
   { name: "vendor", path: "/vendors/acme" },
   { name: "vendor-changes", path: "/vendors/acme/changes" },

@@ -21,9 +21,16 @@ describe("page parameters", () => {
     expect(reason(changesParamsSchema, "before=yesterday")).toBe("before: not a page cursor from this site");
     expect(reason(vendorProfileParamsSchema, "since=2025-02-30")).toBe("since: not a real date");
     expect(reason(vendorProfileParamsSchema, "from=2025-02-30")).toBe("from: not a real date");
-    expect(reason(changesParamsSchema, "show=everything")).toBe("show: expected quiet, new or all");
+    expect(reason(changesParamsSchema, "show=everything")).toBe("show: expected quiet, degradations, new or all");
     expect(reason(compareParamsSchema, "from=x&to=2")).toBe("from: expected a version number");
     expect(reason(searchParamsSchema, "page=99")).toBe("page: at most 20 pages of results");
+  });
+
+  it("takes a component group on the quiet degradations' tab only, where a blank one is no group", () => {
+    expect(reason(changesParamsSchema, "show=degradations&vendor=calm&group=Europe")).toBe("ok");
+    expect(reason(changesParamsSchema, "show=degradations&group=")).toBe("ok");
+    expect(reason(changesParamsSchema, "group=Europe")).toBe("group: a group narrows quiet degradations: use it with show=degradations");
+    expect(reason(changesParamsSchema, "show=degradations&kind=update-edited&group=Europe")).toBe("group: a group narrows quiet degradations: use it with show=degradations");
   });
 
   it("treats an empty field of a submitted form as absent", () => {

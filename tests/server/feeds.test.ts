@@ -10,6 +10,7 @@ import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { type FeedLevel, feedRoute } from "@/server/feeds/feed-route";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { freshDatabase } from "@/tests/support/database";
+import { xmlErrors } from "@/tests/support/xml-errors";
 import { makeIncident } from "@/tests/support/incidents";
 import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 
@@ -38,15 +39,6 @@ const LEVELS: { level: FeedLevel; params: Record<string, string>; path: string }
 async function get(level: FeedLevel, format: FeedFormat, params: Record<string, string>, query = "", headers: Record<string, string> = {}) {
   const request = new Request(`${ORIGIN}/x.${format}${query}`, { headers });
   return feedRoute(level, format, () => db)(request, { params: Promise.resolve(params) });
-}
-
-/** Every well-formedness error a strict XML parser finds. */
-function xmlErrors(xml: string): string[] {
-  const errors: string[] = [];
-  const parser = new SaxesParser({ xmlns: true });
-  parser.on("error", (e) => errors.push(e.message));
-  parser.write(xml).close();
-  return errors;
 }
 
 interface ParsedItem {

@@ -9,6 +9,7 @@ import { subscriptionFilterSchema } from "@/lib/notify/subscription-filter";
 import { type Api, createApi } from "@/server/api/api";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { freshDatabase } from "@/tests/support/database";
+import { archiveQuietDegradations } from "@/tests/support/quiet-archive";
 import { makeTestPlatform } from "@/tests/support/test-platform";
 
 const ORIGIN = "http://redline.test";
@@ -31,6 +32,8 @@ beforeAll(async () => {
   db = await freshDatabase();
   api = createApi(() => db);
   await archiveAcmeLifecycle(db, platform);
+  // Quiet degradations, so their list answers items for the schema to check.
+  await archiveQuietDegradations(db);
   await saveWatchlist(db, { name: "core", vendors: ["acme"], components: [] });
   EXAMPLES.id = (await addSubscription(db, { target: "https://hooks.example.com/seeded", format: "webhook", filter: subscriptionFilterSchema.parse({}), watchlist: null, digest: null })).id;
 });

@@ -32,6 +32,14 @@ describe("page scope", () => {
     expect(pageScopeOf("/vendors/acme/changes", new URLSearchParams("kind=update-edited"))).toEqual({ kind: "vendor", vendorSlug: "acme" });
   });
 
+  it("lets a quiet degradation written (a change of its vendor, no incident's) evict its vendor's lists and the quiet degradations' feeds and API lists, and a version of another kind leave those feeds kept", () => {
+    const paths = ["/kinds/quiet-degradation/feed.atom", "/vendors/v/kinds/quiet-degradation/feed.atom", "/vendors/w/kinds/quiet-degradation/feed.atom", "/api/v1/vendors/v/quiet-degradations", "/api/v1/quiet-degradations", "/"];
+    const scopes = paths.map((p) => pageScopeOf(p));
+    expect(scopes[3]).toEqual({ kind: "vendor", vendorSlug: "v" });
+    expect(scopes.map(showsAnyOf([change("v")]))).toEqual([true, true, false, true, true, true]);
+    expect(scopes.map(showsAnyOf([change("v", "1", ["update-posted"])]))).toEqual([false, false, false, true, true, true]);
+  });
+
   it("says a version concerns the kind feeds of its kinds only, and a vendor's change or unknown kinds concern them all", () => {
     const scopes = ["/kinds/a/feed.rss", "/kinds/b/feed.rss", "/vendors/v/kinds/a/feed.rss", "/vendors/v/kinds/b/feed.rss", "/vendors/w/kinds/a/feed.rss"].map((p) => pageScopeOf(p));
     const shown = (c: ReturnType<typeof change>) => scopes.map((s) => showsChange(s, c));

@@ -1,4 +1,4 @@
-import { readMessageVersions } from "@/db/notification-delivery";
+import { readMessageChanges } from "@/db/notification-delivery";
 import type { Incident } from "@/lib/incident";
 import { planWaitingMessages } from "@/db/notification-delivery";
 import { fanOutVersions } from "@/db/notification-outbox";
@@ -7,7 +7,8 @@ import { ensureVendor } from "@/db/vendors";
 import { subscriptionFilterSchema } from "@/lib/notify/subscription-filter";
 import type { NotifiedChange } from "@/lib/notify/outbound-message";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
-import { apiLinks, presentVersion } from "@/server/api/present";
+import { presentCarried } from "@/notify/deliver";
+import { apiLinks } from "@/server/api/present";
 import { freshDatabase, queryRows } from "@/tests/support/database";
 import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 
@@ -28,6 +29,6 @@ export async function notifiedChanges(snapshots: Incident[][], vendorName = "Acm
   const ids = await queryRows<{ id: number }>(db, "SELECT id FROM notification_messages ORDER BY id");
   const links = apiLinks("http://redline.test");
   const carried = [];
-  for (const { id } of ids) carried.push(...(await readMessageVersions(db, id)));
-  return carried.map((c) => ({ vendorName: c.vendorName, version: presentVersion(links, c.vendorSlug, c.providerId, c.title, c.version) }));
+  for (const { id } of ids) carried.push(...(await readMessageChanges(db, id)));
+  return carried.map((c) => presentCarried(links, c));
 }

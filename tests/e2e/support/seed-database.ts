@@ -21,6 +21,7 @@ const FIXTURE_IMPORTS = [
   ["import", path.join(FIXTURES, "longform-incident"), "--vendor", "longform", "--name", "Longform", "--platform", "statuspage-incident"],
   ["import", path.join(FIXTURES, "relay-summary"), "--vendor", "relay", "--name", "Relay Networks", "--platform", "statuspage-summary"],
   ["import", path.join(FIXTURES, "chatter-current"), "--vendor", "chatter", "--name", "Chatter", "--platform", "slack"],
+  ["import", path.join(FIXTURES, "calm-summary"), "--vendor", "calm", "--name", "Calm Cloud", "--platform", "statuspage-summary"],
   // Gives Acme a live status page link on its profile, as an operator would.
   ["vendors", "add", "--slug", "acme", "--name", "Acme Cloud", "--platform", "statuspage", "--url", "https://status.acme.example", "--add-source"],
 ];

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { parseStatusAt } from "@/lib/components/status-instant";
-import { componentPageHref, statusPageHref } from "@/lib/components/status-links";
+import { statusPageHref } from "@/lib/components/status-links";
+import { paths } from "@/lib/incident-key";
 import { type CoveringRun, refuseBeforeArchive, type StatusFacts, toStatusNowPage, toStatusPage } from "@/lib/components/status-view";
 import { renderStatusText } from "@/lib/render/status-text";
 import type { SourceNowFacts } from "@/lib/vendor-now";
@@ -127,7 +128,7 @@ describe("addresses and moments", () => {
     expect(statusPageHref("acme", "2026-03-01T12:00:00.000Z")).toBe("/vendors/acme/status?at=2026-03-01T12:00:00.000Z");
     expect(statusPageHref("acme", "2026-03-01T12:00:00+02:00")).toBe("/vendors/acme/status?at=2026-03-01T12:00:00%2B02:00");
     expect(statusPageHref("acme")).toBe("/vendors/acme/status");
-    expect(componentPageHref("acme", "a/b c")).toBe("/vendors/acme/components/a%2Fb%20c");
+    expect(paths.component("acme", "a/b c")).toBe("/vendors/acme/components/a%2Fb%20c");
   });
 
   it("reads a moment with an offset at its instant, one without as UTC, and refuses nonsense and what is still to come", () => {

@@ -111,6 +111,17 @@ describe(`redline subscriptions (${testDatabaseDialect})`, () => {
     expect(result.stderr).toContain("new-source-report notifies no one");
   });
 
+  it("subscribes to quiet degradations of some component groups, and refuses a group beside other kinds, which it could never match", async () => {
+    const db = await archiveWithVendors();
+    const added = redline(["subscriptions", "add", "--target", "https://hooks.example.com/cdn", "--vendor", "acme", "--kind", "quiet-degradation", "--group", "Europe", "--group", "Asia", "--db", db]);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain("vendor acme, kind quiet-degradation, group Europe or Asia");
+    const refused = redline(["subscriptions", "add", "--target", "https://hooks.example.com/x", "--kind", "update-edited", "--group", "Europe", "--db", db]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("subscriptions: --group: a group narrows quiet degradations only");
+    expect(await rowsIn(db, "subscriptions")).toBe(1);
+  });
+
   it("allows a loopback target when the operator allows private URLs", async () => {
     const result = redline(["subscriptions", "add", "--target", "http://127.0.0.1:9/hook", "--json", "--db", await freshLocation(dir)], { REDLINE_ALLOW_PRIVATE_URLS: "1" });
     expect(result.code).toBe(0);
