@@ -42,13 +42,6 @@ const statements = statementsFor((c: Connection) => ({
   runningQuiet: c.prepare<[number], { id: number; fromAt: string; components: string }>(
     `SELECT id, from_at AS "fromAt", components FROM quiet_degradations WHERE vendor_id = ? AND until_at IS NULL ORDER BY from_at DESC LIMIT 1`,
   ),
-  // A capture of the source observed at or after `from` and before `now`: one that began then, or a run of unchanged polls then still going.
-  observedBetween: c.prepare<[number, string, string, string, number, string, string, string], { one: number }>(
-    `SELECT 1 AS one FROM captures WHERE vendor_id = ? AND source = ? AND observed_at >= ? AND observed_at < ? AND outcome IN ('ok', 'not-modified')
-     UNION ALL
-     SELECT 1 AS one FROM captures WHERE vendor_id = ? AND observations > 1 AND last_observed_at >= ? AND observed_at < ? AND source = ? AND outcome IN ('ok', 'not-modified')
-     LIMIT 1`,
-  ),
   openIncidents: c.prepare<[number], { providerId: string; kind: string; status: string | null; impact: string | null; resolvedAt: string | null; presence: string; componentId: string | null; componentName: string | null }>(
     `SELECT i.provider_id AS "providerId", i.kind, i.status, i.impact, i.resolved_at AS "resolvedAt", i.presence,
        ic.component_id AS "componentId", ic.name AS "componentName"
@@ -90,24 +83,13 @@ function stateOf(row: StateRow): OpenComponentState {
   };
 }
 
-/**
- * Every component's open run and the running quiet degradation, the latter with whether a source
- * stating its components has been observed since it began, up to `now`: what the component step
- * of a capture observed at `now` starts from.
- */
-export async function loadComponentPrior(db: RedlineDb, vendorId: number, now: string): Promise<{ current: OpenComponentState[]; quiet: (RunningQuiet & { id: number }) | null }> {
+/** Every component's open run and the running quiet degradation: what the component step starts from. */
+export async function loadComponentPrior(db: RedlineDb, vendorId: number): Promise<{ current: OpenComponentState[]; quiet: (RunningQuiet & { id: number }) | null }> {
   const st = statements(db);
   const current = (await st.open.all(vendorId)).map(stateOf);
   // A quiet degradation ends in the step that leaves no component current: none runs without one.
   const running = current.length === 0 ? undefined : await st.runningQuiet.get(vendorId);
-  if (!running) return { current, quiet: null };
-  const components = JSON.parse(running.components) as string[];
-  const sources = new Set(current.filter((s) => !s.inferred && components.includes(s.componentId)).map((s) => s.source));
-  let confirmed = false;
-  for (const source of sources) {
-    if (!confirmed) confirmed = (await st.observedBetween.get(vendorId, source, running.fromAt, now, vendorId, running.fromAt, now, source)) !== undefined;
-  }
-  return { current, quiet: { id: running.id, from: running.fromAt, components, confirmed } };
+  return { current, quiet: running ? { id: running.id, from: running.fromAt, components: JSON.parse(running.components) as string[] } : null };
 }
 
 /** The vendor's open incidents and maintenances as the archive holds them now, with the components each names. */

@@ -27,17 +27,10 @@ export interface OpenIncidentFacts {
   components: readonly Component[];
 }
 
-/** The quiet degradation running as the capture arrives: its components so far. */
+/** The quiet degradation running as the capture arrives: its components so far, and when it began. */
 export interface RunningQuiet {
   components: readonly string[];
-  /** The observation time of the capture it began at. */
   from: string;
-  /**
-   * Whether a source that states those components' grid has been observed since it began. One that
-   * began at an incident's closing, and whose grid showed the component recovered at its next
-   * observation (the same poll round), only shows the two endpoints read a moment apart.
-   */
-  confirmed: boolean;
 }
 
 export interface ComponentStepInput {
@@ -59,7 +52,7 @@ export type QuietChange =
   | { kind: "start"; components: string[] }
   | { kind: "grow"; components: string[] }
   | { kind: "end" }
-  /** It ends unconfirmed or at the instant it began (one poll round's sources): it was none. */
+  /** It ends at the instant it began (one poll round's two sources): it was none. */
   | { kind: "drop" };
 
 export interface ComponentStep {
@@ -185,12 +178,17 @@ export function quietComponentsOf(states: Iterable<ComponentState>): string[] {
   return out.sort();
 }
 
+/**
+ * A quiet degradation starts at a capture that shows the grid: where the grid is read apart from
+ * the incidents, a moment after them, an incident's closing alone shows nothing of the grid, and
+ * its components recovering with it would otherwise make a stretch of that moment.
+ */
 function quietChange(input: ComponentStepInput, after: Iterable<ComponentState>): QuietChange | null {
   const degraded = quietComponentsOf(after);
   const quiet = degraded.length > 0 && !hasOpenIncident(input.openIncidents);
-  if (!quiet && input.quiet) return input.quiet.confirmed && input.quiet.from !== input.observedAt ? { kind: "end" } : { kind: "drop" };
+  if (!quiet && input.quiet) return input.quiet.from === input.observedAt ? { kind: "drop" } : { kind: "end" };
   if (!quiet) return null;
-  if (!input.quiet) return { kind: "start", components: degraded };
+  if (!input.quiet) return input.knowledge === "stated" && input.grid ? { kind: "start", components: degraded } : null;
   const grown = [...new Set([...input.quiet.components, ...degraded])].sort();
   return grown.length > input.quiet.components.length ? { kind: "grow", components: grown } : null;
 }

@@ -100,7 +100,7 @@ export async function recordApplication(db: RedlineDb, vendorId: number, capture
  * or ends now that the vendor's open incidents are known.
  */
 async function applyComponents(db: RedlineDb, ctx: { vendorId: number; captureId: number; observedAt: string; source: string }, components: CaptureComponents): Promise<QuietStart | null> {
-  const prior = await loadComponentPrior(db, ctx.vendorId, ctx.observedAt);
+  const prior = await loadComponentPrior(db, ctx.vendorId);
   const { knowledge, grid } = components;
   if (knowledge === undefined && prior.current.length === 0 && prior.quiet === null) return null;
   // The open incidents matter only to inference and to a degradation that may be quiet.

@@ -30,7 +30,7 @@ function input(extra: Partial<ComponentStepInput>): ComponentStepInput {
   return { source: SUMMARY, observedAt: T1, knowledge: "stated", grid: undefined, named: [], current: [], openIncidents: [], quiet: null, ...extra };
 }
 
-const running = (components: string[], extra: Partial<RunningQuiet> = {}): RunningQuiet => ({ components, from: T0, confirmed: true, ...extra });
+const running = (components: string[], extra: Partial<RunningQuiet> = {}): RunningQuiet => ({ components, from: T0, ...extra });
 
 const incident = (impact: OpenIncidentFacts["impact"], components: string[], extra: Partial<OpenIncidentFacts> = {}): OpenIncidentFacts => ({
   kind: "incident", status: "investigating", impact, components: components.map((id) => ({ id, name: id.toUpperCase() })), ...extra,
@@ -116,13 +116,16 @@ describe("the component step", () => {
     expect(end.quiet).toEqual({ kind: "end" });
   });
 
-  it("drops a stretch that ends at the instant it began, or before the grid of its components was observed again", () => {
+  it("drops a stretch that ends at the instant it began", () => {
     const open = { grid: undefined, current: [state("a", "degraded")], openIncidents: [incident("minor", [])] };
     expect(deriveComponentStep(input({ ...open, quiet: running(["a"], { from: T1 }) })).quiet).toEqual({ kind: "drop" });
-    // An incident closes (incidents.json), then the grid read a moment later shows the component recovered.
-    const recovered = deriveComponentStep(input({ grid: grid([reading("a", "operational")]), current: [state("a", "degraded")], quiet: running(["a"], { confirmed: false }) }));
-    expect(recovered.quiet).toEqual({ kind: "drop" });
-    expect(deriveComponentStep(input({ grid: grid([reading("a", "operational")]), current: [state("a", "degraded")], quiet: running(["a"]) })).quiet).toEqual({ kind: "end" });
+  });
+
+  it("starts none at a capture that shows no grid: an incident closing while its component is still shown degraded is no stretch until the grid shows it", () => {
+    const closing = deriveComponentStep(input({ knowledge: undefined, grid: undefined, current: [state("a", "degraded")] }));
+    expect(closing.quiet).toBeNull();
+    const unchanged = deriveComponentStep(input({ source: OTHER, grid: grid([reading("a", "degraded")]), current: [state("a", "degraded", { source: OTHER })] }));
+    expect(unchanged).toEqual({ ended: [], started: [], quiet: { kind: "start", components: ["a"] } });
   });
 
   it("counts neither maintenance, nor a word nobody knows, nor a group's own state, nor a scheduled maintenance as an incident", () => {
