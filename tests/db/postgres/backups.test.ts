@@ -130,7 +130,10 @@ describePostgres("a streaming standby started from a base backup (pg_basebackup)
 
     // Written on the primary after the backup: streamed to the standby.
     await fill(primaryUrl, "after");
+    // The vendors are written first: the rest of the later writes may still be on their way then.
     await waitFor("the standby to replay the primary's later writes", async () => (await slugsOn(replica)).length === 4);
+    const onPrimary = JSON.stringify(await contents(primaryUrl));
+    await waitFor("the standby to hold everything the primary holds", async () => JSON.stringify(await contents(replica)) === onPrimary);
     expect(await contents(replica)).toEqual(await contents(primaryUrl));
 
     // A standby is read-only until promoted.
