@@ -84,12 +84,12 @@ function stateOf(row: StateRow): OpenComponentState {
 }
 
 /** Every component's open run and the running quiet degradation: what the component step starts from. */
-export async function loadComponentPrior(db: RedlineDb, vendorId: number): Promise<{ current: OpenComponentState[]; quiet: (RunningQuiet & { id: number; fromAt: string }) | null }> {
+export async function loadComponentPrior(db: RedlineDb, vendorId: number): Promise<{ current: OpenComponentState[]; quiet: (RunningQuiet & { id: number }) | null }> {
   const st = statements(db);
   const current = (await st.open.all(vendorId)).map(stateOf);
   // A quiet degradation ends in the step that leaves no component current: none runs without one.
   const running = current.length === 0 ? undefined : await st.runningQuiet.get(vendorId);
-  return { current, quiet: running ? { id: running.id, fromAt: running.fromAt, components: JSON.parse(running.components) as string[] } : null };
+  return { current, quiet: running ? { id: running.id, from: running.fromAt, components: JSON.parse(running.components) as string[] } : null };
 }
 
 /** The vendor's open incidents and maintenances as the archive holds them now, with the components each names. */
@@ -132,11 +132,8 @@ export async function recordComponentStep(
   if (q === null) return;
   if (q.kind === "start") await st.startQuiet.run(ctx.vendorId, ctx.observedAt, ctx.captureId, JSON.stringify(q.components));
   else if (prior.quiet && q.kind === "grow") await st.growQuiet.run(JSON.stringify(q.components), prior.quiet.id);
-  // A stretch that ends at the instant it began (another source of the same poll round) lasted no capture.
-  else if (prior.quiet && q.kind === "end") {
-    if (prior.quiet.fromAt === ctx.observedAt) await st.dropQuiet.run(prior.quiet.id);
-    else await st.endQuiet.run(ctx.observedAt, ctx.captureId, prior.quiet.id);
-  }
+  else if (prior.quiet && q.kind === "end") await st.endQuiet.run(ctx.observedAt, ctx.captureId, prior.quiet.id);
+  else if (prior.quiet && q.kind === "drop") await st.dropQuiet.run(prior.quiet.id);
 }
 
 /**

@@ -42,10 +42,12 @@ const CACHET: SourceProfile = { ...CACHET_STATED, fields: { ...CACHET_STATED.fie
  */
 const slack = (presence: SourceProfile["presence"]): SourceProfile => exactProfile(presence, { fields: { ...EXACT_FIELDS, resolvedAt: "inferred" } });
 
+/** The grid alone: it lists no incident, so its snapshots judge none absent. */
+const GRID_ONLY: SourceProfile = { presence: { kind: "single" }, createsIncidents: false, fields: {}, updates: null, components: "stated" };
+
 export const PLATFORM_PROFILES = {
   "statuspage-summary": exactProfile({ kind: "active" }, { components: "stated" }),
-  // The grid alone: it lists no incident, so its snapshots judge none absent.
-  "statuspage-components": { presence: { kind: "single" }, createsIncidents: false, fields: {}, updates: null, components: "stated" },
+  "statuspage-components": GRID_ONLY,
   "statuspage-incidents": exactProfile({ kind: "recent", limit: 50 }),
   "statuspage-incident": exactProfile({ kind: "single" }),
   // The postmortem is recovered from the page's HTML as Markdown, its time often printed to the minute.
@@ -66,21 +68,30 @@ export const PLATFORM_PROFILES = {
   // Its one update is the item's whole text, rendered from HTML, at the item's one date.
   rss: statingOnly({ kind: "recent", limit: null }, ["title", "url", "startedAt"], { list: "full", time: "exact", text: "rendered", createdAt: false }),
   "azure-rss": { ...statingOnly({ kind: "active" }, ["title", "status", "url", "components"], { list: "partial", time: "exact", text: "rendered", createdAt: false }), components: "inferred" },
+  "instatus-components": GRID_ONLY,
   "instatus-summary": statingOnly({ kind: "active" }, ["kind", "title", "status", "impact", "url", "startedAt", "scheduledFor", "scheduledUntil"]),
   // It stands in for incidents.json, whose components are keyed by id and whose links come from the page URL.
   "incidentio-feed": statingOnly({ kind: "recent", limit: null }, ["title", "status"], { list: "partial", time: "exact", text: "rendered", createdAt: false }),
-  "incidentio-widget": statingOnly(
-    { kind: "active" },
-    ["kind", "title", "status", "impact", "url", "components", "scheduledFor", "scheduledUntil"],
-    { list: "partial", time: "exact", text: "exact", createdAt: false },
-  ),
+  // Its grid lists only the components its events affect (see parseIncidentioWidget).
+  "incidentio-widget": {
+    ...statingOnly(
+      { kind: "active" },
+      ["kind", "title", "status", "impact", "url", "components", "scheduledFor", "scheduledUntil"],
+      { list: "partial", time: "exact", text: "exact", createdAt: false },
+    ),
+    components: "stated",
+    affectedComponentsOnly: true,
+  },
   "incidentio-incidents": exactProfile({ kind: "recent", limit: null }),
-  "betterstack-index": exactProfile({ kind: "recent", limit: null }),
+  "betterstack-index": exactProfile({ kind: "recent", limit: null }, { components: "stated" }),
   // The feed holds the most recent updates, so a report's first ones leave it first; its statuses
   // ("[Investigating]") and update ids differ in kind from index.json's, which it stands in for.
   "betterstack-rss": statingOnly({ kind: "recent", limit: null }, ["title"]),
   "cachet-v2": CACHET,
   "cachet-v3": CACHET,
+  "cachet-v2-components": GRID_ONLY,
+  "cachet-v2-groups": GRID_ONLY,
+  "cachet-v3-components": GRID_ONLY,
 } satisfies Record<string, SourceProfile>;
 
 export type PlatformName = keyof typeof PLATFORM_PROFILES;

@@ -5,7 +5,8 @@
  */
 import type { Component } from "@/lib/incident";
 import { MINUTE_MS } from "@/simulator/scenario-script";
-import { codeOf, type SeededStream } from "@/simulator/seeded";
+import { componentIdOf } from "@/simulator/components";
+import type { SeededStream } from "@/simulator/seeded";
 
 interface Subject {
   subject: string;
@@ -23,13 +24,8 @@ const SUBJECTS: readonly [Subject, ...Subject[]] = [
   { subject: "card payments", component: "Billing" },
 ];
 
-/** Every component a simulated vendor has, sorted by id as the normalized incident keeps them. */
-export function componentCatalog(vendor: string, seed: number): Component[] {
-  return SUBJECTS.map((s) => componentOf(vendor, seed, s.component)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
 function componentOf(vendor: string, seed: number, name: string): Component {
-  return { id: codeOf(12, seed, vendor, "component", name), name };
+  return { id: componentIdOf(vendor, seed, name), name };
 }
 
 function capitalized(text: string): string {

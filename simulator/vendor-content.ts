@@ -5,6 +5,7 @@
  */
 import { gzipSync } from "node:zlib";
 import type { Incident } from "@/lib/incident";
+import { sameGrid } from "@/simulator/components";
 import { getWireFormat } from "@/simulator/formats";
 import type { VendorView, WireFormat } from "@/simulator/formats/wire-format";
 import { changeTimesBefore, stateSince } from "@/simulator/scenario";
@@ -109,7 +110,7 @@ export class VendorContent {
     for (const earlier of changeTimesBefore(this.vendor.scenario, since - 1)) {
       if (++walked > MAX_WALK || current === null) break;
       const before = this.select(path, earlier);
-      const same = before !== null && before.parser === current.parser && sameListing(before.listed, current.listed);
+      const same = before !== null && before.parser === current.parser && sameListing(before.listed, current.listed) && sameGrid(before.view.grid, current.view.grid);
       if (!same && this.fingerprintAt(path, earlier) !== fingerprint) break;
       result = this.lastModified.get(`${earlier}|${path}`) ?? earlier;
       if (result !== earlier) break;

@@ -1,17 +1,17 @@
 /**
  * The simulated vendors: each has a slug, a live platform (family), its own 127.0.0.1 origin and
  * a scenario. It serves exactly what Redline's live plan for that family polls (plus the plan's
- * fallback and follow-up pages), each endpoint in the format of the parser the plan names.
+ * fallback, grid and follow-up pages), each endpoint in the format of the parser the plan names.
  */
 import { statesEveryField } from "@/lib/derive/source-profile";
 import type { Incident } from "@/lib/incident";
-import type { Endpoint, LivePlatform } from "@/scrapers/live/live-platform";
+import { type Endpoint, type LivePlatform, plannedEndpoints } from "@/scrapers/live/live-platform";
 import { getLivePlatform, LIVE_PLATFORMS } from "@/scrapers/live";
 import { getPlatform } from "@/scrapers/platforms";
 import { getWireFormat } from "@/simulator/formats";
 import type { VendorView } from "@/simulator/formats/wire-format";
 import { createScenario, type Scenario, stateAt, stateSince } from "@/simulator/scenario";
-import { componentCatalog } from "@/simulator/scenario-texts";
+import { componentList, gridAt } from "@/simulator/components";
 
 export type SimulatorErrorKind = "family" | "vendor" | "listen" | "options";
 
@@ -43,15 +43,14 @@ export interface SimVendor {
   url: string;
   scenario: Scenario;
   live: LivePlatform;
-  /** The plan's endpoints and fallbacks by path. */
+  /** The plan's endpoints, fallbacks and grid by path. */
   routes: ReadonlyMap<string, string>;
 }
 
 const PROBE_URL = new URL("http://127.0.0.1:1/");
 
 function planEndpoints(live: LivePlatform, url: URL): Endpoint[] {
-  const plan = live.plan(url);
-  return [...plan.endpoints, ...(plan.fallback ?? [])];
+  return plannedEndpoints(live.plan(url));
 }
 
 /** True when the family's plan just echoes the URL it is given (an import platform polled as is). */
@@ -98,14 +97,9 @@ export function viewAt(vendor: ViewedVendor, time: number): VendorView {
 
 /** The view of the state that began at `since`, one of the scenario's change times. */
 export function viewOfState(vendor: ViewedVendor, since: number): VendorView {
-  return {
-    vendor: vendor.slug,
-    name: vendor.name,
-    baseUrl: vendor.baseUrl,
-    at: new Date(since).toISOString(),
-    incidents: stateAt(vendor.scenario, since),
-    components: componentCatalog(vendor.slug, vendor.scenario.seed),
-  };
+  const incidents = stateAt(vendor.scenario, since);
+  const components = componentList(vendor.slug, vendor.scenario.seed);
+  return { vendor: vendor.slug, name: vendor.name, baseUrl: vendor.baseUrl, at: new Date(since).toISOString(), incidents, components, grid: gridAt(components, incidents) };
 }
 
 export function createVendor(spec: VendorSpec, port: number, seed: number, startMs: number): SimVendor {

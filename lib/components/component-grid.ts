@@ -25,7 +25,17 @@ export interface ComponentGrid {
   unreadIds: string[];
   /** A component listed whose id could not be read: no component is judged gone from this grid. */
   blind: boolean;
+  /** Set when the grid lists only some of the vendor's components (see GridPart); absent, it is the whole page. */
+  partial?: GridPart;
 }
+
+/**
+ * What a grid that lists only some components says of the others. `page`: it is one page of a
+ * longer list, so it says nothing of them. `affected`: it lists the components an ongoing incident
+ * or maintenance affects (incident.io's widget, where only those leave operational), so one it
+ * listed before and no longer lists is back to operational, as far as Redline can tell.
+ */
+export type GridPart = "page" | "affected";
 
 /**
  * How a source knows its components' states. `stated`: it lists the grid. `inferred`: it only

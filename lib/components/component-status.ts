@@ -48,9 +48,18 @@ function normalizeWord(word: string): string {
   return word.trim().toLowerCase().replace(/[\s_-]+/g, "");
 }
 
-/** The state a vendor's word names; `unknown` for a word not in its table. */
-export function statusFromWord(word: string, words: StatusWords): ComponentStatus {
+function lookUpWord(word: string, words: StatusWords): ComponentStatus | undefined {
   const key = normalizeWord(word);
   for (const [w, status] of Object.entries(words)) if (normalizeWord(w) === key) return status;
-  return "unknown";
+  return undefined;
+}
+
+/** The state a vendor's word names; `unknown` for a word not in its table. */
+export function statusFromWord(word: string, words: StatusWords): ComponentStatus {
+  return lookUpWord(word, words) ?? "unknown";
+}
+
+/** Whether the word is in the vendor's table: a vendor may have a word of its own for "unknown" (Cachet 3, Better Stack's not_monitored). */
+export function knowsWord(word: string, words: StatusWords): boolean {
+  return lookUpWord(word, words) !== undefined;
 }

@@ -27,9 +27,10 @@ export interface OpenIncidentFacts {
   components: readonly Component[];
 }
 
-/** The quiet degradation running as the capture arrives: its components so far. */
+/** The quiet degradation running as the capture arrives: its components so far, and when it began. */
 export interface RunningQuiet {
   components: readonly string[];
+  from: string;
 }
 
 export interface ComponentStepInput {
@@ -50,7 +51,9 @@ export interface ComponentStepInput {
 export type QuietChange =
   | { kind: "start"; components: string[] }
   | { kind: "grow"; components: string[] }
-  | { kind: "end" };
+  | { kind: "end" }
+  /** It ends at the instant it began (one poll round's two sources): it was none. */
+  | { kind: "drop" };
 
 export interface ComponentStep {
   /** Components whose open run ends at this capture (a new state, or no longer listed). */
@@ -76,28 +79,38 @@ function nextRun(now: ComponentState | undefined, next: ComponentState): Compone
   return now && sameState(now, next) ? { ...next, since: now.since } : next;
 }
 
-/** The grid a stated source gives: every readable component; those it no longer lists end, unless it could not say. */
+/** The word kept for a component a grid of affected components no longer lists. */
+export const NO_LONGER_AFFECTED = "no longer listed as affected";
+
+/**
+ * The grid a stated source gives: every readable component; those it no longer lists end, unless
+ * it could not say or lists only some. A grid of the affected components puts one it no longer
+ * lists back to operational instead, as inferred: the vendor did not say so in as many words.
+ */
 function statedStep(input: ComponentStepInput, grid: ComponentGrid, current: ReadonlyMap<string, ComponentState>): Pick<ComponentStep, "ended" | "started"> {
   const ended: string[] = [];
   const started: ComponentState[] = [];
   const listed = new Set<string>([...grid.unreadIds]);
+  const put = (next: ComponentState) => {
+    const now = current.get(next.componentId);
+    const run = nextRun(now, next);
+    if (run === null) return;
+    if (now) ended.push(next.componentId);
+    started.push(run);
+  };
   for (const c of grid.components) {
     listed.add(c.id);
-    const next: ComponentState = {
+    put({
       componentId: c.id, name: c.name, groupId: c.groupId, isGroup: c.isGroup, status: c.status, vendorStatus: c.vendorStatus,
       inferred: false, source: input.source, vendorChangedAt: c.vendorChangedAt, since: input.observedAt,
-    };
-    const now = current.get(c.id);
-    const run = nextRun(now, next);
-    if (run === null) continue;
-    if (now) ended.push(c.id);
-    started.push(run);
+    });
   }
-  if (!grid.blind) {
-    // Only the source that stated a component can say it is gone: another may not list it at all.
-    for (const state of current.values()) {
-      if (!state.inferred && state.source === input.source && !listed.has(state.componentId)) ended.push(state.componentId);
-    }
+  if (grid.blind || grid.partial === "page") return { ended, started };
+  // Only the source that stated a component can say it is gone: another may not list it at all.
+  for (const state of current.values()) {
+    if (state.source !== input.source || listed.has(state.componentId)) continue;
+    if (grid.partial === "affected") put({ ...state, status: "operational", vendorStatus: NO_LONGER_AFFECTED, inferred: true, vendorChangedAt: null, since: input.observedAt });
+    else if (!state.inferred) ended.push(state.componentId);
   }
   return { ended, started };
 }
@@ -165,11 +178,17 @@ export function quietComponentsOf(states: Iterable<ComponentState>): string[] {
   return out.sort();
 }
 
+/**
+ * A quiet degradation starts at a capture that shows the grid: where the grid is read apart from
+ * the incidents, a moment after them, an incident's closing alone shows nothing of the grid, and
+ * its components recovering with it would otherwise make a stretch of that moment.
+ */
 function quietChange(input: ComponentStepInput, after: Iterable<ComponentState>): QuietChange | null {
   const degraded = quietComponentsOf(after);
   const quiet = degraded.length > 0 && !hasOpenIncident(input.openIncidents);
-  if (!quiet) return input.quiet ? { kind: "end" } : null;
-  if (!input.quiet) return { kind: "start", components: degraded };
+  if (!quiet && input.quiet) return input.quiet.from === input.observedAt ? { kind: "drop" } : { kind: "end" };
+  if (!quiet) return null;
+  if (!input.quiet) return input.knowledge === "stated" && input.grid ? { kind: "start", components: degraded } : null;
   const grown = [...new Set([...input.quiet.components, ...degraded])].sort();
   return grown.length > input.quiet.components.length ? { kind: "grow", components: grown } : null;
 }

@@ -45,6 +45,8 @@ export interface SourceProfile {
   updates: UpdateStatements | null;
   /** How its snapshots tell the components' states; absent: they do not. */
   components?: ComponentKnowledge;
+  /** Its grid lists only the components its incidents and maintenances affect (GridPart "affected"). */
+  affectedComponentsOnly?: boolean;
 }
 
 export const EXACT_FIELDS: Readonly<Record<StatedField, Statement>> = Object.fromEntries(
@@ -145,7 +147,8 @@ function listWords(words: readonly string[]): string {
  * states less precisely or only infers, then what its updates are.
  */
 export function describeStatements(profile: SourceProfile): string {
-  const grid = profile.components === "stated" ? "the component grid" : profile.components === "inferred" ? "component states inferred from open incidents" : "";
+  const stated = profile.affectedComponentsOnly ? "the states of the components its incidents affect" : "the component grid";
+  const grid = profile.components === "stated" ? stated : profile.components === "inferred" ? "component states inferred from open incidents" : "";
   if (Object.keys(profile.fields).length === 0 && profile.updates === null && grid !== "") return `${grid}; no incidents`;
   const described = describeIncidentStatements(profile);
   return grid === "" ? described : `${described}; ${grid}`;

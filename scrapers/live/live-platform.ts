@@ -9,6 +9,17 @@ export interface PollPlan {
   endpoints: Endpoint[];
   /** Polled instead when the endpoints fail permanently (an API switched off: 404, 403, 410, HTML). */
   fallback?: Endpoint[];
+  /**
+   * The component grid, where the page states it apart from its incidents: polled after the
+   * endpoints, so that an incident posted with a degradation is recorded first and the degradation
+   * does not look unexplained. Its failure is recorded as its capture and fails nothing else.
+   */
+  grid?: Endpoint[];
+}
+
+/** Every URL a plan may fetch in a round (follow-up pages aside). */
+export function plannedEndpoints(plan: PollPlan): Endpoint[] {
+  return [...plan.endpoints, ...(plan.fallback ?? []), ...(plan.grid ?? [])];
 }
 
 /**

@@ -35,9 +35,13 @@ export const incidentioLive: LivePlatform = {
 
 export const instatusLive: LivePlatform = {
   name: "instatus",
-  description: "Instatus status page (base URL): summary.json, the active incidents and maintenances",
+  description: "Instatus status page (base URL): summary.json, the active incidents and maintenances, then v2/components.json",
   docs: "https://instatus.com/help/api/public-data",
-  plan: (url) => only(pointsAt(url, "/summary.json") ? url : atOrigin(url, "/summary.json"), "instatus-summary"),
+  plan(url) {
+    const exact = exactEndpoint(url, { "/summary.json": "instatus-summary", "/components.json": "instatus-components" });
+    if (exact) return exact;
+    return { endpoints: [{ url: atOrigin(url, "/summary.json"), platform: "instatus-summary" }], grid: [{ url: atOrigin(url, "/v2/components.json"), platform: "instatus-components" }] };
+  },
 };
 
 export const betterstackLive: LivePlatform = {
@@ -54,22 +58,36 @@ export const betterstackLive: LivePlatform = {
   },
 };
 
+/** Cachet 2 pages its lists, 20 to a page unless asked, with no upper bound; 3.x allows 100 at most. */
+const CACHET_V2_COMPONENTS_PER_PAGE = 500;
+
 export const cachetV2Live: LivePlatform = {
   name: "cachet-v2",
-  description: "Cachet 2.x status page (base URL): API v1 incidents, the 50 newest",
+  description: "Cachet 2.x status page (base URL): API v1 incidents, the 50 newest, then the components and component groups",
   docs: "https://github.com/cachethq/docs/tree/2.x",
-  plan: (url) =>
-    pointsAt(url, "/api/v1/incidents") ? only(url, "cachet-v2") : only(underBase(url, "api/v1/incidents?sort=id&order=desc&per_page=50"), "cachet-v2"),
+  plan(url) {
+    if (pointsAt(url, "/api/v1/incidents")) return only(url, "cachet-v2");
+    return {
+      endpoints: [{ url: underBase(url, "api/v1/incidents?sort=id&order=desc&per_page=50"), platform: "cachet-v2" }],
+      grid: [
+        { url: underBase(url, `api/v1/components?per_page=${CACHET_V2_COMPONENTS_PER_PAGE}`), platform: "cachet-v2-components" },
+        { url: underBase(url, `api/v1/components/groups?per_page=${CACHET_V2_COMPONENTS_PER_PAGE}`), platform: "cachet-v2-groups" },
+      ],
+    };
+  },
 };
 
 export const cachetV3Live: LivePlatform = {
   name: "cachet-v3",
-  description: "Cachet 3.x status page (base URL): /api/incidents with updates and components, the 50 newest",
+  description: "Cachet 3.x status page (base URL): /api/incidents with updates and components, the 50 newest, then /api/components",
   docs: "https://github.com/cachethq/docs/blob/3.x/src/api/introduction.md",
-  plan: (url) =>
-    pointsAt(url, "/api/incidents")
-      ? only(url, "cachet-v3")
-      : only(underBase(url, "api/incidents?include=components,updates&sort=-id&per_page=50"), "cachet-v3"),
+  plan(url) {
+    if (pointsAt(url, "/api/incidents")) return only(url, "cachet-v3");
+    return {
+      endpoints: [{ url: underBase(url, "api/incidents?include=components,updates&sort=-id&per_page=50"), platform: "cachet-v3" }],
+      grid: [{ url: underBase(url, "api/components?include=group&per_page=100"), platform: "cachet-v3-components" }],
+    };
+  },
 };
 
 export const azureLive: LivePlatform = {

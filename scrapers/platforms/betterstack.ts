@@ -7,8 +7,11 @@
  *   https://betterstack.com/docs/uptime/api/status-page-report-updates-api-response-params/).
  * - `/feed.rss` (https://betterstack.com/docs/uptime/status-pages/subscribing-to-status-updates/subscribing-to-rss/):
  *   one item per status update, linked to its report at …/incident/<id>.
- * Resource states: resolved, degraded, downtime, maintenance; the worst one seen is the impact.
+ * Resource states: resolved, degraded, downtime, maintenance; the worst one seen is the impact. The
+ * resources themselves, with their current state and section, are the page's component grid.
  */
+import type { ComponentGrid } from "@/lib/components/component-grid";
+import type { StatusWords } from "@/lib/components/component-status";
 import type { Observation, ParsedSnapshot } from "@/lib/derive/observation";
 import type { StatedField, Statement } from "@/lib/derive/source-profile";
 import { z } from "zod";
@@ -24,6 +27,7 @@ import {
   type Platform,
   utcTimestampField,
 } from "@/scrapers/platforms/platform";
+import { addComponentItems, type ComponentRead } from "@/scrapers/platforms/component-reader";
 import { feedItemTime, readFeedItems, type ReadFeedItem } from "@/scrapers/platforms/feed-document";
 import { isRecord, joinPath, type ReadFields, type ReadObject, SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
 
@@ -52,7 +56,17 @@ const updateShape = {
 };
 
 const resourceEntryShape = { id: idField, attributes: z.unknown() };
-const resourceShape = { public_name: z.string().nullish() };
+const resourceShape = { public_name: z.string().nullish(), status: z.string().nullish(), status_page_section_id: idField.nullish() };
+const sectionShape = { name: z.string().nullish() };
+
+/** A resource's state (…/subscribing-to-api/, "Resource status values"); `not_monitored` says Better Stack does not know. */
+export const BETTERSTACK_STATUS_WORDS: StatusWords = {
+  operational: "operational",
+  degraded: "degraded",
+  downtime: "major-outage",
+  maintenance: "maintenance",
+  not_monitored: "unknown",
+};
 
 const pageSchema = z.object({
   data: z.object({ type: z.literal("status_page"), attributes: z.record(z.string(), z.unknown()) }),
@@ -137,6 +151,16 @@ interface ReadReport {
   linksFailed: boolean;
 }
 
+/** A resource as the grid needs it: its state, and the section it sits in. */
+interface ReadResource {
+  id: string;
+  path: string;
+  name: string;
+  /** The state as served; undefined when it could not be read or is not given. */
+  status: string | undefined;
+  section: string | null;
+}
+
 interface IndexContents {
   reports: ReadReport[];
   updates: ReadUpdate[];
@@ -144,6 +168,11 @@ interface IndexContents {
   names: Map<string, string>;
   /** Resources whose name could not be read; "all" when one of them could not even be identified. */
   unnamed: Set<string> | "all";
+  resources: ReadResource[];
+  /** Section names by id; null for a section whose name could not be read. */
+  sections: Map<string, string | null>;
+  /** A section entry could not even be identified: no resource's section can be trusted. */
+  sectionsBlind: boolean;
 }
 
 function readReport(reader: SnapshotReader, raw: unknown, path: string, into: IndexContents): void {
@@ -189,11 +218,47 @@ function readResource(reader: SnapshotReader, raw: unknown, path: string, into: 
   const id = entry?.values.id;
   const read = entry ? reader.fields(resourceShape, entry.values.attributes, joinPath(path, "attributes")) : null;
   if (id !== undefined && read && !read.failed.has("public_name")) {
-    into.names.set(id, read.values.public_name ?? id);
+    const name = read.values.public_name ?? id;
+    into.names.set(id, name);
+    const status = read.failed.has("status") || read.failed.has("status_page_section_id") ? undefined : (read.values.status ?? undefined);
+    into.resources.push({ id, path, name, status, section: read.values.status_page_section_id ?? null });
     return;
   }
+  if (id !== undefined) into.resources.push({ id, path, name: id, status: undefined, section: null });
   if (id === undefined || into.unnamed === "all") into.unnamed = "all";
   else into.unnamed.add(id);
+}
+
+function readSection(reader: SnapshotReader, raw: unknown, path: string, into: IndexContents): void {
+  const entry = reader.fields(resourceEntryShape, raw, path);
+  const id = entry?.values.id;
+  if (id === undefined) {
+    into.sectionsBlind = true;
+    return;
+  }
+  const read = reader.fields(sectionShape, entry?.values.attributes, joinPath(path, "attributes"));
+  into.sections.set(id, read && !read.failed.has("name") ? (read.values.name ?? "") : null);
+}
+
+/**
+ * The page's resources as its component grid, each in its section, which is a group known by its
+ * name only (Better Stack states no state of a section's own). A resource whose state or section
+ * cannot be read keeps the state it had.
+ */
+function readResourceGrid(reader: SnapshotReader, contents: IndexContents): ComponentGrid | undefined {
+  const grid: ComponentGrid = { components: [], unreadIds: [], blind: contents.unnamed === "all" };
+  addComponentItems(reader, grid, contents.resources, "included", BETTERSTACK_STATUS_WORDS, (item): ComponentRead => {
+    const r = item as ReadResource;
+    const section = r.section === null ? "" : contents.sections.get(r.section);
+    const placed = section !== null && (section !== undefined || !contents.sectionsBlind);
+    if (r.status === undefined || !placed) return { unreadId: r.id };
+    return {
+      component: { id: r.id, name: r.name, groupId: section || null, isGroup: false, vendorStatus: r.status, vendorChangedAt: null },
+      statusPath: joinPath(r.path, "attributes", "status"),
+    };
+  });
+  if (grid.components.length === 0 && grid.unreadIds.length === 0 && !grid.blind) return undefined;
+  return grid;
 }
 
 /**
@@ -201,17 +266,19 @@ function readResource(reader: SnapshotReader, raw: unknown, path: string, into: 
  * type could be any of them: it may be a report, an update of any report and any resource.
  */
 function readIncluded(reader: SnapshotReader, included: readonly unknown[]): IndexContents {
-  const into: IndexContents = { reports: [], updates: [], broken: [], names: new Map(), unnamed: new Set() };
+  const into: IndexContents = { reports: [], updates: [], broken: [], names: new Map(), unnamed: new Set(), resources: [], sections: new Map(), sectionsBlind: false };
   included.forEach((raw, i) => {
     const path = joinPath("included", i);
     const type = isRecord(raw) ? raw.type : undefined;
     if (type === "status_report") readReport(reader, raw, path, into);
     else if (type === "status_update") readUpdate(reader, raw, path, into);
     else if (type === "status_page_resource") readResource(reader, raw, path, into);
+    else if (type === "status_page_section") readSection(reader, raw, path, into);
     else if (typeof type !== "string") {
       reader.unreadIncident(null, path, "entry has no type");
       into.broken.push({ id: null, report: null, placed: false });
       into.unnamed = "all";
+      into.sectionsBlind = true;
     }
   });
   return into;
@@ -306,6 +373,7 @@ function parseBetterstackIndex(body: Uint8Array, ctx: ParseContext): ParsedSnaps
     seen.add(report.id);
     reader.observe(readReportObservation(report, contents, origin, ctx));
   }
+  reader.grid = readResourceGrid(reader, contents);
   return reader.snapshot();
 }
 
@@ -372,9 +440,9 @@ async function parseBetterstackFeed(body: Uint8Array, ctx: ParseContext): Promis
 
 export const betterstackIndexPlatform: Platform = {
   name: "betterstack-index",
-  description: "Better Stack status page /index.json: status reports with their updates and affected resources",
+  description: "Better Stack status page /index.json: status reports with their updates and affected resources, and each resource's state",
   profile: PLATFORM_PROFILES["betterstack-index"],
-  parserVersion: 1,
+  parserVersion: 2,
   async parse(body, ctx) {
     return parseBetterstackIndex(body, ctx);
   },

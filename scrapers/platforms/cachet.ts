@@ -31,9 +31,9 @@ const cachetTimeField = z.string().transform((value, ctx) => {
     return z.NEVER;
   }
 });
-const optionalCachetTime = cachetTimeField.nullish().transform((value) => value ?? null);
-const idField = z.union([z.string().min(1), z.number().int()]).transform(String);
-const statusField = z.union([z.number().int(), z.string().trim().regex(/^\d+$/, "expected a status number")]).transform(Number);
+export const optionalCachetTime = cachetTimeField.nullish().transform((value) => value ?? null);
+export const idField = z.union([z.string().min(1), z.number().int()]).transform(String);
+export const statusField = z.union([z.number().int(), z.string().trim().regex(/^\d+$/, "expected a status number")]).transform(Number);
 
 function statusName(code: number | null | undefined): string | null {
   return code === null || code === undefined ? null : (STATUS_NAMES[code] ?? null);

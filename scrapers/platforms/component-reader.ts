@@ -1,5 +1,5 @@
 import type { ComponentGrid, ComponentReading } from "@/lib/components/component-grid";
-import { type StatusWords, statusFromWord } from "@/lib/components/component-status";
+import { knowsWord, type StatusWords, statusFromWord } from "@/lib/components/component-status";
 import { joinPath, type SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
 
 /** A component as a format's reader found it, before its word is put in the shared vocabulary. */
@@ -13,10 +13,11 @@ export interface RawComponent {
 }
 
 /**
- * What a format's reader made of one listed component: read, unreadable but with an id (it keeps
- * its state), or unreadable without one (no component can then be judged gone).
+ * What a format's reader made of one listed component: read (with the path of its word, when not
+ * the item's `status`), unreadable but with an id (it keeps its state), or unreadable without one
+ * (no component can then be judged gone).
  */
-export type ComponentRead = { component: RawComponent } | { unreadId: string } | { unreadId: null };
+export type ComponentRead = { component: RawComponent; statusPath?: string } | { unreadId: string } | { unreadId: null };
 
 /**
  * A snapshot's component list as a grid, each item read on its own: an unreadable one costs only
@@ -35,10 +36,26 @@ export function readComponentGrid(
     reader.warn(path, `expected a list of components, got ${typeof raw}`);
     return undefined;
   }
-  if (raw.length === 0) return undefined;
   const grid: ComponentGrid = { components: [], unreadIds: [], blind: false };
-  const seen = new Set<string>();
-  raw.forEach((item: unknown, i) => {
+  addComponentItems(reader, grid, raw, path, words, readOne);
+  if (grid.components.length === 0 && grid.unreadIds.length === 0 && !grid.blind) return undefined;
+  return grid;
+}
+
+/**
+ * The items of one list added to a grid being built, each read on its own; a component listed
+ * twice (here or in an earlier list) keeps its first listing, as an incident does.
+ */
+export function addComponentItems(
+  reader: SnapshotReader,
+  grid: ComponentGrid,
+  list: readonly unknown[],
+  path: string,
+  words: StatusWords,
+  readOne: (raw: unknown, path: string) => ComponentRead,
+): void {
+  const seen = new Set(grid.components.map((c) => c.id));
+  list.forEach((item: unknown, i) => {
     const at = joinPath(path, i);
     const read = readOne(item, at);
     if (!("component" in read)) {
@@ -47,16 +64,13 @@ export function readComponentGrid(
       return;
     }
     const c = read.component;
-    // A component listed twice keeps its first listing, as an incident does.
     if (seen.has(c.id)) return;
     seen.add(c.id);
     const status = statusFromWord(c.vendorStatus, words);
-    if (status === "unknown") reader.warn(joinPath(at, "status"), `unknown component status ${JSON.stringify(c.vendorStatus.slice(0, 64))}: kept as unknown`);
+    if (!knowsWord(c.vendorStatus, words)) reader.warn(read.statusPath ?? joinPath(at, "status"), `unknown component status ${JSON.stringify(c.vendorStatus.slice(0, 64))}: kept as unknown`);
     const reading: ComponentReading = { ...c, status };
     grid.components.push(reading);
   });
-  if (grid.components.length === 0 && grid.unreadIds.length === 0 && !grid.blind) return undefined;
-  return grid;
 }
 
 /** The id of an item that could not be read, when at least that is a non-empty string or a number. */

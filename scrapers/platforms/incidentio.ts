@@ -8,10 +8,13 @@
  *   https://help.incident.io/en/articles/9951011-embed-your-status-page-s-data-into-your-own-product).
  * - the Statuspage-compatible `/api/v2/incidents.json`, read with the Statuspage mapping. incident.io
  *   does not document it; it is what clients of status.openai.com and other incident.io pages poll.
+ * The widget also gives each affected component's current state: the grid of affected components.
  * The feed and the widget show one message per incident, the latest: they state a partial update
  * list, so a message they stop showing is never read as removed. The feed, polled when
  * incidents.json is off, states only the title, status and messages the two share.
  */
+import type { ComponentGrid } from "@/lib/components/component-grid";
+import type { StatusWords } from "@/lib/components/component-status";
 import type { StatedField } from "@/lib/derive/source-profile";
 import { z } from "zod";
 import { htmlToText } from "@/lib/html-to-text";
@@ -24,6 +27,7 @@ import {
   parseWithSchema,
   type Platform,
 } from "@/scrapers/platforms/platform";
+import { addComponentItems, type ComponentRead } from "@/scrapers/platforms/component-reader";
 import { feedItemTime, readFeedItems, type ReadFeedItem } from "@/scrapers/platforms/feed-document";
 import { joinPath, SnapshotReader } from "@/scrapers/platforms/snapshot-reader";
 import { statuspageIncidentsPlatform } from "@/scrapers/platforms/statuspage-incidents";
@@ -120,12 +124,57 @@ function readFeedEntry(reader: SnapshotReader, read: ReadFeedItem, seen: Set<str
   reader.observe({ incident, path, unstated, partialUpdates: at === undefined && updates.length > 0 });
 }
 
-const widgetComponentSchema = z.object({
+const widgetComponentShape = {
   id: z.string().min(1),
   name: z.string(),
   group_name: z.string().nullish(),
   current_status: z.string().nullish(),
-});
+};
+
+/** incident.io's component states (https://docs.incident.io/api-reference/status-page-incidents-v2). */
+export const INCIDENTIO_STATUS_WORDS: StatusWords = {
+  operational: "operational",
+  degraded_performance: "degraded",
+  partial_outage: "partial-outage",
+  full_outage: "major-outage",
+  under_maintenance: "maintenance",
+};
+
+/**
+ * An event's affected components: each one the incident names, and its current state added to the
+ * snapshot's grid. Null when the list cannot be read whole: the incident then states no components.
+ */
+function readAffected(reader: SnapshotReader, raw: unknown, path: string, grid: ComponentGrid): Component[] | null {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) {
+    reader.warn(path, `expected a list, got ${typeof raw}`);
+    grid.blind = true;
+    return null;
+  }
+  const named: Component[] = [];
+  let whole = true;
+  addComponentItems(reader, grid, raw, path, INCIDENTIO_STATUS_WORDS, (item, at): ComponentRead => {
+    const read = reader.fields(widgetComponentShape, item, at);
+    const id = read?.values.id;
+    if (!read || id === undefined) {
+      whole = false;
+      return { unreadId: null };
+    }
+    const { values: v, failed } = read;
+    if (v.name === undefined || failed.size > 0) {
+      whole = false;
+      return { unreadId: id };
+    }
+    named.push({ id, name: v.name });
+    // Affected but without a state: it keeps the one it had.
+    if (!v.current_status) return { unreadId: id };
+    return {
+      component: { id, name: v.name, groupId: v.group_name || null, isGroup: false, vendorStatus: v.current_status, vendorChangedAt: null },
+      statusPath: joinPath(at, "current_status"),
+    };
+  });
+  return whole ? named : null;
+}
 
 const widgetEventShape = {
   id: z.string().min(1),
@@ -152,12 +201,13 @@ const widgetSchema = z.object({
  * One widget event as an incident: a field that cannot be read is not stated, nor what is worked
  * out from it; the last message, whose status, time and text must all be read, is skipped otherwise.
  */
-function readWidgetEvent(reader: SnapshotReader, raw: unknown, path: string, maintenance: boolean, seen: Set<string>): void {
+function readWidgetEvent(reader: SnapshotReader, raw: unknown, path: string, maintenance: boolean, seen: Set<string>, grid: ComponentGrid): void {
   const read = reader.fields(widgetEventShape, raw, path);
   const id = read?.values.id;
   if (!read || id === undefined) {
-    // The reader has already said what was wrong at this path.
+    // The reader has already said what was wrong at this path; which components it affects is not known.
     reader.unreadIncident(null, path);
+    grid.blind = true;
     return;
   }
   if (seen.has(id)) return;
@@ -178,8 +228,8 @@ function readWidgetEvent(reader: SnapshotReader, raw: unknown, path: string, mai
     lose("ends_at", "scheduledUntil");
     if (v.ends_at === null) lose("scheduled_end_at", "scheduledUntil");
   }
-  const components = reader.items(widgetComponentSchema, v.affected_components, joinPath(path, "affected_components"));
-  if (components === null || components.skipped > 0) unstated.add("components");
+  const components = readAffected(reader, v.affected_components, joinPath(path, "affected_components"), grid);
+  if (components === null) unstated.add("components");
   const status = normalizeStatus(v.status);
   const updates = oneUpdate(v.last_update_at ?? null, v.last_update_message ?? "", status);
   const messageRead = !failed.has("last_update_at") && !failed.has("last_update_message") && !failed.has("status");
@@ -196,7 +246,7 @@ function readWidgetEvent(reader: SnapshotReader, raw: unknown, path: string, mai
     // An in-progress window states when it started and is due to end, a scheduled one its plan.
     scheduledFor: maintenance ? (v.starts_at ?? v.started_at ?? null) : null,
     scheduledUntil: maintenance ? (v.ends_at ?? v.scheduled_end_at ?? null) : null,
-    components: (components?.items ?? []).map((c) => ({ id: c.id, name: c.name })),
+    components: components ?? [],
     updates: messageRead ? updates : [],
     postmortem: null,
   };
@@ -204,9 +254,15 @@ function readWidgetEvent(reader: SnapshotReader, raw: unknown, path: string, mai
   reader.observe({ incident, path, unstated: [...unstated], partialUpdates: messageSkipped });
 }
 
+/**
+ * The widget's events, and the grid of the components they affect. It lists no others, and in
+ * incident.io only an incident or a maintenance takes a component off operational, so the grid is
+ * of the affected components: one listed before and no longer is operational again.
+ */
 function parseIncidentioWidget(body: Uint8Array, reader: SnapshotReader): void {
   const raw = parseWithSchema(widgetSchema, decodeJson(body, reader.context), reader.context);
   const seen = new Set<string>();
+  const grid: ComponentGrid = { components: [], unreadIds: [], blind: false, partial: "affected" };
   const lists = [
     { key: "ongoing_incidents", list: raw.ongoing_incidents, maintenance: false },
     { key: "in_progress_maintenances", list: raw.in_progress_maintenances, maintenance: true },
@@ -216,10 +272,12 @@ function parseIncidentioWidget(body: Uint8Array, reader: SnapshotReader): void {
     if (list === undefined || list === null) continue;
     if (!Array.isArray(list)) {
       reader.unreadIncident(null, key, `expected a list, got ${typeof list}`);
+      grid.blind = true;
       continue;
     }
-    list.forEach((event: unknown, i) => readWidgetEvent(reader, event, joinPath(key, i), maintenance, seen));
+    list.forEach((event: unknown, i) => readWidgetEvent(reader, event, joinPath(key, i), maintenance, seen, grid));
   }
+  reader.grid = grid;
 }
 
 export const incidentioFeedPlatform: Platform = {
@@ -237,9 +295,9 @@ export const incidentioFeedPlatform: Platform = {
 
 export const incidentioWidgetPlatform: Platform = {
   name: "incidentio-widget",
-  description: "incident.io Widget API /api/v1/summary: ongoing incidents and maintenances, last message only",
+  description: "incident.io Widget API /api/v1/summary: ongoing incidents and maintenances, last message only, and the state of each component they affect",
   profile: PLATFORM_PROFILES["incidentio-widget"],
-  parserVersion: 1,
+  parserVersion: 2,
   async parse(body, ctx) {
     const reader = new SnapshotReader(ctx);
     parseIncidentioWidget(body, reader);

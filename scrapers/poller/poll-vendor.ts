@@ -22,6 +22,8 @@ export interface PollDeps extends PoliteFetchDeps {
 
 export interface EndpointResult {
   url: string;
+  /** When the capture was observed. */
+  observedAt: string;
   outcome: CaptureOutcome;
   error: string | null;
   /** The endpoint itself is gone or is not the format expected: trying the fallback may help. */
@@ -56,12 +58,20 @@ async function recordWithoutBody(deps: PollDeps, vendor: VendorRow, endpoint: En
   });
 }
 
+/** The time now, or just after `after` when the clock has not moved past it (a coarse or simulated clock). */
+function observedAfter(now: Date, after: string | undefined): string {
+  const floor = after === undefined ? -Infinity : Date.parse(after) + 1;
+  return new Date(Math.max(now.getTime(), floor)).toISOString();
+}
+
 /**
  * Fetch one endpoint with conditional GET and record what happened as a capture: a 304, or a
- * body identical to the last one, is "not-modified" and costs no parsing.
+ * body identical to the last one, is "not-modified" and costs no parsing. `after`: the capture
+ * is observed after that time, as it was fetched after what was observed then.
  */
-export async function pollEndpoint(deps: PollDeps, vendor: VendorRow, endpoint: Endpoint, signal?: AbortSignal): Promise<EndpointResult> {
-  const now = deps.now ?? (() => new Date());
+export async function pollEndpoint(deps: PollDeps, vendor: VendorRow, endpoint: Endpoint, signal?: AbortSignal, after?: string): Promise<EndpointResult> {
+  const clock = deps.now ?? (() => new Date());
+  const now = () => new Date(observedAfter(clock(), after));
   const platform = getPlatform(endpoint.platform);
   if (!platform) throw new Error(`poll: vendor ${vendor.slug} plans unknown parser ${endpoint.platform}`);
   const source: Omit<SourceRow, "id"> = (await getSource(deps.db, vendor.id, endpoint.url)) ?? {
@@ -78,7 +88,7 @@ export async function pollEndpoint(deps: PollDeps, vendor: VendorRow, endpoint: 
     const observedAt = now().toISOString();
     await recordWithoutBody(deps, vendor, endpoint, observedAt, "failed", message, EMPTY_HASH, null);
     await saveSource(deps.db, { ...source, platform: endpoint.platform, lastFetchedAt: observedAt, lastStatus: http?.status ?? null });
-    return { ...base, outcome: "failed", error: message, permanent: http !== null && !http.transient, retryAfterMs: http?.retryAfterMs ?? null };
+    return { ...base, observedAt, outcome: "failed", error: message, permanent: http !== null && !http.transient, retryAfterMs: http?.retryAfterMs ?? null };
   }
   const observedAt = now().toISOString();
   const validators = {
@@ -89,13 +99,13 @@ export async function pollEndpoint(deps: PollDeps, vendor: VendorRow, endpoint: 
     // A 304 confirms the body last received: it continues the run of that content.
     await recordWithoutBody(deps, vendor, endpoint, observedAt, "not-modified", null, source.lastBodyHash ?? EMPTY_HASH, null);
     await saveSource(deps.db, { ...source, ...validators, platform: endpoint.platform, lastFetchedAt: observedAt, lastStatus: 304 });
-    return { ...base, outcome: "not-modified", error: null };
+    return { ...base, observedAt, outcome: "not-modified", error: null };
   }
   const hash = sha256Hex(response.body);
   if (hash === source.lastBodyHash) {
     await recordWithoutBody(deps, vendor, endpoint, observedAt, "not-modified", null, hash, response.body.length);
     await saveSource(deps.db, { ...source, ...validators, platform: endpoint.platform, lastFetchedAt: observedAt, lastStatus: response.status });
-    return { ...base, outcome: "not-modified", error: null };
+    return { ...base, observedAt, outcome: "not-modified", error: null };
   }
   const result = await ingestSnapshot(deps.db, { vendor, platform, source: endpoint.url, observedAt, body: response.body, notify: true });
   const ok = result.outcome === "ok";
@@ -109,7 +119,7 @@ export async function pollEndpoint(deps: PollDeps, vendor: VendorRow, endpoint: 
   });
   if (result.versionsAdded > 0 && result.captureId !== null) deps.onVersionsRecorded?.(result.captureId);
   const error = ok ? null : `${endpoint.url}: ${result.error ?? `${result.outcome} snapshot`}`;
-  return { ...base, outcome: result.outcome, error, permanent: !ok, versionsAdded: result.versionsAdded };
+  return { ...base, observedAt, outcome: result.outcome, error, permanent: !ok, versionsAdded: result.versionsAdded };
 }
 
 function firstError(results: readonly EndpointResult[]): EndpointResult | undefined {
@@ -118,7 +128,9 @@ function firstError(results: readonly EndpointResult[]): EndpointResult | undefi
 
 /**
  * One polling round of a vendor: its planned endpoints one after another, the fallback when
- * they all fail for good (an API switched off), then the incident pages worth following.
+ * they all fail for good (an API switched off), the component grid, then the incident pages worth
+ * following. Only the listing decides whether the round failed: a grid or a page that cannot be
+ * fetched is recorded as its own failed capture, and the vendor is polled on its interval as usual.
  */
 export async function pollVendor(deps: PollDeps, vendor: VendorRow, signal?: AbortSignal): Promise<VendorPollResult> {
   const live = vendor.url ? getLivePlatform(vendor.platform) : undefined;
@@ -137,6 +149,18 @@ export async function pollVendor(deps: PollDeps, vendor: VendorRow, signal?: Abo
     listing = [];
     for (const endpoint of plan.fallback) listing.push(await pollEndpoint(deps, vendor, endpoint, signal));
   }
+  const grid: EndpointResult[] = [];
+  // Once the JSON API is off (the fallback is read), its grid endpoint is off too.
+  if (listing === primary) {
+    // Observed after the round's incidents even on a clock too coarse to tell: captures apply in time order.
+    let after = primary.map((r) => r.observedAt).sort().at(-1);
+    for (const endpoint of plan.grid ?? []) {
+      if (signal?.aborted) break;
+      const result = await pollEndpoint(deps, vendor, endpoint, signal, after);
+      grid.push(result);
+      after = result.observedAt;
+    }
+  }
   const followUps: EndpointResult[] = [];
   if (live.followUps && live.followUpStatuses && !signal?.aborted) {
     // Against the clock the fetch times were written by (the demo's simulated one, else real time).
@@ -151,7 +175,7 @@ export async function pollVendor(deps: PollDeps, vendor: VendorRow, signal?: Abo
     }
   }
   const failed = firstError(listing);
-  const endpoints = [...primary, ...(listing === primary ? [] : listing), ...followUps];
+  const endpoints = [...primary, ...(listing === primary ? [] : listing), ...grid, ...followUps];
   return {
     ok: failed === undefined,
     error: failed?.error ?? null,

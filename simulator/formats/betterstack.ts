@@ -3,10 +3,13 @@
  * resources (the components), status reports and status updates, each report and update naming
  * the resources it affects and their state (resolved, degraded, downtime, maintenance); and
  * /feed.rss, one item per status update, "[Status] Title", linked to its report at …/incident/<id>.
- * Better Stack states resource states, not incident statuses, and publishes no postmortems.
+ * Better Stack states resource states, not incident statuses, and publishes no postmortems. Each
+ * resource also carries its current state, in its section (the component groups).
  */
 import { htmlToText } from "@/lib/html-to-text";
-import type { Component, Incident, IncidentUpdate } from "@/lib/incident";
+import type { ComponentReading } from "@/lib/components/component-grid";
+import type { ComponentStatus } from "@/lib/components/component-status";
+import type { Incident, IncidentUpdate } from "@/lib/incident";
 import { integerBelow } from "@/simulator/seeded";
 import { renderRss, RSS_CONTENT_TYPE } from "@/simulator/formats/rss-document";
 import {
@@ -61,18 +64,28 @@ function reportUrl(view: VendorView, incident: Incident): string {
   return `https://${new URL(view.baseUrl).host}/incident/${incident.id}`;
 }
 
-/** The page's resources: its components, and any a listed incident names beyond them. */
-function resourcesOf(listed: readonly Incident[], view: VendorView): Component[] {
-  const byId = new Map(view.components.map((c) => [c.id, c]));
-  for (const c of listed.flatMap((i) => i.components)) if (!byId.has(c.id)) byId.set(c.id, c);
-  return [...byId.values()];
+/** A resource's state as Better Stack words it: it has no partial outage, and calls any outage downtime. */
+const RESOURCE_STATE: Record<ComponentStatus, string> = {
+  operational: "operational", degraded: "degraded", "partial-outage": "downtime", "major-outage": "downtime", maintenance: "maintenance", unknown: "not_monitored",
+};
+const READ_STATE: Record<string, ComponentStatus> = { operational: "operational", degraded: "degraded", downtime: "major-outage", maintenance: "maintenance", not_monitored: "unknown" };
+
+/** The page's sections: its component groups, numbered in the order they appear. */
+function sectionsOf(view: VendorView): Map<string, { id: string; name: string }> {
+  const sections = new Map<string, { id: string; name: string }>();
+  for (const c of view.grid) if (c.group && !sections.has(c.group.id)) sections.set(c.group.id, { id: String(301 + sections.size), name: c.group.name });
+  return sections;
 }
 
 function renderIndex(listed: readonly Incident[], view: VendorView): string {
-  const resources = resourcesOf(listed, view);
+  const sections = sectionsOf(view);
   const affected = (incident: Incident, state: State) => incident.components.map((c) => ({ status_page_resource_id: c.id, status: state }));
   const pageState = listed.map(aggregateAsState).reduce(worse, "resolved");
-  const included: unknown[] = resources.map((c) => ({ id: c.id, type: "status_page_resource", attributes: { public_name: c.name, resource_type: "Monitor" } }));
+  const included: unknown[] = [...sections.values()].map((s, position) => ({ id: s.id, type: "status_page_section", attributes: { name: s.name, position } }));
+  for (const c of view.grid) {
+    const section = c.group ? (sections.get(c.group.id)?.id ?? null) : null;
+    included.push({ id: c.id, type: "status_page_resource", attributes: { status_page_section_id: section, public_name: c.name, resource_type: "Monitor", status: RESOURCE_STATE[c.status] } });
+  }
   for (const incident of listed) {
     const maintenance = incident.kind === "maintenance";
     included.push({
@@ -110,7 +123,8 @@ function renderIndex(listed: readonly Incident[], view: VendorView): string {
         aggregate_state: pageState === "resolved" ? "operational" : pageState,
       },
       relationships: {
-        resources: { data: resources.map((c) => ({ id: c.id, type: "status_page_resource" })) },
+        sections: { data: [...sections.values()].map((section) => ({ id: section.id, type: "status_page_section" })) },
+        resources: { data: view.grid.map((c) => ({ id: c.id, type: "status_page_resource" })) },
         status_reports: { data: listed.map((i) => ({ id: i.id, type: "status_report" })) },
       },
     },
@@ -156,6 +170,14 @@ function readBackIndex(incident: Incident, view: VendorView): Incident {
   };
 }
 
+/** Every resource in its state, in its section by name; an outage read back as Better Stack's downtime. */
+function readBackResources(_listed: readonly Incident[], view: VendorView): ComponentReading[] {
+  return view.grid.map((c) => {
+    const word = RESOURCE_STATE[c.status];
+    return { id: c.id, name: c.name, groupId: c.group?.name ?? null, isGroup: false, status: READ_STATE[word] ?? "unknown", vendorStatus: word, vendorChangedAt: null };
+  });
+}
+
 export const betterstackIndexFormat: WireFormat = {
   parser: "betterstack-index",
   contentType: "application/json; charset=utf-8",
@@ -163,6 +185,7 @@ export const betterstackIndexFormat: WireFormat = {
   select: (view) => [...view.incidents],
   render: renderIndex,
   readBack: readBackIndex,
+  readBackGrid: readBackResources,
 };
 
 interface FeedEntry {

@@ -56,7 +56,7 @@ function incidentUrl(view: VendorView, incident: Incident): string {
 }
 
 /** Components are numbered as Cachet numbers them: by their place on the page. */
-function componentNumber(view: VendorView, id: string): number | null {
+export function componentNumber(view: VendorView, id: string): number | null {
   const index = view.components.findIndex((c) => c.id === id);
   return index < 0 ? null : index + 1;
 }

@@ -2,10 +2,14 @@
  * incident.io status pages: the Statuspage-compatible /api/v2/incidents.json (incidents only, every
  * update, times in UTC with milliseconds; incident.io models maintenance windows apart and
  * publishes no postmortem there) and /feed.rss, one item per incident and maintenance with its
- * latest update, a "<b>Status: …</b>" line and the affected components with their state.
+ * latest update, a "<b>Status: …</b>" line and the affected components with their state; and the
+ * Widget API's /api/v1/summary, the ongoing incidents and maintenances with their last message and
+ * the current state of each component they affect (polled only at that exact URL).
  */
+import type { ComponentReading } from "@/lib/components/component-grid";
+import type { ComponentStatus } from "@/lib/components/component-status";
 import { htmlToText } from "@/lib/html-to-text";
-import type { Incident } from "@/lib/incident";
+import type { Impact, Incident } from "@/lib/incident";
 import { deriveUpdateIds } from "@/lib/update-identity";
 import { codeOf } from "@/simulator/seeded";
 import { renderRss, RSS_CONTENT_TYPE } from "@/simulator/formats/rss-document";
@@ -144,4 +148,87 @@ export const incidentioFeedFormat: WireFormat = {
     return renderRss({ title: `${view.name} status`, link: `${view.baseUrl}/`, description: `Status updates from ${view.name}` }, items);
   },
   readBack: readBackFeed,
+};
+
+/** incident.io's words for a component's state and for an incident's worst impact. */
+const WIDGET_STATE: Record<ComponentStatus, string> = {
+  operational: "operational", degraded: "degraded_performance", "partial-outage": "partial_outage", "major-outage": "full_outage", maintenance: "under_maintenance", unknown: "operational",
+};
+const WORST_IMPACT: Partial<Record<Impact, string>> = { minor: "degraded_performance", major: "partial_outage", critical: "full_outage" };
+const WIDGET_STATUS: Record<string, string> = { scheduled: "maintenance_scheduled", in_progress: "maintenance_in_progress" };
+
+/** What the widget lists: ongoing incidents, and maintenances running or to come. */
+function inWidget(incident: Incident): boolean {
+  return incident.kind === "incident" ? !isOver(incident) : incident.status === "scheduled" || incident.status === "in_progress";
+}
+
+function lastUpdateAt(incident: Incident): string {
+  const latest = latestOf(incident);
+  return latest?.displayAt ?? latest?.createdAt ?? lastChangeOf(incident);
+}
+
+function widgetEvent(incident: Incident, view: VendorView) {
+  const shown = new Map(view.grid.map((c) => [c.id, c]));
+  const event: Record<string, unknown> = {
+    id: incident.id,
+    name: incident.title,
+    status: WIDGET_STATUS[incident.status ?? ""] ?? shownStatus(incident),
+    url: incidentUrl(view, incident),
+    last_update_at: lastUpdateAt(incident),
+    last_update_message: latestOf(incident)?.body ?? "",
+    affected_components: incident.components.map((c) => {
+      const s = shown.get(c.id);
+      return { id: c.id, name: c.name, group_name: s?.group?.name ?? null, current_status: WIDGET_STATE[s?.status ?? "operational"] };
+    }),
+  };
+  if (incident.kind === "incident") Object.assign(event, { current_worst_impact: incident.impact === null ? null : (WORST_IMPACT[incident.impact] ?? null), started_at: incident.startedAt });
+  else if (incident.status === "in_progress") Object.assign(event, { started_at: incident.scheduledFor, scheduled_end_at: incident.scheduledUntil });
+  else Object.assign(event, { starts_at: incident.scheduledFor, ends_at: incident.scheduledUntil });
+  return event;
+}
+
+function readBackWidget(incident: Incident, view: VendorView): Incident {
+  const maintenance = incident.kind === "maintenance";
+  const status = maintenance ? incident.status : shownStatus(incident);
+  const at = lastUpdateAt(incident);
+  const body = latestOf(incident)?.body ?? "";
+  const [updateId = "~undated"] = deriveUpdateIds([at]);
+  return {
+    ...incident,
+    status,
+    impact: maintenance ? "maintenance" : incident.impact !== null && WORST_IMPACT[incident.impact] ? incident.impact : null,
+    url: incidentUrl(view, incident),
+    resolvedAt: null,
+    scheduledFor: maintenance ? incident.scheduledFor : null,
+    scheduledUntil: maintenance ? incident.scheduledUntil : null,
+    updates: body === "" ? [] : [{ id: updateId, status, body, createdAt: at, displayAt: at }],
+    postmortem: null,
+  };
+}
+
+/** The widget's grid: every component its events affect, once, in its state now. */
+function readBackAffected(listed: readonly Incident[], view: VendorView): ComponentReading[] {
+  const named = new Set(listed.flatMap((i) => i.components.map((c) => c.id)));
+  return view.grid
+    .filter((c) => named.has(c.id))
+    .map((c) => ({ id: c.id, name: c.name, groupId: c.group?.name ?? null, isGroup: false, status: c.status, vendorStatus: WIDGET_STATE[c.status], vendorChangedAt: null }));
+}
+
+export const incidentioWidgetFormat: WireFormat = {
+  parser: "incidentio-widget",
+  contentType: "application/json; charset=utf-8",
+  defaultPath: () => "/api/v1/summary",
+  select: (view) => view.incidents.filter(inWidget),
+  render(listed, view) {
+    const events = (keep: (i: Incident) => boolean) => listed.filter(keep).map((i) => widgetEvent(i, view));
+    return jsonBody({
+      page_title: view.name,
+      page_url: view.baseUrl,
+      ongoing_incidents: events((i) => i.kind === "incident"),
+      in_progress_maintenances: events((i) => i.kind === "maintenance" && i.status === "in_progress"),
+      scheduled_maintenances: events((i) => i.kind === "maintenance" && i.status === "scheduled"),
+    });
+  },
+  readBack: readBackWidget,
+  readBackGrid: readBackAffected,
 };

@@ -6,14 +6,16 @@ import { awsLegacyFormat } from "@/simulator/formats/aws-legacy";
 import { azureRssFormat } from "@/simulator/formats/azure";
 import { betterstackIndexFormat, betterstackRssFormat } from "@/simulator/formats/betterstack";
 import { cachetV2Format, cachetV3Format } from "@/simulator/formats/cachet";
+import { cachetV2ComponentsFormat, cachetV2GroupsFormat, cachetV3ComponentsFormat } from "@/simulator/formats/cachet-components";
 import { gcpFormat } from "@/simulator/formats/gcp";
-import { incidentioFeedFormat, incidentioIncidentsFormat } from "@/simulator/formats/incidentio";
-import { instatusSummaryFormat } from "@/simulator/formats/instatus";
+import { incidentioFeedFormat, incidentioIncidentsFormat, incidentioWidgetFormat } from "@/simulator/formats/incidentio";
+import { instatusComponentsFormat, instatusSummaryFormat } from "@/simulator/formats/instatus";
 import { rssFormat } from "@/simulator/formats/rss";
 import { slackFormat, slackHistoryFormat } from "@/simulator/formats/slack";
 import { statuspageAtomFormat, statuspageRssFormat } from "@/simulator/formats/statuspage-feed";
 import { statuspageIncidentPageFormat } from "@/simulator/formats/statuspage-incident-page";
 import {
+  statuspageComponentsFormat,
   statuspageIncidentFormat,
   statuspageIncidentsFormat,
   statuspageSummaryFormat,
@@ -23,6 +25,7 @@ import type { WireFormat } from "@/simulator/formats/wire-format";
 export const WIRE_FORMATS: readonly WireFormat[] = [
   statuspageIncidentsFormat,
   statuspageSummaryFormat,
+  statuspageComponentsFormat,
   statuspageIncidentFormat,
   statuspageAtomFormat,
   // The same history.atom, read by the parser Statuspage's live plan falls back to.
@@ -35,11 +38,16 @@ export const WIRE_FORMATS: readonly WireFormat[] = [
   awsLegacyFormat,
   incidentioIncidentsFormat,
   incidentioFeedFormat,
+  incidentioWidgetFormat,
   instatusSummaryFormat,
+  instatusComponentsFormat,
   betterstackIndexFormat,
   betterstackRssFormat,
   cachetV2Format,
   cachetV3Format,
+  cachetV2ComponentsFormat,
+  cachetV2GroupsFormat,
+  cachetV3ComponentsFormat,
   azureRssFormat,
   rssFormat,
 ];

@@ -2,9 +2,12 @@
  * Instatus public /summary.json (https://instatus.com/help/api/public-data): the unresolved
  * incidents and the upcoming or running maintenances, each with a name, status, impact or
  * duration, start and link (…/incident/<id>, …/maintenance/<id>), no id, updates or components.
- * Times are JavaScript Date.toString() output in the page's time zone, to the second.
+ * Times are JavaScript Date.toString() output in the page's time zone, to the second. And
+ * /v2/components.json, the grid, which summary.json does not list.
  */
+import type { ComponentStatus } from "@/lib/components/component-status";
 import type { Impact, Incident } from "@/lib/incident";
+import { affectingIncidents } from "@/simulator/components";
 import { integerBelow } from "@/simulator/seeded";
 import { isOver, iso, jsonBody, toSecond, type VendorView, type WireFormat } from "@/simulator/formats/wire-format";
 
@@ -114,4 +117,30 @@ export const instatusSummaryFormat: WireFormat = {
   select: (view) => view.incidents.filter(isActive),
   render,
   readBack,
+};
+
+/** A component's state in Instatus's words (the shared vocabulary has no "unknown" Instatus shows). */
+const INSTATUS_STATE: Record<ComponentStatus, string> = {
+  operational: "OPERATIONAL", degraded: "DEGRADEDPERFORMANCE", "partial-outage": "PARTIALOUTAGE", "major-outage": "MAJOROUTAGE", maintenance: "UNDERMAINTENANCE", unknown: "UNKNOWN",
+};
+
+/** /v2/components.json: every component in its state, in its group by id and name. */
+function renderComponents(_listed: readonly Incident[], view: VendorView): string {
+  return jsonBody({
+    components: view.grid.map((c, order) => ({
+      id: c.id, name: c.name, status: INSTATUS_STATE[c.status], description: "", showUptime: true, order, group: c.group ? { id: c.group.id, name: c.group.name } : null,
+    })),
+  });
+}
+
+export const instatusComponentsFormat: WireFormat = {
+  parser: "instatus-components",
+  contentType: "application/json; charset=utf-8",
+  defaultPath: () => "/v2/components.json",
+  listsIncidents: false,
+  select: (view) => affectingIncidents(view.incidents),
+  render: renderComponents,
+  readBack: (incident) => incident,
+  readBackGrid: (_listed, view) =>
+    view.grid.map((c) => ({ id: c.id, name: c.name, groupId: c.group?.name ?? null, isGroup: false, status: c.status, vendorStatus: INSTATUS_STATE[c.status], vendorChangedAt: null })),
 };

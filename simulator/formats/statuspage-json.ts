@@ -1,9 +1,13 @@
 /**
  * Atlassian Statuspage public API v2 (https://developer.statuspage.io/): incidents.json and
- * scheduled-maintenances.json (50 most recent), summary.json (unresolved only) and
- * incidents/<id>.json, with the page's time-zone offset on every timestamp as real pages do.
+ * scheduled-maintenances.json (50 most recent), summary.json (unresolved only, with the grid),
+ * components.json (the grid) and incidents/<id>.json, with the page's time-zone offset on every
+ * timestamp as real pages do.
  */
+import type { ComponentReading } from "@/lib/components/component-grid";
+import type { ComponentStatus } from "@/lib/components/component-status";
 import type { Incident } from "@/lib/incident";
+import { affectingIncidents, groupsOf } from "@/simulator/components";
 import { codeOf, integerBelow } from "@/simulator/seeded";
 import { isOver, jsonBody, lastChangeOf, type VendorView, type WireFormat } from "@/simulator/formats/wire-format";
 
@@ -112,12 +116,33 @@ export const statuspageIncidentsFormat: WireFormat = {
   readBack: identity,
 };
 
-/** Summary lists every unresolved incident and active maintenance, so `listed` decides component status. */
-function componentStatus(listed: readonly Incident[], componentId: string): string {
-  const affecting = listed.filter((i) => !isOver(i) && i.components.some((c) => c.id === componentId));
-  if (affecting.some((i) => i.kind === "incident" && i.impact === "major")) return "major_outage";
-  if (affecting.some((i) => i.kind === "incident")) return "partial_outage";
-  return affecting.some((i) => i.status === "in_progress") ? "under_maintenance" : "operational";
+const STATUSPAGE_STATE: Record<ComponentStatus, string> = {
+  operational: "operational", degraded: "degraded_performance", "partial-outage": "partial_outage", "major-outage": "major_outage", maintenance: "under_maintenance", unknown: "unknown",
+};
+
+/** The grid as Statuspage lists it: each group as a component in its worst member's state, followed by its members. */
+function componentObjects(view: VendorView): Array<Record<string, unknown>> {
+  const pageId = codeOf(12, view.vendor, "page");
+  const groups = new Map(groupsOf(view.grid).map((g) => [g.id, g]));
+  const out: Array<Record<string, unknown>> = [];
+  const listedGroups = new Set<string>();
+  for (const c of view.grid) {
+    const group = c.group ? groups.get(c.group.id) : undefined;
+    if (group && !listedGroups.has(group.id)) {
+      listedGroups.add(group.id);
+      out.push({ id: group.id, name: group.name, status: STATUSPAGE_STATE[group.status], position: out.length + 1, page_id: pageId, group_id: null, group: true, components: group.members.map((m) => m.id) });
+    }
+    out.push({ id: c.id, name: c.name, status: STATUSPAGE_STATE[c.status], position: out.length + 1, page_id: pageId, group_id: group?.id ?? null, group: false });
+  }
+  return out;
+}
+
+/** The grid as the Statuspage reader reads it back: groups as components of their own. */
+function readBackGrid(_listed: readonly Incident[], view: VendorView): ComponentReading[] {
+  const reading = (c: { id: string; name: string; status: ComponentStatus }, groupId: string | null, isGroup: boolean): ComponentReading => ({
+    id: c.id, name: c.name, groupId, isGroup, status: c.status, vendorStatus: STATUSPAGE_STATE[c.status], vendorChangedAt: null,
+  });
+  return [...groupsOf(view.grid).map((g) => reading(g, null, true)), ...view.grid.map((c) => reading(c, c.group?.id ?? null, false))];
 }
 
 function indicatorOf(unresolved: readonly Incident[]): { indicator: string; description: string } {
@@ -141,13 +166,25 @@ export const statuspageSummaryFormat: WireFormat = {
     const maintenances = listed.filter((i) => i.kind === "maintenance");
     return jsonBody({
       page: pageOf(view, listed),
-      components: view.components.map((c, position) => ({ id: c.id, name: c.name, status: componentStatus(listed, c.id), position: position + 1 })),
+      components: componentObjects(view),
       incidents: incidents.map((i) => incidentObject(i, view)),
       scheduled_maintenances: maintenances.map((i) => incidentObject(i, view)),
       status: indicatorOf(listed),
     });
   },
   readBack: identity,
+  readBackGrid,
+};
+
+export const statuspageComponentsFormat: WireFormat = {
+  parser: "statuspage-components",
+  contentType: CONTENT_TYPE,
+  defaultPath: () => "/api/v2/components.json",
+  listsIncidents: false,
+  select: (view) => affectingIncidents(view.incidents),
+  render: (listed, view) => jsonBody({ page: pageOf(view, listed), components: componentObjects(view) }),
+  readBack: identity,
+  readBackGrid,
 };
 
 const SINGLE_PATH = /\/api\/v2\/incidents\/([a-z0-9]+)\.json$/;

@@ -2,7 +2,9 @@
  * A serializer: normalized incidents to one vendor wire format, the one a Redline parser (import
  * platform) of the same name reads. The registry in formats/index.ts lists one per parser name.
  */
-import type { Component, Incident } from "@/lib/incident";
+import type { ComponentReading } from "@/lib/components/component-grid";
+import type { Incident } from "@/lib/incident";
+import type { ShownComponent, SimComponent } from "@/simulator/components";
 
 /** What a simulated vendor shows at one moment, as every one of its endpoints sees it. */
 export interface VendorView {
@@ -15,7 +17,10 @@ export interface VendorView {
   at: string;
   /** Every incident the vendor shows, newest first, in canonical form. */
   incidents: readonly Incident[];
-  components: readonly Component[];
+  /** Every component the vendor lists, sorted by id. */
+  components: readonly SimComponent[];
+  /** The components as the page shows them now (simulator/components.ts). */
+  grid: readonly ShownComponent[];
 }
 
 export interface WireFormat {
@@ -27,12 +32,19 @@ export interface WireFormat {
   /** The incidents the endpoint at `path` lists; null when the path names nothing (404). */
   select(view: VendorView, path: string): Incident[] | null;
   /**
-   * The body: a function of `listed`, `path` and the view's constant fields (vendor, name, baseUrl,
-   * components) only, so an endpoint whose listed incidents did not change did not change.
+   * The body: a function of `listed`, `path`, the grid and the view's constant fields (vendor, name,
+   * baseUrl, components) only, so an endpoint whose listed incidents and grid did not change did not change.
    */
   render(listed: readonly Incident[], view: VendorView, path: string): string;
   /** One listed incident as Redline's parser of this format reads it back (what the format carries). */
   readBack(incident: Incident, view: VendorView): Incident;
+  /**
+   * False for an endpoint that lists no incident, only the grid: its `listed` are the incidents the
+   * grid depends on (the body changes with them), and none is read back.
+   */
+  listsIncidents?: false;
+  /** The grid the body states, as Redline's parser reads it back; absent when the format states none. */
+  readBackGrid?(listed: readonly Incident[], view: VendorView): ComponentReading[];
 }
 
 export const iso = (ms: number): string => new Date(ms).toISOString();

@@ -6,7 +6,6 @@ import { createScenario, cycleOf, lifecycleEvents } from "@/simulator/scenario";
 import { CYCLE_MS } from "@/simulator/scenario-script";
 import { viewAt } from "@/simulator/world";
 import { byId, carried, statedKeys } from "@/tests/simulator/carried";
-import { parseIncidents } from "@/tests/support/parsing";
 
 const BASE_URL = "http://127.0.0.1:40000";
 const scenario = createScenario("acme", 3, BASE_URL);
@@ -23,6 +22,8 @@ function pathsOf(format: WireFormat, view: VendorView): string[] {
   return [format.defaultPath?.(view) ?? "/"];
 }
 
+const byComponentId = (a: { id: string }, b: { id: string }): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
 /** Formats that publish postmortems: the round trip must have carried some. */
 const CARRY_POSTMORTEMS = new Set(["statuspage-incidents", "statuspage-incident", "statuspage-atom", "statuspage-rss", "statuspage-incident-page", "gcp"]);
 
@@ -34,13 +35,14 @@ describe("wire formats", () => {
     for (const parser of [
       "statuspage-incidents", "statuspage-summary", "statuspage-incident", "statuspage-atom", "statuspage-rss", "gcp", "slack", "slack-history", "aws-legacy",
       "incidentio-incidents", "incidentio-feed", "instatus-summary", "betterstack-index", "betterstack-rss", "cachet-v2", "cachet-v3", "azure-rss", "rss",
+      "statuspage-components", "incidentio-widget", "instatus-components", "cachet-v2-components", "cachet-v2-groups", "cachet-v3-components",
     ]) {
       expect(names).toContain(parser);
       expect(getPlatform(parser)).toBeDefined();
     }
   });
 
-  it.each(parsable.map((f) => [f.parser, f] as const))("%s reads back, through Redline's own parser, every field it carries at every stage of a cycle", async (_, format) => {
+  it.each(parsable.map((f) => [f.parser, f] as const))("%s reads back, through Redline's own parser, every field and component state it carries at every stage of a cycle", async (_, format) => {
     const platform = getPlatform(format.parser);
     if (!platform) throw new Error(`no parser ${format.parser}`);
     let compared = 0;
@@ -52,9 +54,17 @@ describe("wire formats", () => {
         const listed = format.select(view, path);
         if (listed === null) continue;
         const body = new TextEncoder().encode(format.render(listed, view, path));
-        const parsed = await parseIncidents(platform, body, { vendor: "acme", source: BASE_URL + path, observedAt });
-        const expected = listed.map((i) => carried(format.readBack(i, view), statedKeys(platform))).sort(byId);
+        const snapshot = await platform.parse(body, { vendor: "acme", source: BASE_URL + path, observedAt });
+        const parsed = snapshot.observations.map((o) => o.incident);
+        const expected = format.listsIncidents === false ? [] : listed.map((i) => carried(format.readBack(i, view), statedKeys(platform))).sort(byId);
         expect(parsed.map((i) => carried(i, statedKeys(platform))).sort(byId), `${path} at ${observedAt}`).toEqual(expected);
+        if (format.readBackGrid) {
+          const grid = format.readBackGrid(listed, view);
+          expect([...(snapshot.grid?.components ?? [])].sort(byComponentId), `grid of ${path} at ${observedAt}`).toEqual(grid.sort(byComponentId));
+          compared += grid.length;
+        } else {
+          expect(snapshot.grid, `${path} at ${observedAt}`).toBeUndefined();
+        }
         compared += parsed.length;
         postmortems += parsed.filter((i) => i.postmortem !== null).length;
       }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { ComponentGrid, ComponentReading } from "@/lib/components/component-grid";
-import { type ComponentState, type ComponentStepInput, deriveComponentStep, type OpenIncidentFacts } from "@/lib/components/component-step";
+import {
+  type ComponentState,
+  type ComponentStepInput,
+  deriveComponentStep,
+  NO_LONGER_AFFECTED,
+  type OpenIncidentFacts,
+  type RunningQuiet,
+} from "@/lib/components/component-step";
 
 const T0 = "2026-03-01T10:00:00.000Z";
 const T1 = "2026-03-01T10:05:00.000Z";
@@ -22,6 +29,8 @@ function state(id: string, status: ComponentState["status"], extra: Partial<Comp
 function input(extra: Partial<ComponentStepInput>): ComponentStepInput {
   return { source: SUMMARY, observedAt: T1, knowledge: "stated", grid: undefined, named: [], current: [], openIncidents: [], quiet: null, ...extra };
 }
+
+const running = (components: string[], extra: Partial<RunningQuiet> = {}): RunningQuiet => ({ components, from: T0, ...extra });
 
 const incident = (impact: OpenIncidentFacts["impact"], components: string[], extra: Partial<OpenIncidentFacts> = {}): OpenIncidentFacts => ({
   kind: "incident", status: "investigating", impact, components: components.map((id) => ({ id, name: id.toUpperCase() })), ...extra,
@@ -101,10 +110,22 @@ describe("the component step", () => {
   it("starts a quiet degradation when a component is degraded while no incident is open, grows it, and ends it when an incident opens", () => {
     const start = deriveComponentStep(input({ grid: grid([reading("a", "degraded"), reading("b", "operational")]) }));
     expect(start.quiet).toEqual({ kind: "start", components: ["a"] });
-    const grow = deriveComponentStep(input({ grid: grid([reading("a", "degraded"), reading("b", "major-outage")]), current: [state("a", "degraded"), state("b", "operational")], quiet: { components: ["a"] } }));
+    const grow = deriveComponentStep(input({ grid: grid([reading("a", "degraded"), reading("b", "major-outage")]), current: [state("a", "degraded"), state("b", "operational")], quiet: running(["a"]) }));
     expect(grow.quiet).toEqual({ kind: "grow", components: ["a", "b"] });
-    const end = deriveComponentStep(input({ grid: undefined, current: [state("a", "degraded")], quiet: { components: ["a", "b"] }, openIncidents: [incident("minor", [])] }));
+    const end = deriveComponentStep(input({ grid: undefined, current: [state("a", "degraded")], quiet: running(["a", "b"]), openIncidents: [incident("minor", [])] }));
     expect(end.quiet).toEqual({ kind: "end" });
+  });
+
+  it("drops a stretch that ends at the instant it began", () => {
+    const open = { grid: undefined, current: [state("a", "degraded")], openIncidents: [incident("minor", [])] };
+    expect(deriveComponentStep(input({ ...open, quiet: running(["a"], { from: T1 }) })).quiet).toEqual({ kind: "drop" });
+  });
+
+  it("starts none at a capture that shows no grid: an incident closing while its component is still shown degraded is no stretch until the grid shows it", () => {
+    const closing = deriveComponentStep(input({ knowledge: undefined, grid: undefined, current: [state("a", "degraded")] }));
+    expect(closing.quiet).toBeNull();
+    const unchanged = deriveComponentStep(input({ source: OTHER, grid: grid([reading("a", "degraded")]), current: [state("a", "degraded", { source: OTHER })] }));
+    expect(unchanged).toEqual({ ended: [], started: [], quiet: { kind: "start", components: ["a"] } });
   });
 
   it("counts neither maintenance, nor a word nobody knows, nor a group's own state, nor a scheduled maintenance as an incident", () => {
@@ -112,5 +133,35 @@ describe("the component step", () => {
     const g = grid([reading("m", "maintenance"), reading("u", "unknown"), reading("g", "partial-outage", { isGroup: true })]);
     expect(deriveComponentStep(input({ grid: g })).quiet).toBeNull();
     expect(deriveComponentStep(input({ grid: grid([reading("a", "degraded")]), openIncidents: [maintenance] })).quiet).toEqual({ kind: "start", components: ["a"] });
+  });
+});
+
+describe("the component step on a grid that lists only some components", () => {
+  it("judges nothing gone from one page of a longer list", () => {
+    const current = [state("a", "operational"), state("b", "degraded")];
+    const step = deriveComponentStep(input({ grid: grid([reading("a", "partial-outage")], { partial: "page" }), current }));
+    expect(step.ended).toEqual(["a"]);
+    expect(step.started.map((s) => [s.componentId, s.status])).toEqual([["a", "partial-outage"]]);
+  });
+
+  it("puts a component a grid of affected components no longer lists back to operational, as inferred, keeping its name and group", () => {
+    const current = [state("a", "partial-outage", { groupId: "API" }), state("b", "degraded")];
+    const step = deriveComponentStep(input({ grid: grid([reading("b", "degraded")], { partial: "affected" }), current }));
+    expect(step.ended).toEqual(["a"]);
+    expect(step.started).toEqual([state("a", "operational", { groupId: "API", vendorStatus: NO_LONGER_AFFECTED, inferred: true, since: T1 })]);
+  });
+
+  it("takes an empty grid of affected components as every component it listed being unaffected, and changes nothing the next time", () => {
+    const before = [state("a", "degraded")];
+    const first = deriveComponentStep(input({ grid: grid([], { partial: "affected" }), current: before, quiet: running(["a"]) }));
+    expect(first.started.map((s) => [s.componentId, s.status, s.inferred])).toEqual([["a", "operational", true]]);
+    expect(first.quiet).toEqual({ kind: "end" });
+    expect(deriveComponentStep(input({ grid: grid([], { partial: "affected" }), current: first.started }))).toEqual({ ended: [], started: [], quiet: null });
+  });
+
+  it("leaves alone what another source stated, a component it could not read, and everything when an id could not be read", () => {
+    const current = [state("a", "degraded", { source: OTHER }), state("b", "degraded"), state("c", "degraded")];
+    expect(deriveComponentStep(input({ grid: grid([], { partial: "affected", unreadIds: ["b"] }), current })).ended).toEqual(["c"]);
+    expect(deriveComponentStep(input({ grid: grid([], { partial: "affected", blind: true }), current })).ended).toEqual([]);
   });
 });

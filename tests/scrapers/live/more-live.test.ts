@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PollPlan } from "@/scrapers/live/live-platform";
+import { plannedEndpoints, type PollPlan } from "@/scrapers/live/live-platform";
 import { moreLivePlatforms } from "@/scrapers/live/more-live";
 import { morePlatforms } from "@/scrapers/platforms/more-platforms";
 
@@ -25,7 +25,7 @@ describe("moreLivePlatforms", () => {
     for (const live of moreLivePlatforms) {
       for (const base of bases) {
         const planned = live.plan(new URL(base));
-        for (const e of [...planned.endpoints, ...(planned.fallback ?? [])]) expect(parsers, `${live.name} ${e.platform}`).toContain(e.platform);
+        for (const e of plannedEndpoints(planned)) expect(parsers, `${live.name} ${e.platform}`).toContain(e.platform);
       }
     }
   });
@@ -45,9 +45,13 @@ describe("moreLivePlatforms", () => {
     ]);
   });
 
-  it("polls Instatus summary.json from a base or exact URL", () => {
-    expect(endpoints("instatus", "https://instat.us")).toEqual([["https://instat.us/summary.json", "instatus-summary"]]);
-    expect(endpoints("instatus", "https://instat.us/summary.json")).toEqual([["https://instat.us/summary.json", "instatus-summary"]]);
+  it("polls Instatus summary.json from a base URL, then the grid from v2/components.json, and either exact URL alone", () => {
+    expect(plan("instatus", "https://instat.us")).toEqual({
+      endpoints: [{ url: "https://instat.us/summary.json", platform: "instatus-summary" }],
+      grid: [{ url: "https://instat.us/v2/components.json", platform: "instatus-components" }],
+    });
+    expect(plan("instatus", "https://instat.us/summary.json")).toEqual({ endpoints: [{ url: "https://instat.us/summary.json", platform: "instatus-summary" }] });
+    expect(endpoints("instatus", "https://instat.us/v2/components.json")).toEqual([["https://instat.us/v2/components.json", "instatus-components"]]);
   });
 
   it("polls Better Stack index.json and falls back to feed.rss", () => {
@@ -58,13 +62,18 @@ describe("moreLivePlatforms", () => {
     expect(endpoints("betterstack", "https://status.example.test/feed.rss")).toEqual([["https://status.example.test/feed.rss", "betterstack-rss"]]);
   });
 
-  it("polls the newest Cachet incidents below the page's own path", () => {
-    expect(endpoints("cachet-v2", "https://example.test/status/")).toEqual([
-      ["https://example.test/status/api/v1/incidents?sort=id&order=desc&per_page=50", "cachet-v2"],
-    ]);
-    expect(endpoints("cachet-v3", "https://status.example.test")).toEqual([
-      ["https://status.example.test/api/incidents?include=components,updates&sort=-id&per_page=50", "cachet-v3"],
-    ]);
+  it("polls the newest Cachet incidents below the page's own path, then its components (and 2.x's groups)", () => {
+    expect(plan("cachet-v2", "https://example.test/status/")).toEqual({
+      endpoints: [{ url: "https://example.test/status/api/v1/incidents?sort=id&order=desc&per_page=50", platform: "cachet-v2" }],
+      grid: [
+        { url: "https://example.test/status/api/v1/components?per_page=500", platform: "cachet-v2-components" },
+        { url: "https://example.test/status/api/v1/components/groups?per_page=500", platform: "cachet-v2-groups" },
+      ],
+    });
+    expect(plan("cachet-v3", "https://status.example.test")).toEqual({
+      endpoints: [{ url: "https://status.example.test/api/incidents?include=components,updates&sort=-id&per_page=50", platform: "cachet-v3" }],
+      grid: [{ url: "https://status.example.test/api/components?include=group&per_page=100", platform: "cachet-v3-components" }],
+    });
     expect(endpoints("cachet-v2", "https://status.example.test/api/v1/incidents?per_page=10")).toEqual([
       ["https://status.example.test/api/v1/incidents?per_page=10", "cachet-v2"],
     ]);

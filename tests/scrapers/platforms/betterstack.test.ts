@@ -187,6 +187,54 @@ describe("betterstack index.json", () => {
   });
 });
 
+describe("betterstack index.json component grid", () => {
+  const gridOf = async (body: string) => (await read(betterstackIndexPlatform, body)).grid;
+
+  it("states each resource's state in the shared vocabulary, in its section by name, keeping the vendor's word", async () => {
+    const { grid, warnings } = await betterstackIndexPlatform.parse(fs.readFileSync(path.join(FIXTURES, "index-handwritten.json")), ctx);
+    expect(grid).toEqual({
+      components: [
+        { id: "401", name: "API", groupId: "Services", isGroup: false, status: "operational", vendorStatus: "operational", vendorChangedAt: null },
+        { id: "402", name: "Website", groupId: null, isGroup: false, status: "degraded", vendorStatus: "degraded", vendorChangedAt: null },
+        { id: "403", name: "Nightly export", groupId: "Services", isGroup: false, status: "unknown", vendorStatus: "not_monitored", vendorChangedAt: null },
+      ],
+      unreadIds: [],
+      blind: false,
+    });
+    // not_monitored is Better Stack's own word for a state it does not know: no warning.
+    expect(warnings).toEqual([]);
+  });
+
+  it("keeps an unknown word as unknown and warns at its path", async () => {
+    const body = editedIndex((included) => {
+      const api = included.find((e) => e.id === "401");
+      if (api?.attributes) api.attributes.status = "on_fire";
+    });
+    const snapshot = await read(betterstackIndexPlatform, body);
+    expect(snapshot.grid?.components.find((c) => c.id === "401")).toMatchObject({ status: "unknown", vendorStatus: "on_fire" });
+    expect(snapshot.warnings).toContainEqual({ path: "included[1].attributes.status", message: 'unknown component status "on_fire": kept as unknown' });
+  });
+
+  it("keeps the state of a resource whose state or section cannot be read, and of one in a section whose name cannot be read", async () => {
+    const body = editedIndex((included) => {
+      const [section, api, website] = included;
+      if (api?.attributes) api.attributes.status = 7;
+      if (website?.attributes) website.attributes.status_page_section_id = { id: 1 };
+      if (section?.attributes) section.attributes.name = ["Services"];
+    });
+    const grid = await gridOf(body);
+    expect(grid?.unreadIds).toEqual(["401", "402", "403"]);
+    expect(grid?.blind).toBe(false);
+  });
+
+  it("judges no resource gone when one of them cannot be identified, and states no grid for a page without resources", async () => {
+    const blind = await gridOf(editedIndex((included) => included.push({ type: "status_page_resource", attributes: { public_name: "Anonymous", status: "downtime" } })));
+    expect(blind?.blind).toBe(true);
+    expect(blind?.components.map((c) => c.id)).toEqual(["401", "402", "403"]);
+    expect(await gridOf(JSON.stringify({ data: page, included: [] }))).toBeUndefined();
+  });
+});
+
 describe("betterstack feed.rss", () => {
   it("groups update items by report, oldest first, with the status from the title's bracket", async () => {
     const outage = findIncident(await parseFixture(betterstackRssPlatform, "feed-handwritten.rss"), "1001");

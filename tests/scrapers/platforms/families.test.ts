@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LIVE_PLATFORMS } from "@/scrapers/live";
+import { plannedEndpoints } from "@/scrapers/live/live-platform";
 import { PLATFORMS } from "@/scrapers/platforms";
 import { isSameFamily, PLATFORM_FAMILIES, platformFamily } from "@/scrapers/platforms/families";
 
@@ -21,7 +22,7 @@ describe("platform families", () => {
     const base = new URL("https://status.example.com/");
     for (const live of LIVE_PLATFORMS) {
       const plan = live.plan(base);
-      for (const endpoint of [...plan.endpoints, ...(plan.fallback ?? [])]) {
+      for (const endpoint of plannedEndpoints(plan)) {
         if (live.name === "aws") expect(endpoint.platform).toBe("rss");
         else expect(platformFamily(endpoint.platform), `${live.name} plans ${endpoint.platform}`).toBe(platformFamily(live.name));
       }

@@ -220,6 +220,45 @@ describe("incident.io widget API", () => {
   });
 });
 
+describe("incident.io widget API component grid", () => {
+  const widget = (events: unknown[], maintenances: unknown[] = []) => JSON.stringify({ ongoing_incidents: events, in_progress_maintenances: maintenances });
+
+  it("states the current state of each component an event affects, its group by name, as a grid of the affected components", async () => {
+    const { grid, warnings } = await incidentioWidgetPlatform.parse(fs.readFileSync(path.join(FIXTURES, "widget-handwritten.json")), ctx);
+    expect(grid?.partial).toBe("affected");
+    expect(grid?.blind).toBe(false);
+    expect(grid?.components).toEqual([
+      { id: "01JCOMPONENTSEARCH", name: "Search API", groupId: "API", isGroup: false, status: "partial-outage", vendorStatus: "partial_outage", vendorChangedAt: null },
+      { id: "01JCOMPONENTDASH", name: "Dashboard", groupId: null, isGroup: false, status: "degraded", vendorStatus: "degraded_performance", vendorChangedAt: null },
+      { id: "01JCOMPONENTAPI", name: "API", groupId: null, isGroup: false, status: "maintenance", vendorStatus: "under_maintenance", vendorChangedAt: null },
+    ]);
+    expect(warnings.filter((w) => w.path.includes("affected_components"))).toEqual([]);
+  });
+
+  it("states an empty grid when nothing is ongoing: every component it listed before is unaffected now", async () => {
+    const { grid } = await read(incidentioWidgetPlatform, widget([]));
+    expect(grid).toEqual({ components: [], unreadIds: [], blind: false, partial: "affected" });
+  });
+
+  it("keeps an unknown state as unknown with a warning at its path, and a component listed by two events once", async () => {
+    const first = { ...searching, affected_components: [{ id: "c1", name: "Search", current_status: "on_fire" }] };
+    const second = { ...searching, id: "01JOTHER", affected_components: [{ id: "c1", name: "Search", current_status: "on_fire" }] };
+    const snapshot = await read(incidentioWidgetPlatform, widget([first, second]));
+    expect(snapshot.grid?.components.map((c) => [c.id, c.status, c.vendorStatus])).toEqual([["c1", "unknown", "on_fire"]]);
+    expect(snapshot.warnings).toContainEqual({ path: "ongoing_incidents[0].affected_components[0].current_status", message: 'unknown component status "on_fire": kept as unknown' });
+  });
+
+  it("keeps the state of a component it cannot read, and judges none unaffected when an event or a component id cannot be read", async () => {
+    const broken = { ...searching, affected_components: [{ id: "c1", name: "Search", current_status: 3 }, { id: "c2", name: "Web", current_status: "operational" }] };
+    const snapshot = await read(incidentioWidgetPlatform, widget([broken]));
+    expect(snapshot.grid).toMatchObject({ unreadIds: ["c1"], blind: false });
+    expect(snapshot.grid?.components.map((c) => c.id)).toEqual(["c2"]);
+    expect((await read(incidentioWidgetPlatform, widget([{ name: "No id" }]))).grid?.blind).toBe(true);
+    expect((await read(incidentioWidgetPlatform, widget([{ ...searching, affected_components: [{ name: "No id", current_status: "operational" }] }]))).grid?.blind).toBe(true);
+    expect((await read(incidentioWidgetPlatform, widget([{ ...searching, affected_components: "all" }]))).grid?.blind).toBe(true);
+  });
+});
+
 describe("incident.io Statuspage-compatible API", () => {
   it("reads incidents.json with the Statuspage mapping under its own name", async () => {
     const [webhook] = await parseFixture(incidentioIncidentsPlatform, "incidents-handwritten.json");

@@ -1,8 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { RedlineDb } from "@/db/client";
 import { ensureVendor, type VendorRow } from "@/db/vendors";
+import { COMPONENT_STATUSES } from "@/lib/components/component-status";
 import { incidentSchema } from "@/lib/incident";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { PLATFORMS } from "@/scrapers/platforms";
@@ -39,6 +41,17 @@ function fixture(file: string, observedAt: string, source = path.basename(file))
   return { file: path.join(FIXTURES, file), source, observedAt };
 }
 
+/** What every component a grid states must be: an id, a name, a state of the vocabulary and the vendor's word. */
+const componentReadingSchema = z.strictObject({
+  id: z.string().min(1),
+  name: z.string(),
+  groupId: z.string().nullable(),
+  isGroup: z.boolean(),
+  status: z.enum(COMPONENT_STATUSES),
+  vendorStatus: z.string(),
+  vendorChangedAt: z.iso.datetime().nullable(),
+});
+
 /** Hand-written fixtures, at the capture times their own tests use: every platform has at least one. */
 const FIXTURE_SNAPSHOTS: Record<string, readonly Snapshot[]> = {
   "statuspage-summary": [fixture("statuspage/summary-maintenance-offset.json", "2024-07-01T12:00:00.000Z")],
@@ -62,10 +75,14 @@ const FIXTURE_SNAPSHOTS: Record<string, readonly Snapshot[]> = {
   "incidentio-widget": [fixture("incidentio/widget-handwritten.json", "2026-03-02T12:00:00.000Z")],
   "incidentio-incidents": [fixture("incidentio/incidents-handwritten.json", "2026-03-02T12:00:00.000Z")],
   "instatus-summary": [fixture("instatus/summary-handwritten.json", "2026-03-02T12:00:00.000Z")],
+  "instatus-components": [fixture("instatus/components-handwritten.json", "2026-03-02T12:00:00.000Z")],
   "betterstack-index": [fixture("betterstack/index-handwritten.json", "2026-03-02T12:00:00.000Z")],
   "betterstack-rss": [fixture("betterstack/feed-handwritten.rss", "2026-03-02T12:00:00.000Z")],
   "cachet-v2": [fixture("cachet/v2-incidents-handwritten.json", "2026-03-02T12:00:00.000Z", CACHET_SOURCE)],
   "cachet-v3": [fixture("cachet/v3-incidents-handwritten.json", "2026-03-02T12:00:00.000Z", CACHET_SOURCE)],
+  "cachet-v2-components": [fixture("cachet/v2-components-handwritten.json", "2026-03-02T12:00:00.000Z")],
+  "cachet-v2-groups": [fixture("cachet/v2-groups-handwritten.json", "2026-03-02T12:00:00.000Z")],
+  "cachet-v3-components": [fixture("cachet/v3-components-handwritten.json", "2026-03-02T12:00:00.000Z")],
   "azure-rss": [fixture("azure/feed-handwritten.rss", "2026-03-02T12:00:00.000Z")],
   rss: [fixture("rss/changelog-handwritten.rss", "2026-03-04T00:00:00.000Z"), fixture("rss/blog-handwritten.atom", "2026-03-04T00:00:00.000Z")],
   "statuspage-incident-page": [
@@ -141,9 +158,9 @@ function describeError(error: unknown): string {
 /** What is wrong with how the platform treated one input, or null when it parsed or rejected it as invalid within its CPU budget. */
 async function judgeParse(platform: Platform, body: Uint8Array, ctx: ParseContext): Promise<string | null> {
   const before = process.cpuUsage();
-  const outcome = await parseIncidents(platform, body, ctx).then(
-    (incidents) => ({ incidents, error: null }),
-    (error: unknown) => ({ incidents: [], error }),
+  const outcome = await platform.parse(body, ctx).then(
+    (parsed) => ({ incidents: parsed.observations.map((o) => o.incident), components: parsed.grid?.components ?? [], error: null }),
+    (error: unknown) => ({ incidents: [], components: [], error }),
   );
   const used = process.cpuUsage(before);
   const cpuMs = (used.user + used.system) / 1000;
@@ -154,6 +171,11 @@ async function judgeParse(platform: Platform, body: Uint8Array, ctx: ParseContex
     const checked = incidentSchema.safeParse(incident);
     const issue = checked.error?.issues[0];
     if (issue) return `accepted incident ${JSON.stringify(incident.id)} that breaks incidentSchema at ${formatIssuePath(issue.path)}: ${issue.message}`;
+  }
+  for (const component of outcome.components) {
+    const checked = componentReadingSchema.safeParse(component);
+    const issue = checked.error?.issues[0];
+    if (issue) return `accepted component ${JSON.stringify(component.id)} that breaks the reading's shape at ${formatIssuePath(issue.path)}: ${issue.message}`;
   }
   return null;
 }
@@ -186,12 +208,12 @@ function snapshotsOf(platform: Platform): readonly Snapshot[] {
 }
 
 describe("parser robustness on mutated hand-written fixtures", () => {
-  it("has a fixture for every registered platform, and each parses unmutated", async () => {
+  it("has a fixture for every registered platform, and each parses unmutated into incidents or a grid", async () => {
     expect(PLATFORMS.map((p) => p.name).filter((name) => !FIXTURE_SNAPSHOTS[name])).toEqual([]);
     for (const platform of PLATFORMS) {
       for (const snapshot of snapshotsOf(platform)) {
-        const incidents = await parseIncidents(platform, fs.readFileSync(snapshot.file), contextOf(snapshot));
-        expect(incidents.length, `${platform.name} ${snapshot.source}`).toBeGreaterThan(0);
+        const parsed = await platform.parse(fs.readFileSync(snapshot.file), contextOf(snapshot));
+        expect(parsed.observations.length + (parsed.grid?.components.length ?? 0), `${platform.name} ${snapshot.source}`).toBeGreaterThan(0);
       }
     }
   });
