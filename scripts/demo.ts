@@ -65,7 +65,8 @@ async function main(): Promise<void> {
     process.exitCode = await superviseRoles(ROLES, {
       REDLINE_DB: DEMO_DB,
       REDLINE_ALLOW_PRIVATE_URLS: "1",
-      REDLINE_HOST_INTERVAL_MS: "500",
+      // A Statuspage round with its incident pages is a dozen requests to one host: about 20 simulated minutes at this spacing.
+      REDLINE_HOST_INTERVAL_MS: "100",
       REDLINE_POLL_CONCURRENCY: "8",
       REDLINE_RESPONSE_TIMEOUT_MS: "5000",
       REDLINE_POSTMORTEM_INTERVAL_SECONDS: "10",
