@@ -17,7 +17,7 @@ export interface GridScript {
   states: Map<string, ComponentStatus>;
 }
 
-/** Cachet numbers the cycle's added component after the usual ones, never reusing a number for the next few hundred cycles. */
+/** Cachet numbers the cycle's added component after the usual ones, reusing a number only 900 cycles later. */
 const ADDED_NUMBER_BASE = 100;
 const ADDED_NUMBERS = 900;
 
