@@ -1,18 +1,8 @@
 import type { ComponentStatus } from "@/lib/components/component-status";
+import type { ComponentState } from "@/lib/components/component-step";
 
 /** One stored run of a component's state, as the store reads it back. */
-export interface StoredComponentRun {
-  componentId: string;
-  name: string;
-  groupId: string | null;
-  isGroup: boolean;
-  status: ComponentStatus;
-  vendorStatus: string;
-  inferred: boolean;
-  source: string;
-  vendorChangedAt: string | null;
-  /** When the state began: this run's start, or an earlier run's when only the name or group changed since. */
-  since: string;
+export interface StoredComponentRun extends ComponentState {
   from: string;
   until: string | null;
 }

@@ -2,8 +2,8 @@ import type { ComponentGrid, ComponentKnowledge } from "@/lib/components/compone
 import { type ComponentStatus, isDegradedStatus, worseStatus } from "@/lib/components/component-status";
 import type { Component, Impact } from "@/lib/incident";
 
-/** A component's state as the archive holds it now: its open run. */
-export interface ComponentState {
+/** A component in one run of one state: what a run stores, whoever reads it. */
+export interface ComponentRun {
   componentId: string;
   name: string;
   groupId: string | null;
@@ -12,11 +12,15 @@ export interface ComponentState {
   vendorStatus: string;
   /** Worked out from the open incidents naming the component, not stated by the vendor. */
   inferred: boolean;
+  /** When the state began: the run's start, or an earlier run's when only the name or group changed since. */
+  since: string;
+}
+
+/** A component's state as the archive holds it now: its open run. */
+export interface ComponentState extends ComponentRun {
   /** The source whose capture stated (or from whose incidents was inferred) the state. */
   source: string;
   vendorChangedAt: string | null;
-  /** When the state began: the run's start, or an earlier run's when only the name or group changed since. */
-  since: string;
 }
 
 /** What the component step needs of an incident the vendor has open. */

@@ -1,18 +1,10 @@
 import { type ComponentStatus, rankComponentStatus } from "@/lib/components/component-status";
+import type { ComponentRun } from "@/lib/components/component-step";
 import type { Impact } from "@/lib/incident";
 import { describeNowStanding, type NowStanding, type VendorNowFacts } from "@/lib/vendor-now";
 
 /** A component's run covering the moment asked about. */
-export interface CoveringRun {
-  componentId: string;
-  name: string;
-  groupId: string | null;
-  isGroup: boolean;
-  status: ComponentStatus;
-  vendorStatus: string;
-  inferred: boolean;
-  since: string;
-}
+export type CoveringRun = ComponentRun;
 
 /** An incident as of the moment asked about: the version it was at then. */
 export interface IncidentAt {
