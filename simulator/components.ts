@@ -4,8 +4,9 @@
  * maintenances put on it (the worst of them). Every format that states a grid states this one, in
  * its own words, so that what an incident says and what the grid shows agree.
  *
- * Scripted component events (a degradation nobody writes up, a rename, a removal) belong here: a
- * change to the list or to a component's state at a time, applied in `gridAt` over the default.
+ * The cycle's scripted component events (simulator/scenario-grid.ts: a degradation nobody writes
+ * up, a component that appears, is renamed and is removed) add to the list and put states on
+ * components; `gridAt` applies them over the default.
  */
 import type { ComponentStatus } from "@/lib/components/component-status";
 import type { Component, Incident } from "@/lib/incident";
@@ -19,6 +20,8 @@ export interface SimGroup {
 export interface SimComponent extends Component {
   /** The group it sits in; null at the top level. */
   group: SimGroup | null;
+  /** Its serial number, as Cachet numbers components: kept for its whole life, whatever else is listed. */
+  number: number;
 }
 
 /** A component as the page shows it at one moment. */
@@ -48,10 +51,15 @@ export function componentIdOf(vendor: string, seed: number, name: string): strin
   return codeOf(12, seed, vendor, "component", name);
 }
 
-/** Every component a simulated vendor has, sorted by id as the normalized incident keeps them. */
+export function byComponentId(a: { id: string }, b: { id: string }): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Every component a simulated vendor always lists, sorted by id as the normalized incident keeps them, numbered in that order. */
 export function componentList(vendor: string, seed: number): SimComponent[] {
   const group = (name: string | null): SimGroup | null => (name === null ? null : { id: codeOf(12, seed, vendor, "group", name), name });
-  return LAYOUT.map((c) => ({ id: componentIdOf(vendor, seed, c.name), name: c.name, group: group(c.group) })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const listed = LAYOUT.map((c) => ({ id: componentIdOf(vendor, seed, c.name), name: c.name, group: group(c.group) })).sort(byComponentId);
+  return listed.map((c, i) => ({ ...c, number: i + 1 }));
 }
 
 const RANK: Record<ComponentStatus, number> = { operational: 0, maintenance: 1, unknown: 2, degraded: 3, "partial-outage": 4, "major-outage": 5 };
@@ -79,9 +87,12 @@ export function affectingIncidents(incidents: readonly Incident[]): Incident[] {
   return incidents.filter((i) => i.components.length > 0 && stateFrom(i) !== "operational");
 }
 
-/** Each component in the worst state the vendor's incidents put on it, in the list's order. */
-export function gridAt(components: readonly SimComponent[], incidents: readonly Incident[]): ShownComponent[] {
-  const worst = new Map<string, ComponentStatus>();
+/**
+ * Each component in the worst of the states the vendor's incidents and the script put on it, in the
+ * list's order: the one place a component's state is decided.
+ */
+export function gridAt(components: readonly SimComponent[], incidents: readonly Incident[], scripted: ReadonlyMap<string, ComponentStatus> = new Map()): ShownComponent[] {
+  const worst = new Map(scripted);
   for (const incident of affectingIncidents(incidents)) {
     const state = stateFrom(incident);
     for (const c of incident.components) worst.set(c.id, worseOf(worst.get(c.id) ?? "operational", state));

@@ -2,9 +2,10 @@
  * The incidents of one cycle at a given time: each role's incident with every step up to that
  * time applied, as normalized incidents (updates oldest first, components sorted).
  */
-import type { Incident, IncidentUpdate } from "@/lib/incident";
+import type { Component, Incident, IncidentUpdate } from "@/lib/incident";
 import {
   BACKDATE_MS,
+  GRID_STEPS,
   MAINTENANCE_WINDOWS,
   type Role,
   STEP_JITTER_MS,
@@ -12,7 +13,7 @@ import {
   type Step,
   type StepKey,
 } from "@/simulator/scenario-script";
-import { postmortemOf, textsOf, type CycleTexts } from "@/simulator/scenario-texts";
+import { drawComponent, postmortemOf, textsOf, type CycleTexts } from "@/simulator/scenario-texts";
 import { SeededStream } from "@/simulator/seeded";
 
 export interface Cycle {
@@ -28,20 +29,24 @@ export interface PreparedCycle extends Cycle {
   times: Record<StepKey, number>;
   texts: Record<Role, CycleTexts>;
   ids: ReadonlyMap<string, string>;
+  /** The component that degrades with no incident (the late incident's is its subject's). */
+  quiet: Component;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
-const ROLES: readonly Role[] = ["main", "deleted", "backdated", "maintenance"];
+const ROLES: readonly Role[] = ["main", "deleted", "backdated", "maintenance", "late"];
 const UPDATES_PER_ROLE = 4;
 
 /**
  * Work out the cycle's seeded values, all from one stream: a jitter under a minute for each step,
- * then per role the incident id, the subject and the update ids.
+ * then per role the incident id, the subject and the update ids, then the grid steps' jitters and
+ * the quietly degraded component. Values added later are drawn after the others, which keep theirs.
  */
 export function prepareCycle(cycle: Cycle): PreparedCycle {
   const stream = new SeededStream(cycle.seed, cycle.vendor, cycle.index, "cycle");
-  const entries = Object.entries(STEPS) as Array<[StepKey, Step]>;
-  const times = Object.fromEntries(entries.map(([key, step]) => [key, cycle.startMs + step.offsetMs + stream.integerBelow(STEP_JITTER_MS)]));
+  const jittered = (steps: Record<string, Step>) =>
+    Object.fromEntries(Object.entries(steps).map(([key, step]) => [key, cycle.startMs + step.offsetMs + stream.integerBelow(STEP_JITTER_MS)]));
+  const times = jittered(STEPS);
   const ids = new Map<string, string>();
   const texts = Object.fromEntries(
     ROLES.map((role) => {
@@ -49,7 +54,9 @@ export function prepareCycle(cycle: Cycle): PreparedCycle {
       return [role, textsOf(cycle.vendor, cycle.seed, role, stream)];
     }),
   );
-  return { ...cycle, times: times as Record<StepKey, number>, texts: texts as Record<Role, CycleTexts>, ids };
+  Object.assign(times, jittered(GRID_STEPS));
+  const quiet = drawComponent(cycle.vendor, cycle.seed, stream);
+  return { ...cycle, times: times as Record<StepKey, number>, texts: texts as Record<Role, CycleTexts>, ids, quiet };
 }
 
 /** The incident's id (update 0) or the id of its n-th update. */
@@ -167,9 +174,23 @@ function maintenance(cycle: PreparedCycle, t: number): Incident | null {
   });
 }
 
+/**
+ * Posted only three hours after its component degraded, dated from then: its start and its first
+ * update give the time the component degraded, before the captures that did not list it.
+ */
+function lateIncident(cycle: PreparedCycle, t: number): Incident | null {
+  if (t < cycle.times.latePosted) return null;
+  const texts = cycle.texts.late;
+  const stated = cycle.times.lateDegraded;
+  const updates = [post(cycle, "late", 1, "investigating", texts.bodies[0] ?? "", stated)];
+  const resolved = cycle.times.lateResolved;
+  if (t >= resolved) updates.push(post(cycle, "late", 2, "resolved", texts.bodies[1] ?? "", resolved));
+  return withStatusOfLastUpdate({ ...draft(cycle, "late", stated), resolvedAt: t >= resolved ? iso(resolved) : null, updates });
+}
+
 /** Every incident of the cycle that exists at time t (a deleted one no longer does). */
 export function cycleIncidents(cycle: PreparedCycle, t: number): Incident[] {
-  return [mainIncident(cycle, t), deletedIncident(cycle, t), backdatedIncident(cycle, t), maintenance(cycle, t)].filter(
+  return [mainIncident(cycle, t), deletedIncident(cycle, t), backdatedIncident(cycle, t), maintenance(cycle, t), lateIncident(cycle, t)].filter(
     (i): i is Incident => i !== null,
   );
 }

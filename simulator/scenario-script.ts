@@ -9,7 +9,7 @@ export const DAY_MS = 24 * HOUR_MS;
 export const CYCLE_MS = 7 * DAY_MS;
 
 /** The incidents of one cycle: each plays its own part of the lifecycle. */
-export type Role = "main" | "deleted" | "backdated" | "maintenance";
+export type Role = "main" | "deleted" | "backdated" | "maintenance" | "late";
 
 export type LifecycleEventKind =
   | "incident-created"
@@ -24,16 +24,24 @@ export type LifecycleEventKind =
   | "maintenance-scheduled"
   | "maintenance-rescheduled"
   | "maintenance-started"
-  | "maintenance-completed";
+  | "maintenance-completed"
+  | "incident-posted-late"
+  | "component-degraded"
+  | "component-worsened"
+  | "component-recovered"
+  | "component-added"
+  | "component-renamed"
+  | "component-removed";
 
 export interface Step {
   name: string;
-  role: Role;
+  /** The incident it touches; null for a step of the component grid alone. */
+  role: Role | null;
   kind: LifecycleEventKind;
   offsetMs: number;
 }
 
-const step = (name: string, role: Role, kind: LifecycleEventKind, offsetMs: number): Step => ({ name, role, kind, offsetMs });
+const step = (name: string, role: Role | null, kind: LifecycleEventKind, offsetMs: number): Step => ({ name, role, kind, offsetMs });
 
 export const STEPS = {
   mainCreated: step("main-created", "main", "incident-created", 0),
@@ -56,7 +64,25 @@ export const STEPS = {
   maintenanceCompleted: step("maintenance-completed", "maintenance", "maintenance-completed", DAY_MS + 6 * HOUR_MS),
 } as const;
 
-export type StepKey = keyof typeof STEPS;
+/**
+ * The component grid's story, after the incidents' steps: a degradation nobody writes up, an
+ * incident posted three hours after its component degraded and dated from then, and a component
+ * that appears, is renamed and is removed. Their jitter is drawn after everything the steps above
+ * draw, so those keep their times and ids.
+ */
+export const GRID_STEPS = {
+  quietDegraded: step("quiet-degraded", null, "component-degraded", 2 * DAY_MS + 6 * HOUR_MS),
+  quietWorsened: step("quiet-worsened", null, "component-worsened", 2 * DAY_MS + 12 * HOUR_MS),
+  quietRecovered: step("quiet-recovered", null, "component-recovered", 2 * DAY_MS + 16 * HOUR_MS),
+  lateDegraded: step("late-degraded", null, "component-degraded", 3 * DAY_MS + 6 * HOUR_MS),
+  latePosted: step("late-posted", "late", "incident-posted-late", 3 * DAY_MS + 9 * HOUR_MS),
+  lateResolved: step("late-resolved", "late", "incident-resolved", 3 * DAY_MS + 11 * HOUR_MS),
+  importAdded: step("import-added", null, "component-added", 4 * DAY_MS),
+  importRenamed: step("import-renamed", null, "component-renamed", 4 * DAY_MS + 12 * HOUR_MS),
+  importRemoved: step("import-removed", null, "component-removed", 5 * DAY_MS + 12 * HOUR_MS),
+} as const;
+
+export type StepKey = keyof typeof STEPS | keyof typeof GRID_STEPS;
 
 /** The maintenance window as first announced, then as moved, relative to the cycle's start. */
 export const MAINTENANCE_WINDOWS = {

@@ -28,6 +28,11 @@ function componentOf(vendor: string, seed: number, name: string): Component {
   return { id: componentIdOf(vendor, seed, name), name };
 }
 
+/** One of the vendor's components, drawn from the stream as an incident's subject is. */
+export function drawComponent(vendor: string, seed: number, stream: SeededStream): Component {
+  return componentOf(vendor, seed, stream.pick(SUBJECTS).component);
+}
+
 function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
@@ -65,6 +70,17 @@ export function textsOf(vendor: string, seed: number, role: string, stream: Seed
       component,
       title: `Degraded performance for ${s.subject}`,
       bodies: [`We're looking into reports of slow ${s.subject}.`],
+      rewritten: "",
+    };
+  }
+  if (role === "late") {
+    return {
+      component,
+      title: `Increased latency for ${s.subject}`,
+      bodies: [
+        `We are investigating increased latency for ${s.subject}, which began earlier today.`,
+        `This incident has been resolved. Latency for ${s.subject} is back to normal.`,
+      ],
       rewritten: "",
     };
   }

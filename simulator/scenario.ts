@@ -6,7 +6,8 @@
 import { canonicalizeIncident } from "@/lib/canonicalize";
 import type { Incident } from "@/lib/incident";
 import { type Cycle, cycleIncidents, idOf, type PreparedCycle, prepareCycle } from "@/simulator/scenario-cycle";
-import { CYCLE_MS, HISTORY_CYCLES, type LifecycleEventKind, MINUTE_MS, type Step, type StepKey, STEPS } from "@/simulator/scenario-script";
+import { componentOfStep, cycleGridScript, type GridScript } from "@/simulator/scenario-grid";
+import { CYCLE_MS, GRID_STEPS, HISTORY_CYCLES, type LifecycleEventKind, MINUTE_MS, type Step, type StepKey, STEPS } from "@/simulator/scenario-script";
 import { fingerprintOf, integerBelow } from "@/simulator/seeded";
 
 export interface Scenario {
@@ -24,6 +25,8 @@ export interface LifecycleEvent {
   /** "cycle-started" ages the oldest cycle's incidents out of every list. */
   kind: LifecycleEventKind | "cycle-started";
   incidentId: string | null;
+  /** The component a step of the grid changes. */
+  componentId: string | null;
 }
 
 /** Cycles are anchored on a Monday; each vendor is shifted by a seeded whole number of minutes. */
@@ -75,10 +78,10 @@ function planOf(scenario: Scenario, index: number): CyclePlan {
   let plan = plans.get(key);
   if (plan) return plan;
   const cycle = prepareCycle(cycleOf(scenario, index));
-  const events: LifecycleEvent[] = [{ at: new Date(cycle.startMs).toISOString(), cycle: index, kind: "cycle-started", incidentId: null }];
-  for (const [key, step] of Object.entries(STEPS) as Array<[StepKey, Step]>) {
-    const incidentId = idOf(cycle, step.role);
-    events.push({ at: new Date(cycle.times[key]).toISOString(), cycle: index, kind: step.kind, incidentId });
+  const events: LifecycleEvent[] = [{ at: new Date(cycle.startMs).toISOString(), cycle: index, kind: "cycle-started", incidentId: null, componentId: null }];
+  for (const [key, step] of Object.entries({ ...STEPS, ...GRID_STEPS }) as Array<[StepKey, Step]>) {
+    const incidentId = step.role === null ? null : idOf(cycle, step.role);
+    events.push({ at: new Date(cycle.times[key]).toISOString(), cycle: index, kind: step.kind, incidentId, componentId: componentOfStep(cycle, key) });
   }
   events.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   plan = { cycle, events, changeTimes: [...new Set(events.map((e) => Date.parse(e.at)))], built: new Map(), interned: new Map() };
@@ -122,6 +125,12 @@ export function stateAt(scenario: Scenario, time: number | string): Incident[] {
   const incidents: Incident[] = [];
   for (let k = current - HISTORY_CYCLES + 1; k <= current; k += 1) incidents.push(...incidentsOfCycle(scenario, k, t));
   return incidents.sort(byNewestStart);
+}
+
+/** What the script does to the vendor's component grid at the time, beyond what its incidents do. */
+export function gridScriptAt(scenario: Scenario, time: number | string): GridScript {
+  const t = toMs(time);
+  return cycleGridScript(planOf(scenario, cycleIndexAt(scenario, t)).cycle, t);
 }
 
 /** The scripted events in [from, to], oldest first. */

@@ -10,8 +10,8 @@ import { getLivePlatform, LIVE_PLATFORMS } from "@/scrapers/live";
 import { getPlatform } from "@/scrapers/platforms";
 import { getWireFormat } from "@/simulator/formats";
 import type { VendorView } from "@/simulator/formats/wire-format";
-import { createScenario, type Scenario, stateAt, stateSince } from "@/simulator/scenario";
-import { componentList, gridAt } from "@/simulator/components";
+import { createScenario, gridScriptAt, type Scenario, stateAt, stateSince } from "@/simulator/scenario";
+import { byComponentId, componentList, gridAt } from "@/simulator/components";
 
 export type SimulatorErrorKind = "family" | "vendor" | "listen" | "options";
 
@@ -98,8 +98,9 @@ export function viewAt(vendor: ViewedVendor, time: number): VendorView {
 /** The view of the state that began at `since`, one of the scenario's change times. */
 export function viewOfState(vendor: ViewedVendor, since: number): VendorView {
   const incidents = stateAt(vendor.scenario, since);
-  const components = componentList(vendor.slug, vendor.scenario.seed);
-  return { vendor: vendor.slug, name: vendor.name, baseUrl: vendor.baseUrl, at: new Date(since).toISOString(), incidents, components, grid: gridAt(components, incidents) };
+  const script = gridScriptAt(vendor.scenario, since);
+  const components = [...componentList(vendor.slug, vendor.scenario.seed), ...script.added].sort(byComponentId);
+  return { vendor: vendor.slug, name: vendor.name, baseUrl: vendor.baseUrl, at: new Date(since).toISOString(), incidents, components, grid: gridAt(components, incidents, script.states) };
 }
 
 export function createVendor(spec: VendorSpec, port: number, seed: number, startMs: number): SimVendor {

@@ -3,7 +3,8 @@
  * and /api/v1/components/groups (each group with its enabled components, worst first), and 3.x's
  * /api/components?include=group (JSON:API, `status` as set and `latest_status` as the page shows
  * it, the groups under `included`). 2.x has no maintenance state: a component under maintenance
- * stays operational there. Components and groups are numbered by their place on the page.
+ * stays operational there. Components keep their numbers for life (simulator/components.ts); groups
+ * are numbered by their place on the page.
  */
 import type { ComponentReading } from "@/lib/components/component-grid";
 import type { ComponentStatus } from "@/lib/components/component-status";

@@ -55,10 +55,9 @@ function incidentUrl(view: VendorView, incident: Incident): string {
   return `${view.baseUrl}/incidents/${cachetIdOf(incident)}`;
 }
 
-/** Components are numbered as Cachet numbers them: by their place on the page. */
+/** Cachet's number of a component listed now. */
 export function componentNumber(view: VendorView, id: string): number | null {
-  const index = view.components.findIndex((c) => c.id === id);
-  return index < 0 ? null : index + 1;
+  return view.components.find((c) => c.id === id)?.number ?? null;
 }
 
 function componentNumbers(incident: Incident, view: VendorView): number[] {
@@ -185,7 +184,7 @@ function v3Incident(incident: Incident, view: VendorView) {
 }
 
 function v3Included(listed: readonly Incident[], view: VendorView): unknown[] {
-  const components = view.components.map((c, i) => ({ id: String(i + 1), type: "components", attributes: { id: i + 1, name: c.name } }));
+  const components = view.components.map((c) => ({ id: String(c.number), type: "components", attributes: { id: c.number, name: c.name } }));
   const updates = listed.flatMap((incident) =>
     incident.updates.slice(1).map((u) => ({
       id: String(updateIdOf(u)),
@@ -218,7 +217,7 @@ export const cachetV3Format: WireFormat = {
     });
   },
   readBack(incident, view) {
-    const names = new Map(view.components.map((c, i) => [i + 1, c.name]));
+    const names = new Map(view.components.map((c) => [c.number, c.name]));
     const components = componentNumbers(incident, view).map((n) => ({ id: String(n), name: names.get(n) ?? String(n) }));
     return { ...readBackCachet(incident, view), components };
   },
