@@ -8,6 +8,7 @@ import type { DayCell } from "@/lib/components/day-strip";
 import type { ObservedState } from "@/lib/components/state-shares";
 import { formatDuration } from "@/lib/format";
 import { paths } from "@/lib/incident-key";
+import { statusPageHref } from "@/lib/components/status-links";
 import { statusLabel } from "@/lib/labels";
 
 function stateLabel(state: ObservedState | "not-observed"): string {
@@ -196,7 +197,9 @@ function Timeline({ page, now }: { page: ComponentPage; now: Date }) {
                     {e.kind === "state" && e.renamed ? <div className="muted small">listed as {e.name}</div> : null}
                   </td>
                   <td data-label="Vendor's word">{e.kind === "state" ? <code>{e.vendorStatus}</code> : <span className="muted">—</span>}</td>
-                  <td className="nowrap" data-label="From (UTC)"><UtcTime iso={e.from} relative={false} /></td>
+                  <td className="nowrap" data-label="From (UTC)">
+                    <a href={statusPageHref(page.facts.vendor.slug, e.from)} title="See the page as it was then"><UtcTime iso={e.from} relative={false} /></a>
+                  </td>
                   <td data-label="Until (UTC)">
                     {e.until ? <UtcTime iso={e.until} relative={false} /> : current ? <span className="muted">now</span> : <span className="muted">not known after <UtcTime iso={page.now.asOf} relative={false} /></span>}
                   </td>
@@ -212,7 +215,7 @@ function Timeline({ page, now }: { page: ComponentPage; now: Date }) {
       )}
       {page.timelineCut > 0 ? <p className="muted small">{page.timelineCut} older entries of this period are not listed; the time in each state above counts them.</p> : null}
       <p className="muted small">
-        From is when Redline first observed the state (the capture before bounds when it happened); until, the first capture showing another state or no longer listing {page.name}.{" "}
+        From is when Redline first observed the state (the capture before bounds when it happened), linked to the whole page as it was then; until, the first capture showing another state or no longer listing {page.name}.{" "}
         {page.facts.component.firstListedAt ? <>First listed <UtcTime iso={page.facts.component.firstListedAt} now={now} />; {page.facts.component.runCount} {page.facts.component.runCount === 1 ? "state" : "states"} recorded in all.</> : null}
       </p>
     </section>
