@@ -89,8 +89,10 @@ describe(`two pollers on one database (${testDatabaseDialect})`, () => {
         const aRequests = sim.requests(lease.slug).filter((r) => byPoller(r, a));
         const expiry = Date.parse(lease.expiresAt);
         expect(taken?.receivedAtMs ?? 0, `${lease.slug} taken before its lease lapsed`).toBeGreaterThanOrEqual(expiry);
-        expect(aRequests.every((r) => r.receivedAtMs <= killedAt)).toBe(true);
         const takenAt = taken?.receivedAtMs ?? Infinity;
+        // A request A sent just before it died can be read after its exit was seen (the kernel holds it
+        // until the simulator's turn comes); what matters is that none arrives once B has taken over.
+        expect(aRequests.filter((r) => r.receivedAtMs >= takenAt), `${lease.slug} requested by A after B took it over`).toEqual([]);
         lateness.push(takenAt - expiry);
         // Taken at B's first claims after the lapse, not an interval later. How soon that is in time
         // depends on how busy the machine is; what does not is the order: B claims the earliest due
