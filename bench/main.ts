@@ -2,6 +2,7 @@
 import { runApiBenchmark } from "@/bench/api-load";
 import { runArchiveBenchmark } from "@/bench/archive-size";
 import { runCliStartBenchmark } from "@/bench/cli-start";
+import { runComponentPagesBenchmark } from "@/bench/component-pages";
 import { runComponentStatesBenchmark } from "@/bench/component-states";
 import { runHookFloodBenchmark } from "@/bench/hook-flood";
 import { runImportBenchmark } from "@/bench/import-corpus";
@@ -29,6 +30,7 @@ const BENCHMARKS: Record<string, () => void | Promise<void>> = {
   search: runSearchBenchmark,
   notify: runNotifyBenchmark,
   "component-states": runComponentStatesBenchmark,
+  "component-pages": runComponentPagesBenchmark,
 };
 
 async function main(): Promise<void> {

@@ -4,7 +4,9 @@
  * concurrency. The simulator runs in this process; each measured phase runs in a child process,
  * so its CPU time and peak memory are Redline's (or the bare loop's) alone. On SQLite and on
  * PostgreSQL in the same run (bench/bench-databases.ts), each against a simulator of its own.
- * Goal: within 1.3x.
+ * Goal: within 1.3x. BENCH_POLL_FAMILY picks the live platform (default statuspage-incidents, one
+ * request a vendor; `statuspage` adds maintenances and the component grid), BENCH_POLL_COMPONENTS
+ * the grid's size (default 20).
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -20,7 +22,10 @@ import { startSimulator } from "@/simulator/server";
 
 const VENDORS = Number(process.env.BENCH_VENDORS ?? 1_000);
 const CONCURRENCY = 32;
-const FAMILY = "statuspage-incidents";
+/** The live platform polled: one request a vendor by default; `statuspage` reads incidents, maintenances and the grid. */
+const FAMILY = process.env.BENCH_POLL_FAMILY ?? "statuspage-incidents";
+/** Components each simulated vendor lists (issue 32's goal: 20). */
+const COMPONENTS = Number(process.env.BENCH_POLL_COMPONENTS ?? 20);
 const START = "2026-03-04T12:00:00.000Z";
 
 interface PhaseResult {
@@ -85,7 +90,9 @@ async function child(kind: string, phase: string, file: string): Promise<void> {
 /** Runs child phases in series while this process serves them; the event loop must stay free. */
 async function runChildAsync(kind: "poll" | "bare", phase: string, file: string): Promise<PhaseResult> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ["--import", "tsx", __filename, "--child", kind, phase, file], { stdio: ["ignore", "pipe", "inherit"] });
+    // BENCH_CPU_PROF=<dir>: each phase writes a CPU profile there (node --cpu-prof).
+    const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF] : [];
+    const proc = spawn(process.execPath, [...profile, "--import", "tsx", __filename, "--child", kind, phase, file], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     proc.stdout.on("data", (d: Buffer) => { out += d.toString(); });
     proc.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as PhaseResult) : reject(new Error(`bench: ${phase} exited ${code}`))));
@@ -104,7 +111,7 @@ function print(rows: readonly PhaseResult[]): void {
 
 async function pollOn(dbFile: string, label: string): Promise<PhaseResult[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-poll-bench-"));
-  const simulator = await startSimulator({ count: VENDORS, families: [FAMILY], acceleration: 0, start: START, seed: 42, control: false });
+  const simulator = await startSimulator({ count: VENDORS, families: [FAMILY], acceleration: 0, start: START, seed: 42, control: false, components: COMPONENTS });
   try {
     const urlsFile = path.join(dir, "urls.json");
     const db = await openStore(dbFile);
@@ -133,6 +140,7 @@ async function pollOn(dbFile: string, label: string): Promise<PhaseResult[]> {
 export async function runPollBenchmark(): Promise<void> {
   const runs = await onEachDatabase(({ dialect, location }) => pollOn(location, dialectLabel(dialect)));
   const rows = runs.flatMap((r) => r.result);
+  console.log(`${VENDORS} vendors of family ${FAMILY}, ${COMPONENTS} components each`);
   print(rows);
   for (const { result } of runs) {
     const [, unchanged, bareUnchanged, changed, bareChanged] = result;

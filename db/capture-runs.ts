@@ -1,5 +1,6 @@
 import type { RedlineDb } from "@/db/client";
 import { getActiveJob } from "@/db/derivation-jobs";
+import { saveSource, type SourceRow } from "@/db/poll-state";
 import { type CaptureInput, insertCapture } from "@/db/record-capture";
 import type { CaptureOutcome } from "@/db/schema";
 import { transact } from "@/db/transaction";
@@ -121,5 +122,25 @@ export async function recordObservation(db: RedlineDb, input: CaptureInput): Pro
       }
     }
     return insertCapture(db, input);
+  }, { immediate: true });
+}
+
+/** A fetch that is not parsed (failed, or the body last received), with what the source's next conditional GET needs. */
+export interface UnparsedFetch {
+  capture: CaptureInput;
+  source: Omit<SourceRow, "id">;
+}
+
+/**
+ * Record fetches that are not parsed, in the order given, in one transaction: a vendor's round of
+ * unchanged endpoints costs one commit.
+ */
+export async function recordFetches(db: RedlineDb, fetches: readonly UnparsedFetch[]): Promise<void> {
+  if (fetches.length === 0) return;
+  await transact(db, async () => {
+    for (const { capture, source } of fetches) {
+      await recordObservation(db, capture);
+      await saveSource(db, source);
+    }
   }, { immediate: true });
 }

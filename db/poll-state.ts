@@ -29,6 +29,7 @@ const statements = statementsFor((c: Connection) => ({
   ),
   savePollState: c.prepare<PollStateRow>(SAVE_POLL_STATE),
   getSource: c.prepare<[number, string], Omit<SourceRow, "id">>(`SELECT ${SOURCE_COLUMNS} FROM sources WHERE vendor_id = ? AND url = ?`),
+  listSources: c.prepare<[number], Omit<SourceRow, "id">>(`SELECT ${SOURCE_COLUMNS} FROM sources WHERE vendor_id = ?`),
   saveSource: c.prepare<Omit<SourceRow, "id">>(
     `INSERT INTO sources (vendor_id, url, platform, etag, last_modified, last_body_hash, last_fetched_at, last_status)
      VALUES (@vendorId, @url, @platform, @etag, @lastModified, @lastBodyHash, @lastFetchedAt, @lastStatus)
@@ -59,6 +60,11 @@ export async function savePollState(db: RedlineDb, state: PollStateRow): Promise
 
 export async function getSource(db: RedlineDb, vendorId: number, url: string): Promise<Omit<SourceRow, "id"> | undefined> {
   return statements(db).getSource.get(vendorId, url);
+}
+
+/** Every source of a vendor, by URL: what a round of its endpoints reads before fetching them. */
+export async function listSources(db: RedlineDb, vendorId: number): Promise<Map<string, Omit<SourceRow, "id">>> {
+  return new Map((await statements(db).listSources.all(vendorId)).map((s) => [s.url, s]));
 }
 
 export async function saveSource(db: RedlineDb, source: Omit<SourceRow, "id">): Promise<void> {

@@ -55,10 +55,23 @@ export function byComponentId(a: { id: string }, b: { id: string }): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-/** Every component a simulated vendor always lists, sorted by id as the normalized incident keeps them, numbered in that order. */
-export function componentList(vendor: string, seed: number): SimComponent[] {
+/** How many components a simulated vendor lists unless told otherwise. */
+export const DEFAULT_COMPONENT_COUNT = LAYOUT.length;
+
+/** The layout, or the layout and as many regions as it takes to list `count` components (never fewer than the layout's). */
+function layoutOf(count: number): ReadonlyArray<{ name: string; group: string | null }> {
+  const regions = Array.from({ length: Math.max(0, count - LAYOUT.length) }, (_, i) => ({ name: `Region ${i + 1}`, group: "Regions" }));
+  return [...LAYOUT, ...regions];
+}
+
+/**
+ * Every component a simulated vendor always lists, sorted by id as the normalized incident keeps them,
+ * numbered in that order. Past the layout's eight, `count` adds regions in a group of their own (the
+ * benchmarks' larger grids); incidents name only the layout's.
+ */
+export function componentList(vendor: string, seed: number, count: number = DEFAULT_COMPONENT_COUNT): SimComponent[] {
   const group = (name: string | null): SimGroup | null => (name === null ? null : { id: codeOf(12, seed, vendor, "group", name), name });
-  const listed = LAYOUT.map((c) => ({ id: componentIdOf(vendor, seed, c.name), name: c.name, group: group(c.group) })).sort(byComponentId);
+  const listed = layoutOf(count).map((c) => ({ id: componentIdOf(vendor, seed, c.name), name: c.name, group: group(c.group) })).sort(byComponentId);
   return listed.map((c, i) => ({ ...c, number: i + 1 }));
 }
 

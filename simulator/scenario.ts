@@ -6,6 +6,7 @@
 import { canonicalizeIncident } from "@/lib/canonicalize";
 import type { Incident } from "@/lib/incident";
 import { type Cycle, cycleIncidents, idOf, type PreparedCycle, prepareCycle } from "@/simulator/scenario-cycle";
+import { DEFAULT_COMPONENT_COUNT } from "@/simulator/components";
 import { componentOfStep, cycleGridScript, type GridScript } from "@/simulator/scenario-grid";
 import { CYCLE_MS, GRID_STEPS, HISTORY_CYCLES, type LifecycleEventKind, MINUTE_MS, type Step, type StepKey, STEPS } from "@/simulator/scenario-script";
 import { fingerprintOf, integerBelow } from "@/simulator/seeded";
@@ -17,6 +18,8 @@ export interface Scenario {
   baseUrl: string;
   /** Start of cycle 0, in epoch ms. */
   originMs: number;
+  /** How many components the vendor always lists (simulator/components.ts). */
+  components: number;
 }
 
 export interface LifecycleEvent {
@@ -32,9 +35,9 @@ export interface LifecycleEvent {
 /** Cycles are anchored on a Monday; each vendor is shifted by a seeded whole number of minutes. */
 const ANCHOR_MS = Date.parse("2026-01-05T00:00:00.000Z");
 
-export function createScenario(vendor: string, seed: number, baseUrl: string): Scenario {
+export function createScenario(vendor: string, seed: number, baseUrl: string, components: number = DEFAULT_COMPONENT_COUNT): Scenario {
   const phase = integerBelow(CYCLE_MS / MINUTE_MS, seed, vendor, "phase") * MINUTE_MS;
-  return { vendor, seed, baseUrl: baseUrl.replace(/\/+$/, ""), originMs: ANCHOR_MS + phase };
+  return { vendor, seed, baseUrl: baseUrl.replace(/\/+$/, ""), originMs: ANCHOR_MS + phase, components };
 }
 
 function toMs(time: number | string): number {

@@ -32,6 +32,8 @@ export interface SimulatorOptions {
   /** Serve the control endpoint (default true). */
   control?: boolean;
   faults?: Readonly<Record<string, FaultInput>>;
+  /** Components each vendor lists (default eight; more add regions in a group of their own). */
+  components?: number;
 }
 
 export interface Simulator {
@@ -86,7 +88,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       servers.map((server, i) => listenLocal(server, specs[i]?.port ?? (options.portBase === undefined ? 0 : options.portBase + 1 + i))),
     );
     specs.forEach((spec, i) => {
-      const vendor = createVendor(spec, ports[i] ?? 0, seed, clock.nowMs());
+      const vendor = createVendor(spec, ports[i] ?? 0, seed, clock.nowMs(), options.components);
       const content = new VendorContent(vendor);
       servers[i]?.on("request", vendorRequestListener(vendor, content, host));
       vendors.push(vendor);

@@ -99,18 +99,18 @@ export function viewAt(vendor: ViewedVendor, time: number): VendorView {
 export function viewOfState(vendor: ViewedVendor, since: number): VendorView {
   const incidents = stateAt(vendor.scenario, since);
   const script = gridScriptAt(vendor.scenario, since);
-  const components = [...componentList(vendor.slug, vendor.scenario.seed), ...script.added].sort(byComponentId);
+  const components = [...componentList(vendor.slug, vendor.scenario.seed, vendor.scenario.components), ...script.added].sort(byComponentId);
   return { vendor: vendor.slug, name: vendor.name, baseUrl: vendor.baseUrl, at: new Date(since).toISOString(), incidents, components, grid: gridAt(components, incidents, script.states) };
 }
 
-export function createVendor(spec: VendorSpec, port: number, seed: number, startMs: number): SimVendor {
+export function createVendor(spec: VendorSpec, port: number, seed: number, startMs: number, components?: number): SimVendor {
   const live = getLivePlatform(spec.family);
   if (!live) throw new SimulatorError("family", `simulator: unknown family "${spec.family}" for vendor ${spec.slug}`);
   const missing = planEndpoints(live, PROBE_URL).find((e) => getWireFormat(e.platform) === undefined);
   if (missing) throw new SimulatorError("family", `simulator: family "${spec.family}" needs format "${missing.platform}", which has no serializer`);
   const baseUrl = `http://127.0.0.1:${port}`;
   const name = spec.name ?? spec.slug;
-  const scenario = createScenario(spec.slug, seed, baseUrl);
+  const scenario = createScenario(spec.slug, seed, baseUrl, components);
   let url = `${baseUrl}/`;
   const [only] = live.plan(PROBE_URL).endpoints;
   const format = only ? getWireFormat(only.platform) : undefined;

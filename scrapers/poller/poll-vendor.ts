@@ -1,6 +1,6 @@
 import type { RedlineDb } from "@/db/client";
-import { getSource, listListedIncidentsInStatus, saveSource, type SourceRow } from "@/db/poll-state";
-import { recordObservation } from "@/db/capture-runs";
+import { getSource, listListedIncidentsInStatus, listSources, saveSource, type SourceRow } from "@/db/poll-state";
+import { recordFetches, type UnparsedFetch } from "@/db/capture-runs";
 import type { CaptureOutcome } from "@/db/schema";
 import type { VendorRow } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
@@ -42,20 +42,42 @@ export interface VendorPollResult {
 
 const EMPTY_HASH = sha256Hex(new Uint8Array());
 
-async function recordWithoutBody(deps: PollDeps, vendor: VendorRow, endpoint: Endpoint, observedAt: string, outcome: CaptureOutcome, error: string | null, hash: string, size: number | null): Promise<void> {
-  await recordObservation(deps.db, {
-    vendorId: vendor.id,
-    source: endpoint.url,
-    platform: endpoint.platform,
-    observedAt,
-    hash,
-    body: null,
-    size,
-    outcome,
-    error,
-    incidentCount: null,
-    warnings: [],
-  });
+/**
+ * What a vendor's round knows across its endpoints: the sources as the round began (each endpoint is
+ * fetched once a round, and a poll holds the vendor's lease), and the fetches not parsed, recorded
+ * together before anything is ingested and at the round's end.
+ */
+export interface PollRound {
+  sources: ReadonlyMap<string, Omit<SourceRow, "id">>;
+  unparsed: UnparsedFetch[];
+}
+
+export async function startRound(db: RedlineDb, vendorId: number): Promise<PollRound> {
+  return { sources: await listSources(db, vendorId), unparsed: [] };
+}
+
+/** Record the round's fetches not parsed so far, in the order they were made. */
+export async function flushRound(db: RedlineDb, round: PollRound): Promise<void> {
+  const fetches = round.unparsed.splice(0);
+  await recordFetches(db, fetches);
+}
+
+/** Note a fetch that is not parsed: recorded with the round's others, or at once outside a round. */
+async function recordWithoutBody(
+  deps: PollDeps,
+  vendor: VendorRow,
+  endpoint: Endpoint,
+  fetched: { observedAt: string; outcome: CaptureOutcome; error: string | null; hash: string; size: number | null },
+  source: Omit<SourceRow, "id">,
+  round: PollRound | undefined,
+): Promise<void> {
+  const { observedAt, outcome, error, hash, size } = fetched;
+  const unparsed: UnparsedFetch = {
+    capture: { vendorId: vendor.id, source: endpoint.url, platform: endpoint.platform, observedAt, hash, body: null, size, outcome, error, incidentCount: null, warnings: [] },
+    source: { ...source, platform: endpoint.platform, lastFetchedAt: observedAt },
+  };
+  if (round) round.unparsed.push(unparsed);
+  else await recordFetches(deps.db, [unparsed]);
 }
 
 /** The time now, or just after `after` when the clock has not moved past it (a coarse or simulated clock). */
@@ -69,12 +91,13 @@ function observedAfter(now: Date, after: string | undefined): string {
  * body identical to the last one, is "not-modified" and costs no parsing. `after`: the capture
  * is observed after that time, as it was fetched after what was observed then.
  */
-export async function pollEndpoint(deps: PollDeps, vendor: VendorRow, endpoint: Endpoint, signal?: AbortSignal, after?: string): Promise<EndpointResult> {
+export async function pollEndpoint(deps: PollDeps, vendor: VendorRow, endpoint: Endpoint, signal?: AbortSignal, after?: string, round?: PollRound): Promise<EndpointResult> {
   const clock = deps.now ?? (() => new Date());
   const now = () => new Date(observedAfter(clock(), after));
   const platform = getPlatform(endpoint.platform);
   if (!platform) throw new Error(`poll: vendor ${vendor.slug} plans unknown parser ${endpoint.platform}`);
-  const source: Omit<SourceRow, "id"> = (await getSource(deps.db, vendor.id, endpoint.url)) ?? {
+  const known = round ? round.sources.get(endpoint.url) : await getSource(deps.db, vendor.id, endpoint.url);
+  const source: Omit<SourceRow, "id"> = known ?? {
     vendorId: vendor.id, url: endpoint.url, platform: endpoint.platform,
     etag: null, lastModified: null, lastBodyHash: null, lastFetchedAt: null, lastStatus: null,
   };
@@ -86,8 +109,7 @@ export async function pollEndpoint(deps: PollDeps, vendor: VendorRow, endpoint: 
     const http = error instanceof HttpError ? error : null;
     const message = `${vendor.slug}: ${endpoint.url}: ${error instanceof Error ? error.message : String(error)}`;
     const observedAt = now().toISOString();
-    await recordWithoutBody(deps, vendor, endpoint, observedAt, "failed", message, EMPTY_HASH, null);
-    await saveSource(deps.db, { ...source, platform: endpoint.platform, lastFetchedAt: observedAt, lastStatus: http?.status ?? null });
+    await recordWithoutBody(deps, vendor, endpoint, { observedAt, outcome: "failed", error: message, hash: EMPTY_HASH, size: null }, { ...source, lastStatus: http?.status ?? null }, round);
     return { ...base, observedAt, outcome: "failed", error: message, permanent: http !== null && !http.transient, retryAfterMs: http?.retryAfterMs ?? null };
   }
   const observedAt = now().toISOString();
@@ -97,16 +119,16 @@ export async function pollEndpoint(deps: PollDeps, vendor: VendorRow, endpoint: 
   };
   if (response.notModified) {
     // A 304 confirms the body last received: it continues the run of that content.
-    await recordWithoutBody(deps, vendor, endpoint, observedAt, "not-modified", null, source.lastBodyHash ?? EMPTY_HASH, null);
-    await saveSource(deps.db, { ...source, ...validators, platform: endpoint.platform, lastFetchedAt: observedAt, lastStatus: 304 });
+    await recordWithoutBody(deps, vendor, endpoint, { observedAt, outcome: "not-modified", error: null, hash: source.lastBodyHash ?? EMPTY_HASH, size: null }, { ...source, ...validators, lastStatus: 304 }, round);
     return { ...base, observedAt, outcome: "not-modified", error: null };
   }
   const hash = sha256Hex(response.body);
   if (hash === source.lastBodyHash) {
-    await recordWithoutBody(deps, vendor, endpoint, observedAt, "not-modified", null, hash, response.body.length);
-    await saveSource(deps.db, { ...source, ...validators, platform: endpoint.platform, lastFetchedAt: observedAt, lastStatus: response.status });
+    await recordWithoutBody(deps, vendor, endpoint, { observedAt, outcome: "not-modified", error: null, hash, size: response.body.length }, { ...source, ...validators, lastStatus: response.status }, round);
     return { ...base, observedAt, outcome: "not-modified", error: null };
   }
+  // What was fetched before it is recorded before it: captures are placed in the order observed.
+  if (round) await flushRound(deps.db, round);
   const result = await ingestSnapshot(deps.db, { vendor, platform, source: endpoint.url, observedAt, body: response.body, notify: true });
   const ok = result.outcome === "ok";
   await saveSource(deps.db, {
@@ -139,40 +161,45 @@ export async function pollVendor(deps: PollDeps, vendor: VendorRow, signal?: Abo
   }
   const url = new URL(vendor.url);
   const plan = live.plan(url);
+  const round = await startRound(deps.db, vendor.id);
   const primary: EndpointResult[] = [];
-  for (const endpoint of plan.endpoints) {
-    if (signal?.aborted) break;
-    primary.push(await pollEndpoint(deps, vendor, endpoint, signal));
-  }
   let listing = primary;
-  if (plan.fallback && primary.length > 0 && primary.every((r) => r.permanent)) {
-    listing = [];
-    for (const endpoint of plan.fallback) listing.push(await pollEndpoint(deps, vendor, endpoint, signal));
-  }
   const grid: EndpointResult[] = [];
-  // Once the JSON API is off (the fallback is read), its grid endpoint is off too.
-  if (listing === primary) {
-    // Observed after the round's incidents even on a clock too coarse to tell: captures apply in time order.
-    let after = primary.map((r) => r.observedAt).sort().at(-1);
-    for (const endpoint of plan.grid ?? []) {
-      if (signal?.aborted) break;
-      const result = await pollEndpoint(deps, vendor, endpoint, signal, after);
-      grid.push(result);
-      after = result.observedAt;
-    }
-  }
   const followUps: EndpointResult[] = [];
-  if (live.followUps && live.followUpStatuses && !signal?.aborted) {
-    // Against the clock the fetch times were written by (the demo's simulated one, else real time).
-    const due = (deps.now?.() ?? new Date()).getTime() - deps.followUpIntervalMs;
-    // Only incidents the vendor still lists: a deleted one's page is gone, and one that rolled off the
-    // listing (Statuspage keeps the 50 latest) would be read forever at a cost growing with the archive.
-    const candidates = (await listListedIncidentsInStatus(deps.db, vendor.id, live.followUpStatuses)).map((i) => ({ id: i.providerId, status: i.status }));
-    for (const endpoint of live.followUps(candidates, url)) {
-      const fetched = (await getSource(deps.db, vendor.id, endpoint.url))?.lastFetchedAt;
-      if (fetched && Date.parse(fetched) > due) continue;
-      followUps.push(await pollEndpoint(deps, vendor, endpoint, signal));
+  try {
+    for (const endpoint of plan.endpoints) {
+      if (signal?.aborted) break;
+      primary.push(await pollEndpoint(deps, vendor, endpoint, signal, undefined, round));
     }
+    if (plan.fallback && primary.length > 0 && primary.every((r) => r.permanent)) {
+      listing = [];
+      for (const endpoint of plan.fallback) listing.push(await pollEndpoint(deps, vendor, endpoint, signal, undefined, round));
+    }
+    // Once the JSON API is off (the fallback is read), its grid endpoint is off too.
+    if (listing === primary) {
+      // Observed after the round's incidents even on a clock too coarse to tell: captures apply in time order.
+      let after = primary.map((r) => r.observedAt).sort().at(-1);
+      for (const endpoint of plan.grid ?? []) {
+        if (signal?.aborted) break;
+        const result = await pollEndpoint(deps, vendor, endpoint, signal, after, round);
+        grid.push(result);
+        after = result.observedAt;
+      }
+    }
+    if (live.followUps && live.followUpStatuses && !signal?.aborted) {
+      // Against the clock the fetch times were written by (the demo's simulated one, else real time).
+      const due = (deps.now?.() ?? new Date()).getTime() - deps.followUpIntervalMs;
+      // Only incidents the vendor still lists: a deleted one's page is gone, and one that rolled off the
+      // listing (Statuspage keeps the 50 latest) would be read forever at a cost growing with the archive.
+      const candidates = (await listListedIncidentsInStatus(deps.db, vendor.id, live.followUpStatuses)).map((i) => ({ id: i.providerId, status: i.status }));
+      for (const endpoint of live.followUps(candidates, url)) {
+        const fetched = round.sources.get(endpoint.url)?.lastFetchedAt;
+        if (fetched && Date.parse(fetched) > due) continue;
+        followUps.push(await pollEndpoint(deps, vendor, endpoint, signal, undefined, round));
+      }
+    }
+  } finally {
+    await flushRound(deps.db, round);
   }
   const failed = firstError(listing);
   const endpoints = [...primary, ...(listing === primary ? [] : listing), ...grid, ...followUps];
