@@ -45,7 +45,10 @@ export async function runComponentPagesBenchmark(): Promise<void> {
     { name: "component page, a year (rendered)", paths: components.map((p) => `${p}?days=365`), fresh: true },
     { name: "component page (cached)", paths: components },
   ];
-  const runs = await onEachSeedCopy(seed.file, ({ location }) => measureWebServer(location, targets));
+  // BENCH_WEB_ONLY=year,cached measures only the targets whose names contain one of those words.
+  const only = (process.env.BENCH_WEB_ONLY ?? "").split(",").filter(Boolean);
+  const measured = targets.filter((t) => only.length === 0 || only.some((word) => t.name.includes(word)));
+  const runs = await onEachSeedCopy(seed.file, ({ location }) => measureWebServer(location, measured));
   for (const { database, result } of runs) {
     console.log(`-- ${dialectLabel(database.dialect)}`);
     printResults(result);

@@ -111,7 +111,9 @@ export async function startHelper(args: string[], ready: RegExp): Promise<{ stop
 
 /** Start a server process and wait until it answers `probe`; its output is shown only if it fails. */
 async function startServer(args: string[], env: Record<string, string>, probe: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  // BENCH_CPU_PROF=<dir>: the server writes a CPU profile there when it stops (node --cpu-prof).
+  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF] : [];
+  const child = spawn(process.execPath, [...profile, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout?.on("data", (d: Buffer) => { output += d.toString(); });
   child.stderr?.on("data", (d: Buffer) => { output += d.toString(); });

@@ -1,23 +1,30 @@
 /**
- * The incident and change pages, rendered by the web server itself rather than by Next: they are
- * the pages readers open during an outage, and React's static renderer makes them in a few
- * milliseconds where Next's server-component pipeline (a flight payload, then HTML from it, both
- * sent) takes 15 to 20 (docs/decisions/0035-archive-pages-without-next.md). The same components
- * render them under Next in development; these pages carry no script, so nothing is lost.
+ * The incident, change and component pages, rendered by the web server itself rather than by Next:
+ * they are the pages readers open during an outage, and React's static renderer makes them in a
+ * few milliseconds where Next's server-component pipeline (a flight payload, then HTML from it,
+ * both sent) takes 15 to 20 (docs/decisions/0035-archive-pages-without-next.md, 0053 for component
+ * pages). The same components render them under Next in development; these pages carry no script,
+ * so nothing is lost.
  */
 import type http from "node:http";
 import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import type { FeedAlternate } from "@/components/feed-links";
 import { ChangePageBody, changePageAlternates, changePageTitle } from "@/components/change-page";
+import { ComponentPageBody, componentPageTitle } from "@/components/component-page";
 import { HtmlDocument } from "@/components/html-document";
 import { IncidentPageBody, incidentPageAlternates, incidentPageTitle } from "@/components/incident-page";
 import type { RedlineDb } from "@/db/client";
+import { findComponentPage } from "@/db/queries/component-page";
 import { resolveIncidentPage, resolveVersionRoute } from "@/db/queries/incident-route";
+import { componentPeriodOf, toComponentPage } from "@/lib/components/component-page";
+import { readNowRules } from "@/lib/now-rules";
+import { componentPageParamsSchema } from "@/lib/page-params";
 import { newNonce, securityHeaders } from "@/lib/security-headers";
 import { isNextRouterRequest } from "@/server/http/next-router";
 
 const INCIDENT_PAGE = /^\/vendors\/([^/]+)\/incidents\/([^/]+)(?:\/versions\/([^/]+))?$/;
+const COMPONENT_PAGE = /^\/vendors\/([^/]+)\/components\/([^/]+)$/;
 /** What Next sends for a page rendered per request; the page cache keeps it regardless. */
 const NO_STORE = "private, no-cache, no-store, max-age=0, must-revalidate";
 
@@ -30,10 +37,14 @@ function decodeSegment(segment: string): string | null {
 }
 
 /**
- * The whole HTML of an incident or change page at `pathname`, or null when the path is not one,
- * or names no archived incident or version (Next then answers with its 404 page).
+ * The whole HTML of an incident, change or component page at `pathname` (with `search`, which only
+ * a component page takes), or null when the path is not one, names nothing archived, or asks with
+ * parameters the page does not take (Next then answers with its 404 or 400 page).
  */
-export async function renderArchivePage(db: RedlineDb, pathname: string, stylesheets: readonly string[], now: Date): Promise<string | null> {
+export async function renderArchivePage(db: RedlineDb, pathname: string, stylesheets: readonly string[], now: Date, search = ""): Promise<string | null> {
+  const component = COMPONENT_PAGE.exec(pathname);
+  if (component) return renderComponentPage(db, component, search, stylesheets, now);
+  if (search !== "") return null;
   const match = INCIDENT_PAGE.exec(pathname);
   if (!match) return null;
   const [slug, key] = [decodeSegment(match[1] ?? ""), decodeSegment(match[2] ?? "")];
@@ -49,21 +60,34 @@ export async function renderArchivePage(db: RedlineDb, pathname: string, stylesh
   return document(changePageTitle(route), stylesheets, changePageAlternates(route), <ChangePageBody route={route} />);
 }
 
+async function renderComponentPage(db: RedlineDb, match: RegExpExecArray, search: string, stylesheets: readonly string[], now: Date): Promise<string | null> {
+  const [slug, key] = [decodeSegment(match[1] ?? ""), decodeSegment(match[2] ?? "")];
+  if (slug === null || key === null) return null;
+  // As the Next page reads its parameters: the last of a repeated name.
+  const asked = componentPageParamsSchema.safeParse(Object.fromEntries(new URLSearchParams(search)));
+  if (!asked.success) return null;
+  const period = componentPeriodOf(asked.data, now);
+  const facts = await findComponentPage(db, slug, key, period, now, readNowRules());
+  if (!facts) return null;
+  const page = toComponentPage(facts, period, now);
+  return document(componentPageTitle(page), stylesheets, [], <ComponentPageBody page={page} now={now} />);
+}
+
 function document(title: string, stylesheets: readonly string[], alternates: readonly FeedAlternate[], body: ReactNode): string {
   return `<!DOCTYPE html>${renderToStaticMarkup(<HtmlDocument title={title} stylesheets={stylesheets} alternates={alternates}>{body}</HtmlDocument>)}`;
 }
 
 /**
  * Answers a GET or HEAD of an incident or change page without query parameters (the proxy checks
- * those, and a page takes none); false when Next should answer instead.
+ * those, and a page takes none), or of a component page with the period it takes; false when Next
+ * should answer instead.
  */
 export async function answerArchivePage(db: RedlineDb, stylesheets: () => readonly string[], req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
   if ((req.method !== "GET" && req.method !== "HEAD") || !req.url) return false;
   // Next's client router asks for its own payload, not the page: Next answers those.
   if (isNextRouterRequest(req)) return false;
   const url = new URL(req.url, "http://x");
-  if (url.search !== "") return false;
-  const html = await renderArchivePage(db, url.pathname, stylesheets(), new Date());
+  const html = await renderArchivePage(db, url.pathname, stylesheets(), new Date(), url.search);
   if (html === null) return false;
   const body = Buffer.from(html, "utf8");
   res.writeHead(200, {

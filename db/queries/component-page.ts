@@ -19,9 +19,14 @@ type RunRow = Parameters<typeof runOf>[0];
 
 const statements = statementsFor((c: Connection) => ({
   component: c.prepare<[number, string], { id: number }>(`SELECT id FROM components WHERE vendor_id = ? AND component_key = ?`),
-  runsSince: c.prepare<[number, string], RunRow>(
+  // A component has one run at a time: the runs reaching past a time are the last begun by then and
+  // those begun after, sought on (component_id, from_at) rather than every run of its life read.
+  runsSince: c.prepare<{ component: number; since: string }, RunRow>(
     `SELECT ${RUN_COLUMNS} FROM component_states s JOIN components c ON c.id = s.component_id
-     WHERE s.component_id = ? AND (s.until_at IS NULL OR s.until_at > ?) ORDER BY s.from_at, s.id`,
+     WHERE s.component_id = @component
+       AND s.from_at >= coalesce((SELECT max(from_at) FROM component_states WHERE component_id = @component AND from_at <= @since), '')
+       AND (s.until_at IS NULL OR s.until_at > @since)
+     ORDER BY s.from_at, s.id`,
   ),
   lastRun: c.prepare<[number], RunRow>(
     `SELECT ${RUN_COLUMNS} FROM component_states s JOIN components c ON c.id = s.component_id WHERE s.component_id = ? ORDER BY s.from_at DESC, s.id DESC LIMIT 1`,
@@ -47,9 +52,11 @@ const statements = statementsFor((c: Connection) => ({
      WHERE vendor_id = ? AND source = ? AND observed_at >= ? ORDER BY observed_at`,
   ),
   // A run begun before the window that reaches into it (unchanged polls for days) places the window's start.
-  runsInto: c.prepare<[number, string, string, string], { first: string; last: string; observations: number; outcome: string }>(
+  // A source's runs follow one another (a capture inside a run splits it), so only its last before the
+  // window can: one row sought, not every run of the source before the window read.
+  lastBefore: c.prepare<[number, string, string], { first: string; last: string | null; observations: number; outcome: string }>(
     `SELECT observed_at AS "first", last_observed_at AS "last", observations, outcome FROM captures
-     WHERE vendor_id = ? AND observations > 1 AND last_observed_at >= ? AND source = ? AND observed_at < ?`,
+     WHERE vendor_id = ? AND source = ? AND observed_at < ? ORDER BY observed_at DESC LIMIT 1`,
   ),
   pollOutcome: c.prepare<[number], { outcome: string | null }>(`SELECT last_outcome AS "outcome" FROM poll_state WHERE vendor_id = ?`),
   incidents: c.prepare<[number, string, string, string, number], IncidentNaming>(
@@ -75,7 +82,9 @@ export async function loadGridObservations(
     const attempt = await st.lastAttempt.get(vendorId, source.source);
     const good = attempt && (attempt.outcome === "ok" || attempt.outcome === "not-modified") ? attempt.at : ((await st.lastGood.get(vendorId, source.source))?.at ?? null);
     gridSources.push({ ...source, lastGoodAt: good, lastAttemptAt: attempt?.at ?? null, lastOutcome: attempt?.outcome ?? null });
-    const rows = [...(await st.runsInto.all(vendorId, since, source.source, since)), ...(await st.capturesFrom.all(vendorId, source.source, since))];
+    const before = await st.lastBefore.get(vendorId, source.source, since);
+    const into = before && before.observations > 1 && before.last !== null && before.last >= since ? [{ ...before, last: before.last }] : [];
+    const rows = [...into, ...(await st.capturesFrom.all(vendorId, source.source, since))];
     for (const r of rows) captures.push({ source: source.source, first: r.first, last: r.last, observations: r.observations, good: r.outcome === "ok" || r.outcome === "not-modified" });
   }
   return { gridSources, captures };
@@ -93,7 +102,7 @@ export async function findComponentPage(db: RedlineDb, slug: string, key: string
   if (!component) return undefined;
   const intervalMs = vendor.intervalSeconds ? vendor.intervalSeconds * 1000 : rules.defaultIntervalMs;
   const windowStart = componentWindowStart(period, now, intervalMs);
-  const runs: StoredComponentRun[] = (await st.runsSince.all(component.id, windowStart)).map(runOf);
+  const runs: StoredComponentRun[] = (await st.runsSince.all({ component: component.id, since: windowStart })).map(runOf);
   const lastRow = await st.lastRun.get(component.id);
   const last = lastRow ? runOf(lastRow) : null;
   const extent = await st.extent.get(component.id);

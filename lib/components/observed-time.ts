@@ -88,12 +88,15 @@ export function unionOf(spans: readonly Span[]): Span[] {
   return out;
 }
 
-/**
- * The watched and unwatched time of [from, to) (epoch ms; `to` is at most `now`), from the capture
- * runs of the sources that state the grid (runs before `from` included, so the period's start is
- * placed), each source's poll interval being `intervalMs`.
- */
-export function observedTimeOf(runs: readonly CaptureRunFacts[], period: Span, options: { intervalMs: number; now: number }): ObservedTime {
+/** What the capture runs say was watched, and where captures failed: worked out once for any number of periods. */
+export interface WatchedTime {
+  /** Disjoint, in time order. */
+  watched: Span[];
+  failures: Span[];
+}
+
+/** The watched time of the capture runs of the sources that state the grid, each source's poll interval being `intervalMs`. */
+export function watchedTimeOf(runs: readonly CaptureRunFacts[], options: { intervalMs: number; now: number }): WatchedTime {
   const maxGap = longestWatchedGap(options.intervalMs);
   const bySource = new Map<string, CaptureRunFacts[]>();
   for (const run of runs) {
@@ -102,11 +105,21 @@ export function observedTimeOf(runs: readonly CaptureRunFacts[], period: Span, o
     bySource.set(run.source, list);
   }
   const watched = unionOf([...bySource.values()].flatMap((list) => sourceSpans(list, maxGap, options.now)));
+  const failures = runs.filter((r) => !r.good).map((r) => ({ from: Date.parse(r.first), to: Date.parse(r.last) }));
+  return { watched, failures };
+}
+
+/**
+ * The watched and unwatched time of [from, to) (epoch ms; `to` is at most `now`), from the capture
+ * runs of the sources that state the grid (runs before `from` included, so the period's start is
+ * placed), each source's poll interval being `intervalMs`; or from their watched time worked out before.
+ */
+export function observedTimeOf(runs: readonly CaptureRunFacts[] | WatchedTime, period: Span, options: { intervalMs: number; now: number }): ObservedTime {
+  const { watched, failures } = "watched" in runs ? runs : watchedTimeOf(runs, options);
   const observed = watched
     // A capture at the period's last instant (now) was taken in it: a point counts, a stretch does not.
     .filter((s) => s.to >= period.from && (s.from < period.to || (s.from === s.to && s.from === period.to)))
     .map((s) => ({ from: Math.max(s.from, period.from), to: Math.min(s.to, period.to) }));
-  const failures = runs.filter((r) => !r.good).map((r) => ({ from: Date.parse(r.first), to: Date.parse(r.last) }));
   const unobserved: UnobservedSpan[] = [];
   let cursor = period.from;
   for (const s of [...observed, { from: period.to, to: period.to }]) {

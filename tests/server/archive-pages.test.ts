@@ -9,6 +9,7 @@ import { freshDatabase } from "@/tests/support/database";
 import type { Incident } from "@/lib/incident";
 import { makeIncident } from "@/tests/support/incidents";
 import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
+import { component, grid, recordCaptures } from "@/tests/support/status-captures";
 
 /** The lifecycle's incident (tests/fixtures/scenarios/acme-lifecycle.ts). */
 const INCIDENT = paths.incident("acme", "k3x9");
@@ -23,6 +24,12 @@ beforeAll(async () => {
   const open = makeIncident({ vendor: "quiet", id: "q1", title: "Still investigating", startedAt: "2026-04-09T00:00:00.000Z" });
   await ingestSnapshot(db, { vendor: quiet, platform, source: "feed", observedAt: "2026-04-09T02:00:00.000Z", body: snapshotBody([open]) });
   await archiveEscalations();
+  const gridded = await ensureVendor(db, { slug: "gridded", name: "Gridded", platform: "statuspage" });
+  await recordCaptures(db, gridded, [
+    grid("2026-04-20T10:00:00.000Z", [component("api", "operational"), component("web", "operational")]),
+    grid("2026-04-29T10:00:00.000Z", [component("api", "degraded_performance"), component("web", "operational")]),
+    grid("2026-04-30T10:00:00.000Z", [component("api", "operational"), component("web", "operational")]),
+  ]);
 });
 
 /** Incidents raised from minor to critical at 17:37: one then gone from a feed of unresolved incidents, one deleted, one still listed by a feed polled weeks ago, one by a feed polled now. */
@@ -113,6 +120,29 @@ describe("renderArchivePage", () => {
     expect(html).toContain("minor → critical at 17:37 UTC, for 6 h 23 min<");
   });
 
+  it("writes a component page as a whole document, with its state over the period the query asks for", async () => {
+    const html = (await render(paths.component("gridded", "api"))) ?? "";
+    expect(html.startsWith("<!DOCTYPE html><html lang=\"en\"><head>")).toBe(true);
+    expect(html).toContain("<title>Gridded: API · Redline</title>");
+    expect(html).toContain('<header class="site-header">');
+    expect(html).toMatch(/<h1>API<\/h1>/);
+    expect(html).toContain("Degraded performance");
+    expect(html).toContain("Time in each state, the last 90 days");
+    expect(html).not.toContain("<script");
+    const year = (await renderArchivePage(db, paths.component("gridded", "api"), ["/_next/static/site.css"], NOW, "?days=365")) ?? "";
+    expect(year).toContain("Time in each state, the last 365 days");
+    expect(year).not.toContain("Time in each state, the last 90 days");
+  });
+
+  it.each([
+    ["an unknown component", paths.component("gridded", "nope"), ""],
+    ["a component of an unknown vendor", paths.component("nope", "api"), ""],
+    ["a period it does not offer", paths.component("gridded", "api"), "?days=7"],
+    ["a parameter it does not take", paths.component("gridded", "api"), "?page=2"],
+  ])("leaves %s to Next", async (_what, path, search) => {
+    expect(await renderArchivePage(db, path, ["/_next/static/site.css"], NOW, search)).toBeNull();
+  });
+
   it("reads percent-encoded segments as the router does", async () => {
     expect(await render(INCIDENT.replace("/acme/", "/%61cme/"))).toBe(await render(INCIDENT));
   });
@@ -127,6 +157,7 @@ describe("renderArchivePage", () => {
     ["a version past the last", `${INCIDENT}/versions/99`],
     ["a version that is not a number", `${INCIDENT}/versions/latest`],
     ["a malformed escape", "/vendors/acme/incidents/%E0%A4%A"],
+    ["a vendor's components", "/vendors/acme/components"],
   ])("leaves %s to Next", async (_what, path) => {
     expect(await render(path)).toBeNull();
   });
