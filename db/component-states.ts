@@ -1,6 +1,7 @@
 import type { RedlineDb } from "@/db/client";
 import type { Connection } from "@/db/driver/connection";
 import type { CaptureKey } from "@/db/prior-state";
+import { STATE_COLUMNS, type StateRow } from "@/db/queries/component-history";
 import { statementsFor } from "@/db/queries/prepared";
 import type { ComponentStatus } from "@/lib/components/component-status";
 import { type ComponentState, type ComponentStep, type OpenIncidentFacts, quietComponentsOf, type RunningQuiet } from "@/lib/components/component-step";
@@ -15,29 +16,18 @@ export interface OpenComponentState extends ComponentState {
   rowId: number;
 }
 
-interface StateRow {
+interface StoredStateRow extends StateRow {
   rowId: number;
-  componentId: string;
-  name: string;
-  groupId: string | null;
-  isGroup: number;
-  status: string;
-  vendorStatus: string;
-  inferred: number;
-  source: string;
-  vendorChangedAt: string | null;
-  since: string;
 }
 
-const STATE_COLUMNS = `s.id AS "rowId", c.component_key AS "componentId", s.name, s.group_key AS "groupId", s.is_group AS "isGroup", s.status,
-  s.vendor_status AS "vendorStatus", s.inferred, s.source, s.vendor_changed_at AS "vendorChangedAt", s.state_since AS "since"`;
+const STORED_STATE_COLUMNS = `s.id AS "rowId", ${STATE_COLUMNS}`;
 
 /** The captures at or after a key, in capture order: what a rewind undoes. */
 const FROM_KEY = "SELECT id FROM captures WHERE vendor_id = ? AND (observed_at, source, hash) >= (?, ?, ?)";
 
 const statements = statementsFor((c: Connection) => ({
-  open: c.prepare<[number], StateRow>(
-    `SELECT ${STATE_COLUMNS} FROM component_states s JOIN components c ON c.id = s.component_id WHERE s.vendor_id = ? AND s.until_at IS NULL`,
+  open: c.prepare<[number], StoredStateRow>(
+    `SELECT ${STORED_STATE_COLUMNS} FROM component_states s JOIN components c ON c.id = s.component_id WHERE s.vendor_id = ? AND s.until_at IS NULL`,
   ),
   runningQuiet: c.prepare<[number], { id: number; fromAt: string; components: string }>(
     `SELECT id, from_at AS "fromAt", components FROM quiet_degradations WHERE vendor_id = ? AND until_at IS NULL ORDER BY from_at DESC LIMIT 1`,
@@ -69,13 +59,13 @@ const statements = statementsFor((c: Connection) => ({
   rewindQuietEnded: c.prepare<[number, number, string, string, string]>(
     `UPDATE quiet_degradations SET until_at = NULL, until_capture_id = NULL WHERE vendor_id = ? AND until_capture_id IN (${FROM_KEY})`,
   ),
-  statesSince: c.prepare<[number, string], StateRow>(
-    `SELECT ${STATE_COLUMNS} FROM component_states s JOIN components c ON c.id = s.component_id
+  statesSince: c.prepare<[number, string], StoredStateRow>(
+    `SELECT ${STORED_STATE_COLUMNS} FROM component_states s JOIN components c ON c.id = s.component_id
      WHERE s.vendor_id = ? AND (s.until_at IS NULL OR s.until_at > ?)`,
   ),
 }));
 
-function stateOf(row: StateRow): OpenComponentState {
+function stateOf(row: StoredStateRow): OpenComponentState {
   return {
     rowId: row.rowId, componentId: row.componentId, name: row.name, groupId: row.groupId, isGroup: Boolean(row.isGroup),
     status: row.status as ComponentStatus, vendorStatus: row.vendorStatus, inferred: Boolean(row.inferred), source: row.source, vendorChangedAt: row.vendorChangedAt,

@@ -4,7 +4,8 @@ import { statementsFor } from "@/db/queries/prepared";
 import type { StoredComponentRun, QuietDegradation } from "@/lib/components/component-history";
 import type { ComponentStatus } from "@/lib/components/component-status";
 
-interface RunRow {
+/** A component's state as stored, before its run's bounds: what the record path and the pages read alike. */
+export interface StateRow {
   componentId: string;
   name: string;
   groupId: string | null;
@@ -15,15 +16,22 @@ interface RunRow {
   source: string;
   vendorChangedAt: string | null;
   since: string;
+}
+
+export interface RunRow extends StateRow {
   from: string;
   until: string | null;
 }
 
+/** The columns of a StateRow, from component_states `s` joined to components `c`. */
+export const STATE_COLUMNS = `c.component_key AS "componentId", s.name, s.group_key AS "groupId", s.is_group AS "isGroup", s.status,
+  s.vendor_status AS "vendorStatus", s.inferred, s.source, s.vendor_changed_at AS "vendorChangedAt", s.state_since AS "since"`;
+/** The columns of a RunRow. */
+export const RUN_COLUMNS = `${STATE_COLUMNS}, s.from_at AS "from", s.until_at AS "until"`;
+
 const statements = statementsFor((c: Connection) => ({
   runs: c.prepare<[number], RunRow>(
-    `SELECT c.component_key AS "componentId", s.name, s.group_key AS "groupId", s.is_group AS "isGroup", s.status, s.vendor_status AS "vendorStatus",
-       s.inferred, s.source, s.vendor_changed_at AS "vendorChangedAt", s.state_since AS "since", s.from_at AS "from", s.until_at AS "until"
-     FROM component_states s JOIN components c ON c.id = s.component_id WHERE s.vendor_id = ? ORDER BY s.from_at, s.id`,
+    `SELECT ${RUN_COLUMNS} FROM component_states s JOIN components c ON c.id = s.component_id WHERE s.vendor_id = ? ORDER BY s.from_at, s.id`,
   ),
   quiet: c.prepare<[number], { from: string; until: string | null; components: string }>(
     `SELECT from_at AS "from", until_at AS "until", components FROM quiet_degradations WHERE vendor_id = ? ORDER BY from_at, id`,

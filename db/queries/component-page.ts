@@ -1,6 +1,6 @@
 import type { RedlineDb } from "@/db/client";
 import type { Connection } from "@/db/driver/connection";
-import { runOf } from "@/db/queries/component-history";
+import { RUN_COLUMNS, type RunRow, runOf } from "@/db/queries/component-history";
 import { statementsFor } from "@/db/queries/prepared";
 import { getVendor } from "@/db/queries/vendor-profile";
 import type { StoredComponentRun } from "@/lib/components/component-history";
@@ -11,11 +11,6 @@ import type { NowRules } from "@/lib/now-rules";
 
 /** At most this many incidents naming the component are listed for a period. */
 const INCIDENT_LIMIT = 100;
-
-const RUN_COLUMNS = `c.component_key AS "componentId", s.name, s.group_key AS "groupId", s.is_group AS "isGroup", s.status, s.vendor_status AS "vendorStatus",
-  s.inferred, s.source, s.vendor_changed_at AS "vendorChangedAt", s.state_since AS "since", s.from_at AS "from", s.until_at AS "until"`;
-
-type RunRow = Parameters<typeof runOf>[0];
 
 const statements = statementsFor((c: Connection) => ({
   component: c.prepare<[number, string], { id: number }>(`SELECT id FROM components WHERE vendor_id = ? AND component_key = ?`),
