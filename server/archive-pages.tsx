@@ -15,11 +15,8 @@ import { ComponentPageBody, componentPageTitle } from "@/components/component-pa
 import { HtmlDocument } from "@/components/html-document";
 import { IncidentPageBody, incidentPageAlternates, incidentPageTitle } from "@/components/incident-page";
 import type { RedlineDb } from "@/db/client";
-import { findComponentPage } from "@/db/queries/component-page";
+import { resolveComponentPage } from "@/db/queries/component-page";
 import { resolveIncidentPage, resolveVersionRoute } from "@/db/queries/incident-route";
-import { componentPeriodOf, toComponentPage } from "@/lib/components/component-page";
-import { readNowRules } from "@/lib/now-rules";
-import { componentPageParamsSchema } from "@/lib/page-params";
 import { newNonce, securityHeaders } from "@/lib/security-headers";
 import { isNextRouterRequest } from "@/server/http/next-router";
 
@@ -63,13 +60,8 @@ export async function renderArchivePage(db: RedlineDb, pathname: string, stylesh
 async function renderComponentPage(db: RedlineDb, match: RegExpExecArray, search: string, stylesheets: readonly string[], now: Date): Promise<string | null> {
   const [slug, key] = [decodeSegment(match[1] ?? ""), decodeSegment(match[2] ?? "")];
   if (slug === null || key === null) return null;
-  // As the Next page reads its parameters: the last of a repeated name.
-  const asked = componentPageParamsSchema.safeParse(Object.fromEntries(new URLSearchParams(search)));
-  if (!asked.success) return null;
-  const period = componentPeriodOf(asked.data, now);
-  const facts = await findComponentPage(db, slug, key, period, now, readNowRules());
-  if (!facts) return null;
-  const page = toComponentPage(facts, period, now);
+  const page = await resolveComponentPage(db, slug, key, search, now);
+  if (!page) return null;
   return document(componentPageTitle(page), stylesheets, [], <ComponentPageBody page={page} now={now} />);
 }
 

@@ -4,10 +4,11 @@ import { RUN_COLUMNS, type RunRow, runOf } from "@/db/queries/component-history"
 import { statementsFor } from "@/db/queries/prepared";
 import { getVendor } from "@/db/queries/vendor-profile";
 import type { StoredComponentRun } from "@/lib/components/component-history";
-import { type ComponentPageFacts, type ComponentPeriod, componentWindowStart, type GridSource, gridSourcesOf, type IncidentNaming } from "@/lib/components/component-page";
+import { type ComponentPage, type ComponentPageFacts, type ComponentPeriod, componentPeriodOf, componentWindowStart, type GridSource, gridSourcesOf, type IncidentNaming, toComponentPage } from "@/lib/components/component-page";
 import type { ComponentStatus } from "@/lib/components/component-status";
 import type { CaptureRunFacts } from "@/lib/components/observed-time";
-import type { NowRules } from "@/lib/now-rules";
+import { type NowRules, readNowRules } from "@/lib/now-rules";
+import { componentPageParamsSchema } from "@/lib/page-params";
 
 /** At most this many incidents naming the component are listed for a period. */
 const INCIDENT_LIMIT = 100;
@@ -120,6 +121,19 @@ export async function findComponentPage(db: RedlineDb, slug: string, key: string
     incidents: listed.slice(0, INCIDENT_LIMIT),
     moreIncidents: listed.length > INCIDENT_LIMIT,
   };
+}
+
+/**
+ * A component's page as the query string asks for it (`days`, or `since` and `until`; the last of a
+ * repeated name), shaped for `now`: undefined for parameters the page does not take, an unknown
+ * vendor or a component its page never listed. The Next page and the web server's renderer both read it.
+ */
+export async function resolveComponentPage(db: RedlineDb, slug: string, key: string, query: string, now: Date): Promise<ComponentPage | undefined> {
+  const asked = componentPageParamsSchema.safeParse(Object.fromEntries(new URLSearchParams(query)));
+  if (!asked.success) return undefined;
+  const period = componentPeriodOf(asked.data, now);
+  const facts = await findComponentPage(db, slug, key, period, now, readNowRules());
+  return facts ? toComponentPage(facts, period, now) : undefined;
 }
 
 /** Whether the vendor's page ever listed a component by this key: a component page's address names something. */

@@ -2,7 +2,7 @@ import type { StoredComponentRun } from "@/lib/components/component-history";
 import { type ComponentNow, describeComponentNow } from "@/lib/components/component-now";
 import type { ComponentStatus } from "@/lib/components/component-status";
 import { type DayCell, dayStripOf } from "@/lib/components/day-strip";
-import { type CaptureRunFacts, longestWatchedGap, observedTimeOf, type Span, watchedTimeOf } from "@/lib/components/observed-time";
+import { type CaptureRunFacts, longestWatchedGap, observedWithin, type Span, watchedTimeOf } from "@/lib/components/observed-time";
 import { type StateShares, stateSharesOf } from "@/lib/components/state-shares";
 import type { SourceProfile } from "@/lib/derive/source-profile";
 
@@ -153,9 +153,8 @@ export function toComponentPage(facts: ComponentPageFacts, period: ComponentPeri
   );
   const span = { from: Date.parse(period.from), to: Date.parse(period.to) };
   const stripSpan = { from: Math.floor(nowMs / DAY_MS) * DAY_MS - (STRIP_DAYS - 1) * DAY_MS, to: nowMs };
-  const options = { intervalMs: facts.vendor.intervalMs, now: nowMs };
   // The period and the strip read the same captures: their watched time is worked out once.
-  const watched = watchedTimeOf(facts.captures, options);
+  const watched = watchedTimeOf(facts.captures, { intervalMs: facts.vendor.intervalMs, now: nowMs });
   // What is current is known up to now only while the grid is watched; otherwise up to its last capture.
   const knownUntil = componentNow.state === "unknown" ? (componentNow.asOf === null ? 0 : Date.parse(componentNow.asOf)) : nowMs;
   const timeline = timelineOf(facts.runs, name, span, knownUntil);
@@ -168,7 +167,7 @@ export function toComponentPage(facts: ComponentPageFacts, period: ComponentPeri
     period,
     timeline: timeline.slice(0, TIMELINE_LIMIT),
     timelineCut: Math.max(0, timeline.length - TIMELINE_LIMIT),
-    shares: stateSharesOf(facts.runs, observedTimeOf(watched, span, options), span),
-    strip: dayStripOf(facts.runs, observedTimeOf(watched, stripSpan, options).observed, { days: STRIP_DAYS, now: nowMs }),
+    shares: stateSharesOf(facts.runs, observedWithin(watched, span), span),
+    strip: dayStripOf(facts.runs, observedWithin(watched, stripSpan).observed, { days: STRIP_DAYS, now: nowMs }),
   };
 }

@@ -112,10 +112,14 @@ export function watchedTimeOf(runs: readonly CaptureRunFacts[], options: { inter
 /**
  * The watched and unwatched time of [from, to) (epoch ms; `to` is at most `now`), from the capture
  * runs of the sources that state the grid (runs before `from` included, so the period's start is
- * placed), each source's poll interval being `intervalMs`; or from their watched time worked out before.
+ * placed), each source's poll interval being `intervalMs`.
  */
-export function observedTimeOf(runs: readonly CaptureRunFacts[] | WatchedTime, period: Span, options: { intervalMs: number; now: number }): ObservedTime {
-  const { watched, failures } = "watched" in runs ? runs : watchedTimeOf(runs, options);
+export function observedTimeOf(runs: readonly CaptureRunFacts[], period: Span, options: { intervalMs: number; now: number }): ObservedTime {
+  return observedWithin(watchedTimeOf(runs, options), period);
+}
+
+/** The watched and unwatched time of a period, from watched time worked out before (for several periods of the same captures). */
+export function observedWithin({ watched, failures }: WatchedTime, period: Span): ObservedTime {
   const observed = watched
     // A capture at the period's last instant (now) was taken in it: a point counts, a stretch does not.
     .filter((s) => s.to >= period.from && (s.from < period.to || (s.from === s.to && s.from === period.to)))

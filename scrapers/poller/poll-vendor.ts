@@ -52,12 +52,12 @@ export interface PollRound {
   unparsed: UnparsedFetch[];
 }
 
-export async function startRound(db: RedlineDb, vendorId: number): Promise<PollRound> {
+async function startRound(db: RedlineDb, vendorId: number): Promise<PollRound> {
   return { sources: await listSources(db, vendorId), unparsed: [] };
 }
 
 /** Record the round's fetches not parsed so far, in the order they were made. */
-export async function flushRound(db: RedlineDb, round: PollRound): Promise<void> {
+async function flushRound(db: RedlineDb, round: PollRound): Promise<void> {
   const fetches = round.unparsed.splice(0);
   await recordFetches(db, fetches);
 }

@@ -2,11 +2,8 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { ComponentPageBody, componentPageTitle } from "@/components/component-page";
-import { findComponentPage } from "@/db/queries/component-page";
+import { resolveComponentPage } from "@/db/queries/component-page";
 import { getServerDb } from "@/db/server-db";
-import { componentPeriodOf, toComponentPage } from "@/lib/components/component-page";
-import { readNowRules } from "@/lib/now-rules";
-import { componentPageParamsSchema } from "@/lib/page-params";
 
 export const dynamic = "force-dynamic";
 
@@ -14,12 +11,9 @@ type Props = { params: Promise<{ slug: string; key: string }>; searchParams: Pro
 
 /** Read once per request: generateMetadata and the page ask for the same page. */
 const componentPage = cache(async (slug: string, key: string, query: string) => {
-  const asked = componentPageParamsSchema.safeParse(Object.fromEntries(new URLSearchParams(query)));
-  if (!asked.success) return undefined;
   const now = new Date();
-  const period = componentPeriodOf(asked.data, now);
-  const facts = await findComponentPage(getServerDb(), slug, key, period, now, readNowRules());
-  return facts ? { page: toComponentPage(facts, period, now), now } : undefined;
+  const page = await resolveComponentPage(getServerDb(), slug, key, query, now);
+  return page ? { page, now } : undefined;
 });
 
 async function load({ params, searchParams }: Props) {
