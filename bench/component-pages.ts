@@ -11,7 +11,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { dialectLabel, onEachSeedCopy } from "@/bench/bench-databases";
 import { ensureComponentSeed } from "@/bench/component-archive";
-import { describeMachine, ensureBuilt, measureWebServer, printResults, printSideBySide, type Target } from "@/bench/http-load";
+import { describeMachine, ensureBuilt, measureWebServer, printResults, printSideBySide, selectTargets, type Target } from "@/bench/http-load";
 import { createRandom } from "@/bench/synthetic-text";
 import { paths } from "@/lib/incident-key";
 
@@ -46,9 +46,7 @@ export async function runComponentPagesBenchmark(): Promise<void> {
     { name: "component page (cached)", paths: components },
   ];
   // BENCH_WEB_ONLY=year,cached measures only the targets whose names contain one of those words.
-  const only = (process.env.BENCH_WEB_ONLY ?? "").split(",").filter(Boolean);
-  const measured = targets.filter((t) => only.length === 0 || only.some((word) => t.name.includes(word)));
-  const runs = await onEachSeedCopy(seed.file, ({ location }) => measureWebServer(location, measured));
+  const runs = await onEachSeedCopy(seed.file, ({ location }) => measureWebServer(location, selectTargets(targets)));
   for (const { database, result } of runs) {
     console.log(`-- ${dialectLabel(database.dialect)}`);
     printResults(result);

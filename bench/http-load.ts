@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { type BenchDatabase, dialectLabel } from "@/bench/bench-databases";
+import { cpuProfileArgs } from "@/bench/cpu-profile";
 import { databaseEnvironment } from "@/lib/env";
 import { newestMtime } from "@/scripts/newest-mtime";
 
@@ -33,6 +34,12 @@ export interface Target {
 }
 
 const FRESH = { "cache-control": "no-cache" };
+
+/** BENCH_WEB_ONLY=incident,change: only the targets whose names contain one of those words; every one without it. */
+export function selectTargets<T extends Target>(targets: readonly T[]): T[] {
+  const only = (process.env.BENCH_WEB_ONLY ?? "").split(",").filter(Boolean);
+  return targets.filter((t) => only.length === 0 || only.some((word) => t.name.includes(word)));
+}
 
 export interface LoadResult {
   target: string;
@@ -111,9 +118,8 @@ export async function startHelper(args: string[], ready: RegExp): Promise<{ stop
 
 /** Start a server process and wait until it answers `probe`; its output is shown only if it fails. */
 async function startServer(args: string[], env: Record<string, string>, probe: string): Promise<ChildProcess> {
-  // BENCH_CPU_PROF=<dir>: the server writes a CPU profile there when it stops (node --cpu-prof).
-  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF] : [];
-  const child = spawn(process.execPath, [...profile, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  // The server writes a CPU profile when it stops, when asked (bench/cpu-profile.ts).
+  const child = spawn(process.execPath, [...cpuProfileArgs(), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout?.on("data", (d: Buffer) => { output += d.toString(); });
   child.stderr?.on("data", (d: Buffer) => { output += d.toString(); });

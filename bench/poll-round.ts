@@ -13,6 +13,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { dialectLabel, onEachDatabase } from "@/bench/bench-databases";
+import { cpuProfileArgs } from "@/bench/cpu-profile";
 import { closeStore, openStore } from "@/db/client";
 import { addVendor } from "@/db/vendors";
 import { readEnv } from "@/lib/env";
@@ -90,9 +91,8 @@ async function child(kind: string, phase: string, file: string): Promise<void> {
 /** Runs child phases in series while this process serves them; the event loop must stay free. */
 async function runChildAsync(kind: "poll" | "bare", phase: string, file: string): Promise<PhaseResult> {
   return new Promise((resolve, reject) => {
-    // BENCH_CPU_PROF=<dir>: each phase writes a CPU profile there (node --cpu-prof).
-    const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF] : [];
-    const proc = spawn(process.execPath, [...profile, "--import", "tsx", __filename, "--child", kind, phase, file], { stdio: ["ignore", "pipe", "inherit"] });
+    // Each phase writes a CPU profile, when asked (bench/cpu-profile.ts).
+    const proc = spawn(process.execPath, [...cpuProfileArgs(), "--import", "tsx", __filename, "--child", kind, phase, file], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     proc.stdout.on("data", (d: Buffer) => { out += d.toString(); });
     proc.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as PhaseResult) : reject(new Error(`bench: ${phase} exited ${code}`))));

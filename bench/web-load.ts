@@ -15,7 +15,7 @@
 import path from "node:path";
 import Database from "better-sqlite3";
 import { dialectLabel, onEachSeedCopy } from "@/bench/bench-databases";
-import { describeMachine, ensureBuilt, type LoadResult, measureBareServer, measureWebServer, printResults, printSideBySide, startHelper, type Target } from "@/bench/http-load";
+import { describeMachine, ensureBuilt, type LoadResult, measureBareServer, measureWebServer, printResults, printSideBySide, selectTargets, startHelper, type Target } from "@/bench/http-load";
 import { ensureLargeSeed } from "@/bench/seed-large";
 import { createRandom } from "@/bench/synthetic-text";
 import { toFtsQuery } from "@/db/queries/search";
@@ -96,13 +96,12 @@ export async function runWebBenchmark(): Promise<void> {
       `${seed.sizeMb.toFixed(0)} MB${seed.built ? `, built in ${seed.seconds.toFixed(0)} s (${seed.captures} captures)` : " (cached)"}`,
   );
   ensureBuilt();
-  const only = (process.env.BENCH_WEB_ONLY ?? "").split(",").filter(Boolean);
   const picked = pickPaths(seed.file);
   const { matches } = picked;
   await describeMachine();
   console.log(`search: ${SEARCHES.length} queries matching ${Math.min(...matches)} to ${Math.max(...matches)} incidents each`);
   const runs = await onEachSeedCopy(seed.file, async ({ location }) => {
-    const web = targetsOn(location, picked).filter((t) => only.length === 0 || only.some((word) => t.name.includes(word)));
+    const web = selectTargets(targetsOn(location, picked));
     const results: LoadResult[] = await measureWebServer(location, web.filter((t) => !t.alongside));
     // On a server of its own, so its pages were all rendered within the cache's minute when the load starts.
     for (const target of web.filter((t) => t.alongside)) results.push(...(await measureWebServer(location, [target])));
