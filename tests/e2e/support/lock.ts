@@ -22,12 +22,35 @@ function ownerOf(lockDir: string): number | null {
 }
 
 /**
- * Runs `fn` while holding a lock shared by every process of this checkout: a directory that
- * appears, owner file inside, by one atomic rename. A lock left by a process that died is taken
- * over; one held by a live process (building, seeding) is waited for as long as that takes,
- * bounded only by the caller's hook timeout.
+ * Takes the lock directory away from its name by one rename, then deletes it. Deleting it in
+ * place would empty it first, and rename(2) replaces an empty directory: a waiter's claim would
+ * land on the name mid-delete, and the delete would then fail (ENOTEMPTY) or remove that claim.
+ * With `onlyIfOwner`, only a lock still naming that (dead) owner is removed.
  */
-export async function withLock<T>(lockDir: string, fn: () => Promise<T>): Promise<T> {
+function removeLock(lockDir: string, onlyIfOwner?: number): void {
+  const away = `${lockDir}.removed-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  try {
+    fs.renameSync(lockDir, away);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  if (onlyIfOwner !== undefined && ownerOf(away) !== onlyIfOwner) {
+    // Another waiter took the dead owner's lock over between our look and our rename: put its
+    // lock back (the name is free unless a third claim landed in these few microseconds).
+    fs.renameSync(away, lockDir);
+    return;
+  }
+  fs.rmSync(away, { recursive: true, force: true });
+}
+
+/**
+ * Runs `fn` while holding a lock shared by every process of this checkout: a directory that
+ * appears, owner file inside, by one atomic rename, and leaves by one rename. A lock left by a
+ * process that died is taken over; one held by a live process (building, seeding) is waited for
+ * as long as that takes, bounded only by the caller's hook timeout.
+ */
+export async function withLock<T>(lockDir: string, fn: () => Promise<T>, pollMs = 200): Promise<T> {
   for (;;) {
     const claim = fs.mkdtempSync(`${lockDir}.claim-`);
     fs.writeFileSync(path.join(claim, "owner"), String(process.pid));
@@ -40,14 +63,14 @@ export async function withLock<T>(lockDir: string, fn: () => Promise<T>): Promis
     }
     const owner = ownerOf(lockDir);
     if (owner !== null && !isProcessAlive(owner)) {
-      fs.rmSync(lockDir, { recursive: true, force: true });
+      removeLock(lockDir, owner);
       continue;
     }
-    await delay(200);
+    await delay(pollMs);
   }
   try {
     return await fn();
   } finally {
-    fs.rmSync(lockDir, { recursive: true, force: true });
+    removeLock(lockDir);
   }
 }
