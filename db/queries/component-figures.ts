@@ -1,6 +1,6 @@
 import type { RedlineDb } from "@/db/client";
 import type { Connection } from "@/db/driver/connection";
-import { loadGridObservations } from "@/db/queries/component-page";
+import { loadGridObservations } from "@/db/queries/grid-watch";
 import { statementsFor } from "@/db/queries/prepared";
 import { ACKNOWLEDGMENT_WINDOW_MS } from "@/lib/components/acknowledgment-lag";
 import type { FigureRun } from "@/lib/components/component-figures";
@@ -44,12 +44,13 @@ export async function loadComponentFigureFacts(
   const intervalMs = vendor.intervalSeconds ? vendor.intervalSeconds * 1000 : rules.defaultIntervalMs;
   const grid = gridSourcesOf(await st.sources.all(vendor.id), rules.profileOf);
   const knowledge = grid.length === 0 ? null : rules.profileOf(grid[0]?.platform ?? "")?.components ?? null;
-  if (knowledge === null) return { knowledge: null, runs: [], captures: [], intervalMs, quietDegradations: 0, incidents: [], now };
+  if (knowledge === null) return { knowledge: null, runs: [], watches: [], intervalMs, quietDegradations: 0, incidents: [], now };
   const lagStart = new Date(Date.parse(period.from) - ACKNOWLEDGMENT_WINDOW_MS).toISOString();
   const runs: FigureRun[] = (await st.runs.all(vendor.id, period.to, lagStart)).map((r) => ({ ...r, status: r.status as ComponentStatus, isGroup: Boolean(r.isGroup), inferred: Boolean(r.inferred) }));
-  const { captures } = await loadGridObservations(db, vendor.id, new Date(Date.parse(period.from) - longestWatchedGap(intervalMs)).toISOString(), rules.profileOf);
+  const since = new Date(Date.parse(period.from) - longestWatchedGap(intervalMs)).toISOString();
+  const { watches } = await loadGridObservations(db, vendor.id, since, { profileOf: rules.profileOf, intervalMs });
   const named = new Map<number, Component[]>();
   for (const n of await st.named.all(vendor.id, period.from, period.to)) named.set(n.incidentId, [...(named.get(n.incidentId) ?? []), { id: n.componentId, name: n.name }]);
   const incidents = (await st.incidents.all(vendor.id, period.from, period.to)).map((i) => ({ firstSeenAt: i.firstSeenAt, startedAt: i.startedAt, components: named.get(i.id) ?? [] }));
-  return { knowledge, runs, captures, intervalMs, quietDegradations: (await st.quiet.get(vendor.id, period.from, period.to))?.n ?? 0, incidents, now };
+  return { knowledge, runs, watches, intervalMs, quietDegradations: (await st.quiet.get(vendor.id, period.from, period.to))?.n ?? 0, incidents, now };
 }

@@ -4,9 +4,9 @@ import { RUN_COLUMNS, type RunRow, runOf } from "@/db/queries/component-history"
 import { statementsFor } from "@/db/queries/prepared";
 import { getVendor } from "@/db/queries/vendor-profile";
 import type { StoredComponentRun } from "@/lib/components/component-history";
-import { type ComponentPage, type ComponentPageFacts, type ComponentPeriod, componentPeriodOf, componentWindowStart, type GridSource, gridSourcesOf, type IncidentNaming, toComponentPage } from "@/lib/components/component-page";
+import { loadGridObservations } from "@/db/queries/grid-watch";
+import { type ComponentPage, type ComponentPageFacts, type ComponentPeriod, componentPeriodOf, componentWindowStart, type IncidentNaming, toComponentPage } from "@/lib/components/component-page";
 import type { ComponentStatus } from "@/lib/components/component-status";
-import type { CaptureRunFacts } from "@/lib/components/observed-time";
 import { type NowRules, readNowRules } from "@/lib/now-rules";
 import { componentPageParamsSchema } from "@/lib/page-params";
 
@@ -35,25 +35,6 @@ const statements = statementsFor((c: Connection) => ({
     `SELECT c.component_key AS "key", s.name, s.status, s.inferred FROM component_states s JOIN components c ON c.id = s.component_id
      WHERE s.vendor_id = ? AND s.until_at IS NULL AND s.group_key = ?`,
   ),
-  sources: c.prepare<[number], GridSource>(`SELECT url AS "source", platform FROM sources WHERE vendor_id = ? ORDER BY url`),
-  lastGood: c.prepare<[number, string], { at: string }>(
-    `SELECT coalesce(last_observed_at, observed_at) AS "at" FROM captures WHERE vendor_id = ? AND source = ? AND outcome IN ('ok', 'not-modified')
-     ORDER BY observed_at DESC LIMIT 1`,
-  ),
-  lastAttempt: c.prepare<[number, string], { at: string; outcome: string }>(
-    `SELECT coalesce(last_observed_at, observed_at) AS "at", outcome FROM captures WHERE vendor_id = ? AND source = ? ORDER BY observed_at DESC LIMIT 1`,
-  ),
-  capturesFrom: c.prepare<[number, string, string], { first: string; last: string; observations: number; outcome: string }>(
-    `SELECT observed_at AS "first", coalesce(last_observed_at, observed_at) AS "last", observations, outcome FROM captures
-     WHERE vendor_id = ? AND source = ? AND observed_at >= ? ORDER BY observed_at`,
-  ),
-  // A run begun before the window that reaches into it (unchanged polls for days) places the window's start.
-  // A source's runs follow one another (a capture inside a run splits it), so only its last before the
-  // window can: one row sought, not every run of the source before the window read.
-  lastBefore: c.prepare<[number, string, string], { first: string; last: string | null; observations: number; outcome: string }>(
-    `SELECT observed_at AS "first", last_observed_at AS "last", observations, outcome FROM captures
-     WHERE vendor_id = ? AND source = ? AND observed_at < ? ORDER BY observed_at DESC LIMIT 1`,
-  ),
   pollOutcome: c.prepare<[number], { outcome: string | null }>(`SELECT last_outcome AS "outcome" FROM poll_state WHERE vendor_id = ?`),
   incidents: c.prepare<[number, string, string, string, number], IncidentNaming>(
     `SELECT i.provider_id AS "providerId", i.title, i.kind, i.impact, i.status, i.started_at AS "startedAt", i.resolved_at AS "resolvedAt",
@@ -63,28 +44,6 @@ const statements = statementsFor((c: Connection) => ({
      ORDER BY coalesce(i.started_at, i.first_seen_at) DESC, i.id DESC LIMIT ?`,
   ),
 }));
-
-/** The grid sources of a vendor with their last captures, and their capture runs from `since` (runs reaching into it included). */
-export async function loadGridObservations(
-  db: RedlineDb,
-  vendorId: number,
-  since: string,
-  profileOf: NowRules["profileOf"],
-): Promise<{ gridSources: ComponentPageFacts["gridSources"]; captures: CaptureRunFacts[] }> {
-  const st = statements(db);
-  const gridSources: ComponentPageFacts["gridSources"] = [];
-  const captures: CaptureRunFacts[] = [];
-  for (const source of gridSourcesOf(await st.sources.all(vendorId), profileOf)) {
-    const attempt = await st.lastAttempt.get(vendorId, source.source);
-    const good = attempt && (attempt.outcome === "ok" || attempt.outcome === "not-modified") ? attempt.at : ((await st.lastGood.get(vendorId, source.source))?.at ?? null);
-    gridSources.push({ ...source, lastGoodAt: good, lastAttemptAt: attempt?.at ?? null, lastOutcome: attempt?.outcome ?? null });
-    const before = await st.lastBefore.get(vendorId, source.source, since);
-    const into = before && before.observations > 1 && before.last !== null && before.last >= since ? [{ ...before, last: before.last }] : [];
-    const rows = [...into, ...(await st.capturesFrom.all(vendorId, source.source, since))];
-    for (const r of rows) captures.push({ source: source.source, first: r.first, last: r.last, observations: r.observations, good: r.outcome === "ok" || r.outcome === "not-modified" });
-  }
-  return { gridSources, captures };
-}
 
 /**
  * What a component's page shows, for the period asked: undefined for an unknown vendor or a
@@ -99,15 +58,16 @@ export async function findComponentPage(db: RedlineDb, slug: string, key: string
   const intervalMs = vendor.intervalSeconds ? vendor.intervalSeconds * 1000 : rules.defaultIntervalMs;
   const windowStart = componentWindowStart(period, now, intervalMs);
   const runs: StoredComponentRun[] = (await st.runsSince.all({ component: component.id, since: windowStart })).map(runOf);
-  const lastRow = await st.lastRun.get(component.id);
-  const last = lastRow ? runOf(lastRow) : null;
+  // The runs reaching past the window's start end with its last; a component removed before it needs a look back.
+  const lastRow = runs.length > 0 ? undefined : await st.lastRun.get(component.id);
+  const last = runs.at(-1) ?? (lastRow ? runOf(lastRow) : null);
   const extent = await st.extent.get(component.id);
   const groupName = last?.groupId ? ((await st.groupName.get(vendor.id, last.groupId))?.name ?? last.groupId) : null;
   const members = last?.isGroup
     ? (await st.members.all(vendor.id, key)).filter((m) => m.key !== key).map((m) => ({ key: m.key, name: m.name, status: m.status as ComponentStatus, inferred: Boolean(m.inferred) }))
         .sort((a, b) => a.name.localeCompare(b.name) || (a.key < b.key ? -1 : 1))
     : [];
-  const observations = await loadGridObservations(db, vendor.id, windowStart, rules.profileOf);
+  const observations = await loadGridObservations(db, vendor.id, windowStart, { profileOf: rules.profileOf, intervalMs });
   const listed = await st.incidents.all(vendor.id, key, period.from, period.to, INCIDENT_LIMIT + 1);
   const outcome = (await st.pollOutcome.get(vendor.id))?.outcome ?? null;
   return {

@@ -1,7 +1,7 @@
 import { ACKNOWLEDGMENT_WINDOW_MS, acknowledgmentLagOf, type LagSummary, summarizeLags } from "@/lib/components/acknowledgment-lag";
 import type { ComponentKnowledge } from "@/lib/components/component-grid";
 import { type ComponentStatus, isDegradedStatus } from "@/lib/components/component-status";
-import { type CaptureRunFacts, observedTimeOf, type Span, totalMs, unionOf, type UnobservedReason } from "@/lib/components/observed-time";
+import { observedWithin, type SourceWatch, type Span, totalMs, unionOf, type UnobservedReason, watchedTimeOfSources } from "@/lib/components/observed-time";
 import type { Component } from "@/lib/incident";
 
 /**
@@ -26,8 +26,8 @@ export interface ComponentFigureFacts {
   knowledge: ComponentKnowledge | null;
   /** Runs touching the period (and the acknowledgment window before it). */
   runs: FigureRun[];
-  /** The grid sources' capture runs from a little before the period. */
-  captures: CaptureRunFacts[];
+  /** When each grid source watched the grid, from a little before the period. */
+  watches: SourceWatch[];
   intervalMs: number;
   /** Quiet degradations that began in the period. */
   quietDegradations: number;
@@ -109,7 +109,7 @@ export function computeComponentFigures(facts: ComponentFigureFacts, period: { f
   const nowMs = now.getTime();
   const span = { from: Date.parse(period.from), to: Math.min(Date.parse(period.to), nowMs) };
   if (span.to < span.from) span.to = span.from;
-  const time = observedTimeOf(facts.captures, span, { intervalMs: facts.intervalMs, now: nowMs });
+  const time = observedWithin(watchedTimeOfSources(facts.watches, { intervalMs: facts.intervalMs, now: nowMs }), span);
   const inPeriod = facts.runs.filter((r) => Date.parse(r.from) < span.to && (r.until === null || Date.parse(r.until) > span.from));
   const groupNames = new Map<string, { name: string; from: string }>();
   for (const r of facts.runs) if (r.isGroup && (groupNames.get(r.componentId)?.from ?? "") <= r.from) groupNames.set(r.componentId, { name: r.name, from: r.from });

@@ -2,7 +2,7 @@ import type { StoredComponentRun } from "@/lib/components/component-history";
 import { type ComponentNow, describeComponentNow } from "@/lib/components/component-now";
 import type { ComponentStatus } from "@/lib/components/component-status";
 import { type DayCell, dayStripOf } from "@/lib/components/day-strip";
-import { type CaptureRunFacts, longestWatchedGap, observedWithin, type Span, watchedTimeOf } from "@/lib/components/observed-time";
+import { longestWatchedGap, observedWithin, type SourceWatch, type Span, watchedTimeOfSources } from "@/lib/components/observed-time";
 import { type StateShares, stateSharesOf } from "@/lib/components/state-shares";
 import type { SourceProfile } from "@/lib/derive/source-profile";
 
@@ -83,8 +83,8 @@ export interface ComponentPageFacts {
   /** Components listed in it now, when it is a group. */
   members: Array<{ key: string; name: string; status: ComponentStatus; inferred: boolean }>;
   gridSources: Array<GridSource & { lastGoodAt: string | null; lastAttemptAt: string | null; lastOutcome: string | null }>;
-  /** The grid sources' capture runs from the window's start. */
-  captures: CaptureRunFacts[];
+  /** When each grid source watched the grid, from the window's start. */
+  watches: SourceWatch[];
   /** Incidents naming it that began in the period, newest first. */
   incidents: IncidentNaming[];
   /** Whether more incidents named it in the period than are listed. */
@@ -154,7 +154,7 @@ export function toComponentPage(facts: ComponentPageFacts, period: ComponentPeri
   const span = { from: Date.parse(period.from), to: Date.parse(period.to) };
   const stripSpan = { from: Math.floor(nowMs / DAY_MS) * DAY_MS - (STRIP_DAYS - 1) * DAY_MS, to: nowMs };
   // The period and the strip read the same captures: their watched time is worked out once.
-  const watched = watchedTimeOf(facts.captures, { intervalMs: facts.vendor.intervalMs, now: nowMs });
+  const watched = watchedTimeOfSources(facts.watches, { intervalMs: facts.vendor.intervalMs, now: nowMs });
   // What is current is known up to now only while the grid is watched; otherwise up to its last capture.
   const knownUntil = componentNow.state === "unknown" ? (componentNow.asOf === null ? 0 : Date.parse(componentNow.asOf)) : nowMs;
   const timeline = timelineOf(facts.runs, name, span, knownUntil);

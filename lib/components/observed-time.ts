@@ -44,36 +44,79 @@ export function longestWatchedGap(intervalMs: number): number {
   return STALE_AFTER_INTERVALS * intervalMs;
 }
 
-/** The stretches one source's good captures cover, joined where nothing failed between them and none is too far from the next. */
-function sourceSpans(runs: readonly CaptureRunFacts[], maxGap: number, now: number): Span[] {
-  const pieces: Span[] = [];
-  const failures: Span[] = [];
-  for (const run of runs) {
-    const from = Date.parse(run.first);
-    const to = Date.parse(run.last);
-    if (!run.good) {
-      failures.push({ from, to });
-      continue;
-    }
-    // A run keeps no instant between its first and last observation: it is watched throughout
-    // only if its observations are, on average, close enough together.
-    const dense = run.observations > 1 && (to - from) / (run.observations - 1) <= maxGap;
-    if (dense || from === to) pieces.push({ from, to });
-    else pieces.push({ from, to: from }, { from: to, to });
-  }
-  pieces.sort((a, b) => a.from - b.from || a.to - b.to);
-  const failedBetween = (a: number, b: number) => failures.some((f) => f.to > a && f.from < b);
-  const joined: Span[] = [];
+/**
+ * One source's watched stretches as its capture runs place them, before `now` extends the last:
+ * what the runs say, so a reader may keep it and add the runs that come after.
+ */
+export interface SourceWatch {
+  /** Disjoint, in time order. */
+  spans: Span[];
+  failures: Span[];
+  /** The last observation of the runs it was worked out from (epoch ms); -Infinity for none. */
+  through: number;
+}
+
+export const NO_WATCH: SourceWatch = { spans: [], failures: [], through: -Infinity };
+
+/** The pieces of time a good run covers: all of it when its observations are close enough together, else its two ends. */
+function piecesOf(run: CaptureRunFacts, maxGap: number): Span[] {
+  const from = Date.parse(run.first);
+  const to = Date.parse(run.last);
+  // A run keeps no instant between its first and last observation: it is watched throughout
+  // only if its observations are, on average, close enough together.
+  const dense = run.observations > 1 && (to - from) / (run.observations - 1) <= maxGap;
+  return dense || from === to ? [{ from, to }] : [{ from, to: from }, { from: to, to }];
+}
+
+const failedBetween = (failures: readonly Span[], a: number, b: number) => failures.some((f) => f.to > a && f.from < b);
+
+/** Adds pieces in time order to joined spans (its own copy), joined where nothing failed between them and none is too far from the last. */
+function joinPieces(joined: Span[], pieces: readonly Span[], failures: readonly Span[], maxGap: number): void {
   for (const piece of pieces) {
     const last = joined.at(-1);
     if (last && piece.from <= last.to) last.to = Math.max(last.to, piece.to);
-    else if (last && piece.from - last.to <= maxGap && !failedBetween(last.to, piece.from)) last.to = Math.max(last.to, piece.to);
+    else if (last && piece.from - last.to <= maxGap && !failedBetween(failures, last.to, piece.from)) last.to = Math.max(last.to, piece.to);
     else joined.push({ ...piece });
   }
-  // Since the last good capture: watched while the next poll is not yet overdue and none has failed.
-  const tail = joined.at(-1);
-  if (tail && now > tail.to && now - tail.to <= maxGap && !failedBetween(tail.to, now)) tail.to = now;
-  return joined;
+}
+
+/** The stretches one source's capture runs (in any order) cover. */
+export function sourceWatchOf(runs: readonly CaptureRunFacts[], maxGap: number): SourceWatch {
+  const pieces: Span[] = [];
+  const failures: Span[] = [];
+  let through = -Infinity;
+  for (const run of runs) {
+    through = Math.max(through, Date.parse(run.last));
+    if (run.good) pieces.push(...piecesOf(run, maxGap));
+    else failures.push({ from: Date.parse(run.first), to: Date.parse(run.last) });
+  }
+  pieces.sort((a, b) => a.from - b.from || a.to - b.to);
+  const spans: Span[] = [];
+  joinPieces(spans, pieces, failures, maxGap);
+  return { spans, failures, through };
+}
+
+/**
+ * A watch with a later run of its source added: the same as working it out again from all the runs,
+ * the kept watch untouched. Undefined when the run does not begin after every run already in it
+ * (a late capture): work it out again then.
+ */
+export function extendWatch(watch: SourceWatch, run: CaptureRunFacts, maxGap: number): SourceWatch | undefined {
+  const from = Date.parse(run.first);
+  if (!(from > watch.through)) return undefined;
+  const through = Date.parse(run.last);
+  if (!run.good) return { spans: watch.spans, failures: [...watch.failures, { from, to: through }], through };
+  const last = watch.spans.at(-1);
+  const spans = last ? [...watch.spans.slice(0, -1), { ...last }] : [];
+  joinPieces(spans, piecesOf(run, maxGap), watch.failures, maxGap);
+  return { spans, failures: watch.failures, through };
+}
+
+/** A source's watched stretches as of `now`: since its last good capture it is watched while the next poll is not yet overdue and none has failed. */
+function spansAsOf(watch: SourceWatch, maxGap: number, now: number): Span[] {
+  const tail = watch.spans.at(-1);
+  if (!tail || !(now > tail.to && now - tail.to <= maxGap && !failedBetween(watch.failures, tail.to, now))) return watch.spans;
+  return [...watch.spans.slice(0, -1), { from: tail.from, to: now }];
 }
 
 /** Spans as one disjoint list in time order (overlapping or touching ones joined). */
@@ -97,16 +140,25 @@ export interface WatchedTime {
 
 /** The watched time of the capture runs of the sources that state the grid, each source's poll interval being `intervalMs`. */
 export function watchedTimeOf(runs: readonly CaptureRunFacts[], options: { intervalMs: number; now: number }): WatchedTime {
-  const maxGap = longestWatchedGap(options.intervalMs);
+  return watchedTimeOfSources(watchesOf(runs, options.intervalMs), options);
+}
+
+/** The watch of each source of the capture runs, each source's poll interval being `intervalMs`. */
+export function watchesOf(runs: readonly CaptureRunFacts[], intervalMs: number): SourceWatch[] {
   const bySource = new Map<string, CaptureRunFacts[]>();
   for (const run of runs) {
     const list = bySource.get(run.source) ?? [];
     list.push(run);
     bySource.set(run.source, list);
   }
-  const watched = unionOf([...bySource.values()].flatMap((list) => sourceSpans(list, maxGap, options.now)));
-  const failures = runs.filter((r) => !r.good).map((r) => ({ from: Date.parse(r.first), to: Date.parse(r.last) }));
-  return { watched, failures };
+  return [...bySource.values()].map((list) => sourceWatchOf(list, longestWatchedGap(intervalMs)));
+}
+
+/** The watched time of the grid sources' watches, as of `now`. */
+export function watchedTimeOfSources(watches: readonly SourceWatch[], options: { intervalMs: number; now: number }): WatchedTime {
+  const maxGap = longestWatchedGap(options.intervalMs);
+  const watched = unionOf(watches.flatMap((w) => spansAsOf(w, maxGap, options.now)));
+  return { watched, failures: watches.flatMap((w) => w.failures) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type ComponentFigureFacts, computeComponentFigures, type FigureRun } from "@/lib/components/component-figures";
 import { describeDegraded, describeDegradedByGroup, describeLag, describeQuiet, describeWatched, NOT_STATED } from "@/lib/components/figure-text";
+import { watchesOf } from "@/lib/components/observed-time";
 import { comparisonRows, compareVendors } from "@/lib/vendor-comparison";
 
 const MIN = 60_000;
@@ -28,7 +29,7 @@ function facts(extra: Partial<ComponentFigureFacts> = {}): ComponentFigureFacts 
       run("web", "major-outage", "06:00", "06:30"),
       run("web", "operational", "06:30", null),
     ],
-    captures: watched,
+    watches: watchesOf(watched, 5 * MIN),
     intervalMs: 5 * MIN,
     quietDegradations: 2,
     incidents: [
@@ -56,7 +57,7 @@ describe("a vendor's component figures", () => {
   });
 
   it("counts only watched time: a morning not watched is unknown, never operational", () => {
-    const f = computeComponentFigures(facts({ captures: [] }), PERIOD, NOW);
+    const f = computeComponentFigures(facts({ watches: [] }), PERIOD, NOW);
     expect(describeDegraded(f)).toBe("unknown: the grid was not watched in this period");
     expect(describeWatched(f)).toBe("0 min of 12 h (0%)");
   });

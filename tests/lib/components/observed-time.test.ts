@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type CaptureRunFacts, observedTimeOf, totalMs } from "@/lib/components/observed-time";
+import { type CaptureRunFacts, extendWatch, NO_WATCH, observedTimeOf, sourceWatchOf, totalMs } from "@/lib/components/observed-time";
+import { createRandom } from "@/bench/synthetic-text";
 
 const MIN = 60_000;
 const T = (hhmm: string) => `2026-03-01T${hhmm}:00.000Z`;
@@ -53,5 +54,38 @@ describe("the time Redline watched a status page's grid", () => {
     const time = observedTimeOf([], period, options);
     expect(time.observed).toEqual([]);
     expect(time.unobserved).toEqual([{ ...period, reason: "gap" }]);
+  });
+
+  it("adds a later run to a kept watch exactly as working the watch out again from every run would", () => {
+    const maxGap = 15 * MIN;
+    for (let seed = 1; seed <= 40; seed++) {
+      const random = createRandom(seed);
+      // Runs of one source one after another: unchanged polls, changes, failures, silences of any length.
+      const runs: CaptureRunFacts[] = [];
+      let at = ms("00:00");
+      for (let i = 0; i < 30; i++) {
+        at += Math.floor(random() * 4) * 10 * MIN + (random() < 0.15 ? 60 * MIN : 0) + MIN;
+        const observations = 1 + Math.floor(random() * 5);
+        const length = observations === 1 ? 0 : Math.floor(random() * 3 + 1) * 10 * MIN * (observations - 1) * (random() < 0.2 ? 3 : 1);
+        const iso = (t: number) => new Date(t).toISOString();
+        runs.push({ source: SUMMARY, first: iso(at), last: iso(at + length), observations, good: random() > 0.2 });
+        at += length;
+      }
+      let kept = NO_WATCH;
+      runs.forEach((run, i) => {
+        const extended = extendWatch(kept, run, maxGap);
+        expect(extended, `seed ${seed}, run ${i}`).toEqual(sourceWatchOf(runs.slice(0, i + 1), maxGap));
+        kept = extended ?? kept;
+      });
+    }
+  });
+
+  it("does not add a run that begins before the kept watch ends (a late capture): the watch is worked out again", () => {
+    const kept = sourceWatchOf([good("10:00", "10:30", 4)], 15 * MIN);
+    expect(extendWatch(kept, good("10:20"), 15 * MIN)).toBeUndefined();
+    expect(extendWatch(kept, good("10:30"), 15 * MIN)).toBeUndefined();
+    expect(extendWatch(kept, good("10:40"), 15 * MIN)?.spans).toEqual([{ from: ms("10:00"), to: ms("10:40") }]);
+    // The kept watch is left as it was.
+    expect(kept.spans).toEqual([{ from: ms("10:00"), to: ms("10:30") }]);
   });
 });
