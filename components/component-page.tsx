@@ -49,11 +49,14 @@ function DayStrip({ strip, name }: { strip: readonly DayCell[]; name: string }) 
         Each day coloured by the worst state Redline observed that day, oldest first; a day it did not watch the page at all is not observed, never operational. Observed on {observed} of {strip.length} days.
       </p>
       <ol className="day-strip" aria-label={`${name}, the last ${STRIP_DAYS} days, oldest first`}>
-        {strip.map((cell) => (
-          <li key={cell.day} className={`day state-${cell.state}${cell.inferred ? " day-inferred" : ""}`} title={cellText(cell)}>
-            <span className="visually-hidden">{cellText(cell)}</span>
-          </li>
-        ))}
+        {strip.map((cell) => {
+          const text = cellText(cell);
+          return (
+            <li key={cell.day} className={`day state-${cell.state}${cell.inferred ? " day-inferred" : ""}`} title={text}>
+              <span className="visually-hidden">{text}</span>
+            </li>
+          );
+        })}
       </ol>
       <p className="day-strip-ends small muted" aria-hidden="true">
         <span>{strip[0]?.day}</span>
