@@ -4,6 +4,11 @@ export class TimestampError extends Error {
   readonly kind = "timestamp";
 }
 
+const DAY_MS = 86_400_000;
+/** 0000-01-01T00:00:00Z and 10000-01-01T00:00:00Z. */
+const MIN_DAY_MS = -62_167_219_200_000;
+const MAX_DAY_MS = 253_402_300_800_000;
+
 const ISO_PATTERN =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|z|UTC|[+-]\d{2}(?::?\d{2})?)?$/;
 
@@ -64,6 +69,25 @@ export function formatUtc(epochMs: number): string {
     throw new TimestampError(`time out of range: ${epochMs}`);
   }
   return date.toISOString();
+}
+
+/**
+ * The UTC day (YYYY-MM-DD) holding `epochMs`, worked out from the day number (Hinnant's
+ * days-to-civil) rather than through a Date: pages write a day for each of 90 to 365 cells, and
+ * under Next every Date made goes through its patched constructor. Years 0 to 9999 only.
+ */
+export function utcDayOf(epochMs: number): string {
+  if (!Number.isFinite(epochMs) || epochMs < MIN_DAY_MS || epochMs >= MAX_DAY_MS) throw new TimestampError(`time out of range: ${epochMs}`);
+  const z = Math.floor(epochMs / DAY_MS) + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const mp = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  return `${String(year).padStart(4, "0")}-${month < 10 ? "0" : ""}${month}-${day < 10 ? "0" : ""}${day}`;
 }
 
 export function epochSecondsToUtc(seconds: number | string): string {

@@ -1,5 +1,6 @@
 import { rankComponentStatus } from "@/lib/components/component-status";
 import type { Span } from "@/lib/components/observed-time";
+import { utcDayOf } from "@/lib/time";
 import { isListedState, type ObservedState, type StateRun, statesOverObserved } from "@/lib/components/state-shares";
 
 const DAY_MS = 86_400_000;
@@ -54,7 +55,7 @@ export function dayStripOf(runs: readonly StateRun[], observed: readonly Span[],
         inferred = p.inferred;
       }
     }
-    cells.push({ day: new Date(start).toISOString().slice(0, 10), state, observedMs, dayMs: Math.max(0, end - start), inferred });
+    cells.push({ day: utcDayOf(start), state, observedMs, dayMs: Math.max(0, end - start), inferred });
   }
   return cells;
 }

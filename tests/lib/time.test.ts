@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { epochSecondsToUtc, TimestampError, toUtcIso, zoneAbbreviationOffset } from "@/lib/time";
+import { epochSecondsToUtc, TimestampError, toUtcIso, utcDayOf, zoneAbbreviationOffset } from "@/lib/time";
 
 describe("toUtcIso", () => {
   it("converts a New York offset on either side of a DST change to UTC", () => {
@@ -45,5 +45,30 @@ describe("zones and epochs", () => {
     expect(() => epochSecondsToUtc("8640000000000")).toThrow(TimestampError);
     expect(() => toUtcIso("9999-12-31T23:59:59-12:00")).toThrow(TimestampError);
     expect(toUtcIso("9999-12-31T23:59:59+12:00")).toBe("9999-12-31T11:59:59.000Z");
+  });
+});
+
+describe("utcDayOf", () => {
+  it("names the same UTC day as Date for every day of 1899 to 2101 and random instants of years 0 to 9999", () => {
+    const DAY = 86_400_000;
+    for (let ms = Date.UTC(1899, 0, 1); ms < Date.UTC(2102, 0, 1); ms += DAY) {
+      for (const at of [ms, ms + DAY - 1]) expect(utcDayOf(at)).toBe(new Date(at).toISOString().slice(0, 10));
+    }
+    let seed = 7;
+    const low = Date.parse("0000-01-01T00:00:00.000Z");
+    const high = Date.parse("9999-12-31T23:59:59.999Z");
+    for (let i = 0; i < 20_000; i += 1) {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      const at = Math.floor(low + (seed / 2_147_483_648) * (high - low));
+      expect(utcDayOf(at)).toBe(new Date(at).toISOString().slice(0, 10));
+    }
+    expect(utcDayOf(low)).toBe("0000-01-01");
+    expect(utcDayOf(high)).toBe("9999-12-31");
+  });
+
+  it("refuses an instant outside years 0 to 9999 or not a number", () => {
+    expect(() => utcDayOf(Date.parse("0000-01-01T00:00:00.000Z") - 1)).toThrow(TimestampError);
+    expect(() => utcDayOf(Date.parse("9999-12-31T23:59:59.999Z") + 1)).toThrow(TimestampError);
+    expect(() => utcDayOf(Number.NaN)).toThrow(TimestampError);
   });
 });
