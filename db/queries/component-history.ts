@@ -23,11 +23,15 @@ export interface RunRow extends StateRow {
   until: string | null;
 }
 
-/** The columns of a StateRow, from component_states `s` joined to components `c`. */
-export const STATE_COLUMNS = `c.component_key AS "componentId", s.name, s.group_key AS "groupId", s.is_group AS "isGroup", s.status,
+/** The columns of a StateRow but its component's key, from component_states `s` alone. */
+const OWN_STATE_COLUMNS = `s.name, s.group_key AS "groupId", s.is_group AS "isGroup", s.status,
   s.vendor_status AS "vendorStatus", s.inferred, s.source, s.vendor_changed_at AS "vendorChangedAt", s.state_since AS "since"`;
+/** The columns of a StateRow, from component_states `s` joined to components `c`. */
+export const STATE_COLUMNS = `c.component_key AS "componentId", ${OWN_STATE_COLUMNS}`;
 /** The columns of a RunRow. */
 export const RUN_COLUMNS = `${STATE_COLUMNS}, s.from_at AS "from", s.until_at AS "until"`;
+/** The columns of a RunRow but its component's key, for reading one component's runs without a join. */
+export const OWN_RUN_COLUMNS = `${OWN_STATE_COLUMNS}, s.from_at AS "from", s.until_at AS "until"`;
 
 const statements = statementsFor((c: Connection) => ({
   runs: c.prepare<[number], RunRow>(

@@ -1,6 +1,6 @@
 import type { RedlineDb } from "@/db/client";
 import type { Connection } from "@/db/driver/connection";
-import { RUN_COLUMNS, type RunRow, runOf } from "@/db/queries/component-history";
+import { OWN_RUN_COLUMNS, RUN_COLUMNS, type RunRow, runOf } from "@/db/queries/component-history";
 import { statementsFor } from "@/db/queries/prepared";
 import { getVendor } from "@/db/queries/vendor-profile";
 import type { StoredComponentRun } from "@/lib/components/component-history";
@@ -17,8 +17,8 @@ const statements = statementsFor((c: Connection) => ({
   component: c.prepare<[number, string], { id: number }>(`SELECT id FROM components WHERE vendor_id = ? AND component_key = ?`),
   // A component has one run at a time: the runs reaching past a time are the last begun by then and
   // those begun after, sought on (component_id, from_at) rather than every run of its life read.
-  runsSince: c.prepare<{ component: number; since: string }, RunRow>(
-    `SELECT ${RUN_COLUMNS} FROM component_states s JOIN components c ON c.id = s.component_id
+  runsSince: c.prepare<{ component: number; since: string }, Omit<RunRow, "componentId">>(
+    `SELECT ${OWN_RUN_COLUMNS} FROM component_states s
      WHERE s.component_id = @component
        AND s.from_at >= coalesce((SELECT max(from_at) FROM component_states WHERE component_id = @component AND from_at <= @since), '')
        AND (s.until_at IS NULL OR s.until_at > @since)
@@ -57,7 +57,7 @@ export async function findComponentPage(db: RedlineDb, slug: string, key: string
   if (!component) return undefined;
   const intervalMs = vendor.intervalSeconds ? vendor.intervalSeconds * 1000 : rules.defaultIntervalMs;
   const windowStart = componentWindowStart(period, now, intervalMs);
-  const runs: StoredComponentRun[] = (await st.runsSince.all({ component: component.id, since: windowStart })).map(runOf);
+  const runs: StoredComponentRun[] = (await st.runsSince.all({ component: component.id, since: windowStart })).map((row) => runOf({ ...row, componentId: key }));
   // The runs reaching past the window's start end with its last; a component removed before it needs a look back.
   const lastRow = runs.length > 0 ? undefined : await st.lastRun.get(component.id);
   const last = runs.at(-1) ?? (lastRow ? runOf(lastRow) : null);

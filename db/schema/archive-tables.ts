@@ -219,6 +219,8 @@ export function defineArchiveTables(h: ColumnHelpers) {
     (t) => [
       h.primaryKey({ columns: [t.incidentId, t.componentId] }),
       h.index("incident_components_vendor_name").on(t.vendorId, t.name),
+      // A component page's incidents: those naming one component, sought rather than the vendor's all read.
+      h.index("incident_components_vendor_component").on(t.vendorId, t.componentId),
     ],
   );
 
