@@ -109,6 +109,8 @@ const envSchema = z.object({
   REDLINE_WEBSUB_HUB: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^https?$/ }).optional()),
   /** Memory for rendered archive pages kept while the archive is unchanged; 0 turns it off. */
   REDLINE_PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
+  /** Threads rendering incident, change and component pages beside the web server's own; 0 renders them on it. Unset: one fewer than the cores, 1 to 4. */
+  REDLINE_PAGE_WORKERS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(0).max(64).optional()),
   /** `npm run demo` only: the poller observes by the simulator's clock (lib/catch-up-clock.ts), "startMs,anchorRealMs,acceleration". */
   REDLINE_DEMO_CLOCK: z.preprocess((v) => (v === "" ? undefined : v), z.string().regex(/^\d+,\d+,\d+(?:\.\d+)?$/, "expected startMs,anchorRealMs,acceleration").optional()),
   /** Raw bodies of captures last observed longer ago than this many days are deleted; the history derived from them stays. */

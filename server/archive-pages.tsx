@@ -69,17 +69,26 @@ function document(title: string, stylesheets: readonly string[], alternates: rea
   return `<!DOCTYPE html>${renderToStaticMarkup(<HtmlDocument title={title} stylesheets={stylesheets} alternates={alternates}>{body}</HtmlDocument>)}`;
 }
 
+/** Renders the archive page at a path with its query: its HTML, or null when the path names nothing archived or asks what the page does not take. */
+export type ArchivePageRenderer = (pathname: string, search: string, now: Date) => Promise<string | null>;
+
+/** Whether a path is one of an incident, change or component page (which may still name nothing). */
+export function isArchivePagePath(pathname: string): boolean {
+  return COMPONENT_PAGE.test(pathname) || INCIDENT_PAGE.test(pathname);
+}
+
 /**
  * Answers a GET or HEAD of an incident or change page without query parameters (the proxy checks
  * those, and a page takes none), or of a component page with the period it takes; false when Next
  * should answer instead.
  */
-export async function answerArchivePage(db: RedlineDb, stylesheets: () => readonly string[], req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
+export async function answerArchivePage(render: ArchivePageRenderer, req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
   if ((req.method !== "GET" && req.method !== "HEAD") || !req.url) return false;
   // Next's client router asks for its own payload, not the page: Next answers those.
   if (isNextRouterRequest(req)) return false;
   const url = new URL(req.url, "http://x");
-  const html = await renderArchivePage(db, url.pathname, stylesheets(), new Date(), url.search);
+  if (!isArchivePagePath(url.pathname)) return false;
+  const html = await render(url.pathname, url.search, new Date());
   if (html === null) return false;
   const body = Buffer.from(html, "utf8");
   res.writeHead(200, {

@@ -3,10 +3,12 @@
  * memory (server/page-cache.ts) until an archive change concerns them (server/page-scope.ts). During
  * an outage many people open the same incident; they get the page as rendered for the first of
  * them, without a new render, while other vendors' new versions evict only their own pages.
- * Incident and change pages are rendered here without Next (server/archive-pages.tsx).
+ * Incident, change and component pages are rendered without Next (server/archive-pages.tsx), on
+ * worker threads (server/archive-page-pool.ts).
  * Run as `node --import tsx server/web-server.ts`; honours HOST, PORT, REDLINE_DATABASE_URL and REDLINE_DB.
  */
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import next from "next";
 import type { RedlineDb } from "@/db/client";
@@ -14,7 +16,8 @@ import { getArchiveChangePosition, listArchiveChangesSince } from "@/db/queries/
 import { createReadinessProbe } from "@/db/readiness";
 import { getServerDb } from "@/db/server-db";
 import { databaseLocation, readEnv } from "@/lib/env";
-import { answerArchivePage } from "@/server/archive-pages";
+import { createArchivePagePool, pooledRenderer } from "@/server/archive-page-pool";
+import { answerArchivePage, type ArchivePageRenderer, renderArchivePage } from "@/server/archive-pages";
 import { errorMessage } from "@/lib/error-message";
 import { renderBadRequestPage } from "@/lib/render/bad-request-html";
 import { newNonce, nonceOf, securityHeaders } from "@/lib/security-headers";
@@ -211,20 +214,29 @@ export function redactSecrets(url: string): string {
 
 export interface WebServer {
   server: http.Server;
+  /** The threads rendering archive pages beside this one (0: this one renders them). */
+  pageWorkers: number;
   close(): Promise<void>;
 }
 
 /** Next.js (built into REDLINE_NEXT_DIST_DIR or .next) behind the page cache, listening. */
 export async function startWebServer(options: { host: string; port: number; db?: RedlineDb; dbFile?: string; cacheBytes?: number }): Promise<WebServer> {
-  const app = next({ dev: false, dir: ROOT, hostname: options.host, port: options.port });
-  await app.prepare();
-  const handle = app.getRequestHandler();
+  const env = readEnv();
   const db = options.db ?? getServerDb();
-  const cacheBytes = options.cacheBytes ?? readEnv().REDLINE_PAGE_CACHE_MB * 1024 * 1024;
+  const location = options.dbFile ?? databaseLocation(env);
+  // Started once the archive is open and migrated (getServerDb did it): each worker opens it read-only.
+  const workers = env.REDLINE_PAGE_WORKERS ?? Math.max(1, Math.min(4, os.availableParallelism() - 1));
+  const pool = workers > 0 ? createArchivePagePool({ location, size: workers, log: (line) => console.error(`web: ${line}`) }) : null;
+  const app = next({ dev: false, dir: ROOT, hostname: options.host, port: options.port });
+  await Promise.all([app.prepare(), pool?.ready]);
+  const handle = app.getRequestHandler();
+  const cacheBytes = options.cacheBytes ?? env.REDLINE_PAGE_CACHE_MB * 1024 * 1024;
+  const renderHere: ArchivePageRenderer = (pathname, search, now) => renderArchivePage(db, pathname, builtStylesheets(), now, search);
+  const renderPage = pool ? pooledRenderer(pool, builtStylesheets, renderHere) : renderHere;
   const render: RequestHandler = async (req, res) => {
     if (answerMalformedAddress(req, res)) return;
     try {
-      if (await answerArchivePage(db, builtStylesheets, req, res)) return;
+      if (await answerArchivePage(renderPage, req, res)) return;
     } catch (error) {
       // Next renders the same page, or its error page, and the failure is in the log.
       console.error(`web: ${redactSecrets(req.url ?? "")}: ${error instanceof Error ? error.stack ?? error.message : String(error)}; answered by Next`);
@@ -238,8 +250,7 @@ export async function startWebServer(options: { host: string; port: number; db?:
       since: (seq, limit) => listArchiveChangesSince(db, seq, limit),
     })
     : render;
-  const env = readEnv();
-  const probe = createReadinessProbe(options.dbFile ?? databaseLocation(env));
+  const probe = createReadinessProbe(location);
   const trust = trustProxies(env.REDLINE_TRUSTED_PROXIES);
   const limited = createClientRateLimit({ ratePerSecond: env.REDLINE_RATE_LIMIT_PER_SECOND, burst: env.REDLINE_RATE_LIMIT_BURST, trust });
   const telemetry = new ThrottleTelemetry(() => db, env.REDLINE_ALERT_INTERVAL_SECONDS * 1000, createAlertSender(env.REDLINE_ALERT_WEBHOOK_URL));
@@ -275,6 +286,7 @@ export async function startWebServer(options: { host: string; port: number; db?:
   });
   return {
     server,
+    pageWorkers: pool?.size ?? 0,
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
@@ -282,6 +294,7 @@ export async function startWebServer(options: { host: string; port: number; db?:
       clearInterval(flushing);
       flushTelemetry(`the counts of ${telemetry.unflushedScopes} scopes are lost`);
       app.close().catch((error: unknown) => console.error(`web: closing Next.js failed: ${errorMessage(error)}`));
+      pool?.close().catch((error: unknown) => console.error(`web: stopping the page workers failed: ${errorMessage(error)}`));
     }),
   };
 }
@@ -290,6 +303,8 @@ async function main(): Promise<void> {
   const env = readEnv();
   const host = process.env.HOST ?? "127.0.0.1";
   const web = await startWebServer({ host, port: env.PORT });
+  const workers = web.pageWorkers === 0 ? "on the server's thread" : `on ${web.pageWorkers} worker thread${web.pageWorkers === 1 ? "" : "s"}`;
+  console.log(`web: incident, change and component pages are rendered ${workers} (REDLINE_PAGE_WORKERS)`);
   console.log(`web: listening on http://${host}:${env.PORT}`);
   // Closing flushes the throttle counts gathered since the last flush, so a stop loses none of them.
   const stop = () => void web.close().finally(() => process.exit(0));

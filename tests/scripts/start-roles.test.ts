@@ -148,8 +148,9 @@ describe(`npm start with roles (${testDatabaseDialect})`, () => {
     try {
       const [db] = await Promise.all([databaseWithVendor("web", sim.vendor("acme").url), ensureBuild()]);
       const port = await freePort();
-      await whileStarted(["--role=web"], { ...NEXT_ENV, ...POLL_ENV, ...databaseEnvironment(db), PORT: String(port) }, async (start) => {
+      await whileStarted(["--role=web"], { ...NEXT_ENV, ...POLL_ENV, ...databaseEnvironment(db), PORT: String(port), REDLINE_PAGE_WORKERS: "2" }, async (start) => {
         await start.until("the web server listens", () => start.stdout.includes(`web: listening on http://127.0.0.1:${port}`));
+        expect(start.stdout).toContain("web: incident, change and component pages are rendered on 2 worker threads (REDLINE_PAGE_WORKERS)");
         expect(start.stdout).not.toContain("redline: building the web app (first start or sources changed)");
         expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
         const vendors = await fetch(`http://127.0.0.1:${port}/vendors`);
