@@ -26,7 +26,7 @@ export type FeedLevel = "all" | "kind" | "vendor" | "vendor-kind" | "incident" |
 /** Enough for a reader that polls hourly to miss nothing on a busy day; older items are on the pages. */
 export const FEED_SIZE = 50;
 /** Raise when the items' rendering changes, so readers' cached copies are replaced. */
-const RENDER_VERSION = "5";
+const RENDER_VERSION = "6";
 const CACHE_CONTROL = "public, max-age=60";
 
 interface Scope {
@@ -41,6 +41,8 @@ interface Scope {
 }
 
 type Params = { slug?: string; key?: string; kind?: string; name?: string };
+/** The whole archive's feed follows this; narrowed, it is named by what narrows it. */
+const ALL_CHANGES = "all changes";
 type Resolved = { scope: Scope } | { error: Response };
 
 function kindOf(raw: string | undefined): EntryKindName | null {
@@ -60,7 +62,7 @@ async function resolveScope(db: RedlineDb, level: FeedLevel, params: Params): Pr
   if ((level === "kind" || level === "vendor-kind") && kind === null) {
     return { error: problem(404, `no change kind ${JSON.stringify(params.kind ?? "")} (see /api/v1/openapi.json for the list)`) };
   }
-  if (level === "all") return { scope: { filter: {}, quiet: {}, name: "all changes", page: "/", feedPath: paths.allFeed } };
+  if (level === "all") return { scope: { filter: {}, quiet: {}, name: ALL_CHANGES, page: "/", feedPath: paths.allFeed } };
   if (level === "kind" && kind) {
     const page = isChangeKind(kind) ? `/?kind=${kind}` : paths.quietDegradations();
     return { scope: { ...ofKind(kind), name: entryKindLabel(kind), page, feedPath: (f) => paths.kindFeed(kind, f) } };
@@ -179,10 +181,31 @@ function narrow(scope: Scope, q: FeedQuery): Pick<Scope, "filter" | "quiet"> | {
   return { filter, quiet };
 }
 
-function describeFeed(scope: Scope, carries: Pick<Scope, "filter" | "quiet">): string {
-  if (carries.filter === null) return `Every quiet degradation Redline observed of ${scope.name}, newest first: components degraded or out while no incident was open.`;
+/** What the query narrows the feed to, in words ("Update edited, Impact lowered; impact critical"), or null when it does not. */
+function narrowingOf(q: FeedQuery): string | null {
+  const parts = [
+    q.kind ? q.kind.map(entryKindLabel).join(", ") : null,
+    q.impact ? `impact ${q.impact.join(" or ")}` : null,
+    q.component === undefined ? null : `component ${q.component}`,
+    q.group === undefined ? null : `group ${q.group}`,
+  ].filter((part): part is string => part !== null);
+  return parts.length > 0 ? parts.join("; ") : null;
+}
+
+/** The feed's title: what it follows, then what the query narrows that to, as a kind's own feed is titled. */
+function feedTitle(scope: Scope, q: FeedQuery): string {
+  const narrowing = narrowingOf(q);
+  if (narrowing === null) return `Redline: ${scope.name}`;
+  return scope.name === ALL_CHANGES ? `Redline: ${narrowing}` : `Redline: ${scope.name}: ${narrowing}`;
+}
+
+function describeFeed(scope: Scope, carries: Pick<Scope, "filter" | "quiet">, q: FeedQuery): string {
+  const of = scope.name === ALL_CHANGES ? "" : ` of ${scope.name}`;
+  const narrowing = narrowingOf(q);
+  const only = narrowing === null ? "" : ` Only: ${narrowing}.`;
+  if (carries.filter === null) return `Every quiet degradation Redline observed${of}, newest first: components degraded or out while no incident was open.${only}`;
   const quiet = carries.quiet === null ? "" : ", and the components degraded or out while no incident was open";
-  return `Every change Redline archived of ${scope.name}, newest first: new incidents and the edits vendors make to them${quiet}.`;
+  return `Every change Redline archived${of}, newest first: new incidents and the edits vendors make to them${quiet}.${only}`;
 }
 
 /** The etag's words for a quiet degradation: everything its entry shows. */
@@ -225,8 +248,8 @@ export function feedRoute(level: FeedLevel, format: FeedFormat, database: () => 
       const self = Object.fromEntries(FEED_FORMATS.map((f) => [f, `${origin}${scope.feedPath(f)}${url.search}`])) as Record<FeedFormat, string>;
       const doc: FeedDocument = {
         id: stableUrn("redline-feed", scope.feedPath("atom"), url.search),
-        title: `Redline: ${scope.name}`,
-        description: describeFeed(scope, carries),
+        title: feedTitle(scope, query.data),
+        description: describeFeed(scope, carries, query.data),
         link: `${origin}${scope.page}`,
         self,
         updated: newest ?? new Date(0).toISOString(),

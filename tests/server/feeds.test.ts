@@ -149,6 +149,21 @@ describe("feed items", () => {
     expect(two.map((i) => i.title.split(": ")[1]).sort()).toEqual(["Impact downgraded", "Postmortem published"]);
   });
 
+  it("are titled and described by what their query narrows them to, as a kind's own feed is titled", async () => {
+    const feedOf = async (level: FeedLevel, params: Record<string, string>, query: string) =>
+      (await (await get(level, "json", params, query)).json()) as { title: string; description: string };
+    expect(await feedOf("all", {}, "")).toMatchObject({ title: "Redline: all changes", description: expect.stringMatching(/^Every change Redline archived, newest first: /) });
+    const edited = await feedOf("all", {}, "?kind=update-edited");
+    expect(edited.title).toBe("Redline: Update edited");
+    expect((await feedOf("kind", { kind: "update-edited" }, "")).title).toBe(edited.title);
+    expect(edited.description).toMatch(/^Every change Redline archived, newest first: .*\. Only: Update edited\.$/);
+    expect((await feedOf("vendor", { slug: "acme" }, "?kind=impact-downgraded&kind=postmortem-published")).title).toBe("Redline: Acme Cloud: Impact downgraded, Postmortem published");
+    const narrowed = await feedOf("all", {}, "?impact=critical&component=pay");
+    expect(narrowed.title).toBe("Redline: impact critical; component pay");
+    expect(narrowed.description).toMatch(/ Only: impact critical; component pay\.$/);
+    expect((await feedOf("vendor", { slug: "acme" }, "")).title).toBe("Redline: Acme Cloud");
+  });
+
   it("keep their ids when the feed is made again, and when newer changes push in", async () => {
     const before = await parseItems("rss", await (await get("vendor", "rss", { slug: "other" })).text());
     const again = await parseItems("rss", await (await get("vendor", "rss", { slug: "other" })).text());
