@@ -9,7 +9,9 @@ let cached: { dir: string; hrefs: readonly string[] } | null = null;
  * where there is no build output to read (a development server).
  */
 export function builtStylesheets(distDir = process.env.REDLINE_NEXT_DIST_DIR ?? ".next"): readonly string[] {
-  const dir = path.resolve(distDir);
+  // The build's output, found at run time: nothing for Next's build to trace (without the comment,
+  // Turbopack warns and traces the whole project into the proxy and the routes that import this).
+  const dir = path.resolve(/* turbopackIgnore: true */ distDir);
   if (cached?.dir === dir) return cached.hrefs;
   let html = "";
   try {
