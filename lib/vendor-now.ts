@@ -122,6 +122,8 @@ export interface VendorNowFacts {
   polled: boolean;
   /** Whether the poller's last round for it failed (a failure before any capture was recorded counts too). */
   pollFailing?: boolean;
+  /** When the poller last read its listing, when that round succeeded: by the poller's own real clock. */
+  lastOkPollAt?: string | null;
   intervalMs: number;
   sources: readonly SourceNowFacts[];
   /** Incidents its sources list as unresolved, with the source that lists each. */
@@ -131,7 +133,7 @@ export interface VendorNowFacts {
 /** A vendor's Now facts from its row, its poll state and its sources' standings. */
 export function nowFactsOf(
   vendor: { createdAt: string; enabled: boolean; url: string | null; intervalSeconds: number | null },
-  poll: { lastOutcome: string | null } | undefined,
+  poll: { lastOutcome: string | null; lastPollAt: string | null } | undefined,
   sources: SourceNowFacts[],
   defaultIntervalMs: number,
 ): Omit<VendorNowFacts, "unresolved"> {
@@ -139,6 +141,7 @@ export function nowFactsOf(
     createdAt: vendor.createdAt,
     polled: vendor.enabled && vendor.url !== null,
     pollFailing: poll !== undefined && poll.lastOutcome !== null && poll.lastOutcome !== "ok",
+    lastOkPollAt: poll?.lastOutcome === "ok" ? poll.lastPollAt : null,
     intervalMs: vendor.intervalSeconds ? vendor.intervalSeconds * 1000 : defaultIntervalMs,
     sources,
   };
@@ -190,7 +193,12 @@ export function describeNowStanding(facts: Omit<VendorNowFacts, "unresolved">, n
   const considered = listing.length > 0 ? listing : facts.sources;
   const asOf = latest(considered.map((s) => s.lastGoodAt));
   if (asOf === null) return { asOf: null, unknownSince: facts.createdAt, reason: "never-reached" };
-  if (Date.parse(asOf) >= now.getTime() - STALE_AFTER_INTERVALS * facts.intervalMs) return { asOf, unknownSince: null, reason: null };
+  const recent = (at: string) => Date.parse(at) >= now.getTime() - STALE_AFTER_INTERVALS * facts.intervalMs;
+  // Captures are stamped by the clock the poller observes by (the demo's runs weeks behind), its
+  // rounds by real time: a listing read successfully a moment ago is current whatever its stamp says.
+  const lastOkPollAt = facts.lastOkPollAt ?? null;
+  const polledJustNow = facts.polled && lastOkPollAt !== null && recent(lastOkPollAt);
+  if (recent(asOf) || polledJustNow) return { asOf, unknownSince: null, reason: null };
   const failing = facts.pollFailing === true || considered.some((s) => s.lastOutcome === "failed" || s.lastOutcome === "invalid");
   return { asOf, unknownSince: asOf, reason: !facts.polled ? "not-polled" : failing ? "failing" : "stale" };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareByNow, describeIncidentState, describeStillOpen, describeVendorNow, type FeedKind, feedKindOf, type IncidentNowFacts, probableEndOf, type SourceNowFacts } from "@/lib/vendor-now";
+import { compareByNow, describeIncidentState, describeStillOpen, describeVendorNow, type FeedKind, feedKindOf, type IncidentNowFacts, nowFactsOf, probableEndOf, type SourceNowFacts } from "@/lib/vendor-now";
 import { getPlatform } from "@/scrapers/platforms";
 
 /** Feed kinds as the platforms declare them: the rules read the declarations, not platform names. */
@@ -83,6 +83,27 @@ describe("describeVendorNow", () => {
     const quietSource = source(activeOnly, { lastGoodAt: ago(16 * MIN), lastOutcome: "ok" });
     expect(describeVendorNow({ ...base, sources: [quietSource], unresolved: [] }, NOW).reason).toBe("stale");
     expect(describeVendorNow({ ...base, pollFailing: true, sources: [quietSource], unresolved: [] }, NOW).reason).toBe("failing");
+  });
+
+  it("is not unknown when the poller read its listing a moment ago, however far behind the clock that stamped the captures runs", () => {
+    // The demo's captures are stamped by a catch-up clock 25 days behind; the poller settles its rounds in real time.
+    const stamped = source(activeOnly, { lastGoodAt: ago(25 * 1_440 * MIN), lastAttemptAt: ago(25 * 1_440 * MIN) });
+    const vendor = { createdAt: base.createdAt, enabled: true, url: "https://status.example.com", intervalSeconds: 2 };
+    const facts = nowFactsOf(vendor, { lastOutcome: "ok", lastPollAt: ago(4_000) }, [stamped], 5 * MIN);
+    const now = describeVendorNow({ ...facts, unresolved: [incident()] }, NOW);
+    expect(now).toMatchObject({ state: "incident", asOf: ago(25 * 1_440 * MIN), unknownSince: null, reason: null });
+    expect(now.open.map((i) => i.id)).toEqual(["i1"]);
+  });
+
+  it("still turns unknown when the poller's last round failed, or succeeded long ago", () => {
+    const stamped = source(activeOnly, { lastGoodAt: ago(25 * 1_440 * MIN) });
+    const vendor = { createdAt: base.createdAt, enabled: true, url: "https://status.example.com", intervalSeconds: 2 };
+    const failed = nowFactsOf(vendor, { lastOutcome: "failed", lastPollAt: ago(4_000) }, [stamped], 5 * MIN);
+    expect(describeVendorNow({ ...failed, unresolved: [] }, NOW)).toMatchObject({ state: "unknown", reason: "failing" });
+    const longAgo = nowFactsOf(vendor, { lastOutcome: "ok", lastPollAt: ago(60_000) }, [stamped], 5 * MIN);
+    expect(describeVendorNow({ ...longAgo, unresolved: [] }, NOW)).toMatchObject({ state: "unknown", reason: "stale" });
+    const notPolled = nowFactsOf({ ...vendor, enabled: false }, { lastOutcome: "ok", lastPollAt: ago(4_000) }, [stamped], 5 * MIN);
+    expect(describeVendorNow({ ...notPolled, unresolved: [] }, NOW)).toMatchObject({ state: "unknown", reason: "not-polled" });
   });
 
   it("keeps an imported archive's years-old open incident as of its capture, not open now", () => {
