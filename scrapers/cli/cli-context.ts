@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { closeStore, isDatabaseUrl, openStore, type RedlineDb } from "@/db/client";
 import { databaseLocation, readEnv } from "@/lib/env";
+import { ARCHIVE_ACCESS, type ArchiveCommand } from "@/scrapers/cli/archive-access";
 import { getPlatform, PLATFORM_NAMES } from "@/scrapers/platforms";
 import type { Platform } from "@/scrapers/platforms/platform";
 
@@ -25,17 +26,16 @@ export function requirePlatform(name: string): Platform {
 }
 
 /**
- * Open the database for one command, with its migrations applied, and always close it (SQLite
- * checkpoints its WAL on close; PostgreSQL's pool ends its connections).
+ * Open the archive for one command, with its migrations applied, and always close it (SQLite
+ * checkpoints its WAL on close; PostgreSQL's pool ends its connections). Where there is no SQLite
+ * file yet, only a command that starts an archive (ARCHIVE_ACCESS) makes one; the others refuse.
+ * A PostgreSQL database that does not exist fails to connect, saying so.
  */
-export async function withDatabase<T>(
-  opts: { db?: string },
-  work: (db: RedlineDb) => Promise<T> | T,
-  { mustExist = false }: { mustExist?: boolean } = {},
-): Promise<T> {
+export async function withDatabase<T>(command: ArchiveCommand, opts: { db?: string }, work: (db: RedlineDb) => Promise<T> | T): Promise<T> {
   const location = resolveDbPath(opts);
-  // A PostgreSQL database that does not exist fails to connect, saying so.
-  if (mustExist && !isDatabaseUrl(location) && !fs.existsSync(location)) throw new CliError(`no database at ${location} (import something first, or pass --db)`);
+  if (ARCHIVE_ACCESS[command] === "refuse" && !isDatabaseUrl(location) && !fs.existsSync(location)) {
+    throw new CliError(`no archive at ${location}: give --db <file or url> (or set REDLINE_DB) to name yours, or start one here with \`redline migrate\``);
+  }
   const db = await openStore(location);
   try {
     return await work(db);
@@ -43,4 +43,3 @@ export async function withDatabase<T>(
     await closeStore(db);
   }
 }
-

@@ -10,7 +10,7 @@ export async function runExport(opts: { vendor: string; incident?: string; versi
   const seq = opts.version === undefined ? undefined : parseSeq(opts.version);
   if (seq === null) throw new CliError(`--version must be a version number, not ${JSON.stringify(opts.version)}`);
   if (seq !== undefined && opts.incident === undefined) throw new CliError("--version goes with --incident");
-  await withDatabase(opts, async (db) => {
+  await withDatabase("export", opts, async (db) => {
     if (!(await getVendorBySlug(db, opts.vendor))) throw new CliError(`unknown vendor ${JSON.stringify(opts.vendor)}`);
     const doc = await loadVendorExport(db, opts.vendor, opts.incident);
     if (!doc) throw new CliError(`vendor ${opts.vendor} has no incident ${JSON.stringify(opts.incident)}`);
@@ -21,5 +21,5 @@ export async function runExport(opts: { vendor: string; incident?: string; versi
       return;
     }
     process.stdout.write(opts.format === "json" ? renderExportJson(doc) : renderExportMarkdown(doc));
-  }, { mustExist: true });
+  });
 }

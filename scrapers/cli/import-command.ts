@@ -60,10 +60,10 @@ function printSummary(what: string, s: ImportSummary, skipped: readonly string[]
   }
 }
 
-async function runSnapshots(opts: ImportOptions, what: string, total: number, snapshots: Iterable<SnapshotSource> | AsyncIterable<SnapshotSource>, skipped: string[]): Promise<void> {
+async function runSnapshots(command: "import" | "import-git", opts: ImportOptions, what: string, total: number, snapshots: Iterable<SnapshotSource> | AsyncIterable<SnapshotSource>, skipped: string[]): Promise<void> {
   const platform = requirePlatform(opts.platform);
   const addSource = opts.addSource === true;
-  await withDatabase(opts, async (db) => {
+  await withDatabase(addSource ? `${command} --add-source` : command, opts, async (db) => {
     const existing = await getVendorBySlug(db, opts.vendor);
     checkTarget(existing, opts.vendor, platform.name, addSource);
     const vendor = existing ?? (await ensureVendor(db, { slug: opts.vendor, name: opts.name, platform: platform.name }));
@@ -75,7 +75,7 @@ async function runSnapshots(opts: ImportOptions, what: string, total: number, sn
     } finally {
       bar.stop();
     }
-  }, { mustExist: addSource });
+  });
 }
 
 export async function runImport(dir: string, opts: ImportOptions): Promise<void> {
@@ -83,12 +83,12 @@ export async function runImport(dir: string, opts: ImportOptions): Promise<void>
   requirePlatform(opts.platform);
   const folder = listSnapshotFolder(dir);
   if (folder.snapshots.length === 0) throw new CliError(`no snapshot files in ${dir} (expected names like 20250401T085520Z__summary.json)`);
-  await runSnapshots(opts, dir, folder.snapshots.length, folder.snapshots, folder.skipped);
+  await runSnapshots("import", opts, dir, folder.snapshots.length, folder.snapshots, folder.skipped);
 }
 
 export async function runImportGit(repoDir: string, pathInRepo: string, opts: ImportOptions): Promise<void> {
   requireSlug(opts.vendor);
   requirePlatform(opts.platform);
   const versions = listFileVersions(repoDir, pathInRepo);
-  await runSnapshots(opts, `${repoDir}:${pathInRepo}`, versions.length, readFileVersions(repoDir, pathInRepo, versions), []);
+  await runSnapshots("import-git", opts, `${repoDir}:${pathInRepo}`, versions.length, readFileVersions(repoDir, pathInRepo, versions), []);
 }

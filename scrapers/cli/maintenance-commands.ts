@@ -38,7 +38,7 @@ export async function runMigrate(opts: { db?: string; bodyBatch?: string }): Pro
   const file = resolveDbPath(opts);
   if (isDatabaseUrl(file)) {
     // Opening applies PostgreSQL's migrations; the conversions below rewrite layouts only earlier SQLite files have.
-    await withDatabase(opts, () => undefined);
+    await withDatabase("migrate", opts, () => undefined);
     process.stdout.write(`migrated ${redact(file)}\n`);
     return;
   }
@@ -49,7 +49,7 @@ export async function runMigrate(opts: { db?: string; bodyBatch?: string }): Pro
     process.stdout.write(`backed up ${file} to ${backup.file} (${(backup.bytes / 1e6).toFixed(1)} MB) before converting it\n`);
     if (contentPending) process.stdout.write("versions: packing each version's changes and text into its content, in one transaction (a crash leaves the file as it was)\n");
   }
-  await withDatabase(opts, async (db) => {
+  await withDatabase("migrate", opts, async (db) => {
     const legacy = countLegacyBodies(db.$client);
     if (legacy > 0) {
       const converted = await convertLegacyBodies(db, {
@@ -87,7 +87,7 @@ function describeJob(job: DerivationJob): string {
 
 /** Rebuild a vendor's history in the foreground, or show the re-derivation jobs. */
 export async function runRederive(opts: { vendor?: string; status?: boolean; db?: string }): Promise<void> {
-  await withDatabase(opts, async (db) => {
+  await withDatabase("rederive", opts, async (db) => {
     if (opts.status || !opts.vendor) {
       const jobs = await listRecentJobs(db);
       if (jobs.length === 0) process.stdout.write("no re-derivation jobs\n");
@@ -115,7 +115,7 @@ export async function runRederive(opts: { vendor?: string; status?: boolean; db?
     }
     const versions = (await db.connection.prepare<[number], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE vendor_id = ?").get(vendor.id))?.n ?? 0;
     process.stdout.write(`rederived ${vendor.slug}: ${after?.capturesDone ?? 0} captures, ${versions} versions\n`);
-  }, { mustExist: true });
+  });
 }
 
 export async function runBackup(target: string, opts: { db?: string }): Promise<void> {

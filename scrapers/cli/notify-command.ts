@@ -19,7 +19,7 @@ function describeRound(r: RoundResult): string {
  */
 export async function runNotify(opts: { once?: boolean; db?: string }): Promise<void> {
   const env = readEnv();
-  await withDatabase(opts, async (db) => {
+  await withDatabase("notify", opts, async (db) => {
     const deps = createNotifyDeps(db, env);
     if (!notifyOrigin(env).configured) process.stderr.write(`notify: REDLINE_PUBLIC_URL is not set; links in messages point at ${notifyOrigin(env).origin}\n`);
     if (opts.once) {
@@ -58,7 +58,7 @@ export async function runNotify(opts: { once?: boolean; db?: string }): Promise<
 /** Send a sample message now through the subscription's real sender and say how the target answered. */
 export async function runSubscriptionTest(id: string, opts: { db?: string; json?: boolean }): Promise<void> {
   const env = readEnv();
-  await withDatabase(opts, async (db) => {
+  await withDatabase("subscriptions test", opts, async (db) => {
     if (!(await getSubscription(db, id))) throw new CliError(`no subscription ${JSON.stringify(id)} (see \`redline subscriptions list\`)`);
     const message = await enqueueTestMessage(db, id);
     await runDeliveryRound(createNotifyDeps(db, env));
@@ -67,12 +67,12 @@ export async function runSubscriptionTest(id: string, opts: { db?: string; json?
     if (opts.json) process.stdout.write(`${JSON.stringify(attempt)}\n`);
     else process.stdout.write(`${attempt.outcome === "delivered" ? "delivered" : "NOT delivered"}: ${attempt.statusCode ?? "no answer"} in ${attempt.durationMs} ms${attempt.error ? ` (${attempt.error})` : ""}; webhook-id ${attempt.webhookId}\n`);
     if (attempt.outcome !== "delivered") throw new CliError(`the target did not accept the test message: ${attempt.error ?? attempt.outcome}`);
-  }, { mustExist: true });
+  });
 }
 
 /** The subscription's delivery log, newest first. */
 export async function runSubscriptionDeliveries(id: string, opts: { db?: string; json?: boolean; limit?: string }): Promise<void> {
-  await withDatabase(opts, async (db) => {
+  await withDatabase("subscriptions deliveries", opts, async (db) => {
     if (!(await getSubscription(db, id))) throw new CliError(`no subscription ${JSON.stringify(id)} (see \`redline subscriptions list\`)`);
     const limit = Number(opts.limit ?? "50");
     if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new CliError("--limit takes a whole number from 1 to 10000");
@@ -85,5 +85,5 @@ export async function runSubscriptionDeliveries(id: string, opts: { db?: string;
     for (const a of log) {
       process.stdout.write(`${a.attemptedAt}  ${a.outcome.padEnd(9)} ${String(a.statusCode ?? "-").padEnd(4)} ${String(a.durationMs).padStart(6)} ms  ${a.kind} (${a.changes} changes) ${a.webhookId}${a.error ? `  ${a.error}` : ""}\n`);
     }
-  }, { mustExist: true });
+  });
 }

@@ -25,7 +25,7 @@ function logPoll(slug: string, result: VendorPollResult): void {
  */
 export async function runPoll(opts: { vendor?: string; once?: boolean; db?: string; quiet?: boolean }): Promise<void> {
   const env = readEnv();
-  await withDatabase(opts, async (db) => {
+  await withDatabase("poll", opts, async (db) => {
     if (opts.vendor !== undefined && !(await getVendorBySlug(db, opts.vendor))) throw new CliError(`unknown vendor ${JSON.stringify(opts.vendor)}`);
     const pinger = createWebSubPinger(() => db, env, (line) => process.stderr.write(`${line}\n`));
     const deps = { ...createPollDeps(db, env), ...(pinger ? { onVersionsRecorded: (captureId: number) => pinger.published(captureId) } : {}) };

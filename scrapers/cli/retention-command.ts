@@ -17,7 +17,7 @@ export function keepRawDaysOption(flag: string | undefined): number | undefined 
 export async function runPruneRaw(opts: { db?: string; keepRawDays?: string; vendor?: string }): Promise<void> {
   const days = keepRawDaysOption(opts.keepRawDays);
   if (days === undefined) throw new CliError("raw bodies are kept forever: pass --keep-raw-days N or set REDLINE_KEEP_RAW_DAYS");
-  await withDatabase(opts, async (db) => {
+  await withDatabase("prune-raw", opts, async (db) => {
     let vendorId: number | undefined;
     if (opts.vendor !== undefined) {
       const vendor = await getVendorBySlug(db, opts.vendor);
@@ -30,5 +30,5 @@ export async function runPruneRaw(opts: { db?: string; keepRawDays?: string; ven
       `raw bodies of captures last observed before ${before}: ${result.captures} captures lost their body, ` +
         `${result.bodies} bodies deleted, ${result.rebased} kept bodies stored whole again; incidents and versions are unchanged\n`,
     );
-  }, { mustExist: true });
+  });
 }

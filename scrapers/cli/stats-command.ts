@@ -108,7 +108,7 @@ export async function runStats(opts: { db?: string; json?: boolean }): Promise<v
   const location = resolveDbPath(opts);
   // A SQLite file is measured before this command opens it and leaves its own -wal and -shm beside it.
   const files = isDatabaseUrl(location) ? undefined : filesOnDisk(location);
-  const stats = await withDatabase(opts, (db) => readStorageStats(db), { mustExist: true });
+  const stats = await withDatabase("stats", opts, (db) => readStorageStats(db));
   // readStorageStats measures a PostgreSQL database as pg_database_size, in the snapshot of its other figures.
   const disk: OnDisk = files ?? { database: stats.databaseBytes };
   const shown = files ? location : redact(location);

@@ -9,11 +9,11 @@ import { CliError, CliUsageError, withDatabase } from "@/scrapers/cli/cli-contex
 export async function runStatus(opts: { vendor: string; at?: string; format: "text" | "json"; db?: string }): Promise<void> {
   const parsed = opts.at === undefined ? { at: undefined } : parseStatusAt(opts.at);
   if ("error" in parsed) throw new CliUsageError(`--at: ${parsed.error}`);
-  await withDatabase(opts, async (db) => {
+  await withDatabase("status", opts, async (db) => {
     if (!(await getVendorBySlug(db, opts.vendor))) throw new CliError(`unknown vendor ${JSON.stringify(opts.vendor)}`);
     const answer = await findStatusPage(db, opts.vendor, parsed.at ?? null, readNowRules(), new Date());
     if (!answer) throw new CliError(`unknown vendor ${JSON.stringify(opts.vendor)}`);
     if ("refused" in answer) throw new CliError(answer.refused);
     process.stdout.write(opts.format === "json" ? `${JSON.stringify(answer.page.view, null, 2)}\n` : renderStatusText(answer.page));
-  }, { mustExist: true });
+  });
 }

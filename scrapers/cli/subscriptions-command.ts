@@ -38,7 +38,7 @@ export async function runSubscriptionsAdd(opts: SubscriptionsAddOptions): Promis
     if (error instanceof SubscriptionInputError) throw new CliError(error.message.replace(`subscriptions: ${error.field}:`, `subscriptions: ${flagOf(error.field)}:`));
     throw error;
   }
-  await withDatabase(opts, async (db) => {
+  await withDatabase("subscriptions add", opts, async (db) => {
     let saved: Subscription;
     try {
       saved = await addSubscription(db, checked);
@@ -58,7 +58,7 @@ export async function runSubscriptionsAdd(opts: SubscriptionsAddOptions): Promis
 }
 
 export async function runSubscriptionsList(opts: { json?: boolean; db?: string }): Promise<void> {
-  await withDatabase(opts, async (db) => {
+  await withDatabase("subscriptions list", opts, async (db) => {
     const pendingOf = await countPendingNotifications(db);
     const rows = (await listSubscriptions(db)).map((s) => ({
       id: s.id, format: s.format, target: maskTarget(s.target, s.format), filter: describeFilter(s.filter, s.watchlist), digest: s.digest,
@@ -78,7 +78,7 @@ export async function runSubscriptionsList(opts: { json?: boolean; db?: string }
 }
 
 export async function runSubscriptionsRemove(id: string, opts: { db?: string }): Promise<void> {
-  await withDatabase(opts, async (db) => {
+  await withDatabase("subscriptions remove", opts, async (db) => {
     if (!(await removeSubscription(db, id))) throw new CliError(`no subscription ${JSON.stringify(id)} (see \`redline subscriptions list\`)`);
     process.stdout.write(`removed subscription ${id} with its pending messages and delivery log\n`);
   });

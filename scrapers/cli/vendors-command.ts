@@ -61,7 +61,7 @@ export async function runVendorsAdd(opts: AddOptions): Promise<void> {
   const { url, intervalSeconds } = validateVendor(opts, readEnv().REDLINE_ALLOW_PRIVATE_URLS);
   const settings = { slug: opts.slug, name: opts.name.trim(), platform: opts.platform, url, intervalSeconds };
   const addSource = opts.addSource === true;
-  await withDatabase(opts, async (db) => {
+  await withDatabase(addSource ? "vendors add --add-source" : "vendors add", opts, async (db) => {
     const existing = await getVendorBySlug(db, opts.slug);
     const every = intervalSeconds ? `, every ${intervalSeconds} s` : "";
     try {
@@ -79,11 +79,11 @@ export async function runVendorsAdd(opts: AddOptions): Promise<void> {
       if (error instanceof VendorError || error instanceof VendorExistsError) throw new CliError(error.message, { cause: error });
       throw error;
     }
-  }, { mustExist: addSource });
+  });
 }
 
 export async function runVendorsRemove(slug: string, opts: { purge?: boolean; db?: string }): Promise<void> {
-  await withDatabase(opts, async (db) => {
+  await withDatabase("vendors remove", opts, async (db) => {
     if (!(await getVendorBySlug(db, slug))) throw new CliError(`unknown vendor ${JSON.stringify(slug)}`);
     const { incidents, bodies } = await removeVendor(db, slug, opts.purge ?? false);
     const shared = bodies && bodies.rebased > 0 ? ` (${bodies.rebased} it shared with other vendors re-stored whole)` : "";
@@ -92,11 +92,11 @@ export async function runVendorsRemove(slug: string, opts: { purge?: boolean; db
         ? `deleted ${slug}, its ${incidents} archived incidents and ${bodies?.dropped ?? 0} raw bodies${shared}\n`
         : `${slug} will no longer be polled; its ${incidents} archived incidents and raw captures stay (use --purge to delete them)\n`,
     );
-  }, { mustExist: true });
+  });
 }
 
 export async function runVendorsList(opts: { db?: string }): Promise<void> {
-  await withDatabase(opts, async (db) => {
+  await withDatabase("vendors list", opts, async (db) => {
     const rows = await listVendorSummaries(db);
     if (rows.length === 0) {
       process.stdout.write("no vendors yet: add one with `vendors add`, or `vendors sync-catalog`\n");
@@ -111,18 +111,18 @@ export async function runVendorsList(opts: { db?: string }): Promise<void> {
     }
     const widths = lines[0]?.map((_, i) => Math.max(...lines.map((l) => (l[i] ?? "").length))) ?? [];
     for (const line of lines) process.stdout.write(`${line.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join("  ").trimEnd()}\n`);
-  }, { mustExist: true });
+  });
 }
 
 export async function runVendorsSyncCatalog(opts: { db?: string }): Promise<void> {
-  await withDatabase(opts, async (db) => {
+  await withDatabase("vendors sync-catalog", opts, async (db) => {
     const { added, updated } = await syncCatalogVendors(db, catalogVendorSettings());
     process.stdout.write(`catalog: ${CATALOG.length} vendors, ${added} added, ${updated} updated\n`);
   });
 }
 
 export async function runVendorsHookSecret(slug: string, opts: { clear?: boolean; db?: string }): Promise<void> {
-  await withDatabase(opts, async (db) => {
+  await withDatabase("vendors hook-secret", opts, async (db) => {
     if (!(await getVendorBySlug(db, slug))) throw new CliError(`unknown vendor ${JSON.stringify(slug)}`);
     if (opts.clear) {
       await setHookSecretHash(db, slug, null);
@@ -133,5 +133,5 @@ export async function runVendorsHookSecret(slug: string, opts: { clear?: boolean
     await setHookSecretHash(db, slug, createHash("sha256").update(secret).digest("hex"));
     process.stdout.write(`${slug}: subscribe the status page's webhook to <Redline's address>/api/v1/hooks/${slug}/${secret}\n`);
     process.stdout.write("the secret is shown this once; run this again to replace it\n");
-  }, { mustExist: true });
+  });
 }

@@ -6,7 +6,7 @@ function describeMembers(w: Watchlist): string {
 }
 
 export async function runWatchlistsAdd(name: string, opts: { vendor?: string[]; component?: string[]; json?: boolean; db?: string }): Promise<void> {
-  await withDatabase(opts, async (db) => {
+  await withDatabase("watchlists add", opts, async (db) => {
     let saved: Watchlist;
     try {
       saved = await saveWatchlist(db, { name, vendors: opts.vendor ?? [], components: opts.component ?? [] });
@@ -20,7 +20,7 @@ export async function runWatchlistsAdd(name: string, opts: { vendor?: string[]; 
 }
 
 export async function runWatchlistsList(opts: { json?: boolean; db?: string }): Promise<void> {
-  await withDatabase(opts, async (db) => {
+  await withDatabase("watchlists list", opts, async (db) => {
     const lists = await listWatchlists(db);
     if (opts.json) {
       process.stdout.write(`${JSON.stringify(lists)}\n`);
@@ -32,7 +32,7 @@ export async function runWatchlistsList(opts: { json?: boolean; db?: string }): 
 }
 
 export async function runWatchlistsRemove(name: string, opts: { db?: string }): Promise<void> {
-  await withDatabase(opts, async (db) => {
+  await withDatabase("watchlists remove", opts, async (db) => {
     try {
       if (!(await removeWatchlist(db, name))) throw new CliError(`no watchlist ${JSON.stringify(name)} (see \`redline watchlists list\`)`);
     } catch (error) {

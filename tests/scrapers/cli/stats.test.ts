@@ -121,7 +121,7 @@ describe(`redline stats (${testDatabaseDialect})`, () => {
     const db = await freshLocation(dir, { name: "missing" });
     const out = redline(["stats", "--db", db]);
     expect(out.code).toBe(1);
-    expect(out.stderr).toContain(`redline: no database at ${db}`);
+    expect(out.stderr).toContain(`redline: no archive at ${db}: `);
     expect(fs.existsSync(db)).toBe(false);
   });
 

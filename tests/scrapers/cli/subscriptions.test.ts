@@ -23,6 +23,13 @@ function redline(args: string[], env: Record<string, string> = {}) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** A new archive on the suite's database, migrated and empty. */
+async function emptyArchive(): Promise<string> {
+  const location = await freshLocation(dir);
+  await closeStore(await openStore(location));
+  return location;
+}
+
 /** A new archive on the suite's database holding the vendors acme and github. */
 async function archiveWithVendors(): Promise<string> {
   const db = await freshLocation(dir);
@@ -52,7 +59,7 @@ describe(`redline subscriptions (${testDatabaseDialect})`, () => {
   });
 
   it("prints exactly {id, secret} with --json", async () => {
-    const db = await freshLocation(dir);
+    const db = await emptyArchive();
     const added = redline(["subscriptions", "add", "--target", "https://hooks.example.com/json", "--json", "--db", db]);
     expect(added.code).toBe(0);
     const body = JSON.parse(added.stdout) as Record<string, string>;
@@ -123,7 +130,7 @@ describe(`redline subscriptions (${testDatabaseDialect})`, () => {
   });
 
   it("allows a loopback target when the operator allows private URLs", async () => {
-    const result = redline(["subscriptions", "add", "--target", "http://127.0.0.1:9/hook", "--json", "--db", await freshLocation(dir)], { REDLINE_ALLOW_PRIVATE_URLS: "1" });
+    const result = redline(["subscriptions", "add", "--target", "http://127.0.0.1:9/hook", "--json", "--db", await emptyArchive()], { REDLINE_ALLOW_PRIVATE_URLS: "1" });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toHaveProperty("id");
   });
@@ -188,7 +195,7 @@ describe(`imports and notifications (${testDatabaseDialect})`, () => {
   });
 
   async function subscribed(): Promise<string> {
-    const db = await freshLocation(dir);
+    const db = await emptyArchive();
     expect(redline(["subscriptions", "add", "--target", "https://hooks.example.com/all", "--db", db]).code).toBe(0);
     return db;
   }
