@@ -69,7 +69,8 @@ export function IncidentPageBody({ route, now }: { route: IncidentPageRoute; now
                 <UtcTime iso={current.resolvedAt} now={now} />
                 {current.startedAt ? <> (after {formatDuration(Date.parse(current.resolvedAt) - Date.parse(current.startedAt))})</> : null}
               </>
-            ) : presence !== "listed" ? (
+            ) : presence !== "listed" || current.status === null ? (
+              // A source that states no status (a plain feed) states no resolution: the incident is not called open.
               <span className="muted">not stated by the vendor</span>
             ) : stillOpen.current ? (
               <>

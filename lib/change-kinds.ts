@@ -9,7 +9,7 @@ export const CHANGE_KIND_INFO = {
   "incident-reappeared": { label: "Incident reappeared", description: "An incident that had left the feed, or been deleted, is listed again." },
   "incident-reopened": { label: "Incident reopened", description: "An incident that had been resolved is open again." },
   "impact-downgraded": { label: "Impact downgraded", description: "The stated impact was lowered, for example major to minor." },
-  "update-edited": { label: "Update edited", description: "The text or status of an update already posted was changed." },
+  "update-edited": { label: "Update edited", description: "The text or status of an update already posted was changed: words taken out, replaced or inserted inside it. Text only added after or before it is an extension." },
   "update-removed": { label: "Update removed", description: "An update that had been posted is gone." },
   "update-backdated": { label: "Update backdated", description: "The time shown on an update already posted was moved." },
   "timing-changed": { label: "Timing changed", description: "The incident's start or end time was moved after it had been stated." },
@@ -23,6 +23,7 @@ export const CHANGE_KIND_INFO = {
   "rescheduled": { label: "Rescheduled", description: "A maintenance window's scheduled start or end moved." },
   "components-changed": { label: "Components changed", description: "The set of affected components or services changed (a reorder is not a change)." },
   "status-changed": { label: "Status changed", description: "The incident's status changed (investigating, identified, monitoring, resolved …)." },
+  "update-extended": { label: "Update extended", description: "Text was added after or before an update already posted, its earlier text kept whole: a sentence or paragraph appended, as feeds that keep an incident's story in one entry do. Nothing said was taken back, so it is not a quiet edit." },
   "update-posted": { label: "Update posted", description: "A new update was posted." },
   "incident-left-feed": { label: "Left the feed", description: "The incident is no longer listed where that is expected (resolved incidents leave an active-only feed; old ones age out of a most-recent list)." },
   "new-source-report": { label: "Reported by a new source", description: "A source added to the vendor later stated, at its first capture, what it knows of an incident already archived: it happened at the times that source gives, not when Redline first saw it." },
@@ -80,7 +81,7 @@ export const CHANGE_KIND_CODES: readonly ChangeKindName[] = [
   "incident-deleted", "incident-reappeared", "incident-reopened", "impact-downgraded", "update-edited", "update-removed",
   "update-backdated", "timing-changed", "postmortem-published", "postmortem-edited", "title-changed", "relabelled",
   "impact-escalated", "impact-changed", "incident-resolved", "rescheduled", "components-changed", "status-changed",
-  "update-posted", "incident-left-feed", "incident-new", "new-source-report",
+  "update-posted", "incident-left-feed", "incident-new", "new-source-report", "update-extended",
 ];
 
 const CODE_OF = new Map(CHANGE_KIND_CODES.map((kind, code) => [kind, code]));

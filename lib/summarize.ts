@@ -3,6 +3,7 @@ import { orderChanges } from "@/lib/change-order";
 import type { ChangeKindName } from "@/lib/change-kinds";
 import { excerpt, formatDuration, formatList, formatSignedSpan, formatSpan, formatUtcMinute, msBetween } from "@/lib/format";
 import { sameInstant } from "@/lib/diff-incidents";
+import { extensionOf, type UpdateExtension } from "@/lib/derive/update-extension";
 import type { Incident, IncidentState, IncidentUpdate } from "@/lib/incident";
 import { impactLabel, presenceLabel, statusLabel } from "@/lib/labels";
 import { vendorMarkdownToText } from "@/lib/render/vendor-markdown";
@@ -10,7 +11,7 @@ import { vendorMarkdownToText } from "@/lib/render/vendor-markdown";
 export const MACHINE_SUMMARY_NOTICE = "Machine-written from the diff below; check the diff before relying on it.";
 
 /** Raise with any change to the wording below: text an older version wrote is rendered again on read. */
-export const SUMMARY_VERSION = 3;
+export const SUMMARY_VERSION = 4;
 
 export interface SummaryInput {
   vendorName: string;
@@ -103,7 +104,9 @@ function describeUpdateChange(c: UpdateChange, observedAt: string): string[] {
   const out: string[] = [];
   const posted = c.before.displayAt ?? c.before.createdAt;
   const later = posted ? `, ${formatSignedSpan(msBetween(posted, observedAt), { after: "after it was posted", before: "before the time it shows" })}` : "";
-  if (c.before.body !== c.after.body) out.push(`${capitalize(updateLabel(c.before))} was rewritten${later}.`);
+  const extension = c.before.status === c.after.status ? extensionOf(c.before.body, c.after.body) : null;
+  if (extension) out.push(`${describeExtension(extension)} ${updateLabel(c.before)}${later}.`);
+  else if (c.before.body !== c.after.body) out.push(`${capitalize(updateLabel(c.before))} was rewritten${later}.`);
   else if (c.before.status !== c.after.status) {
     out.push(`${capitalize(updateLabel(c.before))} was relabelled ${c.after.status ? statusLabel(c.after.status) : "without a status"}.`);
   }
@@ -111,6 +114,13 @@ function describeUpdateChange(c: UpdateChange, observedAt: string): string[] {
     out.push(`An update's time was moved from ${formatUtcMinute(c.before.displayAt)} to ${formatUtcMinute(c.after.displayAt)}.`);
   }
   return out;
+}
+
+/** "A paragraph was added at the end of" / "A sentence was added at the start of". */
+function describeExtension(extension: UpdateExtension): string {
+  const sentences = extension.added.split(/(?<=[.!?\u2026])\s+/).filter((s) => s.trim() !== "").length;
+  const what = extension.paragraph ? "A paragraph was" : sentences > 1 ? "Sentences were" : "A sentence was";
+  return `${what} added at the ${extension.where} of`;
 }
 
 function capitalize(s: string): string {

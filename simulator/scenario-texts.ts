@@ -105,7 +105,9 @@ export function textsOf(vendor: string, seed: number, role: string, stream: Seed
       "A fix has been rolled out and we are monitoring the results.",
       `This incident has been resolved. Error rates for ${s.subject} are back to normal.`,
     ],
-    rewritten: `We are investigating elevated error rates for ${s.subject}. Some requests in the EU region failed.`,
+    // Words put inside the posted text, as vendors widen what an update names: an edit, where a
+    // sentence added after it would only extend it.
+    rewritten: `We are investigating elevated error rates for ${s.subject} in the EU and US regions.`,
   };
 }
 

@@ -2,7 +2,7 @@
  * Bump when derivation itself changes (what a version records, how sources merge): every vendor's
  * history is then rebuilt from its raw captures in the background, as after a parser upgrade.
  */
-export const DERIVATION_VERSION = 3;
+export const DERIVATION_VERSION = 4;
 
 /** Which parser versions, and which derivation, a vendor's stored history was derived with. */
 export type DerivedWith = Record<string, number>;

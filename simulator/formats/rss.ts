@@ -1,62 +1,86 @@
 /**
- * A plain RSS 2.0 status feed, as AWS serves /rss/all.rss and as any vendor may: one item per
- * incident or maintenance, dated when it began, its text the postmortem and updates newest first
- * with their time and status. A plain feed states no status, impact, components or resolution.
+ * A plain RSS 2.0 status feed as AWS serves /rss/all.rss (the real one: corpus
+ * samples/aws-rss): one item per posted update, never one per incident. Each item is titled with
+ * the state the update reports ("Service impact: …", "Informational message: …", "Service is
+ * operating normally: [RESOLVED] …"), links to the dashboard, and has a guid that is no URL of
+ * the item, `<dashboard>/#<event>_<epoch seconds>`, fixed when the update is posted. So Redline's
+ * generic feed parser reads every post as an incident of its own with one update, and an item's
+ * text changes only when the vendor edits that post. AWS did append a post-event summary to its
+ * last update days later (corpus aws-data-json-2021-12): a postmortem is served that way, as a
+ * paragraph added to the item of the last update. A plain feed states no status, impact,
+ * components or resolution.
  */
 import { htmlToText } from "@/lib/html-to-text";
-import type { Incident } from "@/lib/incident";
+import type { Incident, IncidentUpdate } from "@/lib/incident";
 import { deriveUpdateIds } from "@/lib/update-identity";
-import { renderRss, RSS_CONTENT_TYPE } from "@/simulator/formats/rss-document";
-import {
-  escapeXml,
-  lastChangeOf,
-  rfc822,
-  statusLabel,
-  textToHtml,
-  toSecond,
-  type VendorView,
-  type WireFormat,
-} from "@/simulator/formats/wire-format";
+import { renderRss, RSS_CONTENT_TYPE, type RssItem } from "@/simulator/formats/rss-document";
+import { lastChangeOf, rfc822, textToHtml, toSecond, type VendorView, type WireFormat } from "@/simulator/formats/wire-format";
 
-/** "2026-03-04 10:05 UTC". */
-const printed = (time: string): string => `${time.slice(0, 10)} ${time.slice(11, 16)} UTC`;
-
-function paragraph(heading: string, time: string, body: string): string {
-  return `<p><strong>${escapeXml(heading)}</strong> (${printed(time)})<br />${textToHtml(body)}</p>`;
+/** One item of the feed: a posted update. */
+interface FeedPost {
+  guid: string;
+  title: string;
+  /** When it was posted, to the second (ISO). */
+  at: string;
+  /** HTML. */
+  html: string;
+  link: string;
 }
 
-function itemHtml(incident: Incident): string {
-  const parts: string[] = [];
-  if (incident.postmortem) parts.push(paragraph("Postmortem", incident.postmortem.publishedAt ?? lastChangeOf(incident), incident.postmortem.body));
-  for (const u of [...incident.updates].reverse()) {
-    parts.push(paragraph(statusLabel(u.status ?? "update"), u.displayAt ?? u.createdAt ?? lastChangeOf(incident), u.body));
+/**
+ * Where the guids point: a name of the vendor's own, without the port the simulator happens to
+ * listen on, so an item is the same item from one run to the next (AWS: https://status.aws.amazon.com/).
+ */
+const dashboardOf = (view: VendorView): string => `https://status.${view.vendor}.example/`;
+
+/** The state the post reports, as AWS titles it: fixed with the post (AWS does not retitle old items). */
+function titleOf(incident: Incident, update: IncidentUpdate): string {
+  if (update.status === "resolved" || update.status === "completed" || update.status === "postmortem") {
+    return `Service is operating normally: [RESOLVED] ${incident.title}`;
   }
-  return parts.join("");
+  return `${incident.kind === "maintenance" ? "Informational message" : "Service impact"}: ${incident.title}`;
 }
 
-const linkOf = (view: VendorView, incident: Incident): string => `${view.baseUrl}/incidents/${incident.id}`;
-const dateOf = (incident: Incident): string => toSecond(incident.startedAt ?? incident.updates[0]?.createdAt ?? lastChangeOf(incident));
-
-function readBack(incident: Incident, view: VendorView): Incident {
-  const at = dateOf(incident);
-  const body = htmlToText(itemHtml(incident));
-  const [updateId = "~undated"] = deriveUpdateIds([at]);
-  return {
-    ...incident,
-    id: linkOf(view, incident),
-    kind: "incident",
-    status: null,
-    impact: null,
-    url: linkOf(view, incident),
-    startedAt: at,
-    resolvedAt: null,
-    scheduledFor: null,
-    scheduledUntil: null,
-    components: [],
-    updates: body === "" ? [] : [{ id: updateId, status: null, body, createdAt: at, displayAt: at }],
-    postmortem: null,
-  };
+function postsOf(incident: Incident, view: VendorView): FeedPost[] {
+  const last = incident.updates.at(-1);
+  return incident.updates.map((u) => {
+    const posted = toSecond(u.createdAt ?? u.displayAt ?? lastChangeOf(incident));
+    let html = `<p>${textToHtml(u.body)}</p>`;
+    if (u === last && incident.postmortem) html += `<p>${textToHtml(incident.postmortem.body)}</p>`;
+    return {
+      guid: `${dashboardOf(view)}#${incident.id}_${Date.parse(posted) / 1000}`,
+      title: titleOf(incident, u),
+      at: toSecond(u.displayAt ?? posted),
+      html,
+      link: `${view.baseUrl}/`,
+    };
+  });
 }
+
+function readBack(incident: Incident, view: VendorView): Incident[] {
+  return postsOf(incident, view).map((post) => {
+    const body = htmlToText(post.html);
+    const [updateId = "~undated"] = deriveUpdateIds([post.at]);
+    return {
+      vendor: incident.vendor,
+      id: post.guid,
+      kind: "incident",
+      title: post.title,
+      status: null,
+      impact: null,
+      url: post.link,
+      startedAt: post.at,
+      resolvedAt: null,
+      scheduledFor: null,
+      scheduledUntil: null,
+      components: [],
+      updates: body === "" ? [] : [{ id: updateId, status: null, body, createdAt: post.at, displayAt: post.at }],
+      postmortem: null,
+    };
+  });
+}
+
+const newestFirst = (a: RssItem & { at: string }, b: RssItem & { at: string }): number => (a.at < b.at ? 1 : a.at > b.at ? -1 : a.guid < b.guid ? -1 : 1);
 
 export const rssFormat: WireFormat = {
   parser: "rss",
@@ -64,14 +88,14 @@ export const rssFormat: WireFormat = {
   defaultPath: () => "/rss/all.rss",
   select: (view) => [...view.incidents],
   render(listed, view) {
-    const items = listed.map((i) => ({
-      title: i.title,
-      link: linkOf(view, i),
-      guid: linkOf(view, i),
-      pubDate: rfc822(dateOf(i)),
-      description: itemHtml(i),
-    }));
-    return renderRss({ title: `${view.name} Status`, link: view.baseUrl, description: `Status of all ${view.name} services` }, items);
+    const items = listed
+      .flatMap((i) => postsOf(i, view))
+      .map((p) => ({ title: p.title, link: p.link, guid: p.guid, guidIsPermaLink: false, pubDate: rfc822(p.at), description: p.html, at: p.at }))
+      .sort(newestFirst);
+    return renderRss(
+      { title: `${view.name} Service Status`, link: `${view.baseUrl}/`, description: `Receive the most recent update for events affecting the overall availability of ${view.name}.` },
+      items,
+    );
   },
   readBack,
 };

@@ -36,8 +36,11 @@ export interface WireFormat {
    * baseUrl, components) only, so an endpoint whose listed incidents and grid did not change did not change.
    */
   render(listed: readonly Incident[], view: VendorView, path: string): string;
-  /** One listed incident as Redline's parser of this format reads it back (what the format carries). */
-  readBack(incident: Incident, view: VendorView): Incident;
+  /**
+   * One listed incident as Redline's parser of this format reads it back (what the format carries):
+   * several where the format lists each of its updates as an item of its own (AWS's all.rss).
+   */
+  readBack(incident: Incident, view: VendorView): Incident | Incident[];
   /**
    * False for an endpoint that lists no incident, only the grid: its `listed` are the incidents the
    * grid depends on (the body changes with them), and none is read back.
@@ -45,6 +48,11 @@ export interface WireFormat {
   listsIncidents?: false;
   /** The grid the body states, as Redline's parser reads it back; absent when the format states none. */
   readBackGrid?(listed: readonly Incident[], view: VendorView): ComponentReading[];
+}
+
+/** What Redline's parser reads back of the listed incidents, in one list. */
+export function readBackAll(format: WireFormat, listed: readonly Incident[], view: VendorView): Incident[] {
+  return format.listsIncidents === false ? [] : listed.flatMap((i) => format.readBack(i, view));
 }
 
 export const iso = (ms: number): string => new Date(ms).toISOString();

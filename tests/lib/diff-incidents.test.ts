@@ -83,6 +83,17 @@ describe("diffStates", () => {
 });
 
 describe("classifyChanges", () => {
+  it("calls text added after or before a posted update an extension, and any other change of its text an edit", () => {
+    const body = "We are investigating elevated error rates on the API.";
+    const withBody = (text: string, status = "investigating") => makeIncident({ updates: [makeUpdate({ body: text, status })] });
+    expect(kindsBetween(withBody(body), withBody(`${body}\n\nWe'd like to share more information.`))).toEqual(["update-extended"]);
+    expect(kindsBetween(withBody(body), withBody(`Update: fixed. ${body}`))).toEqual(["update-extended"]);
+    expect(kindsBetween(withBody(body), withBody(body.replace("the API", "the API and webhooks")))).toEqual(["update-edited"]);
+    expect(kindsBetween(withBody(body), withBody(body.replace("elevated ", "")))).toEqual(["update-edited"]);
+    // A status relabelled with it is an edit, whatever the text did.
+    expect(kindsBetween(withBody(body), withBody(`${body} More soon.`, "identified"))).toEqual(["update-edited"]);
+  });
+
   it("tells an impact downgrade from an escalation", () => {
     expect(kindsBetween(makeIncident({ impact: "major" }), makeIncident({ impact: "minor" }))).toEqual(["impact-downgraded"]);
     expect(kindsBetween(makeIncident({ impact: "minor" }), makeIncident({ impact: "critical" }))).toEqual(["impact-escalated"]);

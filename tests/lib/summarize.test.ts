@@ -42,6 +42,16 @@ describe("summarizeVersion", () => {
     );
   });
 
+  it("says a paragraph or a sentence was added to an update, not that it was rewritten", () => {
+    const before = makeIncident();
+    const body = before.updates[0]?.body ?? "";
+    const paragraph = summarize(before, makeIncident({ updates: [makeUpdate({ body: `${body}\n\nWe'd like to share more.` })] }), "2026-03-02T16:02:00.000Z");
+    expect(paragraph).toContain("A paragraph was added at the end of the update of 2026-03-01 10:02 UTC (Investigating), 30 hours after it was posted.");
+    expect(paragraph).not.toContain("rewritten");
+    const sentence = summarize(before, makeIncident({ updates: [makeUpdate({ body: `Fixed now. ${body}` })] }), "2026-03-01T12:02:00.000Z");
+    expect(sentence).toContain("A sentence was added at the start of the update of 2026-03-01 10:02 UTC (Investigating), 2 hours after it was posted.");
+  });
+
   it("says an update was rewritten before the time it shows, never after, when its time lies ahead of the observation", () => {
     const before = makeIncident();
     const after = makeIncident({ updates: [makeUpdate({ body: "Something else entirely." })] });

@@ -23,6 +23,9 @@ beforeAll(async () => {
   const quiet = await ensureVendor(db, { slug: "quiet", name: "Quiet Co", platform: platform.name });
   const open = makeIncident({ vendor: "quiet", id: "q1", title: "Still investigating", startedAt: "2026-04-09T00:00:00.000Z" });
   await ingestSnapshot(db, { vendor: quiet, platform, source: "feed", observedAt: "2026-04-09T02:00:00.000Z", body: snapshotBody([open]) });
+  const plain = await ensureVendor(db, { slug: "plain", name: "Plain Feed", platform: platform.name });
+  const unstated = makeIncident({ vendor: "plain", id: "p1", title: "Service impact: Increased packet loss", status: null, startedAt: "2026-04-09T00:00:00.000Z" });
+  await ingestSnapshot(db, { vendor: plain, platform, source: "feed", observedAt: "2026-04-30T23:58:00.000Z", body: snapshotBody([unstated]) });
   await archiveEscalations();
   const gridded = await ensureVendor(db, { slug: "gridded", name: "Gridded", platform: "statuspage" });
   await recordCaptures(db, gridded, [
@@ -98,6 +101,13 @@ describe("renderArchivePage", () => {
     expect(html).toContain("not as of the last capture, ");
     expect(html).toContain("(open for 2 h by then)");
     expect(html).not.toContain("not yet");
+  });
+
+  it("says a source that states no status stated no resolution either, rather than calling its incident open", async () => {
+    const html = (await render(paths.incident("plain", "p1"))) ?? "";
+    expect(html).toMatch(/<dt>Resolved<\/dt><dd><span class="muted">not stated by the vendor<\/span>/);
+    expect(html).not.toContain("not yet");
+    expect(html).not.toContain("open for");
   });
 
   it("ends an escalated impact when its incident left the feed of unresolved incidents, not now", async () => {

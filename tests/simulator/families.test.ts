@@ -3,6 +3,7 @@ import type { ComponentReading } from "@/lib/components/component-grid";
 import { plannedEndpoints } from "@/scrapers/live/live-platform";
 import { getPlatform } from "@/scrapers/platforms";
 import { getWireFormat } from "@/simulator/formats";
+import { readBackAll } from "@/simulator/formats/wire-format";
 import { lifecycleEvents } from "@/simulator/scenario";
 import { CYCLE_MS } from "@/simulator/scenario-script";
 import { startSimulator } from "@/simulator/server";
@@ -55,7 +56,7 @@ describe("simulated families", () => {
           const view = viewAt(vendor, now);
           const listed = format.select(view, new URL(endpoint.url).pathname) ?? [];
           if (format.listsIncidents !== false) expect(parsed.length, endpoint.url).toBeGreaterThan(0);
-          const expected = format.listsIncidents === false ? [] : listed.map((i) => carried(format.readBack(i, view), statedKeys(parser))).sort(byId);
+          const expected = readBackAll(format, listed, view).map((i) => carried(i, statedKeys(parser))).sort(byId);
           expect(parsed.map((i) => carried(i, statedKeys(parser))).sort(byId), endpoint.url).toEqual(expected);
           if (format.readBackGrid) {
             const grid = snapshot.grid?.components ?? [];

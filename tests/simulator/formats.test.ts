@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getPlatform } from "@/scrapers/platforms";
 import { WIRE_FORMATS } from "@/simulator/formats";
-import type { VendorView, WireFormat } from "@/simulator/formats/wire-format";
+import { readBackAll, type VendorView, type WireFormat } from "@/simulator/formats/wire-format";
 import { createScenario, cycleOf, lifecycleEvents } from "@/simulator/scenario";
 import { CYCLE_MS } from "@/simulator/scenario-script";
 import { viewAt } from "@/simulator/world";
@@ -56,7 +56,7 @@ describe("wire formats", () => {
         const body = new TextEncoder().encode(format.render(listed, view, path));
         const snapshot = await platform.parse(body, { vendor: "acme", source: BASE_URL + path, observedAt });
         const parsed = snapshot.observations.map((o) => o.incident);
-        const expected = format.listsIncidents === false ? [] : listed.map((i) => carried(format.readBack(i, view), statedKeys(platform))).sort(byId);
+        const expected = readBackAll(format, listed, view).map((i) => carried(i, statedKeys(platform))).sort(byId);
         expect(parsed.map((i) => carried(i, statedKeys(platform))).sort(byId), `${path} at ${observedAt}`).toEqual(expected);
         if (format.readBackGrid) {
           const grid = format.readBackGrid(listed, view);

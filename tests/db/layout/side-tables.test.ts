@@ -59,7 +59,7 @@ describe("the side tables' layout (SQLite)", () => {
     const pairs = [...sql.matchAll(/WHEN '([a-z-]+)' THEN (\d+)/g)].map((m) => [m[1], Number(m[2])]);
     // Kinds added since take the codes after the ones it knew: no row it converted could name them.
     expect(pairs).toEqual(CHANGE_KIND_CODES.slice(0, pairs.length).map((name, code) => [name, code]));
-    expect(CHANGE_KIND_CODES.slice(pairs.length)).toEqual(["new-source-report"]);
+    expect(CHANGE_KIND_CODES.slice(pairs.length)).toEqual(["new-source-report", "update-extended"]);
   });
 
   it(`migrates a database of the previous layout in place, exporting and listing every kind identically${corpusAvailable ? "" : " (lifecycle fixture only: corpus not found, set REDLINE_CORPUS)"}`, async () => {

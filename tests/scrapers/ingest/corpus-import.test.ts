@@ -191,12 +191,16 @@ describeCorpus("corpus: slack-current-2020", () => {
 describeCorpus("corpus: aws-data-json-2021-12", () => {
   const h = importFolder("aws-data-json-2021-12");
   itImportsCleanlyAndIdempotently(h, 48);
-  it("finds the replaced Support Center update, the EventBridge typo fix and the appended post-event summary", () => {
+  it("finds the replaced Support Center update and the EventBridge typo fix as edits, the appended post-event summary as an extension", () => {
     expect(h.versionAt("1638896490-supportcenter", "20211207T220838Z")?.kinds).toContain("update-edited");
     expect(h.versionAt("1638917670-events-us-east-1", "20211208T025208Z")?.kinds).toEqual(["update-edited"]);
+    // Days later AWS added a post-event summary under its last update, keeping every word of it:
+    // nothing was taken back, so it is no quiet edit.
     const console = h.versionAt("1638894176-management-console", "20211210T224742Z");
-    expect(console?.kinds).toEqual(["update-edited"]);
-    expect(JSON.stringify(console?.changes)).toContain("We'd like to share more information");
+    expect(console?.kinds).toEqual(["update-extended"]);
+    const edit = console?.changes.find((c) => c.field === "update" && c.kind === "changed") as { before: { body: string }; after: { body: string } } | undefined;
+    expect(edit?.after.body.startsWith(edit.before.body.trim())).toBe(true);
+    expect(edit?.after.body.slice(edit.before.body.trim().length)).toContain("We'd like to share more information");
   });
   it("reads the [RESOLVED] prefix as a resolution, never as a rename", () => {
     expect(h.kindCount("incident-resolved")).toBeGreaterThan(10);

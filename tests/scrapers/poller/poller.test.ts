@@ -66,6 +66,43 @@ describe("polling the simulator", () => {
     expect(await kindsOf(db, maintenance)).toEqual(expect.arrayContaining(["incident-new", "rescheduled"]));
   });
 
+  it("archives an AWS-style feed as AWS serves it, a post per item: the postmortem added under the last post is an extension, and no post is called rewritten that the vendor did not rewrite", async () => {
+    sim = await startSimulator({ vendors: [{ slug: "aws-sim", family: "aws" }], acceleration: 0, start: START, seed: 3 });
+    const db = await freshDatabase();
+    await register(db, sim);
+    const vendor = sim.vendor("aws-sim");
+    const scheduler = schedulerFor(pollDeps(db, sim));
+    const events = lifecycleEvents(vendor.scenario, START, new Date(Date.parse(START) + 12 * 86_400_000).toISOString());
+    const firstCycle = events.find((e) => e.kind === "incident-created")?.cycle;
+    await scheduler.runOnce();
+    for (const at of [...new Set(events.map((e) => e.at))]) {
+      sim.setClock(new Date(Date.parse(at) + 1_000).toISOString());
+      expect((await scheduler.runOnce()).failed).toBe(0);
+    }
+    const rows = await db.connection
+      .prepare<[], { id: string; kinds: string }>("SELECT i.provider_id AS id, v.kinds FROM incident_versions v JOIN incidents i ON i.id = v.incident_id ORDER BY i.provider_id, v.seq")
+      .all();
+    const kindsByItem = new Map<string, string[]>();
+    for (const r of rows) kindsByItem.set(r.id, [...(kindsByItem.get(r.id) ?? []), ...(JSON.parse(r.kinds) as string[])]);
+    // Items are named without the port the simulator listens on, so they are the same from run to run.
+    expect([...kindsByItem.keys()].every((id) => id.startsWith("https://status.aws-sim.example/#"))).toBe(true);
+    const itemsOf = (incidentId: string) => [...kindsByItem.entries()].filter(([id]) => id.includes(`#${incidentId}_`));
+    const [main] = events.filter((e) => e.kind === "incident-created" && e.cycle === firstCycle).map((e) => e.incidentId ?? "");
+    const mainItems = itemsOf(main ?? "");
+    // One item per post: created, identified, monitoring, resolved.
+    expect(mainItems).toHaveLength(4);
+    const everyKind = [...kindsByItem.values()].flat();
+    expect(everyKind).toContain("update-extended");
+    expect(everyKind).not.toContain("title-changed");
+    // Rewrites are the posts the scenario rewrote (a main incident's first post) and edited postmortems, nothing else.
+    const rewrote = new Set(events.filter((e) => e.kind === "update-rewritten" || e.kind === "postmortem-edited").map((e) => e.incidentId ?? ""));
+    const rewritten = [...kindsByItem.entries()].filter(([, kinds]) => kinds.includes("update-edited")).map(([id]) => id);
+    expect(rewritten.length).toBeGreaterThan(0);
+    expect(rewritten.filter((id) => ![...rewrote].some((incidentId) => id.includes(`#${incidentId}_`)))).toEqual([]);
+    const resolvedItem = mainItems.find(([, kinds]) => kinds.includes("update-extended"));
+    expect(resolvedItem?.[1].slice(0, 2)).toEqual(["incident-new", "update-extended"]);
+  });
+
   it("reads incident pages only while the vendor lists the incident: one that rolled off or was deleted is not followed into a 404", async () => {
     sim = await startSimulator({ vendors: [{ slug: "acme", family: "statuspage" }], acceleration: 0, start: START, seed: 3 });
     const db = await freshDatabase();
