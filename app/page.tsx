@@ -2,10 +2,12 @@ import type { Metadata } from "next";
 import { CalendarLink } from "@/components/calendar-link";
 import { ChangeList } from "@/components/change-list";
 import { changesFeedPath, FeedLinks, feedAlternates } from "@/components/feed-links";
+import { HomeEmptyList } from "@/components/home-empty";
 import { KindFilter } from "@/components/kind-filter";
 import { Pager } from "@/components/pager";
 import { QuietDegradationList } from "@/components/quiet-degradation-list";
 import { QuietFilter } from "@/components/quiet-filter";
+import { countArchive } from "@/db/queries/archive-counts";
 import { listChanges } from "@/db/queries/changes";
 import { type Cursor, decodeCursor, encodeCursor } from "@/db/queries/prepared";
 import { listComponentGroups, listQuietDegradations, listQuietDegradationsPerVendor } from "@/db/queries/quiet-degradations";
@@ -15,6 +17,7 @@ import { capPerVendor, STRETCHES_PER_VENDOR } from "@/lib/components/quiet-degra
 import { getVendor } from "@/db/queries/vendor-profile";
 import { getServerDb } from "@/db/server-db";
 import { listVendorNames } from "@/db/queries/vendor-names";
+import { describeEmptyHome, type EmptyHome } from "@/lib/home-empty";
 import { paths } from "@/lib/incident-key";
 import { changesParamsSchema } from "@/lib/page-params";
 import { HOME_TABS, type HomeTab, homeSelection } from "@/lib/quiet-edits";
@@ -50,7 +53,7 @@ async function renderQuietList({ db, vendor, group, before, now }: { db: Redline
     ? await listQuietDegradations(db, { vendorIds: [vendor.id], group, before }, PAGE_SIZE)
     : await listQuietDegradationsPerVendor(db, { group, before }, { lines: QUIET_LINES, perVendor: STRETCHES_PER_VENDOR, maxScanned: QUIET_SCANNED });
   const entries = vendor ? page.rows.map((item) => ({ kind: "stretch" as const, item })) : capPerVendor(page.rows);
-  return { list: <QuietDegradationList entries={entries} now={now} group={group} />, next: page.next ? encodeCursor(page.next) : null };
+  return { list: <QuietDegradationList entries={entries} now={now} group={group} />, empty: entries.length === 0, next: page.next ? encodeCursor(page.next) : null };
 }
 
 const LEDES: Record<HomeTab | "custom", string> = {
@@ -68,6 +71,13 @@ function tabHref(tab: HomeTab, vendor: string | undefined): string {
   if (vendor) search.set("vendor", vendor);
   const query = search.toString();
   return query ? `/?${query}` : "/";
+}
+
+/** What an empty list says: the archive's counts are read only when no filter or page could be the reason. */
+async function emptyHomeOf(db: RedlineDb, tab: HomeTab | "custom", params: { vendor?: string; group?: string; before?: string }): Promise<EmptyHome> {
+  const query = { tab, filtered: tab === "custom" || params.vendor !== undefined || params.group !== undefined, paged: params.before !== undefined };
+  const counts = query.filtered || query.paged ? null : await countArchive(db);
+  return describeEmptyHome(query, counts, tab === "custom" ? "/" : tabHref(tab, undefined));
 }
 
 export default async function HomePage({ searchParams }: Props) {
@@ -105,7 +115,7 @@ export default async function HomePage({ searchParams }: Props) {
         {tabs}
         <QuietFilter vendors={vendors.map((v) => ({ slug: v.slug, name: v.name }))} vendor={params.data.vendor} groups={groups} group={group} />
         <FeedLinks feedPath={quietFeedPath(params.data.vendor, group)} label={params.data.vendor || group ? "these quiet degradations" : "every quiet degradation"} />
-        {quiet.list}
+        {quiet.empty ? <HomeEmptyList empty={await emptyHomeOf(db, selection.tab, params.data)} /> : quiet.list}
         <Pager basePath="/" params={raw} next={quiet.next} isFirst={!before} />
       </>
     );
@@ -126,7 +136,7 @@ export default async function HomePage({ searchParams }: Props) {
         href={params.data.vendor ? paths.vendorMaintenanceCalendar(params.data.vendor) : paths.allMaintenanceCalendar()}
         label={params.data.vendor ? "This vendor's scheduled maintenance" : "Every vendor's scheduled maintenance"}
       />
-      <ChangeList rows={page.rows} now={now} />
+      {page.rows.length === 0 ? <HomeEmptyList empty={await emptyHomeOf(db, selection.tab, params.data)} /> : <ChangeList rows={page.rows} now={now} />}
       <Pager basePath="/" params={raw} next={page.next} isFirst={!before} />
     </>
   );
