@@ -1,6 +1,10 @@
 import type { Metadata, Viewport } from "next";
+import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { SiteChrome } from "@/components/site-chrome";
+import { readPollingNotice } from "@/db/queries/poll-outcomes";
+import { getServerDb } from "@/db/server-db";
+import { errorMessage } from "@/lib/error-message";
 import { SITE_DESCRIPTION } from "@/lib/render/site-frame";
 import "./globals.css";
 
@@ -11,11 +15,24 @@ export const metadata: Metadata = {
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+/** The banner saying every poll fails; a page is still served when it cannot be read. */
+async function pollingNotice(): Promise<string | null> {
+  // Read per request, never at build time: the pollers' outcomes change while the server runs.
+  await connection();
+  try {
+    return await readPollingNotice(getServerDb());
+  } catch (error) {
+    console.error(`web: unable to read the pollers' outcomes for the banner: ${errorMessage(error)}`);
+    return null;
+  }
+}
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const notice = await pollingNotice();
   return (
     <html lang="en">
       <body>
-        <SiteChrome>{children}</SiteChrome>
+        <SiteChrome notice={notice}>{children}</SiteChrome>
       </body>
     </html>
   );

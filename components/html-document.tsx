@@ -8,7 +8,14 @@ import { SITE_DESCRIPTION } from "@/lib/render/site-frame";
  * (server/archive-pages.tsx): the same head (title, description, viewport, icon, stylesheets, feed
  * alternates) and the same chrome, and no script at all.
  */
-export function HtmlDocument({ title, stylesheets, alternates, children }: { title: string; stylesheets: readonly string[]; alternates: readonly FeedAlternate[]; children: ReactNode }) {
+export function HtmlDocument({ title, stylesheets, alternates, notice = null, children }: {
+  title: string;
+  stylesheets: readonly string[];
+  alternates: readonly FeedAlternate[];
+  /** The banner saying every poll fails, while one does. */
+  notice?: string | null;
+  children: ReactNode;
+}) {
   return (
     <html lang="en">
       <head>
@@ -21,7 +28,7 @@ export function HtmlDocument({ title, stylesheets, alternates, children }: { tit
         {alternates.map((a) => <link key={a.type} rel="alternate" type={a.type} href={a.href} title={a.title} />)}
       </head>
       <body>
-        <SiteChrome>{children}</SiteChrome>
+        <SiteChrome notice={notice}>{children}</SiteChrome>
       </body>
     </html>
   );

@@ -17,6 +17,7 @@ import { IncidentPageBody, incidentPageAlternates, incidentPageTitle } from "@/c
 import type { RedlineDb } from "@/db/client";
 import { resolveComponentPage } from "@/db/queries/component-page";
 import { resolveIncidentPage, resolveVersionRoute } from "@/db/queries/incident-route";
+import { readPollingNotice } from "@/db/queries/poll-outcomes";
 import { newNonce, securityHeaders } from "@/lib/security-headers";
 import { isNextRouterRequest } from "@/server/http/next-router";
 
@@ -49,12 +50,12 @@ export async function renderArchivePage(db: RedlineDb, pathname: string, stylesh
   if (match[3] === undefined) {
     const route = await resolveIncidentPage(db, slug, key);
     if (!route) return null;
-    return document(incidentPageTitle(route), stylesheets, incidentPageAlternates(route), <IncidentPageBody route={route} now={now} />);
+    return document(db, incidentPageTitle(route), stylesheets, incidentPageAlternates(route), <IncidentPageBody route={route} now={now} />);
   }
   const seq = decodeSegment(match[3]);
   const route = seq === null ? undefined : await resolveVersionRoute(db, slug, key, seq);
   if (!route) return null;
-  return document(changePageTitle(route), stylesheets, changePageAlternates(route), <ChangePageBody route={route} />);
+  return document(db, changePageTitle(route), stylesheets, changePageAlternates(route), <ChangePageBody route={route} />);
 }
 
 async function renderComponentPage(db: RedlineDb, match: RegExpExecArray, search: string, stylesheets: readonly string[], now: Date): Promise<string | null> {
@@ -62,11 +63,12 @@ async function renderComponentPage(db: RedlineDb, match: RegExpExecArray, search
   if (slug === null || key === null) return null;
   const page = await resolveComponentPage(db, slug, key, search, now);
   if (!page) return null;
-  return document(componentPageTitle(page), stylesheets, [], <ComponentPageBody page={page} now={now} />);
+  return document(db, componentPageTitle(page), stylesheets, [], <ComponentPageBody page={page} now={now} />);
 }
 
-function document(title: string, stylesheets: readonly string[], alternates: readonly FeedAlternate[], body: ReactNode): string {
-  return `<!DOCTYPE html>${renderToStaticMarkup(<HtmlDocument title={title} stylesheets={stylesheets} alternates={alternates}>{body}</HtmlDocument>)}`;
+async function document(db: RedlineDb, title: string, stylesheets: readonly string[], alternates: readonly FeedAlternate[], body: ReactNode): Promise<string> {
+  const notice = await readPollingNotice(db);
+  return `<!DOCTYPE html>${renderToStaticMarkup(<HtmlDocument title={title} stylesheets={stylesheets} alternates={alternates} notice={notice}>{body}</HtmlDocument>)}`;
 }
 
 /** Renders the archive page at a path with its query: its HTML, or null when the path names nothing archived or asks what the page does not take. */

@@ -19,6 +19,8 @@ export interface CachedPage {
    * the header): a reader's copy is these pieces joined by its own nonce, with no text decoded.
    */
   bodyAroundNonce?: Buffer[];
+  /** Whether the page shows the banner saying every poll fails; undefined for an answer that never does (feeds, the API). */
+  pollingNotice?: boolean;
 }
 
 interface Entry {

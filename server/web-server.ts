@@ -13,13 +13,16 @@ import path from "node:path";
 import next from "next";
 import type { RedlineDb } from "@/db/client";
 import { getArchiveChangePosition, listArchiveChangesSince } from "@/db/queries/archive-changes";
+import { readPollingNotice } from "@/db/queries/poll-outcomes";
 import { createReadinessProbe } from "@/db/readiness";
 import { getServerDb } from "@/db/server-db";
 import { databaseLocation, readEnv } from "@/lib/env";
+import { describeListenFailure, EXIT_CONFIG } from "@/lib/listen-failure";
 import { createArchivePagePool, pooledRenderer } from "@/server/archive-page-pool";
 import { answerArchivePage, type ArchivePageRenderer, renderArchivePage } from "@/server/archive-pages";
 import { errorMessage } from "@/lib/error-message";
 import { renderBadRequestPage } from "@/lib/render/bad-request-html";
+import { POLLING_NOTICE_ID } from "@/lib/render/site-frame";
 import { newNonce, nonceOf, securityHeaders } from "@/lib/security-headers";
 import { answerHealth, isHealthCheck } from "@/server/health";
 import { builtStylesheets } from "@/server/http/built-stylesheets";
@@ -127,8 +130,38 @@ function send(res: http.ServerResponse, page: CachedPage, state: "hit"): void {
   res.end(page.body);
 }
 
-/** Serve from the cache, or let `render` answer and keep what it sent when that was a 200. */
-export function withPageCache(render: RequestHandler, cache: PageCache, changes: ArchiveChangeFeed): RequestHandler {
+/** Where a page holds the polling banner (components/site-chrome.tsx): its id with the quotes no vendor text keeps unescaped. */
+const NOTICE_MARK = Buffer.from(`id="${POLLING_NOTICE_ID}"`, "utf8");
+
+function isHtml(headers: Record<string, string | string[]>): boolean {
+  return (header(headers["content-type"]) ?? "").startsWith("text/html");
+}
+
+/**
+ * Whether pages show the polling banner now, read from the archive at most once a `ttlMs`: the
+ * pollers record their outcomes there, and a page kept with the banner is not served once a poll
+ * succeeded (nor one kept without it once every poll fails).
+ */
+export function pollingNoticeProbe(read: () => Promise<string | null>, ttlMs = 1_000, now: () => number = Date.now): () => Promise<boolean> {
+  let known: { at: number; shown: Promise<boolean> } | null = null;
+  return () => {
+    if (known === null || now() - known.at >= ttlMs) {
+      const shown = read().then((notice) => notice !== null);
+      known = { at: now(), shown };
+      // A failed read is not kept: the next request tries again.
+      shown.catch(() => {
+        if (known?.shown === shown) known = null;
+      });
+    }
+    return known.shown;
+  };
+}
+
+/**
+ * Serve from the cache, or let `render` answer and keep what it sent when that was a 200. A kept
+ * page whose polling banner differs from what `notice` says pages show now is rendered again.
+ */
+export function withPageCache(render: RequestHandler, cache: PageCache, changes: ArchiveChangeFeed, notice: () => Promise<boolean> = async () => false): RequestHandler {
   return async (req, res) => {
     const key = cacheKeyFor(req);
     if (key === null) {
@@ -136,17 +169,28 @@ export function withPageCache(render: RequestHandler, cache: PageCache, changes:
       await render(req, res);
       return;
     }
+    // Without the archive's changes, or the pollers' outcomes, no kept page can be trusted, but a fresh render may still succeed.
+    const renderUncached = async (what: string, error: unknown) => {
+      console.error(`web: page cache: unable to read ${what}: ${errorMessage(error)}; rendering ${redactSecrets(req.url ?? "")} uncached`);
+      res.setHeader("x-redline-cache", "bypass");
+      await render(req, res);
+    };
+    const noticeRead = notice().then((shown) => ({ shown }), (error: unknown) => ({ error }));
     let renderedAt: number;
     try {
       renderedAt = await cache.catchUp(changes);
     } catch (error) {
-      // Without the archive's changes no kept page can be trusted, but a fresh render may still succeed.
-      console.error(`web: page cache: unable to read the archive's changes: ${errorMessage(error)}; rendering ${redactSecrets(req.url ?? "")} uncached`);
-      res.setHeader("x-redline-cache", "bypass");
-      await render(req, res);
+      await renderUncached("the archive's changes", error);
       return;
     }
-    const kept = cache.get(key);
+    const noticeState = await noticeRead;
+    if ("error" in noticeState) {
+      await renderUncached("the pollers' outcomes", noticeState.error);
+      return;
+    }
+    const noticeShown = noticeState.shown;
+    const found = cache.get(key);
+    const kept = found?.pollingNotice === undefined || found.pollingNotice === noticeShown ? found : undefined;
     const address = new URL(req.url ?? "/", "http://x");
     const scope = pageScopeOf(address.pathname, address.searchParams);
     if (kept && clientHasIt(req, kept)) {
@@ -185,7 +229,9 @@ export function withPageCache(render: RequestHandler, cache: PageCache, changes:
         }
         const body = Buffer.concat(chunks);
         const nonce = nonceOf(header(kept["content-security-policy"]) ?? "");
-        cache.set(key, scope, renderedAt, { status: 200, headers: kept, body, nonce, bodyAroundNonce: nonce === null ? undefined : cutAroundNonce(body, nonce) });
+        // Kept as rendered: the render read the banner's state itself, maybe after `noticeShown` was read.
+        const pollingNotice = isHtml(kept) ? body.includes(NOTICE_MARK) : undefined;
+        cache.set(key, scope, renderedAt, { status: 200, headers: kept, body, nonce, bodyAroundNonce: nonce === null ? undefined : cutAroundNonce(body, nonce), pollingNotice });
       }
       return end(...args);
     }) as typeof res.end;
@@ -248,7 +294,7 @@ export async function startWebServer(options: { host: string; port: number; db?:
     ? withPageCache(render, new PageCache({ maxBytes: cacheBytes, maxEntryBytes: MAX_ENTRY_BYTES, ttlMs: TTL_MS }), {
       position: () => getArchiveChangePosition(db),
       since: (seq, limit) => listArchiveChangesSince(db, seq, limit),
-    })
+    }, pollingNoticeProbe(() => readPollingNotice(db)))
     : render;
   const probe = createReadinessProbe(location);
   const trust = trustProxies(env.REDLINE_TRUSTED_PROXIES);
@@ -302,7 +348,13 @@ export async function startWebServer(options: { host: string; port: number; db?:
 async function main(): Promise<void> {
   const env = readEnv();
   const host = process.env.HOST ?? "127.0.0.1";
-  const web = await startWebServer({ host, port: env.PORT });
+  const web = await startWebServer({ host, port: env.PORT }).catch((error: unknown) => {
+    const failure = describeListenFailure(error, host, env.PORT);
+    if (failure === null) throw error;
+    // Restarting cannot help: the supervisor stops instead of starting it again and again.
+    console.error(`web: ${failure}`);
+    process.exit(EXIT_CONFIG);
+  });
   const workers = web.pageWorkers === 0 ? "on the server's thread" : `on ${web.pageWorkers} worker thread${web.pageWorkers === 1 ? "" : "s"}`;
   console.log(`web: incident, change and component pages are rendered ${workers} (REDLINE_PAGE_WORKERS)`);
   console.log(`web: listening on http://${host}:${env.PORT}`);

@@ -13,6 +13,9 @@ export const SITE_NAV = [
   { href: "/search", label: "Search" },
 ] as const;
 
+/** The id of the banner saying every poll fails: the page cache reads it to tell a page rendered with it from one without. */
+export const POLLING_NOTICE_ID = "polling-notice";
+
 export const SITE_DESCRIPTION = "Every version of every vendor status-page incident, and exactly what changed.";
 
 export const SITE_FOOTER =

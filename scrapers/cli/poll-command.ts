@@ -1,4 +1,5 @@
 import { listPollableVendors } from "@/db/poll-state";
+import { PollFailureWatch } from "@/lib/poll-reachability";
 import { getVendorBySlug } from "@/db/vendors";
 import { readEnv } from "@/lib/env";
 import type { VendorPollResult } from "@/scrapers/poller/poll-vendor";
@@ -29,8 +30,15 @@ export async function runPoll(opts: { vendor?: string; once?: boolean; db?: stri
     if (opts.vendor !== undefined && !(await getVendorBySlug(db, opts.vendor))) throw new CliError(`unknown vendor ${JSON.stringify(opts.vendor)}`);
     const pinger = createWebSubPinger(() => db, env, (line) => process.stderr.write(`${line}\n`));
     const deps = { ...createPollDeps(db, env), ...(pinger ? { onVersionsRecorded: (captureId: number) => pinger.published(captureId) } : {}) };
+    const pollable = await listPollableVendors(db, opts.vendor);
+    // The loop says once that every poll fails (`--once` ends with its own hint).
+    const watch = opts.once ? null : new PollFailureWatch(pollable.length);
     const scheduler = createScheduler(deps, env, {
-      onPolled: opts.quiet ? undefined : (v, r) => logPoll(v.slug, r),
+      onPolled: (v, r) => {
+        if (!opts.quiet) logPoll(v.slug, r);
+        const line = watch?.record(v, r);
+        if (line) process.stderr.write(`${line}\n`);
+      },
       onlySlug: opts.vendor,
     });
     if (opts.once) {
@@ -65,7 +73,7 @@ export async function runPoll(opts: { vendor?: string; once?: boolean; db?: stri
     };
     process.once("SIGINT", () => stop("SIGINT"));
     process.once("SIGTERM", () => stop("SIGTERM"));
-    const plan = describePollingPlan(env.REDLINE_POLL_INTERVAL_SECONDS, (await listPollableVendors(db, opts.vendor)).map((v) => v.intervalSeconds));
+    const plan = describePollingPlan(env.REDLINE_POLL_INTERVAL_SECONDS, pollable.map((v) => v.intervalSeconds));
     process.stdout.write(`poller: polling ${plan}, ${env.REDLINE_POLL_CONCURRENCY} at a time\n`);
     await scheduler.run();
     await pinger?.drain();

@@ -173,6 +173,54 @@ describe("the web server's page cache", () => {
     expect(new Set(nonces).size).toBe(3);
   });
 
+  it("renders a kept page again when the polling banner comes or goes, and keeps feeds, which never show it", async () => {
+    let failing = false;
+    const rendered: string[] = [];
+    // As the pages do: the render reads the pollers' outcomes itself.
+    const render: RequestHandler = (req, res) => {
+      rendered.push(req.url ?? "");
+      const feed = (req.url ?? "").endsWith(".atom");
+      res.setHeader("content-type", feed ? "application/atom+xml" : "text/html; charset=utf-8");
+      res.end(feed ? "<feed/>" : `${failing ? '<p id="polling-notice">every poll fails</p>' : ""}<p>render ${rendered.length}</p>`);
+    };
+    const cache = new PageCache({ maxBytes: 1_000_000, maxEntryBytes: 100_000, ttlMs: 60_000 });
+    server = http.createServer((req, res) => void withPageCache(render, cache, UNCHANGED, async () => failing)(req, res));
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", () => resolve()));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const get = async (path: string) => {
+      const response = await fetch(`${base}${path}`);
+      return { cache: response.headers.get("x-redline-cache"), banner: (await response.text()).includes('id="polling-notice"') };
+    };
+    expect([await get("/"), await get("/"), await get("/feed.atom")]).toEqual([
+      { cache: "miss", banner: false }, { cache: "hit", banner: false }, { cache: "miss", banner: false },
+    ]);
+    failing = true;
+    expect([await get("/"), await get("/"), await get("/feed.atom")]).toEqual([
+      { cache: "miss", banner: true }, { cache: "hit", banner: true }, { cache: "hit", banner: false },
+    ]);
+    failing = false;
+    expect([await get("/"), await get("/")]).toEqual([{ cache: "miss", banner: false }, { cache: "hit", banner: false }]);
+    expect(rendered.filter((url) => url === "/")).toHaveLength(3);
+  });
+
+  it("keeps a page as rendered when the banner changed during its render, and serves it only while that holds", async () => {
+    let failing = false;
+    let shownBefore = false;
+    const render: RequestHandler = (_req, res) => {
+      // Every poll came to fail between the cache's look and the render's.
+      failing = true;
+      res.setHeader("content-type", "text/html; charset=utf-8");
+      res.end('<p id="polling-notice">every poll fails</p>');
+    };
+    const cache = new PageCache({ maxBytes: 1_000_000, maxEntryBytes: 100_000, ttlMs: 60_000 });
+    server = http.createServer((req, res) => void withPageCache(render, cache, UNCHANGED, async () => (shownBefore = failing))(req, res));
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", () => resolve()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    expect((await fetch(url)).headers.get("x-redline-cache")).toBe("miss");
+    expect(shownBefore).toBe(false);
+    expect((await fetch(url)).headers.get("x-redline-cache")).toBe("hit");
+  });
+
   it("cuts a kept page at every place it holds the nonce, so joining the pieces with it gives the page back", () => {
     const nonce = "AAAAAAAAAAAAAAAAAAAAAA==";
     const page = `${nonce}<p>café ✓</p><script nonce="${nonce}"></script><style nonce="${nonce}"></style>${nonce}`;

@@ -52,6 +52,39 @@ describe(`redline poll --once (${testDatabaseDialect})`, () => {
     expect(lines[0]).toMatch(/^redline: every vendor failed: is this machine offline, or is DNS failing\? first error: (acme|globex): http:\/\/127\.0\.0\.1:\d+\/.*refused/i);
   });
 
+  it("the polling loop says once, not each round, that every vendor's poll failed", async () => {
+    const db = await freshLocation(dir, { name: "offline-loop" });
+    const port = await closedPort();
+    await addVendor(db, "acme", `http://127.0.0.1:${port}/api/v2/incidents.json`);
+    await addVendor(db, "globex", `http://127.0.0.1:${port}/api/v2/summary.json`);
+    const child = spawn(process.execPath, [REDLINE_BUNDLE, "poll", "--db", db], {
+      cwd: ROOT,
+      env: { ...process.env, REDLINE_ALLOW_PRIVATE_URLS: "1", REDLINE_HOST_INTERVAL_MS: "0", REDLINE_POLL_INTERVAL_SECONDS: "1", REDLINE_MAX_BACKOFF_SECONDS: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const closed = new Promise<void>((resolve) => child.on("close", () => resolve()));
+    try {
+      // Each vendor failed three times: the line had its chance to come three rounds over.
+      await new Promise<void>((resolve) => {
+        child.stdout.on("data", (d: Buffer) => {
+          stdout += d.toString();
+          if (["acme", "globex"].every((slug) => stdout.split(`${slug}: FAILED`).length > 3)) resolve();
+        });
+        void closed.then(() => resolve());
+      });
+    } finally {
+      child.kill("SIGTERM");
+      await closed;
+    }
+    expect(stdout.split(": FAILED").length - 1, stderr).toBeGreaterThanOrEqual(6);
+    const hints = stderr.split("\n").filter((line) => line.startsWith("poller: the last polls of all 2 vendors failed: is this machine offline, or is DNS failing?"));
+    expect(hints, stderr).toHaveLength(1);
+    expect(hints[0]).toMatch(/Last error: (acme|globex): http:\/\/127\.0\.0\.1:\d+\/.*refused/i);
+  });
+
   it("succeeds when some vendor answered, though another failed", async () => {
     const sim = await startSimulator({ count: 1, families: ["statuspage"], acceleration: 0, start: "2026-03-04T12:00:00.000Z", seed: 3, control: false });
     try {
