@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * What a version did, in the order a reader cares about. A version can have several kinds.
- * The descriptions are the reference the README, the pages and the API repeat.
+ * The descriptions are the reference docs/data-model.md, the pages and the API repeat.
  */
 export const CHANGE_KIND_INFO = {
   "incident-deleted": { label: "Incident deleted", description: "The incident vanished from a feed that should still list it (older incidents are still there): the vendor deleted it." },

@@ -143,7 +143,7 @@ function listWords(words: readonly string[]): string {
 }
 
 /**
- * What a source states, in words (the README's "States" column): its exact fields, then what it
+ * What a source states, in words (the "States" column of docs/platforms.md): its exact fields, then what it
  * states less precisely or only infers, then what its updates are.
  */
 export function describeStatements(profile: SourceProfile): string {

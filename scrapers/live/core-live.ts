@@ -10,7 +10,7 @@ export function directLive(platform: Platform): LivePlatform {
   return {
     name: platform.name,
     description: `${platform.description} (exact endpoint URL)`,
-    docs: "README.md#platforms",
+    docs: "docs/platforms.md#platforms",
     plan: (url) => ({ endpoints: [{ url: url.toString(), platform: platform.name }] }),
   };
 }

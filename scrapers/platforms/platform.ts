@@ -19,7 +19,7 @@ export interface ParseContext {
 
 export interface Platform {
   name: string;
-  /** One line for `--help` and the README. */
+  /** One line for `--help` and docs/platforms.md. */
   description: string;
   /** What its snapshots list and which fields they state, how precisely. */
   profile: SourceProfile;
@@ -32,7 +32,7 @@ export interface Platform {
   parse(body: Uint8Array, context: ParseContext): Promise<ParsedSnapshot>;
 }
 
-/** The fields a platform states, in the README's words. */
+/** The fields a platform states, in the words of docs/platforms.md. */
 export function statedFields(platform: Platform): StatedField[] {
   return Object.keys(platform.profile.fields) as StatedField[];
 }

@@ -19,8 +19,8 @@ import { postgresBinOverride } from "@/tests/support/test-database-settings";
 
 /**
  * Backups of a PostgreSQL archive are the database's own: pg_dump / pg_restore for a logical copy,
- * pg_basebackup for a physical one, which a streaming standby starts from (README, Operations).
- * These run the commands the README gives and check that what comes back is the archive.
+ * pg_basebackup for a physical one, which a streaming standby starts from (docs/operating.md).
+ * These run the commands docs/operating.md gives and check that what comes back is the archive.
  */
 
 const run = promisify(execFile);
