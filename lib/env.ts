@@ -41,8 +41,11 @@ export const keepRawDays = z.preprocess(
     .optional(),
 );
 
+/** The SQLite file the archive is kept in when neither REDLINE_DB nor REDLINE_DATABASE_URL says otherwise. */
+export const DEFAULT_DATABASE_FILE = "data/redline.db";
+
 const envSchema = z.object({
-  REDLINE_DB: z.string().min(1).default("data/redline.db"),
+  REDLINE_DB: z.string().min(1).default(DEFAULT_DATABASE_FILE),
   /** A PostgreSQL database to keep the archive in instead of the SQLite file REDLINE_DB: postgres://user:password@host:5432/name. */
   REDLINE_DATABASE_URL: z.preprocess(
     (v) => (v === "" ? undefined : v),

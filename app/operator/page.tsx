@@ -20,6 +20,7 @@ import { operatorClockOf } from "@/lib/operator-clock";
 import { paginate } from "@/lib/paginate";
 import { groupSubscriptionProblems } from "@/lib/notify/subscription-problems";
 import { groupProblems } from "@/lib/problem-groups";
+import { redlineCommand } from "@/lib/redline-command";
 import { hookSettings } from "@/server/hooks/hook-route";
 import { isOperatorSession, OPERATOR_COOKIE } from "@/server/operator-session";
 
@@ -199,7 +200,7 @@ export default async function OperatorPage({ searchParams }: Props) {
         <h2 id="subscriptions-heading">Subscriptions</h2>
         <p>
           Disabled subscriptions (a <code>410 Gone</code>, or a day of failures) and those failing now, grouped by problem. A disabled one
-          stays so until it is removed and added again (<code>npm run redline -- subscriptions list</code>).
+          stays so until it is removed and added again (<code>{redlineCommand("subscriptions list", env, process.cwd())}</code>).
         </p>
         <SubscriptionProblems groups={subscriptionProblems} now={now} />
       </section>
@@ -238,7 +239,7 @@ export default async function OperatorPage({ searchParams }: Props) {
       <section aria-labelledby="rederive-heading">
         <h2 id="rederive-heading">Re-derivation</h2>
         <p>
-          After a parser upgrade, for a capture that arrived after later ones, or when asked (<code>npm run redline -- rederive --vendor …</code>), a
+          After a parser upgrade, for a capture that arrived after later ones, or when asked (<code>{redlineCommand("rederive --vendor …", env, process.cwd())}</code>), a
           vendor&apos;s history is rebuilt from its raw captures in the background by the poller: aside first, then swapped in incident by incident.
         </p>
         {jobs.length === 0 ? <p>No re-derivation has run.</p> : <JobTable jobs={jobs} now={now} />}

@@ -2,8 +2,10 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { listWatchlistSummaries } from "@/db/queries/watchlist-page";
 import { getServerDb } from "@/db/server-db";
+import { readEnv } from "@/lib/env";
 import { paths } from "@/lib/incident-key";
 import { noParamsSchema } from "@/lib/page-params";
+import { redlineCommand } from "@/lib/redline-command";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Watchlists" };
@@ -19,7 +21,7 @@ export default async function WatchlistsPage({ searchParams }: { searchParams: P
       <h1>Watchlists</h1>
       <p className="lede">Named sets of vendors a team depends on, each with its page, feeds and maintenance calendar.</p>
       {lists.length === 0 ? (
-        <p>No watchlist yet. Add one with <code>npm run redline -- watchlists add &lt;name&gt; --vendor &lt;slug&gt;</code>.</p>
+        <p>No watchlist yet. Add one with <code>{redlineCommand("watchlists add <name> --vendor <slug>", readEnv(), process.cwd())}</code>.</p>
       ) : (
         <ul>
           {lists.map((w) => (

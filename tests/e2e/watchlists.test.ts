@@ -3,14 +3,24 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { findSeriousViolations } from "@/tests/e2e/support/axe";
 import { startE2eApp } from "@/tests/e2e/support/e2e-app";
 import { findContrastProblems, readOutline } from "@/tests/e2e/support/page-checks";
+import { testDatabaseDialect } from "@/tests/support/test-database-settings";
 
 const app = startE2eApp("watchlists");
 
-beforeAll(async () => {
-  await app().redline(["watchlists", "add", "team", "--vendor", "acme"]);
+describe("the watchlists page of an archive without one", () => {
+  it("says how to add one, with the command for this archive: a shell without the server's environment would reach another", async () => {
+    const page = await app().newPage();
+    await app().visit(page, "/watch", "watchlists-empty");
+    const db = testDatabaseDialect === "sqlite" ? ` --db ${app().database}` : "";
+    await expect(page.locator("main code").textContent()).resolves.toBe(`npm run redline -- watchlists add <name> --vendor <slug>${db}`);
+  });
 });
 
 describe("watchlist pages, as a reader finds them", () => {
+  beforeAll(async () => {
+    await app().redline(["watchlists", "add", "team", "--vendor", "acme"]);
+  });
+
   it("the vendors page leads to the watchlists, and each to its page", async () => {
     const page = await app().page();
     await app().visit(page, "/vendors", "vendors-to-watchlists");
