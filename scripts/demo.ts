@@ -13,7 +13,7 @@ import { addVendor } from "@/db/vendors";
 import { catchUpAt, formatCatchUpClock } from "@/lib/catch-up-clock";
 import { readEnv } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
-import { superviseRoles } from "@/scripts/start";
+import { superviseRoles, webAddressUsable } from "@/scripts/start";
 import { ROLES } from "@/scripts/start-options";
 import { ensureBuilt } from "@/scripts/web-build";
 import { plannedEndpoints } from "@/scrapers/live/live-platform";
@@ -38,6 +38,11 @@ function statesGrid(vendor: SimVendor): boolean {
 
 async function main(): Promise<void> {
   const { PORT } = readEnv();
+  // Before this demo's archive replaces the one a demo already serving there may be using.
+  if (!(await webAddressUsable(ROLES, { PORT: String(PORT) }, "redline demo"))) {
+    process.exitCode = 1;
+    return;
+  }
   // Before the simulated clock starts: the build blocks this process, and the replay would run on without a poller.
   if (!ensureBuilt()) {
     process.exitCode = 1;

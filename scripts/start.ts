@@ -13,6 +13,7 @@ import { databaseLocation, readEnv } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 import { CATALOG, catalogVendorSettings } from "@/scrapers/catalog/catalog";
 import { programArgs } from "@/scripts/prebuilt-program";
+import { findListenProblem } from "@/scripts/port-check";
 import { parseStartOptions, type Role, ROLES, type StartOptions, START_USAGE, StartUsageError } from "@/scripts/start-options";
 import { type ChildSpec, supervise } from "@/scripts/supervise";
 import { ensureBuilt } from "@/scripts/web-build";
@@ -46,11 +47,29 @@ function roleChild(role: Role, env: Record<string, string>, host: string, port: 
   }
 }
 
+function webHost(env: Record<string, string>): string {
+  return env.HOST ?? process.env.HOST ?? "127.0.0.1";
+}
+
+/**
+ * Whether the web role, if it runs, can listen on HOST:PORT; if not, says why on stderr, naming the
+ * variable to change, for the caller to stop before anything else (a web server started there would
+ * crash at once, and again at each restart).
+ */
+export async function webAddressUsable(roles: readonly Role[], env: Record<string, string> = {}, prefix = "redline"): Promise<boolean> {
+  if (!roles.includes("web")) return true;
+  const problem = await findListenProblem(webHost(env), readEnv({ ...process.env, ...env }).PORT);
+  if (problem !== null) console.error(`${prefix}: ${problem}`);
+  return problem === null;
+}
+
 /** The roles' processes, supervised, against the environment's database, where restarts are recorded. */
 export async function superviseRoles(roles: readonly Role[] = ROLES, env: Record<string, string> = {}): Promise<number> {
   const settings = readEnv({ ...process.env, ...env });
   const { PORT } = settings;
-  const host = env.HOST ?? process.env.HOST ?? "127.0.0.1";
+  const host = webHost(env);
+  // Again here: building the web app takes minutes, in which another process can take the port.
+  if (!(await webAddressUsable(roles, env))) return 1;
   if (roles.includes("web")) console.log(`redline: serving on http://${host}:${PORT}`);
   const db = await openEventLog(databaseLocation(settings));
   try {
@@ -78,6 +97,10 @@ async function main(): Promise<void> {
     return;
   }
   const { roles } = options;
+  if (!(await webAddressUsable(roles))) {
+    process.exitCode = 1;
+    return;
+  }
   const location = options.db ?? databaseLocation(readEnv());
   // The roles' processes open what --db names; a file given this way wins over REDLINE_DATABASE_URL.
   const roleEnv: Record<string, string> =

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import type { SupervisorEvent, SupervisorEventKind } from "@/db/supervisor-events";
 import { errorMessage } from "@/lib/error-message";
 import { formatDuration } from "@/lib/format";
+import { EXIT_CONFIG } from "@/lib/listen-failure";
 
 export interface ChildSpec {
   name: string;
@@ -47,8 +48,9 @@ function span(ms: number): string {
 
 /**
  * Run processes together and keep them running: one that exits is restarted after a backoff,
- * and the others go on. Only a child crashing over and over makes the supervisor give up, stop
- * the others and exit non-zero. SIGINT/SIGTERM stop them all cleanly, with no restart, and resolve 0.
+ * and the others go on. Only a child crashing over and over, or one exiting EXIT_CONFIG (it
+ * cannot run as configured), makes the supervisor give up, stop the others and exit non-zero.
+ * SIGINT/SIGTERM stop them all cleanly, with no restart, and resolve 0.
  */
 export function supervise(specs: readonly ChildSpec[], options: SuperviseOptions): Promise<number> {
   const policy = { ...RESTART_POLICY, ...options.policy };
@@ -100,6 +102,12 @@ export function supervise(specs: readonly ChildSpec[], options: SuperviseOptions
     }
 
     function crashed(spec: ChildSpec, how: string, code: number | null, uptimeMs: number): void {
+      if (code === EXIT_CONFIG) {
+        record(spec.name, "gave-up", "it cannot run as configured");
+        log(`redline: ${spec.name} exited (${how}): it cannot run as configured, so restarting it would not help; stopping the rest`);
+        stopAll("SIGTERM", EXIT_CONFIG);
+        return;
+      }
       const past = history.get(spec.name) ?? { delayMs: null, crashes: [] };
       const now = Date.now();
       const crashes = [...past.crashes.filter((at) => now - at < policy.crashWindowMs), now];

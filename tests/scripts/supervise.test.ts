@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { SupervisorEvent } from "@/db/supervisor-events";
+import { EXIT_CONFIG } from "@/lib/listen-failure";
 import { type ChildSpec, nextRestartDelay, RESTART_POLICY, type RestartPolicy } from "@/scripts/supervise";
 import { watchProcess } from "@/tests/support/watch-process";
 
@@ -83,6 +84,16 @@ describe("supervise", () => {
       ["exited", "SIGTERM, up N s"],
     ]);
     expect(isAlive(pidOf(run.of("steady", "started")[0]))).toBe(false);
+  });
+
+  it("does not restart a child that exits EXIT_CONFIG (it cannot run as configured): it stops the others at once and exits with that code", async () => {
+    const run = runSupervisor({ children: [node("web", `process.exit(${EXIT_CONFIG})`), lives("poller")], policy: FAST });
+    const { code } = await run.exited;
+    expect(code).toBe(EXIT_CONFIG);
+    expect(run.of("web").map((e) => e.event)).toEqual(["started", "exited", "gave-up"]);
+    expect(run.events().filter((e) => e.event === "restarting")).toEqual([]);
+    expect(run.log).toContain(`redline: web exited (code ${EXIT_CONFIG}): it cannot run as configured, so restarting it would not help; stopping the rest`);
+    expect(run.of("poller").map((e) => e.event)).toEqual(["started", "exited"]);
   });
 
   it("stops every child on SIGTERM, restarting none, and exits 0", async () => {
