@@ -30,13 +30,13 @@ export function isEveryPollFailing(outcomes: PollOutcomes): boolean {
 const TRY_THE_DEMO = "`npm run demo` shows Redline at work without internet";
 
 function vendorsCounted(outcomes: PollOutcomes): string {
-  return outcomes.failed === outcomes.vendors ? `all ${outcomes.vendors}` : `the ${outcomes.failed} polled so far, of ${outcomes.vendors}`;
+  return outcomes.failed === outcomes.vendors ? `all ${outcomes.vendors} vendors` : `the ${outcomes.failed} vendors polled so far (of ${outcomes.vendors})`;
 }
 
 /** What the poller logs once when every poll failed: what it likely means, and what to do. */
 export function describeEveryPollFailing(outcomes: PollOutcomes): string {
   return (
-    `poller: the last polls of ${vendorsCounted(outcomes)} vendors failed: is this machine offline, or is DNS failing? ` +
+    `poller: the last polls of ${vendorsCounted(outcomes)} failed: is this machine offline, or is DNS failing? ` +
     `Check its network, DNS and firewall; polling goes on with backoff, and this log says when a poll succeeds again (${TRY_THE_DEMO}). ` +
     `Last error: ${outcomes.lastError ?? "none recorded"}`
   );
@@ -46,7 +46,7 @@ export function describeEveryPollFailing(outcomes: PollOutcomes): string {
 export function pollingNotice(outcomes: PollOutcomes): string | null {
   if (!isEveryPollFailing(outcomes)) return null;
   return (
-    `Redline cannot reach any vendor: the last polls of ${vendorsCounted(outcomes)} vendors failed, so nothing new is archived. ` +
+    `Redline cannot reach any vendor: the last polls of ${vendorsCounted(outcomes)} failed, so nothing new is archived. ` +
     `Is the machine running the poller offline, or is its DNS failing? The pages show what was archived before; ` +
     `this notice goes once a poll succeeds. Last error: ${outcomes.lastError ?? "none recorded"}`
   );

@@ -22,7 +22,7 @@ describe("isEveryPollFailing", () => {
 describe("pollingNotice", () => {
   it("says no vendor can be reached, how many failed, and the last error", () => {
     const notice = pollingNotice({ vendors: 159, ok: 0, failed: 12, lastError: "acme: getaddrinfo ENOTFOUND status.acme.com" });
-    expect(notice).toContain("Redline cannot reach any vendor: the last polls of the 12 polled so far, of 159 vendors failed");
+    expect(notice).toContain("Redline cannot reach any vendor: the last polls of the 12 vendors polled so far (of 159) failed");
     expect(notice).toContain("offline");
     expect(notice).toMatch(/Last error: acme: getaddrinfo ENOTFOUND status\.acme\.com$/);
     expect(pollingNotice({ vendors: 2, ok: 0, failed: 2, lastError: null })).toContain("the last polls of all 2 vendors failed");
