@@ -17,6 +17,7 @@ import { readPollingNotice } from "@/db/queries/poll-outcomes";
 import { createReadinessProbe } from "@/db/readiness";
 import { getServerDb } from "@/db/server-db";
 import { databaseLocation, readEnv } from "@/lib/env";
+import { describeListenFailure, EXIT_CONFIG } from "@/lib/listen-failure";
 import { createArchivePagePool, pooledRenderer } from "@/server/archive-page-pool";
 import { answerArchivePage, type ArchivePageRenderer, renderArchivePage } from "@/server/archive-pages";
 import { errorMessage } from "@/lib/error-message";
@@ -347,7 +348,13 @@ export async function startWebServer(options: { host: string; port: number; db?:
 async function main(): Promise<void> {
   const env = readEnv();
   const host = process.env.HOST ?? "127.0.0.1";
-  const web = await startWebServer({ host, port: env.PORT });
+  const web = await startWebServer({ host, port: env.PORT }).catch((error: unknown) => {
+    const failure = describeListenFailure(error, host, env.PORT);
+    if (failure === null) throw error;
+    // Restarting cannot help: the supervisor stops instead of starting it again and again.
+    console.error(`web: ${failure}`);
+    process.exit(EXIT_CONFIG);
+  });
   const workers = web.pageWorkers === 0 ? "on the server's thread" : `on ${web.pageWorkers} worker thread${web.pageWorkers === 1 ? "" : "s"}`;
   console.log(`web: incident, change and component pages are rendered ${workers} (REDLINE_PAGE_WORKERS)`);
   console.log(`web: listening on http://${host}:${env.PORT}`);
