@@ -90,7 +90,7 @@ describe(`a port in use (${testDatabaseDialect})`, () => {
     expect(demo.stdout).toEqual([]);
   });
 
-  it("the web server, should the port be taken after start looked, exits EXIT_CONFIG naming the port and PORT, which its supervisor does not restart", async () => {
+  it("the web server, should the port be taken after start looked, exits EXIT_CONFIG (the code its supervisor does not restart) naming the port and PORT", async () => {
     await ensureBuild();
     const port = await takenPort();
     const location = await freshLocation(dir, { name: "web" });
