@@ -1,7 +1,7 @@
 import { ImpactBadge, KindBadges } from "@/components/badges";
 import { UtcTime } from "@/components/utc-time";
 import type { ChangeRow } from "@/db/queries/changes";
-import { excerpt } from "@/lib/format";
+import { excerptSentences } from "@/lib/format";
 import { paths } from "@/lib/incident-key";
 import { openStateOf } from "@/lib/quiet-edits";
 
@@ -29,7 +29,7 @@ export function ChangeList({ rows, now, showVendor = true }: { rows: readonly Ch
               {" · observed "}
               <UtcTime iso={r.observedAt} now={now} />
             </div>
-            <p className="change-summary">{excerpt(r.headline || r.summary, 220)}</p>
+            <p className="change-summary">{excerptSentences(r.headline || r.summary, 220)}</p>
           </li>
         );
       })}

@@ -1,6 +1,6 @@
 import { KindBadges } from "@/components/badges";
 import type { VersionSummary } from "@/db/queries/incident-page";
-import { excerpt, formatUtcMinute } from "@/lib/format";
+import { excerptSentences, formatUtcMinute } from "@/lib/format";
 import { statusPageHref } from "@/lib/components/status-links";
 import { paths } from "@/lib/incident-key";
 
@@ -20,7 +20,7 @@ export function HistoryTable({ vendorSlug, providerId, versions, current }: { ve
   const line = (v: HistoryVersion) => (
     <li key={v.seq} aria-current={v.seq === current ? "page" : undefined}>
       <a href={paths.version(vendorSlug, providerId, v.seq)} className="history-change">
-        {excerpt(v.headline || v.summary, 180)}
+        {excerptSentences(v.headline || v.summary, 180)}
       </a>
       {v.seq === current ? <strong> (this change)</strong> : null}{" "}
       <KindBadges kinds={v.kinds} />{" "}

@@ -65,6 +65,22 @@ export function excerpt(text: string, max = 80): string {
   return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
+/**
+ * Whole sentences up to `max` characters and "…" after them; only a first sentence longer than
+ * that is cut inside it, at a word boundary. A summary cut anywhere ends on "moved from … to…".
+ */
+export function excerptSentences(text: string, max: number): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  if (line.length <= max) return line;
+  let end = 0;
+  for (const m of line.matchAll(/[.!?…]["”)]*(?= )/g)) {
+    const at = m.index + m[0].length;
+    if (at > max - 2) break;
+    end = at;
+  }
+  return end > 0 ? `${line.slice(0, end)} …` : excerpt(line, max);
+}
+
 /** "2025-04-01 08:31:47 UTC": second precision, for Before/After where seconds can be the change. */
 export function formatUtcSecond(iso: string | null): string {
   if (iso === null) return "not present";

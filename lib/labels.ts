@@ -12,12 +12,13 @@ const IMPACT_LABELS: Record<string, string> = {
   maintenance: "Maintenance",
 };
 
-/** The vendor's own words where they read well; Google Cloud's and AWS's codes where they do not. */
+/**
+ * Codes the vendor's own page words otherwise than humanizeValue would. Google Cloud's read well
+ * humanized, as its dashboard's legend has them: "Service information", not a bare "Information"
+ * that reads as no status at all.
+ */
 const STATUS_LABELS: Record<string, string> = {
-  service_information: "Information",
-  informational: "Information",
-  service_disruption: "Disruption",
-  service_outage: "Outage",
+  informational: "Informational message",
   in_progress: "In progress",
   under_maintenance: "Under maintenance",
   degraded_performance: "Degraded performance",

@@ -1,4 +1,4 @@
-import type { Change, UpdateChange } from "@/lib/change";
+import type { Change, ScalarChange, UpdateChange } from "@/lib/change";
 import { orderChanges } from "@/lib/change-order";
 import type { ChangeKindName } from "@/lib/change-kinds";
 import { excerpt, formatDuration, formatList, formatSignedSpan, formatSpan, formatUtcMinute, msBetween } from "@/lib/format";
@@ -57,6 +57,7 @@ export function describeIncident(vendorName: string, incident: Incident): string
   const components = incident.components.map((c) => c.name);
   const affecting = components.length > 0 ? ` affecting ${formatList(components)}` : "";
   let when = "";
+  const start = beganAt(incident);
   if (incident.kind === "maintenance" && incident.scheduledFor) {
     when = `, scheduled for ${formatUtcMinute(incident.scheduledFor)}`;
     if (incident.scheduledUntil) when += ` to ${formatUtcMinute(incident.scheduledUntil)}`;
@@ -65,11 +66,28 @@ export function describeIncident(vendorName: string, incident: Incident): string
   }
   if (incident.resolvedAt) {
     when += ` and resolved at ${formatUtcMinute(incident.resolvedAt)}`;
-    if (incident.startedAt) when += ` (${formatDuration(msBetween(incident.startedAt, incident.resolvedAt))})`;
+    if (start) when += ` (${formatDuration(msBetween(start, incident.resolvedAt))})`;
   } else if (incident.status) {
     when += `; status: ${statusLabel(incident.status)}`;
   }
   return `${what}${affecting}${when}.`;
+}
+
+/**
+ * When it began: a maintenance at its window, not at the start its feed gives it, which on
+ * Statuspage is when it was announced.
+ */
+function beganAt(incident: Incident): string | null {
+  return incident.kind === "maintenance" ? (incident.scheduledFor ?? incident.startedAt) : (incident.startedAt ?? incident.scheduledFor);
+}
+
+/** "First archived 5 minutes after it started", "First archived 11 hours before its window". */
+function describeFirstArchived(incident: Incident, observedAt: string): string {
+  const start = beganAt(incident);
+  if (!start) return "First archived version.";
+  const ms = msBetween(start, observedAt);
+  const words = incident.kind === "maintenance" && incident.scheduledFor ? { after: "after its window began", before: "before its window" } : { after: "after it started", before: "before its start" };
+  return `First archived ${formatSignedSpan(ms, words)}.`;
 }
 
 /** "New major incident." / "New maintenance." */
@@ -134,6 +152,27 @@ function describeMove(label: string, before: string | null, after: string | null
   return `${label} moved from ${formatUtcMinute(before)} to ${formatUtcMinute(after)} (${formatSpan(ms)} ${ms < 0 ? "earlier" : "later"}).`;
 }
 
+/** "2026-03-08 02:07–04:07 UTC", or both ends in full across midnight. */
+function describeWindow(from: string, until: string): string {
+  if (from.slice(0, 10) !== until.slice(0, 10)) return `${formatUtcMinute(from)} – ${formatUtcMinute(until)}`;
+  return `${formatUtcMinute(from).replace(/ UTC$/, "")}–${until.slice(11, 16)} UTC`;
+}
+
+function changeOf(changes: readonly Change[], field: "scheduledFor" | "scheduledUntil"): ScalarChange | undefined {
+  return changes.find((c): c is ScalarChange => c.field === field);
+}
+
+const sameMove = (a: ScalarChange, b: ScalarChange) => sameInstant(a.before, b.before) && sameInstant(a.after, b.after);
+
+/** "Window moved from 2026-03-08 02:07–04:07 UTC to 2026-03-08 04:07–06:07 UTC (2 hours later).", when both ends moved. */
+function describeWindowMove(start: ScalarChange | undefined, end: ScalarChange | undefined): string | null {
+  if (!start?.before || !start.after || !end?.before || !end.after) return null;
+  const shift = (ms: number) => (ms === 0 ? "unchanged" : `${formatSpan(ms)} ${ms < 0 ? "earlier" : "later"}`);
+  const [first, last] = [msBetween(start.before, start.after), msBetween(end.before, end.after)];
+  const by = first === last ? shift(first) : `start ${shift(first)}, end ${shift(last)}`;
+  return `Window moved from ${describeWindow(start.before, end.before)} to ${describeWindow(start.after, end.after)} (${by}).`;
+}
+
 function describeImpact(before: string | null, after: string | null, kinds: readonly ChangeKindName[], since: string): string {
   if (before === null) return `Impact stated as ${impactLabel(after)}${since}.`;
   if (after === null) return `Impact no longer stated (was ${impactLabel(before)})${since}.`;
@@ -159,7 +198,7 @@ function describePostmortem(c: Extract<Change, { field: "postmortem" }>, prev: I
 }
 
 /** One change other than an update's, as a sentence; null for what another change already says (an end set by resolving). */
-function describeChange(c: Exclude<Change, UpdateChange>, { state, previous, kinds, observedAt }: SummaryInput): string | null {
+function describeChange(c: Exclude<Change, UpdateChange>, { state, previous, changes, kinds, observedAt }: SummaryInput): string | null {
   const prev = previous?.incident ?? null;
   switch (c.field) {
     case "kind":
@@ -172,14 +211,17 @@ function describeChange(c: Exclude<Change, UpdateChange>, { state, previous, kin
       return describeImpact(c.before, c.after, kinds, afterResolution(prev, observedAt));
     case "url":
       return "The incident's link changed.";
-    case "startedAt":
-      return describeMove("Start", c.before, c.after);
+    case "startedAt": {
+      // Feeds that start a maintenance at its window move both together: one move, said once.
+      const window = changeOf(changes, "scheduledFor");
+      return window && sameMove(c, window) ? null : describeMove("Start", c.before, c.after);
+    }
     case "resolvedAt":
       return c.kind === "changed" || (c.kind === "removed" && !kinds.includes("incident-reopened")) ? describeMove("End", c.before, c.after) : null;
     case "scheduledFor":
-      return describeMove("Scheduled start", c.before, c.after);
+      return describeWindowMove(c, changeOf(changes, "scheduledUntil")) ?? describeMove("Scheduled start", c.before, c.after);
     case "scheduledUntil":
-      return describeMove("Scheduled end", c.before, c.after);
+      return describeWindowMove(changeOf(changes, "scheduledFor"), c) === null ? describeMove("Scheduled end", c.before, c.after) : null;
     case "components": {
       const before = new Set((c.before ?? []).map((x) => x.name));
       const after = new Set((c.after ?? []).map((x) => x.name));
@@ -271,12 +313,7 @@ function describeNewSourceReport(changes: readonly Change[]): string {
 function describeChanges(input: SummaryInput): string[] {
   const { state, changes, kinds, observedAt } = input;
   if (kinds.includes("new-source-report")) return [describeNewSourceReport(changes)];
-  if (kinds.includes("incident-new")) {
-    const start = state.incident.startedAt ?? state.incident.scheduledFor;
-    if (!start) return ["First archived version."];
-    const ms = msBetween(start, observedAt);
-    return [`First archived ${formatSignedSpan(ms, { after: "after it started", before: "before its start" })}.`];
-  }
+  if (kinds.includes("incident-new")) return [describeFirstArchived(state.incident, observedAt)];
   const ordered = orderChanges(changes);
   const added = ordered.filter((c): c is UpdateChange => c.field === "update" && c.kind === "added");
   const out: string[] = [];

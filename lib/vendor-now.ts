@@ -4,6 +4,7 @@
  */
 import type { SourceProfile } from "@/lib/derive/source-profile";
 import { formatUtcMinute } from "@/lib/format";
+import { statusLabel } from "@/lib/labels";
 
 /** Past this many poll intervals without a good capture, the last one no longer says how things are. */
 export const STALE_AFTER_INTERVALS = 3;
@@ -67,9 +68,10 @@ export function describeIncidentState(incident: IncidentNowFacts, feed: FeedKind
     if (feed === null || feed.lists === "active") {
       return { state: "probably-resolved", leftAt, label: `left the feed on ${formatUtcMinute(leftAt)}, probably resolved` };
     }
-    return { state: "left-feed", leftAt, label: `left the feed on ${formatUtcMinute(leftAt)} while ${incident.status ?? "unresolved"}` };
+    const last = incident.status === null ? "unresolved" : `last status ${statusLabel(incident.status)}`;
+    return { state: "left-feed", leftAt, label: `left the feed on ${formatUtcMinute(leftAt)}, ${last}` };
   }
-  return { state: "open", status: incident.status, label: incident.status ?? "open" };
+  return { state: "open", status: incident.status, label: incident.status === null ? "open" : statusLabel(incident.status) };
 }
 
 /**

@@ -3,13 +3,19 @@ import { humanizeValue, impactLabel, platformLabel, presenceLabel, statusLabel }
 
 describe("labels for stored values", () => {
   it("turns vendor status codes into words, whatever their case or separator", () => {
-    expect(statusLabel("service_information")).toBe("Information");
-    expect(statusLabel("SERVICE_DISRUPTION")).toBe("Disruption");
+    expect(statusLabel("SERVICE_DISRUPTION")).toBe("Service disruption");
     expect(statusLabel("in_progress")).toBe("In progress");
     expect(statusLabel("investigating")).toBe("Investigating");
     expect(statusLabel("degraded_performance")).toBe("Degraded performance");
     expect(statusLabel("workaroundProvided")).toBe("Workaround provided");
     expect(statusLabel(null)).toBe("Status not stated");
+  });
+
+  it("says Google Cloud's and AWS's status codes as their dashboards do, never a bare word that reads as no status", () => {
+    expect(statusLabel("service_information")).toBe("Service information");
+    expect(statusLabel("service_outage")).toBe("Service outage");
+    expect(statusLabel("informational")).toBe("Informational message");
+    expect(statusLabel("available")).toBe("Available");
   });
 
   it("names Redline's presence states in words, never as identifiers like left-feed", () => {

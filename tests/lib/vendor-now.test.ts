@@ -44,8 +44,15 @@ describe("describeIncidentState", () => {
 
   it("does not call an incident that aged out of a recent-N feed resolved, nor open", () => {
     const aged = incident({ presence: "left-feed", leftAt: "2026-02-03T10:20:00.000Z" });
-    expect(describeIncidentState(aged, recentN)).toMatchObject({ state: "left-feed", label: "left the feed on 2026-02-03 10:20 UTC while investigating" });
+    expect(describeIncidentState(aged, recentN)).toMatchObject({ state: "left-feed", label: "left the feed on 2026-02-03 10:20 UTC, last status Investigating" });
     expect(probableEndOf(aged, recentN)).toBeNull();
+  });
+
+  it("says a vendor's status code in words, never as the code, whether the incident is listed or left the feed", () => {
+    const gcp = { status: "service_information", leftAt: "2026-02-03T10:20:00.000Z" };
+    expect(describeIncidentState(incident({ ...gcp, presence: "left-feed" }), recentN).label).toBe("left the feed on 2026-02-03 10:20 UTC, last status Service information");
+    expect(describeIncidentState(incident({ ...gcp, presence: "listed", leftAt: null }), recentN).label).toBe("Service information");
+    expect(describeIncidentState(incident({ status: null, presence: "left-feed", leftAt: gcp.leftAt }), recentN).label).toBe("left the feed on 2026-02-03 10:20 UTC, unresolved");
   });
 
   it("says no status given for an item of a feed without statuses, listed or not", () => {

@@ -32,7 +32,7 @@ describe("a change as feed HTML", () => {
       { field: "presence", kind: "changed", before: "listed", after: "left-feed" },
     ];
     const html = renderChangeHtml({ summary: "Status changed.", changes, link: "https://redline.test/x" });
-    for (const words of ["Information", "In progress", "No impact", "Listed in the feed", "No longer in the feed"]) expect(html).toContain(words);
+    for (const words of ["Service information", "In progress", "No impact", "Listed in the feed", "No longer in the feed"]) expect(html).toContain(words);
     for (const raw of ["service_information", "in_progress", "left-feed", "unknown"]) expect(html).not.toContain(raw);
   });
 });

@@ -66,12 +66,12 @@ describe("the Markdown export as a document for a person", () => {
       incident,
       "left-feed",
     );
-    expect(md).toContain("| Status | Disruption |");
+    expect(md).toContain("| Status | Service disruption |");
     expect(md).toContain("| Feed presence | No longer in the feed |");
     expect(md).toContain(`- Status: ${statusLabel("service_information")} → ${statusLabel("service_disruption")}`);
     expect(md).toContain("- Impact: Minor → Major");
     expect(md).toContain("- Feed presence: Listed in the feed → No longer in the feed");
-    expect(md).toContain("Status and time: In progress, 2026-03-01 10:02:00 UTC → Information, 2026-03-01 10:02:00 UTC");
+    expect(md).toContain("Status and time: In progress, 2026-03-01 10:02:00 UTC → Service information, 2026-03-01 10:02:00 UTC");
     for (const code of ["service_information", "service_disruption", "in_progress", "left-feed", "| major |", "| incident |"]) expect(md).not.toContain(code);
   });
 
