@@ -17,10 +17,12 @@ import { capPerVendor, STRETCHES_PER_VENDOR } from "@/lib/components/quiet-degra
 import { getVendor } from "@/db/queries/vendor-profile";
 import { getServerDb } from "@/db/server-db";
 import { listVendorNames } from "@/db/queries/vendor-names";
+import { readEnv } from "@/lib/env";
 import { describeEmptyHome, type EmptyHome } from "@/lib/home-empty";
 import { paths } from "@/lib/incident-key";
 import { changesParamsSchema } from "@/lib/page-params";
 import { HOME_TABS, type HomeTab, homeSelection } from "@/lib/quiet-edits";
+import { redlineCommand } from "@/lib/redline-command";
 import { notFound } from "next/navigation";
 
 export const dynamic = "force-dynamic";
@@ -77,7 +79,7 @@ function tabHref(tab: HomeTab, vendor: string | undefined): string {
 async function emptyHomeOf(db: RedlineDb, tab: HomeTab | "custom", params: { vendor?: string; group?: string; before?: string }): Promise<EmptyHome> {
   const query = { tab, filtered: tab === "custom" || params.vendor !== undefined || params.group !== undefined, paged: params.before !== undefined };
   const counts = query.filtered || query.paged ? null : await countArchive(db);
-  return describeEmptyHome(query, counts, tab === "custom" ? "/" : tabHref(tab, undefined));
+  return describeEmptyHome(query, counts, tab === "custom" ? "/" : tabHref(tab, undefined), (args) => redlineCommand(args, readEnv(), process.cwd()));
 }
 
 export default async function HomePage({ searchParams }: Props) {

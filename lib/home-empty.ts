@@ -37,9 +37,14 @@ function countOf(n: number, one: string, many: string): string {
 
 /**
  * The empty home list's words: `counts` are read only for an unfiltered first page. `clearHref`
- * is the tab's address without the filter.
+ * is the tab's address without the filter; `command` prints a redline command for the server's archive.
  */
-export function describeEmptyHome(query: HomeListQuery, counts: ArchiveCounts | null, clearHref: string): EmptyHome {
+export function describeEmptyHome(
+  query: HomeListQuery,
+  counts: ArchiveCounts | null,
+  clearHref: string,
+  command: (args: string) => string = (args) => `npm run redline -- ${args}`,
+): EmptyHome {
   const nothing = query.tab === "degradations" ? "No quiet degradation matches." : "No changes match.";
   if (query.filtered) return { text: nothing, link: { href: clearHref, label: "Clear the filter" } };
   if (query.paged) return { text: "No older changes.", link: { href: clearHref, label: "Back to the newest" } };
@@ -47,7 +52,7 @@ export function describeEmptyHome(query: HomeListQuery, counts: ArchiveCounts | 
   if (counts.vendors === 0) {
     return {
       text: "This archive is empty: it has no vendor yet. Started with npm start, Redline adds its catalog of vendors and polls them; to add one of your own, run:",
-      command: "npm run redline -- vendors add --slug acme --name Acme --platform statuspage --url https://status.acme.com",
+      command: command("vendors add --slug acme --name Acme --platform statuspage --url https://status.acme.com"),
     };
   }
   if (counts.incidents === 0) {

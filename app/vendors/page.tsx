@@ -9,6 +9,8 @@ import { platformLabel } from "@/lib/labels";
 import { vendorsParamsSchema } from "@/lib/page-params";
 import { compareByNow } from "@/lib/vendor-now";
 import { readNowRules } from "@/lib/now-rules";
+import { readEnv } from "@/lib/env";
+import { redlineCommand } from "@/lib/redline-command";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Vendors" };
@@ -60,7 +62,7 @@ export default async function VendorsPage({ searchParams }: { searchParams: Prom
         <button type="submit">Filter</button>
       </form>
       {vendors.length === 0 ? (
-        <p>No vendor matches. Add vendors with <code>npm run redline -- vendors add</code> or import snapshots.</p>
+        <p>No vendor matches. Add vendors with <code>{redlineCommand("vendors add", readEnv(), process.cwd())}</code> or import snapshots.</p>
       ) : (
         <div className="table-scroll">
           <table className="vendor-table">

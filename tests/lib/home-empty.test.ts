@@ -25,6 +25,11 @@ describe("describeEmptyHome", () => {
     }
   });
 
+  it("prints the command for the archive the server uses", () => {
+    const empty = describeEmptyHome({ tab: "quiet", ...first }, { vendors: 0, polledVendors: 0, incidents: 0 }, "/", (args) => `npm run redline -- ${args} --db data/demo.db`);
+    expect(empty.command).toMatch(/^npm run redline -- vendors add .* --db data\/demo\.db$/);
+  });
+
   it("says no incident is archived yet while vendors are polled, or that none is polled", () => {
     for (const tab of ["quiet", "degradations", "new", "all"] as const) {
       expect(describeEmptyHome({ tab, ...first }, { vendors: 159, polledVendors: 159, incidents: 0 }, "/").text).toBe(
