@@ -1,12 +1,13 @@
 import { ImpactBadge } from "@/components/badges";
 import { SideOfDiff, TextDiff, TextOpening } from "@/components/text-diff";
-import { type Change, FIELD_LABELS } from "@/lib/change";
+import { type Change, FIELD_LABELS, type UpdateChange } from "@/lib/change";
 import { formatUtcSecond } from "@/lib/format";
 import type { Component, IncidentUpdate, Postmortem } from "@/lib/incident";
 import { renderVendorMarkdown, renderVendorMarkdownAt, vendorMarkdownToText } from "@/lib/render/vendor-markdown";
 import { isLongText } from "@/lib/diff-hunks";
 import { isRewrite } from "@/lib/word-diff";
 import { presenceLabel, statusLabel } from "@/lib/labels";
+import { describePostmortemUpdate, postmortemUpdateChange } from "@/lib/postmortem-update";
 
 /** An update's text as the vendor wrote it: Markdown (Google Cloud's), rendered through the sanitizer. */
 function UpdateText({ text }: { text: string }) {
@@ -162,10 +163,11 @@ function PostmortemSide({ postmortem }: { postmortem: Postmortem | null }) {
   );
 }
 
-function PostmortemBlock({ before, after }: { before: Postmortem | null; after: Postmortem | null }) {
+function PostmortemBlock({ before, after, asUpdate }: { before: Postmortem | null; after: Postmortem | null; asUpdate: UpdateChange | null }) {
   return (
     <section className="change-block">
       <h3>{FIELD_LABELS.postmortem}</h3>
+      {asUpdate ? <p className="muted small postmortem-update">{describePostmortemUpdate(asUpdate)}</p> : null}
       {before && after && before.body !== after.body ? (
         <>
           <Moved label="Published" before={formatUtcSecond(before.publishedAt)} after={formatUtcSecond(after.publishedAt)} />
@@ -178,13 +180,13 @@ function PostmortemBlock({ before, after }: { before: Postmortem | null; after: 
   );
 }
 
-/** One field's change, as the change page and the compare page show it. */
-export function ChangeBlock({ change }: { change: Change }) {
+/** One field's change, as the change page and the compare page show it; `asUpdate`: the postmortem's repeat as an update. */
+export function ChangeBlock({ change, asUpdate = null }: { change: Change; asUpdate?: UpdateChange | null }) {
   switch (change.field) {
     case "update":
       return <UpdateBlock before={change.before} after={change.after} />;
     case "postmortem":
-      return <PostmortemBlock before={change.before} after={change.after} />;
+      return <PostmortemBlock before={change.before} after={change.after} asUpdate={asUpdate} />;
     case "components":
       return (
         <section className="change-block">
@@ -220,14 +222,18 @@ export function ChangeBlock({ change }: { change: Change }) {
   }
 }
 
-/** The changes in the order given: pages pass them through orderChanges (lib/change-order). */
+/**
+ * The changes in the order given: pages pass them through orderChanges (lib/change-order). A
+ * postmortem posted as an update too (Google Cloud's report) is shown once, as the postmortem.
+ */
 export function WhatChanged({ changes }: { changes: readonly Change[] }) {
   if (changes.length === 0) return <p>Nothing changed between these versions.</p>;
+  const asUpdate = postmortemUpdateChange(changes);
   return (
     <div className="what-changed">
-      {changes.map((c, i) => (
-        <ChangeBlock key={`${c.field}-${"updateId" in c ? c.updateId : ""}-${i}`} change={c} />
-      ))}
+      {changes.map((c, i) =>
+        c === asUpdate ? null : <ChangeBlock key={`${c.field}-${"updateId" in c ? c.updateId : ""}-${i}`} change={c} asUpdate={asUpdate} />,
+      )}
     </div>
   );
 }

@@ -23,8 +23,9 @@ export function changePageAlternates(route: VersionRoute) {
 }
 
 /**
- * One version's page: what it changed, by significance, then its summary and the incident's
- * history. Rendered by Next and by the web server without it (server/archive-pages.tsx).
+ * One version's page: its machine-written summary, then the diff it is written from (what
+ * changed, by significance) and the incident's history. Rendered by Next and by the web server
+ * without it (server/archive-pages.tsx).
  */
 export function ChangePageBody({ route }: { route: VersionRoute }) {
   const { vendor, incident, version } = route;
@@ -49,14 +50,14 @@ export function ChangePageBody({ route }: { route: VersionRoute }) {
           {next !== null ? <a href={paths.version(vendor.slug, incident.providerId, next)} rel="next">Next version →</a> : null}
         </nav>
       ) : null}
-      <section aria-labelledby="changed-heading">
-        <h2 id="changed-heading">What changed</h2>
-        <WhatChanged changes={orderChanges(version.changes, { isFirst: version.seq === 1 })} />
-      </section>
       <section aria-labelledby="summary-heading">
         <h2 id="summary-heading">Summary</h2>
         <p>{version.summary}</p>
         <p className="notice">{MACHINE_SUMMARY_NOTICE}</p>
+      </section>
+      <section aria-labelledby="changed-heading">
+        <h2 id="changed-heading">What changed</h2>
+        <WhatChanged changes={orderChanges(version.changes, { isFirst: version.seq === 1 })} />
       </section>
       <FirstArchived firstSeenAt={incident.firstSeenAt} url={incident.current.incident.url} />
       <CompareForm action={`${paths.incident(vendor.slug, incident.providerId)}/compare`} versions={incident.versions} from={previous ?? 1} to={version.seq} />

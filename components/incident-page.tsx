@@ -120,7 +120,7 @@ export function IncidentPageBody({ route, now }: { route: IncidentPageRoute; now
 
       <section aria-labelledby="timeline-heading">
         <h2 id="timeline-heading">Update timeline</h2>
-        <UpdateTimeline updates={current.updates} late={new Map(route.timing.postedLate.updates.map((u) => [u.updateId, u]))} />
+        <UpdateTimeline updates={current.updates} late={new Map(route.timing.postedLate.updates.map((u) => [u.updateId, u]))} postmortem={current.postmortem} />
       </section>
 
       {current.postmortem ? (

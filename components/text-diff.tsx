@@ -1,5 +1,5 @@
 import { Fragment } from "react";
-import { type DiffHunk, diffHunks, openingOf } from "@/lib/diff-hunks";
+import { type DiffHunk, type DiffLine, diffHunks, lineChangeOf, openingOf } from "@/lib/diff-hunks";
 import { type DiffPiece, diffText, spaceSegments } from "@/lib/word-diff";
 
 function Piece({ piece }: { piece: DiffPiece }) {
@@ -12,13 +12,19 @@ function skippedLabel(count: number): string {
   return `… ${count} unchanged ${count === 1 ? "line" : "lines"} …`;
 }
 
+/** A changed line's margin says what it holds: green inserted, red removed, orange both (globals.css). */
+function lineClass(line: DiffLine): string {
+  const change = lineChangeOf(line);
+  return change === null ? "diff-line" : `diff-line diff-changed diff-${change}`;
+}
+
 function Hunk({ hunk }: { hunk: DiffHunk }) {
   if (hunk.kind === "skipped") return <p className="diff-skipped">{skippedLabel(hunk.count)}</p>;
   return (
     <div className="diff-hunk">
       {hunk.lines.map((line, i) =>
         line.pieces.length === 0 ? null : (
-          <p key={i} className={line.changed ? "diff-line diff-changed" : "diff-line"}>
+          <p key={i} className={lineClass(line)}>
             {line.pieces.map((p, j) => (
               <Piece key={j} piece={p} />
             ))}

@@ -40,6 +40,15 @@ export function splitDiffLines(pieces: readonly DiffPiece[]): DiffLine[] {
   return lines;
 }
 
+/** What a changed line holds, for the colour of its margin: only inserted words, only removed ones, or both. */
+export function lineChangeOf(line: DiffLine): "added" | "removed" | "edited" | null {
+  if (!line.changed) return null;
+  const added = line.pieces.some((p) => p.kind === "added" && p.text.trim() !== "");
+  const removed = line.pieces.some((p) => p.kind === "removed" && p.text.trim() !== "");
+  if (added === removed) return "edited";
+  return added ? "added" : "removed";
+}
+
 function shorten(text: string, keepHead: boolean, keepTail: boolean): string {
   if (text.length <= LONG_RUN) return text;
   const head = keepHead ? text.slice(0, RUN_END).replace(/\S*$/, "") : "";

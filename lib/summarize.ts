@@ -6,6 +6,7 @@ import { sameInstant } from "@/lib/diff-incidents";
 import { extensionOf, type UpdateExtension } from "@/lib/derive/update-extension";
 import type { Incident, IncidentState, IncidentUpdate } from "@/lib/incident";
 import { impactLabel, presenceLabel, statusLabel } from "@/lib/labels";
+import { postmortemUpdateChange } from "@/lib/postmortem-update";
 import { vendorMarkdownToText } from "@/lib/render/vendor-markdown";
 
 export const MACHINE_SUMMARY_NOTICE = "Machine-written from the diff below; check the diff before relying on it.";
@@ -314,7 +315,9 @@ function describeChanges(input: SummaryInput): string[] {
   const { state, changes, kinds, observedAt } = input;
   if (kinds.includes("new-source-report")) return [describeNewSourceReport(changes)];
   if (kinds.includes("incident-new")) return [describeFirstArchived(state.incident, observedAt)];
-  const ordered = orderChanges(changes);
+  // A postmortem posted as an update too is said once, as the postmortem.
+  const asPostmortem = postmortemUpdateChange(changes);
+  const ordered = orderChanges(changes).filter((c) => c !== asPostmortem);
   const added = ordered.filter((c): c is UpdateChange => c.field === "update" && c.kind === "added");
   const out: string[] = [];
   for (const c of ordered) {

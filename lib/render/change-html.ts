@@ -1,9 +1,10 @@
 import sanitizeHtml from "sanitize-html";
-import { type Change, FIELD_LABELS } from "@/lib/change";
+import { type Change, FIELD_LABELS, type UpdateChange } from "@/lib/change";
 import { formatUtcSecond } from "@/lib/format";
 import { impactLabel, presenceLabel, statusLabel } from "@/lib/labels";
 import type { Component, IncidentUpdate, Postmortem } from "@/lib/incident";
 import { orderChanges } from "@/lib/change-order";
+import { describePostmortemUpdate, postmortemUpdateChange } from "@/lib/postmortem-update";
 import { type DiffHunk, diffHunks } from "@/lib/diff-hunks";
 import { renderVendorMarkdown as renderUpdateMarkdown, renderVendorMarkdownAt, vendorMarkdownToText } from "@/lib/render/vendor-markdown";
 import { type DiffPiece, isRewrite } from "@/lib/word-diff";
@@ -107,9 +108,10 @@ function blockHeading(change: Change): string {
   return heading ? `${FIELD_LABELS.update} (${heading})` : FIELD_LABELS[change.field];
 }
 
-function block(change: Change): string {
+function block(change: Change, asUpdate: UpdateChange | null): string {
   const { before, after, words } = sides(change);
-  return `<h3>${escapeHtml(blockHeading(change))}</h3><table><tbody>${row("Before", before)}${row("After", after)}${row("Word changes", words)}</tbody></table>`;
+  const note = change.field === "postmortem" && asUpdate ? `<p><small>${escapeHtml(describePostmortemUpdate(asUpdate))}</small></p>` : "";
+  return `<h3>${escapeHtml(blockHeading(change))}</h3>${note}<table><tbody>${row("Before", before)}${row("After", after)}${row("Word changes", words)}</tbody></table>`;
 }
 
 const FEED_TAGS = [
@@ -117,12 +119,16 @@ const FEED_TAGS = [
   "ul", "ol", "li", "a", "table", "thead", "tbody", "tr", "th", "td",
 ];
 
-/** The summary, marked as machine-written, and every changed field, most significant first. */
+/** The summary, marked as machine-written, and every changed field, most significant first; a postmortem posted as an update too, once. */
 export function renderChangeHtml(input: { summary: string; changes: readonly Change[]; link: string; isFirst?: boolean }): string {
+  const asUpdate = postmortemUpdateChange(input.changes);
   const html =
     `<p>${escapeHtml(input.summary)}</p>` +
     `<p><small>Machine-written from the diff below; check the diff before relying on it.</small></p>` +
-    orderChanges(input.changes, { isFirst: input.isFirst ?? false }).map(block).join("") +
+    orderChanges(input.changes, { isFirst: input.isFirst ?? false })
+      .filter((c) => c !== asUpdate)
+      .map((c) => block(c, asUpdate))
+      .join("") +
     `<p><a href="${escapeHtml(input.link)}">This change in the archive</a></p>`;
   return sanitizeHtml(html, {
     allowedTags: FEED_TAGS,

@@ -182,6 +182,31 @@ describe("a reader following an edited incident through the archive", () => {
     await expect(impact.locator(".side-after .impact").textContent()).resolves.toBe("Minor");
   });
 
+  it("reads the summary first, then the diff it is written from, whose line of inserted words has a green margin as its words have", async () => {
+    const page = await app().page();
+    await app().visit(page, "/vendors/acme/incidents/acmehook0001/versions/3", "postmortem-edit");
+    const headings = await page.locator("main h2").allTextContents();
+    expect(headings.indexOf("Summary")).toBeLessThan(headings.indexOf("What changed"));
+    // The edit adds "routine" and "for 90 minutes" to a line and removes nothing from it.
+    const line = page.locator(".what-changed .diff-line.diff-changed", { hasText: "routine" });
+    await expect(line.locator("del").count()).resolves.toBe(0);
+    const colours = await line.evaluate((el) => {
+      const colourOf = (value: string) => {
+        const probe = document.createElement("span");
+        probe.style.color = value;
+        document.body.append(probe);
+        const colour = getComputedStyle(probe).color;
+        probe.remove();
+        return colour;
+      };
+      const ins = el.querySelector("ins");
+      return { margin: getComputedStyle(el).borderLeftColor, inserted: colourOf("var(--ins-line)"), removed: colourOf("var(--del-line)"), insBackground: ins ? getComputedStyle(ins).backgroundColor : null, insGreen: colourOf("var(--ins-bg)") };
+    });
+    expect(colours.margin).toBe(colours.inserted);
+    expect(colours.margin).not.toBe(colours.removed);
+    expect(colours.insBackground).toBe(colours.insGreen);
+  });
+
   it("links the first version to the next one and the last to the one before", async () => {
     const page = await app().page();
     await app().visit(page, `${INCIDENT}/versions/1`, "first-version");

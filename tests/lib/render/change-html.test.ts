@@ -87,3 +87,17 @@ describe("renderChangeHtml", () => {
     expect(html).not.toMatch(/<del>|<ins>|Word changes/);
   });
 });
+
+describe("a postmortem posted as an update too (Google Cloud's incident report)", () => {
+  it("is shown once, as the postmortem, saying it was posted as an update", () => {
+    const report = "# Incident Report\n\nA bad configuration push (reportmarker).";
+    const update = makeUpdate({ id: "u9", status: "available", body: report, createdAt: "2026-03-05T09:00:00.000Z", displayAt: "2026-03-05T09:00:00.000Z" });
+    const html = render([
+      { field: "update", kind: "added", updateId: "u9", before: null, after: update },
+      { field: "postmortem", kind: "added", before: null, after: { body: report, publishedAt: "2026-03-05T09:00:00.000Z" } },
+    ]);
+    expect(html.split("reportmarker").length - 1).toBe(1);
+    expect(html).toContain("<h3>Postmortem</h3><p><small>Posted as an update too (Available, 2026-03-05 09:00:00 UTC): the same text, shown once, here.</small></p>");
+    expect(html).not.toContain("<h3>Update (");
+  });
+});
