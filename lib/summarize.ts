@@ -12,7 +12,7 @@ import { vendorMarkdownToText } from "@/lib/render/vendor-markdown";
 export const MACHINE_SUMMARY_NOTICE = "Machine-written from the diff below; check the diff before relying on it.";
 
 /** Raise with any change to the wording below: text an older version wrote is rendered again on read. */
-export const SUMMARY_VERSION = 4;
+export const SUMMARY_VERSION = 5;
 
 export interface SummaryInput {
   vendorName: string;
