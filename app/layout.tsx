@@ -1,5 +1,5 @@
 import type { Metadata, Viewport } from "next";
-import { connection } from "next/server";
+import { PHASE_PRODUCTION_BUILD } from "next/constants";
 import type { ReactNode } from "react";
 import { SiteChrome } from "@/components/site-chrome";
 import { readPollingNotice } from "@/db/queries/poll-outcomes";
@@ -17,8 +17,11 @@ export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
 /** The banner saying every poll fails; a page is still served when it cannot be read. */
 async function pollingNotice(): Promise<string | null> {
-  // Read per request, never at build time: the pollers' outcomes change while the server runs.
-  await connection();
+  // Never read at build time: there are no pollers then, and a layout that reads nothing lets the
+  // build prerender the not-found page, from which the server takes the site's stylesheets for the
+  // pages it renders itself (server/http/built-stylesheets.ts). Every other page is rendered per
+  // request (they read the archive), so they read the pollers' outcomes as they are.
+  if (process.env.NEXT_PHASE === PHASE_PRODUCTION_BUILD) return null;
   try {
     return await readPollingNotice(getServerDb());
   } catch (error) {
