@@ -3,6 +3,7 @@ import { type ChangeKindName, sortKinds } from "@/lib/change-kinds";
 import { sameTime } from "@/lib/derive/source-profile";
 import { extensionOf } from "@/lib/derive/update-extension";
 import { isResolvedStatus, rankImpact, type Impact } from "@/lib/incident";
+import { postmortemUpdateChange } from "@/lib/postmortem-update";
 
 /**
  * The change kinds of one version, from its field changes. The first version of an incident is
@@ -17,7 +18,10 @@ export function classifyChanges(changes: readonly Change[], options: { isFirst: 
   const status = changes.find((c) => c.field === "status");
   const becameResolved = status !== undefined && isResolvedStatus(status.after as string | null) && !isResolvedStatus(status.before as string | null);
   const reopened = status !== undefined && isResolvedStatus(status.before as string | null) && !isResolvedStatus(status.after as string | null);
+  // A report posted as an update and read as the postmortem too (Google Cloud) changes once: as the postmortem.
+  const repeatsPostmortem = postmortemUpdateChange(changes);
   for (const change of changes) {
+    if (change === repeatsPostmortem) continue;
     switch (change.field) {
       case "kind":
         kinds.add("relabelled");

@@ -83,6 +83,18 @@ describe("diffStates", () => {
 });
 
 describe("classifyChanges", () => {
+  it("counts a report posted as an update and read as the postmortem too (Google Cloud) once, as the postmortem", () => {
+    const report = "Incident report: a configuration change caused elevated errors.";
+    const resolved = makeIncident({ status: "resolved", resolvedAt: "2026-03-01T11:00:00.000Z" });
+    const withReport = (text: string) => ({
+      ...resolved,
+      updates: [...resolved.updates, makeUpdate({ id: "~20260303T1000Z", body: text, status: "resolved", createdAt: "2026-03-03T10:00:00.000Z", displayAt: "2026-03-03T10:00:00.000Z" })],
+      postmortem: { body: text, publishedAt: "2026-03-03T10:00:00.000Z" },
+    });
+    expect(kindsBetween(resolved, withReport(report))).toEqual(["postmortem-published"]);
+    expect(kindsBetween(withReport(report), withReport(report.replace("elevated", "high")))).toEqual(["postmortem-edited"]);
+  });
+
   it("calls text added after or before a posted update an extension, and any other change of its text an edit", () => {
     const body = "We are investigating elevated error rates on the API.";
     const withBody = (text: string, status = "investigating") => makeIncident({ updates: [makeUpdate({ body: text, status })] });
