@@ -1,6 +1,7 @@
 import { ImpactBadge } from "@/components/badges";
 import { SideOfDiff, TextDiff, TextOpening } from "@/components/text-diff";
 import { type Change, FIELD_LABELS, type UpdateChange } from "@/lib/change";
+import { describeExtensionInDiff, extensionOfUpdate, updateChangeLabel } from "@/lib/derive/update-extension";
 import { formatUtcSecond } from "@/lib/format";
 import type { Component, IncidentUpdate, Postmortem } from "@/lib/incident";
 import { renderVendorMarkdown, renderVendorMarkdownAt, vendorMarkdownToText } from "@/lib/render/vendor-markdown";
@@ -53,10 +54,11 @@ function Sides({ before, after, oneSided = false }: { before: React.ReactNode; a
  * One rendering of an edited text, and the whole of both texts behind a click (no script needed).
  * The words are compared as read, Markdown syntax gone, so no `**` or `| :--- |` shows in a diff.
  */
-function EditedText({ before, after, whole }: { before: string; after: string; whole: { before: React.ReactNode; after: React.ReactNode } }) {
+function EditedText({ before, after, whole, extended = false }: { before: string; after: string; whole: { before: React.ReactNode; after: React.ReactNode }; extended?: boolean }) {
   const plainBefore = vendorMarkdownToText(before);
   const plainAfter = vendorMarkdownToText(after);
-  if (isRewrite(plainBefore, plainAfter)) {
+  // Text only added keeps every word of the old: marked word by word however much was added.
+  if (!extended && isRewrite(plainBefore, plainAfter)) {
     if (!isLongText(plainBefore) && !isLongText(plainAfter)) {
       return (
         <>
@@ -134,7 +136,8 @@ function UpdateSide({ update, heading }: { update: IncidentUpdate | null; headin
 
 function UpdateBlock({ before, after }: { before: IncidentUpdate | null; after: IncidentUpdate | null }) {
   const heading = updateHeading(after ?? before);
-  const label = before === null ? "Update posted" : after === null ? "Update removed" : "Update edited";
+  const label = updateChangeLabel(before, after);
+  const extension = before && after ? extensionOfUpdate(before, after) : null;
   return (
     <section className="change-block">
       <h3>
@@ -144,7 +147,13 @@ function UpdateBlock({ before, after }: { before: IncidentUpdate | null; after: 
       {before && after && before.body !== after.body ? (
         <>
           <Moved before={updateHeading(before)} after={updateHeading(after)} />
-          <EditedText before={before.body} after={after.body} whole={{ before: <UpdateSide update={before} heading={heading} />, after: <UpdateSide update={after} heading={heading} /> }} />
+          {extension ? <p className="muted small">{describeExtensionInDiff(extension)}</p> : null}
+          <EditedText
+            before={before.body}
+            after={after.body}
+            extended={extension !== null}
+            whole={{ before: <UpdateSide update={before} heading={heading} />, after: <UpdateSide update={after} heading={heading} /> }}
+          />
         </>
       ) : (
         <Sides before={<UpdateSide update={before} heading={heading} />} after={<UpdateSide update={after} heading={heading} />} oneSided={before === null || after === null} />

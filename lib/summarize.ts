@@ -3,7 +3,7 @@ import { orderChanges } from "@/lib/change-order";
 import type { ChangeKindName } from "@/lib/change-kinds";
 import { excerpt, formatDuration, formatList, formatSignedSpan, formatSpan, formatUtcMinute, msBetween } from "@/lib/format";
 import { sameInstant } from "@/lib/diff-incidents";
-import { extensionOf, type UpdateExtension } from "@/lib/derive/update-extension";
+import { extensionOfUpdate, type UpdateExtension } from "@/lib/derive/update-extension";
 import type { Incident, IncidentState, IncidentUpdate } from "@/lib/incident";
 import { impactLabel, presenceLabel, statusLabel } from "@/lib/labels";
 import { postmortemUpdateChange } from "@/lib/postmortem-update";
@@ -123,7 +123,7 @@ function describeUpdateChange(c: UpdateChange, observedAt: string): string[] {
   const out: string[] = [];
   const posted = c.before.displayAt ?? c.before.createdAt;
   const later = posted ? `, ${formatSignedSpan(msBetween(posted, observedAt), { after: "after it was posted", before: "before the time it shows" })}` : "";
-  const extension = c.before.status === c.after.status ? extensionOf(c.before.body, c.after.body) : null;
+  const extension = extensionOfUpdate(c.before, c.after);
   if (extension) out.push(`${describeExtension(extension)} ${updateLabel(c.before)}${later}.`);
   else if (c.before.body !== c.after.body) out.push(`${capitalize(updateLabel(c.before))} was rewritten${later}.`);
   else if (c.before.status !== c.after.status) {

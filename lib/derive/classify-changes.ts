@@ -1,7 +1,7 @@
 import type { Change } from "@/lib/change";
 import { type ChangeKindName, sortKinds } from "@/lib/change-kinds";
 import { sameTime } from "@/lib/derive/source-profile";
-import { extensionOf } from "@/lib/derive/update-extension";
+import { extensionOfUpdate } from "@/lib/derive/update-extension";
 import { isResolvedStatus, rankImpact, type Impact } from "@/lib/incident";
 import { postmortemUpdateChange } from "@/lib/postmortem-update";
 
@@ -63,7 +63,7 @@ export function classifyChanges(changes: readonly Change[], options: { isFirst: 
         else if (change.before && change.after) {
           if (change.before.status !== change.after.status) kinds.add("update-edited");
           else if (change.before.body !== change.after.body) {
-            kinds.add(extensionOf(change.before.body, change.after.body) ? "update-extended" : "update-edited");
+            kinds.add(extensionOfUpdate(change.before, change.after) ? "update-extended" : "update-edited");
           }
           if (!sameTime(change.before.displayAt, change.after.displayAt)) kinds.add("update-backdated");
           else if (!sameTime(change.before.createdAt, change.after.createdAt)) kinds.add("update-edited");

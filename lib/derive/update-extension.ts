@@ -41,3 +41,21 @@ export function extensionOf(before: string, after: string): UpdateExtension | nu
   }
   return null;
 }
+
+/** An update's change as two texts of one update: the extension, when that is all it is (the status kept too). */
+export function extensionOfUpdate(before: { body: string; status: string | null }, after: { body: string; status: string | null }): UpdateExtension | null {
+  return before.status === after.status ? extensionOf(before.body, after.body) : null;
+}
+
+/** "Update posted", "Update removed", "Update extended" or "Update edited": what a diff heads an update's change with. */
+export function updateChangeLabel(before: { body: string; status: string | null } | null, after: { body: string; status: string | null } | null): string {
+  if (before === null) return "Update posted";
+  if (after === null) return "Update removed";
+  return extensionOfUpdate(before, after) ? "Update extended" : "Update edited";
+}
+
+/** "A paragraph was added at the end; the text posted before is kept whole." */
+export function describeExtensionInDiff(extension: UpdateExtension): string {
+  const what = extension.paragraph ? "A paragraph was" : "Text was";
+  return `${what} added at the ${extension.where}; the text posted before is kept whole.`;
+}

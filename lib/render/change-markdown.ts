@@ -1,4 +1,5 @@
 import { type Change, FIELD_LABELS, type ScalarChange } from "@/lib/change";
+import { describeExtensionInDiff, extensionOfUpdate, updateChangeLabel } from "@/lib/derive/update-extension";
 import { formatUtcSecond } from "@/lib/format";
 import type { Component, IncidentUpdate, Postmortem } from "@/lib/incident";
 import { humanizeValue, impactLabel, presenceLabel, statusLabel } from "@/lib/labels";
@@ -52,12 +53,14 @@ function updateMarkdown(before: IncidentUpdate | null, after: IncidentUpdate | n
   const shown = after ?? before;
   if (!shown) return [];
   const when = updateWhen(shown);
-  const label = before === null ? "Update posted" : after === null ? "Update removed" : "Update edited";
+  const label = updateChangeLabel(before, after);
   const lines = [`**${label}**${when ? ` (${when})` : ""}`, ""];
   if (!before || !after) return [...lines, fenceMarkdownBlock(shown.body), ""];
   const was = updateWhen(before);
   if (was !== when) lines.push(`Status and time: ${was || "not stated"} → ${when || "not stated"}`, "");
   if (before.body === after.body) return [...lines, "The text is unchanged:", "", fenceMarkdownBlock(after.body), ""];
+  const extension = extensionOfUpdate(before, after);
+  if (extension) return [...lines, describeExtensionInDiff(extension), "", ...renderTextEditMarkdown(before.body, after.body, { extended: true })];
   return [...lines, ...renderTextEditMarkdown(before.body, after.body)];
 }
 

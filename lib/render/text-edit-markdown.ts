@@ -92,9 +92,9 @@ function hunkLines(hunk: DiffHunk): string[] {
   return out;
 }
 
-/** Before and After of an edited text, as Markdown lines. */
-export function renderTextEditMarkdown(before: string, after: string): string[] {
-  if (isRewrite(vendorMarkdownToText(before), vendorMarkdownToText(after))) {
+/** Before and After of an edited text, as Markdown lines; text only added (`extended`) is never called rewritten. */
+export function renderTextEditMarkdown(before: string, after: string, options: { extended?: boolean } = {}): string[] {
+  if (!options.extended && isRewrite(vendorMarkdownToText(before), vendorMarkdownToText(after))) {
     return ["Rewritten: too little of the text was kept to quote the changes.", "", "Before:", "", fenceMarkdownBlock(before), "", "After:", "", fenceMarkdownBlock(after), ""];
   }
   const hunks = diffHunks(before, after);
