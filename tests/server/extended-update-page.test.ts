@@ -40,10 +40,10 @@ describe("a change page of text added to an update", () => {
     const change: Change = {
       field: "update",
       kind: "changed",
-      key: "u1",
+      updateId: "u1",
       before: makeUpdate({ body: POSTED, status: "resolved" }),
       after: makeUpdate({ body: `${POSTED}\n\n${SUMMARY}`, status: "resolved" }),
-    } as Change;
+    };
     const markdown = renderChangeMarkdown(change).join("\n");
     expect(markdown).toContain("**Update extended**");
     expect(markdown).toContain("A paragraph was added at the end; the text posted before is kept whole.");
