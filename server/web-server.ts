@@ -26,6 +26,7 @@ import { POLLING_NOTICE_ID } from "@/lib/render/site-frame";
 import { newNonce, nonceOf, securityHeaders } from "@/lib/security-headers";
 import { answerHealth, isHealthCheck } from "@/server/health";
 import { builtStylesheets } from "@/server/http/built-stylesheets";
+import { problemBody } from "@/server/http/problem";
 import { dropUntrustedForwarding, trustProxies } from "@/server/http/client-address";
 import { isNextRouterRequest } from "@/server/http/next-router";
 import { isNotModified } from "@/server/http/conditional";
@@ -239,15 +240,23 @@ export function withPageCache(render: RequestHandler, cache: PageCache, changes:
   };
 }
 
-/** An address whose path cannot be decoded names nothing: a 400 page, where Next would fail with a 500. */
+/**
+ * An address whose path cannot be decoded names nothing: a 400, answered before anything reads the
+ * path (webhooks, the rate limit, the API, pages), where a route decoding it would fail with a 500.
+ * The API's addresses get a problem document, the site's its 400 page.
+ */
 function answerMalformedAddress(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  const pathname = (req.url ?? "/").split("?")[0] ?? "/";
   try {
-    decodeURIComponent((req.url ?? "/").split("?")[0] ?? "/");
+    decodeURIComponent(pathname);
     return false;
   } catch {
     const nonce = newNonce();
-    const body = renderBadRequestPage("the address holds a malformed percent escape", "/", nonce, builtStylesheets());
-    res.writeHead(400, { ...securityHeaders(nonce), "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
+    const detail = "the address holds a malformed percent escape";
+    const api = pathname.startsWith("/api/");
+    const body = api ? `${JSON.stringify(problemBody(400, detail))}\n` : renderBadRequestPage(detail, "/", nonce, builtStylesheets());
+    const type = api ? "application/problem+json; charset=utf-8" : "text/html; charset=utf-8";
+    res.writeHead(400, { ...securityHeaders(nonce), "content-type": type, "cache-control": "no-store" });
     res.end(req.method === "HEAD" ? undefined : body);
     return true;
   }
@@ -280,7 +289,6 @@ export async function startWebServer(options: { host: string; port: number; db?:
   const renderHere: ArchivePageRenderer = (pathname, search, now) => renderArchivePage(db, pathname, builtStylesheets(), now, search);
   const renderPage = pool ? pooledRenderer(pool, builtStylesheets, renderHere) : renderHere;
   const render: RequestHandler = async (req, res) => {
-    if (answerMalformedAddress(req, res)) return;
     try {
       if (await answerArchivePage(renderPage, req, res)) return;
     } catch (error) {
@@ -313,6 +321,7 @@ export async function startWebServer(options: { host: string; port: number; db?:
   const server = http.createServer((req, res) => {
     dropUntrustedForwarding(req, trust);
     const answer = async () => {
+      if (answerMalformedAddress(req, res)) return;
       // Checked before awaiting: every other request would pay for the await.
       if (isHealthCheck(req) && (await answerHealth(req, res, () => probe.check()))) return;
       // Webhooks have budgets of their own, before the per-client limit of the public API.

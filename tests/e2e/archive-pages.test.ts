@@ -70,4 +70,14 @@ describe("incident and change pages, rendered by the web server without Next", (
     expect(malformed.status).toBe(400);
     expect(await malformed.text()).toContain("malformed percent escape");
   });
+
+  it("answer a malformed escape in an API or webhook address with a 400 problem document, never a 500", async () => {
+    for (const [method, path] of [["GET", "/api/v1/vendors/%E0%A4%A"], ["POST", "/api/v1/hooks/%E0%A4%A/x"], ["POST", "/api/v1/hooks/acme/%E0%A4%A"], ["GET", "/api/v1/vendors/acme/incidents/%E0%A4%A"]] as const) {
+      const res = await fetch(`${app().baseUrl}${path}`, { method, ...(method === "POST" ? { body: "{}", headers: { "content-type": "application/json" } } : {}) });
+      expect(`${method} ${path} ${res.status}`).toBe(`${method} ${path} 400`);
+      expect(res.headers.get("content-type")).toBe("application/problem+json; charset=utf-8");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(await res.json()).toMatchObject({ status: 400, detail: "the address holds a malformed percent escape" });
+    }
+  });
 });
