@@ -4,6 +4,7 @@ import type { Connection } from "@/db/driver/connection";
 import { statementsFor } from "@/db/queries/prepared";
 import type { vendors } from "@/db/schema";
 import { transact } from "@/db/transaction";
+import { vendorSlugProblem } from "@/lib/vendor-slug";
 
 export type VendorRow = typeof vendors.$inferSelect;
 
@@ -69,8 +70,11 @@ export class VendorError extends Error {
   readonly kind = "vendor";
 }
 
-/** Slugs appear in URLs and file names: lowercase letters, digits and single dashes. */
-export const VENDOR_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** The store's own check of a new vendor's slug, whoever adds it. */
+function refuseSlug(slug: string): void {
+  const problem = vendorSlugProblem(slug);
+  if (problem !== null) throw new VendorError(`store: ${problem}`);
+}
 
 export async function getVendorBySlug(db: RedlineDb, slug: string): Promise<VendorRow | undefined> {
   const row = await statements(db).bySlug.get(slug);
@@ -88,9 +92,7 @@ export async function ensureVendor(
   input: { slug: string; name?: string; platform: string },
   now: string = new Date().toISOString(),
 ): Promise<VendorRow> {
-  if (!VENDOR_SLUG_PATTERN.test(input.slug)) {
-    throw new VendorError(`store: invalid vendor slug ${JSON.stringify(input.slug)} (use lowercase letters, digits and dashes)`);
-  }
+  refuseSlug(input.slug);
   const existing = await getVendorBySlug(db, input.slug);
   if (existing) return existing;
   const row = await statements(db).insertImported.get({ slug: input.slug, name: input.name ?? input.slug, platform: input.platform, createdAt: now });
@@ -161,6 +163,7 @@ function pollSettings(settings: VendorSettings, origin: "user" | "catalog") {
 
 /** Add a new vendor to poll. Any existing slug is refused with a VendorExistsError. */
 export async function addVendor(db: RedlineDb, settings: VendorSettings, origin: "user" | "catalog", now = new Date().toISOString()): Promise<VendorRow> {
+  refuseSlug(settings.slug);
   const existing = await getVendorBySlug(db, settings.slug);
   if (existing) throw new VendorExistsError(existing);
   const row = await statements(db).insertPolled.get({ ...pollSettings(settings, origin), slug: settings.slug, createdAt: now });
@@ -232,6 +235,7 @@ export async function syncCatalogVendors(db: RedlineDb, entries: readonly Vendor
         homepage: entry.homepage ?? null, statusPageUrl: entry.statusPageUrl ?? null,
       };
       if (!existing) {
+        refuseSlug(entry.slug);
         await s.insertPolled.run({ ...values, slug: entry.slug, origin: "catalog", createdAt: new Date().toISOString() });
         added += 1;
       } else if (existing.origin === "catalog" && (existing.url !== entry.url || existing.platform !== entry.platform || existing.name !== entry.name)) {

@@ -4,6 +4,7 @@ import { CHANGE_KIND_NAMES, type ChangeKindName } from "@/lib/change-kinds";
 import { COMPONENT_STATUSES } from "@/lib/components/component-status";
 import { statusAtSchema } from "@/lib/components/status-instant";
 import { impactSchema, incidentSchema, incidentStateSchema, presenceSchema, utcTimestampSchema } from "@/lib/incident";
+import { VENDOR_SLUG_PATTERN, vendorSlugSchema } from "@/lib/vendor-slug";
 
 /**
  * The JSON API's inputs and outputs as zod schemas: handlers parse with the input schemas and
@@ -15,7 +16,7 @@ export const API_MAX_LIMIT = 200;
 
 const one = <T extends z.ZodType>(item: T) => z.union([item, z.array(item).max(20)]).transform((v) => (Array.isArray(v) ? v : [v]));
 
-const slugSchema = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "not a vendor slug");
+const slugSchema = z.string().regex(VENDOR_SLUG_PATTERN, "not a vendor slug");
 const kindSchema = z.enum(CHANGE_KIND_NAMES as [ChangeKindName, ...ChangeKindName[]], {
   error: (issue) => `unknown change kind ${JSON.stringify(String(issue.input).slice(0, 40))}`,
 });
@@ -84,7 +85,7 @@ export const deleteVendorQuerySchema = z.strictObject({
 });
 
 export const addVendorBodySchema = z.strictObject({
-  slug: slugSchema,
+  slug: vendorSlugSchema,
   name: z.string().trim().min(1, "the name is empty").max(200),
   platform: z.string().min(1).max(60),
   url: z.string().min(1).max(2_000),

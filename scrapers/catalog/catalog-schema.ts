@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { vendorSlugSchema } from "@/lib/vendor-slug";
 
 export const VENDOR_CATEGORIES = [
   "cloud", "source-hosting", "ci-cd", "payments", "communication", "observability", "ai", "cdn",
@@ -7,7 +8,7 @@ export const VENDOR_CATEGORIES = [
 
 /** One vendor of the built-in catalog: what to poll, and where people look themselves. */
 export const catalogEntrySchema = z.strictObject({
-  slug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
+  slug: vendorSlugSchema,
   name: z.string().min(1),
   category: z.enum(VENDOR_CATEGORIES),
   /** A live platform name (see scrapers/live): statuspage, incidentio, gcp, rss … */

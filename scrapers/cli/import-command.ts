@@ -1,5 +1,6 @@
 import { SingleBar } from "cli-progress";
-import { ensureVendor, getVendorBySlug, VENDOR_SLUG_PATTERN, type VendorRow } from "@/db/vendors";
+import { ensureVendor, getVendorBySlug, type VendorRow } from "@/db/vendors";
+import { vendorSlugProblem } from "@/lib/vendor-slug";
 import { listFileVersions, readFileVersions } from "@/scrapers/ingest/git-snapshots";
 import { type ImportSummary, importSnapshots, listSnapshotFolder, type SnapshotSource } from "@/scrapers/ingest/import-snapshots";
 import { CliError, requirePlatform, withDatabase } from "@/scrapers/cli/cli-context";
@@ -16,9 +17,8 @@ interface ImportOptions {
 }
 
 function requireSlug(slug: string): void {
-  if (!VENDOR_SLUG_PATTERN.test(slug)) {
-    throw new CliError(`invalid vendor slug ${JSON.stringify(slug)}: use lowercase letters, digits and dashes`);
-  }
+  const problem = vendorSlugProblem(slug);
+  if (problem !== null) throw new CliError(problem);
 }
 
 /** Snapshots of another product than the vendor's history came from go in only when the user says so. */

@@ -1,4 +1,4 @@
-import { VENDOR_SLUG_PATTERN } from "@/db/vendors";
+import { vendorSlugProblem } from "@/lib/vendor-slug";
 import { checkUrlTarget } from "@/scrapers/http/address-policy";
 import { getLivePlatform, LIVE_PLATFORMS } from "@/scrapers/live";
 
@@ -26,7 +26,8 @@ export interface VendorInput {
  * platform, a URL that platform can poll and that the address policy allows, a sane interval.
  */
 export function validateVendorInput(input: VendorInput, allowPrivate: boolean): { url: string; intervalSeconds: number | null } {
-  if (!VENDOR_SLUG_PATTERN.test(input.slug)) throw new VendorInputError(`invalid vendor slug ${JSON.stringify(input.slug)}: use lowercase letters, digits and dashes`, "slug");
+  const slugProblem = vendorSlugProblem(input.slug);
+  if (slugProblem !== null) throw new VendorInputError(slugProblem, "slug");
   if (input.name.trim() === "") throw new VendorInputError("the vendor name is empty", "name");
   const live = getLivePlatform(input.platform);
   if (!live) throw new VendorInputError(`unknown platform ${JSON.stringify(input.platform)} (known: ${LIVE_PLATFORMS.map((p) => p.name).join(", ")})`, "platform");

@@ -209,6 +209,24 @@ describe("API writes", () => {
     expect((await getVendorBySlug(db, "acme"))?.enabled).toBe(true);
   });
 
+  it("refuse a vendor slug over 64 characters with a 400 naming the limit, adding nothing, and take one of 64", async () => {
+    vi.stubEnv("REDLINE_OPERATOR_TOKEN", TOKEN);
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const long = "a".repeat(5_000);
+    const refused = await call("addVendor", { method: "POST", body: { ...vendor, slug: long }, headers: auth });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    const problem = (await refused.json()) as { parameter?: string; detail?: string };
+    expect(problem.parameter).toBe("slug");
+    expect(problem.detail).toMatch(/at most 64/);
+    expect(problem.detail?.length).toBeLessThan(200);
+    expect(await getVendorBySlug(db, long)).toBeUndefined();
+    expect((await call("addVendor", { method: "POST", body: { ...vendor, slug: "a".repeat(65) }, headers: auth })).status).toBe(400);
+    const longest = `${"b".repeat(63)}x`;
+    expect((await call("addVendor", { method: "POST", body: { ...vendor, slug: longest }, headers: auth })).status).toBe(201);
+    expect((await call("removeVendor", { method: "DELETE", path: `/vendors/${longest}?purge=true`, params: { slug: longest }, headers: auth })).status).toBe(200);
+  });
+
   it("with the token, add a vendor, poll it now, refuse it twice, and remove it", async () => {
     vi.stubEnv("REDLINE_OPERATOR_TOKEN", TOKEN);
     const auth = { authorization: `Bearer ${TOKEN}` };

@@ -34,6 +34,13 @@ describe("the built-in vendor catalog", () => {
     expect(CATALOG).toHaveLength(vendors.length);
   });
 
+  it("refuses an entry whose slug is over 64 characters, and holds none", () => {
+    const first = vendors[0];
+    expect(catalogEntrySchema.safeParse({ ...first, slug: "a".repeat(65) }).success).toBe(false);
+    expect(catalogEntrySchema.safeParse({ ...first, slug: "a".repeat(64) }).success).toBe(true);
+    expect(CATALOG.filter((e) => e.slug.length > 64)).toEqual([]);
+  });
+
   it("lists every vendor once, ordered by slug, with no two sharing a name", () => {
     const slugs = CATALOG.map((e) => e.slug);
     expect(new Set(slugs).size).toBe(slugs.length);

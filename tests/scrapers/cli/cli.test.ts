@@ -42,6 +42,7 @@ const refusals = [
   ["an unknown platform", ["import", "SNAPSHOTS", "--vendor", "acme", "--platform", "nope"], /unknown platform "nope"/],
   ["a missing folder", ["import", "/nonexistent/redline", "--vendor", "acme", "--platform", "statuspage-summary"], /no such folder/],
   ["a bad vendor slug", ["import", "SNAPSHOTS", "--vendor", "Not A Slug", "--platform", "statuspage-summary"], /invalid vendor slug/],
+  ["a vendor slug over 64 characters", ["import", "SNAPSHOTS", "--vendor", "a".repeat(65), "--platform", "statuspage-summary"], /vendor slug is 65 characters long: at most 64/],
   ["an unknown flag", ["import", "SNAPSHOTS", "--vendor", "acme", "--platform", "statuspage-summary", "--frobnicate"], /unknown option/],
   ["an unknown export format", ["export", "--vendor", "acme", "--format", "xml"], /unknown format "xml"/],
 ] as const;

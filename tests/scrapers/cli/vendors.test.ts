@@ -67,6 +67,18 @@ describe(`redline vendors (${testDatabaseDialect})`, () => {
     expect(fs.existsSync(db)).toBe(false);
   });
 
+  it("refuses a vendor slug over 64 characters, naming the limit without echoing the slug, and takes one of 64", async () => {
+    const db = await emptyArchive();
+    const refused = redline(["vendors", "add", "--slug", "a".repeat(5_000), "--name", "Acme", "--platform", "statuspage", "--url", "https://acme.example.com", "--db", db]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr.trim()).toMatch(/^[^\n]*at most 64$/);
+    expect(refused.stderr.length).toBeLessThan(200);
+    expect(await vendorRows(db)).toBe(0);
+    const added = redline(["vendors", "add", "--slug", "a".repeat(64), "--name", "Acme", "--platform", "statuspage", "--url", "https://acme.example.com", "--db", db]);
+    expect(added.code).toBe(0);
+    expect(await vendorRows(db)).toBe(1);
+  });
+
   it("adds loopback vendors when the operator allows private URLs, lists and removes them, keeping history unless purged", async () => {
     const db = await freshLocation(dir);
     const added = redline(["vendors", "add", "--slug", "sim", "--name", "Simulated", "--platform", "statuspage", "--url", "http://127.0.0.1:9/", "--interval", "30", "--db", db], { REDLINE_ALLOW_PRIVATE_URLS: "1" });
