@@ -3,6 +3,7 @@ import ipaddr from "ipaddr.js";
 import { KeyedBuckets, type TakeResult } from "@/lib/token-bucket";
 import { clientAddress, type ProxyTrust } from "@/server/http/client-address";
 import { problemBody } from "@/server/http/problem";
+import { routedPathname } from "@/server/http/routed-path";
 
 /** The public API, the feeds and calendars: what scripts and feed readers poll. Pages are for people. */
 const LIMITED = /^\/(?:api\/v1\/|(?:.*\/)?(?:feed\.(?:atom|rss|json)|maintenance\.ics)$)/;
@@ -48,8 +49,8 @@ function headers(settings: ClientRateLimitSettings, result: TakeResult): Record<
 export function createClientRateLimit(settings: ClientRateLimitSettings, now: () => number = Date.now) {
   const buckets = new KeyedBuckets({ ratePerSecond: settings.ratePerSecond, burst: settings.burst });
   return (req: http.IncomingMessage, res: http.ServerResponse): boolean => {
-    const pathname = (req.url ?? "/").split("?")[0] ?? "/";
-    if (settings.ratePerSecond <= 0 || !LIMITED.test(pathname)) return false;
+    // Matched on the path the router serves, so no spelling of a limited route escapes its budget.
+    if (settings.ratePerSecond <= 0 || !LIMITED.test(routedPathname(req.url ?? "/"))) return false;
     const result = buckets.take(clientKey(req, settings.trust), now());
     for (const [name, value] of Object.entries(headers(settings, result))) res.setHeader(name, value);
     if (result.allowed) return false;

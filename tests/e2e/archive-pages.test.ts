@@ -71,6 +71,13 @@ describe("incident and change pages, rendered by the web server without Next", (
     expect(await malformed.text()).toContain("malformed percent escape");
   });
 
+  it("count an API request against the client's budget however its path is spelled", async () => {
+    for (const path of ["/api/v1/vendors/acme", "/api/./v1/vendors/acme", "/api//v1/vendors/acme", "/%61pi/v1/vendors/acme"]) {
+      const res = await fetch(`${app().baseUrl}${path}`, { redirect: "manual" });
+      expect(`${path} ${res.headers.get("ratelimit") === null ? "not counted" : "counted"}`).toBe(`${path} counted`);
+    }
+  });
+
   it("answer a malformed escape in an API or webhook address with a 400 problem document, never a 500", async () => {
     for (const [method, path] of [["GET", "/api/v1/vendors/%E0%A4%A"], ["POST", "/api/v1/hooks/%E0%A4%A/x"], ["POST", "/api/v1/hooks/acme/%E0%A4%A"], ["GET", "/api/v1/vendors/acme/incidents/%E0%A4%A"]] as const) {
       const res = await fetch(`${app().baseUrl}${path}`, { method, ...(method === "POST" ? { body: "{}", headers: { "content-type": "application/json" } } : {}) });

@@ -39,6 +39,15 @@ function get(port: number, path: string, options: { from?: string; headers?: Rec
 }
 
 describe("per-client rate limit", () => {
+  it("counts a limited route however its path is spelled: dot segments, escapes, repeated slashes", async () => {
+    const port = await serve([]);
+    const spellings = ["/api/./v1/vendors/github", "/api/%2e/v1/vendors/github", "//api//v1/vendors/github", "/%61pi/v1/vendors/github", "/vendors/acme/./feed.atom"];
+    const answers = [];
+    for (const path of spellings) answers.push(await get(port, path, { from: "127.0.0.1" }));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429, 429]);
+    expect(answers.every((a) => typeof a.headers.ratelimit === "string")).toBe(true);
+  });
+
   it("refuses a client over its budget with 429, Retry-After and RateLimit headers, and not the others", async () => {
     const port = await serve([]);
     const statuses: number[] = [];
