@@ -159,6 +159,12 @@ export function pollingNoticeProbe(read: () => Promise<string | null>, ttlMs = 1
 }
 
 /**
+ * Headers that belong to one answer, never to the page: each reader gets their own (the rate
+ * limit's are the requester's standing, set before the cache answers), so a kept page holds none.
+ */
+const UNKEPT_HEADERS: ReadonlySet<string> = new Set(["x-redline-cache", "date", "ratelimit", "ratelimit-policy"]);
+
+/**
  * Serve from the cache, or let `render` answer and keep what it sent when that was a 200. A kept
  * page whose polling banner differs from what `notice` says pages show now is rendered again.
  */
@@ -226,7 +232,7 @@ export function withPageCache(render: RequestHandler, cache: PageCache, changes:
       if (res.statusCode === 200 && headers["set-cookie"] === undefined) {
         const kept: Record<string, string | string[]> = {};
         for (const [name, value] of Object.entries(headers)) {
-          if (value !== undefined && name !== "x-redline-cache" && name !== "date") kept[name] = typeof value === "number" ? String(value) : value;
+          if (value !== undefined && !UNKEPT_HEADERS.has(name)) kept[name] = typeof value === "number" ? String(value) : value;
         }
         const body = Buffer.concat(chunks);
         const nonce = nonceOf(header(kept["content-security-policy"]) ?? "");

@@ -52,6 +52,32 @@ describe("the web server's page cache", () => {
     expect(rendered).toHaveLength(1);
   });
 
+  it("gives each reader of a kept answer their own RateLimit standing, never the one of the reader who filled the cache", async () => {
+    let requests = 0;
+    const render: RequestHandler = (_req, res) => {
+      res.setHeader("content-type", "application/atom+xml");
+      res.end("<feed/>");
+    };
+    const cache = new PageCache({ maxBytes: 1_000_000, maxEntryBytes: 100_000, ttlMs: 60_000 });
+    const cached = withPageCache(render, cache, UNCHANGED);
+    server = http.createServer((req, res) => {
+      // As the rate limit does before the cache answers: this requester's standing.
+      requests += 1;
+      res.setHeader("ratelimit", `"per-client";r=${100 - requests};t=1`);
+      res.setHeader("ratelimit-policy", '"per-client";q=120;w=12');
+      void cached(req, res);
+    });
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", () => resolve()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/feed.atom`;
+    const answers = [];
+    for (let i = 0; i < 3; i += 1) {
+      const response = await fetch(url);
+      answers.push([response.headers.get("x-redline-cache"), response.headers.get("ratelimit")]);
+      await response.text();
+    }
+    expect(answers).toEqual([["miss", '"per-client";r=99;t=1'], ["hit", '"per-client";r=98;t=1'], ["hit", '"per-client";r=97;t=1']]);
+  });
+
   it("renders an incident again once a version of it is archived, and keeps another vendor's incident as it was", async () => {
     const archive = changingArchive();
     const { rendered, get } = await serve(archive.feed);
