@@ -46,12 +46,15 @@ export const paths = {
   watchlistMaintenanceCalendar: (name: string) => `${paths.watchlist(name)}/maintenance.ics`,
 };
 
-/** A vendor-given URL as a link target, only when it is http(s): nothing else may be clicked. */
+/** A vendor-given URL as a link target, only when it is http(s): nothing else may be clicked, and no credential is shown. */
 export function safeHttpUrl(url: string | null | undefined): string | null {
   if (!url) return null;
   try {
     const parsed = new URL(url);
-    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.toString() : null;
+    if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return null;
+    parsed.username = "";
+    parsed.password = "";
+    return parsed.toString();
   } catch {
     return null;
   }

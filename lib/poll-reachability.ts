@@ -3,6 +3,7 @@
  * failing, a firewall) than about the vendors: the poller's log says so once, and the web pages
  * show it until a poll succeeds. Both judge the vendors' latest poll outcomes by the same rule.
  */
+import { withoutCredentials } from "@/lib/url-credentials";
 
 /**
  * Failing vendors it takes, when there are more, before the failures speak for the machine: an
@@ -48,7 +49,7 @@ export function pollingNotice(outcomes: PollOutcomes): string | null {
   return (
     `Redline cannot reach any vendor: the last polls of ${vendorsCounted(outcomes)} failed, so nothing new is archived. ` +
     `Is the machine running the poller offline, or is its DNS failing? The pages show what was archived before; ` +
-    `this notice goes once a poll succeeds. Last error: ${outcomes.lastError ?? "none recorded"}`
+    `this notice goes once a poll succeeds. Last error: ${outcomes.lastError === null ? "none recorded" : withoutCredentials(outcomes.lastError)}`
   );
 }
 

@@ -4,13 +4,14 @@ import { statementsFor } from "@/db/queries/prepared";
 import { listSourceStandings, listUnresolvedGroups, listUnresolvedIncidents, type UnresolvedGroup, type UnresolvedIncidentRow } from "@/db/queries/vendor-now";
 import type { VendorRow } from "@/db/vendors";
 import type { NowRules } from "@/lib/now-rules";
+import { withoutCredentials } from "@/lib/url-credentials";
 import { describeVendorNow, nowFactsOf, type SourceNowFacts, type VendorNow, type VendorNowFacts, worstImpactOf } from "@/lib/vendor-now";
 
 export interface VendorOverview {
   slug: string;
   name: string;
   platform: string;
-  /** The polled endpoint, and the vendor's human status page. */
+  /** The polled endpoint, and the vendor's human status page, as shown: without any user name or password. */
   url: string | null;
   statusPage: string | null;
   polled: boolean;
@@ -76,8 +77,9 @@ async function overviewsOf(db: RedlineDb, now: Date, rules: NowRules, select: (v
       slug: v.slug,
       name: v.name,
       platform: v.platform,
-      url: v.url,
-      statusPage: v.statusPageUrl ?? null,
+      // Read to be shown: an archive may hold a URL with a password from before it was refused.
+      url: v.url === null ? null : withoutCredentials(v.url),
+      statusPage: v.statusPageUrl ? withoutCredentials(v.statusPageUrl) : null,
       polled,
       vendorId: v.id,
       now: vendorNow,
@@ -87,7 +89,7 @@ async function overviewsOf(db: RedlineDb, now: Date, rules: NowRules, select: (v
       worstOpenImpact: worstImpactOf(openNow),
       lastIncident,
       incidentsLast90Days,
-      poll: poll ? { lastPollAt: poll.lastPollAt, lastOutcome: poll.lastOutcome, lastError: poll.lastError, failures: poll.failures, nextPollAt: poll.nextPollAt } : null,
+      poll: poll ? { lastPollAt: poll.lastPollAt, lastOutcome: poll.lastOutcome, lastError: poll.lastError === null ? null : withoutCredentials(poll.lastError), failures: poll.failures, nextPollAt: poll.nextPollAt } : null,
     });
   }
   return overviews;

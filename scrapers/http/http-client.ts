@@ -3,6 +3,7 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import zlib from "node:zlib";
+import { withoutCredentials } from "@/lib/url-credentials";
 import { checkUrlTarget, isPublicAddress } from "@/scrapers/http/address-policy";
 
 export interface HttpClientOptions {
@@ -66,10 +67,13 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
+/** What answers a name: the system's resolver, or a test's. */
+export type ResolveAll = (hostname: string, options: dns.LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) => void;
+
 /** DNS lookup that refuses non-public answers, so a public name cannot lead to a private address. */
-export function guardedLookup(allowPrivate: boolean): LookupFunction {
+export function guardedLookup(allowPrivate: boolean, resolveAll: ResolveAll = dns.lookup): LookupFunction {
   return (hostname, options, callback) => {
-    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    resolveAll(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) {
         callback(error, "", 0);
         return;
@@ -245,7 +249,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         const result = await once(url, hop === 0 ? conditional : {}, deadline, signal);
         if (!("redirect" in result)) return result;
         if (hop >= options.maxRedirects) {
-          throw new HttpError("redirects", `more than ${options.maxRedirects} redirects from ${rawUrl}`, { transient: false });
+          throw new HttpError("redirects", `more than ${options.maxRedirects} redirects from ${withoutCredentials(rawUrl)}`, { transient: false });
         }
         url = new URL(result.redirect);
       }

@@ -23,7 +23,8 @@ export interface VendorInput {
 
 /**
  * Everything about a vendor to add, checked before anything is stored: the slug's form, a known
- * platform, a URL that platform can poll and that the address policy allows, a sane interval.
+ * platform, a URL without credentials that platform can poll and that the address policy allows,
+ * a sane interval.
  */
 export function validateVendorInput(input: VendorInput, allowPrivate: boolean): { url: string; intervalSeconds: number | null } {
   const slugProblem = vendorSlugProblem(input.slug);
@@ -36,6 +37,9 @@ export function validateVendorInput(input: VendorInput, allowPrivate: boolean): 
     url = new URL(input.url);
   } catch {
     throw new VendorInputError(`not a URL: ${JSON.stringify(input.url)}`, "url");
+  }
+  if (url.username || url.password) {
+    throw new VendorInputError("put no user name or password in the vendor URL: the archive shows it to anyone who reads it", "url");
   }
   try {
     checkUrlTarget(url, allowPrivate);

@@ -4,6 +4,7 @@ import { recordFetches, type UnparsedFetch } from "@/db/capture-runs";
 import type { CaptureOutcome } from "@/db/schema";
 import type { VendorRow } from "@/db/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
+import { withoutCredentials } from "@/lib/url-credentials";
 import { HttpError } from "@/scrapers/http/http-client";
 import { type PoliteFetchDeps, politeGet } from "@/scrapers/http/polite-fetch";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
@@ -107,7 +108,7 @@ export async function pollEndpoint(deps: PollDeps, vendor: VendorRow, endpoint: 
     response = await politeGet(deps, endpoint.url, { etag: source.etag, lastModified: source.lastModified }, signal);
   } catch (error) {
     const http = error instanceof HttpError ? error : null;
-    const message = `${vendor.slug}: ${endpoint.url}: ${error instanceof Error ? error.message : String(error)}`;
+    const message = `${vendor.slug}: ${withoutCredentials(endpoint.url)}: ${error instanceof Error ? error.message : String(error)}`;
     const observedAt = now().toISOString();
     await recordWithoutBody(deps, vendor, endpoint, { observedAt, outcome: "failed", error: message, hash: EMPTY_HASH, size: null }, { ...source, lastStatus: http?.status ?? null }, round);
     return { ...base, observedAt, outcome: "failed", error: message, permanent: http !== null && !http.transient, retryAfterMs: http?.retryAfterMs ?? null };
@@ -140,7 +141,7 @@ export async function pollEndpoint(deps: PollDeps, vendor: VendorRow, endpoint: 
     lastStatus: response.status,
   });
   if (result.versionsAdded > 0 && result.captureId !== null) deps.onVersionsRecorded?.(result.captureId);
-  const error = ok ? null : `${endpoint.url}: ${result.error ?? `${result.outcome} snapshot`}`;
+  const error = ok ? null : `${withoutCredentials(endpoint.url)}: ${result.error ?? `${result.outcome} snapshot`}`;
   return { ...base, observedAt, outcome: result.outcome, error, permanent: !ok, versionsAdded: result.versionsAdded };
 }
 

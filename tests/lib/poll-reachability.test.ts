@@ -28,6 +28,11 @@ describe("pollingNotice", () => {
     expect(pollingNotice({ vendors: 2, ok: 0, failed: 2, lastError: null })).toContain("the last polls of all 2 vendors failed");
     expect(pollingNotice({ vendors: 159, ok: 1, failed: 158, lastError: null })).toBeNull();
   });
+
+  it("shows the last error without the user name and password of the URL it names", () => {
+    const notice = pollingNotice({ vendors: 2, ok: 0, failed: 2, lastError: "legacy: https://ops:pw-secret@status.example.com/api/v2/summary.json: status.example.com answered HTTP 503" });
+    expect(notice).toMatch(/Last error: legacy: https:\/\/status\.example\.com\/api\/v2\/summary\.json: status\.example\.com answered HTTP 503$/);
+  });
 });
 
 describe("PollFailureWatch", () => {

@@ -146,8 +146,24 @@ describe("the HTTP client", () => {
     expect(await failure(strict.get(`${base}/`))).toMatchObject({ kind: "blocked", transient: false });
     expect(await failure(strict.get("http://localhost:1/"))).toMatchObject({ kind: "blocked" });
     expect(await failure(strict.get("http://[::1]:1/"))).toMatchObject({ kind: "blocked" });
+    expect(await failure(strict.get("http://localhost.:1/"))).toMatchObject({ kind: "blocked" });
+    expect(await failure(strict.get("http://[::127.0.0.1]:1/"))).toMatchObject({ kind: "blocked" });
+    expect(await failure(strict.get("http://[2002:7f00:1::]:1/"))).toMatchObject({ kind: "blocked" });
     expect(await failure(strict.get("file:///etc/passwd"))).toMatchObject({ kind: "blocked" });
     expect(hits["/"] ?? 0).toBe(before);
+  });
+
+  it("refuses DNS answers that are IPv6 forms of a private IPv4 address, and keeps the public answers among them", async () => {
+    const answers = [
+      { address: "::7f00:1", family: 6 }, { address: "2002:7f00:1::", family: 6 }, { address: "64:ff9b::a9fe:a9fe", family: 6 },
+      { address: "2001:0:4136:e378:8000:63bf:80ff:fffe", family: 6 }, { address: "2002:808:808::", family: 6 },
+    ];
+    const lookup = guardedLookup(false, (_name, _options, callback) => callback(null, answers));
+    const kept = await new Promise<unknown>((resolve) => lookup("status.example.com", { all: true }, (_e, addresses) => resolve(addresses)));
+    expect(kept).toEqual([{ address: "2002:808:808::", family: 6 }]);
+    const onlyPrivate = guardedLookup(false, (_name, _options, callback) => callback(null, answers.slice(0, 4)));
+    const error = await new Promise<NodeJS.ErrnoException | null>((resolve) => onlyPrivate("status.example.com", { all: true }, (e) => resolve(e)));
+    expect(error?.code).toBe("EREDLINEBLOCKED");
   });
 
   it("refuses a host name whose DNS answers are all private", async () => {
