@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { toPlainWords } from "@/lib/plain-words";
 import { escapeHtml } from "@/lib/render/change-html";
 import { escapeXml, xmlElement } from "@/lib/render/xml";
 
@@ -83,7 +84,7 @@ const href = (url: string) => new URL(url).href;
 const iso = (date: string) => new Date(date).toISOString();
 const indented = (indent: string, elements: readonly string[]) => elements.map((e) => `${indent}${e}`).join("\n");
 
-/** Atom 1.0 (RFC 4287). Titles and summaries are text: one holding markup is shown as that markup, never run. */
+/** Atom 1.0 (RFC 4287). Titles and summaries are typed text, never HTML. */
 function renderAtom(doc: FeedDocument): string {
   const entries = doc.items.map((item) =>
     [
@@ -186,9 +187,24 @@ function renderJsonFeed(doc: FeedDocument): string {
   return `${JSON.stringify(feed, null, 2)}\n`;
 }
 
+/**
+ * Titles, the feed's description and tombstone comments as plain words: every format calls them
+ * text, yet many readers render an RSS title (or the others) as HTML, so escaping is not enough.
+ */
+function inPlainWords(doc: FeedDocument): FeedDocument {
+  return {
+    ...doc,
+    title: toPlainWords(doc.title),
+    description: toPlainWords(doc.description),
+    items: doc.items.map((item) => ({ ...item, title: toPlainWords(item.title) })),
+    ...(doc.tombstones ? { tombstones: doc.tombstones.map((t) => ({ ...t, comment: toPlainWords(t.comment) })) } : {}),
+  };
+}
+
 /** The document in one format. */
 export function renderFeed(doc: FeedDocument, format: FeedFormat): string {
-  if (format === "atom") return renderAtom(doc);
-  if (format === "rss") return renderRss(doc);
-  return renderJsonFeed(doc);
+  const plain = inPlainWords(doc);
+  if (format === "atom") return renderAtom(plain);
+  if (format === "rss") return renderRss(plain);
+  return renderJsonFeed(plain);
 }

@@ -2,6 +2,7 @@
  * A small iCalendar (RFC 5545) writer for published calendars: TEXT escaping, 75-octet folding
  * and CRLF line ends. Written here rather than with ical-generator, whose current major needs Node 22.
  */
+import { toPlainWords } from "@/lib/plain-words";
 
 export type CalendarEventStatus = "CONFIRMED" | "TENTATIVE" | "CANCELLED";
 
@@ -48,6 +49,17 @@ function withoutControls(value: string): string {
   return kept;
 }
 
+/** Vendor text as a TEXT value: plain words (calendar clients render descriptions as HTML), escaped. */
+function textValue(value: string): string {
+  return escapeText(toPlainWords(value));
+}
+
+/** A URI value is not TEXT: it is written as is, so only an absolute http(s) address (the caller encodes it) is written at all. */
+function uriLines(name: string, value: string): string[] {
+  if (!/^https?:\/\//i.test(value) || /[\s"<>]/.test(value) || !URL.canParse(value)) return [];
+  return [`${name}:${value}`];
+}
+
 /** An instant as a UTC DATE-TIME: 2026-03-01T10:00:00.000Z → 20260301T100000Z. */
 export function formatUtc(iso: string): string {
   const date = new Date(iso);
@@ -87,10 +99,9 @@ function eventLines(event: CalendarEvent): string[] {
     `LAST-MODIFIED:${formatUtc(event.lastModified)}`,
     `SEQUENCE:${event.sequence}`,
     `STATUS:${event.status}`,
-    `SUMMARY:${escapeText(event.summary)}`,
-    `DESCRIPTION:${escapeText(event.description)}`,
-    // A URI value is not TEXT: it is written as is; the caller gives an encoded absolute URL.
-    `URL:${event.url}`,
+    `SUMMARY:${textValue(event.summary)}`,
+    `DESCRIPTION:${textValue(event.description)}`,
+    ...uriLines("URL", event.url),
     "END:VEVENT",
   ];
 }
@@ -102,10 +113,10 @@ export function renderCalendar(calendar: Calendar): string {
     "VERSION:2.0",
     `PRODID:${PRODUCT}`,
     "CALSCALE:GREGORIAN",
-    `NAME:${escapeText(calendar.name)}`,
-    `X-WR-CALNAME:${escapeText(calendar.name)}`,
-    `DESCRIPTION:${escapeText(calendar.description)}`,
-    `X-WR-CALDESC:${escapeText(calendar.description)}`,
+    `NAME:${textValue(calendar.name)}`,
+    `X-WR-CALNAME:${textValue(calendar.name)}`,
+    `DESCRIPTION:${textValue(calendar.description)}`,
+    `X-WR-CALDESC:${textValue(calendar.description)}`,
     ...calendar.events.flatMap(eventLines),
     "END:VCALENDAR",
   ];

@@ -26,7 +26,7 @@ export type FeedLevel = "all" | "kind" | "vendor" | "vendor-kind" | "incident" |
 /** Enough for a reader that polls hourly to miss nothing on a busy day; older items are on the pages. */
 export const FEED_SIZE = 50;
 /** Raise when the items' rendering changes, so readers' cached copies are replaced. */
-const RENDER_VERSION = "7";
+const RENDER_VERSION = "8";
 const CACHE_CONTROL = "public, max-age=60";
 
 interface Scope {

@@ -11,7 +11,7 @@ import { problem } from "@/server/http/problem";
 import { publicOrigin } from "@/server/http/public-origin";
 
 /** Raise when the events' rendering changes, so clients' cached copies are replaced. */
-const RENDER_VERSION = "1";
+const RENDER_VERSION = "2";
 const CACHE_CONTROL = "public, max-age=300";
 
 type Params = { slug?: string; name?: string };

@@ -11,7 +11,7 @@ import { type FeedLevel, feedRoute } from "@/server/feeds/feed-route";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { freshDatabase } from "@/tests/support/database";
 import { xmlErrors } from "@/tests/support/xml-errors";
-import { makeIncident } from "@/tests/support/incidents";
+import { makeIncident, makeUpdate } from "@/tests/support/incidents";
 import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 
 const ORIGIN = "http://redline.test";
@@ -288,23 +288,49 @@ describe("feed titles", () => {
     return { feed: titles.filter((t) => t.parents === feedParent).map((t) => t.text), items: titles.filter((t) => t.parents === itemParent).map((t) => t.text) };
   }
 
+  // Their words as a reader gets them: tags (escaped ones too), scripts and CDATA gone.
+  const VENDOR_WORDS = `Evil Co & "Sons" & 'Daughters'`;
+  const TITLE_WORDS = "]]> ]]>";
   const SCOPES = [
-    { level: "vendor" as const, params: { slug: "evil" }, feedTitle: `Redline: ${VENDOR}` },
-    { level: "incident" as const, params: { slug: "evil", key: "e1" }, feedTitle: `Redline: ${VENDOR}: ${TITLE}` },
+    { level: "vendor" as const, params: { slug: "evil" }, feedTitle: `Redline: ${VENDOR_WORDS}` },
+    { level: "incident" as const, params: { slug: "evil", key: "e1" }, feedTitle: `Redline: ${VENDOR_WORDS}: ${TITLE_WORDS}` },
   ];
 
   for (const { level, params, feedTitle } of SCOPES) {
     for (const format of FEED_FORMATS) {
-      it(`are the vendor's and the incident's literal text in the ${level} feed in ${format}, markup and all`, async () => {
+      it(`are the vendor's and the incident's words in the ${level} feed in ${format}, without their markup`, async () => {
         const response = await feedRoute(level, format, () => hostile)(new Request(`${ORIGIN}/x.${format}`), { params: Promise.resolve(params) });
         expect(response.status).toBe(200);
         const body = await response.text();
         const titles = titlesOf(format, body);
         expect(titles.feed).toEqual([feedTitle]);
-        expect(titles.items).toEqual([`${VENDOR}: New minor incident: ${TITLE}`]);
+        expect(titles.items).toEqual([`${VENDOR_WORDS}: New minor incident: ${TITLE_WORDS}`]);
       });
     }
   }
+
+  it("reach a reader that renders titles as HTML as plain words: no tag, no script address, in any format", async () => {
+    const db2 = await freshDatabase();
+    const vendor = await ensureVendor(db2, { slug: "lenient", name: "Lenient <i>Co</i>", platform: platform.name });
+    const incident = makeIncident({
+      vendor: "lenient", id: "l1", title: "<script>alert(1)</script>Outage <img src=x onerror=alert(1)>",
+      updates: [makeUpdate({ body: '<a href="javascript:alert(1)">x</a> We are investigating.' })],
+    });
+    await ingestSnapshot(db2, { vendor, platform, source: "feed", observedAt: "2026-04-09T01:00:00.000Z", body: snapshotBody([incident]) });
+    for (const format of FEED_FORMATS) {
+      const body = await (await feedRoute("incident", format, () => db2)(new Request(`${ORIGIN}/x.${format}`), { params: Promise.resolve({ slug: "lenient", key: "l1" }) })).text();
+      const titles = titlesOf(format, body);
+      expect(titles.items).toEqual(["Lenient Co: New minor incident: Outage"]);
+      expect(titles.feed).toEqual(["Redline: Lenient Co: Outage"]);
+      for (const title of [...titles.feed, ...titles.items]) {
+        expect(title).not.toMatch(/[<>]|javascript:|alert/i);
+      }
+      if (format === "rss") {
+        const texts = [...xmlTexts(body, "title"), ...xmlTexts(body, "description")].map((t) => t.text);
+        expect(texts.join("\n")).not.toMatch(/<[a-z/!?]|javascript:/i);
+      }
+    }
+  });
 
   it("come with summaries that reach a reader as text: typed text in Atom, escaped as HTML in RSS, plain in JSON", async () => {
     const feed = (format: FeedFormat) => feedRoute("vendor", format, () => hostile)(new Request(`${ORIGIN}/x.${format}`), { params: Promise.resolve({ slug: "evil" }) });

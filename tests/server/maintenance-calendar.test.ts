@@ -137,4 +137,26 @@ describe("maintenance calendars", () => {
     expect(uids).not.toContain("inc9@globex.redline");
     expect(uids).not.toContain("old1@globex.redline");
   });
+
+  it("carry a hostile vendor's title and update as plain words: no tag, no script address in any field", async () => {
+    const hostile = await freshDatabase();
+    const platform = makeTestPlatform({ kind: "full" });
+    const vendor = await ensureVendor(hostile, { slug: "evil", name: "Evil <b>Co</b>", platform: platform.name });
+    const window = maintenance("x1", "2026-04-10T22:00:00.000Z", "2026-04-11T02:00:00.000Z", {
+      vendor: "evil",
+      title: "<script>alert(1)</script>Outage <img src=x onerror=alert(1)>",
+      updates: [makeUpdate({ body: 'Read <a href="javascript:alert(1)">x</a> and data:text/html,<script>alert(2)</script> first.' })],
+    });
+    await ingestSnapshot(hostile, { vendor, platform, source: "incidents.json", observedAt: "2026-04-01T00:00:00.000Z", body: snapshotBody([window]) });
+    for (const level of ["all", "vendor"] as const) {
+      const path = level === "all" ? "/maintenance.ics" : "/vendors/evil/maintenance.ics";
+      const response = await maintenanceCalendarRoute(level, () => hostile, () => NOW)(new Request(`${ORIGIN}${path}`), { params: Promise.resolve({ slug: "evil" }) });
+      const text = await response.text();
+      expect(text).not.toMatch(/<[a-z/!?]|javascript:|data:text/i);
+      const event = events(text).get("x1@evil.redline");
+      expect(event?.getFirstPropertyValue("summary")).toBe("Evil Co: Outage");
+      expect(event?.getFirstPropertyValue("description")).toBe("Status: scheduled\nComponents: API\n\nRead x and first.");
+      expect(event?.getFirstPropertyValue("url")).toBe(`${ORIGIN}/vendors/evil/incidents/x1`);
+    }
+  });
 });

@@ -77,6 +77,28 @@ describe("iCalendar documents", () => {
     expect(events[0]?.getFirstPropertyValue("summary")).toBe("Upgrade\nEND:VEVENT\nBEGIN:VEVENT\nUID:forged\nSTATUS:CANCELLED");
   });
 
+  it("carry vendor text as plain words: tags and script addresses gone from the calendar's and the event's text", () => {
+    const text = renderCalendar({
+      name: "Redline: Evil <b>Co</b> maintenance",
+      description: "Windows of Evil <b>Co</b>",
+      events: [{ ...event, summary: "<script>alert(1)</script>Outage <img src=x onerror=alert(1)>", description: 'Read <a href="javascript:alert(1)">x</a>.' }],
+    });
+    expect(text).not.toMatch(/<[a-z/!?]|javascript:/i);
+    const calendar = new ICAL.Component(ICAL.parse(text));
+    expect(calendar.getFirstPropertyValue("x-wr-calname")).toBe("Redline: Evil Co maintenance");
+    const vevent = calendar.getFirstSubcomponent("vevent");
+    expect(vevent?.getFirstPropertyValue("summary")).toBe("Outage");
+    expect(vevent?.getFirstPropertyValue("description")).toBe("Read x.");
+  });
+
+  it("leave out a URL that is not an absolute http(s) address", () => {
+    for (const url of ["javascript:alert(1)", "data:text/html,x", "/vendors/acme", "https://a.test/x\r\nSTATUS:CANCELLED"]) {
+      const text = renderCalendar({ name: "n", description: "d", events: [{ ...event, url }] });
+      expect(text).not.toMatch(/^URL:/m);
+      expect(text).not.toContain("CANCELLED");
+    }
+  });
+
   it("leave DTEND out of an event without an end", () => {
     const text = renderCalendar({ name: "n", description: "d", events: [{ ...event, end: null }] });
     expect(text).toContain("DTSTART:20260410T220000Z\r\n");
