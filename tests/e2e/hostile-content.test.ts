@@ -170,4 +170,15 @@ describe("vendor text with markup in it", () => {
     }, html);
     expect(parsed).toEqual({ active: 0, handlers: 0, unsafeLinks: 0 });
   });
+
+  it("gives a reader that renders RSS titles as HTML the vendor's words only, no tag even escaped", async () => {
+    for (const address of [`${INCIDENT}/feed.rss`, "/vendors/hostile/feed.rss"]) {
+      const body = await (await fetch(`${app().baseUrl}${address}`)).text();
+      const feed = await new Parser().parseString(body);
+      const titles = [feed.title ?? "", ...feed.items.map((i) => i.title ?? "")];
+      expect(titles.length, address).toBeGreaterThan(1);
+      for (const title of titles) expect(title, address).not.toMatch(/<[a-z/!?]|javascript:|__xss/i);
+      expect(feed.items.map((i) => i.title).every((t) => t?.endsWith("Login failures")), address).toBe(true);
+    }
+  });
 });
