@@ -4,7 +4,7 @@ import { getServerDb } from "@/db/server-db";
 import { findUnknownVendor } from "@/db/queries/vendor-names";
 import { describeParamError, paramsSchemaFor, searchParamsToObject, vendorComparisonParamsSchema } from "@/lib/page-params";
 import { renderBadRequestPage } from "@/lib/render/bad-request-html";
-import { contentSecurityPolicy, newNonce, securityHeaders } from "@/lib/security-headers";
+import { contentSecurityPolicy, newNonce, referrerPolicyFor, securityHeaders } from "@/lib/security-headers";
 import { builtStylesheets } from "@/server/http/built-stylesheets";
 
 /**
@@ -16,7 +16,7 @@ import { builtStylesheets } from "@/server/http/built-stylesheets";
  */
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const nonce = newNonce();
-  const security = securityHeaders(nonce);
+  const security = securityHeaders(nonce, referrerPolicyFor(request.nextUrl.pathname));
   const forwarded = new Headers(request.headers);
   forwarded.set("x-nonce", nonce);
   forwarded.set("content-security-policy", contentSecurityPolicy(nonce));

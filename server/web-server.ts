@@ -23,10 +23,11 @@ import { answerArchivePage, type ArchivePageRenderer, renderArchivePage } from "
 import { errorMessage } from "@/lib/error-message";
 import { renderBadRequestPage } from "@/lib/render/bad-request-html";
 import { POLLING_NOTICE_ID } from "@/lib/render/site-frame";
-import { newNonce, nonceOf, securityHeaders } from "@/lib/security-headers";
+import { baselineHeaders, newNonce, nonceOf, securityHeaders, servedOverHttps } from "@/lib/security-headers";
 import { answerHealth, isHealthCheck } from "@/server/health";
 import { builtStylesheets } from "@/server/http/built-stylesheets";
 import { problemBody } from "@/server/http/problem";
+import { routedPathname } from "@/server/http/routed-path";
 import { dropUntrustedForwarding, trustProxies } from "@/server/http/client-address";
 import { isNextRouterRequest } from "@/server/http/next-router";
 import { isNotModified } from "@/server/http/conditional";
@@ -160,9 +161,10 @@ export function pollingNoticeProbe(read: () => Promise<string | null>, ttlMs = 1
 
 /**
  * Headers that belong to one answer, never to the page: each reader gets their own (the rate
- * limit's are the requester's standing, set before the cache answers), so a kept page holds none.
+ * limit's are the requester's standing, HSTS follows how the request came in; both are set before
+ * the cache answers), so a kept page holds none.
  */
-const UNKEPT_HEADERS: ReadonlySet<string> = new Set(["x-redline-cache", "date", "ratelimit", "ratelimit-policy"]);
+const UNKEPT_HEADERS: ReadonlySet<string> = new Set(["x-redline-cache", "date", "ratelimit", "ratelimit-policy", "strict-transport-security"]);
 
 /**
  * Serve from the cache, or let `render` answer and keep what it sent when that was a 200. A kept
@@ -326,6 +328,10 @@ export async function startWebServer(options: { host: string; port: number; db?:
   });
   const server = http.createServer((req, res) => {
     dropUntrustedForwarding(req, trust);
+    // Every answer's floor, whoever writes it (health checks, webhooks, errors, static misses); pages raise it.
+    for (const [name, value] of Object.entries(baselineHeaders(routedPathname(req.url ?? "/"), servedOverHttps(env.REDLINE_PUBLIC_URL, req.headers["x-forwarded-proto"])))) {
+      res.setHeader(name, value);
+    }
     const answer = async () => {
       if (answerMalformedAddress(req, res)) return;
       // Checked before awaiting: every other request would pay for the await.

@@ -29,6 +29,24 @@ describe("security headers on every page", () => {
     }
   });
 
+  it("send the headers on answers that are no pages too: health checks, webhook refusals, static misses, malformed addresses", async () => {
+    for (const [method, path] of [["GET", "/healthz"], ["GET", "/readyz"], ["POST", "/api/v1/hooks/nobody/guess"], ["GET", "/_next/static/nope.js"], ["GET", "/api/v1/vendors/%E0%A4%A"]] as const) {
+      const response = await fetch(`${app().baseUrl}${path}`, { method, ...(method === "POST" ? { body: "{}", headers: { "content-type": "application/json" } } : {}) });
+      await response.arrayBuffer();
+      expect(response.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(response.headers.get("x-frame-options"), path).toBe("DENY");
+      expect(response.headers.get("content-security-policy") ?? "", path).toContain("frame-ancestors 'none'");
+      // Served over plain http with no https public URL: no HSTS.
+      expect(response.headers.get("strict-transport-security"), path).toBeNull();
+    }
+  });
+
+  it("send the Referrer-Policy the unsubscribe page asks for, whose address holds a secret", async () => {
+    const response = await fetch(`${app().baseUrl}/unsubscribe?t=guess`);
+    await response.arrayBuffer();
+    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+  });
+
   it("serves the not-found page complete even though the policy blocks its scripts", async () => {
     const page = await app().newPage();
     await app().visit(page, "/vendors/nope", "csp-not-found", 404);
