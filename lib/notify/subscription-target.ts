@@ -24,7 +24,12 @@ function inferred(url: URL): SubscriptionFormat {
 export function resolveTarget(target: string, format: SubscriptionFormat | null): { target: string; format: SubscriptionFormat } {
   const trimmed = target.trim();
   if (/^mailto:/i.test(trimmed)) {
-    const address = decodeURIComponent(trimmed.slice("mailto:".length));
+    let address: string;
+    try {
+      address = decodeURIComponent(trimmed.slice("mailto:".length));
+    } catch {
+      throw new SubscriptionTargetError(`subscriptions: ${JSON.stringify(target)} holds a malformed percent escape; write the address as it is (mailto:name@example.com)`);
+    }
     if (!MAIL_ADDRESS.test(address)) throw new SubscriptionTargetError(`subscriptions: ${JSON.stringify(target)} is not one e-mail address (mailto:name@example.com)`);
     if (format !== null && format !== "email") throw new SubscriptionTargetError(`subscriptions: a mailto: target takes the email format, not ${format}`);
     return { target: `mailto:${address}`, format: "email" };

@@ -46,6 +46,12 @@ async function expectProblem(response: Response, parameter: string, detail: RegE
 }
 
 describe("the API's URL guard", () => {
+  it("refuses a mailto: target with a malformed percent escape with a 400 problem, not a 500", async () => {
+    const response = await call("addSubscription", { method: "POST", body: { target: "mailto:%E0%A4%A", vendors: ["acme"] } });
+    await expectProblem(response, "target", /malformed percent escape/);
+    expect(await countRows(db, "subscriptions")).toBe(0);
+  });
+
   it.each(PRIVATE_IN_DISGUISE)("refuses %s as a vendor URL with a problem naming the url, adding nothing", async (url) => {
     const response = await call("addVendor", { method: "POST", body: { slug: "sneaky", name: "Sneaky", platform: "statuspage", url } });
     await expectProblem(response, "url", /local host name|private, loopback or link-local/);
