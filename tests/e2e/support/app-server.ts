@@ -50,7 +50,7 @@ export function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 /** The web server (Next.js behind the page cache) on a free loopback port over this database (a SQLite file or a postgres:// URL), once it answers. */
-export async function startAppServer(database: string, logFile: string): Promise<AppServer> {
+export async function startAppServer(database: string, logFile: string, env: Record<string, string> = {}): Promise<AppServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
@@ -58,7 +58,7 @@ export async function startAppServer(database: string, logFile: string): Promise
   // Its prebuilt bundle, as `npm start` runs it (rebuilt once per run when stale: tests/support/cli-bundle-setup.ts).
   const child = spawn(process.execPath, [path.join(ROOT, "dist", "web-server.cjs")], {
     cwd: ROOT,
-    env: { ...process.env, ...NEXT_ENV, ...databaseEnvironment(database), NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), REDLINE_OPERATOR_TOKEN: E2E_OPERATOR_TOKEN },
+    env: { ...process.env, ...NEXT_ENV, ...databaseEnvironment(database), NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), REDLINE_OPERATOR_TOKEN: E2E_OPERATOR_TOKEN, ...env },
     stdio: ["ignore", log, log],
     detached: true,
   });

@@ -55,7 +55,7 @@ export interface E2eApp {
  * Chromium (launched with a fresh temporary profile) are this file's own. After each test, every
  * request the pages made must have stayed on the server, and no page may have thrown.
  */
-export function startE2eApp(label: string): () => E2eApp {
+export function startE2eApp(label: string, options: { env?: Record<string, string> } = {}): () => E2eApp {
   let app: E2eApp | undefined;
   let server: AppServer | undefined;
   let browser: Browser | undefined;
@@ -72,7 +72,7 @@ export function startE2eApp(label: string): () => E2eApp {
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), `redline-e2e-${label}-`));
     const database =
       testDatabaseDialect === "postgres" ? (postgresCopy = await copyPostgresDatabase(await ensurePostgresSeed(seeded), label)) : copyDatabase(seeded, workDir);
-    server = await startAppServer(database, path.join(SCREENSHOT_DIR, `${label}-next-start.log`));
+    server = await startAppServer(database, path.join(SCREENSHOT_DIR, `${label}-next-start.log`), options.env);
     browser = await launchChromium();
     const baseUrl = server.baseUrl;
     const ownBrowser = browser;
