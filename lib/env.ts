@@ -89,6 +89,9 @@ const envSchema = z.object({
   /** Per-client budget for the API and the feeds: sustained requests a second (0 turns it off), and burst. */
   REDLINE_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(10),
   REDLINE_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(120),
+  /** Failed sign-ins and pushes to unknown webhook addresses a client may make at once, then one more per interval (0: no limit). */
+  REDLINE_FAILED_ATTEMPT_BURST: z.coerce.number().int().min(1).default(5),
+  REDLINE_FAILED_ATTEMPT_INTERVAL_SECONDS: z.coerce.number().min(0).default(10),
   /** The reverse proxies whose X-Forwarded-For is believed; empty, the peer is the client. */
   REDLINE_TRUSTED_PROXIES: proxyList,
   /** Refused rather than ignored: a deployment that still sets it would otherwise trust no proxy without a word. */

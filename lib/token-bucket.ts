@@ -96,6 +96,11 @@ export class KeyedBuckets {
     return bucket.take(nowMs, cost);
   }
 
+  /** Seconds until `key` has `cost` tokens, without spending or keeping anything: 0 for a key never seen. */
+  secondsUntil(key: string, nowMs: number, cost = 1): number {
+    return this.buckets.get(key)?.secondsUntil(nowMs, cost) ?? 0;
+  }
+
   get size(): number {
     return this.buckets.size;
   }

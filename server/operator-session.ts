@@ -8,6 +8,9 @@ import { readEnv } from "@/lib/env";
  */
 export const OPERATOR_COOKIE = "redline_operator";
 
+/** Where a wrong token is sent back to; the web server counts answers that go there as failed sign-ins. */
+export const SIGN_IN_FAILED_LOCATION = "/operator?signin=failed";
+
 function sessionValue(token: string): string {
   return createHmac("sha256", token).update("redline operator session v1").digest("base64url");
 }

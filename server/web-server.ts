@@ -29,12 +29,14 @@ import { builtStylesheets } from "@/server/http/built-stylesheets";
 import { problemBody } from "@/server/http/problem";
 import { routedPathname } from "@/server/http/routed-path";
 import { dropUntrustedForwarding, trustProxies } from "@/server/http/client-address";
+import { recordListeningOrigin } from "@/server/http/listening-origin";
 import { isNextRouterRequest } from "@/server/http/next-router";
 import { isNotModified } from "@/server/http/conditional";
 import { createAlertSender } from "@/server/hooks/alert-sender";
 import { createHookHandler, hookSettings } from "@/server/hooks/hook-route";
 import { ThrottleTelemetry } from "@/server/hooks/throttle-telemetry";
 import { createWebSubPinger } from "@/scrapers/poller/websub-pings";
+import { createFailureLimit } from "@/server/failure-limit";
 import { createClientRateLimit } from "@/server/rate-limit";
 import { type ArchiveChangeFeed, type CachedPage, PageCache } from "@/server/page-cache";
 import { pageScopeOf } from "@/server/page-scope";
@@ -315,6 +317,10 @@ export async function startWebServer(options: { host: string; port: number; db?:
   const probe = createReadinessProbe(location);
   const trust = trustProxies(env.REDLINE_TRUSTED_PROXIES);
   const limited = createClientRateLimit({ ratePerSecond: env.REDLINE_RATE_LIMIT_PER_SECOND, burst: env.REDLINE_RATE_LIMIT_BURST, trust });
+  const failures = createFailureLimit(
+    { burst: env.REDLINE_FAILED_ATTEMPT_BURST, intervalSeconds: env.REDLINE_FAILED_ATTEMPT_INTERVAL_SECONDS, trust },
+    (line) => console.error(`web: ${line}`),
+  );
   const telemetry = new ThrottleTelemetry(() => db, env.REDLINE_ALERT_INTERVAL_SECONDS * 1000, createAlertSender(env.REDLINE_ALERT_WEBHOOK_URL));
   const flushTelemetry = (after: string) => {
     telemetry.flush().catch((error: unknown) => console.error(`web: ${errorMessage(error)}; ${after}`));
@@ -323,7 +329,7 @@ export async function startWebServer(options: { host: string; port: number; db?:
   flushing.unref();
   const pinger = createWebSubPinger(() => db, env, (line) => console.error(`web: ${line}`));
   const hooks = createHookHandler({
-    db: () => db, telemetry, settings: hookSettings(env),
+    db: () => db, telemetry, settings: hookSettings(env), failures,
     ...(pinger ? { onVersionsRecorded: (captureId: number) => pinger.published(captureId) } : {}),
   });
   const server = http.createServer((req, res) => {
@@ -338,6 +344,7 @@ export async function startWebServer(options: { host: string; port: number; db?:
       if (isHealthCheck(req) && (await answerHealth(req, res, () => probe.check()))) return;
       // Webhooks have budgets of their own, before the per-client limit of the public API.
       if (await hooks(req, res)) return;
+      if (failures.guardSignIn(req, res)) return;
       if (limited(req, res)) return;
       await handler(req, res);
     };

@@ -8,6 +8,7 @@ import type { Env } from "@/lib/env";
 import { type BucketSettings, KeyedBuckets, TokenBucket } from "@/lib/token-bucket";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
+import type { FailureLimit } from "@/server/failure-limit";
 import type { ThrottleTelemetry } from "@/server/hooks/throttle-telemetry";
 import { problemBody } from "@/server/http/problem";
 
@@ -46,6 +47,8 @@ export interface HookDeps {
   settings: HookSettings;
   telemetry: ThrottleTelemetry;
   now?: () => number;
+  /** The per-client budget of failed attempts: a push to an address with no webhook spends it. */
+  failures?: Pick<FailureLimit, "waitSeconds" | "failed">;
   /** Told after a push recorded versions (server/web-server.ts: the WebSub pings). */
   onVersionsRecorded?: (captureId: number) => void;
 }
@@ -117,6 +120,9 @@ export function createHookHandler(deps: HookDeps) {
 
   async function handle(req: http.IncomingMessage, slug: string, secret: string): Promise<Answer> {
     if (req.method !== "POST") return problem(405, "webhooks are POSTed", { allow: "POST" });
+    // A client guessing addresses waits before each guess costs a read.
+    const wait = deps.failures?.waitSeconds(req) ?? 0;
+    if (wait > 0) return problem(429, `too many pushes to addresses with no webhook from this client; retry after ${wait} s`, { "retry-after": String(wait) });
     const t = now();
     // The ceiling over all sources is checked first, but spent only by pushes their own source's
     // budget lets through: one flooding source is stopped by its own bucket and cannot use up
@@ -128,7 +134,10 @@ export function createHookHandler(deps: HookDeps) {
     const db = deps.db();
     const vendor = await hookVendor(db, decodeURIComponent(slug), t);
     // The same answer whether the vendor is unknown or the secret wrong: neither is revealed.
-    if (!vendor || !vendor.enabled || !secretMatches(decodeURIComponent(secret), vendor.hookSecretHash)) return problem(404, "no webhook at this address");
+    if (!vendor || !vendor.enabled || !secretMatches(decodeURIComponent(secret), vendor.hookSecretHash)) {
+      deps.failures?.failed(req, "push to an address with no webhook", "/api/v1/hooks/…");
+      return problem(404, "no webhook at this address");
+    }
     const own = sources.take(vendor.slug, t);
     if (!own.allowed) {
       await deps.telemetry.throttled(`source:${vendor.slug}`, t, settings.perSource);

@@ -5,7 +5,13 @@ import { describe, expect, it } from "vitest";
 import { E2E_OPERATOR_TOKEN } from "@/tests/e2e/support/app-server";
 import { startE2eApp } from "@/tests/e2e/support/e2e-app";
 
-const app = startE2eApp("operator");
+// The loopback peer is taken as a proxy, so X-Forwarded-For can name clients other than the browser;
+// a failed attempt comes back after an hour, not 10 s, so a slow machine cannot refill the budget mid-test.
+const app = startE2eApp("operator", { env: { REDLINE_TRUSTED_PROXIES: "loopback", REDLINE_FAILED_ATTEMPT_INTERVAL_SECONDS: "3600" } });
+
+function post(path: string, client: string, type: string, body: string): Promise<Response> {
+  return fetch(`${app().baseUrl}${path}`, { method: "POST", redirect: "manual", headers: { "x-forwarded-for": client, "content-type": type }, body });
+}
 
 describe("the operator status page", () => {
   it("shows nothing but a sign-in form without the token, and refuses a wrong one", async () => {
@@ -18,6 +24,30 @@ describe("the operator status page", () => {
     await page.waitForURL(/signin=failed/);
     await expect(page.locator("form [role=alert]").textContent()).resolves.toContain("not the operator token");
     await expect(page.locator("table").count()).resolves.toBe(0);
+  });
+
+  it("makes a client that keeps guessing the token or webhook addresses wait, while another client signs in", async () => {
+    const form = "application/x-www-form-urlencoded";
+    const signIns: Response[] = [];
+    for (let i = 0; i < 8; i += 1) signIns.push(await post("/operator/session", "203.0.113.5", form, `token=wrong-guess-number-${i}`));
+    expect(signIns.map((r) => r.status)).toEqual([303, 303, 303, 303, 303, 429, 429, 429]);
+    const waiting = signIns[7];
+    expect(Number(waiting?.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    await expect(waiting?.text()).resolves.toContain("Too many failed attempts");
+    // Waiting means waiting: the right token is not looked at either.
+    expect((await post("/operator/session", "203.0.113.5", form, `token=${E2E_OPERATOR_TOKEN}`)).status).toBe(429);
+    const other = await post("/operator/session", "198.51.100.7", form, `token=${E2E_OPERATOR_TOKEN}`);
+    expect(other.status).toBe(303);
+    expect(other.headers.get("location")).toBe("/operator");
+    expect(other.headers.get("set-cookie")).toMatch(/^redline_operator=/);
+
+    const pushes: Response[] = [];
+    for (let i = 0; i < 8; i += 1) pushes.push(await post(`/api/v1/hooks/guess-${i}/guessed-secret-${i}`, "203.0.113.6", "application/json", "{}"));
+    expect(pushes.map((r) => r.status)).toEqual([404, 404, 404, 404, 404, 429, 429, 429]);
+    expect(pushes[7]?.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(Number(pushes[7]?.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    // One budget: the client that guessed webhook addresses waits to sign in too.
+    expect((await post("/operator/session", "203.0.113.6", form, `token=${E2E_OPERATOR_TOKEN}`)).status).toBe(429);
   });
 
   it("after signing in, shows every vendor's polling with a failing poll's error, and the webhook budgets", async () => {

@@ -6,6 +6,8 @@ import type { RedlineDb } from "@/db/client";
 import { listThrottleTelemetry, setHookSecretHash } from "@/db/hooks";
 import { versionsOfCapture } from "@/db/queries/capture-versions";
 import { addVendor } from "@/db/vendors";
+import { createFailureLimit, type FailureLimit } from "@/server/failure-limit";
+import { trustProxies } from "@/server/http/client-address";
 import { createHookHandler, type HookSettings, hookContentHash } from "@/server/hooks/hook-route";
 import { type ThrottleAlert, ThrottleTelemetry } from "@/server/hooks/throttle-telemetry";
 import { countRows, freshDatabase, queryRows } from "@/tests/support/database";
@@ -39,9 +41,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function serve(settings: HookSettings = SETTINGS, onVersionsRecorded?: (captureId: number) => void): Promise<string> {
+async function serve(settings: HookSettings = SETTINGS, onVersionsRecorded?: (captureId: number) => void, failures?: FailureLimit): Promise<string> {
   telemetry = new ThrottleTelemetry(() => db, 3_600_000, (a) => alerts.push(a));
-  const hooks = createHookHandler({ db: () => db, settings, telemetry, now: () => clock, ...(onVersionsRecorded ? { onVersionsRecorded } : {}) });
+  const hooks = createHookHandler({ db: () => db, settings, telemetry, now: () => clock, ...(onVersionsRecorded ? { onVersionsRecorded } : {}), ...(failures ? { failures } : {}) });
   server = http.createServer((req, res) => {
     void hooks(req, res).then((handled) => {
       if (!handled) res.writeHead(404).end();
@@ -74,6 +76,27 @@ async function push(base: string, slug: string, body: unknown, headers: Record<s
 }
 
 describe("webhook pushes", () => {
+  it("pushes to addresses with no webhook spend the client's failure budget, then wait without a read; the logs name no secret", async () => {
+    const log: string[] = [];
+    const base = await serve(SETTINGS, undefined, createFailureLimit({ burst: 2, intervalSeconds: 10, trust: trustProxies([]) }, (line) => log.push(line), () => clock));
+    const guess = (slug: string) => fetch(`${base}/api/v1/hooks/${slug}/guessed-secret-0123`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect([(await guess("nobody")).status, (await guess("acme")).status]).toEqual([404, 404]);
+    // A read now would fail (and "calm" was never read, so not kept): the refusal comes first.
+    const closed = db;
+    db = undefined as unknown as RedlineDb;
+    const refused = await guess("calm");
+    db = closed;
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("10");
+    expect(refused.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(log).toEqual([
+      "push to an address with no webhook from 127.0.0.1 (POST /api/v1/hooks/…); 1 more before it waits",
+      "push to an address with no webhook from 127.0.0.1 (POST /api/v1/hooks/…); it waits 10 s",
+    ]);
+    clock += 10_000;
+    expect((await push(base, "acme", incidentPayload("evt-1"))).status).toBe(202);
+  });
+
   it("records a Statuspage incident push as a capture and schedules one debounced poll", async () => {
     const base = await serve();
     const first = await push(base, "acme", incidentPayload("evt-1"));

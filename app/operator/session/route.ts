@@ -1,4 +1,4 @@
-import { OPERATOR_COOKIE, openSession } from "@/server/operator-session";
+import { OPERATOR_COOKIE, openSession, SIGN_IN_FAILED_LOCATION } from "@/server/operator-session";
 
 export const dynamic = "force-dynamic";
 
@@ -7,7 +7,7 @@ export async function POST(request: Request): Promise<Response> {
   const form = await request.formData().catch(() => null);
   const token = form?.get("token");
   const session = typeof token === "string" ? openSession(token) : null;
-  if (!session) return new Response(null, { status: 303, headers: { location: "/operator?signin=failed", "cache-control": "no-store" } });
+  if (!session) return new Response(null, { status: 303, headers: { location: SIGN_IN_FAILED_LOCATION, "cache-control": "no-store" } });
   const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
   return new Response(null, {
     status: 303,

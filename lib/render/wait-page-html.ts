@@ -1,0 +1,12 @@
+import { escapeHtml, renderFramedPage } from "@/lib/render/site-frame";
+
+/**
+ * The 429 page of a form whose client failed too often (the operator sign-in): when it may try
+ * again, and the way back to the form. A string in the site's layout, answered before Next.js.
+ */
+export function renderWaitPage(what: string, retryAfterSeconds: number, back: string, nonce: string, stylesheets: readonly string[] = []): string {
+  const seconds = retryAfterSeconds === 1 ? "1 second" : `${retryAfterSeconds} seconds`;
+  const main = `<h1>Too many failed attempts</h1>
+<p role="alert">This address made too many failed ${escapeHtml(what)}s in a short time. Wait ${seconds}, then <a href="${escapeHtml(back)}">try again</a>.</p>`;
+  return renderFramedPage({ title: "Too many failed attempts", mainHtml: main, nonce, stylesheets });
+}
