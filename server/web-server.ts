@@ -17,6 +17,7 @@ import { readPollingNotice } from "@/db/queries/poll-outcomes";
 import { createReadinessProbe } from "@/db/readiness";
 import { getServerDb } from "@/db/server-db";
 import { databaseLocation, readEnv } from "@/lib/env";
+import { linkOrigin } from "@/lib/link-origin";
 import { describeListenFailure, EXIT_CONFIG } from "@/lib/listen-failure";
 import { createArchivePagePool, pooledRenderer } from "@/server/archive-page-pool";
 import { answerArchivePage, type ArchivePageRenderer, renderArchivePage } from "@/server/archive-pages";
@@ -76,9 +77,10 @@ export function cacheKeyFor(req: http.IncomingMessage): string | null {
   // adds it), but its validators are answered from what is kept, which is the archive's current state.
   const conditional = req.headers["if-none-match"] !== undefined || req.headers["if-modified-since"] !== undefined;
   if (!conditional && /no-cache|no-store|max-age=0/.test(req.headers["cache-control"] ?? "")) return null;
-  // Feeds and the API make their links absolute with the Host and the scheme they were asked on
-  // (the scheme as a trusted proxy reports it; dropUntrustedForwarding removed anyone else's).
-  return `${req.headers["x-forwarded-proto"] ?? ""} ${req.headers.host ?? ""} ${url.pathname}${url.search}`;
+  // Feeds and the API make their links absolute with REDLINE_PUBLIC_URL or the listening address,
+  // never the Host, so one key serves every Host (no sender can split the cache); the scheme a
+  // trusted proxy reports still names the links (dropUntrustedForwarding removed anyone else's).
+  return `${req.headers["x-forwarded-proto"] ?? ""} ${url.pathname}${url.search}`;
 }
 
 /** A kept answer as this reader gets it: with a nonce of its own, never the one another reader saw. */
@@ -356,7 +358,12 @@ export async function startWebServer(options: { host: string; port: number; db?:
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port, options.host, () => resolve());
+    server.listen(options.port, options.host, () => {
+      // Before the first request: without REDLINE_PUBLIC_URL, links name this address, never a request's Host.
+      const bound = server.address();
+      recordListeningOrigin(linkOrigin(undefined, options.host, typeof bound === "object" && bound ? bound.port : options.port));
+      resolve();
+    });
   });
   return {
     server,
@@ -386,6 +393,7 @@ async function main(): Promise<void> {
   const workers = web.pageWorkers === 0 ? "on the server's thread" : `on ${web.pageWorkers} worker thread${web.pageWorkers === 1 ? "" : "s"}`;
   console.log(`web: incident, change and component pages are rendered ${workers} (REDLINE_PAGE_WORKERS)`);
   console.log(`web: listening on http://${host}:${env.PORT}`);
+  if (!env.REDLINE_PUBLIC_URL) console.log(`web: REDLINE_PUBLIC_URL is not set: links in feeds and API answers name ${linkOrigin(undefined, host, env.PORT)}; set it to the address readers use`);
   // Closing flushes the throttle counts gathered since the last flush, so a stop loses none of them.
   const stop = () => void web.close().finally(() => process.exit(0));
   process.once("SIGTERM", stop);

@@ -1,3 +1,4 @@
+import http from "node:http";
 import { describe, expect, it } from "vitest";
 import { startE2eApp } from "@/tests/e2e/support/e2e-app";
 
@@ -16,6 +17,26 @@ describe("the JSON API through the web server", () => {
     expect(new URL(page.next).searchParams.get("cursor")).toMatch(/^[A-Za-z0-9_-]+$/);
     const html = await fetch(page.data[0]?.links.html ?? "");
     expect(html.status).toBe(200);
+  });
+
+  it("makes its links absolute with the server's own address, not with the Host a request names", async () => {
+    // fetch cannot set Host; a plain request can, as any client on the network can.
+    const getWithHost = (path: string, host: string) => new Promise<string>((resolve, reject) => {
+      const request = http.get(`${app().baseUrl}${path}`, { headers: { host } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => (response.statusCode === 200 ? resolve(Buffer.concat(chunks).toString("utf8")) : reject(new Error(`${path}: ${response.statusCode}`))));
+      });
+      request.on("error", reject);
+    });
+    const page = JSON.parse(await getWithHost("/api/v1/changes?vendor=acme&limit=1", "evil.example")) as { data: { links: { html: string } }[]; next: string };
+    expect(page.data[0]?.links.html.startsWith(`${app().baseUrl}/`)).toBe(true);
+    expect(page.next.startsWith(`${app().baseUrl}/api/v1/changes?`)).toBe(true);
+    const doc = JSON.parse(await getWithHost("/api/v1/openapi.json", "evil.example:80")) as { servers: { url: string }[] };
+    expect(doc.servers[0]?.url).toBe(`${app().baseUrl}/api/v1`);
+    const feed = await getWithHost("/vendors/acme/feed.atom", "evil.example");
+    expect(feed).toContain(`href="${app().baseUrl}/vendors/acme/feed.atom"`);
+    expect(feed).not.toContain("evil.example");
   });
 
   it("answers a preflight for reads, a bad parameter with a problem, and writes without the token with 401", async () => {
