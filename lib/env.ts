@@ -86,7 +86,7 @@ const envSchema = z.object({
   REDLINE_NOTIFY_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   /** Lets its bearer add, remove and poll vendors through the API; unset, those operations answer 401. */
   REDLINE_OPERATOR_TOKEN: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(16, "use at least 16 characters").optional()),
-  /** Per-client budget for the API and the feeds: sustained requests a second (0 turns it off), and burst. */
+  /** Per-client budget for the API, the feeds and the search page: sustained requests a second (0 turns it off), and burst. */
   REDLINE_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(10),
   REDLINE_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(120),
   /** Failed sign-ins and pushes to unknown webhook addresses a client may make at once, then one more per interval (0: no limit). */

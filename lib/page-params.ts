@@ -4,6 +4,7 @@ import { statusAtSchema } from "@/lib/components/status-instant";
 import { QUIET_DEGRADATION_KIND } from "@/lib/components/quiet-degradation";
 import { ENTRY_KIND_NAMES, type EntryKindName } from "@/lib/entry-kinds";
 import { impactSchema } from "@/lib/incident";
+import { searchWordsProblem } from "@/lib/search-words";
 
 /**
  * Query parameters of the archive's pages, validated the same way by the proxy (which answers a
@@ -75,8 +76,14 @@ export const compareParamsSchema = z.strictObject({
   to: z.coerce.number({ error: "expected a version number" }).int().min(1),
 });
 
+/** A search box's words, within SEARCH_LIMITS (the reason says which limit and what to do). */
+export const searchWordsSchema = z.string().max(200, "at most 200 characters").superRefine((q, ctx) => {
+  const problem = searchWordsProblem(q);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
 export const searchParamsSchema = z.strictObject({
-  q: optional(z.string().max(200, "at most 200 characters")),
+  q: optional(searchWordsSchema),
   vendor: optional(slug),
   ...period,
   page: optional(z.coerce.number({ error: "expected a page number" }).int("expected a page number").min(1, "pages start at 1").max(20, "at most 20 pages of results")),

@@ -1,12 +1,20 @@
 import type http from "node:http";
 import ipaddr from "ipaddr.js";
+import { renderTooManyRequestsPage } from "@/lib/render/wait-page-html";
+import { newNonce, securityHeaders } from "@/lib/security-headers";
 import { KeyedBuckets, type TakeResult } from "@/lib/token-bucket";
+import { builtStylesheets } from "@/server/http/built-stylesheets";
 import { clientAddress, type ProxyTrust } from "@/server/http/client-address";
 import { problemBody } from "@/server/http/problem";
 import { routedPathname } from "@/server/http/routed-path";
 
-/** The public API, the feeds and calendars: what scripts and feed readers poll. Pages are for people. */
-const LIMITED = /^\/(?:api\/v1\/|(?:.*\/)?(?:feed\.(?:atom|rss|json)|maintenance\.ics)$)/;
+/**
+ * The public API, the feeds and calendars: what scripts and feed readers poll. Pages are for
+ * people, but the search page costs a query per visit and a script can ask for it in a loop.
+ */
+const LIMITED = /^\/(?:api\/v1\/|search$|(?:.*\/)?(?:feed\.(?:atom|rss|json)|maintenance\.ics)$)/;
+/** The limited routes that are pages: refused with a page, not a problem document. */
+const LIMITED_PAGE = /^\/search$/;
 
 export interface ClientRateLimitSettings {
   ratePerSecond: number;
@@ -50,10 +58,19 @@ export function createClientRateLimit(settings: ClientRateLimitSettings, now: ()
   const buckets = new KeyedBuckets({ ratePerSecond: settings.ratePerSecond, burst: settings.burst });
   return (req: http.IncomingMessage, res: http.ServerResponse): boolean => {
     // Matched on the path the router serves, so no spelling of a limited route escapes its budget.
-    if (settings.ratePerSecond <= 0 || !LIMITED.test(routedPathname(req.url ?? "/"))) return false;
+    const pathname = routedPathname(req.url ?? "/");
+    if (settings.ratePerSecond <= 0 || !LIMITED.test(pathname)) return false;
     const result = buckets.take(clientKey(req, settings.trust), now());
     for (const [name, value] of Object.entries(headers(settings, result))) res.setHeader(name, value);
     if (result.allowed) return false;
+    if (LIMITED_PAGE.test(pathname)) {
+      const nonce = newNonce();
+      res.writeHead(429, { ...securityHeaders(nonce), "content-type": "text/html; charset=utf-8", "retry-after": String(result.retryAfterSeconds), "cache-control": "no-store" });
+      const url = req.url ?? "/";
+      const query = url.includes("?") ? url.slice(url.indexOf("?")) : "";
+      res.end(renderTooManyRequestsPage("searches", result.retryAfterSeconds, `${pathname}${query}`, nonce, builtStylesheets()));
+      return true;
+    }
     const body = problemBody(429, `over ${settings.burst} requests at once or ${settings.ratePerSecond} a second from this client; retry after ${result.retryAfterSeconds} s`);
     res.writeHead(429, { "content-type": "application/problem+json; charset=utf-8", "retry-after": String(result.retryAfterSeconds), "cache-control": "no-store" });
     res.end(`${JSON.stringify(body)}\n`);

@@ -8,6 +8,7 @@ import { listVendorNames } from "@/db/queries/vendor-names";
 import { paths } from "@/lib/incident-key";
 import { searchParamsSchema } from "@/lib/page-params";
 import { untilInstantOf } from "@/lib/report-period";
+import { SEARCH_LIMITS } from "@/lib/search-words";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Search" };
@@ -70,7 +71,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
         <label>Until <input type="date" name="until" defaultValue={until ?? ""} /></label>{" "}
         <button type="submit">Search</button>
       </form>
-      <p className="muted small">Searches the titles, update texts and postmortems of every version of every incident: words a vendor later edited away are found too, marked &ldquo;in an earlier version&rdquo;. All words must match; end a word with * to match its beginning.</p>
+      <p className="muted small">Searches the titles, update texts and postmortems of every version of every incident: words a vendor later edited away are found too, marked &ldquo;in an earlier version&rdquo;. All words must match (at most {SEARCH_LIMITS.words}); end a word of at least {SEARCH_LIMITS.prefixLetters} letters with * to match every word it begins (at most {SEARCH_LIMITS.prefixWords} such words).</p>
       {result === null ? (
         q ? <p>Type at least one word.</p> : null
       ) : result.hits.length === 0 ? (

@@ -1,6 +1,7 @@
 import type { RedlineDb } from "@/db/client";
 import type { Connection, Dialect } from "@/db/driver/connection";
 import { statementsFor } from "@/db/queries/prepared";
+import { SEARCH_LIMITS, searchWordsOf } from "@/lib/search-words";
 
 export interface SearchHit {
   providerId: string;
@@ -18,20 +19,15 @@ export interface SearchHit {
 export const SNIPPET_OPEN = "\u0001";
 export const SNIPPET_CLOSE = "\u0002";
 
-const MAX_TERMS = 12;
-
 /**
  * The words of a search box as an FTS5 query that cannot be a syntax error: every word a quoted
- * string (all must match), a trailing * kept as a prefix search. Null when nothing is left.
+ * string (all must match), a trailing * kept as a prefix search. Null when nothing is left. Callers
+ * refuse words past SEARCH_LIMITS first (searchWordsProblem); the cut here only bounds a caller that did not.
  */
 export function toFtsQuery(input: string): string | null {
-  const terms = input
-    .normalize("NFKC")
-    .split(/\s+/)
-    .map((t) => [...t].filter((c) => c !== '"' && c.charCodeAt(0) >= 32).join(""))
-    .filter((t) => /[\p{L}\p{N}]/u.test(t))
-    .slice(0, MAX_TERMS)
-    .map((t) => (t.endsWith("*") && t.length > 1 ? `"${t.replace(/\*+$/, "")}"*` : `"${t.replace(/\*/g, "")}"`));
+  const terms = searchWordsOf(input)
+    .slice(0, SEARCH_LIMITS.words)
+    .map((w) => (w.prefix ? `"${w.text}"*` : `"${w.text}"`));
   return terms.length > 0 ? terms.join(" ") : null;
 }
 

@@ -4,6 +4,7 @@ import { CHANGE_KIND_NAMES, type ChangeKindName } from "@/lib/change-kinds";
 import { COMPONENT_STATUSES } from "@/lib/components/component-status";
 import { statusAtSchema } from "@/lib/components/status-instant";
 import { impactSchema, incidentSchema, incidentStateSchema, presenceSchema, utcTimestampSchema } from "@/lib/incident";
+import { SEARCH_LIMITS, searchWordsProblem } from "@/lib/search-words";
 import { VENDOR_SLUG_PATTERN, vendorSlugSchema } from "@/lib/vendor-slug";
 
 /**
@@ -57,7 +58,12 @@ export const vendorListQuerySchema = z.strictObject({
 export const incidentListQuerySchema = z.strictObject(listFilters);
 export const changeListQuerySchema = z.strictObject(listFilters);
 export const searchQuerySchema = z.strictObject({
-  q: z.string({ error: "required: the words to search for" }).min(1, "required: the words to search for").max(200, "at most 200 characters"),
+  q: z.string({ error: "required: the words to search for" }).min(1, "required: the words to search for").max(200, "at most 200 characters")
+    .superRefine((q, ctx) => {
+      const problem = searchWordsProblem(q);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .describe(`The words, all required; a word ending in * matches words that begin with it. At most ${SEARCH_LIMITS.words} words, ${SEARCH_LIMITS.prefixWords} of them ending in *, each with at least ${SEARCH_LIMITS.prefixLetters} letters before the *.`),
   vendor: one(slugSchema).optional(),
   since: instantSchema.optional(),
   until: instantSchema.optional(),

@@ -10,3 +10,14 @@ export function renderWaitPage(what: string, retryAfterSeconds: number, back: st
 <p role="alert">This address made too many failed ${escapeHtml(what)}s in a short time. Wait ${seconds}, then <a href="${escapeHtml(back)}">try again</a>.</p>`;
   return renderFramedPage({ title: "Too many failed attempts", mainHtml: main, nonce, stylesheets });
 }
+
+/**
+ * The 429 page of a limited page (the search) whose client asked for it too often: when it may
+ * ask again, and a link to ask again with.
+ */
+export function renderTooManyRequestsPage(what: string, retryAfterSeconds: number, again: string, nonce: string, stylesheets: readonly string[] = []): string {
+  const seconds = retryAfterSeconds === 1 ? "1 second" : `${retryAfterSeconds} seconds`;
+  const main = `<h1>Too many requests</h1>
+<p role="alert">This address asked for too many ${escapeHtml(what)} in a short time. Wait ${seconds}, then <a href="${escapeHtml(again)}">try again</a>.</p>`;
+  return renderFramedPage({ title: "Too many requests", mainHtml: main, nonce, stylesheets });
+}

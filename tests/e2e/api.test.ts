@@ -60,4 +60,19 @@ describe("the JSON API through the web server", () => {
     }
     expect((await fetch(`${app().baseUrl}/api/v1/vendors/acme/incidents/acmeapi00001`)).status).toBe(200);
   });
+
+  it("refuses a search past its limits with a 400 saying which limit, on the page and in the API, and counts the page in the client's budget", async () => {
+    const q = encodeURIComponent("c* a* i* o* u* s* t* r* n* l* e* d*");
+    const page = await fetch(`${app().baseUrl}/search?q=${q}`);
+    expect(page.status).toBe(400);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(page.headers.get("ratelimit")).toMatch(/^"per-client";r=\d+;t=\d+$/);
+    expect(await page.text()).toContain("q: at most 8 words (this has 12): leave out the least telling");
+    const api = await fetch(`${app().baseUrl}/api/v1/search?q=${q}`);
+    expect(api.status).toBe(400);
+    expect(await api.json()).toMatchObject({ status: 400, parameter: "q", detail: "q: at most 8 words (this has 12): leave out the least telling" });
+    const within = await fetch(`${app().baseUrl}/search?q=${encodeURIComponent("acme* outage")}`);
+    expect(within.status).toBe(200);
+    expect(within.headers.get("ratelimit")).toMatch(/^"per-client";/);
+  });
 });

@@ -33,6 +33,12 @@ describe("page parameters", () => {
     expect(reason(changesParamsSchema, "show=degradations&kind=update-edited&group=Europe")).toBe("group: a group narrows quiet degradations: use it with show=degradations");
   });
 
+  it("refuses search words past the limits, saying which limit (the proxy answers that with its 400 page)", () => {
+    expect(reason(searchParamsSchema, `q=${encodeURIComponent("c* a* i* o* u* s* t* r* n* l* e* d*")}`)).toBe("q: at most 8 words (this has 12): leave out the least telling");
+    expect(reason(searchParamsSchema, "q=c*")).toMatch(/^q: a word ending in \* needs at least 3 letters/);
+    expect(reason(searchParamsSchema, "q=latency* errors")).toBe("ok");
+  });
+
   it("treats an empty field of a submitted form as absent", () => {
     expect(reason(searchParamsSchema, "q=&vendor=&from=&to=")).toBe("ok");
   });

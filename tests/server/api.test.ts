@@ -148,6 +148,8 @@ describe("API errors", () => {
       ["listChanges", "/changes?cursor=bm90LWEtY3Vyc29y", "cursor"],
       ["listVendors", "/vendors?colour=red", "colour"],
       ["search", "/search", "q"],
+      ["search", `/search?q=${encodeURIComponent("c* a* i* o* u* s* t* r* n* l* e* d*")}`, "q"],
+      ["search", "/search?q=database%20c*", "q"],
     ];
     for (const [operation, path, parameter] of cases) {
       const response = await call(operation, { path });
@@ -157,6 +159,14 @@ describe("API errors", () => {
       expect(body, path).toMatchObject({ status: 400, title: "Bad request", parameter });
       expect(body.detail.length).toBeGreaterThan(parameter.length + 2);
     }
+  });
+
+  it("refuses a search past its limits, saying which limit, before any database reads it", async () => {
+    const response = await call("search", { path: `/search?q=${encodeURIComponent("c* a* i* o* u* s* t* r* n* l* e* d*")}` });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ parameter: "q", detail: "q: at most 8 words (this has 12): leave out the least telling" });
+    const prefixes = await call("search", { path: "/search?q=deg*%20lat*%20err*" });
+    expect(await prefixes.json()).toMatchObject({ status: 400, detail: "q: at most 2 words ending in * (this has 3): write the others out in full" });
   });
 
   it("answers unknown vendors, incidents and versions with a 404 problem", async () => {

@@ -69,6 +69,24 @@ describe("per-client rate limit", () => {
     expect((await get(port, "/api/v1/changes", { from: "127.0.0.1" })).status).toBe(200);
   });
 
+  it("counts the search page against the same budget and refuses it with a 429 page, not a problem document", async () => {
+    const port = await serve([]);
+    const statuses: number[] = [];
+    for (const path of ["/search?q=latency", "/search?q=errors", "/./search?q=dns", "/search?q=c%2A%20a%2A"]) statuses.push((await get(port, path, { from: "127.0.0.1" })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const refused = await get(port, "/search?q=c%2A%20a%2A", { from: "127.0.0.1" });
+    expect(refused.status).toBe(429);
+    expect(refused.headers["content-type"]).toMatch(/^text\/html/);
+    expect(refused.headers["retry-after"]).toMatch(/^\d+$/);
+    expect(refused.headers["content-security-policy"]).toContain("nonce-");
+    expect(refused.body).toContain("too many searches");
+    expect(refused.body).toContain('href="/search?q=c%2A%20a%2A"');
+    // The API is in the same budget; the other pages are not limited.
+    expect((await get(port, "/api/v1/changes", { from: "127.0.0.1" })).status).toBe(429);
+    expect((await get(port, "/searching", { from: "127.0.0.1" })).status).toBe(200);
+    expect((await get(port, "/vendors/acme/search", { from: "127.0.0.1" })).status).toBe(200);
+  });
+
   it("ignores X-Forwarded-For from a peer that is not a trusted proxy, so a flood cannot dodge by forging it", async () => {
     for (const proxies of [[], ["127.0.0.1"]]) {
       const port = await serve(proxies);
