@@ -29,6 +29,7 @@ export const {
   hostSlots,
   throttleTelemetry,
   supervisorEvents,
+  operatorSessions,
   watchlists,
   watchlistMembers,
   subscriptions,

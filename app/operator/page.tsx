@@ -116,8 +116,8 @@ function JobTable({ jobs, now }: { jobs: readonly DerivationJob[]; now: Date }) 
 
 export default async function OperatorPage({ searchParams }: Props) {
   const jar = await cookies();
-  if (!isOperatorSession(jar.get(OPERATOR_COOKIE)?.value)) return <SignIn failed={(await searchParams).signin === "failed"} />;
   const db = getServerDb();
+  if (!(await isOperatorSession(db, jar.get(OPERATOR_COOKIE)?.value))) return <SignIn failed={(await searchParams).signin === "failed"} />;
   const vendors = await listVendorPollStatus(db);
   const throttles = await listThrottleTelemetry(db);
   const env = readEnv();
@@ -146,7 +146,7 @@ export default async function OperatorPage({ searchParams }: Props) {
       <h1>Operator status</h1>
       {clock.note ? <p className="muted" data-clock-note="">{clock.note}</p> : null}
       <form method="post" action="/operator/sign-out">
-        <button type="submit">Sign out</button>
+        <button type="submit">Sign out</button> <button type="submit" name="scope" value="everywhere">End every operator session</button>
       </form>
       <section aria-labelledby="processes-heading">
         <h2 id="processes-heading">Processes</h2>

@@ -92,6 +92,22 @@ export function defineOperationTables(h: ColumnHelpers, { vendors }: Pick<Return
     (t) => [h.index("supervisor_events_at").on(t.at)],
   );
 
+  /**
+   * The operator's signed-in browsers: kept here, not in one server's memory, so a session made on one
+   * web server is good on the others. Only a SHA-256 of the cookie's random id is kept; a session holds
+   * only while the operator token it was made with is the one configured (server/operator-session.ts).
+   */
+  const operatorSessions = h.table(
+    "operator_sessions",
+    {
+      idHash: h.text("id_hash").primaryKey(),
+      tokenFingerprint: h.text("token_fingerprint").notNull(),
+      createdAt: h.text("created_at").notNull(),
+      expiresAt: h.text("expires_at").notNull(),
+    },
+    (t) => [h.index("operator_sessions_expires_at").on(t.expiresAt)],
+  );
+
   return {
     derivationJobs,
     hookDeliveries,
@@ -99,5 +115,6 @@ export function defineOperationTables(h: ColumnHelpers, { vendors }: Pick<Return
     hostSlots,
     throttleTelemetry,
     supervisorEvents,
+    operatorSessions,
   };
 }

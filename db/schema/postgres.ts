@@ -64,6 +64,7 @@ export const {
   hostSlots,
   throttleTelemetry,
   supervisorEvents,
+  operatorSessions,
   watchlists,
   watchlistMembers,
   subscriptions,

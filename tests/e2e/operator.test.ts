@@ -50,6 +50,41 @@ describe("the operator status page", () => {
     expect((await post("/operator/session", "203.0.113.6", form, `token=${E2E_OPERATOR_TOKEN}`)).status).toBe(429);
   });
 
+  it("ends a session on sign-out for every copy of its cookie, and refuses forms posted from another site", async () => {
+    const form = "application/x-www-form-urlencoded";
+    const signIn = async (client: string) => {
+      const answer = await post("/operator/session", client, form, `token=${E2E_OPERATOR_TOKEN}`);
+      expect(answer.status).toBe(303);
+      return /^redline_operator=([^;]+)/.exec(answer.headers.get("set-cookie") ?? "")?.[1] ?? "";
+    };
+    const signedIn = async (cookie: string) => (await fetch(`${app().baseUrl}/operator`, { headers: { cookie: `redline_operator=${cookie}` } }).then((r) => r.text())).includes('action="/operator/sign-out"');
+    const signOut = (cookie: string, headers: Record<string, string> = {}) =>
+      fetch(`${app().baseUrl}/operator/sign-out`, { method: "POST", redirect: "manual", headers: { cookie: `redline_operator=${cookie}`, ...headers } });
+
+    const first = await signIn("198.51.100.21");
+    const second = await signIn("198.51.100.22");
+    expect(second).not.toBe(first);
+    const copied = first;
+    expect(await signedIn(copied)).toBe(true);
+
+    // Another site's page cannot sign the operator out (or in): the session holds.
+    const forged = await signOut(first, { origin: "https://evil.example" });
+    expect(forged.status).toBe(403);
+    expect((await signOut(first, { "sec-fetch-site": "cross-site" })).status).toBe(403);
+    const crossSignIn = await fetch(`${app().baseUrl}/operator/session`, {
+      method: "POST", redirect: "manual", headers: { "x-forwarded-for": "198.51.100.24", "content-type": form, origin: "https://evil.example" }, body: `token=${E2E_OPERATOR_TOKEN}`,
+    });
+    expect(crossSignIn.status).toBe(403);
+    expect(crossSignIn.headers.get("set-cookie")).toBeNull();
+    expect(await signedIn(copied)).toBe(true);
+
+    // Signing out from the site's own page ends the session in every browser that holds the cookie.
+    const out = await signOut(first, { origin: app().baseUrl });
+    expect(out.status).toBe(303);
+    expect(await signedIn(copied)).toBe(false);
+    expect(await signedIn(second)).toBe(true);
+  });
+
   it("after signing in, shows every vendor's polling with a failing poll's error, and the webhook budgets", async () => {
     process.env.REDLINE_ALLOW_PRIVATE_URLS = "1";
     try {
