@@ -53,12 +53,20 @@ export class DatabaseError extends Error {
  * Open (creating if needed) a Redline database: WAL, a busy timeout, foreign keys on,
  * the search text functions registered, and all migrations applied unless `migrate: false`.
  */
-export function openDatabase(file: string, options: { migrate?: boolean; readonly?: boolean } = {}): RedlineDb {
+/** How a PostgreSQL archive's connections are made: how many, and how long a statement may run before the server cancels it. */
+export interface PostgresPoolOptions {
+  poolSize?: number;
+  statementTimeoutMs?: number;
+  /** How long a statement waits for a free connection before it fails. */
+  waitMs?: number;
+}
+
+export function openDatabase(file: string, options: { migrate?: boolean; readonly?: boolean; postgres?: PostgresPoolOptions } = {}): RedlineDb {
   if (isDatabaseUrl(file)) {
     if (options.migrate !== false && !options.readonly) {
       throw new DatabaseError(`store: ${redact(file)} is opened with openStore, which applies its migrations (asynchronous on PostgreSQL)`);
     }
-    return openPostgres(file);
+    return openPostgres(file, options.postgres);
   }
   if (file !== ":memory:" && !options.readonly) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   let sqlite: Database.Database;
@@ -145,12 +153,17 @@ export async function openStore(location: string, options: { migrate?: boolean; 
 /** Connections per process: the poller's polls and a web server's requests share them. */
 const POSTGRES_POOL_SIZE = 10;
 
-function openPostgres(url: string): RedlineDb {
+function openPostgres(url: string, options: PostgresPoolOptions = {}): RedlineDb {
   const scheme = schemeOf(url);
   if (scheme !== "postgres" && scheme !== "postgresql") {
     throw new DatabaseError(`store: ${scheme ?? "?"}:// is not a database Redline keeps its archive in: give a SQLite file or a postgres:// URL`);
   }
-  const pool = new pg.Pool({ connectionString: url, max: POSTGRES_POOL_SIZE });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? POSTGRES_POOL_SIZE,
+    ...(options.statementTimeoutMs === undefined ? {} : { statement_timeout: options.statementTimeoutMs }),
+    ...(options.waitMs === undefined ? {} : { connectionTimeoutMillis: options.waitMs }),
+  });
   // An idle client's error (the server restarted, a network cut) would otherwise crash the process; the next query reports it.
   pool.on("error", () => {});
   const connection = postgresConnection(pool);

@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import path from "node:path";
 import PROGRAMS from "@/scripts/prebuilt.json";
 
@@ -15,4 +16,14 @@ export type PrebuiltProgram = keyof typeof PROGRAMS;
 export function programArgs(program: PrebuiltProgram, args: readonly string[] = []): string[] {
   if (BUNDLED) return [path.join(ROOT, "dist", `${program}.cjs`), ...args];
   return ["--import", "tsx", path.join(ROOT, PROGRAMS[program]), ...args];
+}
+
+/** How a worker thread runs one of them: its bundle next to this one's, or its TypeScript through tsx when this runs from source. */
+export function workerThreadEntry(program: PrebuiltProgram): { filename: string; eval: boolean } {
+  const args = programArgs(program);
+  const script = args.at(-1) ?? "";
+  if (args[0] !== "--import") return { filename: script, eval: false };
+  // A worker's execArgv cannot load tsx's module hooks on Node 20; its CommonJS register can.
+  const tsx = createRequire(__filename).resolve("tsx/cjs/api");
+  return { filename: `require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(path.resolve(script))});`, eval: true };
 }

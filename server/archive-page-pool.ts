@@ -9,10 +9,8 @@
  * A worker that dies is replaced, and the pages it held fail with PageWorkerUnavailable, which the
  * web server answers by rendering on its own thread: a crashing worker costs time, never a page.
  */
-import { createRequire } from "node:module";
-import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { programArgs } from "@/scripts/prebuilt-program";
+import { workerThreadEntry } from "@/scripts/prebuilt-program";
 import type { ArchivePageRenderer } from "@/server/archive-pages";
 import type { ArchivePageReady, ArchivePageReply, ArchivePageRequest } from "@/server/archive-page-messages";
 
@@ -45,18 +43,8 @@ interface Slot {
   crashes: number[];
 }
 
-/** How a worker thread is started: its bundle next to this one's, or its TypeScript through tsx when this runs from source. */
-function workerEntry(): { filename: string; eval: boolean } {
-  const args = programArgs("archive-page-worker");
-  const script = args.at(-1) ?? "";
-  if (args[0] !== "--import") return { filename: script, eval: false };
-  // A worker's execArgv cannot load tsx's module hooks on Node 20; its CommonJS register can.
-  const tsx = createRequire(__filename).resolve("tsx/cjs/api");
-  return { filename: `require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(path.resolve(script))});`, eval: true };
-}
-
 export function createArchivePagePool(options: { location: string; size: number; log: (line: string) => void }): ArchivePagePool {
-  const entry = workerEntry();
+  const entry = workerThreadEntry("archive-page-worker");
   const slots: Slot[] = Array.from({ length: options.size }, () => ({ worker: null, pending: new Map(), crashes: [] }));
   let nextId = 1;
   let closing = false;

@@ -41,6 +41,9 @@ import { createFailureLimit } from "@/server/failure-limit";
 import { createClientRateLimit } from "@/server/rate-limit";
 import { type ArchiveChangeFeed, type CachedPage, PageCache } from "@/server/page-cache";
 import { pageScopeOf } from "@/server/page-scope";
+import { answerSearchPage } from "@/server/search/page";
+import { installSearchRunner } from "@/server/search/runner";
+import { startWebSearches } from "@/server/search/start";
 
 const ROOT = path.resolve(__dirname, "..");
 /**
@@ -283,6 +286,8 @@ export interface WebServer {
   server: http.Server;
   /** The threads rendering archive pages beside this one (0: this one renders them). */
   pageWorkers: number;
+  /** How searches run, and their budget. */
+  searches: string;
   close(): Promise<void>;
 }
 
@@ -294,8 +299,10 @@ export async function startWebServer(options: { host: string; port: number; db?:
   // Started once the archive is open and migrated (getServerDb did it): each worker opens it read-only.
   const workers = env.REDLINE_PAGE_WORKERS ?? Math.max(1, Math.min(4, os.availableParallelism() - 1));
   const pool = workers > 0 ? createArchivePagePool({ location, size: workers, log: (line) => console.error(`web: ${line}`) }) : null;
+  const searches = startWebSearches({ location, db, threads: env.REDLINE_SEARCH_WORKERS, budgetMs: env.REDLINE_SEARCH_TIMEOUT_MS, log: (line) => console.error(`web: ${line}`) });
+  const uninstallSearches = searches ? installSearchRunner(db, searches.runner) : () => {};
   const app = next({ dev: false, dir: ROOT, hostname: options.host, port: options.port });
-  await Promise.all([app.prepare(), pool?.ready]);
+  await Promise.all([app.prepare(), pool?.ready, searches?.ready]);
   const handle = app.getRequestHandler();
   const cacheBytes = options.cacheBytes ?? env.REDLINE_PAGE_CACHE_MB * 1024 * 1024;
   const renderHere: ArchivePageRenderer = (pathname, search, now) => renderArchivePage(db, pathname, builtStylesheets(), now, search);
@@ -303,6 +310,7 @@ export async function startWebServer(options: { host: string; port: number; db?:
   const render: RequestHandler = async (req, res) => {
     try {
       if (await answerArchivePage(renderPage, req, res)) return;
+      if (await answerSearchPage(db, builtStylesheets(), req, res)) return;
     } catch (error) {
       // Next renders the same page, or its error page, and the failure is in the log.
       console.error(`web: ${redactSecrets(req.url ?? "")}: ${error instanceof Error ? error.stack ?? error.message : String(error)}; answered by Next`);
@@ -368,6 +376,7 @@ export async function startWebServer(options: { host: string; port: number; db?:
   return {
     server,
     pageWorkers: pool?.size ?? 0,
+    searches: searches?.description ?? "searches run on the server's thread without a budget (REDLINE_SEARCH_WORKERS=0)",
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
@@ -376,6 +385,8 @@ export async function startWebServer(options: { host: string; port: number; db?:
       flushTelemetry(`the counts of ${telemetry.unflushedScopes} scopes are lost`);
       app.close().catch((error: unknown) => console.error(`web: closing Next.js failed: ${errorMessage(error)}`));
       pool?.close().catch((error: unknown) => console.error(`web: stopping the page workers failed: ${errorMessage(error)}`));
+      uninstallSearches();
+      searches?.close().catch((error: unknown) => console.error(`web: stopping the searches failed: ${errorMessage(error)}`));
     }),
   };
 }
@@ -392,6 +403,7 @@ async function main(): Promise<void> {
   });
   const workers = web.pageWorkers === 0 ? "on the server's thread" : `on ${web.pageWorkers} worker thread${web.pageWorkers === 1 ? "" : "s"}`;
   console.log(`web: incident, change and component pages are rendered ${workers} (REDLINE_PAGE_WORKERS)`);
+  console.log(`web: ${web.searches}`);
   console.log(`web: listening on http://${host}:${env.PORT}`);
   if (!env.REDLINE_PUBLIC_URL) console.log(`web: REDLINE_PUBLIC_URL is not set: links in feeds and API answers name ${linkOrigin(undefined, host, env.PORT)}; set it to the address readers use`);
   // Closing flushes the throttle counts gathered since the last flush, so a stop loses none of them.

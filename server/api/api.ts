@@ -3,13 +3,13 @@ import type { RedlineDb } from "@/db/client";
 import { listChanges } from "@/db/queries/changes";
 import { loadIncidentExport, loadVersionExport } from "@/db/queries/exports";
 import { getVersionDetail } from "@/db/queries/incident-page";
-import { listIncidents } from "@/db/queries/incident-list";
 import { parseSeq, resolveIncidentRoute } from "@/db/queries/incident-route";
 import { decodeCursor } from "@/db/queries/prepared";
-import { SNIPPET_CLOSE, SNIPPET_OPEN, searchIncidents, toFtsQuery } from "@/db/queries/search";
+import { SNIPPET_CLOSE, SNIPPET_OPEN, toFtsQuery } from "@/db/queries/search";
 import { findStatusPage } from "@/db/queries/status-page";
 import { getVendor } from "@/db/queries/vendor-profile";
 import { findUnknownVendor } from "@/db/queries/vendor-names";
+import { listIncidents } from "@/db/queries/incident-list";
 import { getVendorOverview, pageVendorOverviews } from "@/db/queries/vendors-overview";
 import { getServerDb } from "@/db/server-db";
 import { buildOpenApi } from "@/lib/api/openapi";
@@ -39,6 +39,7 @@ import { apiLinks, decodeApiCursor, encodeApiCursor, incidentRef, presentVersion
 import { notifyOperatorHandlers } from "@/server/api/notify-operator";
 import { operatorHandlers } from "@/server/api/operator";
 import { quietDegradationHandlers } from "@/server/api/quiet-degradations";
+import { searchRunnerFor } from "@/server/search/runner";
 
 type Params = { slug: string; key: string; seq: string };
 type Page<T extends z.ZodType> = z.infer<ReturnType<typeof pageSchema<T>>>;
@@ -105,7 +106,9 @@ export function createApi(database: () => RedlineDb = getServerDb) {
       const resolved = await resolveList(incidentListQuerySchema, request);
       if ("error" in resolved) return resolved.error;
       const { q, db, ids, before, fts } = resolved;
-      const result = fts === null ? { rows: [], next: null } : await listIncidents(db, { vendorIds: ids, impacts: q.impact, statuses: q.status, kinds: q.kind, component: q.component, since: q.since, until: q.until, query: fts, before }, q.limit);
+      const filter = { vendorIds: ids, impacts: q.impact, statuses: q.status, kinds: q.kind, component: q.component, since: q.since, until: q.until, query: fts ?? undefined, before };
+      // Words make it a search: run where searches run, under their budget.
+      const result = fts === null ? { rows: [], next: null } : fts === undefined ? await listIncidents(db, filter, q.limit) : await searchRunnerFor(db).run("listIncidents", [filter, q.limit]);
       const links = apiLinks(publicOrigin(request));
       return answerJson(request, {
         data: result.rows.map((r) => toIncidentSummary(links, r)),
@@ -208,7 +211,7 @@ export function createApi(database: () => RedlineDb = getServerDb) {
       if ((q.vendor?.length ?? 0) > 1) return parseErrorFor("vendor", "search takes one vendor");
       const vendor = q.vendor?.[0];
       if (vendor && !(await getVendor(database(), vendor))) return notFound(`vendor: no vendor ${JSON.stringify(vendor)}`);
-      const result = fts === null ? { hits: [], more: false } : await searchIncidents(database(), fts, { vendor, from: q.since, to: q.until }, { limit: q.limit, offset });
+      const result = fts === null ? { hits: [], more: false } : await searchRunnerFor(database()).run("searchIncidents", [fts, { vendor, from: q.since, to: q.until }, { limit: q.limit, offset }]);
       const links = apiLinks(publicOrigin(request));
       const body: Page<typeof searchHitSchema> = {
         data: result.hits.map((h) => ({

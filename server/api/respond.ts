@@ -5,6 +5,7 @@ import { describeParamError, searchParamsToObject } from "@/lib/page-params";
 import { isNotModified } from "@/server/http/conditional";
 import { problem } from "@/server/http/problem";
 import { publicOrigin } from "@/server/http/public-origin";
+import { isSearchStopped } from "@/server/search/runner";
 
 /** Reads are open to any origin; the validators and paging headers are readable by scripts. */
 export const CORS_HEADERS = {
@@ -92,6 +93,8 @@ export function apiHandler<P>(handler: Handler<P>) {
     try {
       return await handler(request, await context.params);
     } catch (error) {
+      // A search stopped at its budget, or refused while too many wait: the client is told, nothing failed.
+      if (isSearchStopped(error)) return problem(503, error.message, { headers: { "retry-after": String(error.retryAfterSeconds) } });
       console.error(`api: ${request.method} ${new URL(request.url).pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       return problem(500, "the server failed to answer; the error is in its log");
     }

@@ -20,6 +20,7 @@ const TITLES: Record<number, string> = {
   415: "Unsupported media type",
   429: "Too many requests",
   500: "Internal error",
+  503: "Service unavailable",
 };
 
 /** The problem document itself, for answers written without a web Response (the Node-level handlers). */
