@@ -9,12 +9,46 @@ import { problemBody } from "@/server/http/problem";
 import { routedPathname } from "@/server/http/routed-path";
 
 /**
- * The public API, the feeds and calendars: what scripts and feed readers poll. Pages are for
- * people, but the search page costs a query per visit and a script can ask for it in a loop.
+ * What a script can ask for in a loop and get rendered afresh: the public API, the feeds and
+ * calendars, the exports, the search and the compare pages. Every other page counts only with a
+ * query (a filter, a period, a page number), which makes it another page than the one kept in the
+ * page cache; without one it is cheap and never counted.
  */
-const LIMITED = /^\/(?:api\/v1\/|search$|(?:.*\/)?(?:feed\.(?:atom|rss|json)|maintenance\.ics)$)/;
-/** The limited routes that are pages: refused with a page, not a problem document. */
-const LIMITED_PAGE = /^\/search$/;
+const LIMITED = /^\/(?:api\/v1\/|search$|compare$|vendors\/.+\/incidents\/.+\/compare$|(?:.*\/)?(?:feed\.(?:atom|rss|json)|maintenance\.ics|export\.(?:md|json))$)/;
+/** The limited routes that answer programs: refused with a problem document, every other one with a page. */
+const FOR_PROGRAMS = /^\/(?:api\/v1\/|(?:.*\/)?(?:feed\.(?:atom|rss|json)|maintenance\.ics|export\.(?:md|json))$)/;
+/** Never counted, whatever their query: the build's files and the files at the top (Next adds `?<hash>` to the icon's address). */
+const STATIC = /^\/(?:_next\/static\/|[^/]+\.(?:ico|svg|png|jpe?g|webp|txt|webmanifest)$)/;
+/**
+ * Next's client router adds `_rsc=<hash>` to the page it opens (with an RSC header). Such a
+ * request counts as the page it opens: dropping the pair, a plain page stays free for a person
+ * clicking through, and a filtered one counts, so neither the header nor `_rsc` is a way around
+ * the budget. Only this spelling is dropped; `?%5Frsc=…` is a query like any other.
+ */
+const ROUTER_PAIR = /^_rsc(?:=|$)/;
+
+/**
+ * The query a page is asked for with, without the client router's `_rsc`: "" for none. A bare
+ * `?` is none (the same page, and the same page cache entry); any other text is a query, `?&` too,
+ * since each spelling misses the page cache.
+ */
+export function pageQuery(url: string): string {
+  const query = /^[^?#]*\?([^#]*)/.exec(url)?.[1] ?? "";
+  return query.split("&").filter((pair) => !ROUTER_PAIR.test(pair)).join("&");
+}
+
+/** Whether a request spends the client's budget, decided on the path the router serves and the query it carries. */
+export function isCounted(url: string): boolean {
+  const pathname = routedPathname(url);
+  if (STATIC.test(pathname)) return false;
+  return LIMITED.test(pathname) || pageQuery(url) !== "";
+}
+
+/** What a refused page asked for, as the 429 page names it. */
+function askedFor(pathname: string): string {
+  if (pathname === "/search") return "searches";
+  return pathname.endsWith("/compare") ? "comparisons" : "pages";
+}
 
 export interface ClientRateLimitSettings {
   ratePerSecond: number;
@@ -51,24 +85,26 @@ function headers(settings: ClientRateLimitSettings, result: TakeResult): Record<
 }
 
 /**
- * Per-client token buckets in front of the API and the feeds: one client's flood is refused with
- * 429 and Retry-After while every other client goes on. Returns true when it answered.
+ * Per-client token buckets in front of the API, the feeds, the exports and the pages that cost a
+ * query: one client's flood is refused with 429 and Retry-After while every other client goes on.
+ * Returns true when it answered.
  */
 export function createClientRateLimit(settings: ClientRateLimitSettings, now: () => number = Date.now) {
   const buckets = new KeyedBuckets({ ratePerSecond: settings.ratePerSecond, burst: settings.burst });
   return (req: http.IncomingMessage, res: http.ServerResponse): boolean => {
+    const url = req.url ?? "/";
     // Matched on the path the router serves, so no spelling of a limited route escapes its budget.
-    const pathname = routedPathname(req.url ?? "/");
-    if (settings.ratePerSecond <= 0 || !LIMITED.test(pathname)) return false;
+    if (settings.ratePerSecond <= 0 || !isCounted(url)) return false;
     const result = buckets.take(clientKey(req, settings.trust), now());
     for (const [name, value] of Object.entries(headers(settings, result))) res.setHeader(name, value);
     if (result.allowed) return false;
-    if (LIMITED_PAGE.test(pathname)) {
+    const pathname = routedPathname(url);
+    if (!FOR_PROGRAMS.test(pathname)) {
       const nonce = newNonce();
       res.writeHead(429, { ...securityHeaders(nonce), "content-type": "text/html; charset=utf-8", "retry-after": String(result.retryAfterSeconds), "cache-control": "no-store" });
-      const url = req.url ?? "/";
-      const query = url.includes("?") ? url.slice(url.indexOf("?")) : "";
-      res.end(renderTooManyRequestsPage("searches", result.retryAfterSeconds, `${pathname}${query}`, nonce, builtStylesheets()));
+      const query = pageQuery(url);
+      const again = query === "" ? pathname : `${pathname}?${query}`;
+      res.end(renderTooManyRequestsPage(askedFor(pathname), result.retryAfterSeconds, again, nonce, builtStylesheets()));
       return true;
     }
     const body = problemBody(429, `over ${settings.burst} requests at once or ${settings.ratePerSecond} a second from this client; retry after ${result.retryAfterSeconds} s`);

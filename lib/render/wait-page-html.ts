@@ -12,12 +12,14 @@ export function renderWaitPage(what: string, retryAfterSeconds: number, back: st
 }
 
 /**
- * The 429 page of a limited page (the search) whose client asked for it too often: when it may
- * ask again, and a link to ask again with.
+ * The 429 page of a page whose client spent its request budget (searches, filtered lists,
+ * comparisons; the API, feeds and exports share it): what it asked for too often (`what`, in the
+ * plural), when it may ask again, and a link to ask again with.
  */
 export function renderTooManyRequestsPage(what: string, retryAfterSeconds: number, again: string, nonce: string, stylesheets: readonly string[] = []): string {
   const seconds = retryAfterSeconds === 1 ? "1 second" : `${retryAfterSeconds} seconds`;
   const main = `<h1>Too many requests</h1>
-<p role="alert">This address asked for too many ${escapeHtml(what)} in a short time. Wait ${seconds}, then <a href="${escapeHtml(again)}">try again</a>.</p>`;
+<p role="alert">This address asked for too many ${escapeHtml(what)} in a short time. Wait ${seconds}, then <a href="${escapeHtml(again)}">try again</a>.</p>
+<p>Searches, comparisons, filtered lists, exports, feeds and the API share one budget per address. Pages without filters stay open meanwhile.</p>`;
   return renderFramedPage({ title: "Too many requests", mainHtml: main, nonce, stylesheets });
 }

@@ -61,7 +61,7 @@ describe("per-client rate limit", () => {
     expect(JSON.parse(refused.body)).toMatchObject({ status: 429 });
     expect(refused.headers["ratelimit-policy"]).toBe('"per-client";q=3;w=3');
     expect(refused.headers.ratelimit).toMatch(/^"per-client";r=0;t=\d+$/);
-    // Another address is another client; pages are not limited at all.
+    // Another address is another client; a page without a query is not limited at all.
     expect((await get(port, "/api/v1/changes", { from: "127.0.0.2" })).status).toBe(200);
     expect((await get(port, "/vendors/acme", { from: "127.0.0.1" })).status).toBe(200);
     // Time refills the bucket.
@@ -85,6 +85,66 @@ describe("per-client rate limit", () => {
     expect((await get(port, "/api/v1/changes", { from: "127.0.0.1" })).status).toBe(429);
     expect((await get(port, "/searching", { from: "127.0.0.1" })).status).toBe(200);
     expect((await get(port, "/vendors/acme/search", { from: "127.0.0.1" })).status).toBe(200);
+  });
+
+  it("counts filtered lists, exports and compare pages against the same budget as the API", async () => {
+    const port = await serve([]);
+    const paths = ["/vendors/acme?since=2026-01-01", "/vendors/acme/incidents/k1/export.md", "/vendors/acme/incidents/k1/compare?from=1&to=2"];
+    const counted = [];
+    for (const path of paths) counted.push(await get(port, path, { from: "127.0.0.1" }));
+    expect(counted.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(counted.map((a) => a.headers.ratelimit)).toEqual(['"per-client";r=2;t=1', '"per-client";r=1;t=2', '"per-client";r=0;t=3']);
+    const refused = [];
+    for (const path of ["/?kind=update-edited", "/vendors/acme/incidents/k1/versions/2/export.json", "/compare?vendors=acme,hostile", "/vendors/acme/incidents/k1/compare", "/api/v1/changes"]) {
+      refused.push(await get(port, path, { from: "127.0.0.1" }));
+    }
+    expect(refused.map((a) => a.status)).toEqual([429, 429, 429, 429, 429]);
+    expect(refused.every((a) => /^"per-client";r=0;t=\d+$/.test(String(a.headers.ratelimit)) && a.headers["ratelimit-policy"] === '"per-client";q=3;w=3')).toBe(true);
+    expect(refused.map((a) => String(a.headers["content-type"]).split(";")[0])).toEqual(["text/html", "application/problem+json", "text/html", "text/html", "application/problem+json"]);
+    // Meanwhile the same client still gets every plain page, and static files never count.
+    for (const path of ["/", "/vendors/acme", "/vendors/acme/incidents/k1", "/_next/static/chunks/app.js?dpl=1", "/icon.svg?icon.0b3bf435.svg"]) {
+      const answer = await get(port, path, { from: "127.0.0.1" });
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers.ratelimit, path).toBeUndefined();
+    }
+  });
+
+  it("refuses a page with the site's 429 page naming what was asked for, and a link back to the same page", async () => {
+    const port = await serve([]);
+    for (let i = 0; i < 3; i += 1) await get(port, "/api/v1/changes", { from: "127.0.0.1" });
+    const list = await get(port, "/vendors/acme/changes?kind=update-edited&_rsc=1x2y", { from: "127.0.0.1", headers: { rsc: "1" } });
+    expect(list.status).toBe(429);
+    expect(list.headers["retry-after"]).toMatch(/^\d+$/);
+    expect(list.headers["content-security-policy"]).toContain("nonce-");
+    expect(list.body).toContain("asked for too many pages in a short time");
+    expect(list.body).toContain('href="/vendors/acme/changes?kind=update-edited"');
+    const comparison = await get(port, "/compare?vendors=acme,hostile", { from: "127.0.0.1" });
+    expect(comparison.body).toContain("asked for too many comparisons in a short time");
+    expect(comparison.body).toContain('href="/compare?vendors=acme,hostile"');
+  });
+
+  it("counts a client-router request as the page it opens: with a filter it counts, a plain page's never does", async () => {
+    const port = await serve([]);
+    const router = { rsc: "1", "next-router-state-tree": "%5B%22%22%5D" };
+    for (let i = 0; i < 5; i += 1) {
+      const plain = await get(port, `/vendors/acme/changes?_rsc=${i}abc`, { from: "127.0.0.1", headers: router });
+      expect(plain.status).toBe(200);
+      expect(plain.headers.ratelimit).toBeUndefined();
+    }
+    const filtered = [];
+    for (let i = 0; i < 4; i += 1) filtered.push((await get(port, `/vendors/acme/changes?kind=update-edited&_rsc=${i}abc`, { from: "127.0.0.1", headers: router })).status);
+    expect(filtered).toEqual([200, 200, 200, 429]);
+  });
+
+  it("reads a bare ? as the plain page, and counts every other spelling of a query, an empty one or an escaped _rsc too", async () => {
+    const port = await serve([]);
+    for (const path of ["/vendors/acme?", "/vendors/acme/?", "/vendors/acme?_rsc=", "/vendors/acme?_rsc=abc"]) {
+      const answer = await get(port, path, { from: "127.0.0.1" });
+      expect(answer.headers.ratelimit, path).toBeUndefined();
+    }
+    const statuses = [];
+    for (const path of ["/vendors/acme?&", "/vendors/acme?=", "/vendors/acme?%5Frsc=abc", "/vendors/acme?since"]) statuses.push((await get(port, path, { from: "127.0.0.1" })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
   it("ignores X-Forwarded-For from a peer that is not a trusted proxy, so a flood cannot dodge by forging it", async () => {
