@@ -1,10 +1,10 @@
 /** The delivery loop's dependencies as the environment configures them. */
 import type { RedlineDb } from "@/db/client";
+import { apiLinks } from "@/lib/api/links";
 import type { Env } from "@/lib/env";
 import type { NotifyDeps } from "@/notify/deliver";
 import { createSenders } from "@/notify/senders";
 import { userAgentFor } from "@/scrapers/poller/create-poller";
-import { apiLinks } from "@/server/api/present";
 
 /** Links in messages point at the public address; without one, at this machine's web server (said once in the log). */
 export function notifyOrigin(env: Env): { origin: string; configured: boolean } {

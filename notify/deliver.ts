@@ -8,12 +8,13 @@ import type { RedlineDb } from "@/db/client";
 import { type CarriedChange, claimDueMessages, type ClaimedMessage, dropMessage, planWaitingMessages, readMessageChanges, readSampleVersion, recordAttempt } from "@/db/notification-delivery";
 import { fanOutVersions } from "@/db/notification-outbox";
 import { getSubscription, type Subscription } from "@/db/subscriptions";
+import type { ApiLinks } from "@/lib/api/links";
+import { presentQuietDegradation, presentVersion } from "@/lib/api/present";
 import type { NotifiedChange, OutboundMessage } from "@/lib/notify/outbound-message";
 import { type AttemptDecision, decideAfterAttempt } from "@/lib/notify/retry-policy";
 import type { SendResult } from "@/lib/notify/send-result";
 import type { SubscriptionFormat } from "@/lib/notify/subscription-target";
 import type { Sender } from "@/notify/sender";
-import { type ApiLinks, presentQuietDegradation, presentVersion } from "@/server/api/present";
 
 export interface NotifyDeps {
   db: RedlineDb;

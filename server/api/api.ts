@@ -35,7 +35,9 @@ import { renderExportMarkdown, renderVersionExportMarkdown } from "@/lib/render/
 import { readNowRules } from "@/lib/now-rules";
 import { publicOrigin } from "@/server/http/public-origin";
 import { answer, answerJson, apiHandler, badCursor, nextLink, notFound, parseErrorFor, parseQuery } from "@/server/api/respond";
-import { apiLinks, decodeApiCursor, encodeApiCursor, incidentRef, presentVersion, toIncidentSummary, toVendor } from "@/server/api/present";
+import { apiLinks } from "@/lib/api/links";
+import { incidentRef, presentVersion } from "@/lib/api/present";
+import { decodeApiCursor, encodeApiCursor, toIncidentSummary, toVendor } from "@/server/api/present";
 import { notifyOperatorHandlers } from "@/server/api/notify-operator";
 import { operatorHandlers } from "@/server/api/operator";
 import { quietDegradationHandlers } from "@/server/api/quiet-degradations";

@@ -13,7 +13,8 @@ import { validateVendorInput, VendorInputError } from "@/scrapers/live/validate-
 import { problem } from "@/server/http/problem";
 import { publicOrigin } from "@/server/http/public-origin";
 import { answerWrite, apiHandler, isOperator, notFound, parseQuery, unauthorized } from "@/server/api/respond";
-import { apiLinks, toVendor } from "@/server/api/present";
+import { apiLinks } from "@/lib/api/links";
+import { toVendor } from "@/server/api/present";
 
 /** A body larger than this is refused unread: a vendor's settings (or a subscription) are a few hundred bytes. */
 const MAX_BODY_BYTES = 16 * 1024;

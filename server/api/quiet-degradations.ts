@@ -5,7 +5,9 @@ import { listQuietDegradations } from "@/db/queries/quiet-degradations";
 import { getVendor } from "@/db/queries/vendor-profile";
 import { findUnknownVendor } from "@/db/queries/vendor-names";
 import { type pageSchema, quietDegradationListQuerySchema, type quietDegradationSchema, vendorQuietDegradationListQuerySchema } from "@/lib/api/schemas";
-import { apiLinks, decodeApiCursor, encodeApiCursor, presentQuietDegradation } from "@/server/api/present";
+import { apiLinks } from "@/lib/api/links";
+import { presentQuietDegradation } from "@/lib/api/present";
+import { decodeApiCursor, encodeApiCursor } from "@/server/api/present";
 import { answerJson, apiHandler, badCursor, nextLink, notFound, parseQuery } from "@/server/api/respond";
 import { publicOrigin } from "@/server/http/public-origin";
 

@@ -1,7 +1,7 @@
 import type { RedlineDb } from "@/db/client";
 import type { NotifyDeps } from "@/notify/deliver";
 import { createSenders } from "@/notify/senders";
-import { apiLinks } from "@/server/api/present";
+import { apiLinks } from "@/lib/api/links";
 
 /** A clock the test moves: rounds see exactly the time the test sets. */
 export function testClock(start = Date.now()) {

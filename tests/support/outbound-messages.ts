@@ -8,7 +8,7 @@ import { subscriptionFilterSchema } from "@/lib/notify/subscription-filter";
 import type { NotifiedChange } from "@/lib/notify/outbound-message";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { presentCarried } from "@/notify/deliver";
-import { apiLinks } from "@/server/api/present";
+import { apiLinks } from "@/lib/api/links";
 import { freshDatabase, queryRows } from "@/tests/support/database";
 import { makeTestPlatform, snapshotBody } from "@/tests/support/test-platform";
 
