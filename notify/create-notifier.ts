@@ -4,6 +4,7 @@ import { apiLinks } from "@/lib/api/links";
 import type { Env } from "@/lib/env";
 import type { NotifyDeps } from "@/notify/deliver";
 import { createSenders } from "@/notify/senders";
+import { createJsonPoster } from "@/scrapers/http/http-post";
 import { userAgentFor } from "@/scrapers/poller/create-poller";
 
 /** Links in messages point at the public address; without one, at this machine's web server (said once in the log). */
@@ -12,12 +13,12 @@ export function notifyOrigin(env: Env): { origin: string; configured: boolean } 
 }
 
 export function createNotifyDeps(db: RedlineDb, env: Env, overrides: Partial<NotifyDeps> = {}): NotifyDeps {
-  const postOptions = {
+  const post = createJsonPoster({
     allowPrivate: env.REDLINE_ALLOW_PRIVATE_URLS,
     connectTimeoutMs: env.REDLINE_NOTIFY_CONNECT_TIMEOUT_MS,
     responseTimeoutMs: env.REDLINE_NOTIFY_RESPONSE_TIMEOUT_MS,
     userAgent: userAgentFor(env),
-  };
+  });
   const { origin, configured } = notifyOrigin(env);
   const email = {
     smtpUrl: env.REDLINE_SMTP_URL,
@@ -28,7 +29,7 @@ export function createNotifyDeps(db: RedlineDb, env: Env, overrides: Partial<Not
   };
   return {
     db,
-    senders: createSenders(postOptions, email),
+    senders: createSenders(post, email),
     links: apiLinks(origin),
     now: () => new Date(),
     retryBaseMs: env.REDLINE_NOTIFY_RETRY_BASE_SECONDS * 1000,

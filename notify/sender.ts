@@ -15,3 +15,6 @@ export interface SendContext {
 }
 
 export type Sender = (context: SendContext) => Promise<SendResult>;
+
+/** The HTTP client senders reach a target through: one POST of a JSON body. Whoever starts delivery hands it in, with the address rules applied. */
+export type PostJson = (target: string, body: string, headers: Record<string, string>, signal: AbortSignal) => Promise<SendResult>;

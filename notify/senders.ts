@@ -2,16 +2,16 @@
 import type { SubscriptionFormat } from "@/lib/notify/subscription-target";
 import { chatSender } from "@/notify/chat-sender";
 import { type EmailOptions, emailSender } from "@/notify/email-sender";
-import type { PostOptions } from "@/notify/http-post";
-import type { Sender } from "@/notify/sender";
+import type { PostJson, Sender } from "@/notify/sender";
 import { webhookSender } from "@/notify/webhook-sender";
 
-export function createSenders(options: PostOptions, email: EmailOptions): Record<SubscriptionFormat, Sender> {
+/** Every sender over HTTP goes through `post`, the client the caller hands in. */
+export function createSenders(post: PostJson, email: EmailOptions): Record<SubscriptionFormat, Sender> {
   return {
-    webhook: webhookSender(options),
-    slack: chatSender("slack", options),
-    discord: chatSender("discord", options),
-    teams: chatSender("teams", options),
+    webhook: webhookSender(post),
+    slack: chatSender("slack", post),
+    discord: chatSender("discord", post),
+    teams: chatSender("teams", post),
     email: emailSender(email),
   };
 }

@@ -6,8 +6,7 @@
  */
 import { Webhook } from "standardwebhooks";
 import { isVersionChange, type NotifiedQuietDegradation, type NotifiedVersion, type OutboundMessage } from "@/lib/notify/outbound-message";
-import { postJson, type PostOptions } from "@/notify/http-post";
-import type { Sender } from "@/notify/sender";
+import type { PostJson, Sender } from "@/notify/sender";
 
 /**
  * The body a message is sent as: one change as the API gives it (a version, `incident.changed`, or
@@ -43,9 +42,9 @@ export function signedHeaders(secret: string, webhookId: string, at: Date, body:
   };
 }
 
-export function webhookSender(options: PostOptions, now: () => Date = () => new Date()): Sender {
+export function webhookSender(post: PostJson, now: () => Date = () => new Date()): Sender {
   return ({ subscription, message, signal }) => {
     const body = webhookBody(message);
-    return postJson(subscription.target, body, signedHeaders(subscription.secret, message.webhookId, now(), body), options, signal);
+    return post(subscription.target, body, signedHeaders(subscription.secret, message.webhookId, now(), body), signal);
   };
 }

@@ -8,6 +8,7 @@ import { subscriptionFilterSchema } from "@/lib/notify/subscription-filter";
 import { isUnsubscribeToken } from "@/lib/notify/unsubscribe-token";
 import { runDeliveryRound } from "@/notify/deliver";
 import { createSenders } from "@/notify/senders";
+import { createJsonPoster } from "@/scrapers/http/http-post";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { freshDatabase } from "@/tests/support/database";
 import { makeIncident } from "@/tests/support/incidents";
@@ -85,7 +86,7 @@ describe("e-mail delivery", () => {
     const smtp = await startSmtp();
     const { db, capture } = await setUp(null);
     await capture([makeIncident()]);
-    const post = { allowPrivate: true, connectTimeoutMs: 60_000, responseTimeoutMs: 60_000, userAgent: "Redline/test" };
+    const post = createJsonPoster({ allowPrivate: true, connectTimeoutMs: 60_000, responseTimeoutMs: 60_000, userAgent: "Redline/test" });
     const senders = createSenders(post, { smtpUrl: smtp.url, from: "Redline <redline@test.example>", origin: null, connectTimeoutMs: 60_000, responseTimeoutMs: 60_000 });
     expect(await runDeliveryRound(testNotifyDeps(db, testClock(), { senders }))).toMatchObject({ delivered: 1 });
     expect(smtp.mails).toHaveLength(1);

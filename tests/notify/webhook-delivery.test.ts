@@ -5,7 +5,9 @@ import { listDeliveries } from "@/db/notification-delivery";
 import { addSubscription, getSubscription } from "@/db/subscriptions";
 import { ensureVendor } from "@/db/vendors";
 import { versionDetailSchema } from "@/lib/api/schemas";
+import { readEnv } from "@/lib/env";
 import { subscriptionFilterSchema } from "@/lib/notify/subscription-filter";
+import { createNotifyDeps } from "@/notify/create-notifier";
 import { runDeliveryRound } from "@/notify/deliver";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { freshDatabase } from "@/tests/support/database";
@@ -26,8 +28,8 @@ async function setUp(script: Answer[] = []) {
   const db = await freshDatabase();
   const acme = await ensureVendor(db, { slug: "acme", name: "Acme Cloud", platform: platform.name });
   await ensureVendor(db, { slug: "other", name: "Other", platform: platform.name });
-  const sub = async (path: string, filter: object) =>
-    addSubscription(db, { target: `${receiver?.url ?? ""}${path}`, format: "webhook", filter: subscriptionFilterSchema.parse(filter), watchlist: null, digest: null });
+  const sub = async (path: string, filter: object, format: "webhook" | "slack" = "webhook") =>
+    addSubscription(db, { target: `${receiver?.url ?? ""}${path}`, format, filter: subscriptionFilterSchema.parse(filter), watchlist: null, digest: null });
   let observed = Date.parse("2026-03-01T10:00:00.000Z");
   const capture = (incidents: ReturnType<typeof makeIncident>[]) => {
     observed += 60_000;
@@ -64,6 +66,19 @@ describe("webhook delivery", () => {
     expect(data.headline).not.toBe("");
     expect(data.links.html).toBe("http://redline.test/vendors/acme/incidents/inc1/versions/1");
     expect(() => verified(theirs.secret, got)).toThrow();
+  });
+
+  it("sends nothing to a loopback target when delivery is configured from an environment that does not allow private URLs, and says which rule refused it", async () => {
+    const { db, receiver: r, sub, capture, clock } = await setUp();
+    const hook = await sub("/hook", {});
+    const chat = await sub("/chat", {}, "slack");
+    await capture([makeIncident()]);
+    const env = readEnv({ ...process.env, REDLINE_ALLOW_PRIVATE_URLS: "0", REDLINE_PUBLIC_URL: "http://redline.test" });
+    expect(await runDeliveryRound(createNotifyDeps(db, env, { now: clock.now }))).toMatchObject({ attempted: 2, failed: 2, delivered: 0 });
+    expect(r.received).toEqual([]);
+    for (const s of [hook, chat]) {
+      expect((await attemptsOf(db, s.id)).map((a) => [a.outcome, a.error])).toEqual([["failed", expect.stringMatching(/private, loopback or link-local address/)]]);
+    }
   });
 
   it("retries a 500 with the same webhook-id, so a receiver that deduplicates records the change once", async () => {

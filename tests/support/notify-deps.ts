@@ -1,6 +1,7 @@
 import type { RedlineDb } from "@/db/client";
 import type { NotifyDeps } from "@/notify/deliver";
 import { createSenders } from "@/notify/senders";
+import { createJsonPoster } from "@/scrapers/http/http-post";
 import { apiLinks } from "@/lib/api/links";
 
 /** A clock the test moves: rounds see exactly the time the test sets. */
@@ -11,7 +12,7 @@ export function testClock(start = Date.now()) {
 
 /** Delivery to loopback receivers with patient timeouts: only a fault makes an attempt fail. */
 export function testNotifyDeps(db: RedlineDb, clock: { now: () => Date }, overrides: Partial<NotifyDeps> = {}, smtpUrl?: string): NotifyDeps {
-  const post = { allowPrivate: true, connectTimeoutMs: 60_000, responseTimeoutMs: 60_000, userAgent: "Redline/test" };
+  const post = createJsonPoster({ allowPrivate: true, connectTimeoutMs: 60_000, responseTimeoutMs: 60_000, userAgent: "Redline/test" });
   return {
     db,
     senders: createSenders(post, { smtpUrl, from: "Redline <redline@test.example>", origin: "http://redline.test", connectTimeoutMs: 60_000, responseTimeoutMs: 60_000 }),

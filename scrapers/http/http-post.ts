@@ -1,13 +1,14 @@
 /**
  * One POST to a subscriber's target, with the limits any request to an outside address needs:
  * the address rules for vendor URLs (no private, loopback or link-local address unless allowed,
- * checked again after DNS), connect and response timeouts, no redirects followed.
+ * checked again after DNS), connect and response timeouts, no redirects followed. The notifier's
+ * senders are handed this client; they reach no address any other way.
  */
 import http from "node:http";
 import https from "node:https";
-import { parseRetryAfter, guardedLookup } from "@/scrapers/http/http-client";
-import { AddressPolicyError, checkUrlTarget } from "@/scrapers/http/address-policy";
 import type { SendResult } from "@/lib/notify/send-result";
+import { AddressPolicyError, checkUrlTarget } from "@/scrapers/http/address-policy";
+import { guardedLookup, parseRetryAfter } from "@/scrapers/http/http-client";
 
 export interface PostOptions {
   allowPrivate: boolean;
@@ -19,7 +20,12 @@ export interface PostOptions {
 /** Read at most this much of an answer: only its status matters, the rest shows in the log. */
 const MAX_ANSWER_BYTES = 4_096;
 
-export function postJson(target: string, body: string, headers: Record<string, string>, options: PostOptions, signal: AbortSignal): Promise<SendResult> {
+/** The POST senders take, with these limits bound. */
+export function createJsonPoster(options: PostOptions): (target: string, body: string, headers: Record<string, string>, signal: AbortSignal) => Promise<SendResult> {
+  return (target, body, headers, signal) => postJson(target, body, headers, options, signal);
+}
+
+function postJson(target: string, body: string, headers: Record<string, string>, options: PostOptions, signal: AbortSignal): Promise<SendResult> {
   let url: URL;
   try {
     url = new URL(target);
