@@ -8,6 +8,7 @@ import { migrate as migratePostgres } from "drizzle-orm/node-postgres/migrator";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import pg from "pg";
 import type { Connection, Dialect } from "@/db/driver/connection";
+import { describeStoreFailure, firstLineOf, refusedStatement } from "@/db/driver/database-failure";
 import { postgresConnection, type PostgresConnection } from "@/db/driver/postgres-connection";
 import { sqliteConnection } from "@/db/driver/sqlite-connection";
 import * as schema from "@/db/schema";
@@ -73,7 +74,7 @@ export function openDatabase(file: string, options: { migrate?: boolean; readonl
   try {
     sqlite = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
   } catch (error) {
-    throw new DatabaseError(`store: unable to open database ${file}: ${(error as Error).message}`, { cause: error });
+    throw new DatabaseError(describeStoreFailure(error, `while opening the database ${file}`), { cause: error });
   }
   // Only a new, empty file takes it; an existing database keeps the page size it was made with.
   if (!options.readonly) sqlite.pragma(`page_size = ${PAGE_SIZE}`);
@@ -95,7 +96,30 @@ export function migrateDatabase(db: RedlineDb): void {
     migrate(db, { migrationsFolder: MIGRATIONS_DIR });
     fillVersionSearch(db);
   } catch (error) {
-    throw new DatabaseError(`store: unable to apply migrations from ${MIGRATIONS_DIR}: ${(error as Error).message}`, { cause: error });
+    throw new DatabaseError(describeStoreFailure(error, migrationPlace(MIGRATIONS_DIR, error)), { cause: error });
+  }
+}
+
+/** Where applying the migrations of `folder` failed: the file of the refused statement, or its first line. */
+function migrationPlace(folder: string, error: unknown): string {
+  const place = `while applying the migrations in ${path.relative(process.cwd(), folder) || folder}`;
+  const statement = refusedStatement(error);
+  if (statement === undefined) return place;
+  const file = migrationFileOf(folder, statement);
+  return file === undefined ? `${place}, at: ${firstLineOf(statement)}` : `${place} (${file})`;
+}
+
+/** The migration file of `folder` that holds `statement`, as drizzle's migrator splits them. */
+function migrationFileOf(folder: string, statement: string): string | undefined {
+  const wanted = statement.trim();
+  try {
+    const journal = JSON.parse(fs.readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as { entries: Array<{ tag: string }> };
+    return journal.entries
+      .map((entry) => `${entry.tag}.sql`)
+      .find((file) => fs.readFileSync(path.join(folder, file), "utf8").split("--> statement-breakpoint").some((part) => part.trim() === wanted));
+  } catch {
+    // Unreadable, the folder cannot say: the message names the statement instead.
+    return undefined;
   }
 }
 
@@ -191,7 +215,7 @@ export async function migratePostgresDatabase(db: RedlineDb): Promise<void> {
       await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]);
     }
   } catch (error) {
-    throw new DatabaseError(`store: unable to apply migrations from ${POSTGRES_MIGRATIONS_DIR}: ${(error as Error).message}`, { cause: error });
+    throw new DatabaseError(describeStoreFailure(error, migrationPlace(POSTGRES_MIGRATIONS_DIR, error)), { cause: error });
   } finally {
     client.release();
   }

@@ -272,8 +272,10 @@ async function main(argv: string[]): Promise<number> {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? 0 : 2;
     }
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`redline: ${message.split("\n")[0]}\n`);
+    const [first, ...rest] = (error instanceof Error ? error.message : String(error)).split("\n");
+    // A store's error says where on indented lines after its reason; other messages may go on quoting a statement or a payload.
+    const where = error instanceof Error && "kind" in error && error.kind === "database" ? rest.filter((line) => line.startsWith("  ")) : [];
+    process.stderr.write(`redline: ${[first, ...where].join("\n")}\n`);
     // A value the command's own checks refuse is a usage error, as commander's are.
     return error instanceof Error && "kind" in error && error.kind === "usage" ? 2 : 1;
   }

@@ -4,11 +4,20 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
-import { closeDatabase, openDatabase, PAGE_SIZE } from "@/db/client";
+import { closeDatabase, DatabaseError, migrateDatabase, openDatabase, PAGE_SIZE } from "@/db/client";
 import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "redline-db-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function thrownBy(work: () => unknown): unknown {
+  try {
+    work();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("nothing was thrown");
+}
 
 // openDatabase opens a SQLite file (WAL, page size, pragmas); openStore on a URL is tested in tests/db/postgres.
 describe("openDatabase (SQLite)", () => {
@@ -67,6 +76,27 @@ describe("openDatabase (SQLite)", () => {
     const applied = db.$client.prepare("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number };
     closeDatabase(db);
     expect(applied.n).toBe(fs.readdirSync(path.join(process.cwd(), "db", "migrations")).filter((f) => f.endsWith(".sql")).length);
+  });
+
+  it("says first what SQLite refused in a migration, then the migration's file, keeping SQLite's error as the cause", () => {
+    const db = openDatabase(":memory:", { migrate: false });
+    try {
+      db.$client.exec("CREATE TABLE capture_bodies (hash TEXT)");
+      const failure = thrownBy(() => migrateDatabase(db));
+      expect(failure).toBeInstanceOf(DatabaseError);
+      expect((failure as Error).message.split("\n")).toEqual(["store: table `capture_bodies` already exists", "  while applying the migrations in db/migrations (0000_init.sql)"]);
+      const causes: unknown[] = [];
+      for (let e: unknown = (failure as Error).cause; e instanceof Error; e = e.cause) causes.push(e);
+      expect(causes.at(-1)).toMatchObject({ code: "SQLITE_ERROR", message: "table `capture_bodies` already exists" });
+    } finally {
+      closeDatabase(db);
+    }
+  });
+
+  it("says first why a file cannot be opened, then which", () => {
+    const file = path.join(dir, "no-such-folder", "redline.db");
+    const failure = thrownBy(() => openDatabase(file, { readonly: true }));
+    expect((failure as Error).message.split("\n")).toEqual(["store: Cannot open database because the directory does not exist", `  while opening the database ${file}`]);
   });
 
   it("uses REDLINE_DB when no --db is given", () => {

@@ -112,7 +112,7 @@ describe("the side tables' layout (SQLite)", () => {
         return error as Error;
       }
     })();
-    expect(failure?.message).toMatch(/unable to apply migrations/);
+    expect(failure?.message.split("\n")).toEqual(["store: NOT NULL constraint failed: __new_version_kinds.observed_ms", expect.stringMatching(/^ {2}while applying the migrations in db\/migrations \(\d{4}_side_tables\.sql\)$/)]);
     const causes: string[] = [];
     for (let e: unknown = failure; e instanceof Error; e = e.cause) causes.push(e.message);
     expect(causes.join("\n")).toMatch(/NOT NULL constraint failed: __new_version_kinds.observed_ms/);

@@ -1,9 +1,12 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { expect, it } from "vitest";
-import { describePostgres, withPostgresDatabase } from "@/tests/support/postgres";
+import { describePostgres, postgresAdminUrl, withPostgresDatabase } from "@/tests/support/postgres";
+import { dropPostgresDatabase } from "@/tests/support/postgres-databases";
 import { REDLINE_BUNDLE } from "@/tests/support/redline-bundle";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
@@ -65,5 +68,28 @@ describePostgres("redline on PostgreSQL", () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/PostgreSQL database: back it up with pg_dump/);
     expect(refused.stderr).not.toContain("s3cret-pw");
+  });
+
+  it("refuses to migrate a UTF8 database whose LC_CTYPE is C, the reason on the first line and the migration after it", async () => {
+    const name = `redline_cli_ctype_${randomBytes(6).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: postgresAdminUrl() });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${name} ENCODING 'UTF8' LC_CTYPE 'C' LC_COLLATE 'C' TEMPLATE template0`);
+    } finally {
+      await admin.end();
+    }
+    const url = new URL(postgresAdminUrl());
+    url.pathname = `/${name}`;
+    try {
+      const refused = await redline(["migrate", "--db", url.toString()]);
+      expect(refused.code).toBe(1);
+      const [first, second] = refused.stderr.split("\n");
+      expect(first).toMatch(/^redline: store: the database is UTF8 with LC_CTYPE C, .*create it UTF8 with a UTF-8 LC_CTYPE/);
+      expect(second).toBe("  while applying the migrations in db/migrations-postgres (0001_search.sql)");
+      expect(refused.stdout).toBe("");
+    } finally {
+      await dropPostgresDatabase(postgresAdminUrl(), url.toString());
+    }
   });
 });
