@@ -14,7 +14,7 @@ import { addSubscription } from "@/db/subscriptions";
 import { addVendor, ensureVendor } from "@/db/vendors";
 import { readEnv } from "@/lib/env";
 import { subscriptionFilterSchema } from "@/lib/notify/subscription-filter";
-import { createNotifyDeps } from "@/notify/create-notifier";
+import { createNotifyDeps } from "@/scrapers/cli/create-notifier";
 import { runDeliveryRound } from "@/notify/deliver";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { createPollDeps, createScheduler } from "@/scrapers/poller/create-poller";

@@ -4,7 +4,7 @@ import { getSubscription } from "@/db/subscriptions";
 import { readEnv } from "@/lib/env";
 import { CliError, withDatabase } from "@/scrapers/cli/cli-context";
 import { type RoundResult, runDeliveryRound } from "@/notify/deliver";
-import { createNotifyDeps, notifyOrigin } from "@/notify/create-notifier";
+import { createNotifyDeps, notifyOrigin } from "@/scrapers/cli/create-notifier";
 
 /** How often the loop looks for new notifications: a cheap indexed query. */
 const WATCH_INTERVAL_MS = 1_000;

@@ -7,7 +7,7 @@ import { ensureVendor } from "@/db/vendors";
 import { versionDetailSchema } from "@/lib/api/schemas";
 import { readEnv } from "@/lib/env";
 import { subscriptionFilterSchema } from "@/lib/notify/subscription-filter";
-import { createNotifyDeps } from "@/notify/create-notifier";
+import { createNotifyDeps } from "@/scrapers/cli/create-notifier";
 import { runDeliveryRound } from "@/notify/deliver";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { freshDatabase } from "@/tests/support/database";

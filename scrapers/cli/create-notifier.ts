@@ -1,4 +1,4 @@
-/** The delivery loop's dependencies as the environment configures them. */
+/** The notifier's dependencies as the environment configures them, among them the HTTP client senders go through, with the address rules. */
 import type { RedlineDb } from "@/db/client";
 import { apiLinks } from "@/lib/api/links";
 import type { Env } from "@/lib/env";
