@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -46,6 +47,7 @@ export interface LoadResult {
   reqPerSec: number;
   p50: number;
   p99: number;
+  max: number;
   errors: number;
   non2xx: number;
   kbPerResponse: number;
@@ -212,6 +214,7 @@ async function measure(base: string, target: Target, server: ChildProcess): Prom
     reqPerSec: ok / r.duration,
     p50: r.latency.p50,
     p99: r.latency.p99,
+    max: r.latency.max,
     errors: r.errors,
     non2xx: r.non2xx,
     kbPerResponse: ok > 0 ? r.throughput.total / ok / 1024 : 0,
@@ -245,13 +248,29 @@ export function printSideBySide(runs: ReadonlyArray<{ database: BenchDatabase; r
   }
 }
 
+export interface WebServerOptions {
+  /** Added to or overriding its environment. */
+  env?: Record<string, string>;
+  /** Run from its bundle in dist/ (built first when stale), as `npm start -- --role web` runs it, instead of its TypeScript through tsx. */
+  bundled?: boolean;
+}
+
+/** The bundles of dist/ built when missing or older than their sources, as `npm start` does first. */
+async function ensureBundles(): Promise<void> {
+  const bundles = createRequire(__filename)(path.join(ROOT, "scripts", "build-cli.cjs")) as { isBuildFresh(): boolean; buildCli(): Promise<void> };
+  if (!bundles.isBuildFresh()) await bundles.buildCli();
+}
+
 /** The web server (Next.js behind its page cache) over `database` (a SQLite file or a postgres:// URL), each target measured in turn. */
-export async function measureWebServer(database: string, targets: readonly Target[], prepare?: (base: string) => Promise<void>): Promise<LoadResult[]> {
+export async function measureWebServer(
+  database: string, targets: readonly Target[], prepare?: (base: string) => Promise<void>, { env = {}, bundled = false }: WebServerOptions = {},
+): Promise<LoadResult[]> {
+  if (bundled) await ensureBundles();
   const port = await freePort();
   const server = await startServer(
-    ["--import", "tsx", path.join(ROOT, "server", "web-server.ts")],
+    bundled ? [path.join(ROOT, "dist", "web-server.cjs")] : ["--import", "tsx", path.join(ROOT, "server", "web-server.ts")],
         // One client (this process) makes every request: the per-client limit would measure itself.
-    { ...databaseEnvironment(database), REDLINE_NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), REDLINE_RATE_LIMIT_PER_SECOND: "0" },
+    { ...databaseEnvironment(database), REDLINE_NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), REDLINE_RATE_LIMIT_PER_SECOND: "0", ...env },
     `http://127.0.0.1:${port}/search`,
   );
   const results: LoadResult[] = [];

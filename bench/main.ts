@@ -9,6 +9,7 @@ import { runImportBenchmark } from "@/bench/import-corpus";
 import { runNotifyBenchmark } from "@/bench/notify-load";
 import { runPollBenchmark } from "@/bench/poll-round";
 import { runRawBodiesBenchmark } from "@/bench/raw-bodies";
+import { runSearchLoadBenchmark } from "@/bench/search-load";
 import { runSearchBenchmark } from "@/bench/search-queries";
 import { runStorageBenchmark } from "@/bench/storage";
 import { runVersionReadBenchmark } from "@/bench/version-reads";
@@ -28,6 +29,7 @@ const BENCHMARKS: Record<string, () => void | Promise<void>> = {
   versions: runVersionReadBenchmark,
   "unchanged-polls": runUnchangedPollsBenchmark,
   search: runSearchBenchmark,
+  "search-load": runSearchLoadBenchmark,
   notify: runNotifyBenchmark,
   "component-states": runComponentStatesBenchmark,
   "component-pages": runComponentPagesBenchmark,
