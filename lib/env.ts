@@ -117,7 +117,7 @@ const envSchema = z.object({
   REDLINE_PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
   /** Threads rendering incident, change and component pages beside the web server's own; 0 renders them on it. Unset: one fewer than the cores, 1 to 4. */
   REDLINE_PAGE_WORKERS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(0).max(64).optional()),
-  /** How long a full-text search (the search page, the API's search and `q` filter) may take, waiting included, before it is stopped and answered 503. */
+  /** How long a full-text search (the search page, the API's search and `q` filter) may run, and may wait for its turn, before it is stopped (or refused) and answered 503. */
   REDLINE_SEARCH_TIMEOUT_MS: z.coerce.number().int().min(50).max(600_000).default(3000),
   /** Threads running SQLite searches beside the web server's own, each with its own read-only connection; 0 runs them on it, unbounded. */
   REDLINE_SEARCH_WORKERS: z.coerce.number().int().min(0).max(16).default(1),

@@ -26,7 +26,7 @@ export class SearchStopped extends Error {
     super(
       reason === "over-budget"
         ? `the search ran past its ${formatSeconds(budgetMs)} budget and was stopped; fewer words ending in *, a vendor or a period make it cheaper`
-        : "too many searches are waiting to run; retry in a few seconds",
+        : "too many searches are running or waiting to run; retry in a few seconds",
     );
   }
 

@@ -3,8 +3,8 @@ import { createPostgresSearches } from "@/server/search/postgres";
 import type { SearchRunner } from "@/server/search/runner";
 import { createSearchThreads } from "@/server/search/threads";
 
-/** Searches that may wait for each search thread before another is refused at once. */
-const WAITING_PER_THREAD = 32;
+/** Searches that may wait for each search thread before another is refused at once (each waits at most its budget). */
+const WAITING_PER_THREAD = 8;
 
 export interface WebSearches {
   runner: SearchRunner;
