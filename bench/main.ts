@@ -8,6 +8,7 @@ import { runHookFloodBenchmark } from "@/bench/hook-flood";
 import { runImportBenchmark } from "@/bench/import-corpus";
 import { runNotifyBenchmark } from "@/bench/notify-load";
 import { runPollBenchmark } from "@/bench/poll-round";
+import { runPostgresStatementsBenchmark } from "@/bench/postgres-statements";
 import { runRawBodiesBenchmark } from "@/bench/raw-bodies";
 import { runSearchLoadBenchmark } from "@/bench/search-load";
 import { runSearchBenchmark } from "@/bench/search-queries";
@@ -33,6 +34,7 @@ const BENCHMARKS: Record<string, () => void | Promise<void>> = {
   notify: runNotifyBenchmark,
   "component-states": runComponentStatesBenchmark,
   "component-pages": runComponentPagesBenchmark,
+  statements: runPostgresStatementsBenchmark,
 };
 
 async function main(): Promise<void> {
