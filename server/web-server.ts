@@ -41,6 +41,7 @@ import { createFailureLimit } from "@/server/failure-limit";
 import { createClientRateLimit } from "@/server/rate-limit";
 import { type ArchiveChangeFeed, type CachedPage, PageCache } from "@/server/page-cache";
 import { pageScopeOf } from "@/server/page-scope";
+import { answerSearchesBusy } from "@/server/search/admission";
 import { answerSearchPage } from "@/server/search/page";
 import { installSearchRunner } from "@/server/search/runner";
 import { startWebSearches } from "@/server/search/start";
@@ -308,6 +309,8 @@ export async function startWebServer(options: { host: string; port: number; db?:
   const renderHere: ArchivePageRenderer = (pathname, search, now) => renderArchivePage(db, pathname, builtStylesheets(), now, search);
   const renderPage = pool ? pooledRenderer(pool, builtStylesheets, renderHere) : renderHere;
   const render: RequestHandler = async (req, res) => {
+    // Refused before anything renders while the searches are full: a flood of them costs next to nothing.
+    if (searches && answerSearchesBusy(searches.runner, env.REDLINE_SEARCH_TIMEOUT_MS, builtStylesheets, req, res)) return;
     try {
       if (await answerArchivePage(renderPage, req, res)) return;
       if (await answerSearchPage(db, builtStylesheets(), req, res)) return;

@@ -23,3 +23,15 @@ export function renderTooManyRequestsPage(what: string, retryAfterSeconds: numbe
 <p>Searches, comparisons, filtered lists, exports, feeds and the API share one budget per address. Pages without filters stay open meanwhile.</p>`;
   return renderFramedPage({ title: "Too many requests", mainHtml: main, nonce, stylesheets });
 }
+
+/**
+ * The 503 page of a search refused because every search thread is taken and enough wait for
+ * them: when to ask again, and a link to ask with. A string, so the refusal costs next to nothing.
+ */
+export function renderSearchesBusyPage(retryAfterSeconds: number, again: string, nonce: string, stylesheets: readonly string[] = []): string {
+  const seconds = retryAfterSeconds === 1 ? "1 second" : `${retryAfterSeconds} seconds`;
+  const main = `<h1>Search</h1>
+<p role="alert">No answer: too many searches are running or waiting to run on this server. Wait ${seconds}, then <a href="${escapeHtml(again)}">search again</a>.</p>
+<p>Every other page stays open meanwhile.</p>`;
+  return renderFramedPage({ title: "Search", mainHtml: main, nonce, stylesheets });
+}

@@ -5,11 +5,14 @@
  * and a search that waits longer than the budget for one of them is refused.
  */
 import { closeStore, openDatabase } from "@/db/client";
+import type { PostgresConnection } from "@/db/driver/postgres-connection";
 import { runSearchQuery, type SearchQueryArgs, type SearchQueryName, type SearchQueryResult } from "@/server/search/queries";
 import { SearchStopped, type SearchRunner } from "@/server/search/runner";
 
 /** Searches running at once; more wait for a connection. */
 const CONNECTIONS = 4;
+/** Searches that may wait for a connection before another is refused at once (each waits at most its budget). */
+const WAITING = 8;
 /** PostgreSQL's SQLSTATE for a statement cancelled by statement_timeout. */
 const QUERY_CANCELED = "57014";
 
@@ -19,14 +22,17 @@ export interface PostgresSearches extends SearchRunner {
 
 export function createPostgresSearches(options: { url: string; budgetMs: number }): PostgresSearches {
   const db = openDatabase(options.url, { readonly: true, postgres: { poolSize: CONNECTIONS, statementTimeoutMs: options.budgetMs, waitMs: options.budgetMs } });
+  const saturated = () => (db.connection as PostgresConnection).pool.waitingCount >= WAITING;
   return {
     async run<N extends SearchQueryName>(name: N, args: SearchQueryArgs<N>): Promise<SearchQueryResult<N>> {
+      if (saturated()) throw new SearchStopped("busy", options.budgetMs);
       try {
         return await runSearchQuery(db, name, args);
       } catch (error) {
         throw stoppedBy(error, options.budgetMs) ?? error;
       }
     },
+    saturated,
     close: () => closeStore(db),
   };
 }

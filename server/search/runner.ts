@@ -14,6 +14,8 @@ import { runSearchQuery, type SearchQueryArgs, type SearchQueryName, type Search
 
 export interface SearchRunner {
   run<N extends SearchQueryName>(name: N, args: SearchQueryArgs<N>): Promise<SearchQueryResult<N>>;
+  /** Whether a search asked now would be refused at once (every place to wait is taken). */
+  saturated(): boolean;
 }
 
 /** Why a search got no answer: it ran past its budget, or too many were waiting to start. */
@@ -62,5 +64,5 @@ export function installSearchRunner(db: RedlineDb, runner: SearchRunner): () => 
  */
 export function searchRunnerFor(db: RedlineDb): SearchRunner {
   const installed = holder.redlineSearchRunner;
-  return installed?.db === db ? installed.runner : { run: (name, args) => runSearchQuery(db, name, args) };
+  return installed?.db === db ? installed.runner : { run: (name, args) => runSearchQuery(db, name, args), saturated: () => false };
 }

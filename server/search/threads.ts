@@ -192,6 +192,7 @@ export function createSearchThreads(options: SearchThreadOptions): SearchThreads
     get stoppedCount() {
       return stoppedCount;
     },
+    saturated: () => queue.length >= options.maxWaiting && !slots.every((slot) => slot.givenUp),
     run<N extends SearchQueryName>(name: N, args: SearchQueryArgs<N>): Promise<SearchQueryResult<N>> {
       if (closing) return Promise.reject(new SearchStopped("busy", options.budgetMs));
       if (slots.every((slot) => slot.givenUp)) return runSearchQuery(options.here, name, args);

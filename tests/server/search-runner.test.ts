@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -7,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeStore, openDatabase, openStore, type RedlineDb } from "@/db/client";
 import { searchIncidents, toFtsQuery } from "@/db/queries/search";
 import { createApi } from "@/server/api/api";
+import { answerSearchesBusy } from "@/server/search/admission";
 import { createPostgresSearches } from "@/server/search/postgres";
 import { installSearchRunner, isSearchStopped, SearchStopped, searchRunnerFor } from "@/server/search/runner";
 import { createSearchThreads, type SearchThreads } from "@/server/search/threads";
@@ -77,7 +79,8 @@ describe("searches on threads of their own (SQLite)", () => {
     const lock = lockArchive();
     const running = threads.run("searchIncidents", [QUERY, FILTER, PAGE]).then(() => null, (error: unknown) => error);
     const waiting = threads.run("searchIncidents", [QUERY, FILTER, PAGE]).then(() => null, (error: unknown) => error);
-    // One runs (held by the lock), one waits; the next is refused at once.
+    // One runs (held by the lock), one waits; the next is refused at once, and the web server refuses it at the door.
+    expect(threads.saturated()).toBe(true);
     const refused = await threads.run("searchIncidents", [QUERY, FILTER, PAGE]).then(() => null, (error: unknown) => error);
     expect(isSearchStopped(refused) && refused.reason).toBe("busy");
     expect(String((refused as Error).message)).toBe("too many searches are running or waiting to run; retry in a few seconds");
@@ -100,6 +103,7 @@ describe("searches on threads of their own (SQLite)", () => {
       });
     }
     if (after === null) throw new Error("no search answered after the lock was released");
+    expect(threads.saturated()).toBe(false);
     expect(after.hits.length).toBeGreaterThan(0);
   });
 
@@ -123,6 +127,7 @@ describe("where a process's searches run", () => {
         calls.push(name);
         throw new SearchStopped("over-budget", 2_000);
       },
+      saturated: () => false,
     });
     try {
       await expect(searchRunnerFor(db).run("searchIncidents", [QUERY, FILTER, PAGE])).rejects.toThrow(/ran past its 2 s budget/);
@@ -140,6 +145,7 @@ describe("where a process's searches run", () => {
       run: async () => {
         throw new SearchStopped("over-budget", 3_000);
       },
+      saturated: () => false,
     });
     try {
       const api = createApi(() => db);
@@ -182,6 +188,60 @@ describePostgres("searches under a statement timeout (PostgreSQL)", () => {
     } finally {
       await holder.end();
       await searches.close();
+    }
+  });
+});
+
+describe("searches refused at the door while the search threads are full", () => {
+  /** A server that answers what answerSearchesBusy answers, else 204. */
+  async function doorServer(saturated: boolean): Promise<{ ask(path: string): Promise<{ status: number; type: string; retryAfter: string; body: string }>; close(): Promise<void> }> {
+    const runner = { run: () => Promise.reject(new Error("not run at the door")), saturated: () => saturated };
+    const server = http.createServer((req, res) => {
+      if (!answerSearchesBusy(runner, 3_000, () => ["/_next/static/site.css"], req, res)) res.writeHead(204).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    return {
+      ask: (pathname) => new Promise((resolve, reject) => {
+        // Sent as written: fetch would resolve dot segments.
+        http.get({ host: "127.0.0.1", port, path: pathname }, (response) => {
+          let body = "";
+          response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, type: String(response.headers["content-type"] ?? ""), retryAfter: String(response.headers["retry-after"] ?? ""), body }));
+        }).on("error", reject);
+      }),
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  it("answers the search page with a short 503 page and the API's searches with a 503 problem, however the path is spelled", async () => {
+    const door = await doorServer(true);
+    try {
+      const page = await door.ask("/search?q=res*+inc*");
+      expect(page.status).toBe(503);
+      expect(page.retryAfter).toBe("3");
+      expect(page.type).toBe("text/html; charset=utf-8");
+      expect(page.body).toContain("No answer: too many searches are running or waiting to run on this server. Wait 3 seconds, then <a href=\"/search?q=res*+inc*\">search again</a>.");
+      expect(page.body).toContain('<link rel="stylesheet" href="/_next/static/site.css"');
+      for (const path of ["/api/v1/search?q=res*", "/api/./v1/search?q=res*", "/api/v1/incidents?q=res*"]) {
+        const api = await door.ask(path);
+        expect(api.status, path).toBe(503);
+        expect(api.type).toBe("application/problem+json; charset=utf-8");
+        expect(JSON.parse(api.body)).toMatchObject({ status: 503, title: "Service unavailable", detail: "too many searches are running or waiting to run; retry in a few seconds" });
+      }
+      // No words, no search: the empty search page, a list without words, and every other page pass.
+      for (const path of ["/search", "/search?q=", "/api/v1/incidents", "/vendors/acme", "/feed.atom?q=x"]) expect((await door.ask(path)).status, path).toBe(204);
+    } finally {
+      await door.close();
+    }
+  });
+
+  it("lets every search through while there is room", async () => {
+    const door = await doorServer(false);
+    try {
+      for (const path of ["/search?q=res*", "/api/v1/search?q=res*"]) expect((await door.ask(path)).status, path).toBe(204);
+    } finally {
+      await door.close();
     }
   });
 });
