@@ -19,10 +19,16 @@ import { CORPUS_DIR, CORPUS_FOLDERS, corpusAvailable } from "@/tests/support/cor
 import { startPostgresCluster } from "@/tests/support/postgres-cluster";
 
 /** A Statuspage summary.json series and a history.atom series, the first 300 captures of each. */
-const SELECTION = [
-  { folder: "statuspage-summary-github-2025", take: 300 },
-  { folder: "atom-github-history", take: 300 },
-];
+/** The corpus folders imported, each as a vendor of its own; BENCH_STATEMENTS_FOLDERS="folder:count,…" picks others. */
+const SELECTION = process.env.BENCH_STATEMENTS_FOLDERS
+  ? process.env.BENCH_STATEMENTS_FOLDERS.split(",").map((entry) => {
+    const [folder = "", take = "300"] = entry.split(":");
+    return { folder, take: Number(take) };
+  })
+  : [
+    { folder: "statuspage-summary-github-2025", take: 300 },
+    { folder: "atom-github-history", take: 300 },
+  ];
 const GOAL_PER_SNAPSHOT = 10;
 const TOP_SHAPES = 15;
 const FIRST_CAPTURE_SHAPES = 8;

@@ -4,7 +4,7 @@ import { packedRead } from "@/db/schema/columns";
 import { type IncidentStateRow, writeStatements } from "@/db/write-statements";
 import type { PreparedObservation } from "@/lib/derive/derive-capture";
 import { type IncidentRecord, recordFromLegacy } from "@/lib/derive/incident-record";
-import type { PresenceRule, SourceStanding } from "@/lib/derive/presence";
+import { needsStanding, type PresenceRule, type SourceStanding } from "@/lib/derive/presence";
 import type { IncidentState } from "@/lib/incident";
 
 /** A capture's place in capture order: by time, then source, then content. */
@@ -91,10 +91,11 @@ export async function loadPriorState(
   if (wanted.size > 0) {
     for (const row of await st.incidentStates.all({ ids: JSON.stringify([...wanted]) })) records.set(row.providerId, await readRecord(db, row));
   }
+  const named = new Set([...records.values()].flatMap((record) => Object.keys(record.sources)));
   const others: SourceStanding[] = [];
   for (const s of await st.vendorSources.all(vendorId)) {
     const rule = s.source === key.source ? undefined : presenceOf(s.platform);
-    if (rule) others.push(await standingOf(db, vendorId, s.source, rule, key));
+    if (rule && needsStanding(rule, s.source, named)) others.push(await standingOf(db, vendorId, s.source, rule, key));
   }
   return { records, ids, unchanged, previouslyListed: listedBefore.length, own, others };
 }

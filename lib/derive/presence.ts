@@ -93,6 +93,17 @@ export function isLive(standing: SourceStanding, at: string): boolean {
 }
 
 /**
+ * Whether deriving a capture reads another source's standing: when the source lists recent or all
+ * incidents (it may owe any incident a listing: `awaits`), or lists one of the incidents derived
+ * (`named`: is it still live, so still a lister?). The standing of any other source is never read,
+ * so it is not loaded: a vendor polled through one address per incident has as many sources as
+ * incidents, and loading them all made each capture's cost grow with the vendor's history.
+ */
+export function needsStanding(rule: PresenceRule, source: string, named: ReadonlySet<string>): boolean {
+  return rule.kind === "recent" || rule.kind === "full" || named.has(source);
+}
+
+/**
  * Whether a source that lists recent incidents (or all of them) has not looked since the incident
  * appeared but should list it when it does: until then the incident has not left "the feed".
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { judgeAbsences, recencyOf } from "@/lib/derive/presence";
+import { judgeAbsences, needsStanding, recencyOf } from "@/lib/derive/presence";
 import { makeIncident } from "@/tests/support/incidents";
 
 const listed = ["2026-01-01T00:00:00.000Z", "2026-01-02T00:00:00.000Z", "2026-01-03T00:00:00.000Z"];
@@ -36,5 +36,20 @@ describe("recencyOf", () => {
     expect(recencyOf(makeIncident({ resolvedAt: "2026-03-02T00:00:00.000Z" }), rule)).toBe("2026-03-02T00:00:00.000Z");
     expect(recencyOf(makeIncident({ resolvedAt: null }), rule)).toBeNull();
     expect(recencyOf(makeIncident(), { kind: "recent", limit: 25 })).toBe("2026-03-01T10:00:00.000Z");
+  });
+});
+
+describe("needsStanding", () => {
+  const named = new Set(["https://status.example/api/v2/incidents/a1.json"]);
+
+  it("reads every source that lists recent or all incidents, since it may owe any incident a listing", () => {
+    expect(needsStanding({ kind: "recent", limit: 25 }, "https://status.example/history.atom", named)).toBe(true);
+    expect(needsStanding({ kind: "full" }, "https://status.example/api/v2/incidents.json", named)).toBe(true);
+  });
+
+  it("reads another source's standing only when it lists an incident being derived", () => {
+    expect(needsStanding({ kind: "single" }, "https://status.example/api/v2/incidents/a1.json", named)).toBe(true);
+    expect(needsStanding({ kind: "single" }, "https://status.example/api/v2/incidents/b2.json", named)).toBe(false);
+    expect(needsStanding({ kind: "active" }, "https://status.example/api/v2/summary.json", named)).toBe(false);
   });
 });
