@@ -107,7 +107,8 @@ export async function recordParsed(
   const warnings = parsed.snapshot?.warnings ?? [];
   const base = { captureId: null, duplicate: true, versionsAdded: 0, warnings: [], pending: false };
   return transact(db, async (): Promise<CaptureResult> => {
-    const hadHistory = (await appliedThrough(db, vendor.id)) !== null;
+    const applied = await appliedThrough(db, vendor.id);
+    const hadHistory = applied !== null;
     const capture: CaptureInput = {
       vendorId: vendor.id, source: input.source, platform: platform.name, observedAt: input.observedAt, hash, body: input.body,
       outcome: parsed.outcome, error: parsed.error,
@@ -119,7 +120,6 @@ export async function recordParsed(
       return captureId === null ? { ...base, outcome: parsed.outcome, error: parsed.error } : { ...base, captureId, duplicate: false, outcome: parsed.outcome, error: parsed.error, warnings };
     }
     const key = { observedAt: input.observedAt, source: input.source, hash };
-    const applied = await appliedThrough(db, vendor.id);
     // Judged before a split can shorten it: a capture before the last observation of the run applied last is late too.
     const late = applied !== null && compareCaptureKeys(key, await appliedEnd(db, vendor.id, applied)) < 0;
     const placement = await placeObservation(db, capture);
