@@ -178,9 +178,11 @@ export function createApi(database: () => RedlineDb = getServerDb) {
       if ("error" in resolved) return resolved.error;
       const { q, db, ids, before, fts } = resolved;
       const links = apiLinks(publicOrigin(request));
-      const pages = fts === null ? [{ rows: [], next: null }] : await Promise.all((ids ?? [undefined]).map((vendorId) =>
-        listChanges(db, { vendorId, kinds: q.kind, impacts: q.impact, statuses: q.status, component: q.component, since: q.since, until: q.until, query: fts, before }, q.limit),
-      ));
+      const pages = fts === null ? [{ rows: [], next: null }] : await Promise.all((ids ?? [undefined]).map((vendorId) => {
+        const filter = { vendorId, kinds: q.kind, impacts: q.impact, statuses: q.status, component: q.component, since: q.since, until: q.until, query: fts ?? undefined, before };
+        // Words make it a search: run where searches run, under their budget.
+        return fts === undefined ? listChanges(db, filter, q.limit) : searchRunnerFor(db).run("listChanges", [filter, q.limit]);
+      }));
       // Several vendors: each list is already newest first; merge and keep one page.
       const merged = pages.flatMap((p) => p.rows).sort((a, b) => (a.observedAt === b.observedAt ? b.versionId - a.versionId : a.observedAt < b.observedAt ? 1 : -1));
       const rows = merged.slice(0, q.limit);

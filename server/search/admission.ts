@@ -3,7 +3,7 @@
  * before the request reaches a page or Next, so a flood of searches costs next to nothing to
  * refuse (rendered in full, each refusal cost pages a quarter of their throughput:
  * docs/benchmarks.md, issue 34). What a search is must match where searches run: the search
- * page with words, the API's search, the API's incident list with words.
+ * page with words, the API's search, the API's incident and change lists with words.
  */
 import type http from "node:http";
 import { renderSearchesBusyPage } from "@/lib/render/wait-page-html";
@@ -18,7 +18,7 @@ export function searchRequestOf(req: http.IncomingMessage): "page" | "api" | nul
   const pathname = routedPathname(req.url);
   const words = new URL(req.url, "http://x").searchParams.get("q")?.trim() ?? "";
   if (pathname === "/search") return words === "" ? null : "page";
-  if (pathname === "/api/v1/search" || (pathname === "/api/v1/incidents" && words !== "")) return "api";
+  if (pathname === "/api/v1/search" || ((pathname === "/api/v1/incidents" || pathname === "/api/v1/changes") && words !== "")) return "api";
   return null;
 }
 

@@ -5,12 +5,15 @@
  * takes the archive first and only values a thread can be sent, and answers plain data.
  */
 import type { RedlineDb } from "@/db/client";
+import { listChanges } from "@/db/queries/changes";
 import { listIncidents } from "@/db/queries/incident-list";
 import { searchIncidents } from "@/db/queries/search";
 
 export const SEARCH_QUERIES = {
   searchIncidents,
   listIncidents,
+  // Read-only: text an older summarizer wrote is refreshed in memory, never written back here.
+  listChanges,
 };
 
 export type SearchQueryName = keyof typeof SEARCH_QUERIES;

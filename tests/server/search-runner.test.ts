@@ -6,6 +6,8 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeStore, openDatabase, openStore, type RedlineDb } from "@/db/client";
+import { listChanges } from "@/db/queries/changes";
+import { listIncidents } from "@/db/queries/incident-list";
 import { searchIncidents, toFtsQuery } from "@/db/queries/search";
 import { createApi } from "@/server/api/api";
 import { answerSearchesBusy } from "@/server/search/admission";
@@ -65,12 +67,17 @@ afterAll(async () => {
 });
 
 describe("searches on threads of their own (SQLite)", () => {
-  it("answer what the same search answers on the web server's thread", async () => {
+  it("answer what the same search, and the lists' words, answer on the web server's thread", async () => {
     const { threads } = startThreads({ budgetMs: 60_000 });
     await threads.ready;
     const here = await searchIncidents(db, QUERY, FILTER, PAGE);
     expect(here.hits.length).toBeGreaterThan(0);
     expect(await threads.run("searchIncidents", [QUERY, FILTER, PAGE])).toEqual(here);
+    // The lists' words run there too: their rows come back as the same plain data.
+    const changes = await listChanges(db, { query: QUERY }, 10);
+    expect(changes.rows.length).toBeGreaterThan(0);
+    expect(await threads.run("listChanges", [{ query: QUERY }, 10])).toEqual(changes);
+    expect(await threads.run("listIncidents", [{ query: QUERY }, 10])).toEqual(await listIncidents(db, { query: QUERY }, 10));
   });
 
   it("stop a search still running when its budget is spent, refuse one more than may wait and one that waited its budget, and go on once the statement in hand returns", async () => {
@@ -140,7 +147,7 @@ describe("where a process's searches run", () => {
     expect((await searchRunnerFor(db).run("searchIncidents", [QUERY, FILTER, PAGE])).hits.length).toBeGreaterThan(0);
   });
 
-  it("answers a stopped search in the API with a 503 problem and Retry-After, for the search and a list's words", async () => {
+  it("answers a stopped search in the API with a 503 problem and Retry-After, for the search and the lists' words", async () => {
     const uninstall = installSearchRunner(db, {
       run: async () => {
         throw new SearchStopped("over-budget", 3_000);
@@ -150,7 +157,8 @@ describe("where a process's searches run", () => {
     try {
       const api = createApi(() => db);
       const context = { params: Promise.resolve({}) };
-      for (const [handler, url] of [[api.search, "http://x/api/v1/search?q=api*"], [api.listIncidents, "http://x/api/v1/incidents?q=api*"]] as const) {
+      const asked = [[api.search, "http://x/api/v1/search?q=api*"], [api.listIncidents, "http://x/api/v1/incidents?q=api*"], [api.listChanges, "http://x/api/v1/changes?q=api*"]] as const;
+      for (const [handler, url] of asked) {
         const response = await handler(new Request(url), context);
         expect(response.status).toBe(503);
         expect(response.headers.get("retry-after")).toBe("3");
@@ -159,6 +167,7 @@ describe("where a process's searches run", () => {
       }
       // A list without words is no search: it does not go to the runner.
       expect((await api.listIncidents(new Request("http://x/api/v1/incidents"), context)).status).toBe(200);
+      expect((await api.listChanges(new Request("http://x/api/v1/changes"), context)).status).toBe(200);
     } finally {
       uninstall();
     }
@@ -223,14 +232,14 @@ describe("searches refused at the door while the search threads are full", () =>
       expect(page.type).toBe("text/html; charset=utf-8");
       expect(page.body).toContain("No answer: too many searches are running or waiting to run on this server. Wait 3 seconds, then <a href=\"/search?q=res*+inc*\">search again</a>.");
       expect(page.body).toContain('<link rel="stylesheet" href="/_next/static/site.css"');
-      for (const path of ["/api/v1/search?q=res*", "/api/./v1/search?q=res*", "/api/v1/incidents?q=res*"]) {
+      for (const path of ["/api/v1/search?q=res*", "/api/./v1/search?q=res*", "/api/v1/incidents?q=res*", "/api/v1/changes?q=res*"]) {
         const api = await door.ask(path);
         expect(api.status, path).toBe(503);
         expect(api.type).toBe("application/problem+json; charset=utf-8");
         expect(JSON.parse(api.body)).toMatchObject({ status: 503, title: "Service unavailable", detail: "too many searches are running or waiting to run; retry in a few seconds" });
       }
       // No words, no search: the empty search page, a list without words, and every other page pass.
-      for (const path of ["/search", "/search?q=", "/api/v1/incidents", "/vendors/acme", "/feed.atom?q=x"]) expect((await door.ask(path)).status, path).toBe(204);
+      for (const path of ["/search", "/search?q=", "/api/v1/incidents", "/api/v1/changes", "/vendors/acme", "/feed.atom?q=x"]) expect((await door.ask(path)).status, path).toBe(204);
     } finally {
       await door.close();
     }
