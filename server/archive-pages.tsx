@@ -50,12 +50,12 @@ export async function renderArchivePage(db: RedlineDb, pathname: string, stylesh
   if (match[3] === undefined) {
     const route = await resolveIncidentPage(db, slug, key);
     if (!route) return null;
-    return document(db, incidentPageTitle(route), stylesheets, incidentPageAlternates(route), <IncidentPageBody route={route} now={now} />);
+    return renderDocument(db, incidentPageTitle(route), stylesheets, incidentPageAlternates(route), <IncidentPageBody route={route} now={now} />);
   }
   const seq = decodeSegment(match[3]);
   const route = seq === null ? undefined : await resolveVersionRoute(db, slug, key, seq);
   if (!route) return null;
-  return document(db, changePageTitle(route), stylesheets, changePageAlternates(route), <ChangePageBody route={route} />);
+  return renderDocument(db, changePageTitle(route), stylesheets, changePageAlternates(route), <ChangePageBody route={route} />);
 }
 
 async function renderComponentPage(db: RedlineDb, match: RegExpExecArray, search: string, stylesheets: readonly string[], now: Date): Promise<string | null> {
@@ -63,10 +63,11 @@ async function renderComponentPage(db: RedlineDb, match: RegExpExecArray, search
   if (slug === null || key === null) return null;
   const page = await resolveComponentPage(db, slug, key, search, now);
   if (!page) return null;
-  return document(db, componentPageTitle(page), stylesheets, [], <ComponentPageBody page={page} now={now} />);
+  return renderDocument(db, componentPageTitle(page), stylesheets, [], <ComponentPageBody page={page} now={now} />);
 }
 
-async function document(db: RedlineDb, title: string, stylesheets: readonly string[], alternates: readonly FeedAlternate[], body: ReactNode): Promise<string> {
+/** A whole page the web server renders itself, framed as app/layout.tsx frames Next's, with the polling banner while every poll fails. */
+export async function renderDocument(db: RedlineDb, title: string, stylesheets: readonly string[], alternates: readonly FeedAlternate[], body: ReactNode): Promise<string> {
   const notice = await readPollingNotice(db);
   return `<!DOCTYPE html>${renderToStaticMarkup(<HtmlDocument title={title} stylesheets={stylesheets} alternates={alternates} notice={notice}>{body}</HtmlDocument>)}`;
 }
@@ -92,14 +93,24 @@ export async function answerArchivePage(render: ArchivePageRenderer, req: http.I
   if (!isArchivePagePath(url.pathname)) return false;
   const html = await render(url.pathname, url.search, new Date());
   if (html === null) return false;
+  sendHtmlPage(req, res, html);
+  return true;
+}
+
+/**
+ * Writes a page the web server rendered itself: its security headers with a fresh nonce, and
+ * Next's cache-control for a page rendered per request (a 200 is kept by the page cache
+ * regardless); a refused page (a 503 with when to ask again) is not to be kept anywhere.
+ */
+export function sendHtmlPage(req: http.IncomingMessage, res: http.ServerResponse, html: string, refused?: { status: number; retryAfterSeconds: number }): void {
   const body = Buffer.from(html, "utf8");
-  res.writeHead(200, {
+  res.writeHead(refused?.status ?? 200, {
     ...securityHeaders(newNonce()),
     "content-type": "text/html; charset=utf-8",
     "content-length": String(body.length),
-    "cache-control": NO_STORE,
+    "cache-control": refused ? "no-store" : NO_STORE,
+    ...(refused ? { "retry-after": String(refused.retryAfterSeconds) } : {}),
   });
   if (req.method === "HEAD") res.end();
   else res.end(body);
-  return true;
 }

@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { SearchPageBody } from "@/components/search-page";
 import { getServerDb } from "@/db/server-db";
-import { searchParamsSchema } from "@/lib/page-params";
 import { loadSearchView } from "@/server/search/view";
 
 export const dynamic = "force-dynamic";
@@ -15,7 +14,6 @@ export const metadata: Metadata = { title: "Search" };
  */
 export default async function SearchPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const raw = await searchParams;
-  if (!searchParamsSchema.safeParse(raw).success) notFound();
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(raw)) for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) params.append(key, one);
   const loaded = await loadSearchView(getServerDb(), params, new Date());
