@@ -1,30 +1,23 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres";
 import { migrate as migratePostgres } from "drizzle-orm/node-postgres/migrator";
-import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import pg from "pg";
-import type { Connection, Dialect } from "@/db/driver/connection";
+import type { Dialect } from "@/db/driver/connection";
 import { describeStoreFailure, firstLineOf, refusedStatement } from "@/db/driver/database-failure";
-import { postgresConnection, type PostgresConnection } from "@/db/driver/postgres-connection";
-import { sqliteConnection } from "@/db/driver/sqlite-connection";
+import { postgresConnection, type PostgresConnection } from "@/db/postgres/connection";
+import { sqliteConnection } from "@/db/sqlite/connection";
 import * as schema from "@/db/schema";
+import type { RedlineDb } from "@/db/driver/database";
 import * as postgresSchema from "@/db/schema/postgres";
-import { registerSearchFunctions } from "@/db/search-text";
-import { registerVersionContentFunction } from "@/db/version-content";
-import { fillVersionSearch } from "@/db/version-search-fill";
+import { registerSearchFunctions } from "@/db/search/search-text";
+import { registerVersionContentFunction } from "@/db/history/version-content";
+import { fillVersionSearch } from "@/db/search/version-search-fill";
 
-/**
- * An open archive. `connection` runs the data layer's statements on either database. The rest is
- * Drizzle over SQLite, kept while the data layer moves onto `connection`: on PostgreSQL `$client`
- * throws, saying the code reached is SQLite-only (docs/decisions/0045-one-data-layer-two-databases.md).
- */
-export type RedlineDb = BetterSQLite3Database<typeof schema> & { $client: Database.Database; readonly connection: Connection };
-/** The database or a transaction on it: what query and write functions take. */
-export type RedlineExecutor = BaseSQLiteDatabase<"sync", Database.RunResult, typeof schema>;
+export type { RedlineDb, RedlineExecutor } from "@/db/driver/database";
 
 /** Where the generated migrations live, from the project root (works under tsx, vitest and next). */
 export const MIGRATIONS_DIR = path.join(process.cwd(), "db", "migrations");

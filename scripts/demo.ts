@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { closeDatabase, openDatabase } from "@/db/client";
-import { addVendor } from "@/db/vendors";
+import { addVendor } from "@/db/settings/vendors";
 import { catchUpAt, formatCatchUpClock } from "@/lib/catch-up-clock";
 import { readEnv } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";

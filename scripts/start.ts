@@ -7,8 +7,8 @@
  */
 import path from "node:path";
 import { closeStore, isDatabaseUrl, openStore, redact, type RedlineDb } from "@/db/client";
-import { recordSupervisorEvent } from "@/db/supervisor-events";
-import { syncCatalogVendors } from "@/db/vendors";
+import { recordSupervisorEvent } from "@/db/operations/supervisor-events";
+import { syncCatalogVendors } from "@/db/settings/vendors";
 import { databaseLocation, readEnv } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 import { CATALOG, catalogVendorSettings } from "@/scrapers/catalog/catalog";

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import type { SupervisorEvent, SupervisorEventKind } from "@/db/supervisor-events";
+import type { SupervisorEvent, SupervisorEventKind } from "@/db/operations/supervisor-events";
 import { errorMessage } from "@/lib/error-message";
 import { formatDuration } from "@/lib/format";
 import { EXIT_CONFIG } from "@/lib/listen-failure";

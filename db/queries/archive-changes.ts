@@ -1,6 +1,6 @@
-import type { RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
-import { statementsFor } from "@/db/queries/prepared";
+import { statementsFor } from "@/db/driver/prepared";
 
 /** Whom one change to the archive concerns: a vendor's incident, a whole vendor, or (no vendor) everything. */
 export interface ArchiveChange {

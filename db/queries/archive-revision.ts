@@ -1,6 +1,6 @@
-import type { RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
-import { statementsFor } from "@/db/queries/prepared";
+import { statementsFor } from "@/db/driver/prepared";
 
 const statements = statementsFor((c: Connection) => ({
   revision: c.prepare<[], { revision: number }>("SELECT revision FROM archive_revision WHERE id = 1"),

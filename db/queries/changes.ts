@@ -1,13 +1,13 @@
-import type { RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/driver/database";
 import type { Connection, Dialect } from "@/db/driver/connection";
-import { conditionsOf, type Cursor, encodeCursor, listedValues, statementShaped } from "@/db/queries/prepared";
+import { conditionsOf, type Cursor, encodeCursor, listedValues, statementShaped } from "@/db/driver/prepared";
 import { SEARCH_QUERY, searchParameter } from "@/db/queries/search";
 import type { Change } from "@/lib/change";
 import { changeKindCode, type ChangeKindName } from "@/lib/change-kinds";
 import { currentSummarizer, type Summarizer } from "@/lib/summarize";
-import { unpackVersionContent, unpackVersionText, type VersionContent } from "@/db/version-content";
-import { withFreshText } from "@/db/version-text";
-import { observedMsOf } from "@/db/layout/side-tables";
+import { unpackVersionContent, unpackVersionText, type VersionContent } from "@/db/history/version-content";
+import { withFreshText } from "@/db/history/version-text";
+import { observedMsOf } from "@/db/history/layout/side-tables";
 
 export interface ChangeRow {
   versionId: number;

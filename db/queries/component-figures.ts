@@ -1,7 +1,7 @@
-import type { RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
 import { loadGridObservations } from "@/db/queries/grid-watch";
-import { statementsFor } from "@/db/queries/prepared";
+import { statementsFor } from "@/db/driver/prepared";
 import { ACKNOWLEDGMENT_WINDOW_MS } from "@/lib/components/acknowledgment-lag";
 import type { FigureRun } from "@/lib/components/component-figures";
 import { gridSourcesOf } from "@/lib/components/component-page";

@@ -1,7 +1,7 @@
-import type { RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
 import { OWN_RUN_COLUMNS, RUN_COLUMNS, type RunRow, runOf } from "@/db/queries/component-history";
-import { statementsFor } from "@/db/queries/prepared";
+import { statementsFor } from "@/db/driver/prepared";
 import { getVendor } from "@/db/queries/vendor-profile";
 import type { StoredComponentRun } from "@/lib/components/component-history";
 import { loadGridObservations } from "@/db/queries/grid-watch";

@@ -1,4 +1,4 @@
-import type { RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/driver/database";
 import { loadVendorExport } from "@/db/queries/incident-history";
 import { parseSeq } from "@/db/queries/incident-route";
 import { type ExportDocument, toVersionExport, type VersionExportDocument } from "@/lib/export-document";

@@ -1,6 +1,6 @@
-import type { RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
-import { statementsFor } from "@/db/queries/prepared";
+import { statementsFor } from "@/db/driver/prepared";
 import { type ComponentPageFacts, gridSourcesOf } from "@/lib/components/component-page";
 import { type CaptureRunFacts, extendWatch, longestWatchedGap, type SourceWatch, sourceWatchOf } from "@/lib/components/observed-time";
 import type { NowRules } from "@/lib/now-rules";

@@ -1,19 +1,19 @@
-import type { RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
-import { statementsFor } from "@/db/queries/prepared";
+import { statementsFor } from "@/db/driver/prepared";
 import { loadComponentRuns, loadQuietDegradations } from "@/db/queries/component-history";
-import { getVendorBySlug } from "@/db/vendors";
+import { getVendorBySlug } from "@/db/settings/vendors";
 import { toComponentHistories } from "@/lib/components/component-history";
 import type { ChangeKindName } from "@/lib/change-kinds";
 import type { ExportDocument, ExportVersion, StoredIncidentHistory } from "@/lib/export-document";
 import { toExportIncident } from "@/lib/export-document";
 import type { IncidentState } from "@/lib/incident";
 import { currentSummarizer, type Summarizer } from "@/lib/summarize";
-import type { StoredPatch } from "@/db/json-deltas";
-import type { PackedJson } from "@/db/packed-json";
-import { unpackVersionContent } from "@/db/version-content";
-import { renderVersionText } from "@/db/version-text";
-import { readVersionSnapshotText, replayIncidentSteps, storedStep } from "@/db/version-states";
+import type { StoredPatch } from "@/db/history/json-deltas";
+import type { PackedJson } from "@/db/history/packed-json";
+import { unpackVersionContent } from "@/db/history/version-content";
+import { renderVersionText } from "@/db/history/version-text";
+import { readVersionSnapshotText, replayIncidentSteps, storedStep } from "@/db/history/version-states";
 
 interface VersionRow {
   incidentId: number;

@@ -1,5 +1,5 @@
-import type { RedlineDb } from "@/db/client";
-import { conditionsOf, type Cursor, encodeCursor, listedValues, statementShaped } from "@/db/queries/prepared";
+import type { RedlineDb } from "@/db/driver/database";
+import { conditionsOf, type Cursor, encodeCursor, listedValues, statementShaped } from "@/db/driver/prepared";
 import { SEARCH_QUERY, searchParameter } from "@/db/queries/search";
 import { changeKindCode, type ChangeKindName } from "@/lib/change-kinds";
 

@@ -1,13 +1,13 @@
-import type { RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
-import { statementsFor } from "@/db/queries/prepared";
+import { statementsFor } from "@/db/driver/prepared";
 import type { Change } from "@/lib/change";
 import type { ChangeKindName } from "@/lib/change-kinds";
 import type { IncidentState } from "@/lib/incident";
 import { currentSummarizer, type Summarizer } from "@/lib/summarize";
-import { unpackVersionContent, unpackVersionText } from "@/db/version-content";
-import { readVersionState } from "@/db/version-states";
-import { withFreshText } from "@/db/version-text";
+import { unpackVersionContent, unpackVersionText } from "@/db/history/version-content";
+import { readVersionState } from "@/db/history/version-states";
+import { withFreshText } from "@/db/history/version-text";
 
 export interface VersionSummary {
   seq: number;

@@ -1,9 +1,9 @@
-import type { RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/driver/database";
 import { getIncidentRecord, getVersionChange, type IncidentRecord, type VersionChange } from "@/db/queries/incident-page";
 import { findComponentPages, loadRunsBeforeSighting, loadVersionSightings } from "@/db/queries/incident-timing";
 import { lastGoodCaptureAt } from "@/db/queries/vendor-now";
 import { getVendor } from "@/db/queries/vendor-profile";
-import type { VendorRow } from "@/db/vendors";
+import type { VendorRow } from "@/db/settings/vendors";
 import { type AcknowledgmentLag, acknowledgmentLagOf } from "@/lib/components/acknowledgment-lag";
 import { providerIdFromKey } from "@/lib/incident-key";
 import { platformProfileOf } from "@/lib/platform-profiles";

@@ -1,7 +1,7 @@
-import type { RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
-import { statementsFor } from "@/db/queries/prepared";
-import { unpackVersionContent } from "@/db/version-content";
+import { statementsFor } from "@/db/driver/prepared";
+import { unpackVersionContent } from "@/db/history/version-content";
 import { ACKNOWLEDGMENT_WINDOW_MS, type LagRun } from "@/lib/components/acknowledgment-lag";
 import type { ComponentStatus } from "@/lib/components/component-status";
 import type { VersionSighting } from "@/lib/posted-late";

@@ -1,9 +1,9 @@
-import type { RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
 import type { WatchScope } from "@/db/queries/changes";
-import { statementsFor } from "@/db/queries/prepared";
-import { unpackVersionContent } from "@/db/version-content";
-import { readVersionState } from "@/db/version-states";
+import { statementsFor } from "@/db/driver/prepared";
+import { unpackVersionContent } from "@/db/history/version-content";
+import { readVersionState } from "@/db/history/version-states";
 import type { Change } from "@/lib/change";
 import type { MaintenanceRecord } from "@/lib/maintenance-calendar";
 

@@ -1,6 +1,6 @@
-import type { RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
-import { statementsFor } from "@/db/queries/prepared";
+import { statementsFor } from "@/db/driver/prepared";
 import { type PollOutcomes, pollingNotice } from "@/lib/poll-reachability";
 
 const POLLED = "v.enabled = TRUE AND v.url IS NOT NULL";

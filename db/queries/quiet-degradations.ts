@@ -1,6 +1,6 @@
-import type { RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
-import { conditionsOf, type Cursor, listedValues, statementShaped, statementsFor } from "@/db/queries/prepared";
+import { conditionsOf, type Cursor, listedValues, statementShaped, statementsFor } from "@/db/driver/prepared";
 import {
   type ComponentDirectory, type DirectoryEntry, inGroup, namesComponent, namesMatch, type QuietDegradationView, type StoredQuietDegradation, viewQuietDegradation,
 } from "@/lib/components/quiet-degradation";

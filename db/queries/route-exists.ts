@@ -1,7 +1,7 @@
-import type { RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/driver/database";
 import { parseSeq } from "@/db/queries/incident-route";
 import type { Connection } from "@/db/driver/connection";
-import { statementsFor } from "@/db/queries/prepared";
+import { statementsFor } from "@/db/driver/prepared";
 import { providerIdFromKey } from "@/lib/incident-key";
 
 const VENDOR_PATH = /^\/vendors\/([^/]+)(?:\/(?:changes|status|incidents\/([^/]+)(?:\/(?:compare|export\.md|export\.json|versions\/([^/]+)(?:\/export\.(?:md|json))?))?))?\/?$/;

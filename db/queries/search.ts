@@ -1,6 +1,6 @@
-import type { RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/driver/database";
 import type { Connection, Dialect } from "@/db/driver/connection";
-import { statementsFor } from "@/db/queries/prepared";
+import { statementsFor } from "@/db/driver/prepared";
 import { SEARCH_LIMITS, searchWordsOf } from "@/lib/search-words";
 
 export interface SearchHit {

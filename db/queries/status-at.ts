@@ -1,9 +1,9 @@
-import type { RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
-import { statementsFor } from "@/db/queries/prepared";
-import { unpackVersionText } from "@/db/version-content";
-import { readVersionState } from "@/db/version-states";
-import { getVendorBySlug } from "@/db/vendors";
+import { statementsFor } from "@/db/driver/prepared";
+import { unpackVersionText } from "@/db/history/version-content";
+import { readVersionState } from "@/db/history/version-states";
+import { getVendorBySlug } from "@/db/settings/vendors";
 import type { ComponentStatus } from "@/lib/components/component-status";
 import type { CoveringRun, IncidentAt, StatusFacts } from "@/lib/components/status-view";
 import { type Impact, isOpenIncident } from "@/lib/incident";

@@ -1,8 +1,8 @@
-import type { RedlineDb } from "@/db/client";
-import { getPollState } from "@/db/poll-state";
+import type { RedlineDb } from "@/db/driver/database";
+import { getPollState } from "@/db/operations/poll-state";
 import { findStatusAt } from "@/db/queries/status-at";
 import { listSourceStandings } from "@/db/queries/vendor-now";
-import { getVendorBySlug } from "@/db/vendors";
+import { getVendorBySlug } from "@/db/settings/vendors";
 import { refuseBeforeArchive, type StatusPage, toStatusNowPage, toStatusPage } from "@/lib/components/status-view";
 import { type NowRules, statusRules } from "@/lib/now-rules";
 import { nowFactsOf } from "@/lib/vendor-now";

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
-import type { RedlineDb } from "@/db/client";
-import { transact } from "@/db/transaction";
+import type { RedlineDb } from "@/db/driver/database";
+import { transact } from "@/db/driver/transaction";
 
 /**
  * One table with its indexes, as SQLite's dbstat measures them (a full-text table with its shadow

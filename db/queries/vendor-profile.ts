@@ -1,7 +1,7 @@
-import type { RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
-import { type Cursor, encodeCursor, statementsFor } from "@/db/queries/prepared";
-import type { VendorRow } from "@/db/vendors";
+import { type Cursor, encodeCursor, statementsFor } from "@/db/driver/prepared";
+import type { VendorRow } from "@/db/settings/vendors";
 import type { IncidentFacts } from "@/lib/vendor-figures";
 
 export interface IncidentListRow {

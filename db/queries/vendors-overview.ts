@@ -1,8 +1,8 @@
-import type { RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
-import { statementsFor } from "@/db/queries/prepared";
+import { statementsFor } from "@/db/driver/prepared";
 import { listSourceStandings, listUnresolvedGroups, listUnresolvedIncidents, type UnresolvedGroup, type UnresolvedIncidentRow } from "@/db/queries/vendor-now";
-import type { VendorRow } from "@/db/vendors";
+import type { VendorRow } from "@/db/settings/vendors";
 import type { NowRules } from "@/lib/now-rules";
 import { withoutCredentials } from "@/lib/url-credentials";
 import { describeVendorNow, nowFactsOf, type SourceNowFacts, type VendorNow, type VendorNowFacts, worstImpactOf } from "@/lib/vendor-now";

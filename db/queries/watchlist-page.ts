@@ -1,10 +1,10 @@
 /** What /watch and /watch/<name> show: the watchlists, and one's vendors as they are now with their latest changes. */
-import type { RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/driver/database";
 import { type ChangePage, listChanges } from "@/db/queries/changes";
-import type { Cursor } from "@/db/queries/prepared";
+import type { Cursor } from "@/db/driver/prepared";
 import { getVendorOverview, type NowRules, type VendorOverview } from "@/db/queries/vendors-overview";
 import { resolveWatchlistScope, scopeOfWatchlist, type WatchedVendor } from "@/db/queries/watchlist-scope";
-import { listWatchlists, type Watchlist } from "@/db/watchlists";
+import { listWatchlists, type Watchlist } from "@/db/notifications/watchlists";
 
 export interface WatchlistPage {
   watchlist: Watchlist;

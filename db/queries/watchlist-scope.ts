@@ -1,8 +1,8 @@
 /** A watchlist as the change lists, feeds and calendar filter on it. */
-import type { RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/driver/database";
 import type { WatchScope } from "@/db/queries/changes";
 import { getVendor } from "@/db/queries/vendor-profile";
-import { getWatchlist, type Watchlist } from "@/db/watchlists";
+import { getWatchlist, type Watchlist } from "@/db/notifications/watchlists";
 
 export interface WatchedVendor extends WatchScope {
   slug: string;

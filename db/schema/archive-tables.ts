@@ -1,15 +1,11 @@
 import { sql } from "drizzle-orm";
-import type { StoredPatch } from "@/db/json-deltas";
-import type { PackedJson } from "@/db/packed-json";
+import { BODY_ENCODINGS, type BodyEncoding } from "@/db/history/body-codec";
+import type { StoredPatch } from "@/db/history/json-deltas";
+import type { PackedJson } from "@/db/history/packed-json";
 import type { ColumnHelpers } from "@/db/schema/columns";
 
-/**
- * How raw bodies are encoded at rest: `zstd` a whole body, `zstd-delta` a body compressed with the
- * raw content of its base body as the dictionary (zstd's patch-from), `gzip` a whole body as the
- * layout before deltas stored it (read, and converted by `migrate`; never written).
- */
-export const BODY_ENCODINGS = ["gzip", "zstd", "zstd-delta"] as const;
-export type BodyEncoding = (typeof BODY_ENCODINGS)[number];
+/** How raw bodies are encoded at rest (db/history/body-codec.ts). */
+export { BODY_ENCODINGS, type BodyEncoding };
 
 export const CAPTURE_OUTCOMES = ["ok", "not-modified", "failed", "invalid"] as const;
 export type CaptureOutcome = (typeof CAPTURE_OUTCOMES)[number];
@@ -76,21 +72,21 @@ export function defineArchiveTables(h: ColumnHelpers) {
     lastError: h.text("last_error"),
     consecutiveFailures: h.integer("consecutive_failures").notNull().default(0),
     backoffSeconds: h.integer("backoff_seconds").notNull().default(0),
-    /** The poller polling the vendor now, until when: several pollers share the vendors (db/poll-leases.ts). */
+    /** The poller polling the vendor now, until when: several pollers share the vendors (db/operations/poll-leases.ts). */
     leaseOwner: h.text("lease_owner"),
     leaseExpiresAt: h.text("lease_expires_at"),
   });
 
   /**
    * Raw bodies, content-addressed: an unchanged snapshot is stored once however often it is fetched.
-   * Each source's bodies form chains of deltas back to a whole one (db/capture-bodies.ts).
+   * Each source's bodies form chains of deltas back to a whole one (db/history/capture-bodies.ts).
    */
   const captureBodies = h.table(
     "capture_bodies",
     {
       /** What captures and deltas refer to: an integer, not the 32-byte hash, in every row and index that points at a body. */
       id: h.rowId("id"),
-      /** sha256 of the raw body, as 32 bytes (db/capture-bodies.ts reads and writes it as hex). */
+      /** sha256 of the raw body, as 32 bytes (db/history/capture-bodies.ts reads and writes it as hex). */
       hash: h.blob("hash").notNull(),
       encoding: h.text("encoding", { enum: BODY_ENCODINGS }).notNull(),
       size: h.integer("size").notNull(),
@@ -234,8 +230,8 @@ export function defineArchiveTables(h: ColumnHelpers) {
       observedAt: h.text("observed_at").notNull(),
       hash: h.text("hash").notNull(),
       /**
-       * The full IncidentState (normalized incident + presence) as JSON (packed, db/packed-json.ts), kept
-       * for the latest version and every VERSION_CHECKPOINT-th; the others are rebuilt from `patch` (db/version-states.ts).
+       * The full IncidentState (normalized incident + presence) as JSON (packed, db/history/packed-json.ts), kept
+       * for the latest version and every VERSION_CHECKPOINT-th; the others are rebuilt from `patch` (db/history/version-states.ts).
        */
       snapshot: h.packed<PackedJson>()("snapshot"),
       /** A zstd delta against the next version's snapshot, or (written before) a lib/json-patch text from the previous one. */
@@ -243,7 +239,7 @@ export function defineArchiveTables(h: ColumnHelpers) {
       kinds: h.json("kinds").notNull().$type<string[]>(),
       /**
        * The version's changes, summary and headline, and the incident's title, impact and kind as of
-       * it: one zstd frame against a fixed dictionary (db/version-content.ts).
+       * it: one zstd frame against a fixed dictionary (db/history/version-content.ts).
        */
       content: h.blob("content").notNull(),
       /** The SUMMARY_VERSION that wrote summary and headline: older text is rendered again on read. */
@@ -284,7 +280,7 @@ export function defineArchiveTables(h: ColumnHelpers) {
       id: h.id("id"),
       incidentId: h.integer("incident_id").notNull().references(() => incidents.id, { onDelete: "cascade" }),
       captureId: h.integer("capture_id").notNull().references(() => captures.id),
-      /** The record as JSON: kept for the latest state and at checkpoints (db/state-log.ts), else rebuilt from `patch`. */
+      /** The record as JSON: kept for the latest state and at checkpoints (db/history/state-log.ts), else rebuilt from `patch`. */
       state: h.packed<PackedJson>()("state"),
       /** A zstd delta against the incident's next state row, or (written before) a lib/json-patch text from the previous one. */
       patch: h.packed<StoredPatch>()("patch"),

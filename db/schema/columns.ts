@@ -1,8 +1,8 @@
 import { type SQLWrapper, sql } from "drizzle-orm";
 import * as pg from "drizzle-orm/pg-core";
 import * as sqlite from "drizzle-orm/sqlite-core";
-import { isZstdFrame } from "@/db/json-deltas";
-import { isDictionaryCompressed } from "@/db/json-dictionary";
+import { isZstdFrame } from "@/db/history/json-deltas";
+import { isDictionaryCompressed } from "@/db/history/json-dictionary";
 
 /**
  * The column kinds the schema is described with, in each dialect (docs/decisions/0041). The tables
@@ -34,7 +34,7 @@ export const sqliteColumns = {
   /** JSON read and written as its text. */
   jsonText: <N extends string>(name: N) => sqlite.text(name),
   blob: <N extends string>(name: N) => sqlite.blob(name, { mode: "buffer" }),
-  /** JSON text, or a binary packed form of it (db/packed-json.ts, db/json-deltas.ts): the JS type tells which. */
+  /** JSON text, or a binary packed form of it (db/history/packed-json.ts, db/history/json-deltas.ts): the JS type tells which. */
   packed: textOrBlob,
   /** A partial index's condition on a boolean column. */
   isTrue: (column: SQLWrapper) => sql`${column} = 1`,

@@ -64,7 +64,7 @@ export function defineOperationTables(h: ColumnHelpers, { vendors }: Pick<Return
   /** How often each budget (a webhook source, or the ceiling over all) refused, and when it last alerted. */
   /**
    * When the next request to each origin may start, shared by every poller: the per-host politeness
-   * interval holds across processes and machines, not only within one (db/host-slots.ts).
+   * interval holds across processes and machines, not only within one (db/operations/host-slots.ts).
    */
   const hostSlots = h.table("host_slots", {
     origin: h.text("origin").primaryKey(),

@@ -5,7 +5,7 @@ import { defineNotificationTables } from "@/db/schema/notification-tables";
 import { defineOperationTables } from "@/db/schema/operation-tables";
 
 /**
- * Redline's tables, described once for both dialects (docs/decisions/0041): db/schema.ts builds
+ * Redline's tables, described once for both dialects (docs/decisions/0041): db/schema/index.ts builds
  * them for SQLite, db/schema/postgres.ts for PostgreSQL. What a dialect does its own way (SQLite's
  * FTS5 index and its compressed text, PostgreSQL's tsvector tables, the triggers) is in its migrations.
  */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getArchiveChangePosition, listArchiveChangesSince } from "@/db/queries/archive-changes";
-import { removeVendor, syncCatalogVendors, ensureVendor } from "@/db/vendors";
+import { removeVendor, syncCatalogVendors, ensureVendor } from "@/db/settings/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { freshDatabase } from "@/tests/support/database";
 import { makeIncident } from "@/tests/support/incidents";

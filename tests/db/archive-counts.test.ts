@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { countArchive } from "@/db/queries/archive-counts";
-import { addVendor, removeVendor } from "@/db/vendors";
+import { addVendor, removeVendor } from "@/db/settings/vendors";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { freshDatabase } from "@/tests/support/database";
 import { testDatabaseDialect } from "@/tests/support/test-database-settings";

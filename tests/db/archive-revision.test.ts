@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getArchiveRevision } from "@/db/queries/archive-revision";
-import { addLiveSource, addVendor, ensureVendor, removeVendor, syncCatalogVendors } from "@/db/vendors";
+import { addLiveSource, addVendor, ensureVendor, removeVendor, syncCatalogVendors } from "@/db/settings/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { freshDatabase } from "@/tests/support/database";
 import { makeIncident } from "@/tests/support/incidents";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadComponentFigureFacts } from "@/db/queries/component-figures";
-import { ensureVendor } from "@/db/vendors";
+import { ensureVendor } from "@/db/settings/vendors";
 import { platformProfileOf } from "@/lib/platform-profiles";
 import { computeVendorFigures } from "@/lib/vendor-figures";
 import { freshDatabase } from "@/tests/support/database";

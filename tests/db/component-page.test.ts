@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { componentExists, findComponentPage } from "@/db/queries/component-page";
 import { archivePathExists } from "@/db/queries/route-exists";
-import { ensureVendor, type VendorRow } from "@/db/vendors";
+import { ensureVendor, type VendorRow } from "@/db/settings/vendors";
 import { componentPeriodOf, toComponentPage } from "@/lib/components/component-page";
 import { platformProfileOf } from "@/lib/platform-profiles";
 import { freshDatabase } from "@/tests/support/database";

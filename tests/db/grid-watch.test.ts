@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { loadGridObservations } from "@/db/queries/grid-watch";
-import { ensureVendor, type VendorRow } from "@/db/vendors";
+import { ensureVendor, type VendorRow } from "@/db/settings/vendors";
 import { type CaptureRunFacts, observedWithin, watchedTimeOf, watchedTimeOfSources } from "@/lib/components/observed-time";
 import { platformProfileOf } from "@/lib/platform-profiles";
 import { freshDatabase, queryRows } from "@/tests/support/database";

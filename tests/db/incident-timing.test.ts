@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { resolveIncidentPage } from "@/db/queries/incident-route";
-import { ensureVendor } from "@/db/vendors";
+import { ensureVendor } from "@/db/settings/vendors";
 import { freshDatabase } from "@/tests/support/database";
 import { component, grid, incidents, recordCaptures, statuspageIncident } from "@/tests/support/status-captures";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { recordObservation } from "@/db/capture-runs";
+import { recordObservation } from "@/db/record/capture-runs";
 import type { RedlineDb } from "@/db/client";
-import { savePollState } from "@/db/poll-state";
+import { savePollState } from "@/db/operations/poll-state";
 import { listVendorPollStatus } from "@/db/queries/operator-status";
-import { ensureVendor, type VendorRow } from "@/db/vendors";
+import { ensureVendor, type VendorRow } from "@/db/settings/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
 import { freshDatabase } from "@/tests/support/database";
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { loadVendorExport } from "@/db/queries/incident-history";
 import { findQuietDegradation, listComponentGroups, listQuietDegradations, listQuietDegradationsPerVendor, loadComponentEntries } from "@/db/queries/quiet-degradations";
-import { ensureVendor, type VendorRow } from "@/db/vendors";
+import { ensureVendor, type VendorRow } from "@/db/settings/vendors";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
 import { getPlatform } from "@/scrapers/platforms";
 import { corpusPath, describeCorpus } from "@/tests/support/corpus";

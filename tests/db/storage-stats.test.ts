@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { readStorageStats, type StorageStats, VENDOR_PARTS } from "@/db/queries/storage-stats";
-import { ensureVendor } from "@/db/vendors";
+import { ensureVendor } from "@/db/settings/vendors";
 import { importSnapshots } from "@/scrapers/ingest/import-snapshots";
 import { getPlatform } from "@/scrapers/platforms";
 import { countRows, freshDatabase } from "@/tests/support/database";

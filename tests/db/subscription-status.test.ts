@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addSubscription, disableSubscription } from "@/db/subscriptions";
+import { addSubscription, disableSubscription } from "@/db/notifications/subscriptions";
 import { listTroubledSubscriptions } from "@/db/queries/subscription-status";
 import { freshDatabase } from "@/tests/support/database";
 

@@ -3,7 +3,7 @@ import type { RedlineDb } from "@/db/client";
 import { listSourceStandings } from "@/db/queries/vendor-now";
 import { listIncidentFacts } from "@/db/queries/vendor-profile";
 import { describeVendorNowIncidents, getVendorOverview, type NowRules } from "@/db/queries/vendors-overview";
-import { addVendor, ensureVendor, type VendorRow } from "@/db/vendors";
+import { addVendor, ensureVendor, type VendorRow } from "@/db/settings/vendors";
 import type { Incident } from "@/lib/incident";
 import { comparisonRows, compareVendors } from "@/lib/vendor-comparison";
 import { computeVendorFigures } from "@/lib/vendor-figures";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { closeStore, openStore } from "@/db/client";
-import { savePollState } from "@/db/poll-state";
-import { addVendor } from "@/db/vendors";
+import { savePollState } from "@/db/operations/poll-state";
+import { addVendor } from "@/db/settings/vendors";
 import { E2E_OPERATOR_TOKEN } from "@/tests/e2e/support/app-server";
 import { startE2eApp } from "@/tests/e2e/support/e2e-app";
 

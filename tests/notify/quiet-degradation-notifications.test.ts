@@ -1,9 +1,9 @@
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { queueJob } from "@/db/derivation-jobs";
-import { fanOutVersions } from "@/db/notification-outbox";
-import { addSubscription, type Subscription } from "@/db/subscriptions";
+import { queueJob } from "@/db/operations/derivation-jobs";
+import { fanOutVersions } from "@/db/notifications/outbox";
+import { addSubscription, type Subscription } from "@/db/notifications/subscriptions";
 import { quietDegradationSchema, versionDetailSchema } from "@/lib/api/schemas";
 import { subscriptionFilterSchema } from "@/lib/notify/subscription-filter";
 import { runDeliveryRound } from "@/notify/deliver";

@@ -1,9 +1,9 @@
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { listDeliveries } from "@/db/notification-delivery";
-import { addSubscription, getSubscription } from "@/db/subscriptions";
-import { ensureVendor } from "@/db/vendors";
+import { listDeliveries } from "@/db/notifications/delivery";
+import { addSubscription, getSubscription } from "@/db/notifications/subscriptions";
+import { ensureVendor } from "@/db/settings/vendors";
 import { versionDetailSchema } from "@/lib/api/schemas";
 import { readEnv } from "@/lib/env";
 import { subscriptionFilterSchema } from "@/lib/notify/subscription-filter";

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { SupervisorEvent } from "@/db/supervisor-events";
+import type { SupervisorEvent } from "@/db/operations/supervisor-events";
 import { EXIT_CONFIG } from "@/lib/listen-failure";
 import { type ChildSpec, nextRestartDelay, RESTART_POLICY, type RestartPolicy } from "@/scripts/supervise";
 import { watchProcess } from "@/tests/support/watch-process";

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { getPollState } from "@/db/poll-state";
-import { ensureVendor, getVendorBySlug } from "@/db/vendors";
+import { getPollState } from "@/db/operations/poll-state";
+import { ensureVendor, getVendorBySlug } from "@/db/settings/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { type Api, createApi } from "@/server/api/api";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";

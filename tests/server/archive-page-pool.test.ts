@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeStore, openStore, type RedlineDb } from "@/db/client";
-import { ensureVendor } from "@/db/vendors";
+import { ensureVendor } from "@/db/settings/vendors";
 import { paths } from "@/lib/incident-key";
 import { type ArchivePagePool, createArchivePagePool, PageWorkerUnavailable, pooledRenderer } from "@/server/archive-page-pool";
 import { renderArchivePage } from "@/server/archive-pages";

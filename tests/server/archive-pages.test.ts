@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { paths } from "@/lib/incident-key";
 import { renderArchivePage } from "@/server/archive-pages";
-import { ensureVendor } from "@/db/vendors";
+import { ensureVendor } from "@/db/settings/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { freshDatabase } from "@/tests/support/database";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { ensureVendor } from "@/db/vendors";
+import { ensureVendor } from "@/db/settings/vendors";
 import { paths } from "@/lib/incident-key";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { gcpPlatform } from "@/scrapers/platforms/gcp";

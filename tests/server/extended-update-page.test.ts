@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { ensureVendor } from "@/db/vendors";
+import { ensureVendor } from "@/db/settings/vendors";
 import type { Change } from "@/lib/change";
 import { paths } from "@/lib/incident-key";
 import { renderChangeMarkdown } from "@/lib/render/change-markdown";

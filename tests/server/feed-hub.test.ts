@@ -2,7 +2,7 @@ import Parser from "rss-parser";
 import { parseDocument, DomUtils } from "htmlparser2";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { saveWatchlist } from "@/db/watchlists";
+import { saveWatchlist } from "@/db/notifications/watchlists";
 import { FEED_FORMATS, type FeedFormat } from "@/lib/render/feed";
 import { type FeedLevel, feedRoute } from "@/server/feeds/feed-route";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";

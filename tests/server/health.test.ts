@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { closeStore, openStore } from "@/db/client";
-import { createReadinessProbe, type Readiness } from "@/db/readiness";
+import { createReadinessProbe, type Readiness } from "@/db/operations/readiness";
 import { answerHealth } from "@/server/health";
 import { countRows, freshLocation, runSql } from "@/tests/support/database";
 import { testDatabaseDialect } from "@/tests/support/test-database-settings";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import ICAL from "ical.js";
 import { beforeAll, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { ensureVendor } from "@/db/vendors";
+import { ensureVendor } from "@/db/settings/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
 import { maintenanceCalendarRoute } from "@/server/feeds/maintenance-route";

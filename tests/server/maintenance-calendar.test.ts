@@ -1,7 +1,7 @@
 import ICAL from "ical.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { ensureVendor } from "@/db/vendors";
+import { ensureVendor } from "@/db/settings/vendors";
 import type { Incident } from "@/lib/incident";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { maintenanceCalendarRoute } from "@/server/feeds/maintenance-route";

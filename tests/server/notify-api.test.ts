@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { ensureVendor } from "@/db/vendors";
+import { ensureVendor } from "@/db/settings/vendors";
 import { NOTIFYING_KIND_NAMES } from "@/lib/change-kinds";
 import { type Api, createApi } from "@/server/api/api";
 import { countRows, freshDatabase, queryRow, runSql } from "@/tests/support/database";

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { countPollOutcomes } from "@/db/queries/poll-outcomes";
-import { savePollState } from "@/db/poll-state";
-import { addVendor, type VendorRow } from "@/db/vendors";
+import { savePollState } from "@/db/operations/poll-state";
+import { addVendor, type VendorRow } from "@/db/settings/vendors";
 import { paths } from "@/lib/incident-key";
 import { renderArchivePage } from "@/server/archive-pages";
 import { pollingNoticeProbe } from "@/server/web-server";

@@ -1,8 +1,8 @@
 import Parser from "rss-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { ensureVendor } from "@/db/vendors";
-import { saveWatchlist } from "@/db/watchlists";
+import { ensureVendor } from "@/db/settings/vendors";
+import { saveWatchlist } from "@/db/notifications/watchlists";
 import { type FeedFormat, FEED_FORMATS } from "@/lib/render/feed";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { getPlatform } from "@/scrapers/platforms";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listThrottleTelemetry } from "@/db/hooks";
+import { listThrottleTelemetry } from "@/db/operations/hooks";
 import { type ThrottleAlert, ThrottleTelemetry } from "@/server/hooks/throttle-telemetry";
 import { freshDatabase } from "@/tests/support/database";
 

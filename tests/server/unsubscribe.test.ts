@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addSubscription, getSubscription } from "@/db/subscriptions";
+import { addSubscription, getSubscription } from "@/db/notifications/subscriptions";
 import { subscriptionFilterSchema } from "@/lib/notify/subscription-filter";
 import { unsubscribeUrl } from "@/lib/notify/unsubscribe-token";
 import { unsubscribeRoute } from "@/server/notify/unsubscribe-route";

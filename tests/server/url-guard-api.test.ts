@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { savePollState } from "@/db/poll-state";
-import { addVendor, ensureVendor } from "@/db/vendors";
+import { savePollState } from "@/db/operations/poll-state";
+import { addVendor, ensureVendor } from "@/db/settings/vendors";
 import { type Api, createApi } from "@/server/api/api";
 import { countRows, freshDatabase } from "@/tests/support/database";
 

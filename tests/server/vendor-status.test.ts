@@ -3,7 +3,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { loadVendorExport } from "@/db/queries/incident-history";
-import { ensureVendor } from "@/db/vendors";
+import { ensureVendor } from "@/db/settings/vendors";
 import type { ExportDocument } from "@/lib/export-document";
 import { type Api, createApi } from "@/server/api/api";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";

@@ -1,5 +1,5 @@
 import type { RedlineDb } from "@/db/client";
-import { ensureVendor, type VendorRow } from "@/db/vendors";
+import { ensureVendor, type VendorRow } from "@/db/settings/vendors";
 import type { Platform } from "@/scrapers/platforms/platform";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { ACME_LIFECYCLE } from "@/tests/fixtures/scenarios/acme-lifecycle";

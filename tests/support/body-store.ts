@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
-import { restoreBody, restoreCaptureBody } from "@/db/capture-bodies";
+import { restoreBody, restoreCaptureBody } from "@/db/history/capture-bodies";
 import type { RedlineDb } from "@/db/client";
 import { loadVendorExport } from "@/db/queries/incident-history";
-import { ensureVendor, type VendorRow } from "@/db/vendors";
+import { ensureVendor, type VendorRow } from "@/db/settings/vendors";
 import { type ExportDocument, renderExportJson } from "@/lib/export-document";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
 import { getPlatform } from "@/scrapers/platforms";

@@ -1,7 +1,7 @@
 /** Versions as they were before migration 0021 packed their changes and text into one content column. */
 import Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/client";
-import { packJson } from "@/db/packed-json";
+import { packJson } from "@/db/history/packed-json";
 import { listChanges } from "@/db/queries/changes";
 import { getIncidentRecord, getVersionDetail } from "@/db/queries/incident-page";
 import { attachSource, copyFromSource, fileBeforeMigration } from "@/tests/support/previous-layout";

@@ -1,5 +1,5 @@
 import type { RedlineDb } from "@/db/client";
-import { ensureVendor, type VendorRow } from "@/db/vendors";
+import { ensureVendor, type VendorRow } from "@/db/settings/vendors";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
 import { getPlatform } from "@/scrapers/platforms";
 import { corpusPath } from "@/tests/support/corpus-location";

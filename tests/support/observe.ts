@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { setTimeout as pause } from "node:timers/promises";
 import Database from "better-sqlite3";
-import { registerSearchFunctions } from "@/db/search-text";
+import { registerSearchFunctions } from "@/db/search/search-text";
 
 /** How often a condition is looked at again: a polling rate, not a guess at how long anything takes. */
 const LOOK_AGAIN_MS = 5;

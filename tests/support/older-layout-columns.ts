@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { registerVersionContentFunction, type VersionContent } from "@/db/version-content";
+import { registerVersionContentFunction, type VersionContent } from "@/db/history/version-content";
 
 /** How a row of the current layout is written into a file of an older one, column by column (the copies older-layout tests make). */
 

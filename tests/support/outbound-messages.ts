@@ -1,9 +1,9 @@
-import { readMessageChanges } from "@/db/notification-delivery";
+import { readMessageChanges } from "@/db/notifications/delivery";
 import type { Incident } from "@/lib/incident";
-import { planWaitingMessages } from "@/db/notification-delivery";
-import { fanOutVersions } from "@/db/notification-outbox";
-import { addSubscription } from "@/db/subscriptions";
-import { ensureVendor } from "@/db/vendors";
+import { planWaitingMessages } from "@/db/notifications/delivery";
+import { fanOutVersions } from "@/db/notifications/outbox";
+import { addSubscription } from "@/db/notifications/subscriptions";
+import { ensureVendor } from "@/db/settings/vendors";
 import { subscriptionFilterSchema } from "@/lib/notify/subscription-filter";
 import type { NotifiedChange } from "@/lib/notify/outbound-message";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";

@@ -1,10 +1,10 @@
 /** Rewrite an archive in the layout before reverse deltas: forward JSON patches, deflated full copies. */
 import { deflateRawSync } from "node:zlib";
 import type { RedlineDb } from "@/db/client";
-import type { StoredPatch } from "@/db/json-deltas";
-import type { PackedJson } from "@/db/packed-json";
-import { replayStateRows } from "@/db/state-log";
-import { replayIncidentSteps } from "@/db/version-states";
+import type { StoredPatch } from "@/db/history/json-deltas";
+import type { PackedJson } from "@/db/history/packed-json";
+import { replayStateRows } from "@/db/history/state-log";
+import { replayIncidentSteps } from "@/db/history/version-states";
 import { diffJson, type JsonValue } from "@/lib/json-patch";
 
 /** That layout kept the first version and every 16th after it full. */

@@ -5,11 +5,11 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { MIGRATIONS_DIR, type RedlineDb } from "@/db/client";
-import type { StoredPatch } from "@/db/json-deltas";
-import type { PackedJson } from "@/db/packed-json";
-import { registerSearchFunctions } from "@/db/search-text";
-import { replayStateRows } from "@/db/state-log";
-import { readVersionState } from "@/db/version-states";
+import type { StoredPatch } from "@/db/history/json-deltas";
+import type { PackedJson } from "@/db/history/packed-json";
+import { registerSearchFunctions } from "@/db/search/search-text";
+import { replayStateRows } from "@/db/history/state-log";
+import { readVersionState } from "@/db/history/version-states";
 import { CHANGE_KIND_CODES } from "@/lib/change-kinds";
 import { olderLayoutOf, olderLayoutValue, registerOlderLayoutFunctions } from "@/tests/support/older-layout-columns";
 

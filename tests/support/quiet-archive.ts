@@ -1,5 +1,5 @@
 import type { RedlineDb } from "@/db/client";
-import { ensureVendor, type VendorRow } from "@/db/vendors";
+import { ensureVendor, type VendorRow } from "@/db/settings/vendors";
 import { importSnapshots, type ImportSummary } from "@/scrapers/ingest/import-snapshots";
 import { type CaptureResult, ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { getPlatform } from "@/scrapers/platforms";

@@ -1,5 +1,5 @@
 import type { RedlineDb } from "@/db/client";
-import type { VendorRow } from "@/db/vendors";
+import type { VendorRow } from "@/db/settings/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
 

@@ -1,5 +1,5 @@
 import type { RedlineDb } from "@/db/client";
-import { unpackVersionContent } from "@/db/version-content";
+import { unpackVersionContent } from "@/db/history/version-content";
 import { queryRows } from "@/tests/support/database";
 
 /** A version's row; `V` is what the test takes its changes' values to be (they are decoded JSON). */

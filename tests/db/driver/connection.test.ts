@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeStore, openStore, POSTGRES_MIGRATIONS_DIR, redact, type RedlineDb } from "@/db/client";
-import { transact } from "@/db/transaction";
+import { transact } from "@/db/driver/transaction";
 import { describePostgres, runPostgresCluster, withPostgresDatabase } from "@/tests/support/postgres";
 
 interface Row {

@@ -5,14 +5,14 @@ import { type ChangeFilter, listChangeDetails, listChanges } from "@/db/queries/
 import { deletedIncidentHistory } from "@/db/queries/deleted-incidents";
 import { type IncidentListFilter, listIncidents } from "@/db/queries/incident-list";
 import { listCaptureWarnings, listSourceStatus, listVendorPollStatus } from "@/db/queries/operator-status";
-import { type Cursor, decodeCursor } from "@/db/queries/prepared";
+import { type Cursor, decodeCursor } from "@/db/driver/prepared";
 import { searchIncidents, toFtsQuery } from "@/db/queries/search";
 import { readStorageStats, type StorageStats, VENDOR_PARTS } from "@/db/queries/storage-stats";
 import { listVendorNames } from "@/db/queries/vendor-names";
 import { listSourceStandings, listUnresolvedGroups, listUnresolvedIncidents } from "@/db/queries/vendor-now";
 import { getArchivedInstants, listComponentNames, listIncidentFacts, listStatuses, listVendorIncidents } from "@/db/queries/vendor-profile";
 import { listVendorOverviews } from "@/db/queries/vendors-overview";
-import { unpackSearchText } from "@/db/search-text";
+import { unpackSearchText } from "@/db/search/search-text";
 import { archiveAcmeLifecycle } from "@/tests/support/acme-archive";
 import { importCorpusFolder } from "@/tests/support/body-store";
 import { corpusAvailable } from "@/tests/support/corpus";

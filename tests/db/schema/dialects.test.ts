@@ -4,8 +4,8 @@ import { getTableColumns, getTableName, is } from "drizzle-orm";
 import { PgTable } from "drizzle-orm/pg-core";
 import { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
-import { encodeReverseDelta } from "@/db/json-deltas";
-import { compressWithDictionary } from "@/db/json-dictionary";
+import { encodeReverseDelta } from "@/db/history/json-deltas";
+import { compressWithDictionary } from "@/db/history/json-dictionary";
 import * as sqliteSchema from "@/db/schema";
 import * as postgresSchema from "@/db/schema/postgres";
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadVendorExport } from "@/db/queries/incident-history";
-import { ensureVendor } from "@/db/vendors";
+import { ensureVendor } from "@/db/settings/vendors";
 import { type ExportDocument, renderExportJson } from "@/lib/export-document";
 import { renderExportMarkdown } from "@/lib/render/export-markdown";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
 import { loadVendorExport } from "@/db/queries/incident-history";
-import { ensureVendor } from "@/db/vendors";
+import { ensureVendor } from "@/db/settings/vendors";
 import type { Change } from "@/lib/change";
 import type { ExportDocument, ExportVersion } from "@/lib/export-document";
 import { statusLabel } from "@/lib/labels";

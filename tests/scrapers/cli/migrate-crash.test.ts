@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { countLegacyBodies } from "@/db/body-conversion";
+import { countLegacyBodies } from "@/db/history/body-conversion";
 import { closeDatabase, openDatabase } from "@/db/client";
 import { describeCorpus } from "@/tests/support/corpus";
 import { importCorpusFolder, restoredHashes, toLegacyLayout, vendorExportJson } from "@/tests/support/body-store";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { reserveHostSlot } from "@/db/host-slots";
+import { reserveHostSlot } from "@/db/operations/host-slots";
 import { type HttpClient, HttpError, type HttpResponse } from "@/scrapers/http/http-client";
 import { HostGate, politeGet, type RetryPolicy } from "@/scrapers/http/polite-fetch";
 import { freshDatabase } from "@/tests/support/database";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { queueJob } from "@/db/derivation-jobs";
+import { queueJob } from "@/db/operations/derivation-jobs";
 import { loadVendorExport } from "@/db/queries/incident-history";
-import { ensureVendor, getVendorBySlug, type VendorRow } from "@/db/vendors";
+import { ensureVendor, getVendorBySlug, type VendorRow } from "@/db/settings/vendors";
 import type { ComponentHistory } from "@/lib/components/component-history";
 import { renderExportJson } from "@/lib/export-document";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";

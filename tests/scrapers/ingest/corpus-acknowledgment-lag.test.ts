@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { loadRunsBeforeSighting } from "@/db/queries/incident-timing";
-import type { VendorRow } from "@/db/vendors";
+import type { VendorRow } from "@/db/settings/vendors";
 import { ACKNOWLEDGMENT_WINDOW_MS, acknowledgmentLagOf } from "@/lib/components/acknowledgment-lag";
 import { corpusAvailable, corpusSnapshots, describeCorpus, observedAtOf } from "@/tests/support/corpus";
 import { importSummaryHistory, SUMMARY_HISTORIES } from "@/tests/support/corpus-histories";

@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { loadVendorExport } from "@/db/queries/incident-history";
-import { ensureVendor } from "@/db/vendors";
+import { ensureVendor } from "@/db/settings/vendors";
 import type { ComponentHistory } from "@/lib/components/component-history";
 import { type ImportSummary, importSnapshots, listSnapshotFolder, type SnapshotSource } from "@/scrapers/ingest/import-snapshots";
 import { getPlatform } from "@/scrapers/platforms";

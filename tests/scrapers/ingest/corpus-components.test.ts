@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { loadVendorExport } from "@/db/queries/incident-history";
 import { findStatusAt } from "@/db/queries/status-at";
-import { ensureVendor } from "@/db/vendors";
+import { ensureVendor } from "@/db/settings/vendors";
 import type { ComponentHistory, QuietDegradation } from "@/lib/components/component-history";
 import { toStatusPage } from "@/lib/components/status-view";
 import { statusRules } from "@/lib/now-rules";

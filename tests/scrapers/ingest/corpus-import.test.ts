@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { beforeAll, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { ensureVendor } from "@/db/vendors";
+import { ensureVendor } from "@/db/settings/vendors";
 import { changeKindCode, type ChangeKindName } from "@/lib/change-kinds";
 import { type ImportSummary, importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
 import { getPlatform } from "@/scrapers/platforms";

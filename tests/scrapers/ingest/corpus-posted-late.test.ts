@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { resolveIncidentPage } from "@/db/queries/incident-route";
-import type { VendorRow } from "@/db/vendors";
+import type { VendorRow } from "@/db/settings/vendors";
 import { POSTED_LATE_MIN_MS } from "@/lib/posted-late";
 import { corpusAvailable, corpusSnapshots, describeCorpus, observedAtOf } from "@/tests/support/corpus";
 import { importSummaryHistory, SUMMARY_HISTORIES } from "@/tests/support/corpus-histories";

@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { listChanges } from "@/db/queries/changes";
-import { ensureVendor } from "@/db/vendors";
+import { ensureVendor } from "@/db/settings/vendors";
 import type { ChangeKindName } from "@/lib/change-kinds";
 import { QUIET_EDIT_KINDS } from "@/lib/quiet-edits";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { loadVendorExport } from "@/db/queries/incident-history";
-import { ensureVendor, type VendorRow } from "@/db/vendors";
+import { ensureVendor, type VendorRow } from "@/db/settings/vendors";
 import type { ComponentHistory } from "@/lib/components/component-history";
 import type { ComponentStatus } from "@/lib/components/component-status";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";

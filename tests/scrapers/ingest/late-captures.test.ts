@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { getActiveJob } from "@/db/derivation-jobs";
-import { ensureVendor, type VendorRow } from "@/db/vendors";
+import { getActiveJob } from "@/db/operations/derivation-jobs";
+import { ensureVendor, type VendorRow } from "@/db/settings/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
 import type { Platform } from "@/scrapers/platforms/platform";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { RedlineDb } from "@/db/client";
-import { ensureVendor, type VendorRow } from "@/db/vendors";
+import { ensureVendor, type VendorRow } from "@/db/settings/vendors";
 import { COMPONENT_STATUSES } from "@/lib/components/component-status";
 import { incidentSchema } from "@/lib/incident";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";

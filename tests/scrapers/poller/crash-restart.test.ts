@@ -5,7 +5,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeStore, openStore, type RedlineDb } from "@/db/client";
-import { addVendor } from "@/db/vendors";
+import { addVendor } from "@/db/settings/vendors";
 import { type Simulator, startSimulator } from "@/simulator/server";
 import { countRows, freshLocation, queryRow, queryRows } from "@/tests/support/database";
 import { childGone, exitOf, waitFor } from "@/tests/support/observe";

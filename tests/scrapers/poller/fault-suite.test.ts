@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
 import { listVendorPollStatus } from "@/db/queries/operator-status";
-import { addVendor } from "@/db/vendors";
+import { addVendor } from "@/db/settings/vendors";
 import { Scheduler } from "@/scrapers/poller/scheduler";
 import { FAULT_KINDS, type FaultInput } from "@/simulator/faults";
 import { type Simulator, startSimulator } from "@/simulator/server";

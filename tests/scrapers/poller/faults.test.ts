@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { addVendor } from "@/db/vendors";
+import { addVendor } from "@/db/settings/vendors";
 import { HostGate } from "@/scrapers/http/polite-fetch";
 import { Scheduler } from "@/scrapers/poller/scheduler";
 import type { FaultInput } from "@/simulator/faults";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { getPollState } from "@/db/poll-state";
-import { addVendor, getVendorBySlug } from "@/db/vendors";
+import { getPollState } from "@/db/operations/poll-state";
+import { addVendor, getVendorBySlug } from "@/db/settings/vendors";
 import { Scheduler } from "@/scrapers/poller/scheduler";
 import { lifecycleEvents } from "@/simulator/scenario";
 import type { FaultInput } from "@/simulator/faults";

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeStore, openStore } from "@/db/client";
-import { addVendor } from "@/db/vendors";
+import { addVendor } from "@/db/settings/vendors";
 import { startSimulator } from "@/simulator/server";
 import type { RecordedRequest } from "@/simulator/vendor-server";
 import { withPostgresDatabase } from "@/tests/support/postgres";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { addVendor } from "@/db/vendors";
+import { addVendor } from "@/db/settings/vendors";
 import type { HttpClient } from "@/scrapers/http/http-client";
 import { HostGate } from "@/scrapers/http/polite-fetch";
 import type { PollDeps } from "@/scrapers/poller/poll-vendor";

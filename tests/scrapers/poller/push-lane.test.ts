@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { requestPushPoll } from "@/db/hooks";
-import { addVendor, getVendorBySlug } from "@/db/vendors";
+import { requestPushPoll } from "@/db/operations/hooks";
+import { addVendor, getVendorBySlug } from "@/db/settings/vendors";
 import { Scheduler } from "@/scrapers/poller/scheduler";
 import { type Simulator, startSimulator } from "@/simulator/server";
 import { countRows, freshDatabase } from "@/tests/support/database";

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { listStoredCaptureIds } from "@/db/capture-restore";
-import { ensureVendor } from "@/db/vendors";
+import { listStoredCaptureIds } from "@/db/history/capture-restore";
+import { ensureVendor } from "@/db/settings/vendors";
 import { importSnapshots } from "@/scrapers/ingest/import-snapshots";
 import { getPlatform } from "@/scrapers/platforms";
 import { applyRawRetention, RawRetentionTimer } from "@/scrapers/poller/raw-retention-timer";

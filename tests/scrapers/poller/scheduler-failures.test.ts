@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { openDatabase, type RedlineDb } from "@/db/client";
-import { addVendor, getVendorBySlug } from "@/db/vendors";
+import { addVendor, getVendorBySlug } from "@/db/settings/vendors";
 import { type HttpClient, HttpError } from "@/scrapers/http/http-client";
 import { HostGate } from "@/scrapers/http/polite-fetch";
 import type { PollDeps } from "@/scrapers/poller/poll-vendor";

@@ -3,7 +3,7 @@ import type { RedlineDb } from "@/db/client";
 import { loadComponentRuns } from "@/db/queries/component-history";
 import { loadVendorExport } from "@/db/queries/incident-history";
 import { resolveIncidentPage } from "@/db/queries/incident-route";
-import { addVendor, getVendorBySlug } from "@/db/vendors";
+import { addVendor, getVendorBySlug } from "@/db/settings/vendors";
 import type { StoredComponentRun } from "@/lib/components/component-history";
 import { isDegradedStatus } from "@/lib/components/component-status";
 import { incidentKey } from "@/lib/incident-key";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { openDatabase, type RedlineDb } from "@/db/client";
 import { searchIncidents, toFtsQuery } from "@/db/queries/search";
-import { SEARCH_SEGMENT_LIMIT, searchSegmentCount } from "@/db/search-upkeep";
-import { ensureVendor } from "@/db/vendors";
+import { SEARCH_SEGMENT_LIMIT, searchSegmentCount } from "@/db/search/search-upkeep";
+import { ensureVendor } from "@/db/settings/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { describeSearchUpkeep, SearchUpkeepTimer, tidySearchIndex } from "@/scrapers/poller/search-upkeep";
 import { makeIncident, makeUpdate } from "@/tests/support/incidents";

@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { SourceStatusTable } from "@/components/source-status-table";
 import { closeStore, openStore, type RedlineDb } from "@/db/client";
 import { listSourceStatus } from "@/db/queries/operator-status";
-import { addVendor, getVendorBySlug } from "@/db/vendors";
+import { addVendor, getVendorBySlug } from "@/db/settings/vendors";
 import { createHttpClient } from "@/scrapers/http/http-client";
 import { HostGate } from "@/scrapers/http/polite-fetch";
 import { type PollDeps, pollEndpoint } from "@/scrapers/poller/poll-vendor";

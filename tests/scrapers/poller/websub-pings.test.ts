@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { addVendor } from "@/db/vendors";
+import { addVendor } from "@/db/settings/vendors";
 import { incidentKey } from "@/lib/incident-key";
 import { Scheduler } from "@/scrapers/poller/scheduler";
 import { readEnv } from "@/lib/env";

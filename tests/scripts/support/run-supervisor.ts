@@ -3,7 +3,7 @@
  * run-supervisor.ts '<json>'` supervises the children in the JSON with its restart policy, prints
  * each event as a JSON line on stdout, and exits with the supervisor's code.
  */
-import type { SupervisorEvent } from "@/db/supervisor-events";
+import type { SupervisorEvent } from "@/db/operations/supervisor-events";
 import { type ChildSpec, type RestartPolicy, supervise } from "@/scripts/supervise";
 
 interface Config {

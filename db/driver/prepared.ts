@@ -1,0 +1,105 @@
+import type Database from "better-sqlite3";
+import type { RedlineDb } from "@/db/driver/database";
+import type { Connection, Dialect, Statement } from "@/db/driver/connection";
+
+/**
+ * Statements prepared once per connection, on either database: the data layer's statements. The
+ * factory receives the connection; each statement's calls return promises.
+ */
+export function statementsFor<T>(factory: (connection: Connection) => T): (db: RedlineDb) => T {
+  const cache = new WeakMap<Connection, T>();
+  return (db) => {
+    let statements = cache.get(db.connection);
+    if (!statements) {
+      statements = factory(db.connection);
+      cache.set(db.connection, statements);
+    }
+    return statements;
+  };
+}
+
+const shapedStatements = new WeakMap<Connection, Map<string, Statement<unknown[] | object, unknown>>>();
+
+/** `prepareShaped` on either database. */
+export function statementShaped<P extends unknown[] | object = unknown[], R = unknown>(connection: Connection, sql: string): Statement<P, R> {
+  let statements = shapedStatements.get(connection);
+  if (!statements) shapedStatements.set(connection, (statements = new Map()));
+  let statement = statements.get(sql);
+  if (!statement) statements.set(sql, (statement = connection.prepare(sql)));
+  return statement as Statement<P, R>;
+}
+
+/**
+ * Statements prepared once per connection. Pages run the same few queries on every request;
+ * preparing them once keeps a page's database time to the query itself.
+ */
+export function preparedFor<T>(factory: (sqlite: Database.Database) => T): (db: RedlineDb) => T {
+  const onConnection = preparedOnConnection(factory);
+  return (db) => onConnection(db.$client);
+}
+
+/** The same, for code that holds the connection itself. */
+export function preparedOnConnection<T>(factory: (sqlite: Database.Database) => T): (sqlite: Database.Database) => T {
+  const cache = new WeakMap<Database.Database, T>();
+  return (sqlite) => {
+    let statements = cache.get(sqlite);
+    if (!statements) {
+      statements = factory(sqlite);
+      cache.set(sqlite, statements);
+    }
+    return statements;
+  };
+}
+
+const shaped = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/**
+ * A statement for SQL built from a filter: its text differs only by which conditions the filter
+ * uses, so each shape is prepared once per connection and reused.
+ */
+export function prepareShaped(sqlite: Database.Database, sql: string): Database.Statement {
+  let statements = shaped.get(sqlite);
+  if (!statements) shaped.set(sqlite, (statements = new Map()));
+  let statement = statements.get(sql);
+  if (!statement) statements.set(sql, (statement = sqlite.prepare(sql)));
+  return statement;
+}
+
+/** The WHERE conditions of a filtered list, each with its named parameter, added only when set. */
+export function conditionsOf() {
+  const where: string[] = [];
+  const params: Record<string, string | number> = {};
+  const add = (condition: string, name: string, value: string | number | undefined) => {
+    if (value === undefined) return;
+    where.push(condition);
+    params[name] = value;
+  };
+  return {
+    where,
+    params,
+    add,
+    /** A condition on a list of values, bound as JSON for `json_each`; nothing for an empty list. */
+    addList: (condition: string, name: string, values: readonly (string | number)[] | undefined) => add(condition, name, values?.length ? JSON.stringify(values) : undefined),
+  };
+}
+
+/** The values of a list `addList` bound, as a subquery: numbers are read back as such on PostgreSQL (`jsonb` gives text). */
+export function listedValues(dialect: Dialect, name: string, type: "text" | "bigint" = "text"): string {
+  if (dialect === "sqlite") return `SELECT value FROM json_each(@${name})`;
+  return `SELECT value${type === "bigint" ? "::bigint" : ""} FROM jsonb_array_elements_text(@${name}::jsonb)`;
+}
+
+/** "<observedAt>_<id>": where the next page of a newest-first list starts. */
+export interface Cursor {
+  at: string;
+  id: number;
+}
+
+export function encodeCursor(cursor: Cursor): string {
+  return `${cursor.at}_${cursor.id}`;
+}
+
+export function decodeCursor(value: string): Cursor | null {
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_(\d+)$/.exec(value);
+  return m?.[1] && m[2] ? { at: m[1], id: Number(m[2]) } : null;
+}

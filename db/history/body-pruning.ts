@@ -1,0 +1,67 @@
+import { encodeFull } from "@/db/history/body-codec";
+import { restoreBody } from "@/db/history/capture-bodies";
+import type { RedlineDb } from "@/db/driver/database";
+import type { Connection } from "@/db/driver/connection";
+import { statementsFor } from "@/db/driver/prepared";
+
+export interface PruneSummary {
+  /** Bodies deleted: no capture used them any more. */
+  dropped: number;
+  /** Bodies still used whose base was deleted: each now stored whole. */
+  rebased: number;
+}
+
+/** Hashes are 32-byte blobs at rest and hex everywhere else. */
+const BY_HASH = { sqlite: "unhex(?)", postgres: "decode(?, 'hex')" };
+const HEX = (column: string) => ({ sqlite: `lower(hex(${column}))`, postgres: `encode(${column}, 'hex')` });
+const both = (sql: (d: "sqlite" | "postgres") => string) => ({ sqlite: sql("sqlite"), postgres: sql("postgres") });
+
+const statements = statementsFor((c: Connection) => {
+  const id = (d: "sqlite" | "postgres") => `(SELECT b.id FROM capture_bodies b WHERE b.hash = ${BY_HASH[d]})`;
+  return {
+    used: c.prepare<[string], { id: number }>(both((d) => `SELECT id FROM captures WHERE body_id = ${id(d)} LIMIT 1`)),
+    stored: c.prepare<[string], { id: number }>(both((d) => `SELECT id FROM capture_bodies WHERE hash = ${BY_HASH[d]}`)),
+    dependents: c.prepare<[string], { hash: string }>(both((d) => `SELECT ${HEX("hash")[d]} AS hash FROM capture_bodies WHERE base_id = ${id(d)}`)),
+    rewrite: c.prepare<[Buffer, number, string]>(
+      both((d) => `UPDATE capture_bodies SET encoding = 'zstd', body = ?, base_id = NULL, depth = 0, chain_bytes = ?, run = 0 WHERE hash = ${BY_HASH[d]}`),
+    ),
+    remove: c.prepare<[string]>(both((d) => `DELETE FROM capture_bodies WHERE hash = ${BY_HASH[d]}`)),
+    vendorHashes: c.prepare<[number, number], { hash: string }>(
+      both((d) => `SELECT ${HEX("b.hash")[d]} AS hash FROM captures c JOIN capture_bodies b ON b.id = c.body_id WHERE c.vendor_id = ?
+       UNION SELECT ${HEX("hash")[d]} FROM capture_bodies WHERE vendor_id = ?`),
+    ),
+    disown: c.prepare<[number]>("UPDATE capture_bodies SET vendor_id = NULL, source_id = NULL, position = NULL WHERE vendor_id = ?"),
+  };
+});
+
+/**
+ * Delete those of `candidates` that no capture uses any more. A body still used that is a delta
+ * against one deleted is first stored whole (its later chain stays as it is). Runs inside the
+ * caller's transaction; whatever deletes captures (a purge, retention) calls this after.
+ */
+export async function dropUnusedBodies(db: RedlineDb, candidates: Iterable<string>): Promise<PruneSummary> {
+  const st = statements(db);
+  const doomed = new Set<string>();
+  for (const hash of candidates) if (!(await st.used.get(hash)) && (await st.stored.get(hash))) doomed.add(hash);
+  let rebased = 0;
+  for (const hash of doomed) {
+    for (const dependent of await st.dependents.all(hash)) {
+      if (doomed.has(dependent.hash)) continue;
+      const body = await restoreBody(db, dependent.hash);
+      await st.rewrite.run(encodeFull(body), body.byteLength, dependent.hash);
+      rebased += 1;
+    }
+  }
+  for (const hash of doomed) await st.remove.run(hash);
+  return { dropped: doomed.size, rebased };
+}
+
+/** Every body a vendor's captures use or its sources' chains hold: what a purge may delete. */
+export async function vendorBodyHashes(db: RedlineDb, vendorId: number): Promise<string[]> {
+  return (await statements(db).vendorHashes.all(vendorId, vendorId)).map((r) => r.hash);
+}
+
+/** Bodies of a removed vendor that other vendors still use leave its chains: nothing extends them. */
+export async function disownVendorBodies(db: RedlineDb, vendorId: number): Promise<void> {
+  await statements(db).disown.run(vendorId);
+}

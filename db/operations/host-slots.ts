@@ -1,0 +1,26 @@
+import type { RedlineDb } from "@/db/driver/database";
+import type { Connection } from "@/db/driver/connection";
+import { statementsFor } from "@/db/driver/prepared";
+
+const statements = statementsFor((c: Connection) => ({
+  reserve: c.prepare<{ origin: string; nowMs: number; intervalMs: number }, { startMs: number }>({
+    sqlite: `INSERT INTO host_slots (origin, next_start_ms) VALUES (@origin, @nowMs + @intervalMs)
+     ON CONFLICT (origin) DO UPDATE SET next_start_ms = max(host_slots.next_start_ms, @nowMs) + @intervalMs
+     RETURNING next_start_ms - @intervalMs AS startMs`,
+    postgres: `INSERT INTO host_slots (origin, next_start_ms) VALUES (@origin, @nowMs::bigint + @intervalMs::bigint)
+     ON CONFLICT (origin) DO UPDATE SET next_start_ms = greatest(host_slots.next_start_ms, @nowMs::bigint) + @intervalMs::bigint
+     RETURNING next_start_ms - @intervalMs::bigint AS startMs`,
+  }),
+}));
+
+/**
+ * Reserve the next start for a request to `origin`, for every poller sharing the database: the
+ * start is now or the previous reservation's start plus the interval, whichever is later, so two
+ * requests to one host never start closer than `intervalMs` whichever processes make them. One
+ * statement: atomic on SQLite (one writer) and on PostgreSQL (the upsert locks the row, and a
+ * second waits and updates what the first wrote).
+ */
+export async function reserveHostSlot(db: RedlineDb, origin: string, intervalMs: number, nowMs: number): Promise<number> {
+  const row = await statements(db).reserve.get({ origin, nowMs: Math.round(nowMs), intervalMs: Math.round(intervalMs) });
+  return row?.startMs ?? nowMs;
+}

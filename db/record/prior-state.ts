@@ -1,0 +1,101 @@
+import type { RedlineDb } from "@/db/driver/database";
+import { unpackJson } from "@/db/history/packed-json";
+import { packedRead } from "@/db/schema/columns";
+import { type IncidentStateRow, writeStatements } from "@/db/record/write-statements";
+import type { PreparedObservation } from "@/lib/derive/derive-capture";
+import { type IncidentRecord, recordFromLegacy } from "@/lib/derive/incident-record";
+import { needsStanding, type PresenceRule, type SourceStanding } from "@/lib/derive/presence";
+import type { IncidentState } from "@/lib/incident";
+
+/** A capture's place in capture order: by time, then source, then content. */
+export interface CaptureKey {
+  observedAt: string;
+  source: string;
+  hash: string;
+}
+
+export function compareCaptureKeys(a: CaptureKey, b: CaptureKey): number {
+  return a.observedAt < b.observedAt ? -1 : a.observedAt > b.observedAt ? 1 : a.source < b.source ? -1 : a.source > b.source ? 1 : a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0;
+}
+
+/** What the derive stage needs to apply one capture: the records it concerns and where each source stood. */
+export interface PriorState {
+  records: Map<string, IncidentRecord>;
+  /** Row ids of every incident in `records` or `unchanged`. */
+  ids: Map<string, number>;
+  unchanged: Set<string>;
+  previouslyListed: number;
+  own: SourceStanding;
+  others: SourceStanding[];
+}
+
+/** The stored record of an incident; one archived before records is rebuilt from its last version. */
+async function readRecord(db: RedlineDb, row: IncidentStateRow): Promise<IncidentRecord> {
+  const { dialect } = db.connection;
+  if (row.state !== null) return JSON.parse(unpackJson(packedRead(dialect, row.state))) as IncidentRecord;
+  const last = await writeStatements(db).lastSnapshot.get(row.id);
+  if (!last) throw new Error(`store: incident ${row.id} has neither a record nor a version`);
+  return recordFromLegacy(JSON.parse(unpackJson(packedRead(dialect, last.snapshot))) as IncidentState, row);
+}
+
+async function standingOf(db: RedlineDb, vendorId: number, source: string, presence: PresenceRule, key: CaptureKey): Promise<SourceStanding> {
+  const st = writeStatements(db);
+  const args = [vendorId, source, key.observedAt, key.source, key.hash, key.observedAt] as const;
+  return {
+    source,
+    presence,
+    lastLiveAt: (await st.lastLive.get(key.observedAt, ...args))?.observedAt ?? null,
+    windowStart: (await st.lastWindow.get(...args))?.windowStart ?? null,
+  };
+}
+
+/**
+ * Load what deriving one capture of `key.source` needs: the records of listed incidents whose
+ * observation changed since this source's last (the others are `unchanged` and not loaded), of the
+ * incidents it listed before, and of those that appeared since its last look (it may owe them a
+ * listing); and where the vendor's sources stood just before this capture.
+ */
+export async function loadPriorState(
+  db: RedlineDb,
+  vendorId: number,
+  key: CaptureKey,
+  presence: PresenceRule,
+  observations: readonly PreparedObservation[],
+  presenceOf: (platform: string) => PresenceRule | undefined,
+): Promise<PriorState> {
+  const st = writeStatements(db);
+  const hashes = new Map(observations.map((o) => [o.incident.id, o.hash]));
+  const ids = new Map<string, number>();
+  const unchanged = new Set<string>();
+  const wanted = new Set<number>();
+  if (hashes.size > 0) {
+    for (const row of await st.lightRows.all({ source: key.source, vendorId, ids: JSON.stringify([...hashes.keys()]) })) {
+      ids.set(row.providerId, row.id);
+      if (row.listed === 1 && row.presence === "listed" && row.hash === hashes.get(row.providerId)) unchanged.add(row.providerId);
+      else wanted.add(row.id);
+    }
+  }
+  const listedBefore = presence.kind === "single" ? [] : await st.listedBy.all(vendorId, key.source);
+  for (const row of listedBefore) {
+    ids.set(row.providerId, row.id);
+    if (!unchanged.has(row.providerId)) wanted.add(row.id);
+  }
+  const own = await standingOf(db, vendorId, key.source, presence, key);
+  if ((presence.kind === "recent" || presence.kind === "full") && own.lastLiveAt !== null) {
+    for (const row of await st.appearedSince.all(vendorId, own.lastLiveAt)) {
+      ids.set(row.providerId, row.id);
+      if (!unchanged.has(row.providerId)) wanted.add(row.id);
+    }
+  }
+  const records = new Map<string, IncidentRecord>();
+  if (wanted.size > 0) {
+    for (const row of await st.incidentStates.all({ ids: JSON.stringify([...wanted]) })) records.set(row.providerId, await readRecord(db, row));
+  }
+  const named = new Set([...records.values()].flatMap((record) => Object.keys(record.sources)));
+  const others: SourceStanding[] = [];
+  for (const s of await st.vendorSources.all(vendorId)) {
+    const rule = s.source === key.source ? undefined : presenceOf(s.platform);
+    if (rule && needsStanding(rule, s.source, named)) others.push(await standingOf(db, vendorId, s.source, rule, key));
+  }
+  return { records, ids, unchanged, previouslyListed: listedBefore.length, own, others };
+}

@@ -1,0 +1,264 @@
+import type { RedlineDb } from "@/db/driver/database";
+import type { Connection } from "@/db/driver/connection";
+import type { StoredPatch } from "@/db/history/json-deltas";
+import { observedMsOf } from "@/db/history/layout/side-tables";
+import type { PackedJson } from "@/db/history/packed-json";
+import { listedValues, statementsFor } from "@/db/driver/prepared";
+import type { CaptureOutcome } from "@/db/schema";
+import { changeKindCode } from "@/lib/change-kinds";
+
+/** An incident as the write path looks it up: its record, and whether this source listed it and saw it so. */
+export interface LightIncidentRow {
+  id: number;
+  providerId: string;
+  presence: string;
+  listed: number | null;
+  hash: string | null;
+}
+
+export interface IncidentStateRow {
+  id: number;
+  providerId: string;
+  source: string;
+  presence: "listed" | "left-feed" | "deleted";
+  firstSeenAt: string;
+  lastChangedAt: string;
+  versionCount: number;
+  postmortemAt: string | null;
+  editsAfterResolution: number;
+  state: PackedJson | null;
+}
+
+export interface CaptureRow {
+  id: number;
+  vendorId: number;
+  source: string;
+  platform: string;
+  observedAt: string;
+  outcome: CaptureOutcome;
+  error: string | null;
+  hash: string;
+  bodyHash: string | null;
+  /** The run's last observation (its first is observedAt) and how many it holds. */
+  lastObservedAt: string;
+  observations: number;
+}
+
+/** The incident's current record is its latest logged state (none for incidents archived before records). */
+const STATE_COLUMNS = `id, provider_id AS providerId, source, presence, first_seen_at AS firstSeenAt, last_changed_at AS lastChangedAt,
+  version_count AS versionCount, postmortem_at AS postmortemAt, edits_after_resolution AS editsAfterResolution,
+  (SELECT s.state FROM incident_states s WHERE s.incident_id = incidents.id ORDER BY s.id DESC LIMIT 1) AS state`;
+// A kept body is always the body of the capture's hash.
+const CAPTURE_COLUMNS = `id, vendor_id AS vendorId, source, platform, observed_at AS observedAt, outcome, error, hash,
+  CASE WHEN body_id IS NULL THEN NULL ELSE hash END AS bodyHash,
+  coalesce(last_observed_at, observed_at) AS lastObservedAt, observations`;
+
+/**
+ * The write path's statements, prepared once per connection. Recording runs for every poll of
+ * every vendor, so it skips query building; reads elsewhere use Drizzle's builder.
+ */
+function prepareWriteStatements(c: Connection) {
+  const indexedBy = (index: string) => (c.dialect === "sqlite" ? ` INDEXED BY ${index}` : "");
+  // The smaller or larger of two values: SQLite's min/max with two arguments, PostgreSQL's least/greatest.
+  const [least, greatest] = c.dialect === "sqlite" ? ["min", "max"] : ["least", "greatest"];
+  return {
+    captureExists: c.prepare<[number, string, string, string], { id: number; outcome: string; error: string | null }>(
+      "SELECT id, outcome, error FROM captures WHERE vendor_id = ? AND source = ? AND observed_at = ? AND hash = ?",
+    ),
+    insertCapture: c.prepare<{
+      vendorId: number; source: string; platform: string; observedAt: string; outcome: CaptureOutcome; error: string | null;
+      size: number | null; hash: string; bodyId: number | null; incidentCount: number | null; recordedAt: string;
+      warnings: string | null; warningCount: number;
+    }, { id: number }>(
+      `INSERT INTO captures (vendor_id, source, platform, observed_at, last_observed_at, outcome, error, size, hash, body_id, incident_count, recorded_at, warnings, warning_count)
+       VALUES (@vendorId, @source, @platform, @observedAt, @observedAt, @outcome, @error, @size, @hash, @bodyId, @incidentCount, @recordedAt, @warnings, @warningCount)
+       RETURNING id`,
+    ),
+    sourceLatest: c.prepare<[number, string], CaptureRow>(
+      `SELECT ${CAPTURE_COLUMNS} FROM captures WHERE vendor_id = ? AND source = ? ORDER BY observed_at DESC, hash DESC LIMIT 1`,
+    ),
+    sourceAtOrBefore: c.prepare<[number, string, string], CaptureRow>(
+      `SELECT ${CAPTURE_COLUMNS} FROM captures WHERE vendor_id = ? AND source = ? AND observed_at <= ? ORDER BY observed_at DESC, hash DESC LIMIT 1`,
+    ),
+    captureByKey: c.prepare<[number, string, string, string], CaptureRow>(
+      `SELECT ${CAPTURE_COLUMNS} FROM captures WHERE vendor_id = ? AND source = ? AND observed_at = ? AND hash = ?`,
+    ),
+    okRunsSpanning: c.prepare<[number, string, string], CaptureRow>(
+      `SELECT ${CAPTURE_COLUMNS} FROM captures WHERE vendor_id = ? AND observations > 1 AND last_observed_at > ? AND observed_at < ? AND outcome = 'ok'`,
+    ),
+    extendRun: c.prepare<[string, number]>("UPDATE captures SET last_observed_at = ?, observations = observations + 1 WHERE id = ?"),
+    endRunAtFirst: c.prepare<[number]>("UPDATE captures SET last_observed_at = observed_at, observations = 1 WHERE id = ?"),
+    copyRunTail: c.prepare<[string, string, number, string, number]>(
+      `INSERT INTO captures (vendor_id, source, platform, observed_at, last_observed_at, observations, outcome, error, size, hash, body_id,
+         incident_count, recorded_at, warnings, warning_count, window_start)
+       SELECT vendor_id, source, platform, ?, ?, CAST(? AS INTEGER), outcome, error, size, hash, body_id, incident_count, ?, warnings, warning_count, window_start
+       FROM captures WHERE id = ?`,
+    ),
+    standingsRead: c.prepare<[number], { at: string | null; by: string | null }>(
+      "SELECT standings_read_at AS at, standings_read_by AS by FROM vendors WHERE id = ?",
+    ),
+    markStandingsRead: c.prepare<{ at: string; by: string; id: number }>(
+      "UPDATE vendors SET standings_read_at = @at, standings_read_by = @by WHERE id = @id AND coalesce(standings_read_at, '') <= @at",
+    ),
+    registerSource: c.prepare<[number, string, string]>(
+      "INSERT INTO sources (vendor_id, url, platform) VALUES (?, ?, ?) ON CONFLICT (vendor_id, url) DO NOTHING",
+    ),
+    setCaptureDerived: c.prepare<[number, string | null, number]>("UPDATE captures SET version_count = ?, window_start = ? WHERE id = ?"),
+    setCaptureRead: c.prepare<{ id: number; outcome: CaptureOutcome; error: string | null; incidentCount: number | null; warnings: string | null; warningCount: number }>(
+      `UPDATE captures SET outcome = @outcome, error = @error, incident_count = @incidentCount, warnings = @warnings, warning_count = @warningCount
+       WHERE id = @id`,
+    ),
+    applied: c.prepare<[number], { observedAt: string | null; source: string | null; hash: string | null }>(
+      "SELECT applied_observed_at AS observedAt, applied_source AS source, applied_hash AS hash FROM vendors WHERE id = ?",
+    ),
+    setApplied: c.prepare<[string | null, string | null, string | null, number]>(
+      "UPDATE vendors SET applied_observed_at = ?, applied_source = ?, applied_hash = ? WHERE id = ?",
+    ),
+    captureKeysAfterId: c.prepare<[number, number], { observedAt: string; source: string; hash: string }>(
+      "SELECT observed_at AS observedAt, source, hash FROM captures WHERE vendor_id = ? AND id > ? ORDER BY observed_at, source, hash",
+    ),
+    capturePlatforms: c.prepare<[number], { platform: string }>("SELECT DISTINCT platform FROM captures WHERE vendor_id = ?"),
+    captureCount: c.prepare<[number], { n: number }>("SELECT count(*) AS n FROM captures WHERE vendor_id = ?"),
+    captureCountThrough: c.prepare<[number, string, string, string], { n: number }>(
+      "SELECT count(*) AS n FROM captures WHERE vendor_id = ? AND (observed_at, source, hash) <= (?, ?, ?)",
+    ),
+    vendorVersionCount: c.prepare<[number], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE vendor_id = ?"),
+    derivedWith: c.prepare<[number], { derivedWith: string | null }>("SELECT derived_with AS derivedWith FROM vendors WHERE id = ?"),
+    vendorSources: c.prepare<[number], { source: string; platform: string }>("SELECT url AS source, platform FROM sources WHERE vendor_id = ?"),
+    // A run that reaches past the capture (one that arrived late) is taken as observing up to it.
+    lastLive: c.prepare<[string, number, string, string, string, string, string], { observedAt: string }>(
+      `SELECT ${least}(coalesce(last_observed_at, observed_at), ?) AS observedAt FROM captures${indexedBy("captures_identity")} WHERE vendor_id = ? AND source = ? AND outcome IN ('ok', 'not-modified')
+         AND (observed_at, source, hash) < (?, ?, ?) AND observed_at <= ? ORDER BY observed_at DESC LIMIT 1`,
+    ),
+    lastWindow: c.prepare<[number, string, string, string, string, string], { windowStart: string | null }>(
+      `SELECT window_start AS windowStart FROM captures${indexedBy("captures_identity")} WHERE vendor_id = ? AND source = ? AND outcome = 'ok'
+         AND (observed_at, source, hash) < (?, ?, ?) AND observed_at <= ? ORDER BY observed_at DESC LIMIT 1`,
+    ),
+    lightRows: c.prepare<{ source: string; vendorId: number; ids: string }, LightIncidentRow>(
+      `SELECT i.id, i.provider_id AS providerId, i.presence, s.listed, s.hash FROM incidents i
+       LEFT JOIN incident_sources s ON s.incident_id = i.id AND s.source = @source
+       WHERE i.vendor_id = @vendorId AND i.provider_id IN (${listedValues(c.dialect, "ids")})`,
+    ),
+    // `listed = 1` on SQLite, where the partial index incident_sources_listed says so; a boolean on PostgreSQL.
+    listedBy: c.prepare<[number, string], { id: number; providerId: string }>(
+      `SELECT i.id, i.provider_id AS providerId FROM incident_sources s JOIN incidents i ON i.id = s.incident_id
+       WHERE s.vendor_id = ? AND s.source = ? AND ${c.dialect === "sqlite" ? "s.listed = 1" : "s.listed"}`,
+    ),
+    appearedSince: c.prepare<[number, string], { id: number; providerId: string }>(
+      "SELECT id, provider_id AS providerId FROM incidents WHERE vendor_id = ? AND presence = 'listed' AND first_seen_at > ?",
+    ),
+    incidentStates: c.prepare<{ ids: string }, IncidentStateRow>(`SELECT ${STATE_COLUMNS} FROM incidents WHERE id IN (${listedValues(c.dialect, "ids", "bigint")})`),
+    lastSnapshot: c.prepare<[number], { snapshot: PackedJson }>(
+      "SELECT snapshot FROM incident_versions WHERE incident_id = ? ORDER BY seq DESC LIMIT 1",
+    ),
+    insertIncident: c.prepare<Omit<IncidentValues, "state"> & { vendorId: number; providerId: string }, { id: number }>(
+      `INSERT INTO incidents (vendor_id, provider_id, kind, title, status, impact, started_at, resolved_at, presence, source,
+         first_seen_at, last_seen_at, observed_hash, version_count, last_changed_at, postmortem_at, edits_after_resolution)
+       VALUES (@vendorId, @providerId, @kind, @title, @status, @impact, @startedAt, @resolvedAt, @presence, @source,
+         @firstSeenAt, @seenAt, @observedHash, @versionCount, @lastChangedAt, @postmortemAt, @editsAfterResolution)
+       RETURNING id`,
+    ),
+    updateIncident: c.prepare<Omit<IncidentValues, "state"> & { id: number }>(
+      `UPDATE incidents SET kind = @kind, title = @title, status = @status, impact = @impact, started_at = @startedAt,
+         resolved_at = @resolvedAt, presence = @presence, source = @source, observed_hash = @observedHash,
+         first_seen_at = @firstSeenAt, version_count = @versionCount, last_changed_at = @lastChangedAt,
+         postmortem_at = @postmortemAt, edits_after_resolution = @editsAfterResolution,
+         last_seen_at = ${greatest}(last_seen_at, @seenAt)
+       WHERE id = @id`,
+    ),
+    touchSeen: c.prepare<{ seenAt: string; vendorId: number; ids: string }>(
+      `UPDATE incidents SET last_seen_at = ${greatest}(last_seen_at, @seenAt)
+       WHERE vendor_id = @vendorId AND provider_id IN (${listedValues(c.dialect, "ids")})`,
+    ),
+    upsertIncidentSource: c.prepare<[number, number, string, number, string | null]>(
+      `INSERT INTO incident_sources (incident_id, vendor_id, source, listed, hash) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (incident_id, source) DO UPDATE SET listed = excluded.listed, hash = excluded.hash`,
+    ),
+    insertVersion: c.prepare<VersionValues, { id: number }>(
+      `INSERT INTO incident_versions (incident_id, vendor_id, seq, observed_at, hash, snapshot, patch, kinds, content, text_version, capture_id)
+       VALUES (@incidentId, @vendorId, @seq, @observedAt, @hash, @snapshot, @patch, @kinds, @content, @textVersion, @captureId)
+       RETURNING id`,
+    ),
+    insertKind: c.prepare<[number, string, number, number]>(
+      `INSERT INTO version_kinds (kind, observed_ms, version_id, vendor_id) VALUES (?, ${observedMsOf("?", c.dialect)}, ?, ?)`,
+    ),
+    // On SQLite incident_search_text's triggers keep the full-text index in step (migration 0018);
+    // PostgreSQL's incident_search computes its tsvector itself (migrations-postgres 0001).
+    deleteSearch: c.prepare<[number]>({
+      sqlite: "DELETE FROM incident_search_text WHERE incident_id = ?",
+      postgres: "DELETE FROM incident_search WHERE incident_id = ?",
+    }),
+    insertSearch: c.prepare<[number, string, string, string]>({
+      sqlite: "INSERT INTO incident_search_text (incident_id, body) VALUES (?, redline_search_pack(?, ?, ?))",
+      postgres: "INSERT INTO incident_search (incident_id, title, updates, postmortem) VALUES (?, ?, ?, ?)",
+    }),
+    // What a version took away, keyed by its id; deleted with the version (a trigger on SQLite, migration 0022; a foreign key on PostgreSQL).
+    insertRemovedText: c.prepare<[number, string]>({
+      sqlite: "INSERT INTO version_search (rowid, removed) VALUES (?, ?)",
+      postgres: "INSERT INTO version_search (version_id, removed) VALUES (?, ?)",
+    }),
+    deleteComponents: c.prepare<[number]>("DELETE FROM incident_components WHERE incident_id = ?"),
+    deleteListings: c.prepare<[number]>("DELETE FROM incident_sources WHERE incident_id = ?"),
+    deleteIncident: c.prepare<[number]>("DELETE FROM incidents WHERE id = ?"),
+    insertComponent: c.prepare<[number, number, string, string]>(
+      "INSERT INTO incident_components (incident_id, vendor_id, component_id, name) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+    ),
+    capturesFrom: c.prepare<[number, string, string, string, number], CaptureRow>(
+      `SELECT ${CAPTURE_COLUMNS} FROM captures WHERE vendor_id = ? AND (observed_at, source, hash) >= (?, ?, ?)
+       ORDER BY observed_at, source, hash LIMIT ?`,
+    ),
+    capturesAfter: c.prepare<[number, string, string, string, number], CaptureRow>(
+      `SELECT ${CAPTURE_COLUMNS} FROM captures WHERE vendor_id = ? AND (observed_at, source, hash) > (?, ?, ?)
+       ORDER BY observed_at, source, hash LIMIT ?`,
+    ),
+  };
+}
+
+export interface IncidentValues {
+  kind: string;
+  title: string;
+  status: string | null;
+  impact: string | null;
+  startedAt: string | null;
+  resolvedAt: string | null;
+  presence: string;
+  source: string;
+  observedHash: string;
+  firstSeenAt: string;
+  seenAt: string;
+  versionCount: number;
+  lastChangedAt: string;
+  postmortemAt: string | null;
+  editsAfterResolution: number;
+  /** The record as JSON, logged in incident_states. */
+  state: string;
+}
+
+/** A version row as written (db/history/version-states.ts decides snapshot and patch). */
+export interface VersionValues {
+  incidentId: number;
+  vendorId: number;
+  seq: number;
+  observedAt: string;
+  hash: string;
+  snapshot: PackedJson | null;
+  patch: StoredPatch | null;
+  kinds: string;
+  /** db/history/version-content.ts packVersionContent. */
+  content: Buffer;
+  textVersion: number;
+  captureId: number;
+}
+
+export type WriteStatements = ReturnType<typeof prepareWriteStatements>;
+
+export const writeStatements: (db: RedlineDb) => WriteStatements = statementsFor(prepareWriteStatements);
+
+/** Index a written version under each of its kinds. */
+export async function insertVersionKinds(st: WriteStatements, versionId: number, kinds: readonly string[], vendorId: number, observedAt: string): Promise<void> {
+  for (const kind of kinds) {
+    const code = changeKindCode(kind);
+    // A name that is no kind (written by an older Redline) could never be asked for.
+    if (code !== undefined) await st.insertKind.run(code, observedAt, versionId, vendorId);
+  }
+}
