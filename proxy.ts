@@ -1,6 +1,6 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { archivePathExists } from "@/db/queries/route-exists";
-import { getServerDb } from "@/db/server-db";
+import { getServerDb } from "@/db/driver/server-db";
 import { findUnknownVendor } from "@/db/queries/vendor-names";
 import { describeParamError, paramsSchemaFor, searchParamsToObject, vendorComparisonParamsSchema } from "@/lib/page-params";
 import { renderBadRequestPage } from "@/lib/render/bad-request-html";

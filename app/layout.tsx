@@ -3,7 +3,7 @@ import { PHASE_PRODUCTION_BUILD } from "next/constants";
 import type { ReactNode } from "react";
 import { SiteChrome } from "@/components/site-chrome";
 import { readPollingNotice } from "@/db/queries/poll-outcomes";
-import { getServerDb } from "@/db/server-db";
+import { getServerDb } from "@/db/driver/server-db";
 import { errorMessage } from "@/lib/error-message";
 import { SITE_DESCRIPTION } from "@/lib/render/site-frame";
 import "./globals.css";

@@ -1,13 +1,13 @@
 /**
  * The web benchmark's baseline: a bare Node http server that answers an incident path with the
  * incident's row and current snapshot as JSON, read with one prepared better-sqlite3 statement
- * (the snapshot is the incident's latest logged record, projected: db/version-states.ts).
+ * (the snapshot is the incident's latest logged record, projected: db/history/version-states.ts).
  * Run as `node --import tsx bench/bare-incident-server.ts <db> <port>`; prints "listening <port>".
  */
 import http from "node:http";
 import Database from "better-sqlite3";
-import { type PackedJson, unpackJson } from "@/db/packed-json";
-import { projectRecord } from "@/db/version-states";
+import { type PackedJson, unpackJson } from "@/db/history/packed-json";
+import { projectRecord } from "@/db/history/version-states";
 import { providerIdFromKey } from "@/lib/incident-key";
 
 const PATH = /^\/vendors\/([^/]+)\/incidents\/([^/?]+)$/;

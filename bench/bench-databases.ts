@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { closeStore, openStore } from "@/db/client";
-import { copyArchive } from "@/db/copy";
+import { copyArchive } from "@/db/operations/copy";
 import type { Dialect } from "@/db/driver/connection";
 import { findPostgresBinaries } from "@/tests/support/postgres-binaries";
 import { type PostgresCluster, startPostgresCluster } from "@/tests/support/postgres-cluster";

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { closeDatabase, openDatabase } from "@/db/client";
-import { ensureVendor } from "@/db/vendors";
+import { ensureVendor } from "@/db/settings/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
 import type { ComponentStatus } from "@/lib/components/component-status";
 import { createVendors } from "@/bench/synthetic-incidents";

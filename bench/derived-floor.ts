@@ -1,14 +1,14 @@
 /**
  * What a history's derived data weighs however it is laid out in rows: for each incident, every
  * record state it went through and every version's changes, kinds and time, as one JSON text
- * compressed with the stored-JSON dictionary (db/json-dictionary.ts). No per-row, index or page
+ * compressed with the stored-JSON dictionary (db/history/json-dictionary.ts). No per-row, index or page
  * cost is counted, and nothing of the raw layer, captures, search or summaries: a layout that
  * keeps each incident's history readable by itself cannot go below it.
  */
 import { closeDatabase, openDatabase } from "@/db/client";
-import { compressWithDictionary } from "@/db/json-dictionary";
-import { statesByCapture } from "@/db/state-log";
-import { unpackVersionContent } from "@/db/version-content";
+import { compressWithDictionary } from "@/db/history/json-dictionary";
+import { statesByCapture } from "@/db/history/state-log";
+import { unpackVersionContent } from "@/db/history/version-content";
 
 export interface DerivedFloor {
   states: number;

@@ -13,8 +13,8 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { closeDatabase, openDatabase } from "@/db/client";
-import { setHookSecretHash } from "@/db/hooks";
-import { addVendor } from "@/db/vendors";
+import { setHookSecretHash } from "@/db/operations/hooks";
+import { addVendor } from "@/db/settings/vendors";
 
 const ROOT = path.resolve(__dirname, "..");
 const SECONDS = Number(process.env.BENCH_HOOK_SECONDS ?? 20);

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { dialectLabel, onEachDatabase } from "@/bench/bench-databases";
 import { closeStore, openStore } from "@/db/client";
-import { ensureVendor } from "@/db/vendors";
+import { ensureVendor } from "@/db/settings/vendors";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
 import { getPlatform } from "@/scrapers/platforms";
 import { CORPUS_DIR, CORPUS_FOLDERS } from "@/tests/support/corpus-location";

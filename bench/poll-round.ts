@@ -15,7 +15,7 @@ import path from "node:path";
 import { dialectLabel, onEachDatabase } from "@/bench/bench-databases";
 import { cpuProfileArgs } from "@/bench/cpu-profile";
 import { closeStore, openStore } from "@/db/client";
-import { addVendor } from "@/db/vendors";
+import { addVendor } from "@/db/settings/vendors";
 import { readEnv } from "@/lib/env";
 import { createPollDeps, createScheduler } from "@/scrapers/poller/create-poller";
 import { lifecycleEvents } from "@/simulator/scenario";

@@ -12,7 +12,7 @@ import pg from "pg";
 import { benchDialects } from "@/bench/bench-databases";
 import { countShapes, type LoggedStatement, readStatementLog, type ShapeCount } from "@/bench/statement-log";
 import { closeStore, openStore } from "@/db/client";
-import { ensureVendor, getVendorBySlug } from "@/db/vendors";
+import { ensureVendor, getVendorBySlug } from "@/db/settings/vendors";
 import { requirePlatform } from "@/scrapers/cli/cli-context";
 import { type ImportSummary, importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
 import { CORPUS_DIR, CORPUS_FOLDERS, corpusAvailable } from "@/tests/support/corpus-location";

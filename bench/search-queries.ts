@@ -10,7 +10,7 @@ import { createRandom } from "@/bench/synthetic-text";
 import { closeDatabase, openDatabase, type RedlineDb } from "@/db/client";
 import { listIncidents } from "@/db/queries/incident-list";
 import { searchIncidents, toFtsQuery } from "@/db/queries/search";
-import { ensureVendor } from "@/db/vendors";
+import { ensureVendor } from "@/db/settings/vendors";
 import { formatBytes } from "@/scrapers/cli/stats-command";
 import { importSnapshots, listSnapshotFolder } from "@/scrapers/ingest/import-snapshots";
 import { getPlatform } from "@/scrapers/platforms";

@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { closeDatabase, openDatabase } from "@/db/client";
-import { ensureVendor } from "@/db/vendors";
+import { ensureVendor } from "@/db/settings/vendors";
 import { getPlatform } from "@/scrapers/platforms";
 import { tidySearchIndex } from "@/scrapers/poller/search-upkeep";
 import { createVendors } from "@/bench/synthetic-incidents";

@@ -10,10 +10,10 @@ import { type DerivedFloor, derivedFloor } from "@/bench/derived-floor";
 import { rawFloorBytes } from "@/bench/raw-floor";
 import { bytesOnDisk, readStatsJson, reportedImportSeconds, runRedline } from "@/bench/redline-cli";
 import { aggressivePackBytes, commitSnapshots } from "@/bench/snapshot-repo";
-import { listStoredCaptureIds, restoreCapture } from "@/db/capture-restore";
+import { listStoredCaptureIds, restoreCapture } from "@/db/history/capture-restore";
 import { closeDatabase, openDatabase } from "@/db/client";
 import { getVersionDetail, listVersionRefs } from "@/db/queries/incident-page";
-import { getVendorBySlug } from "@/db/vendors";
+import { getVendorBySlug } from "@/db/settings/vendors";
 import type { SnapshotSource } from "@/scrapers/ingest/import-snapshots";
 
 export interface History {

@@ -1,5 +1,5 @@
 import type { RedlineDb } from "@/db/client";
-import type { VendorRow } from "@/db/vendors";
+import type { VendorRow } from "@/db/settings/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
 import { wholeSnapshot } from "@/lib/derive/observation";
 import type { Incident } from "@/lib/incident";

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { closeDatabase, openDatabase, type RedlineDb } from "@/db/client";
-import { addVendor } from "@/db/vendors";
+import { addVendor } from "@/db/settings/vendors";
 import { readEnv } from "@/lib/env";
 import { createPollDeps } from "@/scrapers/poller/create-poller";
 import { pollVendor } from "@/scrapers/poller/poll-vendor";

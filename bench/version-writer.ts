@@ -5,7 +5,7 @@
  * Run as `node --import tsx bench/version-writer.ts <db file or postgres:// URL> <intervalMs>`.
  */
 import { closeStore, openStore } from "@/db/client";
-import { ensureVendor, getVendorBySlug, removeVendor } from "@/db/vendors";
+import { ensureVendor, getVendorBySlug, removeVendor } from "@/db/settings/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
 import { wholeSnapshot } from "@/lib/derive/observation";
 import { recordParsed } from "@/scrapers/ingest/ingest-snapshot";

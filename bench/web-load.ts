@@ -19,7 +19,7 @@ import { describeMachine, ensureBuilt, type LoadResult, measureBareServer, measu
 import { ensureLargeSeed } from "@/bench/seed-large";
 import { createRandom } from "@/bench/synthetic-text";
 import { toFtsQuery } from "@/db/queries/search";
-import { registerSearchFunctions } from "@/db/search-text";
+import { registerSearchFunctions } from "@/db/search/search-text";
 import { paths } from "@/lib/incident-key";
 
 const ROOT = path.resolve(__dirname, "..");

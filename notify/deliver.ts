@@ -5,9 +5,9 @@
  * after its target accepted it.
  */
 import type { RedlineDb } from "@/db/client";
-import { type CarriedChange, claimDueMessages, type ClaimedMessage, dropMessage, planWaitingMessages, readMessageChanges, readSampleVersion, recordAttempt } from "@/db/notification-delivery";
-import { fanOutVersions } from "@/db/notification-outbox";
-import { getSubscription, type Subscription } from "@/db/subscriptions";
+import { type CarriedChange, claimDueMessages, type ClaimedMessage, dropMessage, planWaitingMessages, readMessageChanges, readSampleVersion, recordAttempt } from "@/db/notifications/delivery";
+import { fanOutVersions } from "@/db/notifications/outbox";
+import { getSubscription, type Subscription } from "@/db/notifications/subscriptions";
 import type { ApiLinks } from "@/lib/api/links";
 import { presentQuietDegradation, presentVersion } from "@/lib/api/present";
 import type { NotifiedChange, OutboundMessage } from "@/lib/notify/outbound-message";

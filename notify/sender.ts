@@ -2,7 +2,7 @@
  * A sender delivers one message to one subscription's target and says how it went; the
  * delivery loop (notify/deliver.ts) decides from that whether to retry, give up or disable.
  */
-import type { Subscription } from "@/db/subscriptions";
+import type { Subscription } from "@/db/notifications/subscriptions";
 import type { OutboundMessage } from "@/lib/notify/outbound-message";
 import type { SendResult } from "@/lib/notify/send-result";
 

@@ -1,5 +1,5 @@
 import type http from "node:http";
-import type { Readiness } from "@/db/readiness";
+import type { Readiness } from "@/db/operations/readiness";
 
 /** Whether the request asks for `/healthz` or `/readyz`. */
 export function isHealthCheck(req: http.IncomingMessage): boolean {

@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 import type { RedlineDb } from "@/db/client";
 import {
   deleteAllOperatorSessions, deleteOperatorSession, insertOperatorSession, isLiveOperatorSession, pruneOperatorSessions,
-} from "@/db/operator-sessions";
+} from "@/db/settings/operator-sessions";
 import { readEnv } from "@/lib/env";
 import { postedFromOwnSite } from "@/lib/same-origin";
 

@@ -5,7 +5,7 @@ import { loadComponentFigureFacts } from "@/db/queries/component-figures";
 import { getArchivedInstants, getVendor, listIncidentFacts } from "@/db/queries/vendor-profile";
 import { listVendorNames } from "@/db/queries/vendor-names";
 import { listSourceStandings } from "@/db/queries/vendor-now";
-import { getServerDb } from "@/db/server-db";
+import { getServerDb } from "@/db/driver/server-db";
 import { paths } from "@/lib/incident-key";
 import { vendorComparisonParamsSchema } from "@/lib/page-params";
 import { readNowRules } from "@/lib/now-rules";

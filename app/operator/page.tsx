@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { UtcTime } from "@/components/utc-time";
-import { listThrottleTelemetry } from "@/db/hooks";
-import { type DerivationJob, listRecentJobs } from "@/db/derivation-jobs";
+import { listThrottleTelemetry } from "@/db/operations/hooks";
+import { type DerivationJob, listRecentJobs } from "@/db/operations/derivation-jobs";
 import { OperatorPager } from "@/components/operator-pager";
 import { PollStatusTable } from "@/components/poll-status-table";
 import { ProblemGroups } from "@/components/problem-groups";
@@ -12,8 +12,8 @@ import {
   listCaptureWarnings, listProcessStatus, listRawRetention, listSourceStatus, listVendorPollStatus, type ProcessStatus,
 } from "@/db/queries/operator-status";
 import { listTroubledSubscriptions } from "@/db/queries/subscription-status";
-import { getServerDb } from "@/db/server-db";
-import { listSupervisorEvents } from "@/db/supervisor-events";
+import { getServerDb } from "@/db/driver/server-db";
+import { listSupervisorEvents } from "@/db/operations/supervisor-events";
 import { parseCatchUpClock } from "@/lib/catch-up-clock";
 import { readEnv } from "@/lib/env";
 import { operatorClockOf } from "@/lib/operator-clock";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { SearchPageBody } from "@/components/search-page";
-import { getServerDb } from "@/db/server-db";
+import { getServerDb } from "@/db/driver/server-db";
 import { loadSearchView } from "@/server/search/view";
 
 export const dynamic = "force-dynamic";

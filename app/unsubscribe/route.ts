@@ -1,4 +1,4 @@
-import { getServerDb } from "@/db/server-db";
+import { getServerDb } from "@/db/driver/server-db";
 import { unsubscribeRoute } from "@/server/notify/unsubscribe-route";
 
 export const dynamic = "force-dynamic";

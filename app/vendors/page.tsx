@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { UtcTime } from "@/components/utc-time";
 import { VendorNowCell } from "@/components/vendor-now";
 import { listVendorOverviews } from "@/db/queries/vendors-overview";
-import { getServerDb } from "@/db/server-db";
+import { getServerDb } from "@/db/driver/server-db";
 import { paths } from "@/lib/incident-key";
 import { platformLabel } from "@/lib/labels";
 import { vendorsParamsSchema } from "@/lib/page-params";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { listWatchlistSummaries } from "@/db/queries/watchlist-page";
-import { getServerDb } from "@/db/server-db";
+import { getServerDb } from "@/db/driver/server-db";
 import { readEnv } from "@/lib/env";
 import { paths } from "@/lib/incident-key";
 import { noParamsSchema } from "@/lib/page-params";

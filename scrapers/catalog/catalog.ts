@@ -7,7 +7,7 @@
  * time, not by tests: the machines that run the tests have no internet.
  */
 import type { z } from "zod";
-import type { VendorSettings } from "@/db/vendors";
+import type { VendorSettings } from "@/db/settings/vendors";
 import { type CatalogEntry, catalogSchema } from "@/scrapers/catalog/catalog-schema";
 import vendors from "@/scrapers/catalog/vendors.json";
 

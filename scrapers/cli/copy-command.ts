@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { SingleBar } from "cli-progress";
 import { closeStore, isDatabaseUrl, migrateDatabase, migratePostgresDatabase, openStore, redact, type RedlineDb } from "@/db/client";
-import { copyArchive, type CopyProgress, databaseTables } from "@/db/copy";
+import { copyArchive, type CopyProgress, databaseTables } from "@/db/operations/copy";
 import type { Connection } from "@/db/driver/connection";
 import { CliError } from "@/scrapers/cli/cli-context";
 import { conversionPending } from "@/scrapers/cli/maintenance-commands";

@@ -1,5 +1,5 @@
 import { loadVendorExport } from "@/db/queries/incident-history";
-import { getVendorBySlug } from "@/db/vendors";
+import { getVendorBySlug } from "@/db/settings/vendors";
 import { parseSeq } from "@/db/queries/incident-route";
 import { renderExportJson, renderVersionExportJson, toVersionExport } from "@/lib/export-document";
 import { renderExportMarkdown, renderVersionExportMarkdown } from "@/lib/render/export-markdown";

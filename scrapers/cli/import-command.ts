@@ -1,5 +1,5 @@
 import { SingleBar } from "cli-progress";
-import { ensureVendor, getVendorBySlug, type VendorRow } from "@/db/vendors";
+import { ensureVendor, getVendorBySlug, type VendorRow } from "@/db/settings/vendors";
 import { vendorSlugProblem } from "@/lib/vendor-slug";
 import { listFileVersions, readFileVersions } from "@/scrapers/ingest/git-snapshots";
 import { type ImportSummary, importSnapshots, listSnapshotFolder, type SnapshotSource } from "@/scrapers/ingest/import-snapshots";

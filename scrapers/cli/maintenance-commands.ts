@@ -1,15 +1,15 @@
 import fs from "node:fs";
 import Database from "better-sqlite3";
-import { backupDatabase, restoreDatabase } from "@/db/backup";
-import { convertLegacyBodies, countLegacyBodies, rawRowsPending } from "@/db/body-conversion";
-import { convertVersionLayout, versionLayoutPending } from "@/db/layout/convert-versions";
-import { sideTablesPending } from "@/db/layout/side-tables";
-import { searchTextPending } from "@/db/search-text";
-import { versionContentPending } from "@/db/version-content";
-import { rerenderVersionTexts } from "@/db/version-text";
+import { backupDatabase, restoreDatabase } from "@/db/operations/backup";
+import { convertLegacyBodies, countLegacyBodies, rawRowsPending } from "@/db/history/body-conversion";
+import { convertVersionLayout, versionLayoutPending } from "@/db/history/layout/convert-versions";
+import { sideTablesPending } from "@/db/history/layout/side-tables";
+import { searchTextPending } from "@/db/search/search-text";
+import { versionContentPending } from "@/db/history/version-content";
+import { rerenderVersionTexts } from "@/db/history/version-text";
 import { DatabaseError, isDatabaseUrl, redact } from "@/db/client";
-import { type DerivationJob, getJob, listRecentJobs, queueJob } from "@/db/derivation-jobs";
-import { getVendorBySlug } from "@/db/vendors";
+import { type DerivationJob, getJob, listRecentJobs, queueJob } from "@/db/operations/derivation-jobs";
+import { getVendorBySlug } from "@/db/settings/vendors";
 import { CliError, resolveDbPath, withDatabase } from "@/scrapers/cli/cli-context";
 import { runPendingJobs } from "@/scrapers/rederive/job-runner";
 

@@ -1,6 +1,6 @@
-import { enqueueTestMessage, hasWaitingNotifications, listDeliveries, nextDueAt } from "@/db/notification-delivery";
-import { hasVersionsToFanOut } from "@/db/notification-outbox";
-import { getSubscription } from "@/db/subscriptions";
+import { enqueueTestMessage, hasWaitingNotifications, listDeliveries, nextDueAt } from "@/db/notifications/delivery";
+import { hasVersionsToFanOut } from "@/db/notifications/outbox";
+import { getSubscription } from "@/db/notifications/subscriptions";
 import { readEnv } from "@/lib/env";
 import { CliError, withDatabase } from "@/scrapers/cli/cli-context";
 import { type RoundResult, runDeliveryRound } from "@/notify/deliver";

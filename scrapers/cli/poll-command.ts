@@ -1,6 +1,6 @@
-import { listPollableVendors } from "@/db/poll-state";
+import { listPollableVendors } from "@/db/operations/poll-state";
 import { PollFailureWatch } from "@/lib/poll-reachability";
-import { getVendorBySlug } from "@/db/vendors";
+import { getVendorBySlug } from "@/db/settings/vendors";
 import { readEnv } from "@/lib/env";
 import type { VendorPollResult } from "@/scrapers/poller/poll-vendor";
 import { createPollDeps, createScheduler } from "@/scrapers/poller/create-poller";

@@ -1,6 +1,6 @@
 import { keepRawDays, readEnv } from "@/lib/env";
-import { pruneRawBodies, retentionHorizon } from "@/db/raw-retention";
-import { getVendorBySlug } from "@/db/vendors";
+import { pruneRawBodies, retentionHorizon } from "@/db/operations/raw-retention";
+import { getVendorBySlug } from "@/db/settings/vendors";
 import { CliError, withDatabase } from "@/scrapers/cli/cli-context";
 
 /** --keep-raw-days, else REDLINE_KEEP_RAW_DAYS; undefined: raw bodies are kept forever. */

@@ -1,5 +1,5 @@
 import { findStatusPage } from "@/db/queries/status-page";
-import { getVendorBySlug } from "@/db/vendors";
+import { getVendorBySlug } from "@/db/settings/vendors";
 import { parseStatusAt } from "@/lib/components/status-instant";
 import { readNowRules } from "@/lib/now-rules";
 import { renderStatusText } from "@/lib/render/status-text";

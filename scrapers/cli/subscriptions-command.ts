@@ -1,4 +1,4 @@
-import { type Subscription, addSubscription, countPendingNotifications, listSubscriptions, removeSubscription, SubscriptionError } from "@/db/subscriptions";
+import { type Subscription, addSubscription, countPendingNotifications, listSubscriptions, removeSubscription, SubscriptionError } from "@/db/notifications/subscriptions";
 import { readEnv } from "@/lib/env";
 import { describeFilter } from "@/lib/notify/subscription-filter";
 import { maskTarget, SubscriptionInputError } from "@/lib/notify/subscription-input";

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
-import { setHookSecretHash } from "@/db/hooks";
-import { getPollState } from "@/db/poll-state";
+import { setHookSecretHash } from "@/db/operations/hooks";
+import { getPollState } from "@/db/operations/poll-state";
 import {
   addLiveSource, addVendor, describeVendorState, getVendorBySlug, listVendorSummaries, removeVendor, syncCatalogVendors, VendorError,
   VendorExistsError, type VendorRow, vendorState,
-} from "@/db/vendors";
+} from "@/db/settings/vendors";
 import { readEnv } from "@/lib/env";
 import { CATALOG, catalogVendorSettings } from "@/scrapers/catalog/catalog";
 import { validateVendorInput, VendorInputError } from "@/scrapers/live/validate-vendor";

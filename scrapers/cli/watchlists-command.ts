@@ -1,4 +1,4 @@
-import { listWatchlists, removeWatchlist, saveWatchlist, type Watchlist, WatchlistError } from "@/db/watchlists";
+import { listWatchlists, removeWatchlist, saveWatchlist, type Watchlist, WatchlistError } from "@/db/notifications/watchlists";
 import { CliError, withDatabase } from "@/scrapers/cli/cli-context";
 
 function describeMembers(w: Watchlist): string {

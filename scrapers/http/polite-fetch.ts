@@ -9,7 +9,7 @@ export class HostGate {
   private readonly hosts = new Map<string, { tail: Promise<void>; lastStart: number; pending: number }>();
   /**
    * `reserve`, when given, books each start with every other poller sharing the database
-   * (db/host-slots.ts) and answers when it may be: the interval then holds across processes.
+   * (db/operations/host-slots.ts) and answers when it may be: the interval then holds across processes.
    */
   constructor(
     private readonly minIntervalMs: number,

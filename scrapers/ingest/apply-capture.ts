@@ -1,10 +1,10 @@
 import type { RedlineDb } from "@/db/client";
-import { bodyReader } from "@/db/capture-bodies";
-import { loadComponentPrior, loadOpenIncidents, recordComponentStep } from "@/db/component-states";
-import { markStandingsRead } from "@/db/capture-runs";
-import { type CaptureKey, loadPriorState, type PriorState } from "@/db/prior-state";
-import { recordDerivation, setAppliedThrough, warningsJson } from "@/db/record-capture";
-import { type CaptureRow, writeStatements } from "@/db/write-statements";
+import { bodyReader } from "@/db/history/capture-bodies";
+import { loadComponentPrior, loadOpenIncidents, recordComponentStep } from "@/db/record/component-states";
+import { markStandingsRead } from "@/db/record/capture-runs";
+import { type CaptureKey, loadPriorState, type PriorState } from "@/db/record/prior-state";
+import { recordDerivation, setAppliedThrough, warningsJson } from "@/db/record/record-capture";
+import { type CaptureRow, writeStatements } from "@/db/record/write-statements";
 import type { ComponentGrid, ComponentKnowledge } from "@/lib/components/component-grid";
 import { isDegradedStatus } from "@/lib/components/component-status";
 import { deriveComponentStep, statesAfter } from "@/lib/components/component-step";

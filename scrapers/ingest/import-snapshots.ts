@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { RedlineDb } from "@/db/client";
-import { countVendorVersions } from "@/db/record-capture";
-import type { VendorRow } from "@/db/vendors";
+import { countVendorVersions } from "@/db/record/record-capture";
+import type { VendorRow } from "@/db/settings/vendors";
 import type { ReadWarning } from "@/lib/derive/observation";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { getPlatform } from "@/scrapers/platforms";

@@ -1,5 +1,5 @@
 import type { RedlineDb } from "@/db/client";
-import { reserveHostSlot } from "@/db/host-slots";
+import { reserveHostSlot } from "@/db/operations/host-slots";
 import { type CatchUpClock, catchUpTime, parseCatchUpClock } from "@/lib/catch-up-clock";
 import type { Env } from "@/lib/env";
 import { createHttpClient } from "@/scrapers/http/http-client";

@@ -1,8 +1,8 @@
 import type { RedlineDb } from "@/db/client";
-import { getSource, listListedIncidentsInStatus, listSources, saveSource, type SourceRow } from "@/db/poll-state";
-import { recordFetches, type UnparsedFetch } from "@/db/capture-runs";
+import { getSource, listListedIncidentsInStatus, listSources, saveSource, type SourceRow } from "@/db/operations/poll-state";
+import { recordFetches, type UnparsedFetch } from "@/db/record/capture-runs";
 import type { CaptureOutcome } from "@/db/schema";
-import type { VendorRow } from "@/db/vendors";
+import type { VendorRow } from "@/db/settings/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
 import { withoutCredentials } from "@/lib/url-credentials";
 import { HttpError } from "@/scrapers/http/http-client";

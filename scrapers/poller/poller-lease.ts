@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 
-/** How a poller holds the vendors it claims (db/poll-leases.ts). */
+/** How a poller holds the vendors it claims (db/operations/poll-leases.ts). */
 export interface LeasePolicy {
   /** Who this poller is: unique per process, readable in the database (host, pid, a random tail). */
   owner: string;

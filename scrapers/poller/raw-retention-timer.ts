@@ -1,5 +1,5 @@
 import type { RedlineDb } from "@/db/client";
-import { pruneRawBatch, type RetentionSummary, retentionHorizon } from "@/db/raw-retention";
+import { pruneRawBatch, type RetentionSummary, retentionHorizon } from "@/db/operations/raw-retention";
 import { DAY_MS, PeriodicTask } from "@/scrapers/poller/periodic-task";
 
 /**

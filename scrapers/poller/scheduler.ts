@@ -1,8 +1,8 @@
 import type { RedlineDb } from "@/db/client";
-import { claimDueVendors, nextClaimableAt, renewLeases, settlePoll } from "@/db/poll-leases";
-import { getPollState, listPollableVendors } from "@/db/poll-state";
-import { nextPushPollDue, takeDuePushPolls } from "@/db/hooks";
-import { getVendorById, type VendorRow } from "@/db/vendors";
+import { claimDueVendors, nextClaimableAt, renewLeases, settlePoll } from "@/db/operations/poll-leases";
+import { getPollState, listPollableVendors } from "@/db/operations/poll-state";
+import { nextPushPollDue, takeDuePushPolls } from "@/db/operations/hooks";
+import { getVendorById, type VendorRow } from "@/db/settings/vendors";
 import { errorMessage } from "@/lib/error-message";
 import { type PollDeps, pollVendor, type VendorPollResult } from "@/scrapers/poller/poll-vendor";
 import { type LeasePolicy, leasePolicy } from "@/scrapers/poller/poller-lease";

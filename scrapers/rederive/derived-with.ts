@@ -1,5 +1,5 @@
 import type { RedlineDb } from "@/db/client";
-import { writeStatements } from "@/db/write-statements";
+import { writeStatements } from "@/db/record/write-statements";
 import { DERIVATION_KEY, DERIVATION_VERSION, type DerivedWith, isStale } from "@/lib/derive/derivation-version";
 import type { PlatformResolver } from "@/scrapers/ingest/apply-capture";
 import { derivedWithOf } from "@/scrapers/ingest/ingest-snapshot";

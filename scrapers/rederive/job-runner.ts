@@ -2,15 +2,15 @@ import { randomBytes } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import type { RedlineDb } from "@/db/client";
-import { claimJob, type DerivationJob, finishJob, finishJobIfUnchanged, getJob, listRecentJobs, noteJobHold, queueJob, releaseJob } from "@/db/derivation-jobs";
-import { getVendorById, listVendorsWithHistory } from "@/db/vendors";
+import { claimJob, type DerivationJob, finishJob, finishJobIfUnchanged, getJob, listRecentJobs, noteJobHold, queueJob, releaseJob } from "@/db/operations/derivation-jobs";
+import { getVendorById, listVendorsWithHistory } from "@/db/settings/vendors";
 import type { PlatformResolver } from "@/scrapers/ingest/apply-capture";
 import { getPlatform } from "@/scrapers/platforms";
 import { historyIsStale } from "@/scrapers/rederive/derived-with";
 import { LeaseLostError, rebuildHistory, RebuildStoppedError } from "@/scrapers/rederive/rebuild-history";
 import { replayFrom } from "@/scrapers/rederive/replay";
-import { rerenderVersionTexts } from "@/db/version-text";
-import { retentionRefusal } from "@/db/raw-retention";
+import { rerenderVersionTexts } from "@/db/history/version-text";
+import { retentionRefusal } from "@/db/operations/raw-retention";
 import { currentSummarizer } from "@/lib/summarize";
 
 export interface RunnerOptions {
@@ -67,7 +67,7 @@ export async function runJob(db: RedlineDb, job: DerivationJob, options: RunnerO
     }
     if (replayed) return;
   }
-  // A whole rebuild starts after the pruned captures (db/history-seed.ts); one from an earlier capture cannot.
+  // A whole rebuild starts after the pruned captures (db/history/seed.ts); one from an earlier capture cannot.
   if (job.from !== null && (await refuse(job.from.observedAt))) return;
   // Named for this job alone: another database's job of the same vendor and number may share the folder.
   const scratchPath = job.scratchPath ?? path.join(scratchDirOf(db, options), `redline-rebuild-${vendor.slug}-${job.id}-${randomBytes(6).toString("hex")}.db`);

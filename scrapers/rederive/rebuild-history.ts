@@ -1,17 +1,17 @@
 import fs from "node:fs";
-import { bodyReader } from "@/db/capture-bodies";
+import { bodyReader } from "@/db/history/capture-bodies";
 import { closeDatabase, openDatabase, type RedlineDb } from "@/db/client";
-import { type DerivationJob, finishJob, noteJobHold, queueJob, renewLease, saveJobProgress } from "@/db/derivation-jobs";
-import { rewindHistory } from "@/db/history-rewind";
-import { rebuildStart, seedScratchFromHistory } from "@/db/history-seed";
+import { type DerivationJob, finishJob, noteJobHold, queueJob, renewLease, saveJobProgress } from "@/db/operations/derivation-jobs";
+import { rewindHistory } from "@/db/history/rewind";
+import { rebuildStart, seedScratchFromHistory } from "@/db/history/seed";
 import {
   copyCaptureRows, maxCaptureId, scratchIncidentWeights, seedScratch, swapAppliedThrough, swapCandidates, swapCaptureReadings, swapComponents, swapIncidents,
-} from "@/db/history-swap";
-import { type CaptureKey, compareCaptureKeys } from "@/db/prior-state";
-import { transact } from "@/db/transaction";
-import { appliedThrough } from "@/db/record-capture";
-import { type CaptureRow, writeStatements } from "@/db/write-statements";
-import { setDerivedWith, type VendorRow } from "@/db/vendors";
+} from "@/db/history/swap";
+import { type CaptureKey, compareCaptureKeys } from "@/db/record/prior-state";
+import { transact } from "@/db/driver/transaction";
+import { appliedThrough } from "@/db/record/record-capture";
+import { type CaptureRow, writeStatements } from "@/db/record/write-statements";
+import { setDerivedWith, type VendorRow } from "@/db/settings/vendors";
 import { applyCapture, type PlatformResolver, type ReadCapture, readStoredCapture, saveCaptureReading } from "@/scrapers/ingest/apply-capture";
 import { currentDerivedWith } from "@/scrapers/rederive/derived-with";
 

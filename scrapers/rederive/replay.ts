@@ -1,9 +1,9 @@
 import type { RedlineDb } from "@/db/client";
-import { rewindHistory } from "@/db/history-rewind";
-import type { CaptureKey } from "@/db/prior-state";
-import { bodyReader } from "@/db/capture-bodies";
-import { transact } from "@/db/transaction";
-import { writeStatements } from "@/db/write-statements";
+import { rewindHistory } from "@/db/history/rewind";
+import type { CaptureKey } from "@/db/record/prior-state";
+import { bodyReader } from "@/db/history/capture-bodies";
+import { transact } from "@/db/driver/transaction";
+import { writeStatements } from "@/db/record/write-statements";
 import { applyCapture, type PlatformResolver, readCapturesFrom, saveCaptureReading } from "@/scrapers/ingest/apply-capture";
 import { getPlatform } from "@/scrapers/platforms";
 

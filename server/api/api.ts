@@ -4,14 +4,14 @@ import { listChanges } from "@/db/queries/changes";
 import { loadIncidentExport, loadVersionExport } from "@/db/queries/exports";
 import { getVersionDetail } from "@/db/queries/incident-page";
 import { parseSeq, resolveIncidentRoute } from "@/db/queries/incident-route";
-import { decodeCursor } from "@/db/queries/prepared";
+import { decodeCursor } from "@/db/driver/prepared";
 import { SNIPPET_CLOSE, SNIPPET_OPEN, toFtsQuery } from "@/db/queries/search";
 import { findStatusPage } from "@/db/queries/status-page";
 import { getVendor } from "@/db/queries/vendor-profile";
 import { findUnknownVendor } from "@/db/queries/vendor-names";
 import { listIncidents } from "@/db/queries/incident-list";
 import { getVendorOverview, pageVendorOverviews } from "@/db/queries/vendors-overview";
-import { getServerDb } from "@/db/server-db";
+import { getServerDb } from "@/db/driver/server-db";
 import { buildOpenApi } from "@/lib/api/openapi";
 import {
   changeListQuerySchema,

@@ -1,10 +1,10 @@
 import type { z } from "zod";
 import type { RedlineDb } from "@/db/client";
-import { enqueueTestMessage, listDeliveries } from "@/db/notification-delivery";
+import { enqueueTestMessage, listDeliveries } from "@/db/notifications/delivery";
 import {
   addSubscription, countPendingNotifications, getSubscription, listSubscriptions, removeSubscription, type Subscription, SubscriptionError,
-} from "@/db/subscriptions";
-import { getWatchlist, listWatchlists, removeWatchlist, saveWatchlist, type Watchlist, WatchlistError } from "@/db/watchlists";
+} from "@/db/notifications/subscriptions";
+import { getWatchlist, listWatchlists, removeWatchlist, saveWatchlist, type Watchlist, WatchlistError } from "@/db/notifications/watchlists";
 import type { deliveryAttemptSchema, subscriptionSchema, watchlistSchema } from "@/lib/api/notify-schemas";
 import { watchlistBodySchema } from "@/lib/api/notify-schemas";
 import { emptyQuerySchema } from "@/lib/api/schemas";

@@ -1,9 +1,9 @@
 import type { RedlineDb } from "@/db/client";
-import { requestPollNow } from "@/db/poll-state";
+import { requestPollNow } from "@/db/operations/poll-state";
 import { getVendorOverview } from "@/db/queries/vendors-overview";
-import { addVendor, getVendorBySlug, removeVendor, VendorExistsError, vendorState } from "@/db/vendors";
+import { addVendor, getVendorBySlug, removeVendor, VendorExistsError, vendorState } from "@/db/settings/vendors";
 import type { z } from "zod";
-import { listThrottleTelemetry } from "@/db/hooks";
+import { listThrottleTelemetry } from "@/db/operations/hooks";
 import { addVendorBodySchema, deleteVendorQuerySchema, emptyQuerySchema, type hookTelemetrySchema } from "@/lib/api/schemas";
 import { readNowRules } from "@/lib/now-rules";
 import { hookSettings } from "@/server/hooks/hook-route";

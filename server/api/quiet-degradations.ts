@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { RedlineDb } from "@/db/client";
-import { decodeCursor, encodeCursor } from "@/db/queries/prepared";
+import { decodeCursor, encodeCursor } from "@/db/driver/prepared";
 import { listQuietDegradations } from "@/db/queries/quiet-degradations";
 import { getVendor } from "@/db/queries/vendor-profile";
 import { findUnknownVendor } from "@/db/queries/vendor-names";

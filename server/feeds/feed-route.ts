@@ -4,7 +4,7 @@ import { resolveIncidentRoute } from "@/db/queries/incident-route";
 import { listQuietDegradations, type QuietDegradationFilter } from "@/db/queries/quiet-degradations";
 import { getVendor } from "@/db/queries/vendor-profile";
 import { resolveWatchlistScope } from "@/db/queries/watchlist-scope";
-import { getServerDb } from "@/db/server-db";
+import { getServerDb } from "@/db/driver/server-db";
 import { headingKindLabel } from "@/lib/change-kinds";
 import type { QuietDegradationView } from "@/lib/components/quiet-degradation";
 import { type EntryKindName, entryKindLabel, entryKindNameSchema, isChangeKind, splitEntryKinds } from "@/lib/entry-kinds";

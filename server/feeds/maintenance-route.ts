@@ -2,7 +2,7 @@ import type { RedlineDb } from "@/db/client";
 import { listMaintenanceCandidates, type MaintenanceCandidate, listVersionChanges, listWatchedMaintenanceCandidates } from "@/db/queries/maintenance-calendar";
 import { resolveWatchlistScope } from "@/db/queries/watchlist-scope";
 import { getVendor } from "@/db/queries/vendor-profile";
-import { getServerDb } from "@/db/server-db";
+import { getServerDb } from "@/db/driver/server-db";
 import { paths } from "@/lib/incident-key";
 import { countReschedules, PAST_WINDOW_DAYS, selectMaintenanceWindows, toMaintenanceEvent } from "@/lib/maintenance-calendar";
 import { type CalendarEvent, ICAL_CONTENT_TYPE, renderCalendar } from "@/lib/render/ical";

@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type http from "node:http";
 import type { RedlineDb } from "@/db/client";
-import { getHookVendor, type HookVendor, isKnownDelivery, recordHookDelivery, requestPushPoll } from "@/db/hooks";
-import { transact } from "@/db/transaction";
-import { getVendorBySlug } from "@/db/vendors";
+import { getHookVendor, type HookVendor, isKnownDelivery, recordHookDelivery, requestPushPoll } from "@/db/operations/hooks";
+import { transact } from "@/db/driver/transaction";
+import { getVendorBySlug } from "@/db/settings/vendors";
 import type { Env } from "@/lib/env";
 import { type BucketSettings, KeyedBuckets, TokenBucket } from "@/lib/token-bucket";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";

@@ -1,6 +1,6 @@
 import type { RedlineDb } from "@/db/client";
-import { addThrottled, listThrottleTelemetry, markAlerted } from "@/db/hooks";
-import { transact } from "@/db/transaction";
+import { addThrottled, listThrottleTelemetry, markAlerted } from "@/db/operations/hooks";
+import { transact } from "@/db/driver/transaction";
 import { errorMessage } from "@/lib/error-message";
 
 export interface ThrottleAlert {

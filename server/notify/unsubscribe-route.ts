@@ -4,7 +4,7 @@
  * A wrong token is refused the same way as an unknown id: the page tells nothing of what exists.
  */
 import type { RedlineDb } from "@/db/client";
-import { disableSubscription, getSubscription } from "@/db/subscriptions";
+import { disableSubscription, getSubscription } from "@/db/notifications/subscriptions";
 import { isUnsubscribeToken } from "@/lib/notify/unsubscribe-token";
 import { renderUnsubscribePage, type UnsubscribeView } from "@/lib/render/unsubscribe-html";
 import { builtStylesheets } from "@/server/http/built-stylesheets";

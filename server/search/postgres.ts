@@ -5,7 +5,7 @@
  * and a search that waits longer than the budget for one of them is refused.
  */
 import { closeStore, openDatabase } from "@/db/client";
-import type { PostgresConnection } from "@/db/driver/postgres-connection";
+import type { PostgresConnection } from "@/db/postgres/connection";
 import { runSearchQuery, type SearchQueryArgs, type SearchQueryName, type SearchQueryResult } from "@/server/search/queries";
 import { SearchStopped, type SearchRunner } from "@/server/search/runner";
 

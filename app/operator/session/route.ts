@@ -1,4 +1,4 @@
-import { getServerDb } from "@/db/server-db";
+import { getServerDb } from "@/db/driver/server-db";
 import {
   crossOriginRefused, OPERATOR_COOKIE, openSession, postedFromOwnPages, SESSION_LIFETIME_SECONDS, SIGN_IN_FAILED_LOCATION,
 } from "@/server/operator-session";

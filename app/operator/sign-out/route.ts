@@ -1,5 +1,5 @@
 import { cookies } from "next/headers";
-import { getServerDb } from "@/db/server-db";
+import { getServerDb } from "@/db/driver/server-db";
 import { crossOriginRefused, endAllSessions, endSession, isOperatorSession, OPERATOR_COOKIE, postedFromOwnPages } from "@/server/operator-session";
 
 export const dynamic = "force-dynamic";

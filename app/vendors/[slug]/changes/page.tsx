@@ -5,9 +5,9 @@ import { changesFeedPath, FeedLinks, feedAlternates } from "@/components/feed-li
 import { KindFilter } from "@/components/kind-filter";
 import { Pager } from "@/components/pager";
 import { listChanges } from "@/db/queries/changes";
-import { decodeCursor } from "@/db/queries/prepared";
+import { decodeCursor } from "@/db/driver/prepared";
 import { getVendor } from "@/db/queries/vendor-profile";
-import { getServerDb } from "@/db/server-db";
+import { getServerDb } from "@/db/driver/server-db";
 import { paths } from "@/lib/incident-key";
 import { vendorChangesParamsSchema } from "@/lib/page-params";
 

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { StatusPageBody } from "@/components/status-page";
 import { findStatusPage } from "@/db/queries/status-page";
 import { getVendor } from "@/db/queries/vendor-profile";
-import { getServerDb } from "@/db/server-db";
+import { getServerDb } from "@/db/driver/server-db";
 import { formatUtcMinute } from "@/lib/format";
 import { readNowRules } from "@/lib/now-rules";
 import { statusPageParamsSchema } from "@/lib/page-params";

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { ComponentPageBody, componentPageTitle } from "@/components/component-page";
 import { resolveComponentPage } from "@/db/queries/component-page";
-import { getServerDb } from "@/db/server-db";
+import { getServerDb } from "@/db/driver/server-db";
 
 export const dynamic = "force-dynamic";
 

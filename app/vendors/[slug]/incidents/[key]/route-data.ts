@@ -1,6 +1,6 @@
 import { cache } from "react";
 import { resolveIncidentPage, resolveVersionRoute } from "@/db/queries/incident-route";
-import { getServerDb } from "@/db/server-db";
+import { getServerDb } from "@/db/driver/server-db";
 
 /*
  * An incident's pages read their route twice per request, once for generateMetadata and once for

@@ -5,7 +5,7 @@ import { CompareForm } from "@/components/compare-form";
 import { IncidentLinks } from "@/components/incident-links";
 import { getVersionDetail } from "@/db/queries/incident-page";
 import { resolveIncidentRoute } from "@/db/queries/incident-route";
-import { getServerDb } from "@/db/server-db";
+import { getServerDb } from "@/db/driver/server-db";
 import { orderChanges } from "@/lib/change-order";
 import { diffStates } from "@/lib/diff-incidents";
 import { formatUtcMinute } from "@/lib/format";

@@ -1,5 +1,5 @@
 import { loadIncidentExport } from "@/db/queries/exports";
-import { getServerDb } from "@/db/server-db";
+import { getServerDb } from "@/db/driver/server-db";
 import { renderExportJson } from "@/lib/export-document";
 import { downloadResponse } from "@/lib/render/download";
 

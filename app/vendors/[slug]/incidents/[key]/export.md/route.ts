@@ -1,5 +1,5 @@
 import { loadIncidentExport } from "@/db/queries/exports";
-import { getServerDb } from "@/db/server-db";
+import { getServerDb } from "@/db/driver/server-db";
 import { renderExportMarkdown } from "@/lib/render/export-markdown";
 import { downloadResponse } from "@/lib/render/download";
 

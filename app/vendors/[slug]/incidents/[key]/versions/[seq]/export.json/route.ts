@@ -1,5 +1,5 @@
 import { loadVersionExport } from "@/db/queries/exports";
-import { getServerDb } from "@/db/server-db";
+import { getServerDb } from "@/db/driver/server-db";
 import { renderVersionExportJson } from "@/lib/export-document";
 import { downloadResponse } from "@/lib/render/download";
 
