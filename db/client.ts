@@ -117,7 +117,7 @@ function migrationFileOf(folder: string, statement: string): string | undefined 
 }
 
 export function closeDatabase(db: RedlineDb): void {
-  if (db.connection.dialect === "postgres") {
+  if (db.connection.dialect.name === "postgres") {
     void (db.connection as PostgresConnection).close();
     return;
   }
@@ -126,12 +126,12 @@ export function closeDatabase(db: RedlineDb): void {
 
 /** Close and wait: a PostgreSQL pool ends its clients; SQLite closes at once. */
 export async function closeStore(db: RedlineDb): Promise<void> {
-  if (db.connection.dialect === "postgres") await (db.connection as PostgresConnection).close();
+  if (db.connection.dialect.name === "postgres") await (db.connection as PostgresConnection).close();
   else db.$client.close();
 }
 
 export function dialectOf(db: RedlineDb): Dialect {
-  return db.connection.dialect;
+  return db.connection.dialect.name;
 }
 
 /** `postgres://…` or `postgresql://…`: a PostgreSQL database rather than a SQLite file. */

@@ -6,7 +6,10 @@
  * JSON as text (docs/decisions/0045-one-data-layer-two-databases.md).
  */
 
-export type Dialect = "sqlite" | "postgres";
+import type { DatabaseName, Dialect as DatabaseDialect } from "@/db/driver/dialect";
+
+/** A database's name (being retired: code asks `connection.dialect` instead). */
+export type Dialect = DatabaseName;
 
 /** What a statement without rows reports. `lastInsertRowid` needs `RETURNING id` on PostgreSQL. */
 export interface RunResult {
@@ -29,12 +32,12 @@ export interface DialectSql {
 }
 
 export interface Connection {
-  readonly dialect: Dialect;
+  readonly dialect: DatabaseDialect;
   prepare<P extends unknown[] | object = unknown[], R = unknown>(sql: string | DialectSql): Statement<P, R>;
   /** Statements without parameters or rows, separated by semicolons. */
   exec(sql: string | DialectSql): Promise<void>;
 }
 
-export function sqlFor(dialect: Dialect, sql: string | DialectSql): string {
-  return typeof sql === "string" ? sql : sql[dialect];
+export function sqlFor(dialect: DatabaseDialect, sql: string | DialectSql): string {
+  return typeof sql === "string" ? sql : sql[dialect.name];
 }

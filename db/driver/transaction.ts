@@ -34,7 +34,7 @@ const queues = new WeakMap<Database.Database, Promise<void>>();
 
 /** Whether this async chain runs inside a transaction opened by `transact` on the connection. */
 export function inTransact(db: RedlineDb): boolean {
-  if (db.connection.dialect === "postgres") return (db.connection as PostgresConnection).inTransaction();
+  if (db.connection.dialect.name === "postgres") return (db.connection as PostgresConnection).inTransaction();
   return inside.getStore()?.get(db.$client)?.active ?? false;
 }
 
@@ -45,7 +45,7 @@ export function inTransact(db: RedlineDb): boolean {
  */
 export async function transact<T>(db: RedlineDb, work: (tx: RedlineDb) => Promise<T>, options: { immediate?: boolean } = {}): Promise<T> {
   // PostgreSQL: a pooled client of its own per transaction, so no queue; `immediate` takes a writer lock.
-  if (db.connection.dialect === "postgres") return (db.connection as PostgresConnection).transaction(() => work(db), options);
+  if (db.connection.dialect.name === "postgres") return (db.connection as PostgresConnection).transaction(() => work(db), options);
   const sqlite = db.$client;
   const open = inside.getStore();
   if (open?.get(sqlite)?.active) return work(db);

@@ -65,7 +65,7 @@ const HEX_OF = { sqlite: (column: string) => `lower(hex(${column}))`, postgres: 
 const UNHEX = { sqlite: (param: string) => `unhex(${param})`, postgres: (param: string) => `decode(${param}, 'hex')` };
 
 function prepare(c: Connection) {
-  const d: Dialect = c.dialect;
+  const d: Dialect = c.dialect.name;
   const hex = HEX_OF[d];
   const unhex = UNHEX[d];
   const HEX = `${hex("b.hash")} AS hash`;

@@ -11,7 +11,7 @@ import { writeStatements } from "@/db/record/write-statements";
 import type { IncidentRecord } from "@/lib/derive/incident-record";
 
 const statements = statementsFor((c: Connection) => {
-  const listed = listedValues(c.dialect, "ids", "bigint");
+  const listed = listedValues(c.dialect.name, "ids", "bigint");
   return {
     from: c.prepare<[number, string, string, string], { id: number }>(
       "SELECT id FROM captures WHERE vendor_id = ? AND (observed_at, source, hash) >= (?, ?, ?) ORDER BY observed_at, source, hash",

@@ -112,7 +112,7 @@ export async function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorI
   const s = scratch.$client;
   const st = writeStatements(main);
   const onMain = statements(main);
-  const { dialect } = main.connection;
+  const dialect = main.connection.dialect.name;
   const fromScratch = s.prepare<[number, string], ScratchIncident>(`SELECT ${INCIDENT_COLUMNS} FROM incidents WHERE vendor_id = ? AND provider_id = ?`);
   const versions = s.prepare<[number], Omit<VersionValues, "incidentId" | "vendorId">>(
     `SELECT seq, observed_at AS observedAt, hash, snapshot, patch, kinds, content, text_version AS textVersion, capture_id AS captureId

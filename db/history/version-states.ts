@@ -89,7 +89,7 @@ function prepare(c: Connection) {
     setFull: c.prepare<[PackedJson, number, number]>("UPDATE incident_versions SET snapshot = ?, patch = NULL WHERE incident_id = ? AND seq = ?"),
     latestSeq: c.prepare<[number], { seq: number | null }>("SELECT max(seq) AS seq FROM incident_versions WHERE incident_id = ?"),
     lastKept: c.prepare<{ incident: number; captures: string }, { seq: number; snapshot: PackedJson | null; patch: StoredPatch | null }>(
-      `SELECT seq, snapshot, patch FROM incident_versions WHERE incident_id = @incident AND capture_id NOT IN (${listedValues(c.dialect, "captures", "bigint")})
+      `SELECT seq, snapshot, patch FROM incident_versions WHERE incident_id = @incident AND capture_id NOT IN (${listedValues(c.dialect.name, "captures", "bigint")})
        ORDER BY seq DESC LIMIT 1`,
     ),
   };
@@ -99,7 +99,7 @@ const statements = statementsFor(prepare);
 
 /** A version's stored forms as written: packed columns come back from PostgreSQL as bytes. */
 export function storedStep<T extends { snapshot: PackedJson | null; patch: StoredPatch | null }>(db: RedlineDb, row: T): T {
-  return packedRow(db.connection.dialect, row, ["snapshot", "patch"]);
+  return packedRow(db.connection.dialect.name, row, ["snapshot", "patch"]);
 }
 
 /** Where a stored version's snapshot is: its own text (rebuilt from the full snapshots around it), or the record logged with it. */
@@ -160,7 +160,7 @@ export async function versionStorage(
     // A projected version before keeps nothing to turn into a delta.
     if (kept !== null && kept !== undefined) await s.toDelta.run(encodeReverseDelta(snapshot, unpackJson(kept)), incidentId, seq - 1);
   }
-  return { snapshot: packedWrite(db.connection.dialect, packJson(snapshot)), patch: null };
+  return { snapshot: packedWrite(db.connection.dialect.name, packJson(snapshot)), patch: null };
 }
 
 /**
@@ -173,7 +173,7 @@ export async function keepSnapshotBeforeDeleting(db: RedlineDb, incidentId: numb
   if (!kept || kept.snapshot !== null || isProjected(kept)) return;
   const text = await readVersionSnapshotText(db, incidentId, kept.seq);
   if (text === undefined) throw new VersionStateError(`store: version ${kept.seq} of incident ${incidentId} cannot be rebuilt`);
-  await s.setFull.run(packedWrite(db.connection.dialect, packJson(text)), incidentId, kept.seq);
+  await s.setFull.run(packedWrite(db.connection.dialect.name, packJson(text)), incidentId, kept.seq);
 }
 
 /** After versions were taken off the end of an incident's history, its new latest keeps a full snapshot again. */
@@ -185,5 +185,5 @@ export async function keepLatestSnapshot(db: RedlineDb, incidentId: number): Pro
   if (!kept || kept.snapshot !== null || isProjected(kept)) return;
   const text = await readVersionSnapshotText(db, incidentId, seq);
   if (text === undefined) throw new VersionStateError(`store: version ${seq} of incident ${incidentId} cannot be rebuilt`);
-  await s.setFull.run(packedWrite(db.connection.dialect, packJson(text)), incidentId, seq);
+  await s.setFull.run(packedWrite(db.connection.dialect.name, packJson(text)), incidentId, seq);
 }

@@ -222,24 +222,24 @@ export async function copyArchive(source: RedlineDb, target: RedlineDb, options:
   await checkTables(to, plan, "target");
   // One snapshot of the source throughout: what a poller writes meanwhile is not half copied.
   return transact(source, async () => {
-    if (from.dialect === "postgres") await from.exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+    if (from.dialect.name === "postgres") await from.exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
     await checkSameArchive(from, to, plan);
     const progress: CopyProgress[] = [];
     const report = (p: CopyProgress): void => {
       options.onProgress?.({ ...p });
     };
     const tables = plan.filter((t) => !t.replaced);
-    for (const table of tables) progress.push(await copyRows(source, target, tableCopy(table, from.dialect, to.dialect), batchSize, report));
+    for (const table of tables) progress.push(await copyRows(source, target, tableCopy(table, from.dialect.name, to.dialect.name), batchSize, report));
     for (const search of SEARCH_PLANS) {
       progress.push(
         await copyRows(
           source,
           target,
           {
-            name: search.table[to.dialect],
-            source: { table: search.table[from.dialect], key: [search.key[from.dialect]], columns: search.columns[from.dialect] },
-            target: { table: search.table[to.dialect], key: [search.key[to.dialect]], columns: search.columns[to.dialect], conflictClause: search.conflictClause[to.dialect] },
-            convert: (row) => search.convert(row, from.dialect, to.dialect),
+            name: search.table[to.dialect.name],
+            source: { table: search.table[from.dialect.name], key: [search.key[from.dialect.name]], columns: search.columns[from.dialect.name] },
+            target: { table: search.table[to.dialect.name], key: [search.key[to.dialect.name]], columns: search.columns[to.dialect.name], conflictClause: search.conflictClause[to.dialect.name] },
+            convert: (row) => search.convert(row, from.dialect.name, to.dialect.name),
           },
           batchSize,
           report,
@@ -363,7 +363,7 @@ async function replaceTables(
       const done: CopyProgress[] = [];
       for (const table of tables) {
         await to.exec(`DELETE FROM ${quote(table.name)}`);
-        done.push(await copyRows(source, target, tableCopy(table, from.dialect, to.dialect), batchSize, report));
+        done.push(await copyRows(source, target, tableCopy(table, from.dialect.name, to.dialect.name), batchSize, report));
       }
       return done;
     },
@@ -386,10 +386,10 @@ async function carryKeyCounters(from: Connection, target: RedlineDb, plan: Table
     const [column] = table.key;
     if (column === undefined) continue;
     let mark = Number((await lastKey(from, table.name, [column]))?.[0] ?? 0);
-    if (from.dialect === "sqlite" && table.autoIncrement) {
+    if (from.dialect.name === "sqlite" && table.autoIncrement) {
       const row = await statementShaped<[string], { seq: number }>(from, "SELECT seq FROM sqlite_sequence WHERE name = ?").get(table.name);
       mark = Math.max(mark, Number(row?.seq ?? 0));
-    } else if (from.dialect === "postgres") {
+    } else if (from.dialect.name === "postgres") {
       const row = await statementShaped<[string, string], { v: number | null }>(from, "SELECT pg_sequence_last_value(pg_get_serial_sequence(?, ?)::regclass) AS v").get(table.name, column);
       mark = Math.max(mark, Number(row?.v ?? 0));
     }
@@ -400,7 +400,7 @@ async function carryKeyCounters(from: Connection, target: RedlineDb, plan: Table
     async () => {
       for (const { table, column, mark } of marks) {
         if (mark < 1) continue;
-        if (to.dialect === "postgres") {
+        if (to.dialect.name === "postgres") {
           await statementShaped(to, "SELECT setval(pg_get_serial_sequence(?, ?)::regclass, greatest(?::bigint, 1))").get(table.name, column, mark);
         } else if (table.autoIncrement) {
           const updated = await statementShaped(to, "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?").run(mark, table.name);
@@ -417,7 +417,7 @@ async function carryKeyCounters(from: Connection, target: RedlineDb, plan: Table
  * (a prune, a rewind) would otherwise stay in the target, unnoticed.
  */
 async function checkCounts(source: RedlineDb, target: RedlineDb, progress: CopyProgress[]): Promise<void> {
-  const names = new Map<string, string>(SEARCH_PLANS.map((s) => [s.table[target.connection.dialect], s.table[source.connection.dialect]]));
+  const names = new Map<string, string>(SEARCH_PLANS.map((s) => [s.table[target.connection.dialect.name], s.table[source.connection.dialect.name]]));
   for (const p of progress) {
     const theirs = await countOf(source.connection, names.get(p.table) ?? p.table);
     const ours = await countOf(target.connection, p.table);
@@ -432,7 +432,7 @@ async function checkCounts(source: RedlineDb, target: RedlineDb, progress: CopyP
 /** The tables a database holds, with their columns (PostgreSQL's generated tsvectors left out: they are computed). */
 export async function databaseTables(connection: Connection): Promise<Map<string, string[]>> {
   const rows =
-    connection.dialect === "sqlite"
+    connection.dialect.name === "sqlite"
       ? await statementShaped<[], { tableName: string; columnName: string }>(
           connection,
           `SELECT m.name AS tableName, p.name AS columnName FROM sqlite_master m, pragma_table_info(m.name) p
@@ -456,9 +456,9 @@ export async function databaseTables(connection: Connection): Promise<Map<string
 async function checkTables(connection: Connection, plan: TablePlan[], role: string): Promise<void> {
   const live = await databaseTables(connection);
   const known = new Map<string, string[]>(plan.map((t) => [t.name, t.columns.map((c) => c.name)]));
-  for (const search of SEARCH_PLANS) known.set(search.table[connection.dialect], search.columns[connection.dialect].filter((c) => c !== "rowid"));
+  for (const search of SEARCH_PLANS) known.set(search.table[connection.dialect.name], search.columns[connection.dialect.name].filter((c) => c !== "rowid"));
   for (const [table, columns] of live) {
-    if (NOT_COPIED[connection.dialect].has(table)) continue;
+    if (NOT_COPIED[connection.dialect.name].has(table)) continue;
     const expected = known.get(table);
     if (!expected) throw new CopyError(`copy: the ${role} has a table ${table} this Redline does not know how to copy (is it a newer Redline's database?)`);
     const unknown = columns.filter((c) => !expected.includes(c));
@@ -516,7 +516,7 @@ async function checkSameArchive(from: Connection, to: Connection, plan: TablePla
       return row ? columns.map((_, i) => row[`c${i}`]) : undefined;
     };
     const ours = await read(from);
-    const written = ours?.map((value, i) => comparable(convertValue(table.columns[i]?.kind ?? "plain", value, from.dialect, to.dialect)));
+    const written = ours?.map((value, i) => comparable(convertValue(table.columns[i]?.kind ?? "plain", value, from.dialect.name, to.dialect.name)));
     const held = (await read(to))?.map(comparable);
     if (!written || !isDeepStrictEqual(written, held)) {
       throw new CopyError(
@@ -526,9 +526,9 @@ async function checkSameArchive(from: Connection, to: Connection, plan: TablePla
     }
   }
   for (const s of SEARCH_PLANS) {
-    const last = await lastKey(to, s.table[to.dialect], [s.key[to.dialect]]);
+    const last = await lastKey(to, s.table[to.dialect.name], [s.key[to.dialect.name]]);
     if (last === undefined) continue;
-    const found = await statementShaped(from, `SELECT 1 AS found FROM ${quote(s.table[from.dialect])} WHERE ${quote(s.key[from.dialect])} = ?`).get(...last);
-    if (!found) throw new CopyError(`copy: the target holds a different archive: its ${s.table[to.dialect]} has a row (${last.join(", ")}) the source does not (copy into an empty database)`);
+    const found = await statementShaped(from, `SELECT 1 AS found FROM ${quote(s.table[from.dialect.name])} WHERE ${quote(s.key[from.dialect.name])} = ?`).get(...last);
+    if (!found) throw new CopyError(`copy: the target holds a different archive: its ${s.table[to.dialect.name]} has a row (${last.join(", ")}) the source does not (copy into an empty database)`);
   }
 }

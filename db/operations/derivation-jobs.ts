@@ -140,7 +140,7 @@ export async function claimJob(db: RedlineDb, owner: string, leaseMs: number, ve
     const claimed = await st.claim.get({ owner, until, now, vendorId: vendorId ?? null });
     return claimed ? toJob(await st.byId.get(claimed.id)) : undefined;
   };
-  return db.connection.dialect === "postgres" ? claim() : transact(db, claim, { immediate: true });
+  return db.connection.dialect.name === "postgres" ? claim() : transact(db, claim, { immediate: true });
 }
 
 /** Keep holding a job; false when another worker took it over (the lease ran out). */

@@ -125,7 +125,7 @@ export async function claimDueVendors(db: RedlineDb, request: ClaimRequest): Pro
         exclude: JSON.stringify(request.exclude ?? []),
       });
     },
-    { immediate: db.connection.dialect === "sqlite" },
+    { immediate: db.connection.dialect.name === "sqlite" },
   );
   if (claimed.length === 0) return [];
   // RETURNING keeps no order on PostgreSQL.

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import pg from "pg";
+import { postgresDialect } from "@/db/postgres/dialect";
 import { sqlFor, type Connection, type DialectSql, type RunResult, type Statement } from "@/db/driver/connection";
 import { translateToPostgres } from "@/db/postgres/sql-text";
 
@@ -48,10 +49,10 @@ export function postgresConnection(pool: pg.Pool): PostgresConnection {
   const query = (config: pg.QueryConfig): Promise<pg.QueryResult> => (open() ?? pool).query({ ...config, types: asSqlite });
 
   return {
-    dialect: "postgres",
+    dialect: postgresDialect,
     pool,
     prepare<P extends unknown[] | object = unknown[], R = unknown>(sql: string | DialectSql): Statement<P, R> {
-      const translated = translateToPostgres(sqlFor("postgres", sql));
+      const translated = translateToPostgres(sqlFor(postgresDialect, sql));
       const name = `r${createHash("sha1").update(translated.text).digest("hex").slice(0, 16)}`;
       const execute = (params: readonly unknown[]) => query({ name, text: translated.text, values: translated.bind(params) });
       return {
@@ -66,7 +67,7 @@ export function postgresConnection(pool: pg.Pool): PostgresConnection {
       };
     },
     exec: async (sql) => {
-      await query({ text: sqlFor("postgres", sql) });
+      await query({ text: sqlFor(postgresDialect, sql) });
     },
     inTransaction: () => open() !== undefined,
     async transaction<T>(work: () => Promise<T>, options: { immediate?: boolean } = {}): Promise<T> {

@@ -120,8 +120,8 @@ function conditions(dialect: Dialect, filter: ChangeFilter): { sql: string; para
 /** Ids of the newest matching versions older than the cursor, newest first. */
 async function newestIds(connection: Connection, filter: ChangeFilter, limit: number): Promise<{ id: number; at: string }[]> {
   if (filter.watch) return newestWatchedIds(connection, filter, filter.watch, limit);
-  const pg = connection.dialect === "postgres";
-  const { sql, params } = conditions(connection.dialect, filter);
+  const pg = connection.dialect.name === "postgres";
+  const { sql, params } = conditions(connection.dialect.name, filter);
   const start = filter.before ?? END;
   const base = { ...params, at: start.at, id: start.id, limit };
   if (!filter.kinds?.length) {
@@ -190,7 +190,7 @@ function unpackRow(row: StoredChange, withChanges: boolean): RawChange {
 async function readRows(connection: Connection, ids: readonly number[], withChanges: boolean): Promise<Map<number, RawChange>> {
   const rows = await statementShaped<[string], StoredChange>(
     connection,
-    connection.dialect === "postgres"
+    connection.dialect.name === "postgres"
       ? `SELECT ${COLUMNS} FROM incident_versions v JOIN incidents i ON i.id = v.incident_id
      JOIN vendors d ON d.id = v.vendor_id WHERE v.id IN (SELECT value::bigint FROM jsonb_array_elements_text(?::jsonb))`
       : `SELECT ${COLUMNS} FROM incident_versions v JOIN incidents i ON i.id = v.incident_id

@@ -40,7 +40,7 @@ const TIMELINE = "coalesce(i.started_at, i.first_seen_at)";
 /** Incidents newest first (by start, else first seen), a page at a time, across vendors. */
 export async function listIncidents(db: RedlineDb, filter: IncidentListFilter, limit: number): Promise<{ rows: IncidentSummaryRow[]; next: string | null }> {
   const { where, params, add, addList } = conditionsOf();
-  const dialect = db.connection.dialect;
+  const dialect = db.connection.dialect.name;
   const pg = dialect === "postgres";
   params.limit = limit + 1;
   addList(`i.vendor_id IN (${listedValues(dialect, "vendorIds", "bigint")})`, "vendorIds", filter.vendorIds);

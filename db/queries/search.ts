@@ -157,7 +157,7 @@ type Filter = { vendor?: string; from?: string; to?: string };
 type Page = { limit: number; offset: number };
 
 const whereOf = (db: RedlineDb, query: string, filter: Filter): Where => ({
-  query: searchParameter(db.connection.dialect, query), vendor: filter.vendor ?? null, from: filter.from ?? null, to: filter.to ?? null,
+  query: searchParameter(db.connection.dialect.name, query), vendor: filter.vendor ?? null, from: filter.from ?? null, to: filter.to ?? null,
 });
 
 /** Incidents whose current title, update texts or postmortem match, best first (titles weigh most). */

@@ -145,7 +145,7 @@ function readVendors(sqlite: Database.Database, tables: readonly TableStorage[])
  * rows' stored lengths, and its share of each table on disk), and against the raw bytes its captures were given.
  */
 export async function readStorageStats(db: RedlineDb): Promise<StorageStats> {
-  if (db.connection.dialect === "postgres") return readPostgresStorageStats(db);
+  if (db.connection.dialect.name === "postgres") return readPostgresStorageStats(db);
   // Pages, dbstat and the schema table are SQLite's own; PostgreSQL's figures are read above.
   const sqlite = db.$client;
   // One read transaction, so every figure is of the same state while a poller keeps writing.

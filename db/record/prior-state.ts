@@ -31,7 +31,7 @@ export interface PriorState {
 
 /** The stored record of an incident; one archived before records is rebuilt from its last version. */
 async function readRecord(db: RedlineDb, row: IncidentStateRow): Promise<IncidentRecord> {
-  const { dialect } = db.connection;
+  const dialect = db.connection.dialect.name;
   if (row.state !== null) return JSON.parse(unpackJson(packedRead(dialect, row.state))) as IncidentRecord;
   const last = await writeStatements(db).lastSnapshot.get(row.id);
   if (!last) throw new Error(`store: incident ${row.id} has neither a record nor a version`);

@@ -58,9 +58,9 @@ const CAPTURE_COLUMNS = `id, vendor_id AS vendorId, source, platform, observed_a
  * every vendor, so it skips query building; reads elsewhere use Drizzle's builder.
  */
 function prepareWriteStatements(c: Connection) {
-  const indexedBy = (index: string) => (c.dialect === "sqlite" ? ` INDEXED BY ${index}` : "");
+  const indexedBy = (index: string) => (c.dialect.name === "sqlite" ? ` INDEXED BY ${index}` : "");
   // The smaller or larger of two values: SQLite's min/max with two arguments, PostgreSQL's least/greatest.
-  const [least, greatest] = c.dialect === "sqlite" ? ["min", "max"] : ["least", "greatest"];
+  const [least, greatest] = c.dialect.name === "sqlite" ? ["min", "max"] : ["least", "greatest"];
   return {
     captureExists: c.prepare<[number, string, string, string], { id: number; outcome: string; error: string | null }>(
       "SELECT id, outcome, error FROM captures WHERE vendor_id = ? AND source = ? AND observed_at = ? AND hash = ?",
@@ -137,17 +137,17 @@ function prepareWriteStatements(c: Connection) {
     lightRows: c.prepare<{ source: string; vendorId: number; ids: string }, LightIncidentRow>(
       `SELECT i.id, i.provider_id AS providerId, i.presence, s.listed, s.hash FROM incidents i
        LEFT JOIN incident_sources s ON s.incident_id = i.id AND s.source = @source
-       WHERE i.vendor_id = @vendorId AND i.provider_id IN (${listedValues(c.dialect, "ids")})`,
+       WHERE i.vendor_id = @vendorId AND i.provider_id IN (${listedValues(c.dialect.name, "ids")})`,
     ),
     // `listed = 1` on SQLite, where the partial index incident_sources_listed says so; a boolean on PostgreSQL.
     listedBy: c.prepare<[number, string], { id: number; providerId: string }>(
       `SELECT i.id, i.provider_id AS providerId FROM incident_sources s JOIN incidents i ON i.id = s.incident_id
-       WHERE s.vendor_id = ? AND s.source = ? AND ${c.dialect === "sqlite" ? "s.listed = 1" : "s.listed"}`,
+       WHERE s.vendor_id = ? AND s.source = ? AND ${c.dialect.name === "sqlite" ? "s.listed = 1" : "s.listed"}`,
     ),
     appearedSince: c.prepare<[number, string], { id: number; providerId: string }>(
       "SELECT id, provider_id AS providerId FROM incidents WHERE vendor_id = ? AND presence = 'listed' AND first_seen_at > ?",
     ),
-    incidentStates: c.prepare<{ ids: string }, IncidentStateRow>(`SELECT ${STATE_COLUMNS} FROM incidents WHERE id IN (${listedValues(c.dialect, "ids", "bigint")})`),
+    incidentStates: c.prepare<{ ids: string }, IncidentStateRow>(`SELECT ${STATE_COLUMNS} FROM incidents WHERE id IN (${listedValues(c.dialect.name, "ids", "bigint")})`),
     lastSnapshot: c.prepare<[number], { snapshot: PackedJson }>(
       "SELECT snapshot FROM incident_versions WHERE incident_id = ? ORDER BY seq DESC LIMIT 1",
     ),
@@ -168,7 +168,7 @@ function prepareWriteStatements(c: Connection) {
     ),
     touchSeen: c.prepare<{ seenAt: string; vendorId: number; ids: string }>(
       `UPDATE incidents SET last_seen_at = ${greatest}(last_seen_at, @seenAt)
-       WHERE vendor_id = @vendorId AND provider_id IN (${listedValues(c.dialect, "ids")})`,
+       WHERE vendor_id = @vendorId AND provider_id IN (${listedValues(c.dialect.name, "ids")})`,
     ),
     upsertIncidentSource: c.prepare<[number, number, string, number, string | null]>(
       `INSERT INTO incident_sources (incident_id, vendor_id, source, listed, hash) VALUES (?, ?, ?, ?, ?)
@@ -180,7 +180,7 @@ function prepareWriteStatements(c: Connection) {
        RETURNING id`,
     ),
     insertKind: c.prepare<[number, string, number, number]>(
-      `INSERT INTO version_kinds (kind, observed_ms, version_id, vendor_id) VALUES (?, ${observedMsOf("?", c.dialect)}, ?, ?)`,
+      `INSERT INTO version_kinds (kind, observed_ms, version_id, vendor_id) VALUES (?, ${observedMsOf("?", c.dialect.name)}, ?, ?)`,
     ),
     // On SQLite incident_search_text's triggers keep the full-text index in step (migration 0018);
     // PostgreSQL's incident_search computes its tsvector itself (migrations-postgres 0001).

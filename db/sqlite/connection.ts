@@ -1,12 +1,13 @@
 import type Database from "better-sqlite3";
+import { sqliteDialect } from "@/db/sqlite/dialect";
 import { sqlFor, type Connection, type DialectSql, type RunResult, type Statement } from "@/db/driver/connection";
 
 /** better-sqlite3's statements behind the asynchronous interface: each call runs at once, in the caller's turn. */
 export function sqliteConnection(sqlite: Database.Database): Connection {
   return {
-    dialect: "sqlite",
+    dialect: sqliteDialect,
     prepare<P extends unknown[] | object = unknown[], R = unknown>(sql: string | DialectSql): Statement<P, R> {
-      const statement = sqlite.prepare(sqlFor("sqlite", sql));
+      const statement = sqlite.prepare(sqlFor(sqliteDialect, sql));
       return {
         run: async (...params): Promise<RunResult> => {
           const result = statement.run(...params);
@@ -17,7 +18,7 @@ export function sqliteConnection(sqlite: Database.Database): Connection {
       };
     },
     exec: async (sql) => {
-      sqlite.exec(sqlFor("sqlite", sql));
+      sqlite.exec(sqlFor(sqliteDialect, sql));
     },
   };
 }

@@ -26,7 +26,7 @@ async function openTarget(location: string): Promise<RedlineDb> {
   const db = await openStore(location, { migrate: false });
   try {
     if ((await databaseTables(db.connection)).size === 0) {
-      if (db.connection.dialect === "postgres") await migratePostgresDatabase(db);
+      if (db.connection.dialect.name === "postgres") await migratePostgresDatabase(db);
       else migrateDatabase(db);
     }
     return db;

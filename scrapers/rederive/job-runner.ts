@@ -38,7 +38,7 @@ const DEFAULTS = { leaseMs: 60_000, replayLimit: 8, applyBatch: 50, swapBatchByt
 /** Where a rebuild's scratch file goes: beside a SQLite archive, in the temporary folder for PostgreSQL's. */
 function scratchDirOf(db: RedlineDb, options: RunnerOptions): string {
   if (options.scratchDir) return options.scratchDir;
-  if (db.connection.dialect === "postgres") return os.tmpdir();
+  if (db.connection.dialect.name === "postgres") return os.tmpdir();
   const file = db.$client.name;
   return file === ":memory:" || file === "" ? os.tmpdir() : path.dirname(path.resolve(file));
 }

@@ -125,11 +125,11 @@ async function seed(db: RedlineDb): Promise<void> {
         await run("INSERT INTO version_kinds (kind, observed_ms, version_id, vendor_id) VALUES (?, ?, ?, ?)", changeKindCode(kind), Date.parse(v.at), v.id, i.vendor);
       }
       if (v.removed !== undefined) {
-        if (c.dialect === "postgres") await run("INSERT INTO version_search (version_id, removed) VALUES (?, ?)", v.id, v.removed);
+        if (c.dialect.name === "postgres") await run("INSERT INTO version_search (version_id, removed) VALUES (?, ?)", v.id, v.removed);
         else await run("INSERT INTO version_search (rowid, removed) VALUES (?, ?)", v.id, v.removed);
       }
     }
-    if (c.dialect === "postgres") await run("INSERT INTO incident_search (incident_id, title, updates, postmortem) VALUES (?, ?, ?, ?)", i.id, ...i.search);
+    if (c.dialect.name === "postgres") await run("INSERT INTO incident_search (incident_id, title, updates, postmortem) VALUES (?, ?, ?, ?)", i.id, ...i.search);
     else await run("INSERT INTO incident_search_text (incident_id, body) VALUES (?, ?)", i.id, packSearchText(i.search));
   }
   await run("INSERT INTO watchlists (id, name, created_at) VALUES (1, 'team', ?)", AT(1));

@@ -66,7 +66,7 @@ interface Form {
 
 /** Every version and record state read one by one and replayed whole equals what derivation produced, and (checkForm) is full only where it should be. */
 async function checkEveryRow(db: RedlineDb, checkForm = true): Promise<Form> {
-  const dialect = db.connection.dialect;
+  const dialect = db.connection.dialect.name;
   // Packed columns as written: on PostgreSQL bytes are text again unless a dictionary or zstd frame.
   const versions = (
     await queryRows<{ incidentId: number; seq: number; snapshot: string | Buffer | null; patch: string | Buffer | null; latest: number }>(

@@ -62,7 +62,7 @@ async function checkEveryState(db: RedlineDb): Promise<Stored> {
       db,
       "SELECT incident_id AS incidentId, capture_id AS captureId, state, patch, depth FROM incident_states ORDER BY incident_id, id",
     )
-  ).map((row) => packedRow(db.connection.dialect, row, ["state", "patch"]));
+  ).map((row) => packedRow(db.connection.dialect.name, row, ["state", "patch"]));
   const byIncident = new Map<number, typeof states>();
   for (const s of states) byIncident.set(s.incidentId, [...(byIncident.get(s.incidentId) ?? []), s]);
   for (const rows of byIncident.values()) {

@@ -63,7 +63,7 @@ async function contents(db: RedlineDb): Promise<Record<string, unknown[][]>> {
   const c = db.connection;
   const out: Record<string, unknown[][]> = {};
   for (const table of copyPlan()) out[table.name] = await rowsOf(c, table.name, table.columns.map((col) => col.name), table.key);
-  if (c.dialect === "sqlite") {
+  if (c.dialect.name === "sqlite") {
     const texts = await statementShaped<[], { id: number; body: Buffer }>(c, "SELECT incident_id AS id, body FROM incident_search_text ORDER BY incident_id").all();
     out.incidentSearch = texts.map((t) => [t.id, ...unpackSearchText(t.body)]);
     out.versionSearch = await rowsOf(c, "version_search", ["rowid", "removed"], ["rowid"]);
@@ -184,7 +184,7 @@ function copyBehaviour(makeTarget: () => Promise<Target>): void {
     try {
       await archiveAcmeLifecycle(changing);
       for (const detail of ["first", "second", "third"]) await recordSupervisorEvent(changing, { at: "2026-05-01T00:00:00.000Z", process: "web", event: "started", detail });
-      const search = target.connection.dialect === "postgres" ? "incident_search" : "incident_search_text";
+      const search = target.connection.dialect.name === "postgres" ? "incident_search" : "incident_search_text";
       const stopAtSearch = (p: CopyProgress) => {
         if (p.table === search) throw new Error("crash");
       };

@@ -99,7 +99,7 @@ describe("search over every version's text", () => {
     expect((await search(db, "misconfigured")).hits.map((h) => h.earlierSeq)).toEqual([1]);
     expect(await countRows(db, "version_search")).toBe(1);
     // FTS5's own check of its index; PostgreSQL's version_search is a table with foreign keys.
-    if (db.connection.dialect === "sqlite") db.$client.prepare("INSERT INTO version_search (version_search, rank) VALUES ('integrity-check', 1)").run();
+    if (db.connection.dialect.name === "sqlite") db.$client.prepare("INSERT INTO version_search (version_search, rank) VALUES ('integrity-check', 1)").run();
     await removeVendor(db, "acme", true);
     expect(await countRows(db, "version_search")).toBe(0);
     expect((await search(db, "misconfigured")).hits).toEqual([]);

@@ -1,0 +1,15 @@
+import type { Dialect } from "@/db/driver/dialect";
+import { postgresHistory } from "@/db/postgres/history";
+import { postgresOperations } from "@/db/postgres/operations";
+import { postgresQueries } from "@/db/postgres/queries";
+import { postgresRecord } from "@/db/postgres/record";
+
+/** What PostgreSQL spells its own way (db/driver/dialect.ts). */
+export const postgresDialect: Dialect = {
+  name: "postgres",
+  title: "PostgreSQL",
+  operations: postgresOperations,
+  queries: postgresQueries,
+  history: postgresHistory,
+  record: postgresRecord,
+};

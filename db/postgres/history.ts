@@ -1,0 +1,4 @@
+import type { HistoryDialect } from "@/db/driver/dialect";
+
+/** PostgreSQL's side of HistoryDialect. */
+export const postgresHistory: HistoryDialect = {};

@@ -1,0 +1,15 @@
+import type { Dialect } from "@/db/driver/dialect";
+import { sqliteHistory } from "@/db/sqlite/history";
+import { sqliteOperations } from "@/db/sqlite/operations";
+import { sqliteQueries } from "@/db/sqlite/queries";
+import { sqliteRecord } from "@/db/sqlite/record";
+
+/** What SQLite spells its own way (db/driver/dialect.ts). */
+export const sqliteDialect: Dialect = {
+  name: "sqlite",
+  title: "SQLite",
+  operations: sqliteOperations,
+  queries: sqliteQueries,
+  history: sqliteHistory,
+  record: sqliteRecord,
+};

@@ -1,0 +1,4 @@
+import type { HistoryDialect } from "@/db/driver/dialect";
+
+/** SQLite's side of HistoryDialect. */
+export const sqliteHistory: HistoryDialect = {};

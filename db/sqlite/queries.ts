@@ -1,0 +1,4 @@
+import type { QueriesDialect } from "@/db/driver/dialect";
+
+/** SQLite's side of QueriesDialect. */
+export const sqliteQueries: QueriesDialect = {};

@@ -1,0 +1,4 @@
+import type { RecordDialect } from "@/db/driver/dialect";
+
+/** SQLite's side of RecordDialect. */
+export const sqliteRecord: RecordDialect = {};
