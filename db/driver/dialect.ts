@@ -19,8 +19,30 @@ export interface Dialect {
 }
 
 /** db/operations/: copy, backup, retention, leases, jobs, hooks, readiness. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled as its SQL moves here
-export interface OperationsDialect {}
+export interface OperationsDialect {
+  /** A value (a parameter, `@name` or `?`) given the type a statement does not show the database otherwise. */
+  typed(value: string, type: "bigint" | "text"): string;
+  /** The larger of two values. */
+  greatest(left: string, right: string): string;
+  /** A boolean column's test. */
+  isTrue(column: string): string;
+  /** The comparison that holds when two values differ, a null differing from a value. */
+  readonly isDistinctFrom: string;
+  /** The ids of a JSON list bound as `@name`, as a subquery. */
+  listedIds(name: string): string;
+  /** What a claiming SELECT ends with, so claims running side by side skip each other's rows (of `table`, an alias, when it joins). */
+  skipLocked(table?: string): string;
+  /** Whether a claim's pick and lease are made one by taking the write lock first (an immediate transaction), not by the rows it locks. */
+  readonly claimsTakeWriteLock: boolean;
+  /** Written after `FROM captures l` to find a source's latest capture by the captures_identity index. */
+  readonly capturesByIdentity: string;
+  /** Make a vendor due at a time (parameters: vendor id, time) unless it is due sooner. */
+  readonly requestPoll: string;
+  /** Add to a scope's throttle count (parameters: scope, count, time), keeping its latest throttle time. */
+  readonly addThrottled: string;
+  /** Give every enabled vendor with a URL and no poll_state row one, due at the time bound to `?`. */
+  readonly schedulePolls: string;
+}
 
 /** db/queries/ and db/search/: read queries and the full-text index. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled as its SQL moves here

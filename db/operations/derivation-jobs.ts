@@ -1,6 +1,7 @@
 import type { RedlineDb } from "@/db/driver/database";
 import { type CaptureKey, compareCaptureKeys } from "@/db/record/prior-state";
 import type { Connection } from "@/db/driver/connection";
+import type { OperationsDialect } from "@/db/driver/dialect";
 import { statementsFor } from "@/db/driver/prepared";
 import type { DerivationJobStatus } from "@/db/schema";
 import { transact } from "@/db/driver/transaction";
@@ -42,11 +43,14 @@ const ACTIVE = "('queued', 'building', 'swapping')";
 /** The job a claim takes: the oldest active one no live worker holds (or this owner's), of one vendor or any. */
 const CLAIMABLE = `j.status IN ${ACTIVE} AND (j.lease_until IS NULL OR j.lease_until < @now OR j.lease_owner = @owner)`;
 
-function claimSql(anyVendor: string, lock: string): string {
+function claimSql(d: OperationsDialect): string {
   return `UPDATE derivation_jobs SET lease_owner = @owner, lease_until = @until, updated_at = @now
-     WHERE id = (SELECT j.id FROM derivation_jobs j WHERE (${anyVendor} OR j.vendor_id = @vendorId) AND ${CLAIMABLE} ORDER BY j.id LIMIT 1${lock})
+     WHERE id = (SELECT j.id FROM derivation_jobs j WHERE (${d.typed("@vendorId", "bigint")} IS NULL OR j.vendor_id = @vendorId) AND ${CLAIMABLE} ORDER BY j.id LIMIT 1${d.skipLocked()})
      RETURNING id`;
 }
+
+/** A job's longest write-lock hold, raised to the parameter's if that is longer. */
+const longestHold = (d: OperationsDialect, parameter: string): string => d.greatest("longest_hold_ms", d.typed(parameter, "bigint"));
 
 const statements = statementsFor((c: Connection) => ({
   active: c.prepare<[number], JobRow>(`SELECT ${COLUMNS} FROM derivation_jobs j JOIN vendors v ON v.id = j.vendor_id WHERE j.vendor_id = ? AND j.status IN ${ACTIVE}`),
@@ -62,27 +66,20 @@ const statements = statementsFor((c: Connection) => ({
   finishIf: c.prepare<[string, string, number, number]>(
     "UPDATE derivation_jobs SET status = 'done', finished_at = ?, updated_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ? AND requests = ?",
   ),
-  // The pick and the lease in one statement. PostgreSQL's pick takes FOR UPDATE SKIP LOCKED: claims running at once pass over the job another is taking.
-  claim: c.prepare<{ owner: string; until: string; now: string; vendorId: number | null }, { id: number }>({
-    sqlite: claimSql("@vendorId IS NULL", ""),
-    postgres: claimSql("@vendorId::bigint IS NULL", " FOR UPDATE SKIP LOCKED"),
-  }),
+  // The pick and the lease in one statement. Where claims run side by side, the pick passes over the job another is taking.
+  claim: c.prepare<{ owner: string; until: string; now: string; vendorId: number | null }, { id: number }>(claimSql(c.dialect.operations)),
   lease: c.prepare<[string, string, string, number, string, string]>(
     `UPDATE derivation_jobs SET lease_owner = ?, lease_until = ?, updated_at = ?
      WHERE id = ? AND (lease_until IS NULL OR lease_until < ? OR lease_owner = ?)`,
   ),
-  progress: c.prepare<{ id: number; status: string; scratchPath: string | null; capturesTotal: number; capturesDone: number; incidentsSwapped: number; longestHoldMs: number; updatedAt: string }>({
-    sqlite: `UPDATE derivation_jobs SET status = @status, scratch_path = @scratchPath, captures_total = @capturesTotal,
-       captures_done = @capturesDone, incidents_swapped = @incidentsSwapped, longest_hold_ms = max(longest_hold_ms, @longestHoldMs),
+  progress: c.prepare<{ id: number; status: string; scratchPath: string | null; capturesTotal: number; capturesDone: number; incidentsSwapped: number; longestHoldMs: number; updatedAt: string }>(
+    `UPDATE derivation_jobs SET status = @status, scratch_path = @scratchPath, captures_total = @capturesTotal,
+       captures_done = @capturesDone, incidents_swapped = @incidentsSwapped, longest_hold_ms = ${longestHold(c.dialect.operations, "@longestHoldMs")},
        updated_at = @updatedAt WHERE id = @id`,
-    postgres: `UPDATE derivation_jobs SET status = @status, scratch_path = @scratchPath, captures_total = @capturesTotal,
-       captures_done = @capturesDone, incidents_swapped = @incidentsSwapped, longest_hold_ms = greatest(longest_hold_ms, @longestHoldMs::bigint),
-       updated_at = @updatedAt WHERE id = @id`,
-  }),
-  hold: c.prepare<[number, number]>({
-    sqlite: "UPDATE derivation_jobs SET longest_hold_ms = max(longest_hold_ms, ?) WHERE id = ?",
-    postgres: "UPDATE derivation_jobs SET longest_hold_ms = greatest(longest_hold_ms, ?::bigint) WHERE id = ?",
-  }),
+  ),
+  hold: c.prepare<[number, number]>(
+    `UPDATE derivation_jobs SET longest_hold_ms = ${longestHold(c.dialect.operations, "?")} WHERE id = ?`,
+  ),
   finish: c.prepare<[string, string | null, string, string, number]>(
     "UPDATE derivation_jobs SET status = ?, error = ?, finished_at = ?, updated_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?",
   ),
@@ -140,7 +137,7 @@ export async function claimJob(db: RedlineDb, owner: string, leaseMs: number, ve
     const claimed = await st.claim.get({ owner, until, now, vendorId: vendorId ?? null });
     return claimed ? toJob(await st.byId.get(claimed.id)) : undefined;
   };
-  return db.connection.dialect.name === "postgres" ? claim() : transact(db, claim, { immediate: true });
+  return db.connection.dialect.operations.claimsTakeWriteLock ? transact(db, claim, { immediate: true }) : claim();
 }
 
 /** Keep holding a job; false when another worker took it over (the lease ran out). */

@@ -1,5 +1,6 @@
 import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
+import type { OperationsDialect } from "@/db/driver/dialect";
 import { leaseFreeVendor, type PollLease } from "@/db/operations/poll-leases";
 import { statementsFor } from "@/db/driver/prepared";
 import { transact } from "@/db/driver/transaction";
@@ -20,6 +21,14 @@ export interface ThrottleRow {
   lastAlertAt: string | null;
 }
 
+// Two pollers' push lanes never take one pushed poll: each locks the rows it takes and skips the other's.
+function duePollsSql(d: OperationsDialect): string {
+  return `SELECT p.vendor_id AS vendorId FROM push_polls p JOIN vendors v ON v.id = p.vendor_id
+     WHERE p.due_at <= @now AND ${d.isTrue("v.enabled")} AND v.url IS NOT NULL AND p.vendor_id NOT IN (${d.listedIds("exclude")})
+       AND p.vendor_id NOT IN (SELECT vendor_id FROM poll_state WHERE lease_owner ${d.isDistinctFrom} ${d.typed("@owner", "text")} AND lease_expires_at > @now)
+     ORDER BY p.due_at LIMIT @limit${d.skipLocked("p")}`;
+}
+
 const statements = statementsFor((c: Connection) => ({
   vendor: c.prepare<[string], { id: number; slug: string; platform: string; enabled: number; hookSecretHash: string | null }>(
     "SELECT id, slug, platform, enabled, hook_secret_hash AS hookSecretHash FROM vendors WHERE slug = ?",
@@ -29,26 +38,10 @@ const statements = statementsFor((c: Connection) => ({
   delivery: c.prepare<[number, string, string]>("INSERT INTO hook_deliveries (vendor_id, content_hash, received_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"),
   requestPoll: c.prepare<[number, string, string]>("INSERT INTO push_polls (vendor_id, requested_at, due_at) VALUES (?, ?, ?) ON CONFLICT (vendor_id) DO NOTHING"),
   // A vendor another poller holds waits in the queue until that poller gives it back.
-  duePolls: c.prepare<{ now: string; exclude: string; owner: string; limit: number }, { vendorId: number }>({
-    sqlite: `SELECT p.vendor_id AS vendorId FROM push_polls p JOIN vendors v ON v.id = p.vendor_id
-     WHERE p.due_at <= @now AND v.enabled = 1 AND v.url IS NOT NULL AND p.vendor_id NOT IN (SELECT value FROM json_each(@exclude))
-       AND p.vendor_id NOT IN (SELECT vendor_id FROM poll_state WHERE lease_owner IS NOT @owner AND lease_expires_at > @now)
-     ORDER BY p.due_at LIMIT @limit`,
-    // Two pollers' push lanes never take one pushed poll: each locks the rows it takes and skips the other's.
-    postgres: `SELECT p.vendor_id AS vendorId FROM push_polls p JOIN vendors v ON v.id = p.vendor_id
-     WHERE p.due_at <= @now AND v.enabled AND v.url IS NOT NULL AND p.vendor_id NOT IN (SELECT value::bigint FROM jsonb_array_elements_text(@exclude::jsonb))
-       AND p.vendor_id NOT IN (SELECT vendor_id FROM poll_state WHERE lease_owner IS DISTINCT FROM @owner::text AND lease_expires_at > @now)
-     ORDER BY p.due_at LIMIT @limit FOR UPDATE OF p SKIP LOCKED`,
-  }),
+  duePolls: c.prepare<{ now: string; exclude: string; owner: string; limit: number }, { vendorId: number }>(duePollsSql(c.dialect.operations)),
   takePoll: c.prepare<[number]>("DELETE FROM push_polls WHERE vendor_id = ?"),
   nextPushDue: c.prepare<[], { dueAt: string | null }>("SELECT min(due_at) AS dueAt FROM push_polls"),
-  throttle: c.prepare<[string, number, string]>({
-    sqlite: `INSERT INTO throttle_telemetry (scope, throttled, last_throttled_at) VALUES (?, ?, ?)
-     ON CONFLICT (scope) DO UPDATE SET throttled = throttled + excluded.throttled, last_throttled_at = max(coalesce(last_throttled_at, ''), excluded.last_throttled_at)`,
-    postgres: `INSERT INTO throttle_telemetry (scope, throttled, last_throttled_at) VALUES (?, ?, ?)
-     ON CONFLICT (scope) DO UPDATE SET throttled = throttle_telemetry.throttled + excluded.throttled,
-       last_throttled_at = greatest(coalesce(throttle_telemetry.last_throttled_at, ''), excluded.last_throttled_at)`,
-  }),
+  throttle: c.prepare<[string, number, string]>(c.dialect.operations.addThrottled),
   alerted: c.prepare<[string, string]>(
     "INSERT INTO throttle_telemetry (scope, last_alert_at) VALUES (?, ?) ON CONFLICT (scope) DO UPDATE SET last_alert_at = excluded.last_alert_at",
   ),

@@ -1,16 +1,17 @@
 import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
+import type { OperationsDialect } from "@/db/driver/dialect";
 import { statementsFor } from "@/db/driver/prepared";
 
+function reserveSql(d: OperationsDialect): string {
+  const [nowMs, intervalMs] = [d.typed("@nowMs", "bigint"), d.typed("@intervalMs", "bigint")];
+  return `INSERT INTO host_slots (origin, next_start_ms) VALUES (@origin, ${nowMs} + ${intervalMs})
+     ON CONFLICT (origin) DO UPDATE SET next_start_ms = ${d.greatest("host_slots.next_start_ms", nowMs)} + ${intervalMs}
+     RETURNING next_start_ms - ${intervalMs} AS startMs`;
+}
+
 const statements = statementsFor((c: Connection) => ({
-  reserve: c.prepare<{ origin: string; nowMs: number; intervalMs: number }, { startMs: number }>({
-    sqlite: `INSERT INTO host_slots (origin, next_start_ms) VALUES (@origin, @nowMs + @intervalMs)
-     ON CONFLICT (origin) DO UPDATE SET next_start_ms = max(host_slots.next_start_ms, @nowMs) + @intervalMs
-     RETURNING next_start_ms - @intervalMs AS startMs`,
-    postgres: `INSERT INTO host_slots (origin, next_start_ms) VALUES (@origin, @nowMs::bigint + @intervalMs::bigint)
-     ON CONFLICT (origin) DO UPDATE SET next_start_ms = greatest(host_slots.next_start_ms, @nowMs::bigint) + @intervalMs::bigint
-     RETURNING next_start_ms - @intervalMs::bigint AS startMs`,
-  }),
+  reserve: c.prepare<{ origin: string; nowMs: number; intervalMs: number }, { startMs: number }>(reserveSql(c.dialect.operations)),
 }));
 
 /**

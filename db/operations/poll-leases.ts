@@ -1,5 +1,6 @@
 import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
+import type { OperationsDialect } from "@/db/driver/dialect";
 import { statementsFor } from "@/db/driver/prepared";
 import { type PollStateRow, SAVE_POLL_STATE } from "@/db/operations/poll-state";
 import { transact } from "@/db/driver/transaction";
@@ -33,44 +34,31 @@ export interface ClaimRequest extends PollLease {
   exclude?: readonly number[];
 }
 
-/** The vendors a claimer excludes, bound as JSON: a list of ids. */
-const EXCLUDED = {
-  sqlite: "SELECT value FROM json_each(@exclude)",
-  postgres: "SELECT value::bigint FROM jsonb_array_elements_text(@exclude::jsonb)",
-};
-
-function claimSql(dialect: "sqlite" | "postgres", lock: string): string {
-  const [enabled, slug] = dialect === "sqlite" ? ["v.enabled = 1", "@slug IS NULL"] : ["v.enabled", "@slug::text IS NULL"];
+function claimSql(d: OperationsDialect): string {
   return `UPDATE poll_state SET lease_owner = @owner, lease_expires_at = @until
      WHERE vendor_id IN (
        SELECT p.vendor_id FROM poll_state p JOIN vendors v ON v.id = p.vendor_id
-       WHERE ${enabled} AND v.url IS NOT NULL AND p.next_poll_at <= @now
+       WHERE ${d.isTrue("v.enabled")} AND v.url IS NOT NULL AND p.next_poll_at <= @now
          AND (p.lease_expires_at IS NULL OR p.lease_expires_at <= @now OR p.lease_owner = @owner)
-         AND (${slug} OR v.slug = @slug)
-         AND p.vendor_id NOT IN (${EXCLUDED[dialect]})
-       ORDER BY p.next_poll_at, p.vendor_id LIMIT @limit${lock})
+         AND (${d.typed("@slug", "text")} IS NULL OR v.slug = @slug)
+         AND p.vendor_id NOT IN (${d.listedIds("exclude")})
+       ORDER BY p.next_poll_at, p.vendor_id LIMIT @limit${d.skipLocked("p")})
      RETURNING vendor_id AS vendorId, next_poll_at AS nextPollAt`;
+}
+
+function nextDueSql(d: OperationsDialect): string {
+  return `SELECT min(CASE WHEN p.lease_owner ${d.isDistinctFrom} ${d.typed("@owner", "text")} AND p.lease_expires_at > p.next_poll_at THEN p.lease_expires_at ELSE p.next_poll_at END) AS at
+     FROM poll_state p JOIN vendors v ON v.id = p.vendor_id
+     WHERE ${d.isTrue("v.enabled")} AND v.url IS NOT NULL AND (${d.typed("@slug", "text")} IS NULL OR v.slug = @slug)
+       AND p.vendor_id NOT IN (${d.listedIds("exclude")})`;
 }
 
 const statements = statementsFor((c: Connection) => ({
   // A vendor never scheduled has no poll_state row to hold a lease: give it one, due now.
-  schedule: c.prepare<[string]>({
-    sqlite: `INSERT INTO poll_state (vendor_id, next_poll_at)
-     SELECT id, ? FROM vendors WHERE enabled = 1 AND url IS NOT NULL AND id NOT IN (SELECT vendor_id FROM poll_state)`,
-    // Another claimer may add the same rows meanwhile; in id order, so two such inserts never wait on each other in a cycle.
-    postgres: `INSERT INTO poll_state (vendor_id, next_poll_at)
-     SELECT id, ?::text FROM vendors WHERE enabled AND url IS NOT NULL AND id NOT IN (SELECT vendor_id FROM poll_state) ORDER BY id
-     ON CONFLICT (vendor_id) DO NOTHING`,
-  }),
-  // PostgreSQL runs claims side by side: each locks the rows it picks and skips those another claim holds.
-  claim: c.prepare<{ owner: string; now: string; until: string; limit: number; slug: string | null; exclude: string }, { vendorId: number; nextPollAt: string }>({
-    sqlite: claimSql("sqlite", ""),
-    postgres: claimSql("postgres", " FOR UPDATE OF p SKIP LOCKED"),
-  }),
-  vendors: c.prepare<{ ids: string }, StoredVendor>({
-    sqlite: `SELECT ${VENDOR_COLUMNS} FROM vendors WHERE id IN (SELECT value FROM json_each(@ids))`,
-    postgres: `SELECT ${VENDOR_COLUMNS} FROM vendors WHERE id IN (SELECT value::bigint FROM jsonb_array_elements_text(@ids::jsonb))`,
-  }),
+  schedule: c.prepare<[string]>(c.dialect.operations.schedulePolls),
+  // Where claims run side by side, each locks the rows it picks and skips those another claim holds.
+  claim: c.prepare<{ owner: string; now: string; until: string; limit: number; slug: string | null; exclude: string }, { vendorId: number; nextPollAt: string }>(claimSql(c.dialect.operations)),
+  vendors: c.prepare<{ ids: string }, StoredVendor>(`SELECT ${VENDOR_COLUMNS} FROM vendors WHERE id IN (${c.dialect.operations.listedIds("ids")})`),
   // The poll's outcome and schedule (db/operations/poll-state.ts's columns) and the lease's end in one write, not two commits.
   settle: c.prepare<PollStateRow & { owner: string }>(
     `${SAVE_POLL_STATE},
@@ -84,25 +72,14 @@ const statements = statementsFor((c: Connection) => ({
      ON CONFLICT (vendor_id) DO UPDATE SET lease_owner = excluded.lease_owner, lease_expires_at = excluded.lease_expires_at
      WHERE poll_state.lease_owner IS NULL OR poll_state.lease_owner = excluded.lease_owner OR poll_state.lease_expires_at <= @now`,
   ),
-  renew: c.prepare<{ owner: string; ids: string; now: string; until: string }>({
-    sqlite: `UPDATE poll_state SET lease_expires_at = @until
-     WHERE lease_owner = @owner AND vendor_id IN (SELECT value FROM json_each(@ids)) AND lease_expires_at > @now`,
-    postgres: `UPDATE poll_state SET lease_expires_at = @until
-     WHERE lease_owner = @owner AND vendor_id IN (SELECT value::bigint FROM jsonb_array_elements_text(@ids::jsonb)) AND lease_expires_at > @now`,
-  }),
+  renew: c.prepare<{ owner: string; ids: string; now: string; until: string }>(
+    `UPDATE poll_state SET lease_expires_at = @until
+     WHERE lease_owner = @owner AND vendor_id IN (${c.dialect.operations.listedIds("ids")}) AND lease_expires_at > @now`,
+  ),
   holder: c.prepare<[number], { owner: string | null; expiresAt: string | null }>(
     `SELECT lease_owner AS owner, lease_expires_at AS expiresAt FROM poll_state WHERE vendor_id = ?`,
   ),
-  nextDue: c.prepare<{ owner: string; slug: string | null; exclude: string }, { at: string | null }>({
-    sqlite: `SELECT min(CASE WHEN p.lease_owner IS NOT @owner AND p.lease_expires_at > p.next_poll_at THEN p.lease_expires_at ELSE p.next_poll_at END) AS at
-     FROM poll_state p JOIN vendors v ON v.id = p.vendor_id
-     WHERE v.enabled = 1 AND v.url IS NOT NULL AND (@slug IS NULL OR v.slug = @slug)
-       AND p.vendor_id NOT IN (${EXCLUDED.sqlite})`,
-    postgres: `SELECT min(CASE WHEN p.lease_owner IS DISTINCT FROM @owner::text AND p.lease_expires_at > p.next_poll_at THEN p.lease_expires_at ELSE p.next_poll_at END) AS at
-     FROM poll_state p JOIN vendors v ON v.id = p.vendor_id
-     WHERE v.enabled AND v.url IS NOT NULL AND (@slug::text IS NULL OR v.slug = @slug)
-       AND p.vendor_id NOT IN (${EXCLUDED.postgres})`,
-  }),
+  nextDue: c.prepare<{ owner: string; slug: string | null; exclude: string }, { at: string | null }>(nextDueSql(c.dialect.operations)),
 }));
 
 /**
@@ -125,7 +102,7 @@ export async function claimDueVendors(db: RedlineDb, request: ClaimRequest): Pro
         exclude: JSON.stringify(request.exclude ?? []),
       });
     },
-    { immediate: db.connection.dialect.name === "sqlite" },
+    { immediate: db.connection.dialect.operations.claimsTakeWriteLock },
   );
   if (claimed.length === 0) return [];
   // RETURNING keeps no order on PostgreSQL.

@@ -37,10 +37,7 @@ const statements = statementsFor((c: Connection) => ({
        last_modified = excluded.last_modified, last_body_hash = excluded.last_body_hash,
        last_fetched_at = excluded.last_fetched_at, last_status = excluded.last_status`,
   ),
-  requestPoll: c.prepare<[number, string]>({
-    sqlite: "INSERT INTO poll_state (vendor_id, next_poll_at) VALUES (?, ?) ON CONFLICT (vendor_id) DO UPDATE SET next_poll_at = min(next_poll_at, excluded.next_poll_at)",
-    postgres: "INSERT INTO poll_state (vendor_id, next_poll_at) VALUES (?, ?) ON CONFLICT (vendor_id) DO UPDATE SET next_poll_at = least(poll_state.next_poll_at, excluded.next_poll_at)",
-  }),
+  requestPoll: c.prepare<[number, string]>(c.dialect.operations.requestPoll),
 }));
 
 /** Every enabled vendor with a URL (or the one asked for). */

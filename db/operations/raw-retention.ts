@@ -1,6 +1,7 @@
 import type { RedlineDb } from "@/db/driver/database";
 import { dropUnusedBodies } from "@/db/history/body-pruning";
 import type { Connection } from "@/db/driver/connection";
+import type { OperationsDialect } from "@/db/driver/dialect";
 import { statementsFor } from "@/db/driver/prepared";
 import { transact } from "@/db/driver/transaction";
 
@@ -35,19 +36,16 @@ const DEFAULT_BATCH = 500;
  * now (polls answered "not modified" confirm it) and the base of the source's next delta. A vendor
  * being rebuilt aside keeps its bodies until the next run: its scratch may still read them.
  */
-const expiredSql = (vendorIsNull: string, indexed: string) => `SELECT c.id, c.hash AS bodyHash FROM captures c
+const expiredSql = (d: OperationsDialect) => `SELECT c.id, c.hash AS bodyHash FROM captures c
      WHERE c.body_id IS NOT NULL AND c.id > @afterId AND coalesce(c.last_observed_at, c.observed_at) < @before
-       AND (${vendorIsNull} OR c.vendor_id = @vendorId)
+       AND (${d.typed("@vendorId", "bigint")} IS NULL OR c.vendor_id = @vendorId)
        AND NOT EXISTS (SELECT 1 FROM derivation_jobs j WHERE j.vendor_id = c.vendor_id AND j.status IN ('building', 'swapping'))
-       AND c.id <> (SELECT l.id FROM captures l${indexed} WHERE l.vendor_id = c.vendor_id AND l.source = c.source AND l.body_id IS NOT NULL
+       AND c.id <> (SELECT l.id FROM captures l${d.capturesByIdentity} WHERE l.vendor_id = c.vendor_id AND l.source = c.source AND l.body_id IS NOT NULL
                     ORDER BY l.observed_at DESC, l.id DESC LIMIT 1)
      ORDER BY c.id LIMIT @batch`;
 
 const statements = statementsFor((c: Connection) => ({
-  expired: c.prepare<{ before: string; vendorId: number | null; afterId: number; batch: number }, { id: number; bodyHash: string }>({
-    sqlite: expiredSql("@vendorId IS NULL", " INDEXED BY captures_identity"),
-    postgres: expiredSql("@vendorId::bigint IS NULL", ""),
-  }),
+  expired: c.prepare<{ before: string; vendorId: number | null; afterId: number; batch: number }, { id: number; bodyHash: string }>(expiredSql(c.dialect.operations)),
   mark: c.prepare<[string, number]>("UPDATE captures SET body_id = NULL, body_pruned_at = ? WHERE id = ? AND body_id IS NOT NULL"),
   keptFrom: c.prepare<{ v: number }, { keptFrom: string | null; pruned: number; lastPrunedAt: string | null }>(
     `SELECT (SELECT min(observed_at) FROM captures WHERE vendor_id = @v AND body_id IS NOT NULL) AS keptFrom,
