@@ -1,3 +1,5 @@
+import type { Connection } from "@/db/driver/connection";
+
 /**
  * What SQLite and PostgreSQL spell or do differently, each written once per database: db/sqlite/
  * and db/postgres/ implement this interface, and the rest of the data layer asks its connection's
@@ -42,6 +44,40 @@ export interface OperationsDialect {
   readonly addThrottled: string;
   /** Give every enabled vendor with a URL and no poll_state row one, due at the time bound to `?`. */
   readonly schedulePolls: string;
+  /** Copying an archive from one database to another (db/operations/copy.ts). */
+  readonly copy: CopyDialect;
+}
+
+/** What a copy between databases reads and writes each database's own way. */
+export interface CopyDialect {
+  /** Run first in the source's transaction so the whole copy reads one snapshot (null: its transaction reads one already). */
+  readonly snapshot: string | null;
+  /** The database's tables and their columns (tableName, columnName), computed columns left out. */
+  readonly listColumns: string;
+  /** Tables the database holds that are not copied as rows: its own bookkeeping and index tables. */
+  readonly notCopied: ReadonlySet<string>;
+  /** The search tables, kept differently by each database: the same names on each, the rows converted between them. */
+  readonly searchTables: readonly SearchTableCopy[];
+  /** A packed JSON value read from another database as this one's column takes it; `repack` turns another database's blob into bytes read alike. */
+  packedValue(value: string | Buffer, repack: (bytes: Buffer) => Buffer): string | Buffer;
+  /** A table's key counter where it outruns the largest key (keys given once, then deleted); 0 when none is kept. */
+  readKeyCounter(connection: Connection, table: string, column: string, autoIncrement: boolean): Promise<number>;
+  /** Raise a table's key counter to `mark`, so the next insert takes a key above it. */
+  raiseKeyCounter(connection: Connection, table: string, column: string, mark: number, autoIncrement: boolean): Promise<void>;
+}
+
+/** A search table as a copy reads and writes it. */
+export interface SearchTableCopy {
+  /** The same on every database: what a copy pairs the tables by. */
+  readonly name: string;
+  readonly table: string;
+  readonly key: string;
+  /** The key first; the rows travel as these columns in this order. */
+  readonly columns: readonly string[];
+  /** Whether a batch may be written with ON CONFLICT DO NOTHING (a full-text table takes none). */
+  readonly conflictClause: boolean;
+  /** The incident's text packed in one column (packSearchText) rather than in a column per part. */
+  readonly packedText: boolean;
 }
 
 /** db/queries/ and db/search/: read queries and the full-text index. */

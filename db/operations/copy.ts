@@ -2,7 +2,8 @@ import { isDeepStrictEqual } from "node:util";
 import { getTableConfig as getPgTableConfig, type PgColumn } from "drizzle-orm/pg-core";
 import { getTableConfig as getSqliteTableConfig, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { RedlineDb } from "@/db/driver/database";
-import type { Connection, Dialect } from "@/db/driver/connection";
+import type { Connection } from "@/db/driver/connection";
+import type { CopyDialect, SearchTableCopy } from "@/db/driver/dialect";
 import { isZstdFrame } from "@/db/history/json-deltas";
 import { isDictionaryCompressed } from "@/db/history/json-dictionary";
 import { packJson, unpackJson } from "@/db/history/packed-json";
@@ -102,62 +103,23 @@ export function copyPlan(): TablePlan[] {
 }
 
 /**
- * The search tables each dialect keeps its own way (decision 0041): SQLite the incident's text
- * compressed (its FTS5 index kept by triggers) and an FTS5 table of removed text keyed by rowid;
- * PostgreSQL plain text columns beside generated tsvectors.
+ * The search tables each database keeps its own way (decision 0041), paired by name: the rows read
+ * from the source's as the target's take them (the incident's text packed in one column, or a
+ * column per part).
  */
-interface SearchPlan {
-  name: string;
-  /** The table, key and columns in each dialect; the rows travel as `fields` in this order. */
-  table: Record<Dialect, string>;
-  key: Record<Dialect, string>;
-  columns: Record<Dialect, string[]>;
-  /** FTS5 tables take no ON CONFLICT: a batch is written whole or not at all, and a resumed copy starts after the last. */
-  conflictClause: Record<Dialect, boolean>;
-  /** The row read in `from`'s columns, as `to`'s columns. */
-  convert(row: unknown[], from: Dialect, to: Dialect): unknown[];
+function searchPairs(from: CopyDialect, to: CopyDialect): Array<{ source: SearchTableCopy; target: SearchTableCopy }> {
+  return from.searchTables.map((source) => {
+    const target = to.searchTables.find((t) => t.name === source.name);
+    if (!target) throw new CopyError(`copy: the target keeps no ${source.name}`);
+    return { source, target };
+  });
 }
 
-export const SEARCH_PLANS: readonly SearchPlan[] = [
-  {
-    name: "incident search text",
-    table: { sqlite: "incident_search_text", postgres: "incident_search" },
-    key: { sqlite: "incident_id", postgres: "incident_id" },
-    columns: { sqlite: ["incident_id", "body"], postgres: ["incident_id", "title", "updates", "postmortem"] },
-    conflictClause: { sqlite: true, postgres: true },
-    convert(row, from, to) {
-      if (from === to) return row;
-      if (from === "sqlite") return [row[0], ...unpackSearchText(row[1] as Buffer)];
-      return [row[0], packSearchText([String(row[1]), String(row[2]), String(row[3])])];
-    },
-  },
-  {
-    name: "version search text",
-    table: { sqlite: "version_search", postgres: "version_search" },
-    key: { sqlite: "rowid", postgres: "version_id" },
-    columns: { sqlite: ["rowid", "removed"], postgres: ["version_id", "removed"] },
-    conflictClause: { sqlite: false, postgres: true },
-    convert: (row) => row,
-  },
-];
-
-/**
- * Tables a database holds that are not copied as rows: each dialect's migration bookkeeping,
- * SQLite's own sequence table (carried over as the high-water marks below) and the FTS5 index's
- * shadow tables (its triggers fill the index from incident_search_text; version_search is FTS5 itself).
- */
-export const NOT_COPIED: Record<Dialect, ReadonlySet<string>> = {
-  sqlite: new Set([
-    "__drizzle_migrations",
-    "sqlite_sequence",
-    "sqlite_stat1",
-    "sqlite_stat4",
-    "incident_search",
-    ...["config", "data", "docsize", "idx"].map((s) => `incident_search_${s}`),
-    ...["config", "content", "data", "docsize", "idx"].map((s) => `version_search_${s}`),
-  ]),
-  postgres: new Set(["__drizzle_migrations"]),
-};
+function convertSearchRow(row: unknown[], from: SearchTableCopy, to: SearchTableCopy): unknown[] {
+  if (from.packedText === to.packedText) return row;
+  if (from.packedText) return [row[0], ...unpackSearchText(row[1] as Buffer)];
+  return [row[0], packSearchText([String(row[1]), String(row[2]), String(row[3])])];
+}
 
 export interface CopyProgress {
   table: string;
@@ -222,24 +184,25 @@ export async function copyArchive(source: RedlineDb, target: RedlineDb, options:
   await checkTables(to, plan, "target");
   // One snapshot of the source throughout: what a poller writes meanwhile is not half copied.
   return transact(source, async () => {
-    if (from.dialect.name === "postgres") await from.exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+    const snapshot = from.dialect.operations.copy.snapshot;
+    if (snapshot !== null) await from.exec(snapshot);
     await checkSameArchive(from, to, plan);
     const progress: CopyProgress[] = [];
     const report = (p: CopyProgress): void => {
       options.onProgress?.({ ...p });
     };
     const tables = plan.filter((t) => !t.replaced);
-    for (const table of tables) progress.push(await copyRows(source, target, tableCopy(table, from.dialect.name, to.dialect.name), batchSize, report));
-    for (const search of SEARCH_PLANS) {
+    for (const table of tables) progress.push(await copyRows(source, target, tableCopy(table, from.dialect.operations.copy, to.dialect.operations.copy), batchSize, report));
+    for (const search of searchPairs(from.dialect.operations.copy, to.dialect.operations.copy)) {
       progress.push(
         await copyRows(
           source,
           target,
           {
-            name: search.table[to.dialect.name],
-            source: { table: search.table[from.dialect.name], key: [search.key[from.dialect.name]], columns: search.columns[from.dialect.name] },
-            target: { table: search.table[to.dialect.name], key: [search.key[to.dialect.name]], columns: search.columns[to.dialect.name], conflictClause: search.conflictClause[to.dialect.name] },
-            convert: (row) => search.convert(row, from.dialect.name, to.dialect.name),
+            name: search.target.table,
+            source: { table: search.source.table, key: [search.source.key], columns: [...search.source.columns] },
+            target: { table: search.target.table, key: [search.target.key], columns: [...search.target.columns], conflictClause: search.target.conflictClause },
+            convert: (row) => convertSearchRow(row, search.source, search.target),
           },
           batchSize,
           report,
@@ -255,19 +218,20 @@ export async function copyArchive(source: RedlineDb, target: RedlineDb, options:
 }
 
 /** A value as the target's column takes it: packed JSON is bytea on PostgreSQL, text or a blob on SQLite. */
-function convertValue(kind: ColumnKind, value: unknown, from: Dialect, to: Dialect): unknown {
+function convertValue(kind: ColumnKind, value: unknown, from: CopyDialect, to: CopyDialect): unknown {
   if (kind !== "packed" || value === null || value === undefined || from === to) return value;
-  if (to === "sqlite") return Buffer.isBuffer(value) ? packedFromBytes(value) : value;
-  if (typeof value === "string") return Buffer.from(value, "utf8");
-  const bytes = value as Buffer;
+  return to.packedValue(value as string | Buffer, repackBlob);
+}
+
+/** Packed bytes every database reads alike: a deflated row of an earlier SQLite Redline, which bytea could not tell from text, is packed again. */
+function repackBlob(bytes: Buffer): Buffer {
   if (isDictionaryCompressed(bytes) || isZstdFrame(bytes)) return bytes;
-  // A deflated row of an earlier SQLite Redline: bytea could not tell it from text, so it is packed again.
   const packed = packJson(unpackJson(bytes));
   return typeof packed === "string" ? Buffer.from(packed, "utf8") : packed;
 }
 
 /** A table copied row for row, its packed columns converted for the target. */
-function tableCopy(table: TablePlan, from: Dialect, to: Dialect): RowCopy {
+function tableCopy(table: TablePlan, from: CopyDialect, to: CopyDialect): RowCopy {
   const columns = table.columns.map((c) => c.name);
   return {
     name: table.name,
@@ -363,7 +327,7 @@ async function replaceTables(
       const done: CopyProgress[] = [];
       for (const table of tables) {
         await to.exec(`DELETE FROM ${quote(table.name)}`);
-        done.push(await copyRows(source, target, tableCopy(table, from.dialect.name, to.dialect.name), batchSize, report));
+        done.push(await copyRows(source, target, tableCopy(table, from.dialect.operations.copy, to.dialect.operations.copy), batchSize, report));
       }
       return done;
     },
@@ -374,9 +338,9 @@ async function replaceTables(
 }
 
 /**
- * Each assigned key's high-water mark goes with the rows: SQLite's sqlite_sequence (higher than
- * the largest id after deletions) or PostgreSQL's identity sequence, so the target's next insert
- * takes an id the source never gave.
+ * Each assigned key's high-water mark goes with the rows: the source's key counter (higher than
+ * the largest id after deletions) is raised to on the target, so the target's next insert takes an
+ * id the source never gave.
  */
 async function carryKeyCounters(from: Connection, target: RedlineDb, plan: TablePlan[]): Promise<void> {
   const to = target.connection;
@@ -386,13 +350,7 @@ async function carryKeyCounters(from: Connection, target: RedlineDb, plan: Table
     const [column] = table.key;
     if (column === undefined) continue;
     let mark = Number((await lastKey(from, table.name, [column]))?.[0] ?? 0);
-    if (from.dialect.name === "sqlite" && table.autoIncrement) {
-      const row = await statementShaped<[string], { seq: number }>(from, "SELECT seq FROM sqlite_sequence WHERE name = ?").get(table.name);
-      mark = Math.max(mark, Number(row?.seq ?? 0));
-    } else if (from.dialect.name === "postgres") {
-      const row = await statementShaped<[string, string], { v: number | null }>(from, "SELECT pg_sequence_last_value(pg_get_serial_sequence(?, ?)::regclass) AS v").get(table.name, column);
-      mark = Math.max(mark, Number(row?.v ?? 0));
-    }
+    mark = Math.max(mark, await from.dialect.operations.copy.readKeyCounter(from, table.name, column, table.autoIncrement));
     marks.push({ table, column, mark: Math.max(mark, Number((await lastKey(to, table.name, [column]))?.[0] ?? 0)) });
   }
   await transact(
@@ -400,12 +358,7 @@ async function carryKeyCounters(from: Connection, target: RedlineDb, plan: Table
     async () => {
       for (const { table, column, mark } of marks) {
         if (mark < 1) continue;
-        if (to.dialect.name === "postgres") {
-          await statementShaped(to, "SELECT setval(pg_get_serial_sequence(?, ?)::regclass, greatest(?::bigint, 1))").get(table.name, column, mark);
-        } else if (table.autoIncrement) {
-          const updated = await statementShaped(to, "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?").run(mark, table.name);
-          if (updated.changes === 0) await statementShaped(to, "INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)").run(table.name, mark);
-        }
+        await to.dialect.operations.copy.raiseKeyCounter(to, table.name, column, mark, table.autoIncrement);
       }
     },
     { immediate: true },
@@ -417,7 +370,7 @@ async function carryKeyCounters(from: Connection, target: RedlineDb, plan: Table
  * (a prune, a rewind) would otherwise stay in the target, unnoticed.
  */
 async function checkCounts(source: RedlineDb, target: RedlineDb, progress: CopyProgress[]): Promise<void> {
-  const names = new Map<string, string>(SEARCH_PLANS.map((s) => [s.table[target.connection.dialect.name], s.table[source.connection.dialect.name]]));
+  const names = new Map<string, string>(searchPairs(source.connection.dialect.operations.copy, target.connection.dialect.operations.copy).map((s) => [s.target.table, s.source.table]));
   for (const p of progress) {
     const theirs = await countOf(source.connection, names.get(p.table) ?? p.table);
     const ours = await countOf(target.connection, p.table);
@@ -431,18 +384,7 @@ async function checkCounts(source: RedlineDb, target: RedlineDb, progress: CopyP
 
 /** The tables a database holds, with their columns (PostgreSQL's generated tsvectors left out: they are computed). */
 export async function databaseTables(connection: Connection): Promise<Map<string, string[]>> {
-  const rows =
-    connection.dialect.name === "sqlite"
-      ? await statementShaped<[], { tableName: string; columnName: string }>(
-          connection,
-          `SELECT m.name AS tableName, p.name AS columnName FROM sqlite_master m, pragma_table_info(m.name) p
-           WHERE m.type = 'table' ORDER BY m.name, p.cid`,
-        ).all()
-      : await statementShaped<[], { tableName: string; columnName: string }>(
-          connection,
-          `SELECT table_name AS tableName, column_name AS columnName FROM information_schema.columns
-           WHERE table_schema = current_schema() AND is_generated = 'NEVER' ORDER BY table_name, ordinal_position`,
-        ).all();
+  const rows = await statementShaped<[], { tableName: string; columnName: string }>(connection, connection.dialect.operations.copy.listColumns).all();
   const tables = new Map<string, string[]>();
   for (const { tableName, columnName } of rows) {
     const columns = tables.get(tableName) ?? [];
@@ -456,9 +398,10 @@ export async function databaseTables(connection: Connection): Promise<Map<string
 async function checkTables(connection: Connection, plan: TablePlan[], role: string): Promise<void> {
   const live = await databaseTables(connection);
   const known = new Map<string, string[]>(plan.map((t) => [t.name, t.columns.map((c) => c.name)]));
-  for (const search of SEARCH_PLANS) known.set(search.table[connection.dialect.name], search.columns[connection.dialect.name].filter((c) => c !== "rowid"));
+  const copy = connection.dialect.operations.copy;
+  for (const search of copy.searchTables) known.set(search.table, search.columns.filter((c) => c !== "rowid"));
   for (const [table, columns] of live) {
-    if (NOT_COPIED[connection.dialect.name].has(table)) continue;
+    if (copy.notCopied.has(table)) continue;
     const expected = known.get(table);
     if (!expected) throw new CopyError(`copy: the ${role} has a table ${table} this Redline does not know how to copy (is it a newer Redline's database?)`);
     const unknown = columns.filter((c) => !expected.includes(c));
@@ -516,7 +459,7 @@ async function checkSameArchive(from: Connection, to: Connection, plan: TablePla
       return row ? columns.map((_, i) => row[`c${i}`]) : undefined;
     };
     const ours = await read(from);
-    const written = ours?.map((value, i) => comparable(convertValue(table.columns[i]?.kind ?? "plain", value, from.dialect.name, to.dialect.name)));
+    const written = ours?.map((value, i) => comparable(convertValue(table.columns[i]?.kind ?? "plain", value, from.dialect.operations.copy, to.dialect.operations.copy)));
     const held = (await read(to))?.map(comparable);
     if (!written || !isDeepStrictEqual(written, held)) {
       throw new CopyError(
@@ -525,10 +468,10 @@ async function checkSameArchive(from: Connection, to: Connection, plan: TablePla
       );
     }
   }
-  for (const s of SEARCH_PLANS) {
-    const last = await lastKey(to, s.table[to.dialect.name], [s.key[to.dialect.name]]);
+  for (const s of searchPairs(from.dialect.operations.copy, to.dialect.operations.copy)) {
+    const last = await lastKey(to, s.target.table, [s.target.key]);
     if (last === undefined) continue;
-    const found = await statementShaped(from, `SELECT 1 AS found FROM ${quote(s.table[from.dialect.name])} WHERE ${quote(s.key[from.dialect.name])} = ?`).get(...last);
-    if (!found) throw new CopyError(`copy: the target holds a different archive: its ${s.table[to.dialect.name]} has a row (${last.join(", ")}) the source does not (copy into an empty database)`);
+    const found = await statementShaped(from, `SELECT 1 AS found FROM ${quote(s.source.table)} WHERE ${quote(s.source.key)} = ?`).get(...last);
+    if (!found) throw new CopyError(`copy: the target holds a different archive: its ${s.target.table} has a row (${last.join(", ")}) the source does not (copy into an empty database)`);
   }
 }

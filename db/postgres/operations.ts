@@ -1,4 +1,5 @@
 import type { OperationsDialect } from "@/db/driver/dialect";
+import { postgresCopy } from "@/db/postgres/copy";
 
 /** PostgreSQL's side of OperationsDialect. */
 export const postgresOperations: OperationsDialect = {
@@ -18,4 +19,5 @@ export const postgresOperations: OperationsDialect = {
   schedulePolls: `INSERT INTO poll_state (vendor_id, next_poll_at)
      SELECT id, ?::text FROM vendors WHERE enabled AND url IS NOT NULL AND id NOT IN (SELECT vendor_id FROM poll_state) ORDER BY id
      ON CONFLICT (vendor_id) DO NOTHING`,
+  copy: postgresCopy,
 };

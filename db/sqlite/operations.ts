@@ -1,4 +1,5 @@
 import type { OperationsDialect } from "@/db/driver/dialect";
+import { sqliteCopy } from "@/db/sqlite/copy";
 
 /** SQLite's side of OperationsDialect. */
 export const sqliteOperations: OperationsDialect = {
@@ -16,4 +17,5 @@ export const sqliteOperations: OperationsDialect = {
      ON CONFLICT (scope) DO UPDATE SET throttled = throttled + excluded.throttled, last_throttled_at = max(coalesce(last_throttled_at, ''), excluded.last_throttled_at)`,
   schedulePolls: `INSERT INTO poll_state (vendor_id, next_poll_at)
      SELECT id, ? FROM vendors WHERE enabled = 1 AND url IS NOT NULL AND id NOT IN (SELECT vendor_id FROM poll_state)`,
+  copy: sqliteCopy,
 };
