@@ -22,8 +22,9 @@ export default defineConfig({
   test: {
     include: process.env.REDLINE_TEST_DATABASE === "postgres" ? dialectFiles() : ["tests/**/*.test.ts"],
     environment: "node",
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    // A net for a hang, not a budget: on a machine busy with other work a corpus import takes minutes.
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
     pool: "forks",
     // Two test files at a time even on two cores (vitest's default there is one): most files spend
     // their time waiting on processes of their own (servers, pollers, Chromium, PostgreSQL), so a

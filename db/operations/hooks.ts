@@ -112,3 +112,18 @@ export async function markAlerted(db: RedlineDb, scope: string, at: string): Pro
 export async function listThrottleTelemetry(db: RedlineDb): Promise<ThrottleRow[]> {
   return statements(db).telemetry.all();
 }
+
+/** Note a pushed delivery and ask for a poll of its vendor, in one transaction. */
+export async function acceptHookDelivery(db: RedlineDb, vendorId: number, contentHash: string, at: string, nowMs: number, debounceMs: number): Promise<void> {
+  await transact(db, async () => {
+    await recordHookDelivery(db, vendorId, contentHash, at);
+    await requestPushPoll(db, vendorId, nowMs, debounceMs);
+  });
+}
+
+/** Add the throttle counts gathered per scope, in one transaction: all are written or none. */
+export async function addThrottledCounts(db: RedlineDb, counts: ReadonlyArray<readonly [scope: string, { count: number; lastAt: string }]>): Promise<void> {
+  await transact(db, async () => {
+    for (const [scope, { count, lastAt }] of counts) await addThrottled(db, scope, count, lastAt);
+  });
+}

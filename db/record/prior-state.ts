@@ -2,21 +2,13 @@ import type { RedlineDb } from "@/db/driver/database";
 import { unpackJson } from "@/db/history/packed-json";
 import { packedRead } from "@/db/schema/columns";
 import { type IncidentStateRow, writeStatements } from "@/db/record/write-statements";
+import type { CaptureKey } from "@/lib/derive/capture-key";
 import type { PreparedObservation } from "@/lib/derive/derive-capture";
 import { type IncidentRecord, recordFromLegacy } from "@/lib/derive/incident-record";
 import { needsStanding, type PresenceRule, type SourceStanding } from "@/lib/derive/presence";
 import type { IncidentState } from "@/lib/incident";
 
-/** A capture's place in capture order: by time, then source, then content. */
-export interface CaptureKey {
-  observedAt: string;
-  source: string;
-  hash: string;
-}
-
-export function compareCaptureKeys(a: CaptureKey, b: CaptureKey): number {
-  return a.observedAt < b.observedAt ? -1 : a.observedAt > b.observedAt ? 1 : a.source < b.source ? -1 : a.source > b.source ? 1 : a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0;
-}
+export { type CaptureKey, compareCaptureKeys } from "@/lib/derive/capture-key";
 
 /** What the derive stage needs to apply one capture: the records it concerns and where each source stood. */
 export interface PriorState {

@@ -3,7 +3,7 @@ import type { Connection } from "@/db/driver/connection";
 import type { StoredPatch } from "@/db/history/json-deltas";
 import { observedMsOf } from "@/db/history/layout/side-tables";
 import type { PackedJson } from "@/db/history/packed-json";
-import { listedValues, statementsFor } from "@/db/driver/prepared";
+import { statementsFor } from "@/db/driver/prepared";
 import type { CaptureOutcome } from "@/db/schema";
 import { changeKindCode } from "@/lib/change-kinds";
 
@@ -94,8 +94,13 @@ function prepareWriteStatements(c: Connection) {
        SELECT vendor_id, source, platform, ?, ?, CAST(? AS INTEGER), outcome, error, size, hash, body_id, incident_count, ?, warnings, warning_count, window_start
        FROM captures WHERE id = ?`,
     ),
-    standingsRead: c.prepare<[number], { at: string | null; by: string | null }>(
-      "SELECT standings_read_at AS at, standings_read_by AS by FROM vendors WHERE id = ?",
+    captureContext: c.prepare<[number], {
+      appliedObservedAt: string | null; appliedSource: string | null; appliedHash: string | null;
+      standingsReadAt: string | null; standingsReadBy: string | null; derivedWith: string | null;
+    }>(
+      `SELECT applied_observed_at AS appliedObservedAt, applied_source AS appliedSource, applied_hash AS appliedHash,
+         standings_read_at AS standingsReadAt, standings_read_by AS standingsReadBy, derived_with AS derivedWith
+       FROM vendors WHERE id = ?`,
     ),
     markStandingsRead: c.prepare<{ at: string; by: string; id: number }>(
       "UPDATE vendors SET standings_read_at = @at, standings_read_by = @by WHERE id = @id AND coalesce(standings_read_at, '') <= @at",
@@ -137,7 +142,7 @@ function prepareWriteStatements(c: Connection) {
     lightRows: c.prepare<{ source: string; vendorId: number; ids: string }, LightIncidentRow>(
       `SELECT i.id, i.provider_id AS providerId, i.presence, s.listed, s.hash FROM incidents i
        LEFT JOIN incident_sources s ON s.incident_id = i.id AND s.source = @source
-       WHERE i.vendor_id = @vendorId AND i.provider_id IN (${listedValues(c.dialect.name, "ids")})`,
+       WHERE i.vendor_id = @vendorId AND i.provider_id IN (${c.dialect.queries.listedValues("ids")})`,
     ),
     // `listed = 1` on SQLite, where the partial index incident_sources_listed says so; a boolean on PostgreSQL.
     listedBy: c.prepare<[number, string], { id: number; providerId: string }>(
@@ -147,7 +152,7 @@ function prepareWriteStatements(c: Connection) {
     appearedSince: c.prepare<[number, string], { id: number; providerId: string }>(
       "SELECT id, provider_id AS providerId FROM incidents WHERE vendor_id = ? AND presence = 'listed' AND first_seen_at > ?",
     ),
-    incidentStates: c.prepare<{ ids: string }, IncidentStateRow>(`SELECT ${STATE_COLUMNS} FROM incidents WHERE id IN (${listedValues(c.dialect.name, "ids", "bigint")})`),
+    incidentStates: c.prepare<{ ids: string }, IncidentStateRow>(`SELECT ${STATE_COLUMNS} FROM incidents WHERE id IN (${c.dialect.queries.listedValues("ids", "bigint")})`),
     lastSnapshot: c.prepare<[number], { snapshot: PackedJson }>(
       "SELECT snapshot FROM incident_versions WHERE incident_id = ? ORDER BY seq DESC LIMIT 1",
     ),
@@ -168,7 +173,7 @@ function prepareWriteStatements(c: Connection) {
     ),
     touchSeen: c.prepare<{ seenAt: string; vendorId: number; ids: string }>(
       `UPDATE incidents SET last_seen_at = ${greatest}(last_seen_at, @seenAt)
-       WHERE vendor_id = @vendorId AND provider_id IN (${listedValues(c.dialect.name, "ids")})`,
+       WHERE vendor_id = @vendorId AND provider_id IN (${c.dialect.queries.listedValues("ids")})`,
     ),
     upsertIncidentSource: c.prepare<[number, number, string, number, string | null]>(
       `INSERT INTO incident_sources (incident_id, vendor_id, source, listed, hash) VALUES (?, ?, ?, ?, ?)

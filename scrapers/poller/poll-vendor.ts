@@ -1,6 +1,6 @@
 import type { RedlineDb } from "@/db/client";
 import { getSource, listListedIncidentsInStatus, listSources, saveSource, type SourceRow } from "@/db/operations/poll-state";
-import { recordFetches, type UnparsedFetch } from "@/db/record/capture-runs";
+import { recordFetches, type UnparsedFetch } from "@/db/record/record";
 import type { CaptureOutcome } from "@/db/schema";
 import type { VendorRow } from "@/db/settings/vendors";
 import { sha256Hex } from "@/lib/canonicalize";

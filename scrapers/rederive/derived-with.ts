@@ -1,8 +1,8 @@
 import type { RedlineDb } from "@/db/client";
 import { writeStatements } from "@/db/record/write-statements";
 import { DERIVATION_KEY, DERIVATION_VERSION, type DerivedWith, isStale } from "@/lib/derive/derivation-version";
-import type { PlatformResolver } from "@/scrapers/ingest/apply-capture";
-import { derivedWithOf } from "@/scrapers/ingest/ingest-snapshot";
+import { parseDerivedWith } from "@/lib/derive/capture-place";
+import type { PlatformResolver } from "@/scrapers/ingest/read-captures";
 
 /** The parser versions today's code reads the vendor's captures with, and today's derivation. */
 export async function currentDerivedWith(db: RedlineDb, vendorId: number, resolve: PlatformResolver): Promise<DerivedWith> {
@@ -18,5 +18,5 @@ export async function currentDerivedWith(db: RedlineDb, vendorId: number, resolv
 /** Whether the vendor's stored history was derived by older parsers or an older derivation. */
 export function historyIsStale(vendor: { derivedWith: string | null; appliedObservedAt: string | null }, resolve: PlatformResolver): boolean {
   if (vendor.appliedObservedAt === null && vendor.derivedWith === null) return false;
-  return isStale(derivedWithOf(vendor), (name) => resolve(name)?.parserVersion);
+  return isStale(parseDerivedWith(vendor.derivedWith), (name) => resolve(name)?.parserVersion);
 }

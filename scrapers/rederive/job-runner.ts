@@ -4,7 +4,7 @@ import path from "node:path";
 import type { RedlineDb } from "@/db/client";
 import { claimJob, type DerivationJob, finishJob, finishJobIfUnchanged, getJob, listRecentJobs, noteJobHold, queueJob, releaseJob } from "@/db/operations/derivation-jobs";
 import { getVendorById, listVendorsWithHistory } from "@/db/settings/vendors";
-import type { PlatformResolver } from "@/scrapers/ingest/apply-capture";
+import type { PlatformResolver } from "@/scrapers/ingest/read-captures";
 import { getPlatform } from "@/scrapers/platforms";
 import { historyIsStale } from "@/scrapers/rederive/derived-with";
 import { LeaseLostError, rebuildHistory, RebuildStoppedError } from "@/scrapers/rederive/rebuild-history";
@@ -35,12 +35,9 @@ export interface RunnerOptions {
 
 const DEFAULTS = { leaseMs: 60_000, replayLimit: 8, applyBatch: 50, swapBatchBytes: 256 * 1024, pauseMs: 5 };
 
-/** Where a rebuild's scratch file goes: beside a SQLite archive, in the temporary folder for PostgreSQL's. */
+/** Where a rebuild's scratch file goes: where asked, else where the archive's database keeps it. */
 function scratchDirOf(db: RedlineDb, options: RunnerOptions): string {
-  if (options.scratchDir) return options.scratchDir;
-  if (db.connection.dialect.name === "postgres") return os.tmpdir();
-  const file = db.$client.name;
-  return file === ":memory:" || file === "" ? os.tmpdir() : path.dirname(path.resolve(file));
+  return options.scratchDir || db.connection.dialect.process.scratchFolder(db);
 }
 
 /** Run one claimed job to its end: a replay in place when it is small, otherwise a rebuild aside. */

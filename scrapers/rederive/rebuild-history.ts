@@ -1,18 +1,17 @@
 import fs from "node:fs";
 import { bodyReader } from "@/db/history/capture-bodies";
 import { closeDatabase, openDatabase, type RedlineDb } from "@/db/client";
-import { type DerivationJob, finishJob, noteJobHold, queueJob, renewLease, saveJobProgress } from "@/db/operations/derivation-jobs";
-import { rewindHistory } from "@/db/history/rewind";
+import { type DerivationJob, noteJobHold, renewLease, saveJobProgress } from "@/db/operations/derivation-jobs";
 import { rebuildStart, seedScratchFromHistory } from "@/db/history/seed";
-import {
-  copyCaptureRows, maxCaptureId, scratchIncidentWeights, seedScratch, swapAppliedThrough, swapCandidates, swapCaptureReadings, swapComponents, swapIncidents,
-} from "@/db/history/swap";
+import { copyCaptureRows, maxCaptureId, scratchIncidentWeights, seedScratch, swapCandidates } from "@/db/history/swap";
 import { type CaptureKey, compareCaptureKeys } from "@/db/record/prior-state";
-import { transact } from "@/db/driver/transaction";
 import { appliedThrough } from "@/db/record/record-capture";
 import { type CaptureRow, writeStatements } from "@/db/record/write-statements";
-import { setDerivedWith, type VendorRow } from "@/db/settings/vendors";
-import { applyCapture, type PlatformResolver, type ReadCapture, readStoredCapture, saveCaptureReading } from "@/scrapers/ingest/apply-capture";
+import type { VendorRow } from "@/db/settings/vendors";
+import { applyStoredCapture, rewindFrom } from "@/db/record/record";
+import { applyPendingBatch, finishSwap, swapIncidentBatch, swapReadingBatch } from "@/db/history/rebuild-steps";
+import type { ReadCapture } from "@/db/record/apply";
+import { type PlatformResolver, readStoredCapture } from "@/scrapers/ingest/read-captures";
 import { currentDerivedWith } from "@/scrapers/rederive/derived-with";
 
 export interface RebuildOptions {
@@ -60,10 +59,10 @@ const SLICE_MS = 20;
 export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: DerivationJob, scratchPath: string, options: RebuildOptions): Promise<void> {
   const progress = { ...job, scratchPath, status: job.status === "swapping" ? ("swapping" as const) : ("building" as const) };
   /** A transaction on the main database, timed: how long it holds the write lock is the job's figure of merit. */
-  const onMain = async <T>(work: () => Promise<T>): Promise<T> => {
+  const onMain = async <T>(step: () => Promise<T>): Promise<T> => {
     const started = performance.now();
     try {
-      return await transact(main, work, { immediate: true });
+      return await step();
     } finally {
       progress.longestHoldMs = Math.max(progress.longestHoldMs, Math.round(performance.now() - started));
     }
@@ -101,7 +100,7 @@ export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: De
           if (late && start.pruned && (start.from === null || compareCaptureKeys(late, start.from) < 0)) {
             throw new Error(`retention: a capture of ${late.observedAt} arrived among captures whose raw bodies were deleted; it cannot be derived in order`);
           }
-          if (late) await transact(scratch, () => rewindHistory(scratch, vendor.id, late), { immediate: true });
+          if (late) await rewindFrom(scratch, vendor.id, late);
           continue;
         }
         const applied = await appliedThrough(scratch, vendor.id);
@@ -115,10 +114,7 @@ export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: De
         let slice = performance.now();
         for (const row of rows) {
           const capture = await readStoredCapture(row, vendor.slug, bodyOf, options.resolve);
-          await transact(scratch, async () => {
-            await saveCaptureReading(scratch, capture);
-            await applyCapture(scratch, vendor, capture, options.resolve);
-          }, { immediate: true });
+          await applyStoredCapture(scratch, vendor, capture, options.resolve);
           progress.capturesDone = Math.min(progress.capturesTotal, progress.capturesDone + 1);
           if (performance.now() - slice > SLICE_MS) {
             await options.yield();
@@ -138,11 +134,7 @@ export async function rebuildHistory(main: RedlineDb, vendor: VendorRow, job: De
     await save();
     await build();
     await swap(main, scratch, vendor, progress, save, options, onMain);
-    await onMain(async () => {
-      await swapComponents(main, scratch, vendor.id);
-      await swapAppliedThrough(main, scratch, vendor.id);
-      await setDerivedWith(main, vendor.id, await currentDerivedWith(main, vendor.id, options.resolve));
-    });
+    await onMain(() => finishSwap(main, scratch, vendor.id, () => currentDerivedWith(main, vendor.id, options.resolve)));
     await applyPending(main, vendor, job, copiedThrough, options, onMain);
     await noteJobHold(main, job.id, progress.longestHoldMs);
   } finally {
@@ -179,7 +171,7 @@ async function swap(
       end += 1;
     }
     const batch = ids.slice(start, end);
-    await onMain(() => swapIncidents(main, scratch, vendor.id, batch));
+    await onMain(() => swapIncidentBatch(main, scratch, vendor.id, batch));
     progress.incidentsSwapped += batch.length;
     start = end;
     await save();
@@ -187,7 +179,7 @@ async function swap(
   }
   let after = 0;
   for (;;) {
-    const moved = await onMain(() => swapCaptureReadings(main, scratch, vendor.id, after, CAPTURE_READINGS_BATCH));
+    const moved = await onMain(() => swapReadingBatch(main, scratch, vendor.id, after, CAPTURE_READINGS_BATCH));
     if (moved.count === 0) break;
     after = moved.lastId;
     await options.yield();
@@ -205,17 +197,7 @@ async function applyPending(main: RedlineDb, vendor: VendorRow, job: DerivationJ
     const rows = await st.capturesAfter.all(vendor.id, cursor.observedAt, cursor.source, cursor.hash, PENDING_BATCH);
     const reads: ReadCapture[] = [];
     for (const row of rows) reads.push(await readStoredCapture(row, vendor.slug, bodyReader(main), options.resolve));
-    const finished = await onMain(async (): Promise<boolean | null> => {
-      const now = await st.capturesAfter.all(vendor.id, cursor.observedAt, cursor.source, cursor.hash, PENDING_BATCH);
-      if (now.length !== rows.length || now.some((r, i) => r.id !== rows[i]?.id)) return null;
-      for (const capture of reads) await applyCapture(main, vendor, capture, options.resolve);
-      if (rows.length === PENDING_BATCH) return false;
-      await finishJob(main, job.id, "done");
-      const applied = await appliedThrough(main, vendor.id);
-      const late = (await st.captureKeysAfterId.all(vendor.id, copiedThrough)).find((k) => applied !== null && compareCaptureKeys(k, applied) < 0 && !rows.some((r) => r.observedAt === k.observedAt && r.source === k.source && r.hash === k.hash));
-      if (late) await queueJob(main, vendor.id, "late-capture", late);
-      return true;
-    });
+    const finished = await onMain(() => applyPendingBatch(main, vendor, { id: job.id, copiedThrough }, cursor, rows, reads, PENDING_BATCH, options.resolve));
     if (finished === true) return;
     if (finished === false) await options.yield();
   }

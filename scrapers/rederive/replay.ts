@@ -1,10 +1,8 @@
 import type { RedlineDb } from "@/db/client";
-import { rewindHistory } from "@/db/history/rewind";
-import type { CaptureKey } from "@/db/record/prior-state";
 import { bodyReader } from "@/db/history/capture-bodies";
-import { transact } from "@/db/driver/transaction";
-import { writeStatements } from "@/db/record/write-statements";
-import { applyCapture, type PlatformResolver, readCapturesFrom, saveCaptureReading } from "@/scrapers/ingest/apply-capture";
+import { replayCaptures } from "@/db/record/record";
+import type { CaptureKey } from "@/lib/derive/capture-key";
+import { type PlatformResolver, readCapturesFrom } from "@/scrapers/ingest/read-captures";
 import { getPlatform } from "@/scrapers/platforms";
 
 export interface ReplayResult {
@@ -31,23 +29,11 @@ export async function replayFrom(
   resolve: PlatformResolver = getPlatform,
   bodyOf: (hash: string) => Promise<Uint8Array> = bodyReader(db),
 ): Promise<ReplayResult | null> {
-  const st = writeStatements(db);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     const captures = await readCapturesFrom(db, vendor, from, limit + 1, resolve, bodyOf);
     if (captures.length > limit) return null;
     const started = performance.now();
-    const result = await transact(db, async (): Promise<Omit<ReplayResult, "holdMs"> | null> => {
-      const now = await st.capturesFrom.all(vendor.id, from.observedAt, from.source, from.hash, limit + 1);
-      // A run continued meanwhile is read again too: its last observation is part of what is applied.
-      if (now.length !== captures.length || now.some((r, i) => captures[i]?.captureId !== r.id || captures[i]?.lastObservedAt !== r.lastObservedAt)) return null;
-      await rewindHistory(db, vendor.id, from);
-      let versions = 0;
-      for (const capture of captures) {
-        await saveCaptureReading(db, capture);
-        versions += await applyCapture(db, vendor, capture, resolve);
-      }
-      return { captures: captures.length, versions };
-    }, { immediate: true });
+    const result = await replayCaptures(db, vendor, from, captures, limit, resolve);
     if (result) return { ...result, holdMs: performance.now() - started };
   }
   return null;

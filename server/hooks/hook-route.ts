@@ -1,8 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type http from "node:http";
 import type { RedlineDb } from "@/db/client";
-import { getHookVendor, type HookVendor, isKnownDelivery, recordHookDelivery, requestPushPoll } from "@/db/operations/hooks";
-import { transact } from "@/db/driver/transaction";
+import { acceptHookDelivery, getHookVendor, type HookVendor, isKnownDelivery } from "@/db/operations/hooks";
 import { getVendorBySlug } from "@/db/settings/vendors";
 import type { Env } from "@/lib/env";
 import { type BucketSettings, KeyedBuckets, TokenBucket } from "@/lib/token-bucket";
@@ -172,10 +171,7 @@ export function createHookHandler(deps: HookDeps) {
         if (versionsAdded > 0 && result.captureId !== null) deps.onVersionsRecorded?.(result.captureId);
       }
     }
-    await transact(db, async () => {
-      await recordHookDelivery(db, vendor.id, contentHash, at);
-      await requestPushPoll(db, vendor.id, t, settings.debounceMs);
-    });
+    await acceptHookDelivery(db, vendor.id, contentHash, at, t, settings.debounceMs);
     return { status: 202, body: { status: "accepted", detail: `a poll of ${vendor.slug} is scheduled`, versionsAdded } };
   }
 

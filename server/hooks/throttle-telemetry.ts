@@ -1,6 +1,5 @@
 import type { RedlineDb } from "@/db/client";
-import { addThrottled, listThrottleTelemetry, markAlerted } from "@/db/operations/hooks";
-import { transact } from "@/db/driver/transaction";
+import { addThrottledCounts, listThrottleTelemetry, markAlerted } from "@/db/operations/hooks";
 import { errorMessage } from "@/lib/error-message";
 
 export interface ThrottleAlert {
@@ -80,9 +79,7 @@ export class ThrottleTelemetry {
     const rows = [...this.pending.entries()];
     try {
       const db = this.db();
-      await transact(db, async () => {
-        for (const [scope, { count, lastAt }] of rows) await addThrottled(db, scope, count, lastAt);
-      });
+      await addThrottledCounts(db, rows);
     } catch (error) {
       throw new TelemetryError(`telemetry: unable to write the throttle counts of ${rows.length} scopes: ${errorMessage(error)}`, { cause: error });
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { recordObservation } from "@/db/record/capture-runs";
+import { recordObservation } from "@/db/record/record";
 import type { RedlineDb } from "@/db/client";
 import { savePollState } from "@/db/operations/poll-state";
 import { listVendorPollStatus } from "@/db/queries/operator-status";

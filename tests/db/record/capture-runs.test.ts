@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { recordObservation } from "@/db/record/capture-runs";
+import { recordObservation } from "@/db/record/record";
 import type { RedlineDb } from "@/db/client";
 import { queueJob } from "@/db/operations/derivation-jobs";
 import { loadVendorExport } from "@/db/queries/incident-history";

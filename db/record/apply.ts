@@ -1,28 +1,48 @@
-import type { RedlineDb } from "@/db/client";
-import { bodyReader } from "@/db/history/capture-bodies";
+import type { RedlineDb } from "@/db/driver/database";
 import { loadComponentPrior, loadOpenIncidents, recordComponentStep } from "@/db/record/component-states";
 import { markStandingsRead } from "@/db/record/capture-runs";
 import { type CaptureKey, loadPriorState, type PriorState } from "@/db/record/prior-state";
 import { recordDerivation, setAppliedThrough, warningsJson } from "@/db/record/record-capture";
-import { type CaptureRow, writeStatements } from "@/db/record/write-statements";
+import { writeStatements } from "@/db/record/write-statements";
+import type { CaptureOutcome } from "@/db/schema";
 import type { ComponentGrid, ComponentKnowledge } from "@/lib/components/component-grid";
 import { isDegradedStatus } from "@/lib/components/component-status";
 import { deriveComponentStep, statesAfter } from "@/lib/components/component-step";
 import { directoryOf, type NamedComponent, nameComponent } from "@/lib/components/quiet-degradation";
 import { type CaptureDerivation, deriveCapture, prepareObservations } from "@/lib/derive/derive-capture";
+import type { ParsedSnapshot } from "@/lib/derive/observation";
+import type { SourceProfile } from "@/lib/derive/source-profile";
 import type { Component } from "@/lib/incident";
-import { type ParseOutcome, parseSnapshot } from "@/scrapers/ingest/parse-snapshot";
-import { getPlatform } from "@/scrapers/platforms";
-import type { Platform } from "@/scrapers/platforms/platform";
 
-export type PlatformResolver = (name: string) => Platform | undefined;
+/**
+ * Applying a read capture to a vendor's history: load the prior records it concerns, derive
+ * (lib/derive, pure), record what changed. Runs inside the record stage's transaction
+ * (db/record/record.ts).
+ */
+
+/** The platform that read a capture, as recording needs it (a scrapers/platforms Platform is one). */
+export interface ReadingPlatform {
+  name: string;
+  parserVersion: number;
+  profile: SourceProfile;
+}
+
+/** The vendor's platforms by name, for the standing of its other sources and for parser versions. */
+export type PlatformResolver = (name: string) => ReadingPlatform | undefined;
+
+/** How a snapshot read: its outcome, why it failed, and what it says when good. */
+export interface CaptureReading {
+  outcome: CaptureOutcome;
+  error: string | null;
+  snapshot: ParsedSnapshot | null;
+}
 
 /** A recorded capture, read with today's parser: what applying it needs. */
 export interface ReadCapture {
   captureId: number;
   key: CaptureKey;
-  platform: Platform;
-  parsed: ParseOutcome;
+  platform: ReadingPlatform;
+  parsed: CaptureReading;
   /** The last observation of the capture's run (its first is key.observedAt). */
   lastObservedAt: string;
 }
@@ -47,7 +67,7 @@ export class DerivationError extends Error {
 }
 
 /** Derive a good capture against the vendor's history as it stands: nothing is written. Null for other outcomes. */
-export async function deriveApplication(db: RedlineDb, vendor: { id: number; name: string }, capture: Omit<ReadCapture, "captureId" | "lastObservedAt">, resolve: PlatformResolver = getPlatform): Promise<CaptureApplication | null> {
+export async function deriveApplication(db: RedlineDb, vendor: { id: number; name: string }, capture: Omit<ReadCapture, "captureId" | "lastObservedAt">, resolve: PlatformResolver): Promise<CaptureApplication | null> {
   const { parsed, platform, key } = capture;
   if (parsed.outcome !== "ok" || parsed.snapshot === null) return null;
   const { profile } = platform;
@@ -127,7 +147,7 @@ export async function touchRunSeen(db: RedlineDb, vendorId: number, application:
  * becomes the vendor's latest applied capture. A run of good snapshots is applied as its first
  * observation, its later ones having changed nothing but when its incidents were last seen.
  */
-export async function applyCapture(db: RedlineDb, vendor: { id: number; name: string }, capture: ReadCapture, resolve: PlatformResolver = getPlatform): Promise<number> {
+export async function applyCapture(db: RedlineDb, vendor: { id: number; name: string }, capture: ReadCapture, resolve: PlatformResolver): Promise<number> {
   const application = await deriveApplication(db, vendor, capture, resolve);
   let versions = 0;
   if (application) {
@@ -136,23 +156,6 @@ export async function applyCapture(db: RedlineDb, vendor: { id: number; name: st
   }
   await setAppliedThrough(db, vendor.id, capture.key);
   return versions;
-}
-
-/** A stored capture as it reads with today's parser (one without a kept body is as recorded). */
-export async function readStoredCapture(
-  row: CaptureRow,
-  vendorSlug: string,
-  bodyOf: (hash: string) => Promise<Uint8Array>,
-  resolve: PlatformResolver = getPlatform,
-): Promise<ReadCapture> {
-  const platform = resolve(row.platform);
-  if (!platform) throw new DerivationError(`rederive: vendor ${vendorSlug} has captures of unknown platform ${row.platform}`);
-  const key = { observedAt: row.observedAt, source: row.source, hash: row.hash };
-  const parsed: ParseOutcome =
-    row.bodyHash === null
-      ? { outcome: row.outcome, error: row.error, snapshot: null }
-      : await parseSnapshot(platform, await bodyOf(row.bodyHash), { vendor: vendorSlug, source: row.source, observedAt: row.observedAt });
-  return { captureId: row.id, key, platform, parsed, lastObservedAt: row.lastObservedAt };
 }
 
 /** What a capture says once read again: its outcome and warnings may differ under a newer parser. */
@@ -167,19 +170,4 @@ export async function saveCaptureReading(db: RedlineDb, capture: ReadCapture): P
     warnings: warningsJson(warnings),
     warningCount: warnings.length,
   });
-}
-
-/** Read a vendor's stored captures from `from` on (in capture order), at most `limit`. */
-export async function readCapturesFrom(
-  db: RedlineDb,
-  vendor: { id: number; slug: string },
-  from: CaptureKey,
-  limit: number,
-  resolve: PlatformResolver = getPlatform,
-  bodyOf: (hash: string) => Promise<Uint8Array> = bodyReader(db),
-): Promise<ReadCapture[]> {
-  const rows = await writeStatements(db).capturesFrom.all(vendor.id, from.observedAt, from.source, from.hash, limit);
-  const out: ReadCapture[] = [];
-  for (const row of rows) out.push(await readStoredCapture(row, vendor.slug, bodyOf, resolve));
-  return out;
 }
