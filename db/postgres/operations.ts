@@ -1,5 +1,6 @@
 import type { OperationsDialect } from "@/db/driver/dialect";
 import { postgresCopy } from "@/db/postgres/copy";
+import { postgresMigrationCounter } from "@/db/postgres/readiness";
 
 /** PostgreSQL's side of OperationsDialect. */
 export const postgresOperations: OperationsDialect = {
@@ -20,4 +21,5 @@ export const postgresOperations: OperationsDialect = {
      SELECT id, ?::text FROM vendors WHERE enabled AND url IS NOT NULL AND id NOT IN (SELECT vendor_id FROM poll_state) ORDER BY id
      ON CONFLICT (vendor_id) DO NOTHING`,
   copy: postgresCopy,
+  migrationCounter: postgresMigrationCounter,
 };

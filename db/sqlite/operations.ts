@@ -1,5 +1,6 @@
 import type { OperationsDialect } from "@/db/driver/dialect";
 import { sqliteCopy } from "@/db/sqlite/copy";
+import { sqliteMigrationCounter } from "@/db/sqlite/readiness";
 
 /** SQLite's side of OperationsDialect. */
 export const sqliteOperations: OperationsDialect = {
@@ -18,4 +19,5 @@ export const sqliteOperations: OperationsDialect = {
   schedulePolls: `INSERT INTO poll_state (vendor_id, next_poll_at)
      SELECT id, ? FROM vendors WHERE enabled = 1 AND url IS NOT NULL AND id NOT IN (SELECT vendor_id FROM poll_state)`,
   copy: sqliteCopy,
+  migrationCounter: sqliteMigrationCounter,
 };
