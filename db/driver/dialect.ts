@@ -1,4 +1,6 @@
 import type { Connection } from "@/db/driver/connection";
+import type { RedlineDb } from "@/db/driver/database";
+import type { StorageStats } from "@/db/driver/storage-stats";
 
 /**
  * What SQLite and PostgreSQL spell or do differently, each written once per database: db/sqlite/
@@ -46,14 +48,6 @@ export interface OperationsDialect {
   readonly schedulePolls: string;
   /** Copying an archive from one database to another (db/operations/copy.ts). */
   readonly copy: CopyDialect;
-  /** A connection of its own to the database at `location`, quick to give up, counting the migrations applied (readiness checks). */
-  migrationCounter(location: string): MigrationCounter;
-}
-
-export interface MigrationCounter {
-  /** How many migrations the database has applied; throws when it does not answer (the next count connects again). */
-  count(): Promise<number>;
-  close(): void;
 }
 
 /** What a copy between databases reads and writes each database's own way. */
@@ -89,8 +83,47 @@ export interface SearchTableCopy {
 }
 
 /** db/queries/ and db/search/: read queries and the full-text index. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled as its SQL moves here
-export interface QueriesDialect {}
+export interface QueriesDialect {
+  /** The values of a JSON list bound as `@name` (conditionsOf's addList), as a subquery; `bigint` reads them back as numbers. */
+  listedValues(name: string, type?: "text" | "bigint"): string;
+  /** The ids of a JSON list bound to a statement's positional parameter (`?`), as a subquery. */
+  readonly idsInParameter: string;
+  /** `left = right`, with names compared ignoring case. */
+  equalsIgnoringCase(left: string, right: string): string;
+  /** `column IN` the JSON list bound as `@name`, with names compared ignoring case. */
+  inListIgnoringCase(column: string, name: string): string;
+  /** An ORDER BY term sorting names ignoring case. */
+  orderIgnoringCase(expression: string): string;
+  /** An aggregate counting the rows of a group where a condition holds. */
+  countWhere(condition: string): string;
+  /** Written after a text parameter whose type a statement does not show (one first met in `IS NULL`). */
+  readonly textParameterCast: string;
+  /** Written after `DESC` so rows without a value come last. */
+  readonly nullsLast: string;
+  /** Written after a FROM table (with a trailing space) to read it by that index where the planner could miss it. */
+  indexedBy(index: string): string;
+  /** The join keyword that keeps the table on its left the outer loop, so a page walks that table's index in order. */
+  readonly orderedJoin: string;
+  /** An observation time (text) in milliseconds, as version_kinds keeps it. */
+  observedMs(expression: string): string;
+  /** The full-text search of incidents. */
+  readonly search: SearchDialect;
+  /** Where the database's bytes are: per table, per vendor, and against the raw bytes its captures were given. */
+  readStorageStats(db: RedlineDb): Promise<StorageStats>;
+}
+
+/** The full-text search: the `@query` parameter and the statements reading the search indexes. */
+export interface SearchDialect {
+  /** The value bound as `@query` for a query `toFtsQuery` made. */
+  parameter(ftsQuery: string): string;
+  /** The ids of the incidents whose current text matches `@query`, as a subquery. */
+  readonly matchedIncidentIds: string;
+  /**
+   * The search statements, given the vendor and period conditions on a matched incident's id:
+   * `page` and `count` the current matches, `earlier` the incidents whose words only an edit took away.
+   */
+  statements(incidentFilter: (id: string) => string): { page: string; count: string; earlier: string };
+}
 
 /** db/history/, db/settings/, db/notifications/. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled as its SQL moves here

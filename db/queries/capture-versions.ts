@@ -17,10 +17,7 @@ const WATCHED = (componentMatches: string) => `SELECT DISTINCT v.id AS versionId
      ORDER BY w.name`;
 
 const statements = statementsFor((c: Connection) => ({
-  watched: c.prepare<[number], { versionId: number; name: string }>({
-    sqlite: WATCHED("c.name = m.component COLLATE NOCASE"),
-    postgres: WATCHED("redline_nocase(c.name) = redline_nocase(m.component)"),
-  }),
+  watched: c.prepare<[number], { versionId: number; name: string }>(WATCHED(c.dialect.queries.equalsIgnoringCase("c.name", "m.component"))),
   versions: c.prepare<[number], { versionId: number; vendorSlug: string; providerId: string; kinds: string }>(
     `SELECT v.id AS versionId, d.slug AS vendorSlug, i.provider_id AS providerId, v.kinds FROM incident_versions v
        JOIN incidents i ON i.id = v.incident_id JOIN vendors d ON d.id = i.vendor_id

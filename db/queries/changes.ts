@@ -1,13 +1,12 @@
 import type { RedlineDb } from "@/db/driver/database";
-import type { Connection, Dialect } from "@/db/driver/connection";
-import { conditionsOf, type Cursor, encodeCursor, listedValues, statementShaped } from "@/db/driver/prepared";
-import { SEARCH_QUERY, searchParameter } from "@/db/queries/search";
+import type { Connection } from "@/db/driver/connection";
+import type { QueriesDialect } from "@/db/driver/dialect";
+import { conditionsOf, type Cursor, encodeCursor, statementShaped } from "@/db/driver/prepared";
 import type { Change } from "@/lib/change";
 import { changeKindCode, type ChangeKindName } from "@/lib/change-kinds";
 import { currentSummarizer, type Summarizer } from "@/lib/summarize";
 import { unpackVersionContent, unpackVersionText, type VersionContent } from "@/db/history/version-content";
 import { withFreshText } from "@/db/history/version-text";
-import { observedMsOf } from "@/db/history/layout/side-tables";
 
 export interface ChangeRow {
   versionId: number;
@@ -88,31 +87,28 @@ const END = { at: "9999-12-31T23:59:59.999Z", id: Number.MAX_SAFE_INTEGER };
 type Params = Record<string, string | number>;
 
 /** The filter's conditions on `v` (the version) and `i` (its incident), with their parameters. */
-function conditions(dialect: Dialect, filter: ChangeFilter): { sql: string; params: Params } {
+function conditions(dialect: QueriesDialect, filter: ChangeFilter): { sql: string; params: Params } {
   const { where, params, add, addList } = conditionsOf();
-  const pg = dialect === "postgres";
   add("v.vendor_id = @vendorId", "vendorId", filter.vendorId);
   add("v.incident_id = @incidentId", "incidentId", filter.incidentId);
-  addList(`coalesce(i.impact, 'unknown') IN (${listedValues(dialect, "impacts")})`, "impacts", filter.impacts);
-  addList(`i.status IN (${listedValues(dialect, "statuses")})`, "statuses", filter.statuses);
+  addList(`coalesce(i.impact, 'unknown') IN (${dialect.listedValues("impacts")})`, "impacts", filter.impacts);
+  addList(`i.status IN (${dialect.listedValues("statuses")})`, "statuses", filter.statuses);
   add(
-    `EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = v.incident_id AND ${pg ? "redline_nocase(c.name) = redline_nocase(@component)" : "c.name = @component COLLATE NOCASE"})`,
+    `EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = v.incident_id AND ${dialect.equalsIgnoringCase("c.name", "@component")})`,
     "component",
     filter.component,
   );
   addList(
-    pg
-      ? "EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = v.incident_id AND redline_nocase(c.name) IN (SELECT redline_nocase(value) FROM jsonb_array_elements_text(@components::jsonb)))"
-      : "EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = v.incident_id AND c.name COLLATE NOCASE IN (SELECT value FROM json_each(@components)))",
+    `EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = v.incident_id AND ${dialect.inListIgnoringCase("c.name", "components")})`,
     "components",
     filter.components,
   );
   add("v.observed_at >= @since", "since", filter.since);
   add("v.observed_at < @until", "until", filter.until);
   add(
-    pg ? `v.incident_id IN (SELECT incident_id FROM incident_search WHERE document @@ ${SEARCH_QUERY})` : "v.incident_id IN (SELECT rowid FROM incident_search WHERE incident_search MATCH @query)",
+    `v.incident_id IN (${dialect.search.matchedIncidentIds})`,
     "query",
-    filter.query === undefined ? undefined : searchParameter(dialect, filter.query),
+    filter.query === undefined ? undefined : dialect.search.parameter(filter.query),
   );
   return { sql: where.map((w) => ` AND ${w}`).join(""), params };
 }
@@ -120,16 +116,15 @@ function conditions(dialect: Dialect, filter: ChangeFilter): { sql: string; para
 /** Ids of the newest matching versions older than the cursor, newest first. */
 async function newestIds(connection: Connection, filter: ChangeFilter, limit: number): Promise<{ id: number; at: string }[]> {
   if (filter.watch) return newestWatchedIds(connection, filter, filter.watch, limit);
-  const pg = connection.dialect.name === "postgres";
-  const { sql, params } = conditions(connection.dialect.name, filter);
+  const { orderedJoin } = connection.dialect.queries;
+  const { sql, params } = conditions(connection.dialect.queries, filter);
   const start = filter.before ?? END;
   const base = { ...params, at: start.at, id: start.id, limit };
   if (!filter.kinds?.length) {
-    // SQLite's CROSS JOIN keeps the versions' time index as the outer loop, so a page never sorts the archive
-    // (PostgreSQL has no CROSS JOIN … ON; its planner walks the same index for a LIMIT).
+    // The ordered join keeps the versions' time index as the outer loop, so a page never sorts the archive.
     return statementShaped<Params, { id: number; at: string }>(
       connection,
-      `SELECT v.id, v.observed_at AS at FROM incident_versions v ${pg ? "JOIN" : "CROSS JOIN"} incidents i ON i.id = v.incident_id
+      `SELECT v.id, v.observed_at AS at FROM incident_versions v ${orderedJoin} incidents i ON i.id = v.incident_id
        WHERE (v.observed_at, v.id) < (@at, @id)${sql} ORDER BY v.observed_at DESC, v.id DESC LIMIT @limit`,
     ).all(base);
   }
@@ -138,14 +133,9 @@ async function newestIds(connection: Connection, filter: ChangeFilter, limit: nu
   const vendorKey = filter.vendorId !== undefined ? "k.vendor_id = @vendorId AND " : "";
   const statement = statementShaped<Params, { id: number; at: string }>(
     connection,
-    pg
-      ? `SELECT v.id, v.observed_at AS at FROM version_kinds k JOIN incident_versions v ON v.id = k.version_id
-       JOIN incidents i ON i.id = v.incident_id
-     WHERE ${vendorKey}k.kind = @kind AND (k.observed_ms, k.version_id) < (${observedMsOf("@at", "postgres")}, @id)${sql}
-     ORDER BY k.observed_ms DESC, k.version_id DESC LIMIT @limit`
-      : `SELECT v.id, v.observed_at AS at FROM version_kinds k CROSS JOIN incident_versions v ON v.id = k.version_id
-       CROSS JOIN incidents i ON i.id = v.incident_id
-     WHERE ${vendorKey}k.kind = @kind AND (k.observed_ms, k.version_id) < (${observedMsOf("@at")}, @id)${sql}
+    `SELECT v.id, v.observed_at AS at FROM version_kinds k ${orderedJoin} incident_versions v ON v.id = k.version_id
+       ${orderedJoin} incidents i ON i.id = v.incident_id
+     WHERE ${vendorKey}k.kind = @kind AND (k.observed_ms, k.version_id) < (${connection.dialect.queries.observedMs("@at")}, @id)${sql}
      ORDER BY k.observed_ms DESC, k.version_id DESC LIMIT @limit`,
   );
   for (const kind of new Set(filter.kinds)) {
@@ -190,11 +180,8 @@ function unpackRow(row: StoredChange, withChanges: boolean): RawChange {
 async function readRows(connection: Connection, ids: readonly number[], withChanges: boolean): Promise<Map<number, RawChange>> {
   const rows = await statementShaped<[string], StoredChange>(
     connection,
-    connection.dialect.name === "postgres"
-      ? `SELECT ${COLUMNS} FROM incident_versions v JOIN incidents i ON i.id = v.incident_id
-     JOIN vendors d ON d.id = v.vendor_id WHERE v.id IN (SELECT value::bigint FROM jsonb_array_elements_text(?::jsonb))`
-      : `SELECT ${COLUMNS} FROM incident_versions v JOIN incidents i ON i.id = v.incident_id
-     JOIN vendors d ON d.id = v.vendor_id WHERE v.id IN (SELECT value FROM json_each(?))`,
+    `SELECT ${COLUMNS} FROM incident_versions v JOIN incidents i ON i.id = v.incident_id
+     JOIN vendors d ON d.id = v.vendor_id WHERE v.id IN (${connection.dialect.queries.idsInParameter})`,
   ).all(JSON.stringify(ids));
   return new Map(rows.map((r) => [r.versionId, unpackRow(r, withChanges)]));
 }

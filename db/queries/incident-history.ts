@@ -74,10 +74,7 @@ const VERSIONS = (ids: string) => `SELECT incident_id AS incidentId, seq, observ
 const statements = statementsFor((c: Connection) => ({
   incidents: c.prepare<[number], IncidentRow>(`${INCIDENTS} ${ORDER}`),
   incident: c.prepare<[number, string], IncidentRow>(`${INCIDENTS} AND provider_id = ? ${ORDER}`),
-  versions: c.prepare<[string], StoredVersion>({
-    sqlite: VERSIONS("SELECT value FROM json_each(?)"),
-    postgres: VERSIONS("SELECT value::bigint FROM jsonb_array_elements_text(?::jsonb)"),
-  }),
+  versions: c.prepare<[string], StoredVersion>(VERSIONS(c.dialect.queries.idsInParameter)),
 }));
 
 /**

@@ -1,6 +1,5 @@
 import type { RedlineDb } from "@/db/driver/database";
-import { conditionsOf, type Cursor, encodeCursor, listedValues, statementShaped } from "@/db/driver/prepared";
-import { SEARCH_QUERY, searchParameter } from "@/db/queries/search";
+import { conditionsOf, type Cursor, encodeCursor, statementShaped } from "@/db/driver/prepared";
 import { changeKindCode, type ChangeKindName } from "@/lib/change-kinds";
 
 export interface IncidentSummaryRow {
@@ -40,28 +39,27 @@ const TIMELINE = "coalesce(i.started_at, i.first_seen_at)";
 /** Incidents newest first (by start, else first seen), a page at a time, across vendors. */
 export async function listIncidents(db: RedlineDb, filter: IncidentListFilter, limit: number): Promise<{ rows: IncidentSummaryRow[]; next: string | null }> {
   const { where, params, add, addList } = conditionsOf();
-  const dialect = db.connection.dialect.name;
-  const pg = dialect === "postgres";
+  const dialect = db.connection.dialect.queries;
   params.limit = limit + 1;
-  addList(`i.vendor_id IN (${listedValues(dialect, "vendorIds", "bigint")})`, "vendorIds", filter.vendorIds);
-  addList(`coalesce(i.impact, 'unknown') IN (${listedValues(dialect, "impacts")})`, "impacts", filter.impacts);
-  addList(`i.status IN (${listedValues(dialect, "statuses")})`, "statuses", filter.statuses);
+  addList(`i.vendor_id IN (${dialect.listedValues("vendorIds", "bigint")})`, "vendorIds", filter.vendorIds);
+  addList(`coalesce(i.impact, 'unknown') IN (${dialect.listedValues("impacts")})`, "impacts", filter.impacts);
+  addList(`i.status IN (${dialect.listedValues("statuses")})`, "statuses", filter.statuses);
   addList(
-    `EXISTS (SELECT 1 FROM incident_versions v JOIN version_kinds k ON k.version_id = v.id WHERE v.incident_id = i.id AND k.kind IN (${listedValues(dialect, "kinds", "bigint")}))`,
+    `EXISTS (SELECT 1 FROM incident_versions v JOIN version_kinds k ON k.version_id = v.id WHERE v.incident_id = i.id AND k.kind IN (${dialect.listedValues("kinds", "bigint")}))`,
     "kinds",
     filter.kinds?.map(changeKindCode).filter((code) => code !== undefined),
   );
   add(
-    `EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = i.id AND ${pg ? "redline_nocase(c.name) = redline_nocase(@component)" : "c.name = @component COLLATE NOCASE"})`,
+    `EXISTS (SELECT 1 FROM incident_components c WHERE c.incident_id = i.id AND ${dialect.equalsIgnoringCase("c.name", "@component")})`,
     "component",
     filter.component,
   );
   add(`${TIMELINE} >= @since`, "since", filter.since);
   add(`${TIMELINE} < @until`, "until", filter.until);
   add(
-    pg ? `i.id IN (SELECT incident_id FROM incident_search WHERE document @@ ${SEARCH_QUERY})` : "i.id IN (SELECT rowid FROM incident_search WHERE incident_search MATCH @query)",
+    `i.id IN (${dialect.search.matchedIncidentIds})`,
     "query",
-    filter.query === undefined ? undefined : searchParameter(dialect, filter.query),
+    filter.query === undefined ? undefined : dialect.search.parameter(filter.query),
   );
   if (filter.before) {
     where.push(`(${TIMELINE}, i.id) < (@beforeAt, @beforeId)`);

@@ -74,10 +74,7 @@ const PROCESS_STATUS = (restarts: string) => `WITH summary AS (
      FROM summary ORDER BY process`;
 
 const processStatements = statementsFor((c: Connection) => ({
-  status: c.prepare<[string], ProcessStatus>({
-    sqlite: PROCESS_STATUS("sum(event = 'restarting')"),
-    postgres: PROCESS_STATUS("count(*) FILTER (WHERE event = 'restarting')"),
-  }),
+  status: c.prepare<[string], ProcessStatus>(PROCESS_STATUS(c.dialect.queries.countWhere("event = 'restarting'"))),
 }));
 
 /** Each process `npm start` supervises, since `since`: how often it was restarted and why last, and whether the supervisor gave up. */

@@ -1,6 +1,6 @@
 import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
-import { conditionsOf, type Cursor, listedValues, statementShaped, statementsFor } from "@/db/driver/prepared";
+import { conditionsOf, type Cursor, statementShaped, statementsFor } from "@/db/driver/prepared";
 import {
   type ComponentDirectory, type DirectoryEntry, inGroup, namesComponent, namesMatch, type QuietDegradationView, type StoredQuietDegradation, viewQuietDegradation,
 } from "@/lib/components/quiet-degradation";
@@ -79,7 +79,7 @@ export async function loadComponentEntries(db: RedlineDb, vendorId: number, keys
       `SELECT c.component_key AS "key", s.name, s.group_key AS "groupKey", s.is_group AS "isGroup"
        FROM components c JOIN component_states s ON s.id = (
          SELECT x.id FROM component_states x WHERE x.component_id = c.id ORDER BY x.from_at DESC, x.id DESC LIMIT 1)
-       WHERE c.vendor_id = @vendorId AND c.component_key IN (${listedValues(db.connection.dialect.name, "keys")})`,
+       WHERE c.vendor_id = @vendorId AND c.component_key IN (${db.connection.dialect.queries.listedValues("keys")})`,
     ).all({ vendorId, keys: JSON.stringify(wanted) });
     for (const r of rows) out.set(r.key, { ...r, isGroup: Boolean(r.isGroup) });
   };
@@ -141,7 +141,7 @@ function matches(view: QuietDegradationView, vendorId: number, filter: QuietDegr
 async function rowsBefore(connection: Connection, vendors: readonly number[] | null, filter: QuietDegradationFilter, before: Cursor, limit: number): Promise<Row[]> {
   const { where, params, add, addList } = conditionsOf();
   if (vendors?.length === 1) add("q.vendor_id = @vendorId", "vendorId", vendors[0]);
-  else addList(`q.vendor_id IN (${listedValues(connection.dialect.name, "vendorIds", "bigint")})`, "vendorIds", vendors ?? undefined);
+  else addList(`q.vendor_id IN (${connection.dialect.queries.listedValues("vendorIds", "bigint")})`, "vendorIds", vendors ?? undefined);
   add("q.from_at >= @since", "since", filter.since);
   add("q.from_at < @until", "until", filter.until);
   return statementShaped<Record<string, string | number>, Row>(

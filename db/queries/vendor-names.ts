@@ -8,10 +8,7 @@ export interface VendorName {
 }
 
 const statements = statementsFor((c: Connection) => ({
-  names: c.prepare<[], VendorName>({
-    sqlite: "SELECT slug, name FROM vendors ORDER BY name COLLATE NOCASE, slug",
-    postgres: "SELECT slug, name FROM vendors ORDER BY redline_nocase(name), slug",
-  }),
+  names: c.prepare<[], VendorName>(`SELECT slug, name FROM vendors ORDER BY ${c.dialect.queries.orderIgnoringCase("name")}, slug`),
 }));
 
 /** Every vendor's slug and name, by name: what a vendor filter offers. */

@@ -43,10 +43,9 @@ const UNRESOLVED_ROWS = (nullsLast: string) => `SELECT i.vendor_id AS vendorId, 
      FROM incidents i WHERE i.vendor_id = ? AND ${UNRESOLVED} ORDER BY i.started_at DESC${nullsLast} LIMIT 200`;
 
 const statements = statementsFor((c: Connection) => ({
-  // Without statistics SQLite may scan every listed incident (incidents_listed_seen) for the few unresolved ones.
-  groups: c.prepare<[], UnresolvedGroup>({ sqlite: GROUPS("INDEXED BY incidents_open "), postgres: GROUPS("") }),
-  // SQLite puts NULLs last in a descending order, PostgreSQL first.
-  unresolved: c.prepare<[number], UnresolvedIncidentRow>({ sqlite: UNRESOLVED_ROWS(""), postgres: UNRESOLVED_ROWS(" NULLS LAST") }),
+  // A planner without statistics may scan every listed incident (incidents_listed_seen) for the few unresolved ones.
+  groups: c.prepare<[], UnresolvedGroup>(GROUPS(c.dialect.queries.indexedBy("incidents_open"))),
+  unresolved: c.prepare<[number], UnresolvedIncidentRow>(UNRESOLVED_ROWS(c.dialect.queries.nullsLast)),
   // A skip scan of captures_identity: one seek per source, however many captures each has.
   nextSource: c.prepare<[number, string], { source: string }>(
     `SELECT source FROM captures WHERE vendor_id = ? AND source > ? ORDER BY source LIMIT 1`,

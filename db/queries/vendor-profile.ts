@@ -58,11 +58,11 @@ const statements = statementsFor((c: Connection) => ({
   components: c.prepare<[number], { name: string; n: number }>(
     `SELECT name, count(*) AS n FROM incident_components WHERE vendor_id = ? GROUP BY name ORDER BY name LIMIT 500`,
   ),
-  // PostgreSQL cannot type a parameter first met in `IS NULL`: `cast` names its type.
+  // A parameter first met in `IS NULL` may have no type the database can infer: `cast` names it.
   list: c.prepare<
     { vendorId: number; impact: string | null; status: string | null; component: string | null; from: string | null; to: string | null; beforeAt: string; beforeId: number; limit: number },
     IncidentListRow
-  >({ sqlite: VENDOR_INCIDENTS(""), postgres: VENDOR_INCIDENTS("::text") }),
+  >(VENDOR_INCIDENTS(c.dialect.queries.textParameterCast)),
   range: c.prepare<{ vendorId: number }, { firstIncident: string | null; firstCapture: string | null; lastCapture: string | null; lastRun: string | null }>(
     `SELECT (SELECT min(coalesce(started_at, first_seen_at)) FROM incidents WHERE vendor_id = @vendorId) AS firstIncident,
        (SELECT min(observed_at) FROM captures WHERE vendor_id = @vendorId) AS firstCapture,
