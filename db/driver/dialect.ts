@@ -48,6 +48,14 @@ export interface OperationsDialect {
   readonly schedulePolls: string;
   /** Copying an archive from one database to another (db/operations/copy.ts). */
   readonly copy: CopyDialect;
+  /** A connection of its own to the database at `location`, quick to give up, counting the migrations applied (readiness checks). */
+  migrationCounter(location: string): MigrationCounter;
+}
+
+export interface MigrationCounter {
+  /** How many migrations the database has applied; throws when it does not answer (the next count connects again). */
+  count(): Promise<number>;
+  close(): void;
 }
 
 /** What a copy between databases reads and writes each database's own way. */
