@@ -50,6 +50,20 @@ export interface OperationsDialect {
   readonly copy: CopyDialect;
   /** A connection of its own to the database at `location`, quick to give up, counting the migrations applied (readiness checks). */
   migrationCounter(location: string): MigrationCounter;
+  /** Opens an archive file, read-only, for a backup or a restore; where Redline makes no file backups of the database, what it is and how it is backed up instead. */
+  readonly fileBackup: ((file: string) => ArchiveFile) | string;
+}
+
+/** An archive file opened read-only by a backup or a restore. */
+export interface ArchiveFile {
+  /** Copy it into `file` (a new file, or the archive a restore replaces, under its write lock) as one snapshot, while writers go on; the pages copied. */
+  copyTo(file: string): Promise<number>;
+  /** The database's own check of the file: "ok" when it is intact. */
+  integrity(): string;
+  /** Whether it holds Redline's tables. */
+  isRedline(): boolean;
+  countVersions(): number;
+  close(): void;
 }
 
 export interface MigrationCounter {

@@ -22,4 +22,5 @@ export const postgresOperations: OperationsDialect = {
      ON CONFLICT (vendor_id) DO NOTHING`,
   copy: postgresCopy,
   migrationCounter: postgresMigrationCounter,
+  fileBackup: "a PostgreSQL database: back it up with pg_dump and restore it with pg_restore",
 };

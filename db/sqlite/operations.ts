@@ -1,4 +1,5 @@
 import type { OperationsDialect } from "@/db/driver/dialect";
+import { openSqliteArchiveFile } from "@/db/sqlite/backup";
 import { sqliteCopy } from "@/db/sqlite/copy";
 import { sqliteMigrationCounter } from "@/db/sqlite/readiness";
 
@@ -20,4 +21,5 @@ export const sqliteOperations: OperationsDialect = {
      SELECT id, ? FROM vendors WHERE enabled = 1 AND url IS NOT NULL AND id NOT IN (SELECT vendor_id FROM poll_state)`,
   copy: sqliteCopy,
   migrationCounter: sqliteMigrationCounter,
+  fileBackup: openSqliteArchiveFile,
 };
