@@ -56,14 +56,14 @@ function fieldReader(): (stored: unknown, index: unknown) => string {
 }
 
 /** Make the search text functions available to this connection's SQL, its views and triggers. */
-export function registerSearchFunctions(sqlite: Database.Database): void {
-  sqlite.function(PACK_FUNCTION, { deterministic: true }, (title: unknown, updates: unknown, postmortem: unknown) =>
+export function registerSearchFunctions(file: Database.Database): void {
+  file.function(PACK_FUNCTION, { deterministic: true }, (title: unknown, updates: unknown, postmortem: unknown) =>
     packSearchText([String(title ?? ""), String(updates ?? ""), String(postmortem ?? "")]),
   );
-  sqlite.function(FIELD_FUNCTION, { deterministic: true }, fieldReader());
+  file.function(FIELD_FUNCTION, { deterministic: true }, fieldReader());
 }
 
 /** Whether the file's search index still keeps its own plain copy of the text (the layout before migration 0018). */
-export function searchTextPending(sqlite: Database.Database): boolean {
-  return sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'incident_search_content'").get() !== undefined;
+export function searchTextPending(file: Database.Database): boolean {
+  return file.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'incident_search_content'").get() !== undefined;
 }

@@ -14,20 +14,20 @@ import { removedText } from "@/lib/removed-text";
  * SQLite only, and synchronous: it runs inside opening a file.
  */
 export function fillVersionSearch(db: RedlineDb, batch = 200): number {
-  const sqlite = db.$client;
-  const listed = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'version_search_backlog'").get();
+  const file = db.$client;
+  const listed = file.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'version_search_backlog'").get();
   if (!listed) return 0;
-  const next = sqlite.prepare<[number], { id: number }>("SELECT incident_id AS id FROM version_search_backlog ORDER BY incident_id LIMIT ?");
-  const steps = sqlite.prepare<[number], StoredStep & { id: number }>(
+  const next = file.prepare<[number], { id: number }>("SELECT incident_id AS id FROM version_search_backlog ORDER BY incident_id LIMIT ?");
+  const steps = file.prepare<[number], StoredStep & { id: number }>(
     "SELECT id, seq, snapshot, patch, capture_id AS captureId FROM incident_versions WHERE incident_id = ? ORDER BY seq",
   );
-  const states = sqlite.prepare<[number], { captureId: number; state: PackedJson | null; patch: StoredPatch | null }>(
+  const states = file.prepare<[number], { captureId: number; state: PackedJson | null; patch: StoredPatch | null }>(
     "SELECT capture_id AS captureId, state, patch FROM incident_states WHERE incident_id = ? ORDER BY id",
   );
-  const insert = sqlite.prepare<[number, string]>("INSERT INTO version_search (rowid, removed) VALUES (?, ?)");
-  const done = sqlite.prepare<[number]>("DELETE FROM version_search_backlog WHERE incident_id = ?");
+  const insert = file.prepare<[number, string]>("INSERT INTO version_search (rowid, removed) VALUES (?, ?)");
+  const done = file.prepare<[number]>("DELETE FROM version_search_backlog WHERE incident_id = ?");
   let filled = 0;
-  const fillBatch = sqlite.transaction((rows: Array<{ id: number }>) => {
+  const fillBatch = file.transaction((rows: Array<{ id: number }>) => {
     for (const { id } of rows) {
       let before: IncidentState | undefined;
       const rows = steps.all(id);
@@ -50,6 +50,6 @@ export function fillVersionSearch(db: RedlineDb, batch = 200): number {
     if (rows.length === 0) break;
     fillBatch(rows);
   }
-  sqlite.exec("DROP TABLE version_search_backlog");
+  file.exec("DROP TABLE version_search_backlog");
   return filled;
 }

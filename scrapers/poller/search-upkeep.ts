@@ -1,5 +1,5 @@
 import type { RedlineDb } from "@/db/client";
-import { mergeSearchStep, SEARCH_INDEXES, SEARCH_SEGMENT_LIMIT, type SearchIndex, searchSegmentCount } from "@/db/search/search-upkeep";
+import { mergeSearchStep, SEARCH_INDEXES, SEARCH_SEGMENT_LIMIT, type SearchIndex, searchSegmentCount } from "@/db/sqlite/search-upkeep";
 import { DAY_MS, PeriodicTask } from "@/scrapers/poller/periodic-task";
 
 export interface IndexUpkeep {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { openDatabase, type RedlineDb } from "@/db/client";
 import { searchIncidents, toFtsQuery } from "@/db/queries/search";
-import { SEARCH_SEGMENT_LIMIT, searchSegmentCount } from "@/db/search/search-upkeep";
+import { SEARCH_SEGMENT_LIMIT, searchSegmentCount } from "@/db/sqlite/search-upkeep";
 import { ensureVendor } from "@/db/settings/vendors";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import { describeSearchUpkeep, SearchUpkeepTimer, tidySearchIndex } from "@/scrapers/poller/search-upkeep";

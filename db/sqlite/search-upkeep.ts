@@ -1,5 +1,4 @@
 import type Database from "better-sqlite3";
-import { preparedOnConnection } from "@/db/driver/prepared";
 
 /**
  * The search indexes (FTS5) write a new segment for every transaction that changes them and merge
@@ -21,11 +20,20 @@ const statementsOf = (sqlite: Database.Database, index: SearchIndex) => ({
   merge: sqlite.prepare<[number]>(`INSERT INTO ${index} (${index}, rank) VALUES ('merge', ?)`),
 });
 
-const st = preparedOnConnection((sqlite) => ({
+const prepare = (sqlite: Database.Database) => ({
   changes: sqlite.prepare<[], { n: number }>("SELECT total_changes() AS n"),
   incident_search: statementsOf(sqlite, "incident_search"),
   version_search: statementsOf(sqlite, "version_search"),
-}));
+});
+
+/** Prepared once per connection. */
+const prepared = new WeakMap<Database.Database, ReturnType<typeof prepare>>();
+
+function st(sqlite: Database.Database): ReturnType<typeof prepare> {
+  let statements = prepared.get(sqlite);
+  if (!statements) prepared.set(sqlite, (statements = prepare(sqlite)));
+  return statements;
+}
 
 export function searchSegmentCount(sqlite: Database.Database, index: SearchIndex = "incident_search"): number {
   return st(sqlite)[index].segments.get()?.n ?? 0;
