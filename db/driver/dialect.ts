@@ -20,6 +20,31 @@ export interface Dialect {
   readonly queries: QueriesDialect;
   readonly history: HistoryDialect;
   readonly record: RecordDialect;
+  readonly process: ProcessDialect;
+}
+
+/** What the processes around the archive need to know of it: commands, the poller, the web server. */
+export interface ProcessDialect {
+  /** The folder of its migrations, from the project root. */
+  readonly migrationsFolder: string;
+  /** Apply the migrations in `folder`, one process at a time; a refused one is thrown as `steps.failed` makes it. */
+  applyMigrations(db: RedlineDb, folder: string, steps: MigrationSteps): Promise<void>;
+  /** Whether the poller merges the full-text index's segments now and then. */
+  readonly tidiesSearchIndex: boolean;
+  /** Whether searches run on connections of their own (the database server does the work) rather than on threads beside the web server. */
+  readonly searchesOnServer: boolean;
+  /** The folder a rebuild's scratch file goes in when none is given. */
+  scratchFolder(db: RedlineDb): string;
+  /** What the database at `location` is, so that two locations can be told to be one ("file:…", a server's database). */
+  identity(location: string, db: RedlineDb): Promise<string>;
+}
+
+/** What applying the migrations calls back into (code of db/ the dialects do not import). */
+export interface MigrationSteps {
+  /** Fill what the migrations leave to JavaScript: the removed words of versions recorded before the version search. */
+  fillVersionSearch(db: RedlineDb): void;
+  /** The error a refused migration is reported as. */
+  failed(error: unknown): Error;
 }
 
 /** db/operations/: copy, backup, retention, leases, jobs, hooks, readiness. */
@@ -148,9 +173,41 @@ export interface SearchDialect {
 }
 
 /** db/history/, db/settings/, db/notifications/. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled as its SQL moves here
-export interface HistoryDialect {}
+export interface HistoryDialect {
+  /** SQL giving a 32-byte hash column as lowercase hex, as hashes travel outside the database. */
+  hexOf(column: string): string;
+  /** SQL giving the bytes of a hex text (a parameter), to match a hash column with. */
+  unhex(param: string): string;
+  /** Packed JSON columns (db/history/packed-json.ts) bound and read by raw statements. */
+  readonly packed: PackedValues;
+  /** Rows of a read that may be large (a vendor's history), streamed where the database can. */
+  iterateRows(db: RedlineDb, sql: string, params: unknown[]): Promise<Iterable<Record<string, unknown>>>;
+  /** The archive's search entry table when a rebuild's scratch has it alike, to copy; null: the swap writes them again. */
+  readonly scratchSearchTable: string | null;
+  /** SQL sorting by a column ascending, nulls first. */
+  nullsFirst(column: string): string;
+}
 
-/** db/record/ and db/driver/. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled as its SQL moves here
-export interface RecordDialect {}
+/** A packed value as a raw statement binds and reads it (db/schema/columns.ts). */
+export interface PackedValues {
+  /** The value as bound: the form the column takes. */
+  write<T extends string | Buffer | null>(value: T): T extends string ? string | Buffer : T;
+  /** A column read back as it was written. */
+  read<T extends string | Buffer | null | undefined>(value: T): T;
+  /** A row with these packed columns read back as written. */
+  row<T extends object>(row: T, columns: ReadonlyArray<keyof T>): T;
+}
+
+/** db/record/: the statements a capture's record writes and reads. */
+export interface RecordDialect {
+  /** Written after a table in FROM to read it by this index (where the planner would otherwise pick another). */
+  indexedBy(index: string): string;
+  /** The smaller of two values. */
+  least(left: string, right: string): string;
+  /** Remove an incident's full-text entry (parameter: incident id). */
+  readonly deleteSearchEntry: string;
+  /** Add an incident's full-text entry (parameters: incident id, title, updates, postmortem). */
+  readonly insertSearchEntry: string;
+  /** Keep the text a version took away, for searches of earlier versions (parameters: version id, text). */
+  readonly insertRemovedText: string;
+}

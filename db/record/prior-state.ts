@@ -1,6 +1,5 @@
 import type { RedlineDb } from "@/db/driver/database";
 import { unpackJson } from "@/db/history/packed-json";
-import { packedRead } from "@/db/schema/columns";
 import { type IncidentStateRow, writeStatements } from "@/db/record/write-statements";
 import type { CaptureKey } from "@/lib/derive/capture-key";
 import type { PreparedObservation } from "@/lib/derive/derive-capture";
@@ -23,11 +22,11 @@ export interface PriorState {
 
 /** The stored record of an incident; one archived before records is rebuilt from its last version. */
 async function readRecord(db: RedlineDb, row: IncidentStateRow): Promise<IncidentRecord> {
-  const dialect = db.connection.dialect.name;
-  if (row.state !== null) return JSON.parse(unpackJson(packedRead(dialect, row.state))) as IncidentRecord;
+  const { packed } = db.connection.dialect.history;
+  if (row.state !== null) return JSON.parse(unpackJson(packed.read(row.state))) as IncidentRecord;
   const last = await writeStatements(db).lastSnapshot.get(row.id);
   if (!last) throw new Error(`store: incident ${row.id} has neither a record nor a version`);
-  return recordFromLegacy(JSON.parse(unpackJson(packedRead(dialect, last.snapshot))) as IncidentState, row);
+  return recordFromLegacy(JSON.parse(unpackJson(packed.read(last.snapshot))) as IncidentState, row);
 }
 
 async function standingOf(db: RedlineDb, vendorId: number, source: string, presence: PresenceRule, key: CaptureKey): Promise<SourceStanding> {

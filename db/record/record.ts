@@ -1,7 +1,7 @@
 import type { RedlineDb } from "@/db/driver/database";
 import { transact } from "@/db/driver/transaction";
 import { enqueueQuietDegradation, enqueueVersions } from "@/db/notifications/outbox";
-import { getActiveJob, queueJob } from "@/db/operations/derivation-jobs";
+import { queueJob } from "@/db/operations/derivation-jobs";
 import { saveSource, type SourceRow } from "@/db/operations/poll-state";
 import { rewindHistory } from "@/db/history/rewind";
 import { applyCapture, type CaptureApplication, type CaptureReading, changesNothing, deriveApplication, type PlatformResolver, type ReadCapture, type ReadingPlatform, recordApplication, saveCaptureReading, touchRunSeen } from "@/db/record/apply";
@@ -66,16 +66,14 @@ interface CaptureContext {
 }
 
 async function loadContext(db: RedlineDb, vendorId: number, source: string, observedAt: string): Promise<CaptureContext> {
-  const st = writeStatements(db);
-  const vendor = await st.captureContext.get(vendorId);
+  const vendor = await writeStatements(db).captureContext.get(vendorId);
   const applied = vendor?.appliedObservedAt && vendor.appliedSource && vendor.appliedHash ? { observedAt: vendor.appliedObservedAt, source: vendor.appliedSource, hash: vendor.appliedHash } : null;
-  const appliedRun = applied ? await st.captureByKey.get(vendorId, applied.source, applied.observedAt, applied.hash) : undefined;
   return {
     applied,
-    appliedLastObservedAt: appliedRun?.lastObservedAt ?? null,
+    appliedLastObservedAt: vendor?.appliedLastObservedAt ?? null,
     found: await runAtOrBefore(db, vendorId, source, observedAt),
     read: vendor ? { at: vendor.standingsReadAt, by: vendor.standingsReadBy } : undefined,
-    job: await getActiveJob(db, vendorId),
+    job: vendor?.jobStatus ? { status: vendor.jobStatus } : undefined,
     derivedWith: vendor?.derivedWith ?? null,
   };
 }

@@ -1,7 +1,6 @@
 import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
 import type { StoredPatch } from "@/db/history/json-deltas";
-import { observedMsOf } from "@/db/history/layout/side-tables";
 import type { PackedJson } from "@/db/history/packed-json";
 import { statementsFor } from "@/db/driver/prepared";
 import type { CaptureOutcome } from "@/db/schema";
@@ -58,9 +57,7 @@ const CAPTURE_COLUMNS = `id, vendor_id AS vendorId, source, platform, observed_a
  * every vendor, so it skips query building; reads elsewhere use Drizzle's builder.
  */
 function prepareWriteStatements(c: Connection) {
-  const indexedBy = (index: string) => (c.dialect.name === "sqlite" ? ` INDEXED BY ${index}` : "");
-  // The smaller or larger of two values: SQLite's min/max with two arguments, PostgreSQL's least/greatest.
-  const [least, greatest] = c.dialect.name === "sqlite" ? ["min", "max"] : ["least", "greatest"];
+  const d = c.dialect.record;
   return {
     captureExists: c.prepare<[number, string, string, string], { id: number; outcome: string; error: string | null }>(
       "SELECT id, outcome, error FROM captures WHERE vendor_id = ? AND source = ? AND observed_at = ? AND hash = ?",
@@ -94,13 +91,18 @@ function prepareWriteStatements(c: Connection) {
        SELECT vendor_id, source, platform, ?, ?, CAST(? AS INTEGER), outcome, error, size, hash, body_id, incident_count, ?, warnings, warning_count, window_start
        FROM captures WHERE id = ?`,
     ),
+    // What placing a capture needs of its vendor, in one statement: the capture applied last and
+    // where its run ends, who last read the sources' standings, the derivation marker, the job under way.
     captureContext: c.prepare<[number], {
-      appliedObservedAt: string | null; appliedSource: string | null; appliedHash: string | null;
-      standingsReadAt: string | null; standingsReadBy: string | null; derivedWith: string | null;
+      appliedObservedAt: string | null; appliedSource: string | null; appliedHash: string | null; appliedLastObservedAt: string | null;
+      standingsReadAt: string | null; standingsReadBy: string | null; derivedWith: string | null; jobStatus: string | null;
     }>(
-      `SELECT applied_observed_at AS appliedObservedAt, applied_source AS appliedSource, applied_hash AS appliedHash,
-         standings_read_at AS standingsReadAt, standings_read_by AS standingsReadBy, derived_with AS derivedWith
-       FROM vendors WHERE id = ?`,
+      `SELECT v.applied_observed_at AS appliedObservedAt, v.applied_source AS appliedSource, v.applied_hash AS appliedHash,
+         (SELECT coalesce(a.last_observed_at, a.observed_at) FROM captures a
+          WHERE a.vendor_id = v.id AND a.source = v.applied_source AND a.observed_at = v.applied_observed_at AND a.hash = v.applied_hash) AS appliedLastObservedAt,
+         v.standings_read_at AS standingsReadAt, v.standings_read_by AS standingsReadBy, v.derived_with AS derivedWith,
+         (SELECT j.status FROM derivation_jobs j WHERE j.vendor_id = v.id AND j.status IN ('queued', 'building', 'swapping') ORDER BY j.id LIMIT 1) AS jobStatus
+       FROM vendors v WHERE v.id = ?`,
     ),
     markStandingsRead: c.prepare<{ at: string; by: string; id: number }>(
       "UPDATE vendors SET standings_read_at = @at, standings_read_by = @by WHERE id = @id AND coalesce(standings_read_at, '') <= @at",
@@ -132,11 +134,11 @@ function prepareWriteStatements(c: Connection) {
     vendorSources: c.prepare<[number], { source: string; platform: string }>("SELECT url AS source, platform FROM sources WHERE vendor_id = ?"),
     // A run that reaches past the capture (one that arrived late) is taken as observing up to it.
     lastLive: c.prepare<[string, number, string, string, string, string, string], { observedAt: string }>(
-      `SELECT ${least}(coalesce(last_observed_at, observed_at), ?) AS observedAt FROM captures${indexedBy("captures_identity")} WHERE vendor_id = ? AND source = ? AND outcome IN ('ok', 'not-modified')
+      `SELECT ${d.least("coalesce(last_observed_at, observed_at)", "?")} AS observedAt FROM captures${d.indexedBy("captures_identity")} WHERE vendor_id = ? AND source = ? AND outcome IN ('ok', 'not-modified')
          AND (observed_at, source, hash) < (?, ?, ?) AND observed_at <= ? ORDER BY observed_at DESC LIMIT 1`,
     ),
     lastWindow: c.prepare<[number, string, string, string, string, string], { windowStart: string | null }>(
-      `SELECT window_start AS windowStart FROM captures${indexedBy("captures_identity")} WHERE vendor_id = ? AND source = ? AND outcome = 'ok'
+      `SELECT window_start AS windowStart FROM captures${d.indexedBy("captures_identity")} WHERE vendor_id = ? AND source = ? AND outcome = 'ok'
          AND (observed_at, source, hash) < (?, ?, ?) AND observed_at <= ? ORDER BY observed_at DESC LIMIT 1`,
     ),
     lightRows: c.prepare<{ source: string; vendorId: number; ids: string }, LightIncidentRow>(
@@ -144,10 +146,9 @@ function prepareWriteStatements(c: Connection) {
        LEFT JOIN incident_sources s ON s.incident_id = i.id AND s.source = @source
        WHERE i.vendor_id = @vendorId AND i.provider_id IN (${c.dialect.queries.listedValues("ids")})`,
     ),
-    // `listed = 1` on SQLite, where the partial index incident_sources_listed says so; a boolean on PostgreSQL.
     listedBy: c.prepare<[number, string], { id: number; providerId: string }>(
       `SELECT i.id, i.provider_id AS providerId FROM incident_sources s JOIN incidents i ON i.id = s.incident_id
-       WHERE s.vendor_id = ? AND s.source = ? AND ${c.dialect.name === "sqlite" ? "s.listed = 1" : "s.listed"}`,
+       WHERE s.vendor_id = ? AND s.source = ? AND ${c.dialect.operations.isTrue("s.listed")}`,
     ),
     appearedSince: c.prepare<[number, string], { id: number; providerId: string }>(
       "SELECT id, provider_id AS providerId FROM incidents WHERE vendor_id = ? AND presence = 'listed' AND first_seen_at > ?",
@@ -168,11 +169,11 @@ function prepareWriteStatements(c: Connection) {
          resolved_at = @resolvedAt, presence = @presence, source = @source, observed_hash = @observedHash,
          first_seen_at = @firstSeenAt, version_count = @versionCount, last_changed_at = @lastChangedAt,
          postmortem_at = @postmortemAt, edits_after_resolution = @editsAfterResolution,
-         last_seen_at = ${greatest}(last_seen_at, @seenAt)
+         last_seen_at = ${c.dialect.operations.greatest("last_seen_at", "@seenAt")}
        WHERE id = @id`,
     ),
     touchSeen: c.prepare<{ seenAt: string; vendorId: number; ids: string }>(
-      `UPDATE incidents SET last_seen_at = ${greatest}(last_seen_at, @seenAt)
+      `UPDATE incidents SET last_seen_at = ${c.dialect.operations.greatest("last_seen_at", "@seenAt")}
        WHERE vendor_id = @vendorId AND provider_id IN (${c.dialect.queries.listedValues("ids")})`,
     ),
     upsertIncidentSource: c.prepare<[number, number, string, number, string | null]>(
@@ -185,23 +186,12 @@ function prepareWriteStatements(c: Connection) {
        RETURNING id`,
     ),
     insertKind: c.prepare<[number, string, number, number]>(
-      `INSERT INTO version_kinds (kind, observed_ms, version_id, vendor_id) VALUES (?, ${observedMsOf("?", c.dialect.name)}, ?, ?)`,
+      `INSERT INTO version_kinds (kind, observed_ms, version_id, vendor_id) VALUES (?, ${c.dialect.queries.observedMs("?")}, ?, ?)`,
     ),
-    // On SQLite incident_search_text's triggers keep the full-text index in step (migration 0018);
-    // PostgreSQL's incident_search computes its tsvector itself (migrations-postgres 0001).
-    deleteSearch: c.prepare<[number]>({
-      sqlite: "DELETE FROM incident_search_text WHERE incident_id = ?",
-      postgres: "DELETE FROM incident_search WHERE incident_id = ?",
-    }),
-    insertSearch: c.prepare<[number, string, string, string]>({
-      sqlite: "INSERT INTO incident_search_text (incident_id, body) VALUES (?, redline_search_pack(?, ?, ?))",
-      postgres: "INSERT INTO incident_search (incident_id, title, updates, postmortem) VALUES (?, ?, ?, ?)",
-    }),
-    // What a version took away, keyed by its id; deleted with the version (a trigger on SQLite, migration 0022; a foreign key on PostgreSQL).
-    insertRemovedText: c.prepare<[number, string]>({
-      sqlite: "INSERT INTO version_search (rowid, removed) VALUES (?, ?)",
-      postgres: "INSERT INTO version_search (version_id, removed) VALUES (?, ?)",
-    }),
+    deleteSearch: c.prepare<[number]>(d.deleteSearchEntry),
+    insertSearch: c.prepare<[number, string, string, string]>(d.insertSearchEntry),
+    // What a version took away, keyed by its id; deleted with the version.
+    insertRemovedText: c.prepare<[number, string]>(d.insertRemovedText),
     deleteComponents: c.prepare<[number]>("DELETE FROM incident_components WHERE incident_id = ?"),
     deleteListings: c.prepare<[number]>("DELETE FROM incident_sources WHERE incident_id = ?"),
     deleteIncident: c.prepare<[number]>("DELETE FROM incidents WHERE id = ?"),

@@ -1,4 +1,13 @@
 import type { RecordDialect } from "@/db/driver/dialect";
 
-/** SQLite's side of RecordDialect. */
-export const sqliteRecord: RecordDialect = {};
+/**
+ * SQLite's side of RecordDialect. incident_search_text's triggers keep the FTS5 index in step
+ * (migration 0018); version_search is keyed by rowid and emptied by a trigger (migration 0022).
+ */
+export const sqliteRecord: RecordDialect = {
+  indexedBy: (index) => ` INDEXED BY ${index}`,
+  least: (left, right) => `min(${left}, ${right})`,
+  deleteSearchEntry: "DELETE FROM incident_search_text WHERE incident_id = ?",
+  insertSearchEntry: "INSERT INTO incident_search_text (incident_id, body) VALUES (?, redline_search_pack(?, ?, ?))",
+  insertRemovedText: "INSERT INTO version_search (rowid, removed) VALUES (?, ?)",
+};
