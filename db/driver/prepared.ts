@@ -1,4 +1,3 @@
-import type Database from "better-sqlite3";
 import type { RedlineDb } from "@/db/driver/database";
 import type { Connection, Dialect, Statement } from "@/db/driver/connection";
 
@@ -20,49 +19,16 @@ export function statementsFor<T>(factory: (connection: Connection) => T): (db: R
 
 const shapedStatements = new WeakMap<Connection, Map<string, Statement<unknown[] | object, unknown>>>();
 
-/** `prepareShaped` on either database. */
+/**
+ * A statement for SQL built from a filter: its text differs only by which conditions the filter
+ * uses, so each shape is prepared once per connection and reused.
+ */
 export function statementShaped<P extends unknown[] | object = unknown[], R = unknown>(connection: Connection, sql: string): Statement<P, R> {
   let statements = shapedStatements.get(connection);
   if (!statements) shapedStatements.set(connection, (statements = new Map()));
   let statement = statements.get(sql);
   if (!statement) statements.set(sql, (statement = connection.prepare(sql)));
   return statement as Statement<P, R>;
-}
-
-/**
- * Statements prepared once per connection. Pages run the same few queries on every request;
- * preparing them once keeps a page's database time to the query itself.
- */
-export function preparedFor<T>(factory: (sqlite: Database.Database) => T): (db: RedlineDb) => T {
-  const onConnection = preparedOnConnection(factory);
-  return (db) => onConnection(db.$client);
-}
-
-/** The same, for code that holds the connection itself. */
-export function preparedOnConnection<T>(factory: (sqlite: Database.Database) => T): (sqlite: Database.Database) => T {
-  const cache = new WeakMap<Database.Database, T>();
-  return (sqlite) => {
-    let statements = cache.get(sqlite);
-    if (!statements) {
-      statements = factory(sqlite);
-      cache.set(sqlite, statements);
-    }
-    return statements;
-  };
-}
-
-const shaped = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-
-/**
- * A statement for SQL built from a filter: its text differs only by which conditions the filter
- * uses, so each shape is prepared once per connection and reused.
- */
-export function prepareShaped(sqlite: Database.Database, sql: string): Database.Statement {
-  let statements = shaped.get(sqlite);
-  if (!statements) shaped.set(sqlite, (statements = new Map()));
-  let statement = statements.get(sql);
-  if (!statement) statements.set(sql, (statement = sqlite.prepare(sql)));
-  return statement;
 }
 
 /** The WHERE conditions of a filtered list, each with its named parameter, added only when set. */
@@ -78,7 +44,7 @@ export function conditionsOf() {
     where,
     params,
     add,
-    /** A condition on a list of values, bound as JSON for `json_each`; nothing for an empty list. */
+    /** A condition on a list of values, bound as JSON (read by the dialect's `queries.listedValues`); nothing for an empty list. */
     addList: (condition: string, name: string, values: readonly (string | number)[] | undefined) => add(condition, name, values?.length ? JSON.stringify(values) : undefined),
   };
 }
