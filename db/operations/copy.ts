@@ -1,6 +1,4 @@
 import { isDeepStrictEqual } from "node:util";
-import { getTableConfig as getPgTableConfig, type PgColumn } from "drizzle-orm/pg-core";
-import { getTableConfig as getSqliteTableConfig, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
 import type { CopyDialect, SearchTableCopy } from "@/db/driver/dialect";
@@ -8,9 +6,8 @@ import { isZstdFrame } from "@/db/history/json-deltas";
 import { isDictionaryCompressed } from "@/db/history/json-dictionary";
 import { packJson, unpackJson } from "@/db/history/packed-json";
 import { statementShaped } from "@/db/driver/prepared";
-import { sqliteColumns, packedFromBytes } from "@/db/schema/columns";
-import * as postgresTables from "@/db/schema/postgres";
-import { defineTables } from "@/db/schema/tables";
+import { packedFromBytes } from "@/db/schema/columns";
+import { describeTables, type TableDescription } from "@/db/schema/table-descriptions";
 import { packSearchText, unpackSearchText } from "@/db/search/search-text";
 import { transact } from "@/db/driver/transaction";
 
@@ -54,35 +51,22 @@ const REPLACED_TABLES = new Set(["archive_revision", "archive_changes"]);
 
 /** The schema's tables in an order where each comes after the tables its foreign keys name. */
 export function copyPlan(): TablePlan[] {
-  const sqliteTables = defineTables(sqliteColumns) as Record<string, SQLiteTable>;
-  const pgTables = postgresTables as unknown as Record<string, unknown>;
+  let tables: TableDescription[];
+  try {
+    tables = describeTables();
+  } catch (error) {
+    throw new CopyError(`copy: ${(error as Error).message}`, { cause: error });
+  }
   const plans = new Map<string, TablePlan & { after: string[] }>();
-  for (const [property, table] of Object.entries(sqliteTables)) {
-    const config = getSqliteTableConfig(table);
-    const pgTable = pgTables[property];
-    if (pgTable === undefined) throw new CopyError(`copy: the table ${config.name} has no PostgreSQL description`);
-    const pgColumns = new Map(getPgTableConfig(pgTable as never).columns.map((c: PgColumn) => [c.name, c]));
-    const columns = config.columns.map((c: SQLiteColumn): ColumnPlan => {
-      const pgColumn = pgColumns.get(c.name);
-      if (!pgColumn) throw new CopyError(`copy: ${config.name}.${c.name} has no PostgreSQL column`);
-      return { name: c.name, kind: c.columnType === "SQLiteCustomColumn" ? "packed" : "plain" };
-    });
-    const single = config.columns.filter((c) => c.primary);
-    const composite = config.primaryKeys[0]?.columns ?? [];
-    const key = single.length > 0 ? single.map((c) => c.name) : composite.map((c) => c.name);
-    if (key.length === 0) throw new CopyError(`copy: the table ${config.name} has no primary key to copy it by`);
-    const keyColumn = single.length === 1 ? single[0] : undefined;
-    const pgKey = keyColumn ? pgColumns.get(keyColumn.name) : undefined;
-    const assignedKey = pgKey !== undefined && (pgKey as unknown as { generatedIdentity?: unknown }).generatedIdentity !== undefined;
-    const after = config.foreignKeys.map((fk) => getSqliteTableConfig(fk.reference().foreignTable).name).filter((name) => name !== config.name);
-    plans.set(config.name, {
-      name: config.name,
-      columns,
-      key,
-      assignedKey,
-      autoIncrement: (keyColumn as { autoIncrement?: boolean } | undefined)?.autoIncrement === true,
-      replaced: REPLACED_TABLES.has(config.name),
-      after,
+  for (const table of tables) {
+    plans.set(table.name, {
+      name: table.name,
+      columns: table.columns.map((c): ColumnPlan => ({ name: c.name, kind: c.packed ? "packed" : "plain" })),
+      key: table.key,
+      assignedKey: table.assignedKey,
+      autoIncrement: table.autoIncrement,
+      replaced: REPLACED_TABLES.has(table.name),
+      after: table.references,
     });
   }
   const ordered: TablePlan[] = [];
