@@ -2,14 +2,15 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres";
-import { migrate as migratePostgres } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import type { Dialect } from "@/db/driver/connection";
 import { describeStoreFailure, firstLineOf, refusedStatement } from "@/db/driver/database-failure";
-import { postgresConnection, type PostgresConnection } from "@/db/postgres/connection";
+import type { MigrationSteps } from "@/db/driver/dialect";
+import { postgresConnection } from "@/db/postgres/connection";
+import { isPostgresUrl, postgresProcess } from "@/db/postgres/process";
 import { sqliteConnection } from "@/db/sqlite/connection";
+import { applySqliteMigrations, sqliteProcess } from "@/db/sqlite/process";
 import * as schema from "@/db/schema";
 import type { RedlineDb } from "@/db/driver/database";
 import * as postgresSchema from "@/db/schema/postgres";
@@ -20,8 +21,8 @@ import { fillVersionSearch } from "@/db/search/version-search-fill";
 export type { RedlineDb, RedlineExecutor } from "@/db/driver/database";
 
 /** Where the generated migrations live, from the project root (works under tsx, vitest and next). */
-export const MIGRATIONS_DIR = path.join(process.cwd(), "db", "migrations");
-export const POSTGRES_MIGRATIONS_DIR = path.join(process.cwd(), "db", "migrations-postgres");
+export const MIGRATIONS_DIR = sqliteProcess.migrationsFolder;
+export const POSTGRES_MIGRATIONS_DIR = postgresProcess.migrationsFolder;
 
 /** Long enough to ride out a concurrent writer's transaction, short enough to surface a stuck one. */
 const BUSY_TIMEOUT_MS = 5_000;
@@ -55,12 +56,12 @@ export interface PostgresPoolOptions {
   waitMs?: number;
 }
 
-export function openDatabase(file: string, options: { migrate?: boolean; readonly?: boolean; postgres?: PostgresPoolOptions } = {}): RedlineDb {
+export function openDatabase(file: string, options: { migrate?: boolean; readonly?: boolean; pool?: PostgresPoolOptions } = {}): RedlineDb {
   if (isDatabaseUrl(file)) {
     if (options.migrate !== false && !options.readonly) {
       throw new DatabaseError(`store: ${redact(file)} is opened with openStore, which applies its migrations (asynchronous on PostgreSQL)`);
     }
-    return openPostgres(file, options.postgres);
+    return openPostgres(file, options.pool);
   }
   if (file !== ":memory:" && !options.readonly) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   let sqlite: Database.Database;
@@ -84,13 +85,22 @@ export function openDatabase(file: string, options: { migrate?: boolean; readonl
   return db;
 }
 
+/** Apply a SQLite file's migrations, synchronously: it runs inside opening the file. */
 export function migrateDatabase(db: RedlineDb): void {
-  try {
-    migrate(db, { migrationsFolder: MIGRATIONS_DIR });
-    fillVersionSearch(db);
-  } catch (error) {
-    throw new DatabaseError(describeStoreFailure(error, migrationPlace(MIGRATIONS_DIR, error)), { cause: error });
-  }
+  applySqliteMigrations(db, MIGRATIONS_DIR, migrationSteps(MIGRATIONS_DIR));
+}
+
+/** Apply the archive's migrations, whichever database holds it. */
+export async function migrateStore(db: RedlineDb): Promise<void> {
+  const { applyMigrations, migrationsFolder } = db.connection.dialect.process;
+  await applyMigrations(db, migrationsFolder, migrationSteps(migrationsFolder));
+}
+
+function migrationSteps(folder: string): MigrationSteps {
+  return {
+    fillVersionSearch,
+    failed: (error) => new DatabaseError(describeStoreFailure(error, migrationPlace(folder, error)), { cause: error }),
+  };
 }
 
 /** Where applying the migrations of `folder` failed: the file of the refused statement, or its first line. */
@@ -116,18 +126,14 @@ function migrationFileOf(folder: string, statement: string): string | undefined 
   }
 }
 
+/** Close without waiting: a SQLite file closes at once, a PostgreSQL pool ends its clients after. */
 export function closeDatabase(db: RedlineDb): void {
-  if (db.connection.dialect.name === "postgres") {
-    void (db.connection as PostgresConnection).close();
-    return;
-  }
-  db.$client.close();
+  void db.connection.close();
 }
 
 /** Close and wait: a PostgreSQL pool ends its clients; SQLite closes at once. */
 export async function closeStore(db: RedlineDb): Promise<void> {
-  if (db.connection.dialect.name === "postgres") await (db.connection as PostgresConnection).close();
-  else db.$client.close();
+  await db.connection.close();
 }
 
 export function dialectOf(db: RedlineDb): Dialect {
@@ -158,7 +164,7 @@ export async function openStore(location: string, options: { migrate?: boolean; 
   const db = openPostgres(location);
   if (options.migrate !== false && !options.readonly) {
     try {
-      await migratePostgresDatabase(db);
+      await migrateStore(db);
     } catch (error) {
       await closeStore(db);
       throw error;
@@ -171,9 +177,8 @@ export async function openStore(location: string, options: { migrate?: boolean; 
 const POSTGRES_POOL_SIZE = 10;
 
 function openPostgres(url: string, options: PostgresPoolOptions = {}): RedlineDb {
-  const scheme = schemeOf(url);
-  if (scheme !== "postgres" && scheme !== "postgresql") {
-    throw new DatabaseError(`store: ${scheme ?? "?"}:// is not a database Redline keeps its archive in: give a SQLite file or a postgres:// URL`);
+  if (!isPostgresUrl(url)) {
+    throw new DatabaseError(`store: ${schemeOf(url) ?? "?"}:// is not a database Redline keeps its archive in: give a SQLite file or a postgres:// URL`);
   }
   const pool = new pg.Pool({
     connectionString: url,
@@ -192,27 +197,3 @@ function openPostgres(url: string, options: PostgresPoolOptions = {}): RedlineDb
   });
   return Object.assign(orm, { connection }) as unknown as RedlineDb;
 }
-
-/**
- * Apply PostgreSQL's migrations under an advisory lock: drizzle's migrator takes none, and several
- * processes starting at once on an empty database would each create the tables.
- */
-export async function migratePostgresDatabase(db: RedlineDb): Promise<void> {
-  const connection = db.connection as PostgresConnection;
-  const client = await connection.pool.connect();
-  try {
-    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
-    try {
-      await migratePostgres(drizzlePostgres(client), { migrationsFolder: POSTGRES_MIGRATIONS_DIR });
-    } finally {
-      await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]);
-    }
-  } catch (error) {
-    throw new DatabaseError(describeStoreFailure(error, migrationPlace(POSTGRES_MIGRATIONS_DIR, error)), { cause: error });
-  } finally {
-    client.release();
-  }
-}
-
-/** The key of the advisory lock migrations run under ("rdmg"). */
-const MIGRATION_LOCK = 0x72646d67;

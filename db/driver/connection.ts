@@ -36,6 +36,12 @@ export interface Connection {
   prepare<P extends unknown[] | object = unknown[], R = unknown>(sql: string | DialectSql): Statement<P, R>;
   /** Statements without parameters or rows, separated by semicolons. */
   exec(sql: string | DialectSql): Promise<void>;
+  /** Run `work` in a transaction (db/driver/transaction.ts); calls from inside the work join it. */
+  transaction<T>(work: () => Promise<T>, options?: { immediate?: boolean }): Promise<T>;
+  /** Whether this async chain runs inside a transaction of this connection. */
+  inTransaction(): boolean;
+  /** Close the connection, or end the pool's connections, and wait for it. */
+  close(): Promise<void>;
 }
 
 export function sqlFor(dialect: DatabaseDialect, sql: string | DialectSql): string {

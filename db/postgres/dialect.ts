@@ -2,6 +2,7 @@ import type { Dialect } from "@/db/driver/dialect";
 import { postgresHistory } from "@/db/postgres/history";
 import { postgresOperations } from "@/db/postgres/operations";
 import { postgresQueries } from "@/db/postgres/queries";
+import { postgresProcess } from "@/db/postgres/process";
 import { postgresRecord } from "@/db/postgres/record";
 
 /** What PostgreSQL spells its own way (db/driver/dialect.ts). */
@@ -12,4 +13,5 @@ export const postgresDialect: Dialect = {
   queries: postgresQueries,
   history: postgresHistory,
   record: postgresRecord,
+  process: postgresProcess,
 };

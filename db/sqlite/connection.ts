@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { sqliteDialect } from "@/db/sqlite/dialect";
 import { sqlFor, type Connection, type DialectSql, type RunResult, type Statement } from "@/db/driver/connection";
+import { inTransactionOn, transactOn } from "@/db/sqlite/transaction";
 
 /** better-sqlite3's statements behind the asynchronous interface: each call runs at once, in the caller's turn. */
 export function sqliteConnection(sqlite: Database.Database): Connection {
@@ -19,6 +20,11 @@ export function sqliteConnection(sqlite: Database.Database): Connection {
     },
     exec: async (sql) => {
       sqlite.exec(sqlFor(sqliteDialect, sql));
+    },
+    transaction: (work, options) => transactOn(sqlite, work, options),
+    inTransaction: () => inTransactionOn(sqlite),
+    close: async () => {
+      sqlite.close();
     },
   };
 }

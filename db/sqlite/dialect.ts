@@ -2,6 +2,7 @@ import type { Dialect } from "@/db/driver/dialect";
 import { sqliteHistory } from "@/db/sqlite/history";
 import { sqliteOperations } from "@/db/sqlite/operations";
 import { sqliteQueries } from "@/db/sqlite/queries";
+import { sqliteProcess } from "@/db/sqlite/process";
 import { sqliteRecord } from "@/db/sqlite/record";
 
 /** What SQLite spells its own way (db/driver/dialect.ts). */
@@ -12,4 +13,5 @@ export const sqliteDialect: Dialect = {
   queries: sqliteQueries,
   history: sqliteHistory,
   record: sqliteRecord,
+  process: sqliteProcess,
 };

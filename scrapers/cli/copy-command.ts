@@ -1,20 +1,13 @@
 import fs from "node:fs";
-import path from "node:path";
 import { SingleBar } from "cli-progress";
-import { closeStore, isDatabaseUrl, migrateDatabase, migratePostgresDatabase, openStore, redact, type RedlineDb } from "@/db/client";
+import { closeStore, isDatabaseUrl, migrateStore, openStore, redact, type RedlineDb } from "@/db/client";
 import { copyArchive, type CopyProgress, databaseTables } from "@/db/operations/copy";
-import type { Connection } from "@/db/driver/connection";
 import { CliError } from "@/scrapers/cli/cli-context";
 import { conversionPending } from "@/scrapers/cli/maintenance-commands";
 
 /** Where a database lives, to tell whether two locations are one: a file's real path, a server's database. */
-async function identity(location: string, connection: Connection): Promise<string> {
-  if (!isDatabaseUrl(location)) return `file:${fs.realpathSync(path.resolve(location))}`;
-  const row = await connection
-    .prepare<[], { db: string; addr: string | null; port: number | null }>("SELECT current_database() AS db, host(inet_server_addr()) AS addr, inet_server_port() AS port")
-    .get();
-  const url = new URL(location);
-  return `postgres:${row?.addr ?? url.hostname}:${row?.port ?? url.port}/${row?.db ?? url.pathname}`;
+function identityOf(location: string, db: RedlineDb): Promise<string> {
+  return db.connection.dialect.process.identity(location, db);
 }
 
 /**
@@ -25,10 +18,7 @@ async function identity(location: string, connection: Connection): Promise<strin
 async function openTarget(location: string): Promise<RedlineDb> {
   const db = await openStore(location, { migrate: false });
   try {
-    if ((await databaseTables(db.connection)).size === 0) {
-      if (db.connection.dialect.name === "postgres") await migratePostgresDatabase(db);
-      else migrateDatabase(db);
-    }
+    if ((await databaseTables(db.connection)).size === 0) await migrateStore(db);
     return db;
   } catch (error) {
     await closeStore(db);
@@ -103,7 +93,7 @@ export async function runCopy(opts: { from: string; to: string; batch?: string }
       // Two URLs may name one database: compared before the target is opened, let alone migrated.
       const probe = await openStore(opts.to, { migrate: false });
       try {
-        if ((await identity(opts.from, source.connection)) === (await identity(opts.to, probe.connection))) throw new CliError("the source and the target are the same database");
+        if ((await identityOf(opts.from, source)) === (await identityOf(opts.to, probe))) throw new CliError("the source and the target are the same database");
       } finally {
         await closeStore(probe);
       }

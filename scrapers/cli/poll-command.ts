@@ -49,8 +49,8 @@ export async function runPoll(opts: { vendor?: string; once?: boolean; db?: stri
       await runPendingJobs(db, { vendorId, log: (line) => process.stderr.write(`${line}\n`) });
       const days = env.REDLINE_KEEP_RAW_DAYS;
       if (days !== undefined) process.stderr.write(`${describeRetention(days, await applyRawRetention(db, days))}\n`);
-      // Routine upkeep, not news: a good round prints nothing on stderr. FTS5's segments are SQLite's.
-      if (db.connection.dialect.name === "sqlite") await tidySearchIndex(db);
+      // Routine upkeep, not news: a good round prints nothing on stderr.
+      if (db.connection.dialect.process.tidiesSearchIndex) await tidySearchIndex(db);
       process.stdout.write(`polled ${round.vendors} vendors: ${round.ok} ok, ${round.failed} failed, ${round.versionsAdded} new versions\n`);
       if (round.vendors > 0 && round.ok === 0) {
         throw new CliError(`every vendor failed: is this machine offline, or is DNS failing? first error: ${round.firstError ?? "none recorded"}`);
@@ -64,7 +64,7 @@ export async function runPoll(opts: { vendor?: string; once?: boolean; db?: stri
     const days = env.REDLINE_KEEP_RAW_DAYS;
     const retention = days === undefined ? null : new RawRetentionTimer(db, days, (line) => process.stderr.write(`${line}\n`));
     retention?.start();
-    const searchUpkeep = db.connection.dialect.name === "sqlite" ? new SearchUpkeepTimer(db, (line) => process.stderr.write(`${line}\n`)) : null;
+    const searchUpkeep = db.connection.dialect.process.tidiesSearchIndex ? new SearchUpkeepTimer(db, (line) => process.stderr.write(`${line}\n`)) : null;
     searchUpkeep?.start();
     const stop = (signal: string) => {
       process.stdout.write(`poller: ${signal}: finishing the polls in flight\n`);

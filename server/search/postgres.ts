@@ -21,7 +21,7 @@ export interface PostgresSearches extends SearchRunner {
 }
 
 export function createPostgresSearches(options: { url: string; budgetMs: number }): PostgresSearches {
-  const db = openDatabase(options.url, { readonly: true, postgres: { poolSize: CONNECTIONS, statementTimeoutMs: options.budgetMs, waitMs: options.budgetMs } });
+  const db = openDatabase(options.url, { readonly: true, pool: { poolSize: CONNECTIONS, statementTimeoutMs: options.budgetMs, waitMs: options.budgetMs } });
   const saturated = () => (db.connection as PostgresConnection).pool.waitingCount >= WAITING;
   return {
     async run<N extends SearchQueryName>(name: N, args: SearchQueryArgs<N>): Promise<SearchQueryResult<N>> {

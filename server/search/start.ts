@@ -1,4 +1,4 @@
-import { isDatabaseUrl, type RedlineDb } from "@/db/client";
+import type { RedlineDb } from "@/db/client";
 import { createPostgresSearches } from "@/server/search/postgres";
 import type { SearchRunner } from "@/server/search/runner";
 import { createSearchThreads } from "@/server/search/threads";
@@ -21,7 +21,7 @@ export interface WebSearches {
  */
 export function startWebSearches(options: { location: string; db: RedlineDb; threads: number; budgetMs: number; log: (line: string) => void }): WebSearches | null {
   const budget = `stopped after ${options.budgetMs / 1000} s (REDLINE_SEARCH_TIMEOUT_MS)`;
-  if (isDatabaseUrl(options.location)) {
+  if (options.db.connection.dialect.process.searchesOnServer) {
     const searches = createPostgresSearches({ url: options.location, budgetMs: options.budgetMs });
     return { runner: searches, ready: Promise.resolve(), description: `searches run on connections of their own, ${budget}`, close: () => searches.close() };
   }
