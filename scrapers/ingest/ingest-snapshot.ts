@@ -1,6 +1,6 @@
 import type { RedlineDb } from "@/db/driver/database";
 import { type CaptureResult, findRecordedObservation, recordCapture } from "@/db/record/record";
-import { getVendorBySlug, type VendorRow } from "@/db/settings/vendors";
+import type { VendorRow } from "@/db/settings/vendors";
 import { sha256Hex } from "@/lib/canonicalize";
 import { type ParseOutcome, parseSnapshot } from "@/scrapers/ingest/parse-snapshot";
 import { getPlatform } from "@/scrapers/platforms";
@@ -28,7 +28,7 @@ export interface SnapshotInput {
  * is not parsed again: it reports how it went then, so a broken snapshot seen twice is still broken.
  */
 export async function ingestSnapshot(db: RedlineDb, input: SnapshotInput, resolvePlatform?: PlatformResolver): Promise<CaptureResult> {
-  const vendor = (await getVendorBySlug(db, input.vendor.slug)) ?? input.vendor;
+  const { vendor } = input;
   const hash = sha256Hex(input.body);
   const recorded = await findRecordedObservation(db, vendor.id, input.source, input.observedAt, hash);
   if (recorded) return { captureId: null, duplicate: true, versionsAdded: 0, warnings: [], pending: false, outcome: recorded.outcome, error: recorded.error };
