@@ -11,24 +11,22 @@ export interface PruneSummary {
   rebased: number;
 }
 
-/** Hashes are 32-byte blobs at rest and hex everywhere else. */
-const BY_HASH = { sqlite: "unhex(?)", postgres: "decode(?, 'hex')" };
-const HEX = (column: string) => ({ sqlite: `lower(hex(${column}))`, postgres: `encode(${column}, 'hex')` });
-const both = (sql: (d: "sqlite" | "postgres") => string) => ({ sqlite: sql("sqlite"), postgres: sql("postgres") });
-
 const statements = statementsFor((c: Connection) => {
-  const id = (d: "sqlite" | "postgres") => `(SELECT b.id FROM capture_bodies b WHERE b.hash = ${BY_HASH[d]})`;
+  // Hashes are 32-byte blobs at rest and hex everywhere else.
+  const history = c.dialect.history;
+  const byHash = history.unhex("?");
+  const id = `(SELECT b.id FROM capture_bodies b WHERE b.hash = ${byHash})`;
   return {
-    used: c.prepare<[string], { id: number }>(both((d) => `SELECT id FROM captures WHERE body_id = ${id(d)} LIMIT 1`)),
-    stored: c.prepare<[string], { id: number }>(both((d) => `SELECT id FROM capture_bodies WHERE hash = ${BY_HASH[d]}`)),
-    dependents: c.prepare<[string], { hash: string }>(both((d) => `SELECT ${HEX("hash")[d]} AS hash FROM capture_bodies WHERE base_id = ${id(d)}`)),
+    used: c.prepare<[string], { id: number }>(`SELECT id FROM captures WHERE body_id = ${id} LIMIT 1`),
+    stored: c.prepare<[string], { id: number }>(`SELECT id FROM capture_bodies WHERE hash = ${byHash}`),
+    dependents: c.prepare<[string], { hash: string }>(`SELECT ${history.hexOf("hash")} AS hash FROM capture_bodies WHERE base_id = ${id}`),
     rewrite: c.prepare<[Buffer, number, string]>(
-      both((d) => `UPDATE capture_bodies SET encoding = 'zstd', body = ?, base_id = NULL, depth = 0, chain_bytes = ?, run = 0 WHERE hash = ${BY_HASH[d]}`),
+      `UPDATE capture_bodies SET encoding = 'zstd', body = ?, base_id = NULL, depth = 0, chain_bytes = ?, run = 0 WHERE hash = ${byHash}`,
     ),
-    remove: c.prepare<[string]>(both((d) => `DELETE FROM capture_bodies WHERE hash = ${BY_HASH[d]}`)),
+    remove: c.prepare<[string]>(`DELETE FROM capture_bodies WHERE hash = ${byHash}`),
     vendorHashes: c.prepare<[number, number], { hash: string }>(
-      both((d) => `SELECT ${HEX("b.hash")[d]} AS hash FROM captures c JOIN capture_bodies b ON b.id = c.body_id WHERE c.vendor_id = ?
-       UNION SELECT ${HEX("hash")[d]} FROM capture_bodies WHERE vendor_id = ?`),
+      `SELECT ${history.hexOf("b.hash")} AS hash FROM captures c JOIN capture_bodies b ON b.id = c.body_id WHERE c.vendor_id = ?
+       UNION SELECT ${history.hexOf("hash")} FROM capture_bodies WHERE vendor_id = ?`,
     ),
     disown: c.prepare<[number]>("UPDATE capture_bodies SET vendor_id = NULL, source_id = NULL, position = NULL WHERE vendor_id = ?"),
   };

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { decodeBody, encodeDelta, encodeFull } from "@/db/history/body-codec";
 import type { RedlineDb } from "@/db/driver/database";
 import type { BodyEncoding } from "@/db/schema";
-import type { Connection, Dialect } from "@/db/driver/connection";
+import type { Connection } from "@/db/driver/connection";
 import { statementsFor } from "@/db/driver/prepared";
 
 /**
@@ -60,17 +60,12 @@ interface ChainHead extends LinkRow {
   position: number;
 }
 
-/** Hashes are 32-byte blobs at rest and hex everywhere else: these read and match them as hex. */
-const HEX_OF = { sqlite: (column: string) => `lower(hex(${column}))`, postgres: (column: string) => `encode(${column}, 'hex')` };
-const UNHEX = { sqlite: (param: string) => `unhex(${param})`, postgres: (param: string) => `decode(${param}, 'hex')` };
-
 function prepare(c: Connection) {
-  const d: Dialect = c.dialect.name;
-  const hex = HEX_OF[d];
-  const unhex = UNHEX[d];
-  const HEX = `${hex("b.hash")} AS hash`;
-  const BY_HASH = `b.hash = ${unhex("?")}`;
-  const BASE = `(SELECT ${hex("p.hash")} FROM capture_bodies p WHERE p.id = b.base_id) AS baseHash`;
+  // Hashes are 32-byte blobs at rest and hex everywhere else: these read and match them as hex.
+  const history = c.dialect.history;
+  const HEX = `${history.hexOf("b.hash")} AS hash`;
+  const BY_HASH = `b.hash = ${history.unhex("?")}`;
+  const BASE = `(SELECT ${history.hexOf("p.hash")} FROM capture_bodies p WHERE p.id = b.base_id) AS baseHash`;
   const ROW = `${HEX}, b.encoding, b.size, b.body, ${BASE}, b.depth, b.chain_bytes AS chainBytes`;
   const LINK = `${HEX}, ${BASE}, b.depth, b.chain_bytes AS chainBytes, b.run`;
   return {
@@ -86,13 +81,13 @@ function prepare(c: Connection) {
     ),
     insert: c.prepare<{ hash: string; size: number; vendorId: number | null; source: string | null; position: number | null } & EncodedBody, { id: number }>(
       `INSERT INTO capture_bodies (hash, encoding, size, body, base_id, depth, chain_bytes, run, vendor_id, source_id, position)
-       VALUES (${unhex("@hash")}, @encoding, @size, @body, (SELECT p.id FROM capture_bodies p WHERE p.hash = ${unhex("@baseHash")}), @depth, @chainBytes, @run, @vendorId,
+       VALUES (${history.unhex("@hash")}, @encoding, @size, @body, (SELECT p.id FROM capture_bodies p WHERE p.hash = ${history.unhex("@baseHash")}), @depth, @chainBytes, @run, @vendorId,
          (SELECT s.id FROM sources s WHERE s.vendor_id = @vendorId AND s.url = @source), @position)
        RETURNING id`,
     ),
     link: c.prepare<[string], LinkRow>(`SELECT ${LINK} FROM capture_bodies b WHERE ${BY_HASH}`),
     captureBody: c.prepare<[number], { bodyHash: string | null }>(
-      `SELECT (SELECT ${hex("b.hash")} FROM capture_bodies b WHERE b.id = c.body_id) AS bodyHash FROM captures c WHERE c.id = ?`,
+      `SELECT (SELECT ${history.hexOf("b.hash")} FROM capture_bodies b WHERE b.id = c.body_id) AS bodyHash FROM captures c WHERE c.id = ?`,
     ),
     capturesOf: c.prepare<[string], { id: number }>(
       `SELECT c.id FROM captures c WHERE c.body_id = (SELECT b.id FROM capture_bodies b WHERE ${BY_HASH}) ORDER BY c.id LIMIT 3`,

@@ -16,12 +16,10 @@ export interface RestoredCapture {
 }
 
 const statements = statementsFor((c: Connection) => ({
-  capture: c.prepare<[number], { id: number; observedAt: string; hash: string; bodyHash: string | null }>({
-    sqlite: `SELECT c.id, c.observed_at AS observedAt, c.hash, (SELECT lower(hex(b.hash)) FROM capture_bodies b WHERE b.id = c.body_id) AS bodyHash
+  capture: c.prepare<[number], { id: number; observedAt: string; hash: string; bodyHash: string | null }>(
+    `SELECT c.id, c.observed_at AS observedAt, c.hash, (SELECT ${c.dialect.history.hexOf("b.hash")} FROM capture_bodies b WHERE b.id = c.body_id) AS bodyHash
      FROM captures c WHERE c.id = ?`,
-    postgres: `SELECT c.id, c.observed_at AS observedAt, c.hash, (SELECT encode(b.hash, 'hex') FROM capture_bodies b WHERE b.id = c.body_id) AS bodyHash
-     FROM captures c WHERE c.id = ?`,
-  }),
+  ),
   stored: c.prepare<[number], { id: number }>(
     "SELECT id FROM captures WHERE vendor_id = ? AND body_id IS NOT NULL ORDER BY observed_at, source, hash",
   ),

@@ -1,7 +1,7 @@
 import type { RedlineDb } from "@/db/driver/database";
 import { rewindComponents } from "@/db/record/component-states";
 import type { Connection } from "@/db/driver/connection";
-import { listedValues, statementsFor } from "@/db/driver/prepared";
+import { statementsFor } from "@/db/driver/prepared";
 import type { CaptureKey } from "@/db/record/prior-state";
 import { setAppliedThrough } from "@/db/record/record-capture";
 import { searchFieldsOf } from "@/db/search/search-text";
@@ -11,7 +11,7 @@ import { writeStatements } from "@/db/record/write-statements";
 import type { IncidentRecord } from "@/lib/derive/incident-record";
 
 const statements = statementsFor((c: Connection) => {
-  const listed = listedValues(c.dialect.name, "ids", "bigint");
+  const listed = c.dialect.operations.listedIds("ids");
   return {
     from: c.prepare<[number, string, string, string], { id: number }>(
       "SELECT id FROM captures WHERE vendor_id = ? AND (observed_at, source, hash) >= (?, ?, ?) ORDER BY observed_at, source, hash",

@@ -51,12 +51,7 @@ async function copyRows(main: RedlineDb, scratch: Database.Database, table: stri
   const list = columns.map((c) => `"${c.name}"`).join(", ");
   const insert = scratch.prepare(`INSERT OR REPLACE INTO "${table}" (${list}) VALUES (${columns.map(() => "?").join(", ")})`);
   const select = `SELECT ${list} FROM "${table}" t WHERE ${where}`;
-  // SQLite's rows stream (a vendor's history may be large); node-postgres reads a statement's rows whole.
-  const rows: Iterable<Record<string, unknown>> =
-    main.connection.dialect.name === "sqlite"
-      ? (main.$client.prepare(select).iterate(...params) as IterableIterator<Record<string, unknown>>)
-      : await main.connection.prepare<unknown[], Record<string, unknown>>(select).all(...params);
-  for (const row of rows) {
+  for (const row of await main.connection.dialect.history.iterateRows(main, select, params)) {
     insert.run(...columns.map(({ name, text }) => {
       const value = row[name];
       return text && Buffer.isBuffer(value) ? packedFromBytes(value) : value;
@@ -89,8 +84,8 @@ export async function seedScratchFromHistory(main: RedlineDb, scratch: RedlineDb
       await copyRows(main, s, "components", "t.vendor_id = ?", [vendorId]);
       await copyRows(main, s, "component_states", "t.vendor_id = ?", [vendorId]);
       await copyRows(main, s, "quiet_degradations", "t.vendor_id = ?", [vendorId]);
-      // The search entries are SQLite's own table; the swap writes the main database's from each record again.
-      if (main.connection.dialect.name === "sqlite") await copyRows(main, s, "incident_search_text", OF_VENDOR_INCIDENT, [vendorId]);
+      const searchTable = main.connection.dialect.history.scratchSearchTable;
+      if (searchTable !== null) await copyRows(main, s, searchTable, OF_VENDOR_INCIDENT, [vendorId]);
       if (from !== null) await rewindHistory(scratch, vendorId, from);
     }, { immediate: true }),
   );

@@ -2,8 +2,7 @@ import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
 import { encodeReverseDelta, resolveChain, resolveRow, type StoredPatch } from "@/db/history/json-deltas";
 import { packJson, type PackedJson, unpackJson } from "@/db/history/packed-json";
-import { listedValues, statementsFor } from "@/db/driver/prepared";
-import { packedRow, packedWrite } from "@/db/schema/columns";
+import { statementsFor } from "@/db/driver/prepared";
 
 /**
  * The log of an incident's records (incident_states): the latest row and every checkpoint (the
@@ -44,7 +43,7 @@ function prepare(c: Connection) {
     atCapture: c.prepare<[number, number], { id: number }>("SELECT id FROM incident_states WHERE capture_id = ? AND incident_id = ? ORDER BY id DESC LIMIT 1"),
     all: c.prepare<[number], StateRow>("SELECT id, capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = ? ORDER BY id"),
     lastKept: c.prepare<{ incident: number; captures: string }, StateRow>(
-      `SELECT id, capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = @incident AND capture_id NOT IN (${listedValues(c.dialect.name, "captures", "bigint")})
+      `SELECT id, capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = @incident AND capture_id NOT IN (${c.dialect.operations.listedIds("captures")})
        ORDER BY id DESC LIMIT 1`,
     ),
   };
@@ -53,7 +52,7 @@ function prepare(c: Connection) {
 const statements = statementsFor(prepare);
 
 /** Rows as written: packed columns come back from PostgreSQL as bytes. */
-const stored = (db: RedlineDb, row: StateRow): StateRow => packedRow(db.connection.dialect.name, row, ["state", "patch"]);
+const stored = (db: RedlineDb, row: StateRow): StateRow => db.connection.dialect.history.packed.row(row, ["state", "patch"]);
 
 /** One row's record, rebuilt from the full rows around it. */
 async function readStateText(db: RedlineDb, incidentId: number, id: number): Promise<string> {
@@ -68,7 +67,6 @@ async function readStateText(db: RedlineDb, incidentId: number, id: number): Pro
 /** Log an incident's new record as of a capture. Runs in the writer's transaction. */
 export async function appendState(db: RedlineDb, incidentId: number, captureId: number, state: string): Promise<void> {
   const s = statements(db);
-  const dialect = db.connection.dialect.name;
   const latest = await s.latest.get(incidentId);
   const previous = latest && stored(db, latest);
   const depth = previous && previous.depth + 1 < STATE_CHECKPOINT ? previous.depth + 1 : 0;
@@ -79,7 +77,7 @@ export async function appendState(db: RedlineDb, incidentId: number, captureId: 
     await s.remove.run(previous.id);
     await s.insert.run(incidentId, previous.captureId, null, encodeReverseDelta(state, before), previous.depth);
   }
-  await s.insert.run(incidentId, captureId, packedWrite(dialect, packJson(state)), null, depth);
+  await s.insert.run(incidentId, captureId, db.connection.dialect.history.packed.write(packJson(state)), null, depth);
 }
 
 /**
@@ -90,7 +88,7 @@ export async function keepStateBeforeDeleting(db: RedlineDb, incidentId: number,
   const s = statements(db);
   const kept = await s.lastKept.get({ incident: incidentId, captures: captureIdsJson });
   if (!kept || kept.state !== null) return;
-  await s.setFull.run(packedWrite(db.connection.dialect.name, packJson(await readStateText(db, incidentId, kept.id))), kept.id);
+  await s.setFull.run(db.connection.dialect.history.packed.write(packJson(await readStateText(db, incidentId, kept.id))), kept.id);
 }
 
 /** The incident's latest logged record, made full again if it is not; undefined when none is left. */
@@ -101,7 +99,7 @@ export async function keepLatestState(db: RedlineDb, incidentId: number): Promis
   const latest = stored(db, row);
   if (latest.state !== null) return unpackJson(latest.state);
   const text = await readStateText(db, incidentId, latest.id);
-  await s.setFull.run(packedWrite(db.connection.dialect.name, packJson(text)), latest.id);
+  await s.setFull.run(db.connection.dialect.history.packed.write(packJson(text)), latest.id);
   return text;
 }
 

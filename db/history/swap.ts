@@ -1,7 +1,6 @@
 import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
 import { statementsFor } from "@/db/driver/prepared";
-import { packedWrite } from "@/db/schema/columns";
 import type { StoredPatch } from "@/db/history/json-deltas";
 import { type PackedJson, unpackJson } from "@/db/history/packed-json";
 import { setAppliedThrough } from "@/db/record/record-capture";
@@ -112,7 +111,7 @@ export async function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorI
   const s = scratch.$client;
   const st = writeStatements(main);
   const onMain = statements(main);
-  const dialect = main.connection.dialect.name;
+  const packed = main.connection.dialect.history.packed;
   const fromScratch = s.prepare<[number, string], ScratchIncident>(`SELECT ${INCIDENT_COLUMNS} FROM incidents WHERE vendor_id = ? AND provider_id = ?`);
   const versions = s.prepare<[number], Omit<VersionValues, "incidentId" | "vendorId">>(
     `SELECT seq, observed_at AS observedAt, hash, snapshot, patch, kinds, content, text_version AS textVersion, capture_id AS captureId
@@ -147,14 +146,14 @@ export async function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorI
       id = inserted.id;
     }
     for (const v of versions.all(rebuilt.id)) {
-      const row = await st.insertVersion.get({ ...v, snapshot: packedWrite(dialect, v.snapshot), patch: packedWrite(dialect, v.patch), incidentId: id, vendorId });
+      const row = await st.insertVersion.get({ ...v, snapshot: packed.write(v.snapshot), patch: packed.write(v.patch), incidentId: id, vendorId });
       if (!row) throw new Error(`store: unable to copy version ${v.seq} of ${providerId}`);
       await insertVersionKinds(st, row.id, JSON.parse(v.kinds) as string[], vendorId, v.observedAt);
       const removed = removedText.get(rebuilt.id, v.seq);
       if (removed) await st.insertRemovedText.run(row.id, removed.removed);
       written += 1;
     }
-    for (const state of states.all(rebuilt.id)) await onMain.copyState.run(id, state.captureId, packedWrite(dialect, state.state), packedWrite(dialect, state.patch), state.depth);
+    for (const state of states.all(rebuilt.id)) await onMain.copyState.run(id, state.captureId, packed.write(state.state), packed.write(state.patch), state.depth);
     for (const l of listings.all(rebuilt.id)) await st.upsertIncidentSource.run(id, vendorId, l.source, l.listed, l.hash);
     const { incident } = JSON.parse(unpackJson(rebuilt.state)) as IncidentRecord;
     await st.deleteSearch.run(id);

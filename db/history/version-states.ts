@@ -2,8 +2,7 @@ import type { RedlineDb } from "@/db/driver/database";
 import type { Connection } from "@/db/driver/connection";
 import { encodeReverseDelta, resolveChain, resolveRow, type StoredPatch } from "@/db/history/json-deltas";
 import { packJson, type PackedJson, unpackJson } from "@/db/history/packed-json";
-import { listedValues, statementsFor } from "@/db/driver/prepared";
-import { packedRow, packedWrite } from "@/db/schema/columns";
+import { statementsFor } from "@/db/driver/prepared";
 import { readStateAtCapture, statesByCapture } from "@/db/history/state-log";
 import { type IncidentRecord, recordState } from "@/lib/derive/incident-record";
 import type { IncidentState } from "@/lib/incident";
@@ -89,7 +88,7 @@ function prepare(c: Connection) {
     setFull: c.prepare<[PackedJson, number, number]>("UPDATE incident_versions SET snapshot = ?, patch = NULL WHERE incident_id = ? AND seq = ?"),
     latestSeq: c.prepare<[number], { seq: number | null }>("SELECT max(seq) AS seq FROM incident_versions WHERE incident_id = ?"),
     lastKept: c.prepare<{ incident: number; captures: string }, { seq: number; snapshot: PackedJson | null; patch: StoredPatch | null }>(
-      `SELECT seq, snapshot, patch FROM incident_versions WHERE incident_id = @incident AND capture_id NOT IN (${listedValues(c.dialect.name, "captures", "bigint")})
+      `SELECT seq, snapshot, patch FROM incident_versions WHERE incident_id = @incident AND capture_id NOT IN (${c.dialect.operations.listedIds("captures")})
        ORDER BY seq DESC LIMIT 1`,
     ),
   };
@@ -99,7 +98,7 @@ const statements = statementsFor(prepare);
 
 /** A version's stored forms as written: packed columns come back from PostgreSQL as bytes. */
 export function storedStep<T extends { snapshot: PackedJson | null; patch: StoredPatch | null }>(db: RedlineDb, row: T): T {
-  return packedRow(db.connection.dialect.name, row, ["snapshot", "patch"]);
+  return db.connection.dialect.history.packed.row(row, ["snapshot", "patch"]);
 }
 
 /** Where a stored version's snapshot is: its own text (rebuilt from the full snapshots around it), or the record logged with it. */
@@ -160,7 +159,7 @@ export async function versionStorage(
     // A projected version before keeps nothing to turn into a delta.
     if (kept !== null && kept !== undefined) await s.toDelta.run(encodeReverseDelta(snapshot, unpackJson(kept)), incidentId, seq - 1);
   }
-  return { snapshot: packedWrite(db.connection.dialect.name, packJson(snapshot)), patch: null };
+  return { snapshot: db.connection.dialect.history.packed.write(packJson(snapshot)), patch: null };
 }
 
 /**
@@ -173,7 +172,7 @@ export async function keepSnapshotBeforeDeleting(db: RedlineDb, incidentId: numb
   if (!kept || kept.snapshot !== null || isProjected(kept)) return;
   const text = await readVersionSnapshotText(db, incidentId, kept.seq);
   if (text === undefined) throw new VersionStateError(`store: version ${kept.seq} of incident ${incidentId} cannot be rebuilt`);
-  await s.setFull.run(packedWrite(db.connection.dialect.name, packJson(text)), incidentId, kept.seq);
+  await s.setFull.run(db.connection.dialect.history.packed.write(packJson(text)), incidentId, kept.seq);
 }
 
 /** After versions were taken off the end of an incident's history, its new latest keeps a full snapshot again. */
@@ -185,5 +184,5 @@ export async function keepLatestSnapshot(db: RedlineDb, incidentId: number): Pro
   if (!kept || kept.snapshot !== null || isProjected(kept)) return;
   const text = await readVersionSnapshotText(db, incidentId, seq);
   if (text === undefined) throw new VersionStateError(`store: version ${seq} of incident ${incidentId} cannot be rebuilt`);
-  await s.setFull.run(packedWrite(db.connection.dialect.name, packJson(text)), incidentId, seq);
+  await s.setFull.run(db.connection.dialect.history.packed.write(packJson(text)), incidentId, seq);
 }

@@ -38,16 +38,12 @@ const statements = statementsFor((c: Connection) => ({
     "INSERT INTO notification_messages (subscription_id, webhook_id, kind, next_attempt_at, created_at, period) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
   ),
   assign: c.prepare<[number, number]>("UPDATE notifications SET message_id = ? WHERE id = ?"),
-  due: c.prepare<[string, number], ClaimedRow>({
-    sqlite: `SELECT m.id, m.subscription_id AS subscriptionId, m.webhook_id AS webhookId, m.kind, m.attempts, m.created_at AS createdAt, m.period
+  // Two notifiers never claim one message: each skips what the other locked.
+  due: c.prepare<[string, number], ClaimedRow>(
+    `SELECT m.id, m.subscription_id AS subscriptionId, m.webhook_id AS webhookId, m.kind, m.attempts, m.created_at AS createdAt, m.period
      FROM notification_messages m JOIN subscriptions s ON s.id = m.subscription_id
-     WHERE m.status = 'pending' AND m.next_attempt_at <= ? AND s.status = 'active' ORDER BY m.next_attempt_at, m.id LIMIT ?`,
-    // Two notifiers never claim one message: each locks what it claims and skips what the other locked.
-    postgres: `SELECT m.id, m.subscription_id AS subscriptionId, m.webhook_id AS webhookId, m.kind, m.attempts, m.created_at AS createdAt, m.period
-     FROM notification_messages m JOIN subscriptions s ON s.id = m.subscription_id
-     WHERE m.status = 'pending' AND m.next_attempt_at <= ? AND s.status = 'active' ORDER BY m.next_attempt_at, m.id LIMIT ?
-     FOR UPDATE OF m SKIP LOCKED`,
-  }),
+     WHERE m.status = 'pending' AND m.next_attempt_at <= ? AND s.status = 'active' ORDER BY m.next_attempt_at, m.id LIMIT ?${c.dialect.operations.skipLocked("m")}`,
+  ),
   lease: c.prepare<[string, number]>("UPDATE notification_messages SET next_attempt_at = ? WHERE id = ?"),
   nextDue: c.prepare<[], { at: string | null }>(
     "SELECT min(m.next_attempt_at) AS at FROM notification_messages m JOIN subscriptions s ON s.id = m.subscription_id WHERE m.status = 'pending' AND s.status = 'active'",

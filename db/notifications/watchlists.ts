@@ -39,13 +39,11 @@ const statements = statementsFor((c: Connection) => ({
   clear: c.prepare<[number]>("DELETE FROM watchlist_members WHERE watchlist_id = ?"),
   addMember: c.prepare<[number, number, string | null]>("INSERT INTO watchlist_members (watchlist_id, vendor_id, component) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"),
   lists: c.prepare<[], { id: number; name: string; createdAt: string }>("SELECT id, name, created_at AS createdAt FROM watchlists ORDER BY name"),
-  members: c.prepare<[], WatchlistMember & { watchlistId: number }>({
-    sqlite: `SELECT m.watchlist_id AS watchlistId, v.slug AS vendor, v.name AS vendorName, m.component FROM watchlist_members m
-     JOIN vendors v ON v.id = m.vendor_id ORDER BY v.slug, m.component`,
-    // The whole vendor before its components, as SQLite sorts null first.
-    postgres: `SELECT m.watchlist_id AS watchlistId, v.slug AS vendor, v.name AS vendorName, m.component FROM watchlist_members m
-     JOIN vendors v ON v.id = m.vendor_id ORDER BY v.slug, m.component NULLS FIRST`,
-  }),
+  // The whole vendor (no component) before its components.
+  members: c.prepare<[], WatchlistMember & { watchlistId: number }>(
+    `SELECT m.watchlist_id AS watchlistId, v.slug AS vendor, v.name AS vendorName, m.component FROM watchlist_members m
+     JOIN vendors v ON v.id = m.vendor_id ORDER BY v.slug, ${c.dialect.history.nullsFirst("m.component")}`,
+  ),
   users: c.prepare<[number], { id: string }>("SELECT id FROM subscriptions WHERE watchlist_id = ? ORDER BY id"),
   remove: c.prepare<[number]>("DELETE FROM watchlists WHERE id = ?"),
 }));

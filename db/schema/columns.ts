@@ -3,6 +3,7 @@ import * as pg from "drizzle-orm/pg-core";
 import * as sqlite from "drizzle-orm/sqlite-core";
 import { isZstdFrame } from "@/db/history/json-deltas";
 import { isDictionaryCompressed } from "@/db/history/json-dictionary";
+import type { PackedValues } from "@/db/driver/dialect";
 
 /**
  * The column kinds the schema is described with, in each dialect (docs/decisions/0041). The tables
@@ -65,25 +66,45 @@ export function packedFromBytes(value: Buffer): string | Buffer {
 }
 
 /**
- * A packed column read by a raw statement, as it was written: on PostgreSQL bytes, text again
- * unless a dictionary or zstd frame; on SQLite as read (a Buffer there may be a deflated row of
- * an earlier Redline, which only SQLite archives hold).
+ * Packed columns as raw statements bind and read them (each database's `history.packed`). SQLite
+ * keeps what it is given; a Buffer read there may be a deflated row of an earlier Redline, which
+ * only SQLite archives hold.
  */
+export const sqlitePacked: PackedValues = {
+  write: (value) => value as never,
+  read: (value) => value,
+  row: (row) => row,
+};
+
+/**
+ * On PostgreSQL packed columns are bytea: a value is bound as bytes (text bound to bytea would be
+ * read in bytea's escape format) and read back as text unless a dictionary or zstd frame.
+ */
+export const postgresPacked: PackedValues = {
+  write: (value) => (typeof value === "string" ? Buffer.from(value, "utf8") : value) as never,
+  read: (value) => (Buffer.isBuffer(value) ? packedFromBytes(value) : value) as typeof value,
+  row: (row, columns) => {
+    const read = { ...row };
+    for (const column of columns) read[column] = postgresPacked.read(row[column] as string | Buffer | null) as (typeof row)[typeof column];
+    return read;
+  },
+};
+
+const packedOf = (dialect: "sqlite" | "postgres"): PackedValues => (dialect === "postgres" ? postgresPacked : sqlitePacked);
+
+/** A packed column read by a raw statement, as it was written (being retired: ask `dialect.history.packed`). */
 export function packedRead<T extends string | Buffer | null | undefined>(dialect: "sqlite" | "postgres", value: T): T {
-  return (dialect === "postgres" && Buffer.isBuffer(value) ? packedFromBytes(value) : value) as T;
+  return packedOf(dialect).read(value);
 }
 
-/** A row with its packed columns read as written (packedRead of each). */
+/** A row with its packed columns read as written (being retired: ask `dialect.history.packed`). */
 export function packedRow<T extends object>(dialect: "sqlite" | "postgres", row: T, columns: ReadonlyArray<keyof T>): T {
-  if (dialect === "sqlite") return row;
-  const read = { ...row };
-  for (const column of columns) read[column] = packedRead(dialect, row[column] as string | Buffer | null) as T[keyof T];
-  return read;
+  return packedOf(dialect).row(row, columns);
 }
 
-/** A packed value bound by a raw statement: bytes on PostgreSQL, where text bound to bytea would be read in bytea's escape format. */
+/** A packed value bound by a raw statement (being retired: ask `dialect.history.packed`). */
 export function packedWrite<T extends string | Buffer | null>(dialect: "sqlite" | "postgres", value: T): T extends string ? string | Buffer : T {
-  return (dialect === "postgres" && typeof value === "string" ? Buffer.from(value, "utf8") : value) as T extends string ? string | Buffer : T;
+  return packedOf(dialect).write(value);
 }
 
 const pgPacked = <T extends string | Buffer>() =>

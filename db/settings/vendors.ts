@@ -57,13 +57,11 @@ const statements = statementsFor((c: Connection) => ({
   removeIncidents: c.prepare<[number]>("DELETE FROM incidents WHERE vendor_id = ?"),
   incidentCount: c.prepare<[number], { n: number }>("SELECT count(*) AS n FROM incidents WHERE vendor_id = ?"),
   setDerivedWith: c.prepare<[string, number]>("UPDATE vendors SET derived_with = ? WHERE id = ?"),
-  summaries: c.prepare<[], VendorSummary>({
+  summaries: c.prepare<[], VendorSummary>(
     // "incident.io" between "GitHub" and "Jira", not after "Zoom".
-    sqlite: `SELECT v.slug, v.name, v.platform, count(i.id) AS incidentCount, max(i.last_changed_at) AS lastChangedAt
-      FROM vendors v LEFT JOIN incidents i ON i.vendor_id = v.id GROUP BY v.id ORDER BY v.name COLLATE NOCASE, v.slug`,
-    postgres: `SELECT v.slug, v.name, v.platform, count(i.id) AS incidentCount, max(i.last_changed_at) AS lastChangedAt
-      FROM vendors v LEFT JOIN incidents i ON i.vendor_id = v.id GROUP BY v.id ORDER BY redline_nocase(v.name), v.slug`,
-  }),
+    `SELECT v.slug, v.name, v.platform, count(i.id) AS incidentCount, max(i.last_changed_at) AS lastChangedAt
+      FROM vendors v LEFT JOIN incidents i ON i.vendor_id = v.id GROUP BY v.id ORDER BY ${c.dialect.queries.orderIgnoringCase("v.name")}, v.slug`,
+  ),
 }));
 
 export class VendorError extends Error {

@@ -8,7 +8,3 @@ import type Database from "better-sqlite3";
 export function sideTablesPending(sqlite: Database.Database): boolean {
   return sqlite.prepare("SELECT 1 FROM pragma_table_info('version_kinds') WHERE name = 'observed_at'").get() !== undefined;
 }
-
-/** An observation time (text) in milliseconds, as version_kinds keeps it; SQL, so the migration, the write path and the kind lists say it alike. */
-export const observedMsOf = (expression: string, dialect: "sqlite" | "postgres" = "sqlite"): string =>
-  dialect === "sqlite" ? `CAST(round(unixepoch(${expression}, 'subsec') * 1000) AS INTEGER)` : `round(extract(epoch FROM (${expression})::timestamptz) * 1000)::bigint`;
