@@ -168,8 +168,9 @@ async function noteDerivation(db: RedlineDb, vendorId: number, platform: Reading
 
 /** How a capture recorded before went, when this observation of this content is already recorded (read before parsing it again). */
 export async function findRecordedObservation(db: RedlineDb, vendorId: number, source: string, observedAt: string, hash: string): Promise<{ outcome: CaptureOutcome; error: string | null } | undefined> {
-  const exact = await writeStatements(db).captureByKey.get(vendorId, source, observedAt, hash);
-  return recordedBefore(exact, exact ? null : await runAtOrBefore(db, vendorId, source, observedAt), { observedAt, hash });
+  const run = await writeStatements(db).recordedAtOrBefore.get(vendorId, source, observedAt, hash);
+  const exact = run && run.observedAt === observedAt && run.hash === hash ? run : undefined;
+  return recordedBefore(exact, run && !exact ? { run, latest: false } : null, { observedAt, hash });
 }
 
 /** An observation not applied to the history, in its own transaction: the id of its row or run, null when it was recorded before. */

@@ -77,6 +77,11 @@ function prepareWriteStatements(c: Connection) {
     sourceAtOrBefore: c.prepare<[number, string, string], CaptureRow>(
       `SELECT ${CAPTURE_COLUMNS} FROM captures WHERE vendor_id = ? AND source = ? AND observed_at <= ? ORDER BY observed_at DESC, hash DESC LIMIT 1`,
     ),
+    // The source's run at or before a time, this content's first when several start then: a capture recorded before, exactly or inside a run.
+    recordedAtOrBefore: c.prepare<[number, string, string, string], CaptureRow>(
+      `SELECT ${CAPTURE_COLUMNS} FROM captures WHERE vendor_id = ? AND source = ? AND observed_at <= ?
+       ORDER BY observed_at DESC, CASE WHEN hash = ? THEN 0 ELSE 1 END, hash DESC LIMIT 1`,
+    ),
     captureByKey: c.prepare<[number, string, string, string], CaptureRow>(
       `SELECT ${CAPTURE_COLUMNS} FROM captures WHERE vendor_id = ? AND source = ? AND observed_at = ? AND hash = ?`,
     ),
