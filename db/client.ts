@@ -2,18 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
-import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres";
-import pg from "pg";
-import type { Dialect } from "@/db/driver/connection";
 import { describeStoreFailure, firstLineOf, refusedStatement } from "@/db/driver/database-failure";
 import type { MigrationSteps } from "@/db/driver/dialect";
-import { postgresConnection } from "@/db/postgres/connection";
+import { openPostgresDatabase, type PostgresPoolOptions } from "@/db/postgres/open";
 import { isPostgresUrl, postgresProcess } from "@/db/postgres/process";
 import { sqliteConnection } from "@/db/sqlite/connection";
 import { applySqliteMigrations, sqliteProcess } from "@/db/sqlite/process";
 import * as schema from "@/db/schema";
 import type { RedlineDb } from "@/db/driver/database";
-import * as postgresSchema from "@/db/schema/postgres";
 import { registerSearchFunctions } from "@/db/search/search-text";
 import { registerVersionContentFunction } from "@/db/history/version-content";
 import { fillVersionSearch } from "@/db/search/version-search-fill";
@@ -48,14 +44,6 @@ export class DatabaseError extends Error {
  * Open (creating if needed) a Redline database: WAL, a busy timeout, foreign keys on,
  * the search text functions registered, and all migrations applied unless `migrate: false`.
  */
-/** How a PostgreSQL archive's connections are made: how many, and how long a statement may run before the server cancels it. */
-export interface PostgresPoolOptions {
-  poolSize?: number;
-  statementTimeoutMs?: number;
-  /** How long a statement waits for a free connection before it fails. */
-  waitMs?: number;
-}
-
 export function openDatabase(file: string, options: { migrate?: boolean; readonly?: boolean; pool?: PostgresPoolOptions } = {}): RedlineDb {
   if (isDatabaseUrl(file)) {
     if (options.migrate !== false && !options.readonly) {
@@ -136,10 +124,6 @@ export async function closeStore(db: RedlineDb): Promise<void> {
   await db.connection.close();
 }
 
-export function dialectOf(db: RedlineDb): Dialect {
-  return db.connection.dialect.name;
-}
-
 /** `postgres://…` or `postgresql://…`: a PostgreSQL database rather than a SQLite file. */
 export function isDatabaseUrl(location: string): boolean {
   return schemeOf(location) !== undefined;
@@ -173,27 +157,9 @@ export async function openStore(location: string, options: { migrate?: boolean; 
   return db;
 }
 
-/** Connections per process: the poller's polls and a web server's requests share them. */
-const POSTGRES_POOL_SIZE = 10;
-
 function openPostgres(url: string, options: PostgresPoolOptions = {}): RedlineDb {
   if (!isPostgresUrl(url)) {
     throw new DatabaseError(`store: ${schemeOf(url) ?? "?"}:// is not a database Redline keeps its archive in: give a SQLite file or a postgres:// URL`);
   }
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.poolSize ?? POSTGRES_POOL_SIZE,
-    ...(options.statementTimeoutMs === undefined ? {} : { statement_timeout: options.statementTimeoutMs }),
-    ...(options.waitMs === undefined ? {} : { connectionTimeoutMillis: options.waitMs }),
-  });
-  // An idle client's error (the server restarted, a network cut) would otherwise crash the process; the next query reports it.
-  pool.on("error", () => {});
-  const connection = postgresConnection(pool);
-  const orm = drizzlePostgres(pool, { schema: postgresSchema });
-  Object.defineProperty(orm, "$client", {
-    get() {
-      throw new DatabaseError("store: SQLite-only code reached on PostgreSQL (it used the SQLite connection)");
-    },
-  });
-  return Object.assign(orm, { connection }) as unknown as RedlineDb;
+  return openPostgresDatabase(url, options, (message) => new DatabaseError(message));
 }
