@@ -80,12 +80,10 @@ async function loadContext(db: RedlineDb, vendorId: number, source: string, obse
 
 /** The source's run at or before `observedAt`, and whether it is the source's latest. */
 export async function runAtOrBefore(db: RedlineDb, vendorId: number, source: string, observedAt: string): Promise<RunFound<CaptureRow> | null> {
-  const st = writeStatements(db);
-  const latest = await st.sourceLatest.get(vendorId, source);
-  if (!latest) return null;
-  if (latest.observedAt <= observedAt) return { run: latest, latest: true };
-  const run = await st.sourceAtOrBefore.get(vendorId, source, observedAt);
-  return run ? { run, latest: false } : null;
+  const found = await writeStatements(db).runAtOrBefore.get({ vendorId, source, at: observedAt });
+  if (!found) return null;
+  const { latest, ...run } = found;
+  return { run, latest: latest === 1 };
 }
 
 /**

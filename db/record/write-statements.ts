@@ -71,11 +71,11 @@ function prepareWriteStatements(c: Connection) {
        VALUES (@vendorId, @source, @platform, @observedAt, @observedAt, @outcome, @error, @size, @hash, @bodyId, @incidentCount, @recordedAt, @warnings, @warningCount)
        RETURNING id`,
     ),
-    sourceLatest: c.prepare<[number, string], CaptureRow>(
-      `SELECT ${CAPTURE_COLUMNS} FROM captures WHERE vendor_id = ? AND source = ? ORDER BY observed_at DESC, hash DESC LIMIT 1`,
-    ),
-    sourceAtOrBefore: c.prepare<[number, string, string], CaptureRow>(
-      `SELECT ${CAPTURE_COLUMNS} FROM captures WHERE vendor_id = ? AND source = ? AND observed_at <= ? ORDER BY observed_at DESC, hash DESC LIMIT 1`,
+    // The source's run at or before a time, and whether it is the source's latest (none starts after that time).
+    runAtOrBefore: c.prepare<{ vendorId: number; source: string; at: string }, CaptureRow & { latest: number }>(
+      `SELECT ${CAPTURE_COLUMNS},
+         CASE WHEN EXISTS (SELECT 1 FROM captures l WHERE l.vendor_id = @vendorId AND l.source = @source AND l.observed_at > @at) THEN 0 ELSE 1 END AS latest
+       FROM captures WHERE vendor_id = @vendorId AND source = @source AND observed_at <= @at ORDER BY observed_at DESC, hash DESC LIMIT 1`,
     ),
     // The source's run at or before a time, this content's first when several start then: a capture recorded before, exactly or inside a run.
     recordedAtOrBefore: c.prepare<[number, string, string, string], CaptureRow>(
