@@ -1,5 +1,5 @@
 import type { RedlineDb } from "@/db/driver/database";
-import type { Connection, Dialect, Statement } from "@/db/driver/connection";
+import type { Connection, Statement } from "@/db/driver/connection";
 
 /**
  * Statements prepared once per connection, on either database: the data layer's statements. The
@@ -47,12 +47,6 @@ export function conditionsOf() {
     /** A condition on a list of values, bound as JSON (read by the dialect's `queries.listedValues`); nothing for an empty list. */
     addList: (condition: string, name: string, values: readonly (string | number)[] | undefined) => add(condition, name, values?.length ? JSON.stringify(values) : undefined),
   };
-}
-
-/** The values of a list `addList` bound, as a subquery: numbers are read back as such on PostgreSQL (`jsonb` gives text). */
-export function listedValues(dialect: Dialect, name: string, type: "text" | "bigint" = "text"): string {
-  if (dialect === "sqlite") return `SELECT value FROM json_each(@${name})`;
-  return `SELECT value${type === "bigint" ? "::bigint" : ""} FROM jsonb_array_elements_text(@${name}::jsonb)`;
 }
 
 /** "<observedAt>_<id>": where the next page of a newest-first list starts. */
