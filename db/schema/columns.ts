@@ -90,23 +90,6 @@ export const postgresPacked: PackedValues = {
   },
 };
 
-const packedOf = (dialect: "sqlite" | "postgres"): PackedValues => (dialect === "postgres" ? postgresPacked : sqlitePacked);
-
-/** A packed column read by a raw statement, as it was written (being retired: ask `dialect.history.packed`). */
-export function packedRead<T extends string | Buffer | null | undefined>(dialect: "sqlite" | "postgres", value: T): T {
-  return packedOf(dialect).read(value);
-}
-
-/** A row with its packed columns read as written (being retired: ask `dialect.history.packed`). */
-export function packedRow<T extends object>(dialect: "sqlite" | "postgres", row: T, columns: ReadonlyArray<keyof T>): T {
-  return packedOf(dialect).row(row, columns);
-}
-
-/** A packed value bound by a raw statement (being retired: ask `dialect.history.packed`). */
-export function packedWrite<T extends string | Buffer | null>(dialect: "sqlite" | "postgres", value: T): T extends string ? string | Buffer : T {
-  return packedOf(dialect).write(value);
-}
-
 const pgPacked = <T extends string | Buffer>() =>
   pg.customType<{ data: T; driverData: Buffer }>({
     dataType: () => "bytea",

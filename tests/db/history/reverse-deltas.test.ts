@@ -5,7 +5,6 @@ import { convertVersionLayout, versionLayoutPending } from "@/db/history/layout/
 import { isZstdFrame } from "@/db/history/json-deltas";
 import { packJson, unpackChanges } from "@/db/history/packed-json";
 import { loadVendorExport } from "@/db/queries/incident-history";
-import { packedRow } from "@/db/schema/columns";
 import { isStateCheckpoint, replayStateRows, STATE_CHECKPOINT } from "@/db/history/state-log";
 import { transact } from "@/db/driver/transaction";
 import { isVersionCheckpoint, readVersionState } from "@/db/history/version-states";
@@ -66,7 +65,7 @@ interface Form {
 
 /** Every version and record state read one by one and replayed whole equals what derivation produced, and (checkForm) is full only where it should be. */
 async function checkEveryRow(db: RedlineDb, checkForm = true): Promise<Form> {
-  const dialect = db.connection.dialect.name;
+  const { packed } = db.connection.dialect.history;
   // Packed columns as written: on PostgreSQL bytes are text again unless a dictionary or zstd frame.
   const versions = (
     await queryRows<{ incidentId: number; seq: number; snapshot: string | Buffer | null; patch: string | Buffer | null; latest: number }>(
@@ -74,7 +73,7 @@ async function checkEveryRow(db: RedlineDb, checkForm = true): Promise<Form> {
       `SELECT incident_id AS incidentId, seq, snapshot, patch, seq = (SELECT max(seq) FROM incident_versions w WHERE w.incident_id = v.incident_id) AS latest
      FROM incident_versions v ORDER BY incident_id, seq`,
     )
-  ).map((v) => packedRow(dialect, v, ["snapshot", "patch"]));
+  ).map((v) => packed.row(v, ["snapshot", "patch"]));
   let textPatches = 0;
   let projected = 0;
   for (const v of versions) {
@@ -88,7 +87,7 @@ async function checkEveryRow(db: RedlineDb, checkForm = true): Promise<Form> {
       db,
       "SELECT id, incident_id AS incidentId, capture_id AS captureId, state, patch, depth FROM incident_states ORDER BY incident_id, id",
     )
-  ).map((row) => packedRow(dialect, row, ["state", "patch"]));
+  ).map((row) => packed.row(row, ["state", "patch"]));
   const rebuilt = replayStateRows(states);
   states.forEach((s, i) => {
     expect(rebuilt[i], `state ${s.id}`).toBe(derived.states.get(`${s.incidentId}:${s.captureId}`));

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { RedlineDb } from "@/db/client";
-import { packedRow } from "@/db/schema/columns";
 import { isStateCheckpoint, replayStateRows, STATE_CHECKPOINT } from "@/db/history/state-log";
 import { readVersionState } from "@/db/history/version-states";
 import { transact } from "@/db/driver/transaction";
@@ -62,7 +61,7 @@ async function checkEveryState(db: RedlineDb): Promise<Stored> {
       db,
       "SELECT incident_id AS incidentId, capture_id AS captureId, state, patch, depth FROM incident_states ORDER BY incident_id, id",
     )
-  ).map((row) => packedRow(db.connection.dialect.name, row, ["state", "patch"]));
+  ).map((row) => db.connection.dialect.history.packed.row(row, ["state", "patch"]));
   const byIncident = new Map<number, typeof states>();
   for (const s of states) byIncident.set(s.incidentId, [...(byIncident.get(s.incidentId) ?? []), s]);
   for (const rows of byIncident.values()) {
