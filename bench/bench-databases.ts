@@ -9,7 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import { closeStore, openStore } from "@/db/client";
 import { copyArchive } from "@/db/operations/copy";
-import type { Dialect } from "@/db/driver/connection";
+/** Which database a benchmark runs on. */
+type Dialect = "sqlite" | "postgres";
 import { findPostgresBinaries } from "@/tests/support/postgres-binaries";
 import { type PostgresCluster, startPostgresCluster } from "@/tests/support/postgres-cluster";
 import { postgresBinOverride } from "@/tests/support/test-database-settings";

@@ -6,10 +6,7 @@
  * JSON as text (docs/decisions/0045-one-data-layer-two-databases.md).
  */
 
-import type { DatabaseName, Dialect as DatabaseDialect } from "@/db/driver/dialect";
-
-/** A database's name (being retired: code asks `connection.dialect` instead). */
-export type Dialect = DatabaseName;
+import type { Dialect } from "@/db/driver/dialect";
 
 /** What a statement without rows reports. `lastInsertRowid` needs `RETURNING id` on PostgreSQL. */
 export interface RunResult {
@@ -25,25 +22,16 @@ export interface Statement<P extends unknown[] | object = unknown[], R = unknown
   all(...params: Bound<P>): Promise<R[]>;
 }
 
-/** SQL the two dialects spell differently: each its own text, the same parameters. */
-export interface DialectSql {
-  sqlite: string;
-  postgres: string;
-}
-
 export interface Connection {
-  readonly dialect: DatabaseDialect;
-  prepare<P extends unknown[] | object = unknown[], R = unknown>(sql: string | DialectSql): Statement<P, R>;
+  /** What this database spells or does its own way (db/driver/dialect.ts). */
+  readonly dialect: Dialect;
+  prepare<P extends unknown[] | object = unknown[], R = unknown>(sql: string): Statement<P, R>;
   /** Statements without parameters or rows, separated by semicolons. */
-  exec(sql: string | DialectSql): Promise<void>;
+  exec(sql: string): Promise<void>;
   /** Run `work` in a transaction (db/driver/transaction.ts); calls from inside the work join it. */
   transaction<T>(work: () => Promise<T>, options?: { immediate?: boolean }): Promise<T>;
   /** Whether this async chain runs inside a transaction of this connection. */
   inTransaction(): boolean;
   /** Close the connection, or end the pool's connections, and wait for it. */
   close(): Promise<void>;
-}
-
-export function sqlFor(dialect: DatabaseDialect, sql: string | DialectSql): string {
-  return typeof sql === "string" ? sql : sql[dialect.name];
 }

@@ -8,12 +8,9 @@ import type { StorageStats } from "@/db/driver/storage-stats";
  * dialect instead of naming a database (docs/decisions/0057-dialects-in-one-place.md). A section
  * per concern of db/; a statement both databases take alike is written once where it is used.
  */
-/** Which database (being retired from code outside db/sqlite and db/postgres). */
-export type DatabaseName = "sqlite" | "postgres";
-
 export interface Dialect {
   /** The database's name, for tests and logs: code never compares it, it asks the dialect. */
-  readonly name: DatabaseName;
+  readonly name: string;
   /** The database as people call it ("SQLite", "PostgreSQL"), for messages. */
   readonly title: string;
   readonly operations: OperationsDialect;

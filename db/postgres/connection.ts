@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { postgresDialect } from "@/db/postgres/dialect";
-import { sqlFor, type Connection, type DialectSql, type RunResult, type Statement } from "@/db/driver/connection";
+import type { Connection, RunResult, Statement } from "@/db/driver/connection";
 import { translateToPostgres } from "@/db/postgres/sql-text";
 
 /**
@@ -51,8 +51,8 @@ export function postgresConnection(pool: pg.Pool): PostgresConnection {
   return {
     dialect: postgresDialect,
     pool,
-    prepare<P extends unknown[] | object = unknown[], R = unknown>(sql: string | DialectSql): Statement<P, R> {
-      const translated = translateToPostgres(sqlFor(postgresDialect, sql));
+    prepare<P extends unknown[] | object = unknown[], R = unknown>(sql: string): Statement<P, R> {
+      const translated = translateToPostgres(sql);
       const name = `r${createHash("sha1").update(translated.text).digest("hex").slice(0, 16)}`;
       const execute = (params: readonly unknown[]) => query({ name, text: translated.text, values: translated.bind(params) });
       return {
@@ -67,7 +67,7 @@ export function postgresConnection(pool: pg.Pool): PostgresConnection {
       };
     },
     exec: async (sql) => {
-      await query({ text: sqlFor(postgresDialect, sql) });
+      await query({ text: sql });
     },
     inTransaction: () => open() !== undefined,
     async transaction<T>(work: () => Promise<T>, options: { immediate?: boolean } = {}): Promise<T> {

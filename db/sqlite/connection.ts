@@ -1,14 +1,14 @@
 import type Database from "better-sqlite3";
 import { sqliteDialect } from "@/db/sqlite/dialect";
-import { sqlFor, type Connection, type DialectSql, type RunResult, type Statement } from "@/db/driver/connection";
+import type { Connection, RunResult, Statement } from "@/db/driver/connection";
 import { inTransactionOn, transactOn } from "@/db/sqlite/transaction";
 
 /** better-sqlite3's statements behind the asynchronous interface: each call runs at once, in the caller's turn. */
 export function sqliteConnection(sqlite: Database.Database): Connection {
   return {
     dialect: sqliteDialect,
-    prepare<P extends unknown[] | object = unknown[], R = unknown>(sql: string | DialectSql): Statement<P, R> {
-      const statement = sqlite.prepare(sqlFor(sqliteDialect, sql));
+    prepare<P extends unknown[] | object = unknown[], R = unknown>(sql: string): Statement<P, R> {
+      const statement = sqlite.prepare(sql);
       return {
         run: async (...params): Promise<RunResult> => {
           const result = statement.run(...params);
@@ -19,7 +19,7 @@ export function sqliteConnection(sqlite: Database.Database): Connection {
       };
     },
     exec: async (sql) => {
-      sqlite.exec(sqlFor(sqliteDialect, sql));
+      sqlite.exec(sql);
     },
     transaction: (work, options) => transactOn(sqlite, work, options),
     inTransaction: () => inTransactionOn(sqlite),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { listThrottleTelemetry } from "@/db/operations/hooks";
 import { type ThrottleAlert, ThrottleTelemetry } from "@/server/hooks/throttle-telemetry";
-import { freshDatabase } from "@/tests/support/database";
+import { freshDatabase, sqlOf } from "@/tests/support/database";
 
 const LIMIT = { ratePerSecond: 1, burst: 3 };
 const T0 = Date.parse("2026-03-04T12:00:00.000Z");
@@ -23,12 +23,12 @@ describe("throttle telemetry", () => {
     const lines: string[] = [];
     const telemetry = new ThrottleTelemetry(() => db, 3_600_000, () => undefined, (line) => lines.push(line));
     for (let i = 0; i < 3; i += 1) await telemetry.throttled("source:acme", T0 + i * 1_000, LIMIT);
-    await db.connection.exec(REFUSE_WRITES);
+    await db.connection.exec(sqlOf(db, REFUSE_WRITES));
     await expect(telemetry.flush()).rejects.toThrow(expect.objectContaining({ kind: "telemetry", message: expect.stringContaining("database is locked") }));
     await telemetry.throttled("source:acme", T0 + 5_000, LIMIT);
     await telemetry.throttled("ceiling", T0 + 6_000, LIMIT);
     await expect(telemetry.flush()).rejects.toThrow(/unable to write the throttle counts of 2 scopes/);
-    await db.connection.exec(ALLOW_WRITES);
+    await db.connection.exec(sqlOf(db, ALLOW_WRITES));
     await telemetry.flush();
     const counts = async () => (await listThrottleTelemetry(db)).map(({ scope, throttled, lastThrottledAt }) => ({ scope, throttled, lastThrottledAt }));
     expect(await counts()).toEqual([
@@ -46,12 +46,12 @@ describe("throttle telemetry", () => {
     const db = await freshDatabase();
     const alerts: ThrottleAlert[] = [];
     const lines: string[] = [];
-    await db.connection.exec(REFUSE_WRITES);
+    await db.connection.exec(sqlOf(db, REFUSE_WRITES));
     const telemetry = new ThrottleTelemetry(() => db, 3_600_000, (a) => alerts.push(a), (line) => lines.push(line));
     for (let i = 0; i < 5; i += 1) await telemetry.throttled("source:acme", T0 + i * 1_000, LIMIT);
     expect(alerts).toHaveLength(1);
     expect(lines).toEqual(["telemetry: unable to record the alert for source:acme: database is locked"]);
-    await db.connection.exec(ALLOW_WRITES);
+    await db.connection.exec(sqlOf(db, ALLOW_WRITES));
     await telemetry.flush();
     expect(await listThrottleTelemetry(db)).toMatchObject([{ scope: "source:acme", throttled: 5, lastAlertAt: null }]);
   });

@@ -1,7 +1,6 @@
 import path from "node:path";
 import { afterAll } from "vitest";
 import { closeStore, openDatabase, openStore, type RedlineDb } from "@/db/client";
-import type { DialectSql } from "@/db/driver/connection";
 import { createPostgresDatabase, dropPostgresDatabase } from "@/tests/support/postgres-databases";
 import { postgresAdminUrl, postgresTemplate } from "@/tests/support/postgres";
 import { testDatabaseDialect } from "@/tests/support/test-database-settings";
@@ -45,18 +44,29 @@ export async function countRows(db: RedlineDb, table: string): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** A test's own read, on whichever database the suite runs on (`?` parameters, both dialects). */
-export function queryRows<R>(db: RedlineDb, sql: string | DialectSql, ...params: unknown[]): Promise<R[]> {
-  return db.connection.prepare<unknown[], R>(sql).all(...params);
+/** A test's SQL that each database spells its own way. */
+export interface BothSql {
+  sqlite: string;
+  postgres: string;
 }
 
-export function queryRow<R>(db: RedlineDb, sql: string | DialectSql, ...params: unknown[]): Promise<R | undefined> {
-  return db.connection.prepare<unknown[], R>(sql).get(...params);
+/** The test's SQL as the database `db` spells it. */
+export function sqlOf(db: RedlineDb, sql: string | BothSql): string {
+  return typeof sql === "string" ? sql : sql[db.connection.dialect.name as keyof BothSql];
+}
+
+/** A test's own read, on whichever database the suite runs on (`?` parameters, both dialects). */
+export function queryRows<R>(db: RedlineDb, sql: string | BothSql, ...params: unknown[]): Promise<R[]> {
+  return db.connection.prepare<unknown[], R>(sqlOf(db, sql)).all(...params);
+}
+
+export function queryRow<R>(db: RedlineDb, sql: string | BothSql, ...params: unknown[]): Promise<R | undefined> {
+  return db.connection.prepare<unknown[], R>(sqlOf(db, sql)).get(...params);
 }
 
 /** A test's own write (setting up a state the code under test must meet), on either database. */
-export async function runSql(db: RedlineDb, sql: string | DialectSql, ...params: unknown[]): Promise<number> {
-  return (await db.connection.prepare<unknown[]>(sql).run(...params)).changes;
+export async function runSql(db: RedlineDb, sql: string | BothSql, ...params: unknown[]): Promise<number> {
+  return (await db.connection.prepare<unknown[]>(sqlOf(db, sql)).run(...params)).changes;
 }
 
 afterAll(async () => {

@@ -7,7 +7,7 @@ import type { PresenceRule } from "@/lib/derive/presence";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
 import type { Platform } from "@/scrapers/platforms/platform";
 import { unpackVersionContent } from "@/db/history/version-content";
-import { countRows, freshDatabase, queryRow, queryRows } from "@/tests/support/database";
+import { countRows, freshDatabase, queryRow, queryRows, sqlOf } from "@/tests/support/database";
 import { makeIncident, makeUpdate } from "@/tests/support/incidents";
 import { runPendingJobs } from "@/scrapers/rederive/job-runner";
 import { checkSearchIndex } from "@/tests/support/search-layout";
@@ -109,12 +109,12 @@ describe("recording captures", () => {
 
   it("writes nothing of a capture whose recording fails midway", async () => {
     const { db, vendor, platform } = await setup();
-    await db.connection.exec({
+    await db.connection.exec(sqlOf(db, {
       sqlite: `CREATE TEMP TRIGGER crash AFTER INSERT ON incident_versions WHEN NEW.seq = 1 AND NEW.id > 1
       BEGIN SELECT RAISE(ABORT, 'simulated crash'); END`,
       postgres: `CREATE FUNCTION crash() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'simulated crash'; END $$;
       CREATE TRIGGER crash AFTER INSERT ON incident_versions FOR EACH ROW WHEN (NEW.seq = 1 AND NEW.id > 1) EXECUTE FUNCTION crash();`,
-    });
+    }));
     const body = snapshotBody([makeIncident({ id: "a" }), makeIncident({ id: "b" })]);
     await expect(ingestSnapshot(db, { vendor, platform, source: "feed.json", observedAt: "2026-03-01T10:00:00.000Z", body })).rejects.toThrow(/simulated crash/);
     for (const table of ["captures", "capture_bodies", "incidents", "incident_versions", "version_kinds"]) {

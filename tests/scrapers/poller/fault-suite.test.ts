@@ -46,7 +46,7 @@ const healthySlugs: string[] = [];
 const NAMED = { sqlite: "SELECT value FROM json_each(?)", postgres: "SELECT value FROM jsonb_array_elements_text(?::jsonb)" };
 
 async function histories(database: RedlineDb, slugs: readonly string[]): Promise<string[]> {
-  const named = NAMED[database.connection.dialect.name];
+  const named = NAMED[database.connection.dialect.name as keyof typeof NAMED];
   const rows = await database.connection
     .prepare<[string], { line: string }>(
       `SELECT d.slug || ' ' || i.provider_id || ' #' || v.seq || ' ' || v.hash || ' ' || v.kinds AS line FROM incident_versions v
@@ -120,7 +120,7 @@ describe("every fault at once, across many vendors", () => {
     const schedule = await db.connection
       .prepare<[string], { slug: string; failures: number; next: string; last: string }>(
         `SELECT d.slug, p.consecutive_failures AS failures, p.next_poll_at AS next, p.last_poll_at AS last
-         FROM poll_state p JOIN vendors d ON d.id = p.vendor_id WHERE d.slug IN (${NAMED[db.connection.dialect.name]}) ORDER BY d.slug`,
+         FROM poll_state p JOIN vendors d ON d.id = p.vendor_id WHERE d.slug IN (${NAMED[db.connection.dialect.name as keyof typeof NAMED]}) ORDER BY d.slug`,
       )
       .all(JSON.stringify(healthySlugs));
     expect(schedule.map((r) => [r.slug, r.failures, Date.parse(r.next) - Date.parse(r.last)])).toEqual([...healthySlugs].sort().map((slug) => [slug, 0, INTERVAL_MS]));
