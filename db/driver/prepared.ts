@@ -1,5 +1,4 @@
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection, Statement } from "@/db/driver/connection";
+import type { Connection, RedlineDb, Statement } from "@/db/driver/database";
 
 /**
  * Statements prepared once per connection, on either database: the data layer's statements. The

@@ -1,7 +1,6 @@
 import { encodeFull } from "@/db/history/body-codec";
 import { restoreBody } from "@/db/history/capture-bodies";
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import { statementsFor } from "@/db/driver/prepared";
 
 export interface PruneSummary {

@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import { decodeBody, encodeDelta, encodeFull } from "@/db/history/body-codec";
-import type { RedlineDb } from "@/db/driver/database";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import type { BodyEncoding } from "@/db/schema";
-import type { Connection } from "@/db/driver/connection";
 import { statementsFor } from "@/db/driver/prepared";
 
 /**

@@ -1,6 +1,5 @@
 import { restoreBody } from "@/db/history/capture-bodies";
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import { statementsFor } from "@/db/driver/prepared";
 
 export class CaptureRestoreError extends Error {

@@ -1,6 +1,5 @@
-import type { RedlineDb } from "@/db/driver/database";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import { rewindComponents } from "@/db/record/component-states";
-import type { Connection } from "@/db/driver/connection";
 import { statementsFor } from "@/db/driver/prepared";
 import type { CaptureKey } from "@/db/record/prior-state";
 import { setAppliedThrough } from "@/db/record/record-capture";

@@ -1,7 +1,6 @@
 import type Database from "better-sqlite3";
-import type { RedlineDb } from "@/db/driver/database";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import { rewindHistory } from "@/db/history/rewind";
-import type { Connection } from "@/db/driver/connection";
 import type { CaptureKey } from "@/db/record/prior-state";
 import { statementsFor } from "@/db/driver/prepared";
 import { packedFromBytes } from "@/db/schema/columns";

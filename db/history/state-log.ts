@@ -1,5 +1,4 @@
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import { encodeReverseDelta, resolveChain, resolveRow, type StoredPatch } from "@/db/history/json-deltas";
 import { packJson, type PackedJson, unpackJson } from "@/db/history/packed-json";
 import { statementsFor } from "@/db/driver/prepared";

@@ -1,5 +1,4 @@
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import { statementsFor } from "@/db/driver/prepared";
 import { transact } from "@/db/driver/transaction";
 import { unpackVersionContent, withVersionText } from "@/db/history/version-content";

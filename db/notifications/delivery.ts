@@ -3,8 +3,7 @@
  * due, reading what a message carries, and recording each attempt (the delivery log).
  */
 import { randomBytes } from "node:crypto";
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import { statementShaped, statementsFor } from "@/db/driver/prepared";
 import { transact } from "@/db/driver/transaction";
 import { getVersionDetail, type VersionDetail } from "@/db/queries/incident-page";

@@ -7,8 +7,7 @@
  * A quiet degradation is no version: its rows name it by what survives a rebuild, its vendor and
  * start, as (provider_id = its start, seq = QUIET_DEGRADATION_SEQ); a version's seq starts at 1.
  */
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import { statementsFor } from "@/db/driver/prepared";
 import { transact } from "@/db/driver/transaction";
 import { type ActiveSubscription, matchSubscriptions, type VersionFacts } from "@/lib/notify/select-notifications";

@@ -1,7 +1,6 @@
 /** Subscriptions: where changes are pushed. The delivery side lives in notify/; its log is read here too. */
 import { randomBytes } from "node:crypto";
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import { statementsFor } from "@/db/driver/prepared";
 import { transact } from "@/db/driver/transaction";
 import { type SubscriptionFilter, subscriptionFilterSchema } from "@/lib/notify/subscription-filter";

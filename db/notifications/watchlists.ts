@@ -1,6 +1,5 @@
 /** Watchlists: named sets of vendors, each whole or narrowed to components. */
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import { statementsFor } from "@/db/driver/prepared";
 import { transact } from "@/db/driver/transaction";
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { closeDatabase, DatabaseError, isDatabaseUrl, openDatabase, redact } from "@/db/client";
-import type { ArchiveFile } from "@/db/driver/dialect";
+import type { ArchiveFile } from "@/db/driver/database";
 import { postgresOperations } from "@/db/postgres/operations";
 import { sqliteOperations } from "@/db/sqlite/operations";
 

@@ -1,7 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
-import type { CopyDialect, SearchTableCopy } from "@/db/driver/dialect";
+import type { Connection, CopyDialect, RedlineDb, SearchTableCopy } from "@/db/driver/database";
 import { isZstdFrame } from "@/db/history/json-deltas";
 import { isDictionaryCompressed } from "@/db/history/json-dictionary";
 import { packJson, unpackJson } from "@/db/history/packed-json";

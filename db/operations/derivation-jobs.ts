@@ -1,7 +1,5 @@
-import type { RedlineDb } from "@/db/driver/database";
+import type { Connection, OperationsDialect, RedlineDb } from "@/db/driver/database";
 import { type CaptureKey, compareCaptureKeys } from "@/db/record/prior-state";
-import type { Connection } from "@/db/driver/connection";
-import type { OperationsDialect } from "@/db/driver/dialect";
 import { statementsFor } from "@/db/driver/prepared";
 import type { DerivationJobStatus } from "@/db/schema";
 import { transact } from "@/db/driver/transaction";

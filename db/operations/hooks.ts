@@ -1,6 +1,4 @@
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
-import type { OperationsDialect } from "@/db/driver/dialect";
+import type { Connection, OperationsDialect, RedlineDb } from "@/db/driver/database";
 import { leaseFreeVendor, type PollLease } from "@/db/operations/poll-leases";
 import { statementsFor } from "@/db/driver/prepared";
 import { transact } from "@/db/driver/transaction";

@@ -1,6 +1,4 @@
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
-import type { OperationsDialect } from "@/db/driver/dialect";
+import type { Connection, OperationsDialect, RedlineDb } from "@/db/driver/database";
 import { statementsFor } from "@/db/driver/prepared";
 
 function reserveSql(d: OperationsDialect): string {

@@ -1,5 +1,4 @@
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import { statementShaped, statementsFor } from "@/db/driver/prepared";
 import type { pollState, sources } from "@/db/schema";
 import { type StoredVendor, VENDOR_COLUMNS, vendorFromRow, type VendorRow } from "@/db/settings/vendors";

@@ -1,7 +1,5 @@
-import type { RedlineDb } from "@/db/driver/database";
+import type { Connection, OperationsDialect, RedlineDb } from "@/db/driver/database";
 import { dropUnusedBodies } from "@/db/history/body-pruning";
-import type { Connection } from "@/db/driver/connection";
-import type { OperationsDialect } from "@/db/driver/dialect";
 import { statementsFor } from "@/db/driver/prepared";
 import { transact } from "@/db/driver/transaction";
 

@@ -1,8 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import pg from "pg";
-import { postgresDialect } from "@/db/postgres/dialect";
-import type { Connection, RunResult, Statement } from "@/db/driver/connection";
+import type { Connection, Dialect, RunResult, Statement } from "@/db/driver/database";
 import { translateToPostgres } from "@/db/postgres/sql-text";
 
 /**
@@ -40,7 +39,7 @@ export interface PostgresConnection extends Connection {
   close(): Promise<void>;
 }
 
-export function postgresConnection(pool: pg.Pool): PostgresConnection {
+export function postgresConnection(pool: pg.Pool, dialect: Dialect): PostgresConnection {
   const scope = new AsyncLocalStorage<Open>();
   const open = (): pg.PoolClient | undefined => {
     const current = scope.getStore();
@@ -49,7 +48,7 @@ export function postgresConnection(pool: pg.Pool): PostgresConnection {
   const query = (config: pg.QueryConfig): Promise<pg.QueryResult> => (open() ?? pool).query({ ...config, types: asSqlite });
 
   return {
-    dialect: postgresDialect,
+    dialect,
     pool,
     prepare<P extends unknown[] | object = unknown[], R = unknown>(sql: string): Statement<P, R> {
       const translated = translateToPostgres(sql);

@@ -1,4 +1,4 @@
-import type { HistoryDialect } from "@/db/driver/dialect";
+import type { HistoryDialect } from "@/db/driver/database";
 import { postgresPacked } from "@/db/schema/columns";
 
 /** PostgreSQL's side of HistoryDialect. */

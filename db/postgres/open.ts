@@ -2,6 +2,7 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import type { RedlineDb } from "@/db/driver/database";
 import { postgresConnection } from "@/db/postgres/connection";
+import { postgresDialect } from "@/db/postgres/dialect";
 import * as postgresSchema from "@/db/schema/postgres";
 
 /** How a PostgreSQL archive's connections are made: how many, and how long a statement may run before the server cancels it. */
@@ -25,7 +26,7 @@ export function openPostgresDatabase(url: string, options: PostgresPoolOptions, 
   });
   // An idle client's error (the server restarted, a network cut) would otherwise crash the process; the next query reports it.
   pool.on("error", () => {});
-  const connection = postgresConnection(pool);
+  const connection = postgresConnection(pool, postgresDialect);
   const orm = drizzle(pool, { schema: postgresSchema });
   Object.defineProperty(orm, "$client", {
     get() {

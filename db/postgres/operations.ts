@@ -1,4 +1,4 @@
-import type { OperationsDialect } from "@/db/driver/dialect";
+import type { OperationsDialect } from "@/db/driver/database";
 import { postgresCopy } from "@/db/postgres/copy";
 import { postgresMigrationCounter } from "@/db/postgres/readiness";
 

@@ -2,13 +2,13 @@ import os from "node:os";
 import path from "node:path";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
-import type { ProcessDialect } from "@/db/driver/dialect";
+import type { ProcessDialect } from "@/db/driver/database";
 import type { PostgresConnection } from "@/db/postgres/connection";
 
 /** The key of the advisory lock migrations run under ("rdmg"). */
 const MIGRATION_LOCK = 0x72646d67;
 
-/** What the processes around a PostgreSQL archive need to know of it (db/driver/dialect.ts). */
+/** What the processes around a PostgreSQL archive need to know of it (db/driver/database.ts). */
 export const postgresProcess: ProcessDialect = {
   migrationsFolder: path.join(process.cwd(), "db", "migrations-postgres"),
   /**

@@ -1,4 +1,4 @@
-import type { QueriesDialect } from "@/db/driver/dialect";
+import type { QueriesDialect } from "@/db/driver/database";
 import { postgresSearch } from "@/db/postgres/search";
 import { readPostgresStorageStats } from "@/db/postgres/storage-stats";
 

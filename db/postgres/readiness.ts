@@ -1,5 +1,5 @@
 import pg from "pg";
-import type { MigrationCounter } from "@/db/driver/dialect";
+import type { MigrationCounter } from "@/db/driver/database";
 
 /** A count waits this long for a lock at most: a busy database is "not ready", not a stall. */
 const PROBE_STATEMENT_TIMEOUT_MS = 250;

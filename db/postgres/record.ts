@@ -1,4 +1,4 @@
-import type { RecordDialect } from "@/db/driver/dialect";
+import type { RecordDialect } from "@/db/driver/database";
 
 /**
  * PostgreSQL's side of RecordDialect. incident_search computes its tsvector itself

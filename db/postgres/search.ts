@@ -1,4 +1,4 @@
-import type { SearchDialect } from "@/db/driver/dialect";
+import type { SearchDialect } from "@/db/driver/database";
 
 /**
  * The words of a query `toFtsQuery` made, as `redline_search_query` takes them: each a phrase, a

@@ -3,7 +3,7 @@
  * `$1…$n`, a name used twice being one parameter, and an alias with capitals is quoted, since
  * PostgreSQL folds unquoted names to lower case (`AS vendorId` would come back as `vendorid`).
  * Quoted strings, quoted names and comments are left alone. What the dialects spell differently
- * otherwise is written once per database (db/driver/dialect.ts), not rewritten here.
+ * otherwise is written once per database (db/driver/database.ts), not rewritten here.
  */
 
 export interface PostgresSql {

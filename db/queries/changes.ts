@@ -1,6 +1,4 @@
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
-import type { QueriesDialect } from "@/db/driver/dialect";
+import type { Connection, QueriesDialect, RedlineDb } from "@/db/driver/database";
 import { conditionsOf, type Cursor, encodeCursor, statementShaped } from "@/db/driver/prepared";
 import type { Change } from "@/lib/change";
 import { changeKindCode, type ChangeKindName } from "@/lib/change-kinds";

@@ -1,5 +1,4 @@
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import { loadGridObservations } from "@/db/queries/grid-watch";
 import { statementsFor } from "@/db/driver/prepared";
 import { ACKNOWLEDGMENT_WINDOW_MS } from "@/lib/components/acknowledgment-lag";

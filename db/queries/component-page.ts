@@ -1,5 +1,4 @@
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import { OWN_RUN_COLUMNS, RUN_COLUMNS, type RunRow, runOf } from "@/db/queries/component-history";
 import { statementsFor } from "@/db/driver/prepared";
 import { getVendor } from "@/db/queries/vendor-profile";

@@ -1,5 +1,4 @@
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import { statementsFor } from "@/db/driver/prepared";
 import { type ComponentPageFacts, gridSourcesOf } from "@/lib/components/component-page";
 import { type CaptureRunFacts, extendWatch, longestWatchedGap, type SourceWatch, sourceWatchOf } from "@/lib/components/observed-time";

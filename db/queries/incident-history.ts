@@ -1,5 +1,4 @@
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import { statementsFor } from "@/db/driver/prepared";
 import { loadComponentRuns, loadQuietDegradations } from "@/db/queries/component-history";
 import { getVendorBySlug } from "@/db/settings/vendors";

@@ -1,5 +1,4 @@
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import type { WatchScope } from "@/db/queries/changes";
 import { statementsFor } from "@/db/driver/prepared";
 import { unpackVersionContent } from "@/db/history/version-content";

@@ -1,5 +1,4 @@
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import { conditionsOf, type Cursor, statementShaped, statementsFor } from "@/db/driver/prepared";
 import {
   type ComponentDirectory, type DirectoryEntry, inGroup, namesComponent, namesMatch, type QuietDegradationView, type StoredQuietDegradation, viewQuietDegradation,

@@ -1,6 +1,5 @@
-import type { RedlineDb } from "@/db/driver/database";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import { parseSeq } from "@/db/queries/incident-route";
-import type { Connection } from "@/db/driver/connection";
 import { statementsFor } from "@/db/driver/prepared";
 import { providerIdFromKey } from "@/lib/incident-key";
 

@@ -1,5 +1,4 @@
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import { type Cursor, encodeCursor, statementsFor } from "@/db/driver/prepared";
 import type { VendorRow } from "@/db/settings/vendors";
 import type { IncidentFacts } from "@/lib/vendor-figures";

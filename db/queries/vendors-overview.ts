@@ -1,5 +1,4 @@
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import { statementsFor } from "@/db/driver/prepared";
 import { listSourceStandings, listUnresolvedGroups, listUnresolvedIncidents, type UnresolvedGroup, type UnresolvedIncidentRow } from "@/db/queries/vendor-now";
 import type { VendorRow } from "@/db/settings/vendors";

@@ -1,5 +1,4 @@
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import type { CaptureKey } from "@/db/record/prior-state";
 import { STATE_COLUMNS, type StateRow } from "@/db/queries/component-history";
 import { statementsFor } from "@/db/driver/prepared";

@@ -3,7 +3,6 @@ import * as pg from "drizzle-orm/pg-core";
 import * as sqlite from "drizzle-orm/sqlite-core";
 import { isZstdFrame } from "@/db/history/json-deltas";
 import { isDictionaryCompressed } from "@/db/history/json-dictionary";
-import type { PackedValues } from "@/db/driver/dialect";
 
 /**
  * The column kinds the schema is described with, in each dialect (docs/decisions/0041). The tables
@@ -63,6 +62,16 @@ const pgBytes = pg.customType<{ data: Buffer; driverData: Buffer }>({ dataType: 
  */
 export function packedFromBytes(value: Buffer): string | Buffer {
   return isDictionaryCompressed(value) || isZstdFrame(value) ? value : value.toString("utf8");
+}
+
+/** A packed value as a raw statement binds and reads it (db/schema/columns.ts). */
+export interface PackedValues {
+  /** The value as bound: the form the column takes. */
+  write<T extends string | Buffer | null>(value: T): T extends string ? string | Buffer : T;
+  /** A column read back as it was written. */
+  read<T extends string | Buffer | null | undefined>(value: T): T;
+  /** A row with these packed columns read back as written. */
+  row<T extends object>(row: T, columns: ReadonlyArray<keyof T>): T;
 }
 
 /**

@@ -1,6 +1,5 @@
 import { disownVendorBodies, dropUnusedBodies, type PruneSummary, vendorBodyHashes } from "@/db/history/body-pruning";
-import type { RedlineDb } from "@/db/driver/database";
-import type { Connection } from "@/db/driver/connection";
+import type { Connection, RedlineDb } from "@/db/driver/database";
 import { statementsFor } from "@/db/driver/prepared";
 import type { vendors } from "@/db/schema";
 import { transact } from "@/db/driver/transaction";

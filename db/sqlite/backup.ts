@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import type { ArchiveFile } from "@/db/driver/dialect";
+import type { ArchiveFile } from "@/db/driver/database";
 
 /** Copy everything in one backup step: a single read snapshot, which a writer elsewhere cannot restart. */
 const ALL_PAGES = 0x7fffffff;

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { sqliteDialect } from "@/db/sqlite/dialect";
-import type { Connection, RunResult, Statement } from "@/db/driver/connection";
+import type { Connection, RunResult, Statement } from "@/db/driver/database";
 import { inTransactionOn, transactOn } from "@/db/sqlite/transaction";
 
 /** better-sqlite3's statements behind the asynchronous interface: each call runs at once, in the caller's turn. */

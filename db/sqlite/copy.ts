@@ -1,5 +1,4 @@
-import type { Connection } from "@/db/driver/connection";
-import type { CopyDialect } from "@/db/driver/dialect";
+import type { Connection, CopyDialect } from "@/db/driver/database";
 import { statementShaped } from "@/db/driver/prepared";
 import { packedFromBytes } from "@/db/schema/columns";
 

@@ -1,4 +1,4 @@
-import type { HistoryDialect } from "@/db/driver/dialect";
+import type { HistoryDialect } from "@/db/driver/database";
 import { sqlitePacked } from "@/db/schema/columns";
 
 /** SQLite's side of HistoryDialect. */

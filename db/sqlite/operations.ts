@@ -1,4 +1,4 @@
-import type { OperationsDialect } from "@/db/driver/dialect";
+import type { OperationsDialect } from "@/db/driver/database";
 import { openSqliteArchiveFile } from "@/db/sqlite/backup";
 import { sqliteCopy } from "@/db/sqlite/copy";
 import { sqliteMigrationCounter } from "@/db/sqlite/readiness";

@@ -2,10 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import type { RedlineDb } from "@/db/driver/database";
-import type { MigrationSteps, ProcessDialect } from "@/db/driver/dialect";
+import type { MigrationSteps, ProcessDialect, RedlineDb } from "@/db/driver/database";
 
-/** What the processes around a SQLite archive need to know of it (db/driver/dialect.ts). */
+/** What the processes around a SQLite archive need to know of it (db/driver/database.ts). */
 export const sqliteProcess: ProcessDialect = {
   migrationsFolder: path.join(process.cwd(), "db", "migrations"),
   applyMigrations: async (db, folder, steps) => applySqliteMigrations(db, folder, steps),

@@ -1,4 +1,4 @@
-import type { QueriesDialect } from "@/db/driver/dialect";
+import type { QueriesDialect } from "@/db/driver/database";
 import { sqliteSearch } from "@/db/sqlite/search";
 import { readSqliteStorageStats } from "@/db/sqlite/storage-stats";
 

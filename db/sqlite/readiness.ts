@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import type { MigrationCounter } from "@/db/driver/dialect";
+import type { MigrationCounter } from "@/db/driver/database";
 
 /** A readiness probe waits this long for a lock at most: a busy database is "not ready", not a stall. */
 const PROBE_BUSY_TIMEOUT_MS = 250;

@@ -1,4 +1,4 @@
-import type { RecordDialect } from "@/db/driver/dialect";
+import type { RecordDialect } from "@/db/driver/database";
 
 /**
  * SQLite's side of RecordDialect. incident_search_text's triggers keep the FTS5 index in step

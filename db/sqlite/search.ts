@@ -1,4 +1,4 @@
-import type { SearchDialect } from "@/db/driver/dialect";
+import type { SearchDialect } from "@/db/driver/database";
 
 /**
  * FTS5's side of the search. Ranks the matches alone, then reads rows and snippets for one page of

@@ -5,7 +5,7 @@ import { deflateRawSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeStore, openDatabase, openStore, type RedlineDb } from "@/db/client";
 import { comparable, CopyError, copyArchive, copyPlan, type CopyProgress } from "@/db/operations/copy";
-import type { Connection } from "@/db/driver/connection";
+import type { Connection } from "@/db/driver/database";
 import { statementShaped } from "@/db/driver/prepared";
 import { unpackJson } from "@/db/history/packed-json";
 import { packedFromBytes } from "@/db/schema/columns";
