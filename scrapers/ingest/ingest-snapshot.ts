@@ -33,7 +33,7 @@ export async function ingestSnapshot(db: RedlineDb, input: SnapshotInput, resolv
   const recorded = await findRecordedObservation(db, vendor.id, input.source, input.observedAt, hash);
   if (recorded) return { captureId: null, duplicate: true, versionsAdded: 0, warnings: [], pending: false, outcome: recorded.outcome, error: recorded.error };
   const parsed = await parseSnapshot(input.platform, input.body, { vendor: vendor.slug, source: input.source, observedAt: input.observedAt });
-  return recordParsed(db, { ...input, vendor, hash }, parsed, resolvePlatform);
+  return recordCapture(db, { ...input, vendor, hash, parsed }, resolvePlatform ?? getPlatform);
 }
 
 /** Record an already parsed capture (its body kept when given): ingestSnapshot's second half. */
