@@ -68,14 +68,9 @@ export async function insertCapture(db: RedlineDb, input: CaptureInput): Promise
   return inserted.id;
 }
 
-/** The vendor's parser-version marker as stored now. */
 /** How many versions the vendor's incidents have. */
 export async function countVendorVersions(db: RedlineDb, vendorId: number): Promise<number> {
   return Number((await writeStatements(db).vendorVersionCount.get(vendorId))?.n ?? 0);
-}
-
-export async function storedDerivedWith(db: RedlineDb, vendorId: number): Promise<string | null> {
-  return (await writeStatements(db).derivedWith.get(vendorId))?.derivedWith ?? null;
 }
 
 /** The last capture applied to the vendor's history, in capture order; null when none was. */

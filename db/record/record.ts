@@ -11,7 +11,7 @@ import { type CaptureRow, writeStatements } from "@/db/record/write-statements";
 import { setDerivedWith } from "@/db/settings/vendors";
 import type { CaptureOutcome } from "@/db/schema";
 import type { CaptureKey } from "@/lib/derive/capture-key";
-import { continuesUnapplied, derivationNote, isApplied, isLate, mayContinueServingRun, parseDerivedWith, placeObservation, recordedBefore, type RunFound, type StandingsRead } from "@/lib/derive/capture-place";
+import { continuesUnapplied, derivationNote, isApplied, isLate, mayContinueServingRun, parseDerivedWith, type Placement, placeObservation, recordedBefore, type RunFound, type StandingsRead } from "@/lib/derive/capture-place";
 import type { ReadWarning } from "@/lib/derive/observation";
 import { quietDegradationFacts, versionFacts } from "@/lib/notify/select-notifications";
 
@@ -79,7 +79,7 @@ async function loadContext(db: RedlineDb, vendorId: number, source: string, obse
 }
 
 /** The source's run at or before `observedAt`, and whether it is the source's latest. */
-export async function runAtOrBefore(db: RedlineDb, vendorId: number, source: string, observedAt: string): Promise<RunFound<CaptureRow> | null> {
+async function runAtOrBefore(db: RedlineDb, vendorId: number, source: string, observedAt: string): Promise<RunFound<CaptureRow> | null> {
   const found = await writeStatements(db).runAtOrBefore.get({ vendorId, source, at: observedAt });
   if (!found) return null;
   const { latest, ...run } = found;
@@ -146,7 +146,7 @@ export async function recordCapture(db: RedlineDb, input: CaptureToRecord, resol
 }
 
 /** An observation that is not applied (not-modified, failed, invalid): it continues its source's run when it can, else gets a row. */
-async function recordUnapplied(db: RedlineDb, capture: CaptureInput, placement: ReturnType<typeof placeObservation<CaptureRow>>, context: CaptureContext): Promise<number | null> {
+async function recordUnapplied(db: RedlineDb, capture: CaptureInput, placement: Placement<CaptureRow>, context: CaptureContext): Promise<number | null> {
   if (placement.kind === "continues" && continuesUnapplied(placement.run, context.read, context.job?.status)) {
     await continueRun(db, placement.run, capture.observedAt);
     return placement.run.id;

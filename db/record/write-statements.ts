@@ -81,9 +81,6 @@ function prepareWriteStatements(c: Connection) {
       `SELECT ${CAPTURE_COLUMNS} FROM captures WHERE vendor_id = ? AND source = ? AND observed_at <= ?
        ORDER BY observed_at DESC, CASE WHEN hash = ? THEN 0 ELSE 1 END, hash DESC LIMIT 1`,
     ),
-    captureByKey: c.prepare<[number, string, string, string], CaptureRow>(
-      `SELECT ${CAPTURE_COLUMNS} FROM captures WHERE vendor_id = ? AND source = ? AND observed_at = ? AND hash = ?`,
-    ),
     okRunsSpanning: c.prepare<[number, string, string], CaptureRow>(
       `SELECT ${CAPTURE_COLUMNS} FROM captures WHERE vendor_id = ? AND observations > 1 AND last_observed_at > ? AND observed_at < ? AND outcome = 'ok'`,
     ),
@@ -134,7 +131,6 @@ function prepareWriteStatements(c: Connection) {
       "SELECT count(*) AS n FROM captures WHERE vendor_id = ? AND (observed_at, source, hash) <= (?, ?, ?)",
     ),
     vendorVersionCount: c.prepare<[number], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE vendor_id = ?"),
-    derivedWith: c.prepare<[number], { derivedWith: string | null }>("SELECT derived_with AS derivedWith FROM vendors WHERE id = ?"),
     vendorSources: c.prepare<[number], { source: string; platform: string }>("SELECT url AS source, platform FROM sources WHERE vendor_id = ?"),
     // A run that reaches past the capture (one that arrived late) is taken as observing up to it.
     lastLive: c.prepare<[string, number, string, string, string, string, string], { observedAt: string }>(
