@@ -30,7 +30,8 @@ const SELECTION = process.env.BENCH_STATEMENTS_FOLDERS
     { folder: "atom-github-history", take: 300 },
   ];
 const GOAL_PER_SNAPSHOT = 10;
-const TOP_SHAPES = 15;
+/** BENCH_STATEMENTS_SHAPES=N lists more shapes (every one with a large N). */
+const TOP_SHAPES = Number(process.env.BENCH_STATEMENTS_SHAPES ?? 15);
 const FIRST_CAPTURE_SHAPES = 8;
 const SHAPE_WIDTH = 160;
 const SHAPE_TAIL = 60;

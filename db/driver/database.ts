@@ -241,10 +241,23 @@ export interface RecordDialect {
   indexedBy(index: string): string;
   /** The smaller of two values. */
   least(left: string, right: string): string;
-  /** Remove an incident's full-text entry (parameter: incident id). */
-  readonly deleteSearchEntry: string;
-  /** Add an incident's full-text entry (parameters: incident id, title, updates, postmortem). */
-  readonly insertSearchEntry: string;
-  /** Keep the text a version took away, for searches of earlier versions (parameters: version id, text). */
-  readonly insertRemovedText: string;
+  /** Remove incidents' full-text entries (parameter `@ids`: their ids, a JSON list). */
+  readonly deleteSearchEntries: string;
+  /** Add incidents' full-text entries (a row's values: incident id, title, updates, postmortem). */
+  readonly searchEntries: RowsStatement;
+  /** Keep the text versions took away, for searches of earlier versions (a row's values: version id, text). */
+  readonly removedTexts: RowsStatement;
+}
+
+/**
+ * An INSERT of many rows (db/driver/batch.ts writes them, a few statements for any number):
+ * its head, one row's values, and what follows the rows. Each `?` of `row` is one value of the row.
+ */
+export interface RowsStatement {
+  /** "INSERT INTO table (columns…)". */
+  readonly into: string;
+  /** "(?, ?, …)": one row, each value a `?` or an expression of it. */
+  readonly row: string;
+  /** What follows the rows: ON CONFLICT …, RETURNING … (rows are returned only when it has RETURNING). */
+  readonly tail?: string;
 }

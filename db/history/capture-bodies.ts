@@ -67,6 +67,11 @@ function prepare(c: Connection) {
   const BASE = `(SELECT ${history.hexOf("p.hash")} FROM capture_bodies p WHERE p.id = b.base_id) AS baseHash`;
   const ROW = `${HEX}, b.encoding, b.size, b.body, ${BASE}, b.depth, b.chain_bytes AS chainBytes`;
   const LINK = `${HEX}, ${BASE}, b.depth, b.chain_bytes AS chainBytes, b.run`;
+  const insertBody = (position: string) =>
+    `INSERT INTO capture_bodies (hash, encoding, size, body, base_id, depth, chain_bytes, run, vendor_id, source_id, position)
+     VALUES (${history.unhex("@hash")}, @encoding, @size, @body, (SELECT p.id FROM capture_bodies p WHERE p.hash = ${history.unhex("@baseHash")}), @depth, @chainBytes, @run, @vendorId,
+       (SELECT s.id FROM sources s WHERE s.vendor_id = @vendorId AND s.url = @source), ${position})
+     RETURNING id`;
   return {
     row: c.prepare<[string], StoredBodyRow>(`SELECT ${ROW} FROM capture_bodies b WHERE ${BY_HASH}`),
     exists: c.prepare<[string], { id: number }>(`SELECT b.id FROM capture_bodies b WHERE ${BY_HASH}`),
@@ -78,13 +83,21 @@ function prepare(c: Connection) {
       `SELECT ${LINK}, b.position FROM capture_bodies b
        WHERE b.vendor_id = ? AND b.position IS NOT NULL ORDER BY b.position DESC LIMIT 1`,
     ),
-    insert: c.prepare<{ hash: string; size: number; vendorId: number | null; source: string | null; position: number | null } & EncodedBody, { id: number }>(
-      `INSERT INTO capture_bodies (hash, encoding, size, body, base_id, depth, chain_bytes, run, vendor_id, source_id, position)
-       VALUES (${history.unhex("@hash")}, @encoding, @size, @body, (SELECT p.id FROM capture_bodies p WHERE p.hash = ${history.unhex("@baseHash")}), @depth, @chainBytes, @run, @vendorId,
-         (SELECT s.id FROM sources s WHERE s.vendor_id = @vendorId AND s.url = @source), @position)
-       RETURNING id`,
+    insert: c.prepare<{ hash: string; size: number; vendorId: number | null; source: string | null; position: number | null } & EncodedBody, { id: number }>(insertBody("@position")),
+    // At the end of the vendor's bodies (nextPosition), in the same statement.
+    append: c.prepare<{ hash: string; size: number; vendorId: number; source: string } & EncodedBody, { id: number }>(
+      insertBody("(SELECT coalesce(max(e.position), 0) + 1 FROM capture_bodies e WHERE e.vendor_id = @vendorId)"),
     ),
     link: c.prepare<[string], LinkRow>(`SELECT ${LINK} FROM capture_bodies b WHERE ${BY_HASH}`),
+    // The body `run` bases back from one, in one statement: none when the chain ends first.
+    linkBack: c.prepare<{ hash: string; run: number }, LinkRow>(
+      `WITH RECURSIVE walk(id, steps) AS (
+         SELECT b.base_id, 1 FROM capture_bodies b WHERE b.hash = ${history.unhex("@hash")}
+         UNION ALL
+         SELECT p.base_id, w.steps + 1 FROM walk w JOIN capture_bodies p ON p.id = w.id WHERE w.steps < @run
+       )
+       SELECT ${LINK} FROM walk JOIN capture_bodies b ON b.id = walk.id WHERE walk.steps = @run`,
+    ),
     captureBody: c.prepare<[number], { bodyHash: string | null }>(
       `SELECT (SELECT ${history.hexOf("b.hash")} FROM capture_bodies b WHERE b.id = c.body_id) AS bodyHash FROM captures c WHERE c.id = ?`,
     ),
@@ -195,13 +208,15 @@ export async function encodeInChain(body: Uint8Array, head: ChainLink | null, st
 }
 
 /**
- * Where a link's stretch starts: `run` bases back. `known` holds links not yet written as such
- * (a conversion batch); a link that cannot be followed (rows re-based since) ends the walk.
+ * Where a link's stretch starts: `run` bases back, read in one statement. `known` holds links not
+ * yet written as such (a conversion batch), walked one by one; a link that cannot be followed (rows
+ * re-based since) ends the walk.
  */
 export async function stretchStart(db: RedlineDb, head: ChainLink, known?: ReadonlyMap<string, ChainLink>): Promise<ChainLink | null> {
   const st = bodyStatements(db);
   let link: LinkRow | undefined = head;
-  for (let i = 0; i < head.run && link; i += 1) link = link.baseHash === null ? undefined : (known?.get(link.baseHash) ?? (await st.link.get(link.baseHash)));
+  if (!known) link = head.run > 0 ? await st.linkBack.get({ hash: head.hash, run: head.run }) : head;
+  else for (let i = 0; i < head.run && link; i += 1) link = link.baseHash === null ? undefined : (known.get(link.baseHash) ?? (await st.link.get(link.baseHash)));
   if (!link) return null;
   const body = known?.get(link.hash)?.body ?? (await restoreBody(db, link.hash));
   return { ...link, body };
@@ -235,7 +250,7 @@ export async function storeBody(db: RedlineDb, owner: { vendorId: number; source
   if (sha256Hex(body) !== hash) throw new BodyStoreError(`store: a body of vendor ${owner.vendorId} from ${owner.source} does not match its hash ${hash}`);
   const head = await chainHead(db, owner.vendorId, owner.source);
   const encoded = await encodeInChain(body, head, (h) => stretchStart(db, h));
-  const inserted = await st.insert.get({ hash, size: body.byteLength, ...encoded, vendorId: owner.vendorId, source: owner.source, position: await nextPosition(db, owner.vendorId) });
+  const inserted = await st.append.get({ hash, size: body.byteLength, ...encoded, vendorId: owner.vendorId, source: owner.source });
   if (!inserted) throw new BodyStoreError(`store: unable to store a body of vendor ${owner.vendorId} from ${owner.source}`);
   let bySource = lastStored.get(db.connection);
   if (!bySource) {

@@ -3,9 +3,9 @@ import { rewindComponents } from "@/db/record/component-states";
 import { statementsFor } from "@/db/driver/prepared";
 import type { CaptureKey } from "@/db/record/prior-state";
 import { setAppliedThrough } from "@/db/record/record-capture";
-import { searchFieldsOf } from "@/db/search/search-text";
 import { keepLatestState, keepStateBeforeDeleting } from "@/db/history/state-log";
 import { keepLatestSnapshot, keepSnapshotBeforeDeleting } from "@/db/history/version-states";
+import { reindexIncidents } from "@/db/record/incident-index";
 import { writeStatements } from "@/db/record/write-statements";
 import type { IncidentRecord } from "@/lib/derive/incident-record";
 
@@ -75,8 +75,5 @@ async function restoreIncident(db: RedlineDb, vendorId: number, incidentId: numb
   });
   await st.deleteListings.run(incidentId);
   for (const [source, view] of Object.entries(record.sources)) await st.upsertIncidentSource.run(incidentId, vendorId, source, view.listed ? 1 : 0, view.hash);
-  await st.deleteSearch.run(incidentId);
-  await st.insertSearch.run(incidentId, ...searchFieldsOf(incident));
-  await st.deleteComponents.run(incidentId);
-  for (const c of incident.components) await st.insertComponent.run(incidentId, vendorId, c.id, c.name);
+  await reindexIncidents(db, vendorId, [{ id: incidentId, incident, search: true, components: true }]);
 }

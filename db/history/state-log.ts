@@ -1,6 +1,7 @@
 import type { Connection, RedlineDb } from "@/db/driver/database";
 import { encodeReverseDelta, resolveChain, resolveRow, type StoredPatch } from "@/db/history/json-deltas";
 import { packJson, type PackedJson, unpackJson } from "@/db/history/packed-json";
+import { writeRows } from "@/db/driver/batch";
 import { statementsFor } from "@/db/driver/prepared";
 
 /**
@@ -29,6 +30,11 @@ interface StateRow {
 function prepare(c: Connection) {
   return {
     latest: c.prepare<[number], StateRow>("SELECT id, capture_id AS captureId, state, patch, depth FROM incident_states WHERE incident_id = ? ORDER BY id DESC LIMIT 1"),
+    latestOf: c.prepare<{ incidents: string }, StateRow & { incidentId: number }>(
+      `SELECT id, incident_id AS incidentId, capture_id AS captureId, state, patch, depth FROM incident_states
+       WHERE id IN (SELECT max(id) FROM incident_states WHERE incident_id IN (${c.dialect.operations.listedIds("incidents")}) GROUP BY incident_id)`,
+    ),
+    removeAll: c.prepare<{ ids: string }>(`DELETE FROM incident_states WHERE id IN (${c.dialect.operations.listedIds("ids")})`),
     insert: c.prepare<[number, number, PackedJson | null, Buffer | null, number]>("INSERT INTO incident_states (incident_id, capture_id, state, patch, depth) VALUES (?, ?, ?, ?, ?)"),
     remove: c.prepare<[number]>("DELETE FROM incident_states WHERE id = ?"),
     setFull: c.prepare<[PackedJson, number]>("UPDATE incident_states SET state = ?, patch = NULL WHERE id = ?"),
@@ -63,20 +69,52 @@ async function readStateText(db: RedlineDb, incidentId: number, id: number): Pro
   );
 }
 
+/** An incident's new record as of a capture, to log. */
+export interface NewState {
+  incidentId: number;
+  captureId: number;
+  /** The record as JSON. */
+  state: string;
+  /** Whether the incident may have logged records before (false for one inserted in this transaction). */
+  known: boolean;
+}
+
+const INSERT_STATES = { into: "INSERT INTO incident_states (incident_id, capture_id, state, patch, depth)", row: "(?, ?, ?, ?, ?)" };
+
+/**
+ * Log incidents' new records as of a capture, each incident at most once: one read of their latest
+ * rows, one delete and one insert for all of them. Runs in the writer's transaction.
+ */
+export async function appendStates(db: RedlineDb, entries: readonly NewState[]): Promise<void> {
+  if (entries.length === 0) return;
+  const s = statements(db);
+  const known = entries.filter((e) => e.known).map((e) => e.incidentId);
+  const latest = new Map<number, StateRow>();
+  if (known.length > 0) {
+    for (const row of await s.latestOf.all({ incidents: JSON.stringify(known) })) latest.set(row.incidentId, stored(db, row));
+  }
+  const removed: number[] = [];
+  const rows: unknown[][] = [];
+  const { packed } = db.connection.dialect.history;
+  for (const { incidentId, captureId, state } of entries) {
+    const previous = latest.get(incidentId);
+    const depth = previous && previous.depth + 1 < STATE_CHECKPOINT ? previous.depth + 1 : 0;
+    if (previous && !isStateCheckpoint(previous.depth)) {
+      const before = previous.state !== null ? unpackJson(previous.state) : await readStateText(db, incidentId, previous.id);
+      // Moved to the end rather than shrunk in place: a shrunk row leaves its page mostly empty, as
+      // rows are only ever added at the end; ids are used only for order, which this keeps.
+      removed.push(previous.id);
+      rows.push([incidentId, previous.captureId, null, encodeReverseDelta(state, before), previous.depth]);
+    }
+    rows.push([incidentId, captureId, packed.write(packJson(state)), null, depth]);
+  }
+  if (removed.length > 0) await s.removeAll.run({ ids: JSON.stringify(removed) });
+  await writeRows(db.connection, INSERT_STATES, rows);
+}
+
 /** Log an incident's new record as of a capture. Runs in the writer's transaction. */
 export async function appendState(db: RedlineDb, incidentId: number, captureId: number, state: string): Promise<void> {
-  const s = statements(db);
-  const latest = await s.latest.get(incidentId);
-  const previous = latest && stored(db, latest);
-  const depth = previous && previous.depth + 1 < STATE_CHECKPOINT ? previous.depth + 1 : 0;
-  if (previous && !isStateCheckpoint(previous.depth)) {
-    const before = previous.state !== null ? unpackJson(previous.state) : await readStateText(db, incidentId, previous.id);
-    // Moved to the end rather than shrunk in place: a shrunk row leaves its page mostly empty, as
-    // rows are only ever added at the end; ids are used only for order, which this keeps.
-    await s.remove.run(previous.id);
-    await s.insert.run(incidentId, previous.captureId, null, encodeReverseDelta(state, before), previous.depth);
-  }
-  await s.insert.run(incidentId, captureId, db.connection.dialect.history.packed.write(packJson(state)), null, depth);
+  await appendStates(db, [{ incidentId, captureId, state, known: true }]);
 }
 
 /**

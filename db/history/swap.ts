@@ -3,9 +3,10 @@ import { statementsFor } from "@/db/driver/prepared";
 import type { StoredPatch } from "@/db/history/json-deltas";
 import { type PackedJson, unpackJson } from "@/db/history/packed-json";
 import { setAppliedThrough } from "@/db/record/record-capture";
-import { searchFieldsOf } from "@/db/search/search-text";
 import { transact } from "@/db/driver/transaction";
-import { type IncidentValues, insertVersionKinds, type VersionValues, writeStatements } from "@/db/record/write-statements";
+import { writeRows } from "@/db/driver/batch";
+import { reindexIncidents } from "@/db/record/incident-index";
+import { type IncidentValues, versionKindRows, type VersionValues, writeStatements } from "@/db/record/write-statements";
 import type { IncidentRecord } from "@/lib/derive/incident-record";
 
 /**
@@ -147,18 +148,15 @@ export async function swapIncidents(main: RedlineDb, scratch: RedlineDb, vendorI
     for (const v of versions.all(rebuilt.id)) {
       const row = await st.insertVersion.get({ ...v, snapshot: packed.write(v.snapshot), patch: packed.write(v.patch), incidentId: id, vendorId });
       if (!row) throw new Error(`store: unable to copy version ${v.seq} of ${providerId}`);
-      await insertVersionKinds(st, row.id, JSON.parse(v.kinds) as string[], vendorId, v.observedAt);
+      await writeRows(main.connection, st.kindRows, versionKindRows(row.id, JSON.parse(v.kinds) as string[], vendorId, v.observedAt));
       const removed = removedText.get(rebuilt.id, v.seq);
-      if (removed) await st.insertRemovedText.run(row.id, removed.removed);
+      if (removed) await writeRows(main.connection, main.connection.dialect.record.removedTexts, [[row.id, removed.removed]]);
       written += 1;
     }
     for (const state of states.all(rebuilt.id)) await onMain.copyState.run(id, state.captureId, packed.write(state.state), packed.write(state.patch), state.depth);
     for (const l of listings.all(rebuilt.id)) await st.upsertIncidentSource.run(id, vendorId, l.source, l.listed, l.hash);
     const { incident } = JSON.parse(unpackJson(rebuilt.state)) as IncidentRecord;
-    await st.deleteSearch.run(id);
-    await st.insertSearch.run(id, ...searchFieldsOf(incident));
-    await st.deleteComponents.run(id);
-    for (const c of incident.components) await st.insertComponent.run(id, vendorId, c.id, c.name);
+    await reindexIncidents(main, vendorId, [{ id, incident, search: true, components: true }]);
   }
   return written;
 }

@@ -75,8 +75,8 @@ export function postgresConnection(pool: pg.Pool, dialect: Dialect): PostgresCon
       const frame: Open = { client, active: true };
       let broken: unknown;
       try {
-        await client.query("BEGIN");
-        if (options.immediate) await client.query("SELECT pg_advisory_xact_lock($1)", [WRITER_LOCK]);
+        // The writer's lock goes with its BEGIN: one round trip (the lock's key is a constant).
+        await client.query(options.immediate ? `BEGIN; SELECT pg_advisory_xact_lock(${WRITER_LOCK})` : "BEGIN");
         const result = await scope.run(frame, work);
         frame.active = false;
         await client.query("COMMIT");

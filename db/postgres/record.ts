@@ -8,7 +8,7 @@ export const postgresRecord: RecordDialect = {
   // The planner picks its indexes itself.
   indexedBy: () => "",
   least: (left, right) => `least(${left}, ${right})`,
-  deleteSearchEntry: "DELETE FROM incident_search WHERE incident_id = ?",
-  insertSearchEntry: "INSERT INTO incident_search (incident_id, title, updates, postmortem) VALUES (?, ?, ?, ?)",
-  insertRemovedText: "INSERT INTO version_search (version_id, removed) VALUES (?, ?)",
+  deleteSearchEntries: "DELETE FROM incident_search WHERE incident_id IN (SELECT value::bigint FROM jsonb_array_elements_text(@ids::jsonb))",
+  searchEntries: { into: "INSERT INTO incident_search (incident_id, title, updates, postmortem)", row: "(?, ?, ?, ?)" },
+  removedTexts: { into: "INSERT INTO version_search (version_id, removed)", row: "(?, ?)" },
 };

@@ -1,6 +1,5 @@
 import type { RedlineDb } from "@/db/driver/database";
 import { loadComponentPrior, loadOpenIncidents, recordComponentStep } from "@/db/record/component-states";
-import { markStandingsRead } from "@/db/record/capture-runs";
 import { type CaptureKey, loadPriorState, type PriorState } from "@/db/record/prior-state";
 import { recordDerivation, setAppliedThrough, warningsJson } from "@/db/record/record-capture";
 import { writeStatements } from "@/db/record/write-statements";
@@ -103,15 +102,18 @@ export interface QuietStart {
 
 export interface RecordedApplication {
   versions: number;
+  /** Whether applying it read the standing of the vendor's other sources (setAppliedThrough notes it). */
+  readStandings: boolean;
   quietStarted: QuietStart | null;
 }
 
-/** Record a derived capture: the versions it added and the quiet degradation it started. Runs inside the caller's transaction. */
-export async function recordApplication(db: RedlineDb, vendorId: number, captureId: number, key: CaptureKey, application: CaptureApplication): Promise<RecordedApplication> {
-  if (!changesNothing(application)) await markStandingsRead(db, vendorId, key.source, key.observedAt);
-  const versions = await recordDerivation(db, { vendorId, captureId, source: key.source, observedAt: key.observedAt }, application.derivation, application.prior.ids);
+/** Record a derived capture: the versions it added and the quiet degradation it started (`rowDerived`: its row says what it added already). Runs inside the caller's transaction. */
+export async function recordApplication(
+  db: RedlineDb, vendorId: number, captureId: number, key: CaptureKey, application: CaptureApplication, options: { rowDerived?: boolean } = {},
+): Promise<RecordedApplication> {
+  const versions = await recordDerivation(db, { vendorId, captureId, source: key.source, observedAt: key.observedAt }, application.derivation, application.prior.ids, options);
   const quietStarted = await applyComponents(db, { vendorId, captureId, observedAt: key.observedAt, source: key.source }, application.components);
-  return { versions, quietStarted };
+  return { versions, readStandings: !changesNothing(application), quietStarted };
 }
 
 /**
@@ -149,13 +151,13 @@ export async function touchRunSeen(db: RedlineDb, vendorId: number, application:
  */
 export async function applyCapture(db: RedlineDb, vendor: { id: number; name: string }, capture: ReadCapture, resolve: PlatformResolver): Promise<number> {
   const application = await deriveApplication(db, vendor, capture, resolve);
-  let versions = 0;
+  let recorded: RecordedApplication | null = null;
   if (application) {
-    versions = (await recordApplication(db, vendor.id, capture.captureId, capture.key, application)).versions;
+    recorded = await recordApplication(db, vendor.id, capture.captureId, capture.key, application);
     if (capture.lastObservedAt > capture.key.observedAt) await touchRunSeen(db, vendor.id, application, capture.lastObservedAt);
   }
-  await setAppliedThrough(db, vendor.id, capture.key);
-  return versions;
+  await setAppliedThrough(db, vendor.id, capture.key, recorded?.readStandings);
+  return recorded?.versions ?? 0;
 }
 
 /** What a capture says once read again: its outcome and warnings may differ under a newer parser. */

@@ -26,8 +26,3 @@ export async function splitGoodRunsAround(db: RedlineDb, vendorId: number, obser
 export async function continueRun(db: RedlineDb, run: CaptureRow, observedAt: string): Promise<void> {
   await writeStatements(db).extendRun.run(observedAt, run.id);
 }
-
-/** Note that a capture of `source` at `observedAt` read the standing of the vendor's other sources. */
-export async function markStandingsRead(db: RedlineDb, vendorId: number, source: string, observedAt: string): Promise<void> {
-  await writeStatements(db).markStandingsRead.run({ at: observedAt, by: source, id: vendorId });
-}

@@ -30,14 +30,8 @@ async function readRecord(db: RedlineDb, row: IncidentStateRow): Promise<Inciden
 }
 
 async function standingOf(db: RedlineDb, vendorId: number, source: string, presence: PresenceRule, key: CaptureKey): Promise<SourceStanding> {
-  const st = writeStatements(db);
-  const args = [vendorId, source, key.observedAt, key.source, key.hash, key.observedAt] as const;
-  return {
-    source,
-    presence,
-    lastLiveAt: (await st.lastLive.get(key.observedAt, ...args))?.observedAt ?? null,
-    windowStart: (await st.lastWindow.get(...args))?.windowStart ?? null,
-  };
+  const row = await writeStatements(db).standing.get({ vendorId, source, observedAt: key.observedAt, keySource: key.source, hash: key.hash });
+  return { source, presence, lastLiveAt: row?.lastLiveAt ?? null, windowStart: row?.windowStart ?? null };
 }
 
 /**

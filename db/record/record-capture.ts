@@ -4,9 +4,11 @@ import type { CaptureKey } from "@/db/record/prior-state";
 import type { CaptureOutcome } from "@/db/schema";
 import { packVersionContent } from "@/db/history/version-content";
 import { searchFieldsOf } from "@/db/search/search-text";
-import { appendState } from "@/db/history/state-log";
+import { appendStates } from "@/db/history/state-log";
 import { versionStorage } from "@/db/history/version-states";
-import { type IncidentValues, insertVersionKinds, writeStatements, type WriteStatements } from "@/db/record/write-statements";
+import { writeRows } from "@/db/driver/batch";
+import { type IndexedIncident, reindexIncidents } from "@/db/record/incident-index";
+import { type IncidentValues, versionKindRows, writeStatements } from "@/db/record/write-statements";
 import type { CaptureDerivation, DerivedIncident } from "@/lib/derive/derive-capture";
 import type { IncidentRecord } from "@/lib/derive/incident-record";
 import type { ReadWarning } from "@/lib/derive/observation";
@@ -30,6 +32,20 @@ export interface CaptureInput {
   error: string | null;
   incidentCount: number | null;
   warnings: readonly ReadWarning[];
+  /** Whether its source is registered already (read in the capture's transaction): then it is not registered again. */
+  sourceKnown?: boolean;
+  /** What deriving it gave, when it was derived before its row is written (recordDerivation then leaves the row be). */
+  derived?: CaptureDerived;
+}
+
+/** What deriving a capture gave, kept on its row: the versions it added and the window it read. */
+export interface CaptureDerived {
+  versionCount: number;
+  windowStart: string | null;
+}
+
+export function capturedDerived(derivation: CaptureDerivation): CaptureDerived {
+  return { versionCount: derivation.incidents.filter((d) => d.version).length, windowStart: derivation.windowStart };
 }
 
 /** At most this many warnings are kept per capture; the count says how many there were. */
@@ -45,9 +61,8 @@ export function warningsJson(warnings: readonly ReadWarning[]): string | null {
  */
 export async function insertCapture(db: RedlineDb, input: CaptureInput): Promise<number | null> {
   const st = writeStatements(db);
-  if (await st.captureExists.get(input.vendorId, input.source, input.observedAt, input.hash)) return null;
   const keepBody = input.body !== null && input.body.byteLength > 0 && (input.outcome === "ok" || input.outcome === "invalid");
-  await st.registerSource.run(input.vendorId, input.source, input.platform);
+  if (!input.sourceKnown) await st.registerSource.run(input.vendorId, input.source, input.platform);
   const bodyId = keepBody && input.body ? await storeBody(db, input, input.hash, input.body) : null;
   const inserted = await st.insertCapture.get({
     vendorId: input.vendorId,
@@ -63,9 +78,11 @@ export async function insertCapture(db: RedlineDb, input: CaptureInput): Promise
     recordedAt: new Date().toISOString(),
     warnings: warningsJson(input.warnings),
     warningCount: input.warnings.length,
+    versionCount: input.derived?.versionCount ?? 0,
+    windowStart: input.derived?.windowStart ?? null,
   });
-  if (!inserted) throw new Error(`store: unable to insert capture of vendor ${input.vendorId}`);
-  return inserted.id;
+  // Recorded before at this very instant: the run placing found is another content's.
+  return inserted?.id ?? null;
 }
 
 /** How many versions the vendor's incidents have. */
@@ -80,8 +97,12 @@ export async function appliedThrough(db: RedlineDb, vendorId: number): Promise<C
   return { observedAt: row.observedAt, source: row.source, hash: row.hash };
 }
 
-export async function setAppliedThrough(db: RedlineDb, vendorId: number, key: CaptureKey | null): Promise<void> {
-  await writeStatements(db).setApplied.run(key?.observedAt ?? null, key?.source ?? null, key?.hash ?? null, vendorId);
+/**
+ * Note the capture applied last; `readStandings`: applying it read the standing of the vendor's
+ * other sources (lib/derive/capture-place.ts: a run it continues may need them read again).
+ */
+export async function setAppliedThrough(db: RedlineDb, vendorId: number, key: CaptureKey | null, readStandings = false): Promise<void> {
+  await writeStatements(db).setApplied.run({ observedAt: key?.observedAt ?? null, source: key?.source ?? null, hash: key?.hash ?? null, read: readStandings && key ? 1 : 0, id: vendorId });
 }
 
 /** The source a page names as the incident's: the one that lists it now, this capture's first. */
@@ -114,88 +135,118 @@ function incidentValues(record: IncidentRecord, source: string, observedAt: stri
   };
 }
 
-/** Keep the search index and the component filter in step with the incident as it now reads. */
-async function indexIncident(st: WriteStatements, vendorId: number, incidentId: number, derived: DerivedIncident): Promise<void> {
+/** Whether what the search index or the component filter hold of the incident changes. */
+function reindexed(id: number, derived: DerivedIncident): IndexedIncident | null {
   const { incident } = derived.record;
   const before = derived.before?.incident;
-  // Written again only when what the index holds would change.
-  const fields = searchFieldsOf(incident);
-  if (!before || JSON.stringify(searchFieldsOf(before)) !== JSON.stringify(fields)) {
-    await st.deleteSearch.run(incidentId);
-    await st.insertSearch.run(incidentId, ...fields);
-  }
-  if (!before || JSON.stringify(before.components) !== JSON.stringify(incident.components)) {
-    await st.deleteComponents.run(incidentId);
-    for (const c of incident.components) await st.insertComponent.run(incidentId, vendorId, c.id, c.name);
-  }
+  const search = !before || JSON.stringify(searchFieldsOf(before)) !== JSON.stringify(searchFieldsOf(incident));
+  const components = !before || JSON.stringify(before.components) !== JSON.stringify(incident.components);
+  return search || components ? { id, incident, search, components } : null;
 }
 
-/** Write one incident's new record (and version, if any) as of a capture; returns its row id. */
-export async function writeDerivedIncident(
-  db: RedlineDb,
-  ctx: { vendorId: number; captureId: number; source: string; observedAt: string },
-  derived: DerivedIncident,
-  knownId: number | undefined,
-): Promise<number> {
-  const st = writeStatements(db);
-  const values = incidentValues(derived.record, ctx.source, ctx.observedAt);
-  let id = knownId;
-  if (id === undefined) {
-    const inserted = await st.insertIncident.get({ ...values, vendorId: ctx.vendorId, providerId: derived.providerId });
-    if (!inserted) throw new Error(`store: unable to insert incident ${derived.providerId}`);
-    id = inserted.id;
-  } else await st.updateIncident.run({ ...values, id });
-  for (const [source, view] of Object.entries(derived.record.sources)) {
-    const was = derived.before?.sources[source];
-    if (was && was.listed === view.listed && was.hash === view.hash) continue;
-    await st.upsertIncidentSource.run(id, ctx.vendorId, source, view.listed ? 1 : 0, view.hash);
-  }
-  await appendState(db, id, ctx.captureId, values.state);
-  const { version } = derived;
-  if (version) {
-    const { incident } = version.state;
-    const row = await st.insertVersion.get({
-      incidentId: id,
-      vendorId: ctx.vendorId,
-      seq: version.seq,
-      observedAt: ctx.observedAt,
-      hash: version.hash,
-      ...(await versionStorage(db, id, version.seq, JSON.stringify(version.state), values.state)),
-      kinds: JSON.stringify(version.kinds),
-      content: packVersionContent({
-        changes: version.changes, summary: version.summary, headline: version.headline,
-        title: incident.title, impact: incident.impact, incidentKind: incident.kind,
-        status: incident.status, open: isOpenIncident(incident, version.state.presence),
-      }),
-      textVersion: SUMMARY_VERSION,
-      captureId: ctx.captureId,
-    });
-    if (!row) throw new Error(`store: unable to insert version ${version.seq} of incident ${derived.providerId}`);
-    await insertVersionKinds(st, row.id, version.kinds, ctx.vendorId, ctx.observedAt);
-    const removed = derived.before ? removedText(derived.before.incident, incident) : "";
-    if (removed !== "") await st.insertRemovedText.run(row.id, removed);
-  }
-  await indexIncident(st, ctx.vendorId, id, derived);
-  return id;
+type WriteContext = { vendorId: number; captureId: number; source: string; observedAt: string };
+
+/** The values of an incident row as `incidentRows` takes them. */
+function incidentRow(vendorId: number, providerId: string, v: IncidentValues): unknown[] {
+  return [
+    vendorId, providerId, v.kind, v.title, v.status, v.impact, v.startedAt, v.resolvedAt, v.presence, v.source,
+    v.firstSeenAt, v.seenAt, v.observedHash, v.versionCount, v.lastChangedAt, v.postmortemAt, v.editsAfterResolution,
+  ];
 }
 
 /**
- * Record what deriving one capture gave: every changed record, its version, the incidents seen.
+ * Write incidents' new records (and versions, if any) as of a capture, each incident once: a few
+ * statements per table for all of them (db/driver/batch.ts), not one per row.
+ */
+async function writeDerivedIncidents(db: RedlineDb, ctx: WriteContext, incidents: readonly DerivedIncident[], known: ReadonlyMap<string, number>): Promise<void> {
+  const st = writeStatements(db);
+  const written = incidents.map((derived) => ({ derived, values: incidentValues(derived.record, ctx.source, ctx.observedAt) }));
+  const rowIds = new Map<string, number>();
+  const returned = await writeRows<{ id: number; providerId: string }>(db.connection, st.incidentRows, written.map((w) => incidentRow(ctx.vendorId, w.derived.providerId, w.values)));
+  for (const row of returned) rowIds.set(row.providerId, row.id);
+  const idOf = (derived: DerivedIncident): number => {
+    const id = rowIds.get(derived.providerId);
+    if (id === undefined) throw new Error(`store: unable to write incident ${derived.providerId}`);
+    return id;
+  };
+  const listings: unknown[][] = [];
+  for (const { derived } of written) {
+    for (const [source, view] of Object.entries(derived.record.sources)) {
+      const was = derived.before?.sources[source];
+      if (!was || was.listed !== view.listed || was.hash !== view.hash) listings.push([idOf(derived), ctx.vendorId, source, view.listed ? 1 : 0, view.hash]);
+    }
+  }
+  await writeRows(db.connection, st.incidentSourceRows, listings);
+  await appendStates(db, written.map(({ derived, values }) => ({ incidentId: idOf(derived), captureId: ctx.captureId, state: values.state, known: known.has(derived.providerId) })));
+  const versions: unknown[][] = [];
+  const versioned: DerivedIncident[] = [];
+  for (const { derived, values } of written) {
+    const { version } = derived;
+    if (!version) continue;
+    const id = idOf(derived);
+    const { incident } = version.state;
+    const storage = await versionStorage(db, id, version.seq, JSON.stringify(version.state), values.state);
+    const content = packVersionContent({
+      changes: version.changes, summary: version.summary, headline: version.headline,
+      title: incident.title, impact: incident.impact, incidentKind: incident.kind,
+      status: incident.status, open: isOpenIncident(incident, version.state.presence),
+    });
+    versions.push([id, ctx.vendorId, version.seq, ctx.observedAt, version.hash, storage.snapshot, storage.patch, JSON.stringify(version.kinds), content, SUMMARY_VERSION, ctx.captureId]);
+    versioned.push(derived);
+  }
+  const versionIds = new Map((await writeRows<{ id: number; incidentId: number }>(db.connection, st.versionRows, versions)).map((r) => [r.incidentId, r.id]));
+  const kinds: unknown[][] = [];
+  const removed: unknown[][] = [];
+  for (const derived of versioned) {
+    const versionId = versionIds.get(idOf(derived));
+    if (versionId === undefined || !derived.version) throw new Error(`store: unable to insert version ${derived.version?.seq ?? "?"} of incident ${derived.providerId}`);
+    kinds.push(...versionKindRows(versionId, derived.version.kinds, ctx.vendorId, ctx.observedAt));
+    const text = derived.before ? removedText(derived.before.incident, derived.version.state.incident) : "";
+    if (text !== "") removed.push([versionId, text]);
+  }
+  await writeRows(db.connection, st.kindRows, kinds);
+  await writeRows(db.connection, db.connection.dialect.record.removedTexts, removed);
+  await reindexIncidents(db, ctx.vendorId, written.flatMap(({ derived }) => reindexed(idOf(derived), derived) ?? []));
+}
+
+/** Incidents in groups that name each at most once, in order: a group is written at once. */
+function onceEach(incidents: readonly DerivedIncident[]): DerivedIncident[][] {
+  const groups: DerivedIncident[][] = [];
+  let group: DerivedIncident[] = [];
+  let seen = new Set<string>();
+  for (const derived of incidents) {
+    if (seen.has(derived.providerId)) {
+      groups.push(group);
+      group = [];
+      seen = new Set();
+    }
+    group.push(derived);
+    seen.add(derived.providerId);
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
+}
+
+/**
+ * Record what deriving one capture gave: every changed record, its version, the incidents seen,
+ * and on the capture's row what it added (unless `rowDerived`: written with the row).
  * Runs inside the caller's transaction. Returns the number of versions added.
  */
 export async function recordDerivation(
   db: RedlineDb,
-  ctx: { vendorId: number; captureId: number; source: string; observedAt: string },
+  ctx: WriteContext,
   derivation: CaptureDerivation,
   ids: ReadonlyMap<string, number>,
+  options: { rowDerived?: boolean } = {},
 ): Promise<number> {
   const st = writeStatements(db);
-  let versions = 0;
-  for (const derived of derivation.incidents) {
-    await writeDerivedIncident(db, ctx, derived, ids.get(derived.providerId));
-    if (derived.version) versions += 1;
+  const known = new Map(ids);
+  for (const group of onceEach(derivation.incidents)) {
+    await writeDerivedIncidents(db, ctx, group, known);
+    for (const derived of group) known.set(derived.providerId, 0);
   }
+  const derived = capturedDerived(derivation);
   if (derivation.seen.length > 0) await st.touchSeen.run({ seenAt: ctx.observedAt, vendorId: ctx.vendorId, ids: JSON.stringify(derivation.seen) });
-  await st.setCaptureDerived.run(versions, derivation.windowStart, ctx.captureId);
-  return versions;
+  if (!options.rowDerived) await st.setCaptureDerived.run(derived.versionCount, derived.windowStart, ctx.captureId);
+  return derived.versionCount;
 }

@@ -6,7 +6,7 @@ import { saveSource, type SourceRow } from "@/db/operations/poll-state";
 import { rewindHistory } from "@/db/history/rewind";
 import { applyCapture, type CaptureApplication, type CaptureReading, changesNothing, deriveApplication, type PlatformResolver, type ReadCapture, type ReadingPlatform, recordApplication, saveCaptureReading, touchRunSeen } from "@/db/record/apply";
 import { continueRun, splitGoodRunsAround, splitRun } from "@/db/record/capture-runs";
-import { type CaptureInput, insertCapture, setAppliedThrough } from "@/db/record/record-capture";
+import { type CaptureInput, capturedDerived, insertCapture, setAppliedThrough } from "@/db/record/record-capture";
 import { type CaptureRow, writeStatements } from "@/db/record/write-statements";
 import { setDerivedWith } from "@/db/settings/vendors";
 import type { CaptureOutcome } from "@/db/schema";
@@ -63,10 +63,12 @@ interface CaptureContext {
   job: { status: string } | undefined;
   /** The vendor's derivation marker as stored now. */
   derivedWith: string | null;
+  /** Whether the capture's source is registered. */
+  sourceKnown: boolean;
 }
 
 async function loadContext(db: RedlineDb, vendorId: number, source: string, observedAt: string): Promise<CaptureContext> {
-  const vendor = await writeStatements(db).captureContext.get(vendorId);
+  const vendor = await writeStatements(db).captureContext.get({ vendorId, source });
   const applied = vendor?.appliedObservedAt && vendor.appliedSource && vendor.appliedHash ? { observedAt: vendor.appliedObservedAt, source: vendor.appliedSource, hash: vendor.appliedHash } : null;
   return {
     applied,
@@ -75,6 +77,7 @@ async function loadContext(db: RedlineDb, vendorId: number, source: string, obse
     read: vendor ? { at: vendor.standingsReadAt, by: vendor.standingsReadBy } : undefined,
     job: vendor?.jobStatus ? { status: vendor.jobStatus } : undefined,
     derivedWith: vendor?.derivedWith ?? null,
+    sourceKnown: vendor?.sourceKnown === 1,
   };
 }
 
@@ -125,12 +128,14 @@ export async function recordCapture(db: RedlineDb, input: CaptureToRecord, resol
       }
     }
     if (late) await splitGoodRunsAround(db, vendor.id, input.observedAt);
-    const captureId = await insertCapture(db, capture);
+    const pending = late || context.job?.status === "swapping";
+    // Derived before its row is written (deriving reads nothing the row changes), so the row says what it added.
+    if (!pending) application ??= await deriveApplication(db, vendor, { key, platform, parsed }, resolve);
+    const captureId = await insertCapture(db, { ...capture, sourceKnown: context.sourceKnown, derived: application && !pending ? capturedDerived(application.derivation) : undefined });
     if (captureId === null) return { ...base, outcome: parsed.outcome, error: parsed.error };
     if (late) await queueJob(db, vendor.id, "late-capture", key);
-    if (late || context.job?.status === "swapping") return { ...result, captureId, pending: true };
-    application ??= await deriveApplication(db, vendor, { key, platform, parsed }, resolve);
-    const recorded = application ? await recordApplication(db, vendor.id, captureId, key, application) : null;
+    if (pending) return { ...result, captureId, pending: true };
+    const recorded = application ? await recordApplication(db, vendor.id, captureId, key, application, { rowDerived: true }) : null;
     const versionsAdded = recorded?.versions ?? 0;
     if (input.notify && application && versionsAdded > 0) {
       await enqueueVersions(db, vendor.id, versionFacts(vendor.slug, application.derivation), new Date().toISOString());
@@ -140,7 +145,7 @@ export async function recordCapture(db: RedlineDb, input: CaptureToRecord, resol
       const { from, components } = recorded.quietStarted;
       await enqueueQuietDegradation(db, vendor.id, { from, facts: quietDegradationFacts(vendor.slug, components) }, new Date().toISOString());
     }
-    await setAppliedThrough(db, vendor.id, key);
+    await setAppliedThrough(db, vendor.id, key, recorded?.readStandings);
     return { ...result, captureId, versionsAdded };
   }, { immediate: true });
 }
@@ -152,7 +157,7 @@ async function recordUnapplied(db: RedlineDb, capture: CaptureInput, placement: 
     return placement.run.id;
   }
   if (placement.kind === "new" && placement.split) await splitRun(db, placement.split);
-  return insertCapture(db, capture);
+  return insertCapture(db, { ...capture, sourceKnown: context.sourceKnown });
 }
 
 /** Mark the parsers a first capture was read with, or queue the rebuild an upgrade calls for (never here: this runs inside polls and webhook requests). */

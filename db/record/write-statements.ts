@@ -1,4 +1,4 @@
-import type { Connection, RedlineDb } from "@/db/driver/database";
+import type { Connection, RedlineDb, RowsStatement } from "@/db/driver/database";
 import type { StoredPatch } from "@/db/history/json-deltas";
 import type { PackedJson } from "@/db/history/packed-json";
 import { statementsFor } from "@/db/driver/prepared";
@@ -58,16 +58,16 @@ const CAPTURE_COLUMNS = `id, vendor_id AS vendorId, source, platform, observed_a
 function prepareWriteStatements(c: Connection) {
   const d = c.dialect.record;
   return {
-    captureExists: c.prepare<[number, string, string, string], { id: number; outcome: string; error: string | null }>(
-      "SELECT id, outcome, error FROM captures WHERE vendor_id = ? AND source = ? AND observed_at = ? AND hash = ?",
-    ),
     insertCapture: c.prepare<{
       vendorId: number; source: string; platform: string; observedAt: string; outcome: CaptureOutcome; error: string | null;
       size: number | null; hash: string; bodyId: number | null; incidentCount: number | null; recordedAt: string;
-      warnings: string | null; warningCount: number;
+      warnings: string | null; warningCount: number; versionCount: number; windowStart: string | null;
     }, { id: number }>(
-      `INSERT INTO captures (vendor_id, source, platform, observed_at, last_observed_at, outcome, error, size, hash, body_id, incident_count, recorded_at, warnings, warning_count)
-       VALUES (@vendorId, @source, @platform, @observedAt, @observedAt, @outcome, @error, @size, @hash, @bodyId, @incidentCount, @recordedAt, @warnings, @warningCount)
+      `INSERT INTO captures (vendor_id, source, platform, observed_at, last_observed_at, outcome, error, size, hash, body_id, incident_count, recorded_at,
+         warnings, warning_count, version_count, window_start)
+       VALUES (@vendorId, @source, @platform, @observedAt, @observedAt, @outcome, @error, @size, @hash, @bodyId, @incidentCount, @recordedAt,
+         @warnings, @warningCount, @versionCount, @windowStart)
+       ON CONFLICT (vendor_id, source, observed_at, hash) DO NOTHING
        RETURNING id`,
     ),
     // The source's run at or before a time, and whether it is the source's latest (none starts after that time).
@@ -93,20 +93,19 @@ function prepareWriteStatements(c: Connection) {
        FROM captures WHERE id = ?`,
     ),
     // What placing a capture needs of its vendor, in one statement: the capture applied last and
-    // where its run ends, who last read the sources' standings, the derivation marker, the job under way.
-    captureContext: c.prepare<[number], {
+    // where its run ends, who last read the sources' standings, the derivation marker, the job under way,
+    // whether the capture's source is registered.
+    captureContext: c.prepare<{ vendorId: number; source: string }, {
       appliedObservedAt: string | null; appliedSource: string | null; appliedHash: string | null; appliedLastObservedAt: string | null;
-      standingsReadAt: string | null; standingsReadBy: string | null; derivedWith: string | null; jobStatus: string | null;
+      standingsReadAt: string | null; standingsReadBy: string | null; derivedWith: string | null; jobStatus: string | null; sourceKnown: number;
     }>(
       `SELECT v.applied_observed_at AS appliedObservedAt, v.applied_source AS appliedSource, v.applied_hash AS appliedHash,
          (SELECT coalesce(a.last_observed_at, a.observed_at) FROM captures a
           WHERE a.vendor_id = v.id AND a.source = v.applied_source AND a.observed_at = v.applied_observed_at AND a.hash = v.applied_hash) AS appliedLastObservedAt,
          v.standings_read_at AS standingsReadAt, v.standings_read_by AS standingsReadBy, v.derived_with AS derivedWith,
-         (SELECT j.status FROM derivation_jobs j WHERE j.vendor_id = v.id AND j.status IN ('queued', 'building', 'swapping') ORDER BY j.id LIMIT 1) AS jobStatus
-       FROM vendors v WHERE v.id = ?`,
-    ),
-    markStandingsRead: c.prepare<{ at: string; by: string; id: number }>(
-      "UPDATE vendors SET standings_read_at = @at, standings_read_by = @by WHERE id = @id AND coalesce(standings_read_at, '') <= @at",
+         (SELECT j.status FROM derivation_jobs j WHERE j.vendor_id = v.id AND j.status IN ('queued', 'building', 'swapping') ORDER BY j.id LIMIT 1) AS jobStatus,
+         CASE WHEN EXISTS (SELECT 1 FROM sources s WHERE s.vendor_id = v.id AND s.url = @source) THEN 1 ELSE 0 END AS sourceKnown
+       FROM vendors v WHERE v.id = @vendorId`,
     ),
     registerSource: c.prepare<[number, string, string]>(
       "INSERT INTO sources (vendor_id, url, platform) VALUES (?, ?, ?) ON CONFLICT (vendor_id, url) DO NOTHING",
@@ -119,8 +118,12 @@ function prepareWriteStatements(c: Connection) {
     applied: c.prepare<[number], { observedAt: string | null; source: string | null; hash: string | null }>(
       "SELECT applied_observed_at AS observedAt, applied_source AS source, applied_hash AS hash FROM vendors WHERE id = ?",
     ),
-    setApplied: c.prepare<[string | null, string | null, string | null, number]>(
-      "UPDATE vendors SET applied_observed_at = ?, applied_source = ?, applied_hash = ? WHERE id = ?",
+    // The capture applied last and, when it read the standings of the vendor's other sources, who read them last (never backwards).
+    setApplied: c.prepare<{ observedAt: string | null; source: string | null; hash: string | null; read: number; id: number }>(
+      `UPDATE vendors SET applied_observed_at = @observedAt, applied_source = @source, applied_hash = @hash,
+         standings_read_at = CASE WHEN @read = 1 AND coalesce(standings_read_at, '') <= @observedAt THEN @observedAt ELSE standings_read_at END,
+         standings_read_by = CASE WHEN @read = 1 AND coalesce(standings_read_at, '') <= @observedAt THEN @source ELSE standings_read_by END
+       WHERE id = @id`,
     ),
     captureKeysAfterId: c.prepare<[number, number], { observedAt: string; source: string; hash: string }>(
       "SELECT observed_at AS observedAt, source, hash FROM captures WHERE vendor_id = ? AND id > ? ORDER BY observed_at, source, hash",
@@ -132,14 +135,16 @@ function prepareWriteStatements(c: Connection) {
     ),
     vendorVersionCount: c.prepare<[number], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE vendor_id = ?"),
     vendorSources: c.prepare<[number], { source: string; platform: string }>("SELECT url AS source, platform FROM sources WHERE vendor_id = ?"),
-    // A run that reaches past the capture (one that arrived late) is taken as observing up to it.
-    lastLive: c.prepare<[string, number, string, string, string, string, string], { observedAt: string }>(
-      `SELECT ${d.least("coalesce(last_observed_at, observed_at)", "?")} AS observedAt FROM captures${d.indexedBy("captures_identity")} WHERE vendor_id = ? AND source = ? AND outcome IN ('ok', 'not-modified')
-         AND (observed_at, source, hash) < (?, ?, ?) AND observed_at <= ? ORDER BY observed_at DESC LIMIT 1`,
-    ),
-    lastWindow: c.prepare<[number, string, string, string, string, string], { windowStart: string | null }>(
-      `SELECT window_start AS windowStart FROM captures${d.indexedBy("captures_identity")} WHERE vendor_id = ? AND source = ? AND outcome = 'ok'
-         AND (observed_at, source, hash) < (?, ?, ?) AND observed_at <= ? ORDER BY observed_at DESC LIMIT 1`,
+    // Where a source stood just before a capture, in one statement: its last live observation (a
+    // run that reaches past the capture, one that arrived late, is taken as observing up to it)
+    // and the window its last good capture read.
+    standing: c.prepare<{ vendorId: number; source: string; observedAt: string; keySource: string; hash: string }, { lastLiveAt: string | null; windowStart: string | null }>(
+      `SELECT
+         (SELECT ${d.least("coalesce(last_observed_at, observed_at)", "@observedAt")} FROM captures${d.indexedBy("captures_identity")}
+          WHERE vendor_id = @vendorId AND source = @source AND outcome IN ('ok', 'not-modified')
+            AND (observed_at, source, hash) < (@observedAt, @keySource, @hash) AND observed_at <= @observedAt ORDER BY observed_at DESC LIMIT 1) AS lastLiveAt,
+         (SELECT window_start FROM captures${d.indexedBy("captures_identity")} WHERE vendor_id = @vendorId AND source = @source AND outcome = 'ok'
+            AND (observed_at, source, hash) < (@observedAt, @keySource, @hash) AND observed_at <= @observedAt ORDER BY observed_at DESC LIMIT 1) AS windowStart`,
     ),
     lightRows: c.prepare<{ source: string; vendorId: number; ids: string }, LightIncidentRow>(
       `SELECT i.id, i.provider_id AS providerId, i.presence, s.listed, s.hash FROM incidents i
@@ -176,6 +181,33 @@ function prepareWriteStatements(c: Connection) {
       `UPDATE incidents SET last_seen_at = ${c.dialect.operations.greatest("last_seen_at", "@seenAt")}
        WHERE vendor_id = @vendorId AND provider_id IN (${c.dialect.queries.listedValues("ids")})`,
     ),
+    // Incidents new and known, in one statement: a known one's last sighting only moves forward.
+    incidentRows: {
+      into: `INSERT INTO incidents (vendor_id, provider_id, kind, title, status, impact, started_at, resolved_at, presence, source,
+         first_seen_at, last_seen_at, observed_hash, version_count, last_changed_at, postmortem_at, edits_after_resolution)`,
+      row: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      tail: `ON CONFLICT (vendor_id, provider_id) DO UPDATE SET kind = excluded.kind, title = excluded.title, status = excluded.status,
+         impact = excluded.impact, started_at = excluded.started_at, resolved_at = excluded.resolved_at, presence = excluded.presence,
+         source = excluded.source, observed_hash = excluded.observed_hash, first_seen_at = excluded.first_seen_at,
+         version_count = excluded.version_count, last_changed_at = excluded.last_changed_at, postmortem_at = excluded.postmortem_at,
+         edits_after_resolution = excluded.edits_after_resolution,
+         last_seen_at = ${c.dialect.operations.greatest("incidents.last_seen_at", "excluded.last_seen_at")}
+       RETURNING id, provider_id AS providerId`,
+    } satisfies RowsStatement,
+    incidentSourceRows: {
+      into: "INSERT INTO incident_sources (incident_id, vendor_id, source, listed, hash)",
+      row: "(?, ?, ?, ?, ?)",
+      tail: "ON CONFLICT (incident_id, source) DO UPDATE SET listed = excluded.listed, hash = excluded.hash",
+    } satisfies RowsStatement,
+    versionRows: {
+      into: "INSERT INTO incident_versions (incident_id, vendor_id, seq, observed_at, hash, snapshot, patch, kinds, content, text_version, capture_id)",
+      row: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      tail: "RETURNING id, incident_id AS incidentId",
+    } satisfies RowsStatement,
+    kindRows: {
+      into: "INSERT INTO version_kinds (kind, observed_ms, version_id, vendor_id)",
+      row: `(?, ${c.dialect.queries.observedMs("?")}, ?, ?)`,
+    } satisfies RowsStatement,
     upsertIncidentSource: c.prepare<[number, number, string, number, string | null]>(
       `INSERT INTO incident_sources (incident_id, vendor_id, source, listed, hash) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (incident_id, source) DO UPDATE SET listed = excluded.listed, hash = excluded.hash`,
@@ -188,16 +220,10 @@ function prepareWriteStatements(c: Connection) {
     insertKind: c.prepare<[number, string, number, number]>(
       `INSERT INTO version_kinds (kind, observed_ms, version_id, vendor_id) VALUES (?, ${c.dialect.queries.observedMs("?")}, ?, ?)`,
     ),
-    deleteSearch: c.prepare<[number]>(d.deleteSearchEntry),
-    insertSearch: c.prepare<[number, string, string, string]>(d.insertSearchEntry),
-    // What a version took away, keyed by its id; deleted with the version.
-    insertRemovedText: c.prepare<[number, string]>(d.insertRemovedText),
-    deleteComponents: c.prepare<[number]>("DELETE FROM incident_components WHERE incident_id = ?"),
+    deleteSearchOf: c.prepare<{ ids: string }>(d.deleteSearchEntries),
+    deleteComponentsOf: c.prepare<{ ids: string }>(`DELETE FROM incident_components WHERE incident_id IN (${c.dialect.operations.listedIds("ids")})`),
     deleteListings: c.prepare<[number]>("DELETE FROM incident_sources WHERE incident_id = ?"),
     deleteIncident: c.prepare<[number]>("DELETE FROM incidents WHERE id = ?"),
-    insertComponent: c.prepare<[number, number, string, string]>(
-      "INSERT INTO incident_components (incident_id, vendor_id, component_id, name) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-    ),
     capturesFrom: c.prepare<[number, string, string, string, number], CaptureRow>(
       `SELECT ${CAPTURE_COLUMNS} FROM captures WHERE vendor_id = ? AND (observed_at, source, hash) >= (?, ?, ?)
        ORDER BY observed_at, source, hash LIMIT ?`,
@@ -249,11 +275,13 @@ export type WriteStatements = ReturnType<typeof prepareWriteStatements>;
 
 export const writeStatements: (db: RedlineDb) => WriteStatements = statementsFor(prepareWriteStatements);
 
-/** Index a written version under each of its kinds. */
-export async function insertVersionKinds(st: WriteStatements, versionId: number, kinds: readonly string[], vendorId: number, observedAt: string): Promise<void> {
+/** The version_kinds rows (`kindRows`) indexing a written version under each of its kinds. */
+export function versionKindRows(versionId: number, kinds: readonly string[], vendorId: number, observedAt: string): unknown[][] {
+  const rows: unknown[][] = [];
   for (const kind of kinds) {
     const code = changeKindCode(kind);
     // A name that is no kind (written by an older Redline) could never be asked for.
-    if (code !== undefined) await st.insertKind.run(code, observedAt, versionId, vendorId);
+    if (code !== undefined) rows.push([code, observedAt, versionId, vendorId]);
   }
+  return rows;
 }

@@ -7,7 +7,7 @@ import type { RecordDialect } from "@/db/driver/database";
 export const sqliteRecord: RecordDialect = {
   indexedBy: (index) => ` INDEXED BY ${index}`,
   least: (left, right) => `min(${left}, ${right})`,
-  deleteSearchEntry: "DELETE FROM incident_search_text WHERE incident_id = ?",
-  insertSearchEntry: "INSERT INTO incident_search_text (incident_id, body) VALUES (?, redline_search_pack(?, ?, ?))",
-  insertRemovedText: "INSERT INTO version_search (rowid, removed) VALUES (?, ?)",
+  deleteSearchEntries: "DELETE FROM incident_search_text WHERE incident_id IN (SELECT value FROM json_each(@ids))",
+  searchEntries: { into: "INSERT INTO incident_search_text (incident_id, body)", row: "(?, redline_search_pack(?, ?, ?))" },
+  removedTexts: { into: "INSERT INTO version_search (rowid, removed)", row: "(?, ?)" },
 };

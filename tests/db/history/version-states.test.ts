@@ -28,9 +28,9 @@ vi.mock("@/db/history/state-log", async (importOriginal) => {
   const actual = await importOriginal<typeof import("@/db/history/state-log")>();
   return {
     ...actual,
-    appendState: async (db: Parameters<typeof actual.appendState>[0], incidentId: number, captureId: number, state: string) => {
-      derived.states.set(`${incidentId}:${captureId}`, state);
-      await actual.appendState(db, incidentId, captureId, state);
+    appendStates: async (db: Parameters<typeof actual.appendStates>[0], entries: Parameters<typeof actual.appendStates>[1]) => {
+      for (const { incidentId, captureId, state } of entries) derived.states.set(`${incidentId}:${captureId}`, state);
+      await actual.appendStates(db, entries);
     },
   };
 });
