@@ -20,6 +20,9 @@ export interface RunResult {
   lastInsertRowid: number;
 }
 
+/** A row read through an outer join: every column may be null. */
+export type Nullable<T> = { [K in keyof T]: T[K] | null };
+
 type Bound<P> = P extends readonly unknown[] ? P : [P];
 
 export interface Statement<P extends unknown[] | object = unknown[], R = unknown> {
@@ -241,9 +244,7 @@ export interface RecordDialect {
   indexedBy(index: string): string;
   /** The smaller of two values. */
   least(left: string, right: string): string;
-  /** Remove incidents' full-text entries (parameter `@ids`: their ids, a JSON list). */
-  readonly deleteSearchEntries: string;
-  /** Add incidents' full-text entries (a row's values: incident id, title, updates, postmortem). */
+  /** Write incidents' full-text entries, replacing those they had (a row's values: incident id, title, updates, postmortem). */
   readonly searchEntries: RowsStatement;
   /** Keep the text versions took away, for searches of earlier versions (a row's values: version id, text). */
   readonly removedTexts: RowsStatement;

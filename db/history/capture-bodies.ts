@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { decodeBody, encodeDelta, encodeFull } from "@/db/history/body-codec";
-import type { Connection, RedlineDb } from "@/db/driver/database";
+import type { Connection, Nullable, RedlineDb } from "@/db/driver/database";
 import type { BodyEncoding } from "@/db/schema";
 import { statementsFor } from "@/db/driver/prepared";
 
@@ -67,6 +67,9 @@ function prepare(c: Connection) {
   const BASE = `(SELECT ${history.hexOf("p.hash")} FROM capture_bodies p WHERE p.id = b.base_id) AS baseHash`;
   const ROW = `${HEX}, b.encoding, b.size, b.body, ${BASE}, b.depth, b.chain_bytes AS chainBytes`;
   const LINK = `${HEX}, ${BASE}, b.depth, b.chain_bytes AS chainBytes, b.run`;
+  const HEAD = (vendorId: string, source: string) =>
+    `SELECT ${LINK}, b.position FROM capture_bodies b
+     WHERE b.source_id = (SELECT s.id FROM sources s WHERE s.vendor_id = ${vendorId} AND s.url = ${source}) AND b.position IS NOT NULL ORDER BY b.position DESC LIMIT 1`;
   const insertBody = (position: string) =>
     `INSERT INTO capture_bodies (hash, encoding, size, body, base_id, depth, chain_bytes, run, vendor_id, source_id, position)
      VALUES (${history.unhex("@hash")}, @encoding, @size, @body, (SELECT p.id FROM capture_bodies p WHERE p.hash = ${history.unhex("@baseHash")}), @depth, @chainBytes, @run, @vendorId,
@@ -74,10 +77,11 @@ function prepare(c: Connection) {
      RETURNING id`;
   return {
     row: c.prepare<[string], StoredBodyRow>(`SELECT ${ROW} FROM capture_bodies b WHERE ${BY_HASH}`),
-    exists: c.prepare<[string], { id: number }>(`SELECT b.id FROM capture_bodies b WHERE ${BY_HASH}`),
-    head: c.prepare<[number, string], ChainHead>(
-      `SELECT ${LINK}, b.position FROM capture_bodies b
-       WHERE b.source_id = (SELECT s.id FROM sources s WHERE s.vendor_id = ? AND s.url = ?) AND b.position IS NOT NULL ORDER BY b.position DESC LIMIT 1`,
+    head: c.prepare<[number, string], ChainHead>(`${HEAD("?", "?")}`),
+    // Storing a body: the row of its hash if one is stored, else its source's chain head, in one statement.
+    storedOrHead: c.prepare<{ hash: string; vendorId: number; source: string }, { storedId: number | null } & Nullable<ChainHead>>(
+      `SELECT (SELECT e.id FROM capture_bodies e WHERE e.hash = ${history.unhex("@hash")}) AS storedId, h.*
+       FROM (SELECT 1 AS one) o LEFT JOIN (${HEAD("@vendorId", "@source")}) h ON 1 = 1`,
     ),
     vendorHead: c.prepare<[number], ChainHead>(
       `SELECT ${LINK}, b.position FROM capture_bodies b
@@ -226,12 +230,18 @@ export async function stretchStart(db: RedlineDb, head: ChainLink, known?: Reado
  * The body the next one of a source is a delta against, with its content: the last its chain
  * holds, else (a source's first body, as with one endpoint per incident) the vendor's last.
  */
-export async function chainHead(db: RedlineDb, vendorId: number, source: string, { ownOnly = false } = {}): Promise<ChainLink | null> {
+export async function chainHead(db: RedlineDb, vendorId: number, source: string, { ownOnly = false, own }: { ownOnly?: boolean; own?: ChainHead | null } = {}): Promise<ChainLink | null> {
   const st = bodyStatements(db);
-  const head = (await st.head.get(vendorId, source)) ?? (ownOnly ? undefined : await st.vendorHead.get(vendorId));
+  const head = (own === undefined ? await st.head.get(vendorId, source) : (own ?? undefined)) ?? (ownOnly ? undefined : await st.vendorHead.get(vendorId));
   if (!head) return null;
   const remembered = lastStored.get(db.connection)?.get(`${vendorId}\0${source}`);
   return { ...head, body: remembered?.hash === head.hash ? remembered.body : await restoreBody(db, head.hash) };
+}
+
+/** The chain head read beside a hash, when the source has one. */
+function ownHead(found: Nullable<ChainHead> | undefined): ChainHead | null {
+  if (!found || found.hash === null || found.depth === null || found.chainBytes === null || found.run === null || found.position === null) return null;
+  return { hash: found.hash, baseHash: found.baseHash, depth: found.depth, chainBytes: found.chainBytes, run: found.run, position: found.position };
 }
 
 /** Positions count a vendor's stored bodies, so its last one is found across its sources. */
@@ -245,10 +255,10 @@ export async function nextPosition(db: RedlineDb, vendorId: number): Promise<num
  */
 export async function storeBody(db: RedlineDb, owner: { vendorId: number; source: string }, hash: string, body: Uint8Array): Promise<number> {
   const st = bodyStatements(db);
-  const stored = await st.exists.get(hash);
-  if (stored) return stored.id;
+  const found = await st.storedOrHead.get({ hash, vendorId: owner.vendorId, source: owner.source });
+  if (found?.storedId != null) return found.storedId;
   if (sha256Hex(body) !== hash) throw new BodyStoreError(`store: a body of vendor ${owner.vendorId} from ${owner.source} does not match its hash ${hash}`);
-  const head = await chainHead(db, owner.vendorId, owner.source);
+  const head = await chainHead(db, owner.vendorId, owner.source, { own: ownHead(found) });
   const encoded = await encodeInChain(body, head, (h) => stretchStart(db, h));
   const inserted = await st.append.get({ hash, size: body.byteLength, ...encoded, vendorId: owner.vendorId, source: owner.source });
   if (!inserted) throw new BodyStoreError(`store: unable to store a body of vendor ${owner.vendorId} from ${owner.source}`);

@@ -19,7 +19,8 @@ export class StateLogError extends Error {
   readonly kind = "state-log";
 }
 
-interface StateRow {
+/** A logged row of an incident's records. */
+export interface StateRow {
   id: number;
   captureId: number;
   state: PackedJson | null;
@@ -77,6 +78,8 @@ export interface NewState {
   state: string;
   /** Whether the incident may have logged records before (false for one inserted in this transaction). */
   known: boolean;
+  /** Its latest logged row as read in this transaction (null: none); read here when not given. */
+  latest?: StateRow | null;
 }
 
 const INSERT_STATES = { into: "INSERT INTO incident_states (incident_id, capture_id, state, patch, depth)", row: "(?, ?, ?, ?, ?)" };
@@ -88,10 +91,11 @@ const INSERT_STATES = { into: "INSERT INTO incident_states (incident_id, capture
 export async function appendStates(db: RedlineDb, entries: readonly NewState[]): Promise<void> {
   if (entries.length === 0) return;
   const s = statements(db);
-  const known = entries.filter((e) => e.known).map((e) => e.incidentId);
   const latest = new Map<number, StateRow>();
-  if (known.length > 0) {
-    for (const row of await s.latestOf.all({ incidents: JSON.stringify(known) })) latest.set(row.incidentId, stored(db, row));
+  for (const e of entries) if (e.latest) latest.set(e.incidentId, stored(db, e.latest));
+  const unread = entries.filter((e) => e.known && e.latest === undefined).map((e) => e.incidentId);
+  if (unread.length > 0) {
+    for (const row of await s.latestOf.all({ incidents: JSON.stringify(unread) })) latest.set(row.incidentId, stored(db, row));
   }
   const removed: number[] = [];
   const rows: unknown[][] = [];

@@ -8,7 +8,10 @@ export const postgresRecord: RecordDialect = {
   // The planner picks its indexes itself.
   indexedBy: () => "",
   least: (left, right) => `least(${left}, ${right})`,
-  deleteSearchEntries: "DELETE FROM incident_search WHERE incident_id IN (SELECT value::bigint FROM jsonb_array_elements_text(@ids::jsonb))",
-  searchEntries: { into: "INSERT INTO incident_search (incident_id, title, updates, postmortem)", row: "(?, ?, ?, ?)" },
+  searchEntries: {
+    into: "INSERT INTO incident_search (incident_id, title, updates, postmortem)",
+    row: "(?, ?, ?, ?)",
+    tail: "ON CONFLICT (incident_id) DO UPDATE SET title = excluded.title, updates = excluded.updates, postmortem = excluded.postmortem",
+  },
   removedTexts: { into: "INSERT INTO version_search (version_id, removed)", row: "(?, ?)" },
 };

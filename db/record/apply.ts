@@ -111,7 +111,7 @@ export interface RecordedApplication {
 export async function recordApplication(
   db: RedlineDb, vendorId: number, captureId: number, key: CaptureKey, application: CaptureApplication, options: { rowDerived?: boolean } = {},
 ): Promise<RecordedApplication> {
-  const versions = await recordDerivation(db, { vendorId, captureId, source: key.source, observedAt: key.observedAt }, application.derivation, application.prior.ids, options);
+  const versions = await recordDerivation(db, { vendorId, captureId, source: key.source, observedAt: key.observedAt }, application.derivation, application.prior, options);
   const quietStarted = await applyComponents(db, { vendorId, captureId, observedAt: key.observedAt, source: key.source }, application.components);
   return { versions, readStandings: !changesNothing(application), quietStarted };
 }

@@ -19,16 +19,14 @@ const COMPONENT_ROWS = {
 };
 
 /**
- * Keep the search index and the component filter in step with incidents: their old entries
- * deleted and the new ones written, a statement each for all of them. Runs in the writer's transaction.
+ * Keep the search index and the component filter in step with incidents: their search entries
+ * replaced, their component rows deleted and written again, a statement each for all of them.
+ * Runs in the writer's transaction.
  */
 export async function reindexIncidents(db: RedlineDb, vendorId: number, entries: readonly IndexedIncident[]): Promise<void> {
   const st = writeStatements(db);
   const searched = entries.filter((e) => e.search);
-  if (searched.length > 0) {
-    await st.deleteSearchOf.run({ ids: JSON.stringify(searched.map((e) => e.id)) });
-    await writeRows(db.connection, db.connection.dialect.record.searchEntries, searched.map((e) => [e.id, ...searchFieldsOf(e.incident)]));
-  }
+  await writeRows(db.connection, db.connection.dialect.record.searchEntries, searched.map((e) => [e.id, ...searchFieldsOf(e.incident)]));
   const filtered = entries.filter((e) => e.components);
   if (filtered.length > 0) {
     await st.deleteComponentsOf.run({ ids: JSON.stringify(filtered.map((e) => e.id)) });

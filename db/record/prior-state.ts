@@ -1,5 +1,6 @@
 import type { RedlineDb } from "@/db/driver/database";
 import { unpackJson } from "@/db/history/packed-json";
+import type { StateRow } from "@/db/history/state-log";
 import { type IncidentStateRow, writeStatements } from "@/db/record/write-statements";
 import type { CaptureKey } from "@/lib/derive/capture-key";
 import type { PreparedObservation } from "@/lib/derive/derive-capture";
@@ -15,6 +16,8 @@ export interface PriorState {
   /** Row ids of every incident in `records` or `unchanged`. */
   ids: Map<string, number>;
   unchanged: Set<string>;
+  /** The latest logged state row of each incident in `records`, by row id (null: none logged). */
+  states: Map<number, StateRow | null>;
   previouslyListed: number;
   own: SourceStanding;
   others: SourceStanding[];
@@ -53,19 +56,25 @@ export async function loadPriorState(
   const ids = new Map<string, number>();
   const unchanged = new Set<string>();
   const wanted = new Set<number>();
-  if (hashes.size > 0) {
-    for (const row of await st.lightRows.all({ source: key.source, vendorId, ids: JSON.stringify([...hashes.keys()]) })) {
-      ids.set(row.providerId, row.id);
-      if (row.listed === 1 && row.presence === "listed" && row.hash === hashes.get(row.providerId)) unchanged.add(row.providerId);
-      else wanted.add(row.id);
-    }
+  const withListed = presence.kind !== "single";
+  const rows = hashes.size > 0 || withListed ? await st.lightRows.all({ source: key.source, vendorId, ids: JSON.stringify([...hashes.keys()]), withListed: withListed ? 1 : 0 }) : [];
+  for (const row of rows) {
+    if (row.kind !== "named") continue;
+    ids.set(row.providerId, row.id);
+    if (row.listed === 1 && row.presence === "listed" && row.hash === hashes.get(row.providerId)) unchanged.add(row.providerId);
+    else wanted.add(row.id);
   }
-  const listedBefore = presence.kind === "single" ? [] : await st.listedBy.all(vendorId, key.source);
+  const listedBefore = rows.filter((row) => row.kind === "listed");
   for (const row of listedBefore) {
     ids.set(row.providerId, row.id);
     if (!unchanged.has(row.providerId)) wanted.add(row.id);
   }
-  const own = await standingOf(db, vendorId, key.source, presence, key);
+  const sources = await st.sourcesWithOwnStanding.all({ vendorId, observedAt: key.observedAt, keySource: key.source, hash: key.hash });
+  const ownRow = sources.find((s) => s.source === key.source);
+  // Not registered: the source's first capture, or captures recorded before sources were (read as they are).
+  const own: SourceStanding = ownRow
+    ? { source: key.source, presence, lastLiveAt: ownRow.lastLiveAt, windowStart: ownRow.windowStart }
+    : await standingOf(db, vendorId, key.source, presence, key);
   if ((presence.kind === "recent" || presence.kind === "full") && own.lastLiveAt !== null) {
     for (const row of await st.appearedSince.all(vendorId, own.lastLiveAt)) {
       ids.set(row.providerId, row.id);
@@ -73,14 +82,19 @@ export async function loadPriorState(
     }
   }
   const records = new Map<string, IncidentRecord>();
+  const states = new Map<number, StateRow | null>();
   if (wanted.size > 0) {
-    for (const row of await st.incidentStates.all({ ids: JSON.stringify([...wanted]) })) records.set(row.providerId, await readRecord(db, row));
+    for (const row of await st.incidentStates.all({ ids: JSON.stringify([...wanted]) })) {
+      records.set(row.providerId, await readRecord(db, row));
+      const { stateId, stateCaptureId, statePatch, stateDepth } = row;
+      states.set(row.id, stateId === null || stateCaptureId === null || stateDepth === null ? null : { id: stateId, captureId: stateCaptureId, state: row.state, patch: statePatch, depth: stateDepth });
+    }
   }
   const named = new Set([...records.values()].flatMap((record) => Object.keys(record.sources)));
   const others: SourceStanding[] = [];
-  for (const s of await st.vendorSources.all(vendorId)) {
+  for (const s of sources) {
     const rule = s.source === key.source ? undefined : presenceOf(s.platform);
     if (rule && needsStanding(rule, s.source, named)) others.push(await standingOf(db, vendorId, s.source, rule, key));
   }
-  return { records, ids, unchanged, previouslyListed: listedBefore.length, own, others };
+  return { records, ids, unchanged, states, previouslyListed: listedBefore.length, own, others };
 }

@@ -4,7 +4,7 @@ import type { CaptureKey } from "@/db/record/prior-state";
 import type { CaptureOutcome } from "@/db/schema";
 import { packVersionContent } from "@/db/history/version-content";
 import { searchFieldsOf } from "@/db/search/search-text";
-import { appendStates } from "@/db/history/state-log";
+import { appendStates, type StateRow } from "@/db/history/state-log";
 import { versionStorage } from "@/db/history/version-states";
 import { writeRows } from "@/db/driver/batch";
 import { type IndexedIncident, reindexIncidents } from "@/db/record/incident-index";
@@ -90,6 +90,11 @@ export async function countVendorVersions(db: RedlineDb, vendorId: number): Prom
   return Number((await writeStatements(db).vendorVersionCount.get(vendorId))?.n ?? 0);
 }
 
+/** The vendor's last observation (the end of its latest run); null when it has no capture. */
+export async function lastObservation(db: RedlineDb, vendorId: number): Promise<string | null> {
+  return (await writeStatements(db).lastObservation.get(vendorId))?.at ?? null;
+}
+
 /** The last capture applied to the vendor's history, in capture order; null when none was. */
 export async function appliedThrough(db: RedlineDb, vendorId: number): Promise<CaptureKey | null> {
   const row = await writeStatements(db).applied.get(vendorId);
@@ -158,7 +163,7 @@ function incidentRow(vendorId: number, providerId: string, v: IncidentValues): u
  * Write incidents' new records (and versions, if any) as of a capture, each incident once: a few
  * statements per table for all of them (db/driver/batch.ts), not one per row.
  */
-async function writeDerivedIncidents(db: RedlineDb, ctx: WriteContext, incidents: readonly DerivedIncident[], known: ReadonlyMap<string, number>): Promise<void> {
+async function writeDerivedIncidents(db: RedlineDb, ctx: WriteContext, incidents: readonly DerivedIncident[], known: ReadonlyMap<string, number>, states: ReadonlyMap<number, StateRow | null>): Promise<void> {
   const st = writeStatements(db);
   const written = incidents.map((derived) => ({ derived, values: incidentValues(derived.record, ctx.source, ctx.observedAt) }));
   const rowIds = new Map<string, number>();
@@ -177,7 +182,10 @@ async function writeDerivedIncidents(db: RedlineDb, ctx: WriteContext, incidents
     }
   }
   await writeRows(db.connection, st.incidentSourceRows, listings);
-  await appendStates(db, written.map(({ derived, values }) => ({ incidentId: idOf(derived), captureId: ctx.captureId, state: values.state, known: known.has(derived.providerId) })));
+  await appendStates(db, written.map(({ derived, values }) => {
+    const incidentId = idOf(derived);
+    return { incidentId, captureId: ctx.captureId, state: values.state, known: known.has(derived.providerId), latest: states.get(incidentId) };
+  }));
   const versions: unknown[][] = [];
   const versioned: DerivedIncident[] = [];
   for (const { derived, values } of written) {
@@ -236,14 +244,17 @@ export async function recordDerivation(
   db: RedlineDb,
   ctx: WriteContext,
   derivation: CaptureDerivation,
-  ids: ReadonlyMap<string, number>,
+  prior: { ids: ReadonlyMap<string, number>; states?: ReadonlyMap<number, StateRow | null> },
   options: { rowDerived?: boolean } = {},
 ): Promise<number> {
   const st = writeStatements(db);
-  const known = new Map(ids);
+  const known = new Map(prior.ids);
+  // The latest logged rows read with the records hold for the first group; later ones read their own.
+  let states = prior.states ?? new Map<number, StateRow | null>();
   for (const group of onceEach(derivation.incidents)) {
-    await writeDerivedIncidents(db, ctx, group, known);
+    await writeDerivedIncidents(db, ctx, group, known, states);
     for (const derived of group) known.set(derived.providerId, 0);
+    states = new Map();
   }
   const derived = capturedDerived(derivation);
   if (derivation.seen.length > 0) await st.touchSeen.run({ seenAt: ctx.observedAt, vendorId: ctx.vendorId, ids: JSON.stringify(derivation.seen) });

@@ -1,4 +1,4 @@
-import type { RedlineDb } from "@/db/driver/database";
+import type { Nullable, RedlineDb } from "@/db/driver/database";
 import { transact } from "@/db/driver/transaction";
 import { enqueueQuietDegradation, enqueueVersions } from "@/db/notifications/outbox";
 import { queueJob } from "@/db/operations/derivation-jobs";
@@ -68,25 +68,24 @@ interface CaptureContext {
 }
 
 async function loadContext(db: RedlineDb, vendorId: number, source: string, observedAt: string): Promise<CaptureContext> {
-  const vendor = await writeStatements(db).captureContext.get({ vendorId, source });
-  const applied = vendor?.appliedObservedAt && vendor.appliedSource && vendor.appliedHash ? { observedAt: vendor.appliedObservedAt, source: vendor.appliedSource, hash: vendor.appliedHash } : null;
+  const row = await writeStatements(db).captureContext.get({ vendorId, source, at: observedAt });
+  const applied = row?.appliedObservedAt && row.appliedSource && row.appliedHash ? { observedAt: row.appliedObservedAt, source: row.appliedSource, hash: row.appliedHash } : null;
   return {
     applied,
-    appliedLastObservedAt: vendor?.appliedLastObservedAt ?? null,
-    found: await runAtOrBefore(db, vendorId, source, observedAt),
-    read: vendor ? { at: vendor.standingsReadAt, by: vendor.standingsReadBy } : undefined,
-    job: vendor?.jobStatus ? { status: vendor.jobStatus } : undefined,
-    derivedWith: vendor?.derivedWith ?? null,
-    sourceKnown: vendor?.sourceKnown === 1,
+    appliedLastObservedAt: row?.appliedLastObservedAt ?? null,
+    found: row ? runFound(row) : null,
+    read: row ? { at: row.standingsReadAt, by: row.standingsReadBy } : undefined,
+    job: row?.jobStatus ? { status: row.jobStatus } : undefined,
+    derivedWith: row?.derivedWith ?? null,
+    sourceKnown: row?.sourceKnown === 1,
   };
 }
 
-/** The source's run at or before `observedAt`, and whether it is the source's latest. */
-async function runAtOrBefore(db: RedlineDb, vendorId: number, source: string, observedAt: string): Promise<RunFound<CaptureRow> | null> {
-  const found = await writeStatements(db).runAtOrBefore.get({ vendorId, source, at: observedAt });
-  if (!found) return null;
-  const { latest, ...run } = found;
-  return { run, latest: latest === 1 };
+/** The source's run at or before the capture, as the context read it (its columns null when there is none). */
+function runFound(row: Nullable<CaptureRow & { latest: number }>): RunFound<CaptureRow> | null {
+  const { id, vendorId, source, platform, observedAt, outcome, error, hash, bodyHash, lastObservedAt, observations, latest } = row;
+  if (id === null || vendorId === null || source === null || platform === null || observedAt === null || outcome === null || hash === null || lastObservedAt === null || observations === null) return null;
+  return { run: { id, vendorId, source, platform, observedAt, outcome, error, hash, bodyHash, lastObservedAt, observations }, latest: latest === 1 };
 }
 
 /**

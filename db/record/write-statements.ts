@@ -1,4 +1,4 @@
-import type { Connection, RedlineDb, RowsStatement } from "@/db/driver/database";
+import type { Connection, Nullable, RedlineDb, RowsStatement } from "@/db/driver/database";
 import type { StoredPatch } from "@/db/history/json-deltas";
 import type { PackedJson } from "@/db/history/packed-json";
 import { statementsFor } from "@/db/driver/prepared";
@@ -25,6 +25,11 @@ export interface IncidentStateRow {
   postmortemAt: string | null;
   editsAfterResolution: number;
   state: PackedJson | null;
+  /** The latest logged row's id, capture, delta and depth (null when none is logged). */
+  stateId: number | null;
+  stateCaptureId: number | null;
+  statePatch: StoredPatch | null;
+  stateDepth: number | null;
 }
 
 export interface CaptureRow {
@@ -42,10 +47,13 @@ export interface CaptureRow {
   observations: number;
 }
 
-/** The incident's current record is its latest logged state (none for incidents archived before records). */
-const STATE_COLUMNS = `id, provider_id AS providerId, source, presence, first_seen_at AS firstSeenAt, last_changed_at AS lastChangedAt,
-  version_count AS versionCount, postmortem_at AS postmortemAt, edits_after_resolution AS editsAfterResolution,
-  (SELECT s.state FROM incident_states s WHERE s.incident_id = incidents.id ORDER BY s.id DESC LIMIT 1) AS state`;
+/**
+ * The incident's current record is its latest logged state (none for incidents archived before
+ * records), read with where that row sits in the log, which logging the next record needs.
+ */
+const STATE_COLUMNS = `i.id, i.provider_id AS providerId, i.source, i.presence, i.first_seen_at AS firstSeenAt, i.last_changed_at AS lastChangedAt,
+  i.version_count AS versionCount, i.postmortem_at AS postmortemAt, i.edits_after_resolution AS editsAfterResolution,
+  l.state, l.id AS stateId, l.capture_id AS stateCaptureId, l.patch AS statePatch, l.depth AS stateDepth`;
 // A kept body is always the body of the capture's hash.
 const CAPTURE_COLUMNS = `id, vendor_id AS vendorId, source, platform, observed_at AS observedAt, outcome, error, hash,
   CASE WHEN body_id IS NULL THEN NULL ELSE hash END AS bodyHash,
@@ -57,6 +65,14 @@ const CAPTURE_COLUMNS = `id, vendor_id AS vendorId, source, platform, observed_a
  */
 function prepareWriteStatements(c: Connection) {
   const d = c.dialect.record;
+  // A source's standing before the capture (@observedAt, @keySource, @hash) as two columns; `when`: only where it holds, else nulls.
+  const STANDING = (source: string, when?: string) => {
+    const only = (sql: string) => (when ? `CASE WHEN ${when} THEN ${sql} END` : sql);
+    const before = `(observed_at, source, hash) < (@observedAt, @keySource, @hash) AND observed_at <= @observedAt ORDER BY observed_at DESC LIMIT 1`;
+    return `${only(`(SELECT ${d.least("coalesce(last_observed_at, observed_at)", "@observedAt")} FROM captures${d.indexedBy("captures_identity")}
+         WHERE vendor_id = @vendorId AND source = ${source} AND outcome IN ('ok', 'not-modified') AND ${before})`)} AS lastLiveAt,
+       ${only(`(SELECT window_start FROM captures${d.indexedBy("captures_identity")} WHERE vendor_id = @vendorId AND source = ${source} AND outcome = 'ok' AND ${before})`)} AS windowStart`;
+  };
   return {
     insertCapture: c.prepare<{
       vendorId: number; source: string; platform: string; observedAt: string; outcome: CaptureOutcome; error: string | null;
@@ -69,12 +85,6 @@ function prepareWriteStatements(c: Connection) {
          @warnings, @warningCount, @versionCount, @windowStart)
        ON CONFLICT (vendor_id, source, observed_at, hash) DO NOTHING
        RETURNING id`,
-    ),
-    // The source's run at or before a time, and whether it is the source's latest (none starts after that time).
-    runAtOrBefore: c.prepare<{ vendorId: number; source: string; at: string }, CaptureRow & { latest: number }>(
-      `SELECT ${CAPTURE_COLUMNS},
-         CASE WHEN EXISTS (SELECT 1 FROM captures l WHERE l.vendor_id = @vendorId AND l.source = @source AND l.observed_at > @at) THEN 0 ELSE 1 END AS latest
-       FROM captures WHERE vendor_id = @vendorId AND source = @source AND observed_at <= @at ORDER BY observed_at DESC, hash DESC LIMIT 1`,
     ),
     // The source's run at or before a time, this content's first when several start then: a capture recorded before, exactly or inside a run.
     recordedAtOrBefore: c.prepare<[number, string, string, string], CaptureRow>(
@@ -92,20 +102,27 @@ function prepareWriteStatements(c: Connection) {
        SELECT vendor_id, source, platform, ?, ?, CAST(? AS INTEGER), outcome, error, size, hash, body_id, incident_count, ?, warnings, warning_count, window_start
        FROM captures WHERE id = ?`,
     ),
-    // What placing a capture needs of its vendor, in one statement: the capture applied last and
-    // where its run ends, who last read the sources' standings, the derivation marker, the job under way,
-    // whether the capture's source is registered.
-    captureContext: c.prepare<{ vendorId: number; source: string }, {
+    // What placing a capture needs, in one statement: of its vendor, the capture applied last and
+    // where its run ends, who last read the sources' standings, the derivation marker, the job under
+    // way, whether the capture's source is registered; of its source, the run at or before the
+    // capture and whether it is the source's latest (none starts after that time), or nulls.
+    captureContext: c.prepare<{ vendorId: number; source: string; at: string }, {
       appliedObservedAt: string | null; appliedSource: string | null; appliedHash: string | null; appliedLastObservedAt: string | null;
       standingsReadAt: string | null; standingsReadBy: string | null; derivedWith: string | null; jobStatus: string | null; sourceKnown: number;
-    }>(
+    } & Nullable<CaptureRow & { latest: number }>>(
       `SELECT v.applied_observed_at AS appliedObservedAt, v.applied_source AS appliedSource, v.applied_hash AS appliedHash,
          (SELECT coalesce(a.last_observed_at, a.observed_at) FROM captures a
           WHERE a.vendor_id = v.id AND a.source = v.applied_source AND a.observed_at = v.applied_observed_at AND a.hash = v.applied_hash) AS appliedLastObservedAt,
          v.standings_read_at AS standingsReadAt, v.standings_read_by AS standingsReadBy, v.derived_with AS derivedWith,
          (SELECT j.status FROM derivation_jobs j WHERE j.vendor_id = v.id AND j.status IN ('queued', 'building', 'swapping') ORDER BY j.id LIMIT 1) AS jobStatus,
-         CASE WHEN EXISTS (SELECT 1 FROM sources s WHERE s.vendor_id = v.id AND s.url = @source) THEN 1 ELSE 0 END AS sourceKnown
-       FROM vendors v WHERE v.id = @vendorId`,
+         CASE WHEN EXISTS (SELECT 1 FROM sources s WHERE s.vendor_id = v.id AND s.url = @source) THEN 1 ELSE 0 END AS sourceKnown,
+         r.*
+       FROM vendors v LEFT JOIN (
+         SELECT ${CAPTURE_COLUMNS},
+           CASE WHEN EXISTS (SELECT 1 FROM captures l WHERE l.vendor_id = @vendorId AND l.source = @source AND l.observed_at > @at) THEN 0 ELSE 1 END AS latest
+         FROM captures WHERE vendor_id = @vendorId AND source = @source AND observed_at <= @at ORDER BY observed_at DESC, hash DESC LIMIT 1
+       ) r ON 1 = 1
+       WHERE v.id = @vendorId`,
     ),
     registerSource: c.prepare<[number, string, string]>(
       "INSERT INTO sources (vendor_id, url, platform) VALUES (?, ?, ?) ON CONFLICT (vendor_id, url) DO NOTHING",
@@ -133,32 +150,37 @@ function prepareWriteStatements(c: Connection) {
     captureCountThrough: c.prepare<[number, string, string, string], { n: number }>(
       "SELECT count(*) AS n FROM captures WHERE vendor_id = ? AND (observed_at, source, hash) <= (?, ?, ?)",
     ),
+    lastObservation: c.prepare<[number], { at: string | null }>("SELECT max(coalesce(last_observed_at, observed_at)) AS at FROM captures WHERE vendor_id = ?"),
     vendorVersionCount: c.prepare<[number], { n: number }>("SELECT count(*) AS n FROM incident_versions WHERE vendor_id = ?"),
-    vendorSources: c.prepare<[number], { source: string; platform: string }>("SELECT url AS source, platform FROM sources WHERE vendor_id = ?"),
-    // Where a source stood just before a capture, in one statement: its last live observation (a
-    // run that reaches past the capture, one that arrived late, is taken as observing up to it)
-    // and the window its last good capture read.
+    // Where a source stood just before a capture: its last live observation (a run that reaches
+    // past the capture, one that arrived late, is taken as observing up to it) and the window its
+    // last good capture read.
     standing: c.prepare<{ vendorId: number; source: string; observedAt: string; keySource: string; hash: string }, { lastLiveAt: string | null; windowStart: string | null }>(
-      `SELECT
-         (SELECT ${d.least("coalesce(last_observed_at, observed_at)", "@observedAt")} FROM captures${d.indexedBy("captures_identity")}
-          WHERE vendor_id = @vendorId AND source = @source AND outcome IN ('ok', 'not-modified')
-            AND (observed_at, source, hash) < (@observedAt, @keySource, @hash) AND observed_at <= @observedAt ORDER BY observed_at DESC LIMIT 1) AS lastLiveAt,
-         (SELECT window_start FROM captures${d.indexedBy("captures_identity")} WHERE vendor_id = @vendorId AND source = @source AND outcome = 'ok'
-            AND (observed_at, source, hash) < (@observedAt, @keySource, @hash) AND observed_at <= @observedAt ORDER BY observed_at DESC LIMIT 1) AS windowStart`,
+      `SELECT ${STANDING("@source")}`,
     ),
-    lightRows: c.prepare<{ source: string; vendorId: number; ids: string }, LightIncidentRow>(
-      `SELECT i.id, i.provider_id AS providerId, i.presence, s.listed, s.hash FROM incidents i
+    // The vendor's sources, the capture's own with its standing (the others' are read when needed).
+    sourcesWithOwnStanding: c.prepare<{ vendorId: number; observedAt: string; keySource: string; hash: string }, { source: string; platform: string; lastLiveAt: string | null; windowStart: string | null }>(
+      `SELECT s.url AS source, s.platform, ${STANDING("s.url", "s.url = @keySource")} FROM sources s WHERE s.vendor_id = @vendorId`,
+    ),
+    // In one statement: the incidents a capture names (`ids`), with this source's listing of each
+    // (kind 'named'); and, when `withListed` is 1, those the source lists now (kind 'listed', read from
+    // the listing index alone).
+    lightRows: c.prepare<{ source: string; vendorId: number; ids: string; withListed: number }, LightIncidentRow & { kind: "named" | "listed" }>(
+      `SELECT i.id, i.provider_id AS providerId, i.presence, s.listed, s.hash, 'named' AS kind FROM incidents i
        LEFT JOIN incident_sources s ON s.incident_id = i.id AND s.source = @source
-       WHERE i.vendor_id = @vendorId AND i.provider_id IN (${c.dialect.queries.listedValues("ids")})`,
-    ),
-    listedBy: c.prepare<[number, string], { id: number; providerId: string }>(
-      `SELECT i.id, i.provider_id AS providerId FROM incident_sources s JOIN incidents i ON i.id = s.incident_id
-       WHERE s.vendor_id = ? AND s.source = ? AND ${c.dialect.operations.isTrue("s.listed")}`,
+       WHERE i.vendor_id = @vendorId AND i.provider_id IN (${c.dialect.queries.listedValues("ids")})
+       UNION ALL
+       SELECT i.id, i.provider_id, i.presence, NULL, NULL, 'listed' FROM incident_sources s JOIN incidents i ON i.id = s.incident_id
+       WHERE @withListed = 1 AND s.vendor_id = @vendorId AND s.source = @source AND ${c.dialect.operations.isTrue("s.listed")}`,
     ),
     appearedSince: c.prepare<[number, string], { id: number; providerId: string }>(
       "SELECT id, provider_id AS providerId FROM incidents WHERE vendor_id = ? AND presence = 'listed' AND first_seen_at > ?",
     ),
-    incidentStates: c.prepare<{ ids: string }, IncidentStateRow>(`SELECT ${STATE_COLUMNS} FROM incidents WHERE id IN (${c.dialect.queries.listedValues("ids", "bigint")})`),
+    incidentStates: c.prepare<{ ids: string }, IncidentStateRow>(
+      `SELECT ${STATE_COLUMNS} FROM incidents i
+       LEFT JOIN incident_states l ON l.id = (SELECT max(s.id) FROM incident_states s WHERE s.incident_id = i.id)
+       WHERE i.id IN (${c.dialect.queries.listedValues("ids", "bigint")})`,
+    ),
     lastSnapshot: c.prepare<[number], { snapshot: PackedJson }>(
       "SELECT snapshot FROM incident_versions WHERE incident_id = ? ORDER BY seq DESC LIMIT 1",
     ),
@@ -220,7 +242,6 @@ function prepareWriteStatements(c: Connection) {
     insertKind: c.prepare<[number, string, number, number]>(
       `INSERT INTO version_kinds (kind, observed_ms, version_id, vendor_id) VALUES (?, ${c.dialect.queries.observedMs("?")}, ?, ?)`,
     ),
-    deleteSearchOf: c.prepare<{ ids: string }>(d.deleteSearchEntries),
     deleteComponentsOf: c.prepare<{ ids: string }>(`DELETE FROM incident_components WHERE incident_id IN (${c.dialect.operations.listedIds("ids")})`),
     deleteListings: c.prepare<[number]>("DELETE FROM incident_sources WHERE incident_id = ?"),
     deleteIncident: c.prepare<[number]>("DELETE FROM incidents WHERE id = ?"),

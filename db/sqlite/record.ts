@@ -7,7 +7,11 @@ import type { RecordDialect } from "@/db/driver/database";
 export const sqliteRecord: RecordDialect = {
   indexedBy: (index) => ` INDEXED BY ${index}`,
   least: (left, right) => `min(${left}, ${right})`,
-  deleteSearchEntries: "DELETE FROM incident_search_text WHERE incident_id IN (SELECT value FROM json_each(@ids))",
-  searchEntries: { into: "INSERT INTO incident_search_text (incident_id, body)", row: "(?, redline_search_pack(?, ?, ?))" },
+  // An entry replaced is updated in place: its trigger takes the old text out of the index and puts the new in.
+  searchEntries: {
+    into: "INSERT INTO incident_search_text (incident_id, body)",
+    row: "(?, redline_search_pack(?, ?, ?))",
+    tail: "ON CONFLICT (incident_id) DO UPDATE SET body = excluded.body",
+  },
   removedTexts: { into: "INSERT INTO version_search (rowid, removed)", row: "(?, ?)" },
 };

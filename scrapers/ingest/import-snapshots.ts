@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { RedlineDb } from "@/db/client";
-import { countVendorVersions } from "@/db/record/record-capture";
+import { countVendorVersions, lastObservation } from "@/db/record/record-capture";
 import type { VendorRow } from "@/db/settings/vendors";
 import type { ReadWarning } from "@/lib/derive/observation";
 import { ingestSnapshot } from "@/scrapers/ingest/ingest-snapshot";
@@ -100,6 +100,8 @@ export async function importSnapshots(
     captures: 0, duplicates: 0, versions: 0, failed: 0, invalid: 0, withWarnings: 0, warnings: 0, sampleWarnings: [], rederived: false, elapsedMs: 0,
   };
   const versionsBefore = await countVendorVersions(db, vendor.id);
+  // Snapshots past the vendor's last observation are not looked for before parsing: none can be recorded.
+  const lastObserved = await lastObservation(db, vendor.id);
   let done = 0;
   for await (const snapshot of snapshots) {
     let body: Uint8Array;
@@ -110,7 +112,7 @@ export async function importSnapshots(
     }
     const result = await ingestSnapshot(
       db,
-      { vendor, platform, source: snapshot.source, observedAt: snapshot.observedAt, body, notify: options.notify === true },
+      { vendor, platform, source: snapshot.source, observedAt: snapshot.observedAt, body, notify: options.notify === true, fresh: lastObserved === null || snapshot.observedAt > lastObserved },
       resolvePlatform,
     );
     if (result.duplicate) summary.duplicates += 1;

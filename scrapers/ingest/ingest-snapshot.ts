@@ -20,6 +20,11 @@ export interface SnapshotInput {
    * asked, so loading years of history floods no one.
    */
   notify?: boolean;
+  /**
+   * Observed after everything the vendor had recorded (an import past the archive's end): it cannot
+   * have been recorded before, so it is not looked for before parsing (recording still places it).
+   */
+  fresh?: boolean;
 }
 
 /**
@@ -30,7 +35,7 @@ export interface SnapshotInput {
 export async function ingestSnapshot(db: RedlineDb, input: SnapshotInput, resolvePlatform?: PlatformResolver): Promise<CaptureResult> {
   const { vendor } = input;
   const hash = sha256Hex(input.body);
-  const recorded = await findRecordedObservation(db, vendor.id, input.source, input.observedAt, hash);
+  const recorded = input.fresh ? undefined : await findRecordedObservation(db, vendor.id, input.source, input.observedAt, hash);
   if (recorded) return { captureId: null, duplicate: true, versionsAdded: 0, warnings: [], pending: false, outcome: recorded.outcome, error: recorded.error };
   const parsed = await parseSnapshot(input.platform, input.body, { vendor: vendor.slug, source: input.source, observedAt: input.observedAt });
   return recordCapture(db, { ...input, vendor, hash, parsed }, resolvePlatform ?? getPlatform);
