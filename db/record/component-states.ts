@@ -1,6 +1,7 @@
 import type { Connection, RedlineDb } from "@/db/driver/database";
 import type { CaptureKey } from "@/db/record/prior-state";
 import { STATE_COLUMNS, type StateRow } from "@/db/queries/component-history";
+import { writeRows } from "@/db/driver/batch";
 import { statementsFor } from "@/db/driver/prepared";
 import type { ComponentStatus } from "@/lib/components/component-status";
 import { type ComponentState, type ComponentStep, type OpenIncidentFacts, quietComponentsOf, type RunningQuiet } from "@/lib/components/component-step";
@@ -24,6 +25,19 @@ const STORED_STATE_COLUMNS = `s.id AS "rowId", ${STATE_COLUMNS}`;
 /** The captures at or after a key, in capture order: what a rewind undoes. */
 const FROM_KEY = "SELECT id FROM captures WHERE vendor_id = ? AND (observed_at, source, hash) >= (?, ?, ?)";
 
+/** Components by key, registered on first sight; their ids come back with their keys. */
+const COMPONENT_ROWS = {
+  into: "INSERT INTO components (vendor_id, component_key)",
+  row: "(?, ?)",
+  tail: `ON CONFLICT (vendor_id, component_key) DO UPDATE SET component_key = excluded.component_key RETURNING id, component_key AS "componentKey"`,
+};
+
+const STATE_ROWS = {
+  into: `INSERT INTO component_states (component_id, vendor_id, name, group_key, is_group, status, vendor_status, inferred, source, state_since,
+    vendor_changed_at, from_at, from_capture_id)`,
+  row: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+};
+
 const statements = statementsFor((c: Connection) => ({
   open: c.prepare<[number], StoredStateRow>(
     `SELECT ${STORED_STATE_COLUMNS} FROM component_states s JOIN components c ON c.id = s.component_id WHERE s.vendor_id = ? AND s.until_at IS NULL`,
@@ -37,15 +51,9 @@ const statements = statementsFor((c: Connection) => ({
      FROM incidents i LEFT JOIN incident_components ic ON ic.incident_id = i.id
      WHERE i.vendor_id = ? AND i.presence = 'listed' AND i.resolved_at IS NULL`,
   ),
-  component: c.prepare<[number, string], { id: number }>(
-    `INSERT INTO components (vendor_id, component_key) VALUES (?, ?)
-     ON CONFLICT (vendor_id, component_key) DO UPDATE SET component_key = excluded.component_key RETURNING id`,
+  endStates: c.prepare<{ at: string; capture: number; ids: string }>(
+    `UPDATE component_states SET until_at = @at, until_capture_id = @capture WHERE id IN (${c.dialect.operations.listedIds("ids")})`,
   ),
-  insertState: c.prepare<Record<string, string | number | null>>(
-    `INSERT INTO component_states (component_id, vendor_id, name, group_key, is_group, status, vendor_status, inferred, source, state_since, vendor_changed_at, from_at, from_capture_id)
-     VALUES (@componentId, @vendorId, @name, @groupKey, @isGroup, @status, @vendorStatus, @inferred, @source, @since, @vendorChangedAt, @fromAt, @fromCaptureId)`,
-  ),
-  endState: c.prepare<[string, number, number]>("UPDATE component_states SET until_at = ?, until_capture_id = ? WHERE id = ?"),
   startQuiet: c.prepare<[number, string, number, string]>("INSERT INTO quiet_degradations (vendor_id, from_at, from_capture_id, components) VALUES (?, ?, ?, ?)"),
   growQuiet: c.prepare<[string, number]>("UPDATE quiet_degradations SET components = ? WHERE id = ?"),
   endQuiet: c.prepare<[string, number, number]>("UPDATE quiet_degradations SET until_at = ?, until_capture_id = ? WHERE id = ?"),
@@ -96,7 +104,7 @@ export async function loadOpenIncidents(db: RedlineDb, vendorId: number): Promis
   return [...byId.values()];
 }
 
-/** Write one capture's component step: the runs it ends and starts, and the quiet degradation's change. */
+/** Write one capture's component step: the runs it ends and starts (a statement each for all of them), and the quiet degradation's change. */
 export async function recordComponentStep(
   db: RedlineDb,
   ctx: { vendorId: number; captureId: number; observedAt: string },
@@ -105,18 +113,15 @@ export async function recordComponentStep(
 ): Promise<void> {
   const st = statements(db);
   const rows = new Map(prior.current.map((s) => [s.componentId, s.rowId]));
-  for (const id of step.ended) {
-    const rowId = rows.get(id);
-    if (rowId !== undefined) await st.endState.run(ctx.observedAt, ctx.captureId, rowId);
-  }
-  for (const s of step.started) {
-    const component = await st.component.get(ctx.vendorId, s.componentId);
-    if (!component) throw new Error(`store: unable to register component ${s.componentId} of vendor ${ctx.vendorId}`);
-    await st.insertState.run({
-      componentId: component.id, vendorId: ctx.vendorId, name: s.name, groupKey: s.groupId, isGroup: s.isGroup ? 1 : 0, status: s.status,
-      vendorStatus: s.vendorStatus, inferred: s.inferred ? 1 : 0, source: s.source, since: s.since, vendorChangedAt: s.vendorChangedAt, fromAt: ctx.observedAt, fromCaptureId: ctx.captureId,
-    });
-  }
+  const ended = step.ended.flatMap((id) => rows.get(id) ?? []);
+  if (ended.length > 0) await st.endStates.run({ at: ctx.observedAt, capture: ctx.captureId, ids: JSON.stringify(ended) });
+  const keys = [...new Set(step.started.map((s) => s.componentId))];
+  const ids = new Map((await writeRows<{ id: number; componentKey: string }>(db.connection, COMPONENT_ROWS, keys.map((key) => [ctx.vendorId, key]))).map((r) => [r.componentKey, r.id]));
+  await writeRows(db.connection, STATE_ROWS, step.started.map((s) => {
+    const componentId = ids.get(s.componentId);
+    if (componentId === undefined) throw new Error(`store: unable to register component ${s.componentId} of vendor ${ctx.vendorId}`);
+    return [componentId, ctx.vendorId, s.name, s.groupId, s.isGroup ? 1 : 0, s.status, s.vendorStatus, s.inferred ? 1 : 0, s.source, s.since, s.vendorChangedAt, ctx.observedAt, ctx.captureId];
+  }));
   const q = step.quiet;
   if (q === null) return;
   if (q.kind === "start") await st.startQuiet.run(ctx.vendorId, ctx.observedAt, ctx.captureId, JSON.stringify(q.components));
