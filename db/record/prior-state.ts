@@ -56,8 +56,18 @@ export async function loadPriorState(
   const ids = new Map<string, number>();
   const unchanged = new Set<string>();
   const wanted = new Set<number>();
+  const sources = await st.sourcesWithOwnStanding.all({ vendorId, observedAt: key.observedAt, keySource: key.source, hash: key.hash });
+  const ownRow = sources.find((s) => s.source === key.source);
+  // Not registered: the source's first capture, or captures recorded before sources were (read as they are).
+  const own: SourceStanding = ownRow
+    ? { source: key.source, presence, lastLiveAt: ownRow.lastLiveAt, windowStart: ownRow.windowStart }
+    : await standingOf(db, vendorId, key.source, presence, key);
   const withListed = presence.kind !== "single";
-  const rows = hashes.size > 0 || withListed ? await st.lightRows.all({ source: key.source, vendorId, ids: JSON.stringify([...hashes.keys()]), withListed: withListed ? 1 : 0 }) : [];
+  // Incidents that appeared since the source last looked: it may owe them a listing.
+  const since = presence.kind === "recent" || presence.kind === "full" ? own.lastLiveAt : null;
+  const rows = hashes.size > 0 || withListed || since !== null
+    ? await st.lightRows.all({ source: key.source, vendorId, ids: JSON.stringify([...hashes.keys()]), withListed: withListed ? 1 : 0, since })
+    : [];
   for (const row of rows) {
     if (row.kind !== "named") continue;
     ids.set(row.providerId, row.id);
@@ -65,21 +75,9 @@ export async function loadPriorState(
     else wanted.add(row.id);
   }
   const listedBefore = rows.filter((row) => row.kind === "listed");
-  for (const row of listedBefore) {
+  for (const row of [...listedBefore, ...rows.filter((r) => r.kind === "appeared")]) {
     ids.set(row.providerId, row.id);
     if (!unchanged.has(row.providerId)) wanted.add(row.id);
-  }
-  const sources = await st.sourcesWithOwnStanding.all({ vendorId, observedAt: key.observedAt, keySource: key.source, hash: key.hash });
-  const ownRow = sources.find((s) => s.source === key.source);
-  // Not registered: the source's first capture, or captures recorded before sources were (read as they are).
-  const own: SourceStanding = ownRow
-    ? { source: key.source, presence, lastLiveAt: ownRow.lastLiveAt, windowStart: ownRow.windowStart }
-    : await standingOf(db, vendorId, key.source, presence, key);
-  if ((presence.kind === "recent" || presence.kind === "full") && own.lastLiveAt !== null) {
-    for (const row of await st.appearedSince.all(vendorId, own.lastLiveAt)) {
-      ids.set(row.providerId, row.id);
-      if (!unchanged.has(row.providerId)) wanted.add(row.id);
-    }
   }
   const records = new Map<string, IncidentRecord>();
   const states = new Map<number, StateRow | null>();

@@ -163,18 +163,18 @@ function prepareWriteStatements(c: Connection) {
       `SELECT s.url AS source, s.platform, ${STANDING("s.url", "s.url = @keySource")} FROM sources s WHERE s.vendor_id = @vendorId`,
     ),
     // In one statement: the incidents a capture names (`ids`), with this source's listing of each
-    // (kind 'named'); and, when `withListed` is 1, those the source lists now (kind 'listed', read from
-    // the listing index alone).
-    lightRows: c.prepare<{ source: string; vendorId: number; ids: string; withListed: number }, LightIncidentRow & { kind: "named" | "listed" }>(
+    // (kind 'named'); when `withListed` is 1, those the source lists now (kind 'listed', read from
+    // the listing index alone); and those listed that were first seen after `since` (kind 'appeared', none when it is null).
+    lightRows: c.prepare<{ source: string; vendorId: number; ids: string; withListed: number; since: string | null }, LightIncidentRow & { kind: "named" | "listed" | "appeared" }>(
       `SELECT i.id, i.provider_id AS providerId, i.presence, s.listed, s.hash, 'named' AS kind FROM incidents i
        LEFT JOIN incident_sources s ON s.incident_id = i.id AND s.source = @source
        WHERE i.vendor_id = @vendorId AND i.provider_id IN (${c.dialect.queries.listedValues("ids")})
        UNION ALL
        SELECT i.id, i.provider_id, i.presence, NULL, NULL, 'listed' FROM incident_sources s JOIN incidents i ON i.id = s.incident_id
-       WHERE @withListed = 1 AND s.vendor_id = @vendorId AND s.source = @source AND ${c.dialect.operations.isTrue("s.listed")}`,
-    ),
-    appearedSince: c.prepare<[number, string], { id: number; providerId: string }>(
-      "SELECT id, provider_id AS providerId FROM incidents WHERE vendor_id = ? AND presence = 'listed' AND first_seen_at > ?",
+       WHERE @withListed = 1 AND s.vendor_id = @vendorId AND s.source = @source AND ${c.dialect.operations.isTrue("s.listed")}
+       UNION ALL
+       SELECT a.id, a.provider_id, a.presence, NULL, NULL, 'appeared' FROM incidents a
+       WHERE a.vendor_id = @vendorId AND a.presence = 'listed' AND a.first_seen_at > @since`,
     ),
     incidentStates: c.prepare<{ ids: string }, IncidentStateRow>(
       `SELECT ${STATE_COLUMNS} FROM incidents i

@@ -97,8 +97,9 @@ const CASES: Array<{ name: string; fragments: string[]; plan: RegExp[]; sortsVen
     plan: [/^SEARCH i USING INDEX incidents_identity \(vendor_id=\? AND provider_id=\?\)$/, /^SEARCH s USING PRIMARY KEY \(incident_id=\? AND source=\?\) LEFT-JOIN$/] },
   // The same statement as the case before: its second half, when the source lists incidents.
   { name: "presence: what a source listed", fragments: ["'listed' FROM incident_sources s JOIN incidents i"], plan: [/^SEARCH s USING COVERING INDEX incident_sources_listed \(vendor_id=\? AND source=\?\)$/] },
-  { name: "presence: incidents listed since a source last looked", fragments: ["presence = 'listed' AND first_seen_at > ?"],
-    plan: [/^SEARCH incidents USING INDEX incidents_listed_seen \(vendor_id=\? AND first_seen_at>\?\)$/] },
+  // The same statement's third part.
+  { name: "presence: incidents listed since a source last looked", fragments: ["a.presence = 'listed' AND a.first_seen_at > @since"],
+    plan: [/^SEARCH a USING INDEX incidents_listed_seen \(vendor_id=\? AND first_seen_at>\?\)$/] },
   { name: "every vendor's incident count and last change (vendors list)", fragments: ["FROM vendors v LEFT JOIN incidents i ON i.vendor_id = v.id"],
     plan: [/^SEARCH i USING INDEX \w+ \(vendor_id=\?\) LEFT-JOIN$/], sortsVendors: true },
   { name: "a vendor's component names", fragments: ["FROM incident_components WHERE vendor_id = ? GROUP BY name"],
