@@ -77,7 +77,7 @@ function prepare(c: Connection) {
      RETURNING id`;
   return {
     row: c.prepare<[string], StoredBodyRow>(`SELECT ${ROW} FROM capture_bodies b WHERE ${BY_HASH}`),
-    head: c.prepare<[number, string], ChainHead>(`${HEAD("?", "?")}`),
+    head: c.prepare<[number, string], ChainHead>(HEAD("?", "?")),
     // Storing a body: the row of its hash if one is stored, else its source's chain head, in one statement.
     storedOrHead: c.prepare<{ hash: string; vendorId: number; source: string }, { storedId: number | null } & Nullable<ChainHead>>(
       `SELECT (SELECT e.id FROM capture_bodies e WHERE e.hash = ${history.unhex("@hash")}) AS storedId, h.*

@@ -36,8 +36,6 @@ function prepare(c: Connection) {
        WHERE id IN (SELECT max(id) FROM incident_states WHERE incident_id IN (${c.dialect.operations.listedIds("incidents")}) GROUP BY incident_id)`,
     ),
     removeAll: c.prepare<{ ids: string }>(`DELETE FROM incident_states WHERE id IN (${c.dialect.operations.listedIds("ids")})`),
-    insert: c.prepare<[number, number, PackedJson | null, Buffer | null, number]>("INSERT INTO incident_states (incident_id, capture_id, state, patch, depth) VALUES (?, ?, ?, ?, ?)"),
-    remove: c.prepare<[number]>("DELETE FROM incident_states WHERE id = ?"),
     setFull: c.prepare<[PackedJson, number]>("UPDATE incident_states SET state = ?, patch = NULL WHERE id = ?"),
     // From the nearest full row at or before id to the nearest at or after: forward patches need the first, reverse deltas the last.
     around: c.prepare<{ incident: number; id: number }, StateRow>(
@@ -114,11 +112,6 @@ export async function appendStates(db: RedlineDb, entries: readonly NewState[]):
   }
   if (removed.length > 0) await s.removeAll.run({ ids: JSON.stringify(removed) });
   await writeRows(db.connection, INSERT_STATES, rows);
-}
-
-/** Log an incident's new record as of a capture. Runs in the writer's transaction. */
-export async function appendState(db: RedlineDb, incidentId: number, captureId: number, state: string): Promise<void> {
-  await appendStates(db, [{ incidentId, captureId, state, known: true }]);
 }
 
 /**

@@ -239,9 +239,6 @@ function prepareWriteStatements(c: Connection) {
        VALUES (@incidentId, @vendorId, @seq, @observedAt, @hash, @snapshot, @patch, @kinds, @content, @textVersion, @captureId)
        RETURNING id`,
     ),
-    insertKind: c.prepare<[number, string, number, number]>(
-      `INSERT INTO version_kinds (kind, observed_ms, version_id, vendor_id) VALUES (?, ${c.dialect.queries.observedMs("?")}, ?, ?)`,
-    ),
     deleteComponentsOf: c.prepare<{ ids: string }>(`DELETE FROM incident_components WHERE incident_id IN (${c.dialect.operations.listedIds("ids")})`),
     deleteListings: c.prepare<[number]>("DELETE FROM incident_sources WHERE incident_id = ?"),
     deleteIncident: c.prepare<[number]>("DELETE FROM incidents WHERE id = ?"),
